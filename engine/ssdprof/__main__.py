@@ -1,0 +1,3 @@
+from ssdprof.cli import main
+
+raise SystemExit(main())

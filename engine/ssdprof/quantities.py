@@ -1,0 +1,67 @@
+"""Sizes and durations as people type them: ``4k``, ``128KiB``, ``1MiB``, ``5s``, ``2m``.
+
+Binary prefixes are the storage convention (fio agrees: ``4k`` is 4096 bytes); a
+decimal ``MB``/``GB`` is accepted only when spelled with the ``B`` and means 10^6/10^9.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["format_duration", "format_size", "parse_duration_s", "parse_size_bytes"]
+
+_BINARY = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40, "p": 1 << 50}
+_DECIMAL = {"kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12, "pb": 10**15}
+_SIZE_RE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([a-zA-Z]*)\s*$")
+_TIME_UNITS_S = {"": 1.0, "s": 1.0, "sec": 1.0, "ms": 0.001, "m": 60.0, "min": 60.0, "h": 3600.0}
+
+
+def parse_size_bytes(text: str | int) -> int:
+    """Parse ``4k``/``4KiB``/``4K`` (4096), ``1MB`` (10^6) or a plain byte count."""
+    if isinstance(text, int):
+        return text
+    match = _SIZE_RE.match(text)
+    if not match:
+        raise ValueError(f"{text!r} is not a size; use a number with an optional unit like 4k, 128KiB, 1MiB, 1GiB")
+    number, unit = match.group(1), match.group(2).lower()
+    if unit in _DECIMAL:
+        factor = _DECIMAL[unit]
+    else:
+        unit = unit.removesuffix("ib").removesuffix("b") if unit not in ("", "b") else ""
+        if unit not in _BINARY:
+            raise ValueError(f"{text!r} has an unknown size unit; use k, KiB, M, MiB, G, GiB (1024-based) or KB, MB, GB (1000-based)")
+        factor = _BINARY[unit]
+    value = float(number) * factor
+    if value != int(value):
+        raise ValueError(f"{text!r} is not a whole number of bytes")
+    return int(value)
+
+
+def parse_duration_s(text: str | float | int) -> float:
+    """Parse ``5``, ``5s``, ``500ms``, ``2m`` or ``1h`` into seconds."""
+    if isinstance(text, (int, float)):
+        return float(text)
+    match = _SIZE_RE.match(text)
+    unit = match.group(2).lower() if match else None
+    if not match or unit not in _TIME_UNITS_S:
+        raise ValueError(f"{text!r} is not a duration; use seconds or a unit like 5s, 500ms, 2m")
+    return float(match.group(1)) * _TIME_UNITS_S[unit]
+
+
+def format_size(n_bytes: int) -> str:
+    """The shortest exact binary spelling: 4096 -> '4KiB', 1536 -> '1536B'."""
+    for suffix, factor in (("TiB", 1 << 40), ("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n_bytes >= factor and n_bytes % factor == 0:
+            return f"{n_bytes // factor}{suffix}"
+    return f"{n_bytes}B"
+
+
+def format_duration(seconds: float) -> str:
+    seconds = round(seconds)
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    if hours:
+        return f"{hours}h{minutes:02d}m{secs:02d}s"
+    if minutes:
+        return f"{minutes}m{secs:02d}s"
+    return f"{secs}s"

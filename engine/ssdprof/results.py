@@ -1,0 +1,186 @@
+"""Result types shared by every runner, the store, analysis and the front ends.
+
+All latencies are nanoseconds, all rates per second, all sizes bytes; the names say so.
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ssdprof.workload import Workload
+
+__all__ = [
+    "ClatStats",
+    "DirectionStats",
+    "EngineInfo",
+    "Environment",
+    "HostResult",
+    "Measurement",
+    "ProgressSample",
+    "RunResult",
+    "Severity",
+    "ValidityWarning",
+]
+
+
+class ClatStats(BaseModel):
+    """Completion latency (submission to completion) in nanoseconds."""
+
+    model_config = ConfigDict(frozen=True)
+    samples: int = 0
+    mean: float | None = None
+    stddev: float | None = None
+    min: float | None = None
+    max: float | None = None
+    p50: float | None = None
+    p90: float | None = None
+    p95: float | None = None
+    p99: float | None = None
+    p99_9: float | None = None
+    p99_99: float | None = None
+    from_bins: bool = Field(default=False, description="percentiles computed from histogram bins")
+
+
+class DirectionStats(BaseModel):
+    """One direction (read or write) of a run, a host or a job."""
+
+    model_config = ConfigDict(frozen=True)
+    io_count: int = 0
+    io_bytes: int = 0
+    runtime_ms: float = 0.0
+    iops: float = 0.0
+    bw_bytes_per_s: float = 0.0
+    clat_ns: ClatStats = ClatStats()
+    bins_ns: dict[int, int] = Field(default_factory=dict, description="fio-layout histogram: bucket midpoint ns -> count")
+
+    @property
+    def active(self) -> bool:
+        return self.io_count > 0
+
+
+class HostResult(BaseModel):
+    model_config = ConfigDict(frozen=True)
+    host: str
+    read: DirectionStats = DirectionStats()
+    write: DirectionStats = DirectionStats()
+    jobs: int = 1
+    error: str | None = None
+
+
+class EngineInfo(BaseModel):
+    model_config = ConfigDict(frozen=True)
+    name: str = Field(description="fio or portable")
+    version: str = ""
+    ioengine: str = Field(default="", description="fio ioengine or the portable engine's I/O method")
+    reason: str = Field(default="", description="why this engine was chosen")
+    effective_queue_depth: int = Field(default=1, description="outstanding I/Os per job actually achievable")
+    direct: bool = True
+
+
+class Environment(BaseModel):
+    model_config = ConfigDict(frozen=True)
+    os: str = ""
+    kernel: str = ""
+    hostname: str = ""
+    cpu_model: str = ""
+    cpu_count: int = 0
+    memory_bytes: int = 0
+    python: str = ""
+    ssdprof: str = ""
+    tool_versions: dict[str, str] = Field(default_factory=dict)
+    device: str = Field(default="", description="block device holding the target, e.g. nvme0n1")
+    device_model: str = ""
+    device_serial: str = ""
+    device_firmware: str = ""
+    interface: str = Field(default="", description="NVMe, SATA, SAS, virtio, ... as far as the OS tells")
+    pcie_link: str = Field(default="", description="e.g. '8.0 GT/s PCIe x4'")
+    interface_limit_bytes_per_s: float | None = None
+    rotational: bool | None = None
+    logical_block_bytes: int | None = None
+    filesystem: str = ""
+    mount_options: str = ""
+    mount_point: str = ""
+
+
+class Severity(str, enum.Enum):
+    INFO = "info"
+    WARNING = "warning"
+    ERROR = "error"
+
+
+class ValidityWarning(BaseModel):
+    model_config = ConfigDict(frozen=True)
+    code: str
+    severity: Severity = Severity.WARNING
+    message: str
+    concerns: list[str] = Field(default_factory=list, description="fields the warning is about, e.g. read.iops")
+
+
+class ProgressSample(BaseModel):
+    """Per-second progress: rates over the interval ending at ``elapsed_s``."""
+
+    model_config = ConfigDict(frozen=True)
+    elapsed_s: float
+    read_iops: float = 0.0
+    write_iops: float = 0.0
+    read_bw_bytes_per_s: float = 0.0
+    write_bw_bytes_per_s: float = 0.0
+    read_clat_ns_mean: float | None = None
+    write_clat_ns_mean: float | None = None
+    read_clat_ns_p99: float | None = None
+    write_clat_ns_p99: float | None = None
+    host: str = "local"
+    ramping: bool = False
+
+
+class RunResult(BaseModel):
+    """A finished measurement point: the aggregate, every host, and how it was obtained."""
+
+    model_config = ConfigDict(frozen=True)
+    id: int | None = None
+    sweep_id: int | None = None
+    repeat: int = 0
+    started_at: str = ""
+    finished_at: str = ""
+    status: str = Field(default="ok", description="ok, partial, failed or cancelled")
+    engine: EngineInfo
+    workload: Workload
+    environment: Environment = Environment()
+    warnings: list[ValidityWarning] = Field(default_factory=list)
+    hosts: list[HostResult] = Field(default_factory=list)
+    read: DirectionStats = DirectionStats()
+    write: DirectionStats = DirectionStats()
+    progress: list[ProgressSample] = Field(default_factory=list)
+    tags: dict[str, str] = Field(default_factory=dict)
+    source: str = Field(default="measured", description="measured or imported:<file name>")
+    cpu_busy_pct: float | None = Field(default=None, description="mean CPU busy % of the machine during the run")
+    raw_output: str = Field(default="", exclude=True, description="the tool's raw output, stored beside the result")
+    job_text: str = Field(default="", description="a plain fio job file reproducing the point")
+
+    def summary_json(self) -> dict[str, Any]:
+        """The documented, stable ``--json`` shape (bins and time series left out)."""
+        data = self.model_dump(mode="json", exclude={"progress"})
+        for direction in ("read", "write"):
+            data[direction].pop("bins_ns", None)
+        for host in data["hosts"]:
+            for direction in ("read", "write"):
+                host[direction].pop("bins_ns", None)
+        return data
+
+
+class Measurement(BaseModel):
+    """What an engine hands back for one point, before validity checks and storage."""
+
+    model_config = ConfigDict(frozen=True)
+    engine: EngineInfo
+    hosts: list[HostResult]
+    raw_output: str = ""
+    errors: list[str] = Field(default_factory=list, description="error lines the tool printed")
+    notes: list[str] = Field(default_factory=list, description="non-error notes, e.g. fio's warnings")
+    cancelled: bool = False
+    progress: list[ProgressSample] = Field(default_factory=list)
+    job_text: str = Field(default="", description="a plain fio job file reproducing the point")
+    extra_warnings: list[ValidityWarning] = Field(default_factory=list)

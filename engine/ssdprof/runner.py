@@ -1,0 +1,247 @@
+"""Runs sweeps (a single run is a sweep of one point): picks the engine, prepares the target
+once, measures each point, checks validity, commits each finished point, cleans up.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Protocol
+
+import psutil
+
+from ssdprof.environment import capture_environment
+from ssdprof.events import LayoutDone, PointFinished, PointProgress, PointStarted, RunEvent, SweepFinished, SweepStarted
+from ssdprof.fio import FioEngine, FioError, detect_fio
+from ssdprof.fio_output import combine
+from ssdprof.portable import PortableUnavailable, portable_engine
+from ssdprof.results import EngineInfo, Environment, Measurement, ProgressSample, RunResult
+from ssdprof.store import Store
+from ssdprof.sweep import POINT_OVERHEAD_S, SweepSpec, estimate_s
+from ssdprof.targets import TargetKind, TargetPlan, direct_io_refusal, plan_target, remove_test_file
+from ssdprof.validity import check_validity
+from ssdprof.workload import FIELD_RULES, EngineChoice, FieldProblem, Workload, WorkloadError
+
+__all__ = ["EngineUnavailable", "PointEngine", "Runner", "SweepOutcome", "choose_engine"]
+
+
+class EngineUnavailable(WorkloadError):
+    pass
+
+
+class PointEngine(Protocol):
+    name: str
+    reason: str
+
+    @property
+    def tool_versions(self) -> dict[str, str]: ...
+
+    def layout(self, path: Path, size_bytes: int, *, direct: bool) -> float: ...
+
+    def measure(self, workload: Workload, path: Path, *, is_device: bool,
+                on_progress: Callable[[ProgressSample], None] | None, cancel: threading.Event) -> Measurement: ...
+
+
+def choose_engine(choice: EngineChoice, fio_executable: str = "fio") -> PointEngine:
+    """fio where it is installed; the portable engine when asked for, or when fio is missing."""
+    fio = detect_fio(fio_executable) if choice is not EngineChoice.PORTABLE else None
+    if fio is not None:
+        reason = "fio was requested" if choice is EngineChoice.FIO else f"fio found at {fio.path}"
+        return FioEngine(fio, reason)
+    if choice is EngineChoice.FIO:
+        raise _engine_error("fio is not installed (not on PATH); install it (apt install fio, brew install fio, "
+                            "winget install fio) or use --engine portable")
+    reason = "the portable engine was requested" if choice is EngineChoice.PORTABLE else "fio is not installed"
+    try:
+        return portable_engine(reason)  # type: ignore[return-value]
+    except PortableUnavailable as exc:
+        raise _engine_error(str(exc)) from None
+
+
+def _engine_error(message: str) -> EngineUnavailable:
+    return EngineUnavailable([FieldProblem(field="engine", flag=FIELD_RULES["engine"][0], message=message)])
+
+
+@dataclass(frozen=True)
+class SweepOutcome:
+    sweep_id: int | None
+    status: str
+    results: list[RunResult]
+    wall_s: float
+    layout_s: float
+
+
+@dataclass(frozen=True)
+class _Point:
+    workload: Workload
+    number: int
+    total: int
+    sweep_id: int | None
+    repeat: int
+    tags: dict[str, str]
+
+
+@dataclass
+class _Clock:
+    """Remaining time for the ETA: durations of points not yet run plus their overhead."""
+
+    remaining_s: float
+
+    def finish(self, workload: Workload) -> None:
+        self.remaining_s = max(self.remaining_s - workload.duration_s() - POINT_OVERHEAD_S, 0.0)
+
+
+class Runner:
+    def __init__(self, store: Store | None, *, default_dir: Path | None = None, fio_executable: str = "fio"):
+        self.store = store
+        self.default_dir = default_dir
+        self.fio_executable = fio_executable
+
+    def run_sweep(self, spec: SweepSpec, *, resume_id: int | None = None, tags: dict[str, str] | None = None,
+                  on_event: Callable[[RunEvent], None] | None = None, cancel: threading.Event | None = None) -> SweepOutcome:
+        emit = on_event or (lambda event: None)
+        cancel = cancel or threading.Event()
+        started = time.monotonic()
+        engine = choose_engine(spec.points[0].engine, self.fio_executable)
+        size = max(p.size_bytes for p in spec.points)
+        plan = plan_target(spec.points[0].model_copy(update={"size_bytes": size}), self.default_dir)
+        environment = capture_environment(plan.path if plan.kind is not TargetKind.DIRECTORY else plan.path.parent,
+                                          engine.tool_versions)
+        self._check_points(spec, plan, environment)
+        sweep_id, done = self._open_sweep(spec, resume_id)
+        todo = [(r, i) for r in range(spec.repeats) for i in range(len(spec.points)) if (i, r) not in done]
+        clock = _Clock(sum(spec.points[i].duration_s() + POINT_OVERHEAD_S for _, i in todo))
+        emit(SweepStarted(sweep_id=sweep_id, name=spec.name, total_points=spec.total_points(), already_done=len(done),
+                          estimated_s=estimate_s(spec) * len(todo) / max(spec.total_points(), 1),
+                          engine=engine.name, engine_reason=engine.reason))
+        results: list[RunResult] = []
+        layout_s = 0.0
+        status = "done"
+        try:
+            if plan.kind is TargetKind.DIRECTORY and todo:
+                layout_s = engine.layout(plan.path, size, direct=spec.points[0].direct)
+                emit(LayoutDone(path=str(plan.path), size_bytes=size, seconds=layout_s))
+            for number, (repeat, index) in enumerate(todo, start=len(done) + 1):
+                if cancel.is_set():
+                    status = "cancelled"
+                    break
+                workload = spec.points[index]
+                emit(PointStarted(index=index, repeat=repeat, number=number, total_points=spec.total_points(),
+                                  workload=workload, eta_s=clock.remaining_s))
+                point = _Point(workload, number, spec.total_points(), sweep_id, repeat, {**spec.tags, **(tags or {})})
+                result = self._measure_point(engine, point, plan, environment, emit=emit, cancel=cancel, clock=clock)
+                if result is None:
+                    status = "cancelled"
+                    break
+                if self.store is not None:
+                    result = self.store.add_run(result, point_index=index)
+                results.append(result)
+                clock.finish(workload)
+                emit(PointFinished(number=number, total_points=spec.total_points(), result=result))
+        finally:
+            if not spec.points[0].keep_file:
+                remove_test_file(plan)
+            if self.store is not None and sweep_id is not None:
+                self.store.set_sweep_status(sweep_id, status)
+        wall_s = time.monotonic() - started
+        emit(SweepFinished(sweep_id=sweep_id, status=status, run_ids=[r.id for r in results if r.id is not None],
+                           wall_s=wall_s, layout_s=layout_s))
+        return SweepOutcome(sweep_id, status, results, wall_s, layout_s)
+
+    def _open_sweep(self, spec: SweepSpec, resume_id: int | None) -> tuple[int | None, set[tuple[int, int]]]:
+        if self.store is None:
+            return None, set()
+        if resume_id is None:
+            return self.store.create_sweep(spec), set()
+        stored = self.store.sweep(resume_id)
+        if stored is None:
+            raise KeyError(f"sweep {resume_id} does not exist")
+        self.store.set_sweep_status(resume_id, "running")
+        return resume_id, stored.done
+
+    def _check_points(self, spec: SweepSpec, plan: TargetPlan, environment: Environment) -> None:
+        """Rules that need the target: direct I/O support and the device's block size."""
+        problems: list[FieldProblem] = []
+        if any(p.direct for p in spec.points) and plan.kind is not TargetKind.BLOCK_DEVICE:
+            refusal = direct_io_refusal(plan.path.parent)
+            if refusal:
+                problems.append(FieldProblem(field="direct", flag="--buffered", message=(
+                    f"the filesystem at {plan.path.parent} refuses direct I/O ({refusal}), e.g. tmpfs lives in RAM; "
+                    "choose a folder on the SSD, or pass --buffered to measure the page cache, labelled as such")))
+        logical = environment.logical_block_bytes or 512
+        odd = sorted({p.block_size_bytes for p in spec.points if p.direct and p.block_size_bytes % logical})
+        if odd:
+            problems.append(FieldProblem(field="block_size_bytes", flag="--bs", message=(
+                f"{', '.join(map(str, odd))} B is not a multiple of the device's {logical} B logical block, "
+                "which direct I/O requires")))
+        if len({p.target for p in spec.points}) > 1:
+            problems.append(FieldProblem(field="target", flag="--target", message="all points of a sweep share one target"))
+        if problems:
+            raise WorkloadError(problems)
+
+    def _measure_point(self, engine: PointEngine, point: _Point, plan: TargetPlan, environment: Environment, *,
+                       emit: Callable[[RunEvent], None], cancel: threading.Event, clock: _Clock) -> RunResult | None:
+        workload = point.workload
+        started_at = _now()
+        point_start = time.monotonic()
+
+        def progress(sample: ProgressSample) -> None:
+            elapsed = time.monotonic() - point_start
+            eta = clock.remaining_s - min(elapsed, workload.duration_s())
+            emit(PointProgress(number=point.number, total_points=point.total, sample=sample, point_elapsed_s=elapsed,
+                               point_duration_s=workload.duration_s(), eta_s=max(eta, 0.0)))
+
+        cpu = _CpuSampler()
+        cpu.start()
+        try:
+            measurement = engine.measure(workload, plan.path, is_device=plan.kind is TargetKind.BLOCK_DEVICE,
+                                         on_progress=progress, cancel=cancel)
+        except FioError as exc:
+            measurement = Measurement(engine=_engine_info(engine, workload), hosts=[], errors=[str(exc)])
+        finally:
+            cpu_busy = cpu.stop()
+        if measurement.cancelled or cancel.is_set():
+            return None
+        read = combine(h.read for h in measurement.hosts)
+        write = combine(h.write for h in measurement.hosts)
+        warnings = check_validity(workload, measurement, read, write, environment=environment, cpu_busy_pct=cpu_busy)
+        failed = not (read.active or write.active)
+        return RunResult(
+            sweep_id=point.sweep_id, repeat=point.repeat, started_at=started_at, finished_at=_now(),
+            status="failed" if failed else "partial" if any(h.error for h in measurement.hosts) else "ok",
+            engine=measurement.engine, workload=workload, environment=environment, warnings=warnings,
+            hosts=measurement.hosts, read=read, write=write, progress=measurement.progress, tags=point.tags,
+            cpu_busy_pct=cpu_busy, raw_output=measurement.raw_output, job_text=measurement.job_text,
+        )
+
+
+def _engine_info(engine: PointEngine, workload: Workload) -> EngineInfo:
+    return EngineInfo(name=engine.name, reason=engine.reason, effective_queue_depth=workload.queue_depth,
+                      direct=workload.direct)
+
+
+class _CpuSampler(threading.Thread):
+    """Mean machine-wide CPU busy % over the point, sampled each second."""
+
+    def __init__(self) -> None:
+        super().__init__(daemon=True)
+        self._stop_event = threading.Event()
+        self._samples: list[float] = []
+
+    def run(self) -> None:
+        psutil.cpu_percent(interval=None)
+        while not self._stop_event.wait(1.0):
+            self._samples.append(psutil.cpu_percent(interval=None))
+
+    def stop(self) -> float | None:
+        self._stop_event.set()
+        self.join(timeout=2)
+        return sum(self._samples) / len(self._samples) if self._samples else None
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# Installs whatever ssdprof needs and is missing: system packages (where we may), the engine's
+# Python environment from its lock file, and the front end's npm packages from package-lock.json.
+# Safe to run again: each step is skipped when already up to date.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+
+say() { printf 'setup: %s\n' "$*" >&2; }
+
+apt_install() {
+  # apt_install PACKAGE... : install Debian/Ubuntu packages when we are root (or have sudo without a password).
+  local sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null && sudo -n true 2>/dev/null; then sudo="sudo -n"; else return 1; fi
+  fi
+  command -v apt-get >/dev/null || return 1
+  if [ ! -f /tmp/.ssdprof-apt-updated ] || [ -n "$(find /tmp/.ssdprof-apt-updated -mmin +600 2>/dev/null)" ]; then
+    $sudo apt-get update -qq >/dev/null && touch /tmp/.ssdprof-apt-updated
+  fi
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+}
+
+need_command() {
+  # need_command CMD DEBIAN_PACKAGE HINT : make CMD available or say how to get it.
+  local cmd=$1 pkg=$2 hint=$3
+  command -v "$cmd" >/dev/null && return 0
+  say "installing $pkg (for $cmd)"
+  if apt_install "$pkg" && command -v "$cmd" >/dev/null; then return 0; fi
+  say "could not install $cmd automatically. $hint"
+  return 1
+}
+
+system_packages() {
+  need_command fio fio "Install fio (Debian/Ubuntu: apt install fio; macOS: brew install fio; Windows: winget install fio) or use --engine portable." || true
+  for extra in "$@"; do
+    IFS=: read -r cmd pkg hint <<<"$extra"
+    need_command "$cmd" "$pkg" "$hint" || true
+  done
+}
+
+python_env() {
+  local venv=$root/engine/.venv lock=$root/engine/requirements.lock stamp
+  stamp=$venv/.ssdprof-lock-$( (cat "$lock" "$root/engine/pyproject.toml") | sha256sum | cut -c1-16)
+  [ -f "$stamp" ] && return 0
+  local python=""
+  for candidate in python3.13 python3.12 python3.11 python3.10 python3; do
+    if command -v "$candidate" >/dev/null && "$candidate" -c 'import sys; sys.exit(sys.version_info < (3, 10))'; then
+      python=$(command -v "$candidate"); break
+    fi
+  done
+  if [ -z "$python" ]; then
+    need_command python3 python3 "Install Python 3.10 or newer." || exit 1
+    python=$(command -v python3)
+  fi
+  if [ ! -x "$venv/bin/python" ]; then
+    say "creating the engine's Python environment in engine/.venv"
+    if ! "$python" -m venv "$venv" 2>/dev/null; then
+      rm -rf "$venv"
+      local ver; ver=$("$python" -c 'import sys; print(f"{sys.version_info[0]}.{sys.version_info[1]}")')
+      apt_install "python$ver-venv" || apt_install python3-venv || { say "python3 -m venv failed; install the venv module for $python"; exit 1; }
+      "$python" -m venv "$venv"
+    fi
+  fi
+  say "installing the engine's Python packages (engine/requirements.lock)"
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check -r "$lock"
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-deps -e "$root/engine"
+  rm -f "$venv"/.ssdprof-lock-*
+  touch "$stamp"
+}
+
+node_modules() {
+  [ -f "$root/package-lock.json" ] || return 0
+  local stamp=$root/node_modules/.ssdprof-lock-$(sha256sum "$root/package-lock.json" | cut -c1-16)
+  [ -f "$stamp" ] && return 0
+  say "installing npm packages (package-lock.json)"
+  (cd "$root" && npm ci --no-audit --no-fund --loglevel=error)
+  touch "$stamp"
+}
+
+mode=${1:-all}
+case $mode in
+  runtime) system_packages; python_env; node_modules ;;
+  all)
+    system_packages
+    python_env
+    node_modules
+    ;;
+  *) say "usage: setup.sh [runtime|all]"; exit 2 ;;
+esac
