@@ -115,10 +115,9 @@ def parse_document(document: dict[str, Any], notes: list[str] | None = None) -> 
     raw_jobs = document.get("client_stats" if client_server else "jobs") or []
     jobs: list[FioJob] = []
     all_clients: list[FioJob] = []
-    for raw in raw_jobs:
-        if not isinstance(raw, dict) or "read" not in raw:
-            continue
-        job = _parse_job(raw, client_server)
+    entries = [raw for raw in raw_jobs if isinstance(raw, dict) and "read" in raw]
+    for raw in entries:
+        job = _parse_job(raw, _host_name(raw, entries) if client_server else "local")
         (all_clients if job.name == ALL_CLIENTS else jobs).append(job)
     return FioReport(
         fio_version=str(document.get("fio version", "")),
@@ -182,11 +181,18 @@ def _pooled_stddev(parts: list[ClatStats], mean: float | None, total: int) -> fl
     return float(max(variance, 0.0) ** 0.5)
 
 
-def _parse_job(raw: dict[str, Any], client_server: bool) -> FioJob:
+def _host_name(raw: dict[str, Any], entries: list[dict[str, Any]]) -> str:
+    """The client's host name, with its port when several clients share one host name."""
+    hostname = str(raw.get("hostname", "unknown"))
+    ports = {e.get("port") for e in entries if e.get("hostname") == hostname and e.get("jobname") != ALL_CLIENTS}
+    return f"{hostname}:{raw['port']}" if len(ports) > 1 and "port" in raw else hostname
+
+
+def _parse_job(raw: dict[str, Any], host: str) -> FioJob:
     return FioJob(
         name=str(raw.get("jobname", "")),
         groupid=int(raw.get("groupid", 0)),
-        host=str(raw.get("hostname", "local")) if client_server else "local",
+        host=host,
         read=_parse_direction(raw.get("read") or {}),
         write=_parse_direction(raw.get("write") or {}),
         error=int(raw.get("error", 0) or 0),

@@ -22,11 +22,14 @@ from ssdprof.portable import PortableUnavailable, portable_engine
 from ssdprof.results import EngineInfo, Environment, Measurement, ProgressSample, RunResult
 from ssdprof.store import Store
 from ssdprof.sweep import POINT_OVERHEAD_S, SweepSpec, estimate_s
-from ssdprof.targets import TargetKind, TargetPlan, direct_io_refusal, plan_target, remove_test_file
+from ssdprof.targets import TargetKind, TargetPlan, direct_io_refusal, plan_target, remove_stale_test_files, remove_test_file
 from ssdprof.validity import check_validity
 from ssdprof.workload import FIELD_RULES, EngineChoice, FieldProblem, Workload, WorkloadError
 
 __all__ = ["EngineUnavailable", "PointEngine", "Runner", "SweepOutcome", "choose_engine"]
+
+
+RAM_FILESYSTEMS = frozenset({"tmpfs", "ramfs", "devtmpfs", "hugetlbfs"})
 
 
 class EngineUnavailable(WorkloadError):
@@ -109,6 +112,8 @@ class Runner:
         engine = choose_engine(spec.points[0].engine, self.fio_executable)
         size = max(p.size_bytes for p in spec.points)
         plan = plan_target(spec.points[0].model_copy(update={"size_bytes": size}), self.default_dir)
+        if plan.kind is TargetKind.DIRECTORY:
+            remove_stale_test_files(plan.path.parent)
         environment = capture_environment(plan.path if plan.kind is not TargetKind.DIRECTORY else plan.path.parent,
                                           engine.tool_versions)
         self._check_points(spec, plan, environment)
@@ -172,6 +177,10 @@ class Runner:
                 problems.append(FieldProblem(field="direct", flag="--buffered", message=(
                     f"the filesystem at {plan.path.parent} refuses direct I/O ({refusal}), e.g. tmpfs lives in RAM; "
                     "choose a folder on the SSD, or pass --buffered to measure the page cache, labelled as such")))
+        if environment.filesystem in RAM_FILESYSTEMS and any(p.direct for p in spec.points):
+            problems.append(FieldProblem(field="target", flag="--target", message=(
+                f"{plan.path.parent} is on {environment.filesystem}, which lives in RAM: no device would be measured; "
+                "choose a folder on the SSD (or pass --buffered to measure memory, labelled as such)")))
         logical = environment.logical_block_bytes or 512
         odd = sorted({p.block_size_bytes for p in spec.points if p.direct and p.block_size_bytes % logical})
         if odd:

@@ -21,7 +21,16 @@ import psutil
 from ssdprof.quantities import format_size
 from ssdprof.workload import FIELD_RULES, FieldProblem, Workload, WorkloadError
 
-__all__ = ["TEST_FILE_PREFIX", "TargetKind", "TargetPlan", "default_target_dir", "plan_target", "remove_test_file"]
+__all__ = [
+    "TEST_FILE_PREFIX",
+    "TargetKind",
+    "TargetPlan",
+    "default_target_dir",
+    "direct_io_refusal",
+    "plan_target",
+    "remove_stale_test_files",
+    "remove_test_file",
+]
 
 TEST_FILE_PREFIX = "ssdprof-testfile-"
 FREE_SPACE_MARGIN_BYTES = 64 << 20
@@ -77,10 +86,21 @@ def remove_test_file(plan: TargetPlan) -> None:
         plan.path.unlink(missing_ok=True)
 
 
+def remove_stale_test_files(directory: Path) -> list[Path]:
+    """Test files left by an ssdprof process that died (kill -9, power loss); ours by name and PID."""
+    removed = []
+    for path in directory.glob(f"{TEST_FILE_PREFIX}*.dat"):
+        pid_text = path.name.removeprefix(TEST_FILE_PREFIX).split("-", 1)[0]
+        if pid_text.isdigit() and not psutil.pid_exists(int(pid_text)):
+            path.unlink(missing_ok=True)
+            removed.append(path)
+    return removed
+
+
 def _directory(workload: Workload, directory: Path, test_file: Path | None) -> TargetPlan:
     if test_file is not None and test_file.parent == directory and test_file.exists():
         return TargetPlan(TargetKind.DIRECTORY, test_file, True, workload.size_bytes)
-    if not os.access(directory, os.W_OK | os.X_OK):
+    if not _can_create_in(directory):
         raise _error("target", f"directory {str(directory)!r} is not writable; choose a folder you can write to")
     free = shutil.disk_usage(directory).free
     if workload.size_bytes + FREE_SPACE_MARGIN_BYTES > free:
@@ -88,6 +108,17 @@ def _directory(workload: Workload, directory: Path, test_file: Path | None) -> T
                                    f"{format_size(free // 1048576 * 1048576)} free (keeping {format_size(FREE_SPACE_MARGIN_BYTES)} spare)")
     name = f"{TEST_FILE_PREFIX}{os.getpid()}-{secrets.token_hex(4)}.dat"
     return TargetPlan(TargetKind.DIRECTORY, directory / name, True, workload.size_bytes)
+
+
+def _can_create_in(directory: Path) -> bool:
+    """Really try: permission bits say nothing for root, read-only mounts or pseudo-filesystems."""
+    probe = directory / f"{TEST_FILE_PREFIX}probe-{os.getpid()}-{secrets.token_hex(4)}"
+    try:
+        probe.touch(exist_ok=False)
+    except OSError:
+        return False
+    probe.unlink(missing_ok=True)
+    return True
 
 
 def _existing_file(workload: Workload, path: Path, file_size: int) -> TargetPlan:

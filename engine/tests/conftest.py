@@ -1,0 +1,40 @@
+"""Shared fixtures: a disk-backed scratch folder (direct I/O needs a real filesystem, not tmpfs)
+and a fresh in-memory store."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from ssdprof.store import Store
+
+DATA = Path(__file__).parent / "data"
+FIO_DATA = DATA / "fio"
+
+
+def _disk_dir() -> Path:
+    for candidate in ("/var/tmp", str(Path.home() / ".cache")):
+        if Path(candidate).is_dir():
+            return Path(candidate)
+    return Path(tempfile.gettempdir())
+
+
+@pytest.fixture
+def disk_dir() -> Iterator[Path]:
+    path = Path(tempfile.mkdtemp(prefix="ssdprof-test-", dir=_disk_dir()))
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+@pytest.fixture
+def fresh_store() -> Iterator[Store]:
+    store = Store(":memory:")
+    yield store
+    store.close()
+
+
+requires_fio = pytest.mark.skipif(shutil.which("fio") is None, reason="fio is not installed (npm test installs it)")

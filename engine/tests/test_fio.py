@@ -1,0 +1,95 @@
+"""The fio wrapper against the real fio binary."""
+
+import threading
+from pathlib import Path
+
+import pytest
+from conftest import requires_fio
+
+from ssdprof.fio import FioInstall, FioPlan, detect_fio, job_file, layout_file, plan_fio, run_fio
+from ssdprof.fio_output import combine
+from ssdprof.workload import parse_workload
+
+pytestmark = requires_fio
+
+
+def short(**changes: object) -> object:
+    base = {"runtime_s": 2, "ramp_s": 1, "size_bytes": "32MiB"}
+    return parse_workload({**base, **changes})
+
+
+@pytest.fixture(scope="module")
+def fio() -> FioInstall:
+    found = detect_fio()
+    assert found is not None
+    return found
+
+
+def test_detection_finds_version_and_engines(fio: FioInstall) -> None:
+    assert fio.version.startswith("fio-")
+    assert {"psync", "libaio"} <= fio.engines
+
+
+def test_linux_gets_an_asynchronous_engine_with_the_asked_queue_depth(fio: FioInstall) -> None:
+    plan = plan_fio(fio, short(queue_depth=16), system="Linux")
+    assert plan.ioengine in ("io_uring", "libaio")
+    assert (plan.iodepth, plan.numjobs) == (16, 1)
+
+
+def test_without_an_async_engine_queue_depth_becomes_jobs_and_says_so(fio: FioInstall) -> None:
+    plan = plan_fio(fio, short(queue_depth=8, numjobs=2), system="Plan9")
+    assert (plan.ioengine, plan.iodepth, plan.numjobs) == ("psync", 1, 16)
+    assert "16 synchronous jobs" in plan.reason
+
+
+def test_job_file_is_time_based_with_ramp_and_direct_io() -> None:
+    text = job_file(short(), "/data/f", FioPlan("libaio", 1, 1, ""))
+    for line in ("time_based=1", "runtime=2", "ramp_time=1", "direct=1", "rw=randread", "bs=4096", "size=33554432"):
+        assert line in text.splitlines()
+
+
+def test_sequential_jobs_get_disjoint_regions_with_offset_increment() -> None:
+    text = job_file(short(pattern="read", numjobs=4), "/data/f", FioPlan("libaio", 1, 4, "")).splitlines()
+    assert "size=8388608" in text
+    assert "offset_increment=8388608" in text
+
+
+def test_mixed_workloads_carry_the_read_share() -> None:
+    assert "rwmixread=70" in job_file(short(pattern="randrw", read_pct=70), "/f", FioPlan("libaio", 1, 1, "")).splitlines()
+
+
+def test_colons_in_file_names_are_escaped_for_fio() -> None:
+    assert "filename=/data/a\\:b" in job_file(short(), "/data/a:b", FioPlan("libaio", 1, 1, "")).splitlines()
+
+
+def test_a_real_run_streams_per_second_progress_and_parses_its_own_result(fio: FioInstall, disk_dir: Path) -> None:
+    workload = short(queue_depth=4, runtime_s=3)
+    path = disk_dir / "ssdprof-testfile-1-a.dat"
+    layout_file(fio, path, workload.size_bytes, direct=True)
+    seen = []
+    run = run_fio(fio, job_file(workload, str(path), plan_fio(fio, workload)), workload=workload, on_progress=seen.append)
+    read = combine(j.read for j in run.report.jobs)
+    assert run.returncode == 0 and not run.cancelled
+    assert read.io_count > 0 and read.clat_ns.from_bins
+    assert read.runtime_ms == pytest.approx(3000, abs=150)
+    measured = [s for s in seen if not s.ramping]
+    assert len(measured) >= 2
+    assert sum(s.read_iops for s in measured) / len(measured) == pytest.approx(read.iops, rel=0.35)
+
+
+def test_cancel_stops_fio_early_and_still_yields_its_partial_result(fio: FioInstall, disk_dir: Path) -> None:
+    workload = short(runtime_s=30, ramp_s=0)
+    path = disk_dir / "ssdprof-testfile-1-b.dat"
+    layout_file(fio, path, workload.size_bytes, direct=True)
+    cancel = threading.Event()
+    threading.Timer(1.5, cancel.set).start()
+    run = run_fio(fio, job_file(workload, str(path), plan_fio(fio, workload)), workload=workload, cancel=cancel)
+    assert run.cancelled
+    assert combine(j.read for j in run.report.jobs).runtime_ms < 10_000
+
+
+def test_layout_fills_the_file_to_its_size(fio: FioInstall, disk_dir: Path) -> None:
+    path = disk_dir / "ssdprof-testfile-1-c.dat"
+    layout_file(fio, path, 8 << 20, direct=True)
+    assert path.stat().st_size == 8 << 20
+    assert path.stat().st_blocks * 512 >= 8 << 20  # really written, not sparse

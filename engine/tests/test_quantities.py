@@ -1,0 +1,35 @@
+import pytest
+
+from ssdprof.quantities import format_duration, format_size, parse_duration_s, parse_size_bytes
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("4k", 4096), ("4K", 4096), ("4KiB", 4096), ("128KiB", 131072), ("1MiB", 1 << 20), ("1m", 1 << 20),
+    ("256MiB", 256 << 20), ("1GiB", 1 << 30), ("512", 512), ("512B", 512), ("1MB", 10**6), ("4KB", 4000), ("1.5k", 1536),
+])
+def test_sizes_parse_with_binary_prefixes_and_explicit_decimal_units(text: str, expected: int) -> None:
+    assert parse_size_bytes(text) == expected
+
+
+@pytest.mark.parametrize("text", ["", "abc", "4q", "-4k", "0.3"])
+def test_bad_sizes_are_refused_with_an_example(text: str) -> None:
+    with pytest.raises(ValueError, match=r"4k|bytes|unit"):
+        parse_size_bytes(text)
+
+
+@pytest.mark.parametrize(("text", "expected"), [("5", 5.0), ("5s", 5.0), ("500ms", 0.5), ("2m", 120.0), ("1h", 3600.0)])
+def test_durations_take_seconds_or_units(text: str, expected: float) -> None:
+    assert parse_duration_s(text) == expected
+
+
+def test_bad_duration_names_the_accepted_forms() -> None:
+    with pytest.raises(ValueError, match="5s"):
+        parse_duration_s("5 parsecs")
+
+
+def test_sizes_and_durations_format_exactly() -> None:
+    assert format_size(4096) == "4KiB"
+    assert format_size(1536) == "1536B"
+    assert format_size(1 << 30) == "1GiB"
+    assert format_duration(125) == "2m05s"
+    assert format_duration(3725) == "1h02m05s"

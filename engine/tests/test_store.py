@@ -1,0 +1,63 @@
+import sqlite3
+from pathlib import Path
+
+from ssdprof.results import DirectionStats, EngineInfo, RunResult
+from ssdprof.store import MIGRATIONS, RunFilter, Store
+from ssdprof.sweep import SweepSpec
+from ssdprof.workload import Workload
+
+
+def a_run(**changes: object) -> RunResult:
+    base = RunResult(engine=EngineInfo(name="fio"), workload=Workload(target="/data"), read=DirectionStats(io_count=10, iops=5.0),
+                     started_at="2026-11-01T00:00:00", raw_output="RAW fio output")
+    return base.model_copy(update=changes)
+
+
+def test_a_new_database_applies_every_named_migration_in_order(fresh_store: Store) -> None:
+    assert fresh_store.applied_migrations() == [name for name, _ in MIGRATIONS]
+
+
+def test_reopening_a_database_does_not_reapply_migrations(tmp_path: Path) -> None:
+    Store(tmp_path / "r.db").close()
+    store = Store(tmp_path / "r.db")
+    assert store.applied_migrations() == [name for name, _ in MIGRATIONS]
+    store.close()
+
+
+def test_the_database_runs_in_wal_mode(tmp_path: Path) -> None:
+    Store(tmp_path / "r.db").close()
+    assert sqlite3.connect(tmp_path / "r.db").execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def test_a_stored_run_comes_back_equal_with_its_raw_output(fresh_store: Store) -> None:
+    stored = fresh_store.add_run(a_run())
+    loaded = fresh_store.run(stored.id or 0)
+    assert loaded is not None
+    assert loaded.read == stored.read and loaded.workload == stored.workload
+    assert loaded.raw_output == "RAW fio output"
+
+
+def test_runs_are_found_by_tag_by_text_and_by_date(fresh_store: Store) -> None:
+    fresh_store.add_run(a_run(tags={"interface": "SATA"}))
+    fresh_store.add_run(a_run(tags={"interface": "NVMe"}, started_at="2026-11-20T00:00:00"))
+    assert len(fresh_store.runs(RunFilter(tag="interface=SATA"))) == 1
+    assert len(fresh_store.runs(RunFilter(tag="NVMe"))) == 1
+    assert len(fresh_store.runs(RunFilter(text="/data"))) == 2
+    assert len(fresh_store.runs(RunFilter(since="2026-11-10"))) == 1
+
+
+def test_tags_can_be_added_later_and_runs_deleted(fresh_store: Store) -> None:
+    run_id = fresh_store.add_run(a_run()).id or 0
+    assert fresh_store.set_tags(run_id, {"nodes": "3"}).tags == {"nodes": "3"}
+    assert len(fresh_store.runs(RunFilter(tag="nodes=3"))) == 1
+    assert fresh_store.delete_run(run_id)
+    assert fresh_store.run(run_id) is None
+
+
+def test_a_sweep_remembers_which_points_finished(fresh_store: Store) -> None:
+    spec = SweepSpec(name="s", points=[Workload(), Workload(queue_depth=2)], repeats=2)
+    sweep_id = fresh_store.create_sweep(spec)
+    fresh_store.add_run(a_run(sweep_id=sweep_id, repeat=1), point_index=0)
+    stored = fresh_store.sweep(sweep_id)
+    assert stored is not None and stored.done == {(0, 1)} and stored.spec == spec
+    assert fresh_store.last_unfinished_sweep() is not None
