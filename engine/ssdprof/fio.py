@@ -141,6 +141,8 @@ def job_file(workload: Workload, filename: str, plan: FioPlan, *, is_device: boo
         "randrepeat=0",
         "refill_buffers=1",
         "group_reporting=0",
+        # The vDSO clock is as exact as the TSC for microsecond I/O and spares fio's 70 ms calibration per point.
+        "clocksource=clock_gettime",
     ]
     if workload.pattern.fixed_read_pct is None:
         lines.append(f"rwmixread={workload.read_pct}")
