@@ -45,7 +45,7 @@ python_env() {
   [ -f "$stamp" ] && return 0
   local python=""
   for candidate in python3.13 python3.12 python3.11 python3.10 python3; do
-    if command -v "$candidate" >/dev/null && "$candidate" -c 'import sys; sys.exit(sys.version_info < (3, 10))'; then
+    if command -v "$candidate" >/dev/null && "$candidate" -c 'import sys; sys.exit(sys.version_info < (3, 10))' 2>/dev/null; then
       python=$(command -v "$candidate"); break
     fi
   done
@@ -75,6 +75,8 @@ node_modules() {
   [ -f "$stamp" ] && return 0
   say "installing npm packages (package-lock.json)"
   (cd "$root" && npm ci --no-audit --no-fund --loglevel=error)
+  mkdir -p "$root/node_modules"
+  rm -f "$root"/node_modules/.ssdprof-lock-*
   touch "$stamp"
 }
 
