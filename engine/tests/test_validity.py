@@ -1,0 +1,50 @@
+from ssdprof.results import ClatStats, DirectionStats, EngineInfo, Environment, Measurement
+from ssdprof.validity import check_validity
+from ssdprof.workload import Workload
+
+WORKLOAD = Workload(runtime_s=10)
+SATA = Environment(interface="SATA", interface_limit_bytes_per_s=600e6)
+
+
+def codes(read: DirectionStats, *, env: Environment = SATA, cpu: float | None = 20.0, workload: Workload = WORKLOAD,
+          errors: list[str] | None = None, engine: EngineInfo | None = None) -> set[str]:
+    measurement = Measurement(engine=engine or EngineInfo(name="fio", effective_queue_depth=workload.queue_depth), hosts=[],
+                              errors=errors or [])
+    return {w.code for w in check_validity(workload, measurement, read, DirectionStats(), environment=env, cpu_busy_pct=cpu)}
+
+
+def reads(bw: float = 500e6, runtime_ms: float = 10_000, p50: float = 80_000) -> DirectionStats:
+    return DirectionStats(io_count=1000, iops=1000, bw_bytes_per_s=bw, runtime_ms=runtime_ms, clat_ns=ClatStats(samples=1000, p50=p50))
+
+
+def test_an_honest_run_has_no_warnings() -> None:
+    assert codes(reads()) == set()
+
+
+def test_bandwidth_above_the_sata_link_means_a_cache_answered() -> None:
+    assert "above_interface_limit" in codes(reads(bw=900e6))
+
+
+def test_a_run_shorter_than_asked_is_flagged() -> None:
+    assert "short_run" in codes(reads(runtime_ms=4_000))
+
+
+def test_microsecond_reads_with_direct_io_are_suspected_cache_hits() -> None:
+    assert "cache_suspected" in codes(reads(p50=900))
+
+
+def test_a_saturated_cpu_is_flagged() -> None:
+    assert "cpu_saturated" in codes(reads(), cpu=97.0)
+
+
+def test_fio_error_lines_become_error_warnings() -> None:
+    assert "tool_error" in codes(reads(), errors=["fio: io_u error on file /x: Input/output error"])
+
+
+def test_a_buffered_run_is_labelled_everywhere() -> None:
+    assert "buffered" in codes(reads(), workload=Workload(direct=False))
+
+
+def test_queue_depth_realised_as_jobs_is_stated() -> None:
+    engine = EngineInfo(name="fio", effective_queue_depth=1, reason="psync: QD 8 runs as 8 jobs")
+    assert "queue_depth_realised_as_jobs" in codes(reads(), workload=Workload(queue_depth=8), engine=engine)
