@@ -14,11 +14,14 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from ssdprof import __version__
+from ssdprof import __version__, cli_hosts
+from ssdprof.ceph import parse_rbd
+from ssdprof.hosts import HostError, parse_host
 from ssdprof.interchange import ImportError_, export_csv, export_fio_job, export_json, import_fio_output
+from ssdprof.multihost import DEFAULT_REMOTE_DIR
 from ssdprof.runner import Runner
 from ssdprof.store import RunFilter, Store, default_db_path
-from ssdprof.sweep import PRESETS, SweepMode, SweepSpec, build_sweep, describe, preset
+from ssdprof.sweep import PRESETS, RemoteSpec, SweepMode, SweepSpec, build_sweep, describe, preset
 from ssdprof.terminal import ProgressPrinter, format_run, format_runs_table
 from ssdprof.workload import Workload, WorkloadError, parse_workload
 
@@ -44,24 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"ssdprof {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    run = _command(sub, "run", "measure one workload (with --repeat, several times)",
-                   "ssdprof run --target ~/ssdtest --size 1GiB --rw randread --bs 4k --qd 1 --runtime 10 --json")
-    _workload_flags(run)
-    _run_flags(run)
-
-    sweep = _command(sub, "sweep", "measure many points: a preset, or factors varied one at a time or as a grid",
-                     "ssdprof sweep --preset student --runtime 5 --ramp 1\n"
-                     "  ssdprof sweep --vary bs=4k,16k,128k --vary qd=1,8,32 --grid --repeat 3\n"
-                     "  ssdprof sweep --resume")
-    _workload_flags(sweep)
-    _run_flags(sweep)
-    sweep.add_argument("--preset", choices=sorted(PRESETS), help="a ready-made sweep (see: ssdprof presets)")
-    sweep.add_argument("--vary", action="append", default=[], metavar="FACTOR=V1,V2,...",
-                       help=f"vary a factor over values; factors: {', '.join(VARY_NAMES)}")
-    sweep.add_argument("--grid", action="store_true", help="every combination of the --vary factors (default: one at a time)")
-    sweep.add_argument("--resume", nargs="?", const=-1, type=int, metavar="SWEEP_ID",
-                       help="continue an interrupted sweep (the last one by default), skipping finished points")
-    sweep.add_argument("--estimate", action="store_true", help="print the points and estimated duration, run nothing")
+    _measure_commands(sub)
 
     runs = _command(sub, "runs", "list, show, tag or delete stored runs", "ssdprof runs list --tag interface=NVMe\n"
                     "  ssdprof runs show 12 --json")
@@ -102,10 +88,34 @@ def build_parser() -> argparse.ArgumentParser:
     presets = _command(sub, "presets", "list the ready-made sweeps", "ssdprof presets --json")
     _common(presets)
 
+    cli_hosts.register(sub, _command, _common)
+
     rpc = _command(sub, "rpc", "serve JSON-RPC 2.0 on standard input/output (used by the desktop app)",
                    "ssdprof rpc --db results.sqlite3")
     _common(rpc)
+
     return parser
+
+
+def _measure_commands(sub: Any) -> None:
+    run = _command(sub, "run", "measure one workload (with --repeat, several times)",
+                   "ssdprof run --target ~/ssdtest --size 1GiB --rw randread --bs 4k --qd 1 --runtime 10 --json")
+    _workload_flags(run)
+    _run_flags(run)
+
+    sweep = _command(sub, "sweep", "measure many points: a preset, or factors varied one at a time or as a grid",
+                     "ssdprof sweep --preset student --runtime 5 --ramp 1\n"
+                     "  ssdprof sweep --vary bs=4k,16k,128k --vary qd=1,8,32 --grid --repeat 3\n"
+                     "  ssdprof sweep --resume")
+    _workload_flags(sweep)
+    _run_flags(sweep)
+    sweep.add_argument("--preset", choices=sorted(PRESETS), help="a ready-made sweep (see: ssdprof presets)")
+    sweep.add_argument("--vary", action="append", default=[], metavar="FACTOR=V1,V2,...",
+                       help=f"vary a factor over values; factors: {', '.join(VARY_NAMES)}")
+    sweep.add_argument("--grid", action="store_true", help="every combination of the --vary factors (default: one at a time)")
+    sweep.add_argument("--resume", nargs="?", const=-1, type=int, metavar="SWEEP_ID",
+                       help="continue an interrupted sweep (the last one by default), skipping finished points")
+    sweep.add_argument("--estimate", action="store_true", help="print the points and estimated duration, run nothing")
 
 
 def _command(sub: Any, name: str, summary: str, example: str) -> argparse.ArgumentParser:
@@ -137,6 +147,14 @@ def _workload_flags(parser: argparse.ArgumentParser) -> None:
 
 
 def _run_flags(parser: argparse.ArgumentParser) -> None:
+    remote = parser.add_argument_group("remote hosts")
+    remote.add_argument("--host", action="append", default=[], metavar="HOST",
+                        help="run on this host over SSH (an ssh alias or user@host:port); repeat for several hosts at once")
+    remote.add_argument("--remote-dir", help=f"directory for the test file on every host (default {DEFAULT_REMOTE_DIR})")
+    remote.add_argument("--rbd", metavar="POOL/IMAGE", help="an RBD image via fio's rbd engine; {host} in IMAGE gives each host its own")
+    remote.add_argument("--ceph-conf", help="ceph.conf path on the hosts (default: Ceph's search path)")
+    remote.add_argument("--ceph-user", default="admin", help="Ceph client name without 'client.' (default admin)")
+    cli_hosts.ssh_flags(parser)
     parser.add_argument("--repeat", type=int, default=1, help="repeat every point N times (default 1)")
     parser.add_argument("--tag", action="append", default=[], metavar="KEY=VALUE", help="tag the runs, e.g. interface=SATA")
     _common(parser)
@@ -184,6 +202,9 @@ def main(argv: list[str] | None = None) -> int:
     except WorkloadError as exc:
         _print_problems(exc, args)
         return 2
+    except HostError as exc:
+        print(f"ssdprof: {exc}", file=sys.stderr)
+        return 1
     except (ImportError_, KeyError, FileNotFoundError) as exc:
         message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
         print(f"ssdprof: {message}", file=sys.stderr)
@@ -204,7 +225,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         from ssdprof.rpc import serve_stdio
 
         return serve_stdio(args.db or default_db_path())
-    handlers = {"run": _measure, "sweep": _measure, "runs": _runs, "export": _export, "import": _import}
+    handlers = {"run": _measure, "sweep": _measure, "runs": _runs, "export": _export, "import": _import, "hosts": cli_hosts.handle}
     store = Store(args.db or default_db_path())
     try:
         return handlers[args.command](args, store)
@@ -223,7 +244,29 @@ def _presets(args: argparse.Namespace) -> int:
     return 0
 
 
+def _remote(args: argparse.Namespace) -> RemoteSpec | None:
+    if not args.host:
+        if args.rbd:
+            raise WorkloadError.single("rbd", "--rbd", "an RBD image is reached from hosts: add --host for each Ceph client")
+        return None
+    for text in args.host:
+        parse_host(text)
+    if args.rbd:
+        parse_rbd(args.rbd, args.ceph_user, args.ceph_conf or "")
+    if args.remote_dir and (args.remote_dir.startswith("-") or not args.remote_dir.startswith("/")):
+        raise WorkloadError.single("target", "--remote-dir", f"{args.remote_dir!r} must be an absolute path on the hosts")
+    return RemoteSpec(hosts=args.host, target_dir=args.remote_dir or "", rbd=args.rbd or "", ceph_conf=args.ceph_conf or "",
+                      ceph_user=args.ceph_user)
+
+
 def _sweep_spec(args: argparse.Namespace, base: Workload, store: Store) -> tuple[SweepSpec, int | None]:
+    spec, resume_id = _points(args, base, store)
+    if resume_id is None:
+        spec = spec.model_copy(update={"remote": _remote(args)})
+    return spec, resume_id
+
+
+def _points(args: argparse.Namespace, base: Workload, store: Store) -> tuple[SweepSpec, int | None]:
     if args.command == "run":
         return SweepSpec(name="run", points=[base], repeats=args.repeat), None
     if args.resume is not None:
@@ -263,7 +306,8 @@ def _measure(args: argparse.Namespace, store: Store) -> int:
     printer = ProgressPrinter(sys.stderr)
     previous = _install_interrupt(cancel)
     try:
-        outcome = Runner(store).run_sweep(spec, resume_id=resume_id, tags=tags, on_event=printer.handle, cancel=cancel)
+        runner = Runner(store, ssh=cli_hosts.ssh_settings(args))
+        outcome = runner.run_sweep(spec, resume_id=resume_id, tags=tags, on_event=printer.handle, cancel=cancel)
     finally:
         signal.signal(signal.SIGINT, previous)
     if args.json:

@@ -122,14 +122,19 @@ def plan_fio(fio: FioInstall, workload: Workload, system: str | None = None) -> 
     )
 
 
-def job_file(workload: Workload, filename: str, plan: FioPlan, *, is_device: bool = False) -> str:
-    """A plain fio job file that reproduces the measurement on its own."""
+def job_file(workload: Workload, filename: str | None, plan: FioPlan, *, is_device: bool = False,
+             extra_options: tuple[str, ...] = ()) -> str:
+    """A plain fio job file that reproduces the measurement on its own.
+
+    ``filename`` None leaves the target to ``extra_options`` (e.g. the rbd engine's pool and image).
+    """
     lines = [
         "; written by ssdprof: " + workload.label(),
         "[global]",
         f"ioengine={plan.ioengine}",
         f"direct={1 if workload.direct else 0}",
-        f"filename={_escape_filename(filename)}",
+        *([f"filename={_escape_filename(filename)}"] if filename is not None else []),
+        *extra_options,
         f"rw={workload.pattern.value}",
         f"bs={workload.block_size_bytes}",
         f"iodepth={plan.iodepth}",

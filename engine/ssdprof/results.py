@@ -68,6 +68,40 @@ class HostResult(BaseModel):
     write: DirectionStats = DirectionStats()
     jobs: int = 1
     error: str | None = None
+    target: str = Field(default="", description="what this host measured: a file, a device or pool/image")
+    os: str = ""
+    cpu_count: int = 0
+    fio_version: str = ""
+    nic_speeds_mbps: dict[str, int] = Field(default_factory=dict, description="link speed per interface, -1 unknown")
+    start_epoch_ns: int | None = Field(default=None, description="when fio started on the host, by the host's clock")
+
+
+class MonitorSample(BaseModel):
+    """One second of a host's CPU and network while a run went on."""
+
+    model_config = ConfigDict(frozen=True)
+    host: str
+    elapsed_s: float
+    cpu_busy_pct: float
+    net_rx_bytes_per_s: dict[str, float] = Field(default_factory=dict)
+    net_tx_bytes_per_s: dict[str, float] = Field(default_factory=dict)
+
+
+class ClusterFacts(BaseModel):
+    """A Ceph cluster as `ceph -s` and `ceph osd tree` described it when the run started."""
+
+    model_config = ConfigDict(frozen=True)
+    fsid: str = ""
+    name: str = ""
+    health: str = ""
+    health_checks: list[str] = Field(default_factory=list)
+    ceph_version: str = ""
+    storage_nodes: int = 0
+    osd_count: int = 0
+    osds_up: int = 0
+    device_classes: list[str] = Field(default_factory=list)
+    recovering_or_scrubbing: bool = False
+    pg_states: dict[str, int] = Field(default_factory=dict)
 
 
 class EngineInfo(BaseModel):
@@ -103,6 +137,7 @@ class Environment(BaseModel):
     filesystem: str = ""
     mount_options: str = ""
     mount_point: str = ""
+    cluster: ClusterFacts | None = None
 
 
 class Severity(str, enum.Enum):
@@ -157,6 +192,8 @@ class RunResult(BaseModel):
     tags: dict[str, str] = Field(default_factory=dict)
     source: str = Field(default="measured", description="measured or imported:<file name>")
     cpu_busy_pct: float | None = Field(default=None, description="mean CPU busy % of the machine during the run")
+    monitor: list[MonitorSample] = Field(default_factory=list, description="per-host CPU and network, every second")
+    start_skew_ms: float | None = Field(default=None, description="spread of the hosts' fio start times")
     raw_output: str = Field(default="", exclude=True, description="the tool's raw output, stored beside the result")
     job_text: str = Field(default="", description="a plain fio job file reproducing the point")
 
@@ -184,3 +221,5 @@ class Measurement(BaseModel):
     progress: list[ProgressSample] = Field(default_factory=list)
     job_text: str = Field(default="", description="a plain fio job file reproducing the point")
     extra_warnings: list[ValidityWarning] = Field(default_factory=list)
+    monitor: list[MonitorSample] = Field(default_factory=list)
+    start_skew_ms: float | None = None

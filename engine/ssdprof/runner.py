@@ -14,10 +14,13 @@ from typing import Protocol
 
 import psutil
 
+from ssdprof.ceph import parse_rbd
 from ssdprof.environment import capture_environment
 from ssdprof.events import LayoutDone, PointFinished, PointProgress, PointStarted, RunEvent, SweepFinished, SweepStarted
 from ssdprof.fio import FioEngine, FioError, detect_fio
 from ssdprof.fio_output import combine
+from ssdprof.hosts import HostError, SshSettings, parse_host
+from ssdprof.multihost import DEFAULT_REMOTE_DIR, MultiHostEngine, RemoteOptions, cluster_warnings
 from ssdprof.portable import PortableUnavailable, portable_engine
 from ssdprof.results import EngineInfo, Environment, Measurement, ProgressSample, RunResult
 from ssdprof.store import Store
@@ -98,75 +101,43 @@ class _Clock:
         self.remaining_s = max(self.remaining_s - workload.duration_s() - POINT_OVERHEAD_S, 0.0)
 
 
-class Runner:
-    def __init__(self, store: Store | None, *, default_dir: Path | None = None, fio_executable: str = "fio"):
-        self.store = store
-        self.default_dir = default_dir
-        self.fio_executable = fio_executable
+class _Site(Protocol):
+    engine: PointEngine
+    environment: Environment
+    path: Path
+    is_device: bool
 
-    def run_sweep(self, spec: SweepSpec, *, resume_id: int | None = None, tags: dict[str, str] | None = None,
-                  on_event: Callable[[RunEvent], None] | None = None, cancel: threading.Event | None = None) -> SweepOutcome:
-        emit = on_event or (lambda event: None)
-        cancel = cancel or threading.Event()
-        started = time.monotonic()
-        engine = choose_engine(spec.points[0].engine, self.fio_executable)
-        size = max(p.size_bytes for p in spec.points)
-        plan = plan_target(spec.points[0].model_copy(update={"size_bytes": size}), self.default_dir)
-        if plan.kind is TargetKind.DIRECTORY:
-            remove_stale_test_files(plan.path.parent)
-        environment = capture_environment(plan.path if plan.kind is not TargetKind.DIRECTORY else plan.path.parent,
-                                          engine.tool_versions)
-        self._check_points(spec, plan, environment)
-        sweep_id, done = self._open_sweep(spec, resume_id)
-        todo = [(r, i) for r in range(spec.repeats) for i in range(len(spec.points)) if (i, r) not in done]
-        clock = _Clock(sum(spec.points[i].duration_s() + POINT_OVERHEAD_S for _, i in todo))
-        emit(SweepStarted(sweep_id=sweep_id, name=spec.name, total_points=spec.total_points(), already_done=len(done),
-                          estimated_s=estimate_s(spec) * len(todo) / max(spec.total_points(), 1),
-                          engine=engine.name, engine_reason=engine.reason))
-        results: list[RunResult] = []
-        layout_s = 0.0
-        status = "done"
-        try:
-            if plan.kind is TargetKind.DIRECTORY and todo:
-                layout_s = engine.layout(plan.path, size, direct=spec.points[0].direct)
-                emit(LayoutDone(path=str(plan.path), size_bytes=size, seconds=layout_s))
-            for number, (repeat, index) in enumerate(todo, start=len(done) + 1):
-                if cancel.is_set():
-                    status = "cancelled"
-                    break
-                workload = spec.points[index]
-                emit(PointStarted(index=index, repeat=repeat, number=number, total_points=spec.total_points(),
-                                  workload=workload, eta_s=clock.remaining_s))
-                point = _Point(workload, number, spec.total_points(), sweep_id, repeat, {**spec.tags, **(tags or {})})
-                result = self._measure_point(engine, point, plan, environment, emit=emit, cancel=cancel, clock=clock)
-                if result is None:
-                    status = "cancelled"
-                    break
-                if self.store is not None:
-                    result = self.store.add_run(result, point_index=index)
-                results.append(result)
-                clock.finish(workload)
-                emit(PointFinished(number=number, total_points=spec.total_points(), result=result))
-        finally:
-            if not spec.points[0].keep_file:
-                remove_test_file(plan)
-            if self.store is not None and sweep_id is not None:
-                self.store.set_sweep_status(sweep_id, status)
-        wall_s = time.monotonic() - started
-        emit(SweepFinished(sweep_id=sweep_id, status=status, run_ids=[r.id for r in results if r.id is not None],
-                           wall_s=wall_s, layout_s=layout_s))
-        return SweepOutcome(sweep_id, status, results, wall_s, layout_s)
+    def set_up(self, emit: Callable[[RunEvent], None]) -> float: ...
 
-    def _open_sweep(self, spec: SweepSpec, resume_id: int | None) -> tuple[int | None, set[tuple[int, int]]]:
-        if self.store is None:
-            return None, set()
-        if resume_id is None:
-            return self.store.create_sweep(spec), set()
-        stored = self.store.sweep(resume_id)
-        if stored is None:
-            raise KeyError(f"sweep {resume_id} does not exist")
-        self.store.set_sweep_status(resume_id, "running")
-        return resume_id, stored.done
+    def tear_down(self, *, keep: bool) -> None: ...
+
+
+class _LocalSite:
+    """This machine: a directory (with our test file), a file or a block device."""
+
+    def __init__(self, spec: SweepSpec, engine: PointEngine, default_dir: Path | None):
+        self.engine = engine
+        self.size_bytes = max(p.size_bytes for p in spec.points)
+        self.direct = spec.points[0].direct
+        self.plan = plan_target(spec.points[0].model_copy(update={"size_bytes": self.size_bytes}), default_dir)
+        if self.plan.kind is TargetKind.DIRECTORY:
+            remove_stale_test_files(self.plan.path.parent)
+        where = self.plan.path.parent if self.plan.kind is TargetKind.DIRECTORY else self.plan.path
+        self.environment = capture_environment(where, engine.tool_versions)
+        self.path = self.plan.path
+        self.is_device = self.plan.kind is TargetKind.BLOCK_DEVICE
+        self._check_points(spec, self.plan, self.environment)
+
+    def set_up(self, emit: Callable[[RunEvent], None]) -> float:
+        if self.plan.kind is not TargetKind.DIRECTORY:
+            return 0.0
+        seconds = self.engine.layout(self.plan.path, self.size_bytes, direct=self.direct)
+        emit(LayoutDone(path=str(self.plan.path), size_bytes=self.size_bytes, seconds=seconds))
+        return seconds
+
+    def tear_down(self, *, keep: bool) -> None:
+        if not keep:
+            remove_test_file(self.plan)
 
     def _check_points(self, spec: SweepSpec, plan: TargetPlan, environment: Environment) -> None:
         """Rules that need the target: direct I/O support and the device's block size."""
@@ -192,8 +163,105 @@ class Runner:
         if problems:
             raise WorkloadError(problems)
 
-    def _measure_point(self, engine: PointEngine, point: _Point, plan: TargetPlan, environment: Environment, *,
-                       emit: Callable[[RunEvent], None], cancel: threading.Event, clock: _Clock) -> RunResult | None:
+
+
+class _RemoteSite:
+    """Several hosts over SSH: every host checked and prepared before any point starts."""
+
+    def __init__(self, spec: SweepSpec, ssh: SshSettings):
+        assert spec.remote is not None
+        remote = spec.remote
+        rbd = parse_rbd(remote.rbd, remote.ceph_user, remote.ceph_conf) if remote.rbd else None
+        options = RemoteOptions(hosts=[parse_host(h) for h in remote.hosts], ssh=ssh, rbd=rbd,
+                                target_dir=remote.target_dir or DEFAULT_REMOTE_DIR)
+        self.hosts = MultiHostEngine(options)
+        self.engine: PointEngine = self.hosts
+        self._spec = spec
+        self.environment = Environment()
+        self.path = Path(options.target_dir)
+        self.is_device = False
+
+    def set_up(self, emit: Callable[[RunEvent], None]) -> float:
+        started = time.monotonic()
+        self.environment = self.hosts.prepare(self._spec)
+        seconds = time.monotonic() - started
+        emit(LayoutDone(path=", ".join(f"{h}:{t}" for h, t in self.hosts.targets.items()),
+                        size_bytes=max(p.size_bytes for p in self._spec.points), seconds=seconds))
+        return seconds
+
+    def tear_down(self, *, keep: bool) -> None:
+        if not keep:
+            self.hosts.cleanup()
+
+
+class Runner:
+    def __init__(self, store: Store | None, *, default_dir: Path | None = None, fio_executable: str = "fio",
+                 ssh: SshSettings | None = None):
+        self.store = store
+        self.default_dir = default_dir
+        self.fio_executable = fio_executable
+        self.ssh = ssh or SshSettings()
+
+    def run_sweep(self, spec: SweepSpec, *, resume_id: int | None = None, tags: dict[str, str] | None = None,
+                  on_event: Callable[[RunEvent], None] | None = None, cancel: threading.Event | None = None) -> SweepOutcome:
+        emit = on_event or (lambda event: None)
+        cancel = cancel or threading.Event()
+        started = time.monotonic()
+        site = self._site(spec)
+        sweep_id, done = self._open_sweep(spec, resume_id)
+        todo = [(r, i) for r in range(spec.repeats) for i in range(len(spec.points)) if (i, r) not in done]
+        clock = _Clock(sum(spec.points[i].duration_s() + POINT_OVERHEAD_S for _, i in todo))
+        emit(SweepStarted(sweep_id=sweep_id, name=spec.name, total_points=spec.total_points(), already_done=len(done),
+                          estimated_s=estimate_s(spec) * len(todo) / max(spec.total_points(), 1),
+                          engine=site.engine.name, engine_reason=site.engine.reason))
+        results: list[RunResult] = []
+        layout_s = 0.0
+        status = "done"
+        try:
+            layout_s = site.set_up(emit) if todo else 0.0
+            for number, (repeat, index) in enumerate(todo, start=len(done) + 1):
+                workload = spec.points[index]
+                emit(PointStarted(index=index, repeat=repeat, number=number, total_points=spec.total_points(),
+                                  workload=workload, eta_s=clock.remaining_s))
+                point = _Point(workload, number, spec.total_points(), sweep_id, repeat, {**spec.tags, **(tags or {})})
+                result = None if cancel.is_set() else self._measure_point(site, point, emit=emit, cancel=cancel, clock=clock)
+                if result is None:
+                    status = "cancelled"
+                    break
+                if self.store is not None:
+                    result = self.store.add_run(result, point_index=index)
+                results.append(result)
+                clock.finish(workload)
+                emit(PointFinished(number=number, total_points=spec.total_points(), result=result))
+        finally:
+            site.tear_down(keep=spec.points[0].keep_file)
+            if self.store is not None and sweep_id is not None:
+                self.store.set_sweep_status(sweep_id, status)
+        wall_s = time.monotonic() - started
+        emit(SweepFinished(sweep_id=sweep_id, status=status, run_ids=[r.id for r in results if r.id is not None],
+                           wall_s=wall_s, layout_s=layout_s))
+        return SweepOutcome(sweep_id, status, results, wall_s, layout_s)
+
+    def _site(self, spec: SweepSpec) -> _Site:
+        """Check everything that can be checked before anything is written anywhere."""
+        if spec.remote is not None:
+            return _RemoteSite(spec, self.ssh)
+        return _LocalSite(spec, choose_engine(spec.points[0].engine, self.fio_executable), self.default_dir)
+
+    def _open_sweep(self, spec: SweepSpec, resume_id: int | None) -> tuple[int | None, set[tuple[int, int]]]:
+        if self.store is None:
+            return None, set()
+        if resume_id is None:
+            return self.store.create_sweep(spec), set()
+        stored = self.store.sweep(resume_id)
+        if stored is None:
+            raise KeyError(f"sweep {resume_id} does not exist")
+        self.store.set_sweep_status(resume_id, "running")
+        return resume_id, stored.done
+
+    def _measure_point(self, site: _Site, point: _Point, *, emit: Callable[[RunEvent], None], cancel: threading.Event,
+                       clock: _Clock) -> RunResult | None:
+        engine, environment = site.engine, site.environment
         workload = point.workload
         started_at = _now()
         point_start = time.monotonic()
@@ -207,9 +275,8 @@ class Runner:
         cpu = _CpuSampler()
         cpu.start()
         try:
-            measurement = engine.measure(workload, plan.path, is_device=plan.kind is TargetKind.BLOCK_DEVICE,
-                                         on_progress=progress, cancel=cancel)
-        except FioError as exc:
+            measurement = engine.measure(workload, site.path, is_device=site.is_device, on_progress=progress, cancel=cancel)
+        except (FioError, HostError) as exc:
             measurement = Measurement(engine=_engine_info(engine, workload), hosts=[], errors=[str(exc)])
         finally:
             cpu_busy = cpu.stop()
@@ -218,6 +285,7 @@ class Runner:
         read = combine(h.read for h in measurement.hosts)
         write = combine(h.write for h in measurement.hosts)
         warnings = check_validity(workload, measurement, read, write, environment=environment, cpu_busy_pct=cpu_busy)
+        warnings += cluster_warnings(environment.cluster)
         failed = not (read.active or write.active)
         return RunResult(
             sweep_id=point.sweep_id, repeat=point.repeat, started_at=started_at, finished_at=_now(),
@@ -225,6 +293,7 @@ class Runner:
             engine=measurement.engine, workload=workload, environment=environment, warnings=warnings,
             hosts=measurement.hosts, read=read, write=write, progress=measurement.progress, tags=point.tags,
             cpu_busy_pct=cpu_busy, raw_output=measurement.raw_output, job_text=measurement.job_text,
+            monitor=measurement.monitor, start_skew_ms=measurement.start_skew_ms,
         )
 
 

@@ -6,6 +6,7 @@ result, so a crash loses at most the point in flight and a parser bug loses noth
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -56,6 +57,14 @@ MIGRATIONS: list[tuple[str, str]] = [
             PRIMARY KEY (run_id, key)
         );
         CREATE INDEX run_tags_key_value ON run_tags(key, value);
+    """),
+    ("0002_create_hosts", """
+        CREATE TABLE hosts (
+            name TEXT PRIMARY KEY,
+            added_at TEXT NOT NULL,
+            fingerprint TEXT NOT NULL,
+            probe_json TEXT NOT NULL
+        );
     """),
 ]
 
@@ -154,6 +163,20 @@ class Store:
             "SELECT s.id, s.created_at, s.name, s.status, COUNT(r.id) AS runs FROM sweeps s "
             "LEFT JOIN runs r ON r.sweep_id = s.id GROUP BY s.id ORDER BY s.id DESC")
         return [dict(row) for row in rows]
+
+    # hosts --------------------------------------------------------------------------------
+
+    def save_host(self, name: str, fingerprint: str, probe: dict[str, Any]) -> None:
+        with self._transaction() as db:
+            db.execute("INSERT OR REPLACE INTO hosts VALUES (?, ?, ?, ?)", (name, _now(), fingerprint, json.dumps(probe)))
+
+    def hosts(self) -> list[dict[str, Any]]:
+        rows = self._db.execute("SELECT name, added_at, fingerprint, probe_json FROM hosts ORDER BY name")
+        return [{"name": r[0], "added_at": r[1], "fingerprint": r[2], "probe": json.loads(r[3])} for r in rows]
+
+    def remove_host(self, name: str) -> bool:
+        with self._transaction() as db:
+            return db.execute("DELETE FROM hosts WHERE name = ?", (name,)).rowcount > 0
 
     # runs ---------------------------------------------------------------------------------
 

@@ -14,6 +14,7 @@ from ssdprof.quantities import format_duration
 from ssdprof.workload import FIELD_RULES, FieldProblem, Workload, WorkloadError, parse_workload
 
 __all__ = [
+    "RemoteSpec",
     "LAYOUT_BYTES_PER_S",
     "POINT_OVERHEAD_S",
     "PRESETS",
@@ -37,6 +38,18 @@ class SweepMode(str, enum.Enum):
     GRID = "grid"
 
 
+class RemoteSpec(BaseModel):
+    """Where a sweep runs when not locally: hosts (ssh aliases or user@host:port) and their target."""
+
+    model_config = ConfigDict(frozen=True)
+    hosts: list[str] = Field(min_length=1, max_length=256)
+    target_dir: str = ""
+    rbd: str = ""
+    """POOL/IMAGE, with {host} for one image per host."""
+    ceph_conf: str = ""
+    ceph_user: str = "admin"
+
+
 class SweepSpec(BaseModel):
     """An explicit, ordered list of points (so a stored sweep resumes exactly) and repeats."""
 
@@ -46,6 +59,7 @@ class SweepSpec(BaseModel):
     points: list[Workload] = Field(min_length=1, max_length=MAX_POINTS)
     repeats: int = Field(default=1, ge=1, le=1000)
     tags: dict[str, str] = Field(default_factory=dict)
+    remote: RemoteSpec | None = None
 
     def total_points(self) -> int:
         return len(self.points) * self.repeats

@@ -7,7 +7,7 @@ from typing import TextIO
 
 from ssdprof.events import LayoutDone, PointFinished, PointProgress, PointStarted, RunEvent, SweepFinished, SweepStarted
 from ssdprof.quantities import format_duration, format_size
-from ssdprof.results import DirectionStats, RunResult
+from ssdprof.results import DirectionStats, HostResult, ProgressSample, RunResult
 
 __all__ = ["ProgressPrinter", "format_iops", "format_latency_ns", "format_run", "format_runs_table"]
 
@@ -31,6 +31,7 @@ class ProgressPrinter:
         self.stream = stream
         self.tty = stream.isatty()
         self._label = ""
+        self._hosts: dict[str, ProgressSample] = {}
 
     def handle(self, event: RunEvent) -> None:
         if isinstance(event, SweepStarted):
@@ -43,24 +44,35 @@ class ProgressPrinter:
                        "(not part of any measurement)", final=True)
         elif isinstance(event, PointStarted):
             self._label = f"[{event.number}/{event.total_points}] {event.workload.label()}"
+            self._hosts = {}
             self._line(f"{self._label}  ETA {format_duration(event.eta_s)}", final=not self.tty)
         elif isinstance(event, PointProgress) and self.tty:
-            s = event.sample
+            self._hosts[event.sample.host] = event.sample
             fraction = min(event.point_elapsed_s / max(event.point_duration_s, 1e-9), 1.0)
             bar = "#" * int(fraction * 20) + "-" * (20 - int(fraction * 20))
-            iops = s.read_iops + s.write_iops
-            bw = s.read_bw_bytes_per_s + s.write_bw_bytes_per_s
-            p99 = max(v for v in (s.read_clat_ns_p99, s.write_clat_ns_p99, 0.0) if v is not None)
-            phase = " ramp" if s.ramping else ""
-            self._line(f"{self._label} [{bar}]{phase} {format_iops(iops)} IOPS {bw / 1e6:.1f} MB/s "
-                       f"p99 {format_latency_ns(p99 or None)} ETA {format_duration(event.eta_s)}")
+            phase = " ramp" if event.sample.ramping else ""
+            self._line(f"{self._label} [{bar}]{phase} {self._live_rates()} ETA {format_duration(event.eta_s)}")
         elif isinstance(event, PointFinished):
             r = event.result
             self._line(f"{self._label}  done: {_direction_brief(r)}", final=True)
+            if len(r.hosts) > 1:
+                for host in r.hosts:
+                    self._line(f"    {host.host}: {host.error or _direction_brief(host)}", final=True)
             for warning in r.warnings:
                 self._line(f"    {warning.severity.value}: {warning.message}", final=True)
         elif isinstance(event, SweepFinished):
             self._line(f"{event.status}: {len(event.run_ids)} point(s) in {format_duration(event.wall_s)}", final=True)
+
+    def _live_rates(self) -> str:
+        """The last second, per host when there are several."""
+        parts = []
+        for host, s in sorted(self._hosts.items()):
+            iops = s.read_iops + s.write_iops
+            bw = s.read_bw_bytes_per_s + s.write_bw_bytes_per_s
+            p99 = max(v for v in (s.read_clat_ns_p99, s.write_clat_ns_p99, 0.0) if v is not None)
+            prefix = f"{host}: " if len(self._hosts) > 1 else ""
+            parts.append(f"{prefix}{format_iops(iops)} IOPS {bw / 1e6:.1f} MB/s p99 {format_latency_ns(p99 or None)}")
+        return " | ".join(parts)
 
     def _line(self, text: str, final: bool = False) -> None:
         if self.tty:
@@ -71,13 +83,13 @@ class ProgressPrinter:
         self.stream.flush()
 
 
-def _direction_brief(run: RunResult) -> str:
+def _direction_brief(run: RunResult | HostResult) -> str:
     parts = []
     for name, stats in (("read", run.read), ("write", run.write)):
         if stats.active:
             parts.append(f"{name} {format_iops(stats.iops)} IOPS {stats.bw_bytes_per_s / 1e6:.1f} MB/s "
                          f"p50 {format_latency_ns(stats.clat_ns.p50)} p99 {format_latency_ns(stats.clat_ns.p99)}")
-    return "; ".join(parts) or f"no I/O ({run.status})"
+    return "; ".join(parts) or f"no I/O ({getattr(run, 'status', 'failed')})"
 
 
 def format_runs_table(runs: list[RunResult]) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ssdprof.results import DirectionStats, Environment, Measurement, Severity, ValidityWarning
+from ssdprof.results import DirectionStats, Environment, HostResult, Measurement, MonitorSample, Severity, ValidityWarning
 from ssdprof.workload import Workload
 
 __all__ = ["CPU_SATURATED_PCT", "SHORT_RUN_FRACTION", "check_validity"]
@@ -48,4 +48,39 @@ def check_validity(workload: Workload, measurement: Measurement, read: Direction
         warnings.append(ValidityWarning(
             code="queue_depth_realised_as_jobs", severity=Severity.INFO, concerns=["workload.queue_depth"],
             message=measurement.engine.reason))
+    if len(measurement.hosts) > 1 or measurement.monitor:
+        warnings += host_warnings(measurement.hosts, measurement.monitor)
+    return warnings
+
+
+NETWORK_BOUND_FRACTION = 0.9
+SLOW_HOST_FRACTION = 0.5
+
+
+def host_warnings(hosts: list[HostResult], monitor: list[MonitorSample]) -> list[ValidityWarning]:
+    """Bottleneck flags across hosts: network near link speed, CPU saturated, one host far slower."""
+    warnings: list[ValidityWarning] = []
+    for host in hosts:
+        samples = [s for s in monitor if s.host == host.host]
+        for nic, speed_mbps in host.nic_speeds_mbps.items():
+            link_bytes_per_s = speed_mbps * 1e6 / 8
+            if speed_mbps <= 0 or not samples:
+                continue
+            peak = max(max(s.net_rx_bytes_per_s.get(nic, 0.0), s.net_tx_bytes_per_s.get(nic, 0.0)) for s in samples)
+            if peak >= NETWORK_BOUND_FRACTION * link_bytes_per_s:
+                warnings.append(ValidityWarning(code="network_bound", concerns=[f"hosts.{host.host}"], message=(
+                    f"{host.host}: {nic} carried {peak / 1e6:.0f} MB/s of its {link_bytes_per_s / 1e6:.0f} MB/s link: "
+                    "the network, not the storage, was the limit")))
+        busy = [s.cpu_busy_pct for s in samples]
+        if busy and sum(busy) / len(busy) >= CPU_SATURATED_PCT:
+            warnings.append(ValidityWarning(code="cpu_bound", concerns=[f"hosts.{host.host}"], message=(
+                f"{host.host}: CPU {sum(busy) / len(busy):.0f} % busy on average: the client's CPU was the limit")))
+    rates = sorted(h.read.iops + h.write.iops for h in hosts if not h.error)
+    if len(rates) >= 2:
+        median = rates[len(rates) // 2] if len(rates) % 2 else (rates[len(rates) // 2 - 1] + rates[len(rates) // 2]) / 2
+        for host in hosts:
+            rate = host.read.iops + host.write.iops
+            if not host.error and median > 0 and rate < SLOW_HOST_FRACTION * median:
+                warnings.append(ValidityWarning(code="slow_host", concerns=[f"hosts.{host.host}"], message=(
+                    f"{host.host}: {rate:.0f} IOPS is under half the hosts' median ({median:.0f}): check that host")))
     return warnings

@@ -1,0 +1,182 @@
+"""One workload on many hosts at once: checks every host before anything starts, lays out a
+test file (or fills an RBD image) on each, runs fio behind one barrier, and cleans up.
+
+Satisfies the runner's engine interface, plus ``prepare`` and ``cleanup`` for the remote side.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ssdprof import __version__
+from ssdprof.ceph import CEPH_STATUS_COMMANDS, RbdTarget, cluster_facts
+from ssdprof.fio import FioPlan, job_file
+from ssdprof.hosts import HostAddress, HostError, HostProbe, Ssh, SshSettings
+from ssdprof.remote import fio_argv_from_job, run_on_hosts
+from ssdprof.results import ClusterFacts, EngineInfo, Environment, HostResult, Measurement, ProgressSample, Severity, ValidityWarning
+from ssdprof.sweep import SweepSpec
+from ssdprof.targets import TEST_FILE_PREFIX
+from ssdprof.workload import Workload
+
+__all__ = ["DEFAULT_REMOTE_DIR", "SKEW_WARNING_MS", "MultiHostEngine", "RemoteOptions", "cluster_warnings"]
+
+DEFAULT_REMOTE_DIR = "/var/tmp"  # noqa: S108 - a disk-backed default on the hosts; --remote-dir changes it
+SKEW_WARNING_MS = 50.0
+
+
+@dataclass(frozen=True)
+class RemoteOptions:
+    hosts: list[HostAddress]
+    ssh: SshSettings = field(default_factory=SshSettings)
+    target_dir: str = DEFAULT_REMOTE_DIR
+    """Directory on every host for the test file (ignored with ``rbd``)."""
+    rbd: RbdTarget | None = None
+
+
+class MultiHostEngine:
+    name = "fio"
+
+    def __init__(self, options: RemoteOptions):
+        self.options = options
+        self.ssh = Ssh(options.ssh)
+        self.reason = f"fio on {len(options.hosts)} host(s) over SSH, started behind one barrier"
+        self.probes: dict[str, HostProbe] = {}
+        self.targets: dict[str, str] = {}
+        self.cluster: ClusterFacts | None = None
+        self._created: dict[str, str] = {}
+
+    @property
+    def tool_versions(self) -> dict[str, str]:
+        return {f"fio@{name}": probe.fio_version for name, probe in self.probes.items()}
+
+    def prepare(self, spec: SweepSpec) -> Environment:
+        """Fail fast, with every host's reason, before anything starts anywhere."""
+        hosts = self.options.hosts
+        with ThreadPoolExecutor(max_workers=min(len(hosts), 16)) as pool:
+            self.probes = dict(zip([h.name for h in hosts], pool.map(self.ssh.probe, hosts), strict=True))
+        problems = [p.error for p in self.probes.values() if not p.reachable]
+        problems += [f"{name}: fio is not installed there" for name, p in self.probes.items() if p.reachable and not p.fio_version]
+        if self.options.rbd:
+            problems += [f"{name}: this fio has no rbd engine" for name, p in self.probes.items()
+                         if p.fio_version and "rbd" not in p.fio_engines]
+        if problems:
+            raise HostError("; ".join(problems))
+        size = max(p.size_bytes for p in spec.points)
+        with ThreadPoolExecutor(max_workers=min(len(hosts), 16)) as pool:
+            list(pool.map(lambda host: self._lay_out(host, size), hosts))
+        self.cluster = self._cluster_facts()
+        return Environment(os=f"{len(hosts)} remote host(s)", hostname=",".join(h.name for h in hosts), ssdprof=__version__,
+                           tool_versions=self.tool_versions, cluster=self.cluster)
+
+    def layout(self, path: Path, size_bytes: int, *, direct: bool) -> float:
+        return 0.0  # done per host in prepare()
+
+    def measure(self, workload: Workload, path: Path, *, is_device: bool,
+                on_progress: Callable[[ProgressSample], None] | None, cancel: threading.Event) -> Measurement:
+        commands = {host.name: self._command(host, workload) for host in self.options.hosts}
+        runs = run_on_hosts(self.ssh, commands, self.options.hosts, duration_s=workload.duration_s(), ramp_s=workload.ramp_s,
+                            on_progress=on_progress, cancel=cancel)
+        hosts = [self._describe(run.result()) for run in runs]
+        starts = [h.start_epoch_ns for h in hosts if h.start_epoch_ns is not None]
+        skew_ms = (max(starts) - min(starts)) / 1e6 if len(starts) > 1 else (0.0 if starts else None)
+        warnings = []
+        if skew_ms is not None and skew_ms > SKEW_WARNING_MS:
+            warnings.append(ValidityWarning(code="start_skew", concerns=["read.iops", "write.iops"],
+                                            message=f"hosts started {skew_ms:.0f} ms apart (goal < {SKEW_WARNING_MS:.0f} ms)"))
+        plan = self._plan(next(iter(self.probes.values())), workload)
+        return Measurement(
+            engine=EngineInfo(name="fio", version=", ".join(sorted({p.fio_version for p in self.probes.values()})),
+                              ioengine=plan.ioengine, reason=self.reason, effective_queue_depth=plan.iodepth, direct=workload.direct),
+            hosts=hosts, raw_output="\n".join(f"### host {run.host.name}\n{run.stream.text}" for run in runs),
+            errors=[h.error for h in hosts if h.error], cancelled=cancel.is_set(),
+            monitor=[s for run in runs for s in run.monitor], start_skew_ms=skew_ms, extra_warnings=warnings,
+            job_text=job_file(workload, self.targets.get(self.options.hosts[0].name), plan,
+                              extra_options=self._target_options(self.options.hosts[0])),
+        )
+
+    def cleanup(self) -> list[str]:
+        """Remove every test file we created; returns the hosts where that failed."""
+        failed = []
+        for name, path in self._created.items():
+            host = next(h for h in self.options.hosts if h.name == name)
+            try:
+                self.ssh.run(host, ["rm", "-f", "--", path], timeout_s=30)
+            except (HostError, OSError) as exc:
+                failed.append(f"{name}: could not remove {path}: {exc}")
+        self._created.clear()
+        return failed
+
+    # --------------------------------------------------------------------------------------------
+
+    def _lay_out(self, host: HostAddress, size_bytes: int) -> None:
+        rbd = self.options.rbd
+        if rbd is not None:
+            self.targets[host.name] = f"{rbd.pool}/{rbd.image_for(host.name)}"
+            argv = ["env", *rbd.env(), "fio", "--name=layout", "--ioengine=rbd", *(f"--{o}" for o in rbd.fio_options(host.name)),
+                    f"--size={size_bytes}", "--rw=write", "--bs=4M", "--iodepth=8", "--output-format=json"]
+        else:
+            path = f"{self.options.target_dir.rstrip('/')}/{TEST_FILE_PREFIX}{os.getpid()}-{secrets.token_hex(4)}.dat"
+            self.targets[host.name] = path
+            self._created[host.name] = path
+            argv = ["fio", "--name=layout", f"--filename={path.replace(':', chr(92) + ':')}", f"--size={size_bytes}", "--rw=write",
+                    "--bs=1M", "--ioengine=psync", "--direct=1", "--refill_buffers=1", "--end_fsync=1", "--output-format=json"]
+        done = self.ssh.run(host, argv, timeout_s=600)
+        if done.returncode != 0:
+            detail = (done.stderr or done.stdout).strip().splitlines()
+            raise HostError(f"{host.name}: could not prepare {self.targets[host.name]}: {detail[-1] if detail else 'fio failed'}")
+
+    def _plan(self, probe: HostProbe, workload: Workload) -> FioPlan:
+        if self.options.rbd is not None:
+            return FioPlan("rbd", workload.queue_depth, workload.numjobs, "fio's rbd engine (librbd)")
+        for engine in ("libaio", "io_uring"):
+            if engine in probe.fio_engines:
+                return FioPlan(engine, workload.queue_depth, workload.numjobs, f"{engine} on the host")
+        return FioPlan("psync", 1, workload.outstanding_ios, "psync on the host: queue depth realised as jobs")
+
+    def _target_options(self, host: HostAddress) -> tuple[str, ...]:
+        return tuple(self.options.rbd.fio_options(host.name)) if self.options.rbd else ()
+
+    def _command(self, host: HostAddress, workload: Workload) -> list[str]:
+        plan = self._plan(self.probes[host.name], workload)
+        rbd = self.options.rbd
+        text = job_file(workload.model_copy(update={"direct": False}) if rbd else workload,
+                        None if rbd else self.targets[host.name], plan, extra_options=self._target_options(host))
+        return ["env", *(rbd.env() if rbd else []), *fio_argv_from_job(text)]
+
+    def _describe(self, result: HostResult) -> HostResult:
+        probe = self.probes.get(result.host, HostProbe(reachable=False))
+        return result.model_copy(update={"target": self.targets.get(result.host, ""), "os": probe.os, "cpu_count": probe.cpu_count,
+                                         "fio_version": probe.fio_version, "nic_speeds_mbps": probe.nics})
+
+    def _cluster_facts(self) -> ClusterFacts | None:
+        rbd = self.options.rbd
+        admin = next((h for h in self.options.hosts if "ceph" in self.probes[h.name].ceph_tools), None)
+        if rbd is None or admin is None:
+            return None
+        outputs = []
+        for command in CEPH_STATUS_COMMANDS:
+            try:
+                done = self.ssh.run(admin, ["env", *rbd.env(), *command, "--name", f"client.{rbd.client_name}"], timeout_s=30)
+            except HostError:
+                return None
+            outputs.append(done.stdout if done.returncode == 0 else "")
+        return cluster_facts(*outputs) if outputs[0] else None
+
+
+def cluster_warnings(cluster: ClusterFacts | None) -> list[ValidityWarning]:
+    if cluster is None:
+        return []
+    warnings = []
+    if cluster.health and cluster.health != "HEALTH_OK":
+        warnings.append(ValidityWarning(code="cluster_health", message=f"the Ceph cluster was {cluster.health} "
+                                        f"({', '.join(cluster.health_checks) or 'no details'}) during the run"))
+    if cluster.recovering_or_scrubbing:
+        warnings.append(ValidityWarning(code="cluster_busy", severity=Severity.WARNING,
+                                        message="the cluster was recovering, backfilling or scrubbing: it competed with the workload"))
+    return warnings
