@@ -14,7 +14,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from ssdprof import __version__, cli_hosts
+from ssdprof import __version__, cli_analysis, cli_hosts
 from ssdprof.ceph import parse_rbd
 from ssdprof.hosts import HostError, parse_host
 from ssdprof.interchange import ImportError_, export_csv, export_fio_job, export_json, import_fio_output
@@ -89,6 +89,7 @@ def build_parser() -> argparse.ArgumentParser:
     _common(presets)
 
     cli_hosts.register(sub, _command, _common)
+    cli_analysis.register(sub, _command, _common)
 
     rpc = _command(sub, "rpc", "serve JSON-RPC 2.0 on standard input/output (used by the desktop app)",
                    "ssdprof rpc --db results.sqlite3")
@@ -225,7 +226,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         from ssdprof.rpc import serve_stdio
 
         return serve_stdio(args.db or default_db_path())
-    handlers = {"run": _measure, "sweep": _measure, "runs": _runs, "export": _export, "import": _import, "hosts": cli_hosts.handle}
+    handlers = {"run": _measure, "sweep": _measure, "runs": _runs, "export": _export, "import": _import, "hosts": cli_hosts.handle,
+                **dict.fromkeys(cli_analysis.COMMANDS, cli_analysis.handle)}
     store = Store(args.db or default_db_path())
     try:
         return handlers[args.command](args, store)

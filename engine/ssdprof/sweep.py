@@ -14,10 +14,10 @@ from ssdprof.quantities import format_duration
 from ssdprof.workload import FIELD_RULES, FieldProblem, Workload, WorkloadError, parse_workload
 
 __all__ = [
-    "RemoteSpec",
     "LAYOUT_BYTES_PER_S",
     "POINT_OVERHEAD_S",
     "PRESETS",
+    "RemoteSpec",
     "SweepMode",
     "SweepSpec",
     "build_sweep",

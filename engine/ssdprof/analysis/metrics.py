@@ -1,0 +1,98 @@
+"""Named metrics and factors of a run, so every analysis reads them the same way.
+
+Metric names carry their unit (``read_iops``, ``bw_bytes_per_s``, ``lat_ns_p99``). The unprefixed
+ones combine what the run did: ``iops`` and ``bw_bytes_per_s`` add reads and writes; latencies
+are the I/O-count-weighted mean, or the worse direction for percentiles.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+
+from ssdprof.results import ClatStats, RunResult
+
+__all__ = ["FACTORS", "METRICS", "factor_value", "metric_value", "node_count", "setting_key", "values"]
+
+
+def _weighted_mean_ns(run: RunResult) -> float | None:
+    parts = [(d.io_count, d.clat_ns.mean) for d in (run.read, run.write) if d.active and d.clat_ns.mean is not None]
+    total = sum(count for count, _ in parts)
+    return sum(count * mean for count, mean in parts if mean is not None) / total if total else None
+
+
+def _worst(run: RunResult, pick: Callable[[ClatStats], float | None]) -> float | None:
+    found = [v for d in (run.read, run.write) if d.active and (v := pick(d.clat_ns)) is not None]
+    return max(found) if found else None
+
+
+METRICS: dict[str, Callable[[RunResult], float | None]] = {
+    "iops": lambda r: r.read.iops + r.write.iops,
+    "bw_bytes_per_s": lambda r: r.read.bw_bytes_per_s + r.write.bw_bytes_per_s,
+    "lat_ns_mean": _weighted_mean_ns,
+    "lat_ns_p50": lambda r: _worst(r, lambda c: c.p50),
+    "lat_ns_p99": lambda r: _worst(r, lambda c: c.p99),
+    "lat_ns_p99_9": lambda r: _worst(r, lambda c: c.p99_9),
+    "read_iops": lambda r: r.read.iops if r.read.active else None,
+    "write_iops": lambda r: r.write.iops if r.write.active else None,
+    "read_bw_bytes_per_s": lambda r: r.read.bw_bytes_per_s if r.read.active else None,
+    "write_bw_bytes_per_s": lambda r: r.write.bw_bytes_per_s if r.write.active else None,
+    "read_lat_ns_mean": lambda r: r.read.clat_ns.mean if r.read.active else None,
+    "write_lat_ns_mean": lambda r: r.write.clat_ns.mean if r.write.active else None,
+    "read_lat_ns_p99": lambda r: r.read.clat_ns.p99 if r.read.active else None,
+    "write_lat_ns_p99": lambda r: r.write.clat_ns.p99 if r.write.active else None,
+}
+
+
+def node_count(run: RunResult) -> int | None:
+    """Storage nodes behind a run, from its ``nodes`` tag (``ssdprof runs tag 12 nodes=3``)."""
+    for key in ("nodes", "node_count", "storage_nodes"):
+        text = run.tags.get(key, "").strip()
+        if text.isdigit():
+            return int(text)
+    return None
+
+
+FACTORS: dict[str, Callable[[RunResult], float | None]] = {
+    "log2_block_size": lambda r: math.log2(r.workload.block_size_bytes),
+    "queue_depth": lambda r: float(r.workload.queue_depth),
+    "numjobs": lambda r: float(r.workload.numjobs),
+    "outstanding_ios": lambda r: float(r.engine.effective_queue_depth * r.workload.numjobs),
+    "read_pct": lambda r: float(r.workload.read_pct),
+    "random": lambda r: 1.0 if r.workload.pattern.is_random else 0.0,
+    "nodes": lambda r: None if (n := node_count(r)) is None else float(n),
+    "clients": lambda r: float(max(len(r.hosts), 1)),
+}
+
+
+def metric_value(run: RunResult, name: str) -> float | None:
+    if name not in METRICS:
+        raise KeyError(f"unknown metric {name!r}; known metrics: {', '.join(METRICS)}")
+    value = METRICS[name](run)
+    return None if value is None or not math.isfinite(value) else float(value)
+
+
+def factor_value(run: RunResult, name: str) -> float | None:
+    if name not in FACTORS:
+        raise KeyError(f"unknown factor {name!r}; known factors: {', '.join(FACTORS)}")
+    return FACTORS[name](run)
+
+
+def values(runs: Sequence[RunResult], metric: str) -> list[float]:
+    """The metric of every run that has it (runs without it are skipped, not zero-filled)."""
+    return [v for r in runs if (v := metric_value(r, metric)) is not None]
+
+
+def setting_key(run: RunResult, drop: frozenset[str] = frozenset()) -> tuple[object, ...]:
+    """What a run measured, minus the settings in ``drop``: runs with equal keys differ only in those.
+
+    Names: pattern, random, read_pct, bs, qd, jobs, direct, hosts, nodes, device.
+    """
+    w = run.workload
+    fields = {"pattern": w.pattern.value, "random": w.pattern.is_random, "read_pct": w.read_pct,
+              "bs": w.block_size_bytes, "qd": w.queue_depth, "jobs": w.numjobs, "direct": w.direct,
+              "hosts": tuple(sorted(h.host for h in run.hosts)), "nodes": node_count(run), "device": run.environment.device_model}
+    unknown = drop - fields.keys()
+    if unknown:
+        raise KeyError(f"unknown setting(s) {sorted(unknown)}; known: {', '.join(fields)}")
+    return tuple(v for k, v in fields.items() if k not in drop)

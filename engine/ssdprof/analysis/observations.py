@@ -1,0 +1,178 @@
+"""Plain-language observations computed from runs, shown beside the charts.
+
+Each finder compares runs that differ in exactly one respect (queue depth, direction, or
+randomness), averaging repeats first, so an observation never rests on an unfair pairing.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from ssdprof.analysis.metrics import metric_value, setting_key
+from ssdprof.quantities import format_size
+from ssdprof.results import RunResult
+
+__all__ = ["Observation", "observe"]
+
+_KNEE_FRACTION = 0.9
+_KNEE_LATENCY_RATIO = 1.5
+_SMALL_GAP = 0.10
+_NEAR_LINK = 0.9
+
+
+@dataclass(frozen=True)
+class Observation:
+    code: str
+    """qd_knee, qd_still_rising, read_write_gap, random_sequential_gap, above_interface_limit, network_bound, cpu_bound."""
+    severity: str
+    """info or warning."""
+    message: str
+    run_ids: tuple[int | None, ...] = ()
+    data: dict[str, float] = field(default_factory=dict)
+
+
+def observe(runs: Sequence[RunResult], link_bytes_per_s: float | None = None, cpu_busy_pct: float = 90.0) -> list[Observation]:
+    """Every observation the runs support; ``link_bytes_per_s`` is one client's network link."""
+    return [*_queue_depth_knees(runs), *_read_write_gap(runs), *_random_sequential_gap(runs),
+            *_above_interface_limit(runs), *_network_bound(runs, link_bytes_per_s), *_cpu_bound(runs, cpu_busy_pct)]
+
+
+def _mean_by(runs: Sequence[RunResult], setting: Callable[[RunResult], float], metric: str) -> dict[float, float]:
+    grouped: dict[float, list[float]] = {}
+    for run in runs:
+        if (value := metric_value(run, metric)) is not None:
+            grouped.setdefault(setting(run), []).append(value)
+    return {k: statistics.fmean(v) for k, v in sorted(grouped.items())}
+
+
+def _groups(runs: Sequence[RunResult], drop: frozenset[str]) -> list[list[RunResult]]:
+    found: dict[tuple[object, ...], list[RunResult]] = {}
+    for run in runs:
+        if run.status in ("ok", "partial"):
+            found.setdefault(setting_key(run, drop), []).append(run)
+    return list(found.values())
+
+
+def _label(run: RunResult) -> str:
+    w = run.workload
+    mix = f" {w.read_pct}%R" if w.pattern.fixed_read_pct is None else ""
+    return f"{w.pattern.value}{mix} {format_size(w.block_size_bytes)}"
+
+
+def _outstanding(run: RunResult) -> float:
+    return float(run.engine.effective_queue_depth * run.workload.numjobs)
+
+
+def _queue_depth_knees(runs: Sequence[RunResult]) -> list[Observation]:
+    found = []
+    for group in _groups(runs, frozenset({"qd", "jobs"})):
+        iops = _mean_by(group, _outstanding, "iops")
+        latency = _mean_by(group, _outstanding, "lat_ns_mean")
+        if len(iops) < 3 or len(latency) < 3:
+            continue
+        best = max(iops.values())
+        knee = min(n for n, v in iops.items() if v >= _KNEE_FRACTION * best)
+        deepest = max(iops)
+        ids = tuple(r.id for r in group)
+        if knee == deepest:
+            found.append(Observation("qd_still_rising", "info", f"{_label(group[0])}: IOPS still rising at the deepest queue "
+                                     f"tested ({deepest:g} outstanding I/Os); try deeper queues to find the drive's ceiling.",
+                                     ids, {"deepest_outstanding": deepest}))
+            continue
+        gain = iops[deepest] / iops[knee] - 1
+        lat_ratio = latency[deepest] / latency[knee]
+        if lat_ratio < _KNEE_LATENCY_RATIO:
+            continue
+        found.append(Observation(
+            "qd_knee", "info",
+            f"{_label(group[0])}: IOPS stops rising at {knee:g} outstanding I/Os ({iops[knee]:,.0f} IOPS, "
+            f"{iops[knee] / best:.0%} of the best). Going to {deepest:g} changes IOPS by {gain:+.0%} while mean latency "
+            f"climbs {lat_ratio:.1f}x ({latency[knee] / 1e3:,.1f} → {latency[deepest] / 1e3:,.1f} µs): deeper queues only add "
+            "waiting.", ids, {"knee_outstanding": knee, "iops_at_knee": iops[knee], "latency_ratio": lat_ratio}))
+    return found
+
+
+def _paired_ratios(runs: Sequence[RunResult], drop: frozenset[str], side: Callable[[RunResult], bool | None],
+                   metric: str) -> list[tuple[RunResult, float]]:
+    """For groups differing only in ``drop``: (a representative run, mean(side True) / mean(side False))."""
+    ratios = []
+    for group in _groups(runs, drop):
+        means = _mean_by([r for r in group if side(r) is not None], lambda r: 1.0 if side(r) else 0.0, metric)
+        if len(means) == 2 and means[0.0] > 0:
+            ratios.append((group[0], means[1.0] / means[0.0]))
+    return ratios
+
+
+def _pure_direction(run: RunResult) -> bool | None:
+    pct = run.workload.pattern.fixed_read_pct
+    return None if pct is None else pct == 100
+
+
+def _read_write_gap(runs: Sequence[RunResult]) -> list[Observation]:
+    ratios = [r for _, r in _paired_ratios(runs, frozenset({"pattern", "read_pct"}), _pure_direction, "bw_bytes_per_s")]
+    if not ratios:
+        return []
+    median = statistics.median(ratios)
+    spread = f"{min(ratios):.1f}–{max(ratios):.1f}x" if len(ratios) > 1 else f"{ratios[0]:.1f}x"
+    if median >= 1:
+        text = f"Reads are faster than writes: {spread} the write bandwidth (median {median:.1f}x"
+    else:
+        text = (f"Writes are faster than reads here ({spread} read/write, median {median:.2f}x): a write cache may be "
+                "absorbing the writes (runs shorter than the cache fill up the cache only")
+    return [Observation("read_write_gap", "info", f"{text}, over {len(ratios)} matched setting(s)).", (),
+                        {"median_read_over_write": median})]
+
+
+def _random_sequential_gap(runs: Sequence[RunResult]) -> list[Observation]:
+    pairs = _paired_ratios(runs, frozenset({"pattern", "random"}), lambda r: not r.workload.pattern.is_random, "bw_bytes_per_s")
+    if not pairs:
+        return []
+    by_size: dict[int, list[float]] = {}
+    for run, ratio in pairs:
+        by_size.setdefault(run.workload.block_size_bytes, []).append(ratio)
+    parts = []
+    for size, values in sorted(by_size.items()):
+        ratio = statistics.median(values)
+        gap = "no real gap" if abs(ratio - 1) < _SMALL_GAP else f"sequential {ratio:.2f}x random"
+        parts.append(f"{format_size(size)}: {gap}")
+    return [Observation("random_sequential_gap", "info", "Sequential vs random bandwidth by access size — " + "; ".join(parts)
+                        + ". Gaps usually shrink as accesses grow: large random accesses look sequential to the drive.",
+                        (), {f"seq_over_random_{size}": statistics.median(v) for size, v in by_size.items()})]
+
+
+def _above_interface_limit(runs: Sequence[RunResult]) -> list[Observation]:
+    found = []
+    for run in runs:
+        limit = run.environment.interface_limit_bytes_per_s
+        bandwidth = metric_value(run, "bw_bytes_per_s") or 0.0
+        if limit and len(run.hosts) <= 1 and bandwidth > limit * 1.02:
+            found.append(Observation(
+                "above_interface_limit", "warning",
+                f"Run {run.id}: {bandwidth / 1e6:,.0f} MB/s is above what the {run.environment.interface or 'drive'} link "
+                f"can carry ({limit / 1e6:,.0f} MB/s) — the data came from a cache, not the drive (cache-suspect).",
+                (run.id,), {"bw_bytes_per_s": bandwidth, "limit_bytes_per_s": limit}))
+    return found
+
+
+def _network_bound(runs: Sequence[RunResult], link_bytes_per_s: float | None) -> list[Observation]:
+    if not link_bytes_per_s:
+        return []
+    found = []
+    for run in runs:
+        clients = max(len(run.hosts), 1)
+        bandwidth = metric_value(run, "bw_bytes_per_s") or 0.0
+        if bandwidth >= _NEAR_LINK * link_bytes_per_s * clients:
+            found.append(Observation(
+                "network_bound", "warning",
+                f"Run {run.id} ({_label(run)}): {bandwidth / 1e6:,.0f} MB/s is {bandwidth / (link_bytes_per_s * clients):.0%} of "
+                f"{clients} client link(s) — network-bound; the drives may be able to do more.",
+                (run.id,), {"bw_bytes_per_s": bandwidth, "link_capacity_bytes_per_s": link_bytes_per_s * clients}))
+    return found
+
+
+def _cpu_bound(runs: Sequence[RunResult], threshold_pct: float) -> list[Observation]:
+    return [Observation("cpu_bound", "warning", f"Run {run.id} ({_label(run)}): the CPU was {run.cpu_busy_pct:.0f} % busy — "
+                        "CPU-bound; the result may understate the drive.", (run.id,), {"cpu_busy_pct": run.cpu_busy_pct})
+            for run in runs if run.cpu_busy_pct is not None and run.cpu_busy_pct >= threshold_pct]

@@ -1,0 +1,200 @@
+"""From stored runs to predictions: the models of :mod:`models` and :mod:`scaling` applied to runs.
+
+This is what the CLI's ``predict`` and the app's prediction view share: pick the runs that
+differ only in the swept factor, fit, validate by leaving each setting out, predict untested
+settings with an interval, and optionally judge one more run against the fit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ssdprof.analysis import models, scaling
+from ssdprof.analysis.metrics import metric_value, node_count, setting_key
+from ssdprof.analysis.stats import number
+from ssdprof.quantities import format_size
+from ssdprof.results import RunResult
+
+__all__ = ["ScalingReport", "Series", "SeriesReport", "fit_series", "predict_runs", "scale_runs", "series"]
+
+
+# What each swept factor holds fixed: a block-size series keeps numjobs (one model per numjobs,
+# as the cluster study fits them); a queue series keeps the access size and lets QD x jobs vary.
+_VARY: dict[str, tuple[frozenset[str], Callable[[RunResult], float]]] = {
+    "block_size": (frozenset({"bs"}), lambda r: float(r.workload.block_size_bytes)),
+    "outstanding": (frozenset({"qd", "jobs"}), lambda r: float(r.engine.effective_queue_depth * r.workload.numjobs))}
+_THROUGHPUT = ("iops", "bw_bytes_per_s", "read_iops", "write_iops", "read_bw_bytes_per_s", "write_bw_bytes_per_s")
+
+
+@dataclass(frozen=True)
+class Series:
+    """Runs that differ only in the swept factor, with the metric of each."""
+
+    vary: str
+    metric: str
+    label: str
+    key: tuple[object, ...]
+    runs: tuple[RunResult, ...]
+    xs: tuple[float, ...]
+    ys: tuple[float, ...]
+
+    @property
+    def settings(self) -> int:
+        return len(set(self.xs))
+
+    def setting_of(self, run: RunResult) -> float | None:
+        """The run's value of the swept factor if the run belongs to this series, else None."""
+        drop, setting = _VARY[self.vary]
+        return setting(run) if setting_key(run, drop) == self.key else None
+
+
+def series(runs: Sequence[RunResult], vary: str, metric: str) -> list[Series]:
+    """Split runs into series along ``vary`` ('block_size' or 'outstanding'), each with ≥ 2 settings."""
+    if vary not in _VARY:
+        raise KeyError(f"unknown factor {vary!r}; use block_size or outstanding")
+    drop, setting = _VARY[vary]
+    groups: dict[tuple[object, ...], list[tuple[RunResult, float, float]]] = {}
+    for run in runs:
+        value = metric_value(run, metric)
+        if run.status in ("ok", "partial") and value is not None and value > 0:
+            groups.setdefault(setting_key(run, drop), []).append((run, setting(run), value))
+    found = []
+    for key, members in groups.items():
+        if len({x for _, x, _ in members}) >= 2:
+            first = members[0][0]
+            found.append(Series(vary, metric, _series_label(first, vary), key, tuple(m[0] for m in members),
+                                tuple(m[1] for m in members), tuple(m[2] for m in members)))
+    return found
+
+
+def _series_label(run: RunResult, vary: str) -> str:
+    w = run.workload
+    mix = f" {w.read_pct}%R" if w.pattern.fixed_read_pct is None else ""
+    fixed = f"jobs={w.numjobs} QD{w.queue_depth}" if vary == "block_size" else format_size(w.block_size_bytes)
+    hosts = f" on {len(run.hosts)} hosts" if len(run.hosts) > 1 else ""
+    nodes = f" nodes={run.tags['nodes']}" if "nodes" in run.tags else ""
+    return f"{w.pattern.value}{mix} {fixed}{hosts}{nodes}"
+
+
+def fit_series(data: Series, degree: int = 2) -> tuple[models.Fit, models.Validation]:
+    """The model family that suits the factor, fitted and validated by leaving each setting out."""
+    if data.vary == "outstanding" and data.metric in _THROUGHPUT and data.settings >= 3:
+        model: models.Fit = models.fit_queueing(data.xs, data.ys)
+        return model, models.leave_one_setting_out(models.fit_queueing, data.xs, data.ys, min_settings=2)
+    model = models.fit_log_polynomial(data.xs, data.ys, degree)
+    return model, models.leave_one_setting_out(lambda x, y: models.fit_log_polynomial(x, y, degree), data.xs, data.ys)
+
+
+@dataclass(frozen=True)
+class SeriesReport:
+    series: Series
+    model: models.Fit
+    validation: models.Validation
+    predictions: tuple[models.Prediction, ...]
+    anomaly: models.Anomaly | None = None
+    """Set when a checked run belongs to this series."""
+
+    def as_dict(self) -> dict[str, Any]:
+        """Plain values for JSON: metric values in the metric's own unit (bytes/s, IOPS, ns)."""
+        loo = self.validation
+        return {"series": self.series.label, "vary": self.series.vary, "model": self.model.family,
+                "run_ids": [r.id for r in self.series.runs], "rmse": self.model.rmse, "r2": self.model.r2,
+                "loo_rmse": loo.rmse, "loo_r2": loo.r2, "loo_mean_abs_error_pct": loo.mean_abs_error_pct,
+                "loo": [{**p.__dict__, "error_pct": p.error_pct} for p in loo.points],
+                "predictions": [p.__dict__ for p in self.predictions],
+                "check": None if self.anomaly is None else {**self.anomaly.__dict__, "prediction": self.anomaly.prediction.__dict__}}
+
+    def describe(self, scale: float = 1.0, unit: str = "") -> str:
+        """Fit, leave-one-setting-out table, predictions and check, one line each; values divided by ``scale``."""
+        data, model, loo = self.series, self.model, self.validation
+        r2 = "n/a" if model.r2 is None else f"{model.r2:.3f}"
+        text = [f"{data.label}: {model.family}; RMSE {number(model.rmse / scale)} {unit}, R² {r2}, "
+                f"{len(data.xs)} runs at {data.settings} settings"]
+        if loo.rmse is None:
+            text.append("leave-one-setting-out: not enough settings")
+        else:
+            loo_r2 = "n/a" if loo.r2 is None else f"{loo.r2:.3f}"
+            text.append(f"leave-one-setting-out: RMSE {number(loo.rmse / scale)} {unit}, R² {loo_r2}, "
+                        f"mean |error| {loo.mean_abs_error_pct:.1f} %")
+        for point in loo.points:
+            guess = "-" if point.predicted is None else f"{number(point.predicted / scale)} ({point.error_pct or 0:+.1f} %)"
+            text.append(f"  {_format_x(point.x, data.vary):>16}: measured {number(point.actual / scale)}, "
+                        f"predicted without it {guess}")
+        for p in self.predictions:
+            interval = ("no interval (as many parameters as runs)" if p.low is None or p.high is None else
+                        f"{p.confidence:.0%} prediction interval {number(p.low / scale)} – {number(p.high / scale)}")
+            text.append(f"  predict {_format_x(p.x, data.vary)}: {number(p.value / scale)} {unit}, {interval}")
+        if self.anomaly is not None:
+            a = self.anomaly
+            text.append(f"  check run: measured {number(a.observed / scale)} {unit} — {'ANOMALY, ' if a.anomalous else ''}{a.message}")
+        return "\n".join(text)
+
+
+def _format_x(x: float, vary: str) -> str:
+    return format_size(int(x)) if vary == "block_size" else f"{x:g} outstanding"
+
+
+def predict_runs(runs: Sequence[RunResult], metric: str, *, vary: str = "block_size", at: Sequence[float] = (),
+                 degree: int = 2, confidence: float = 0.95, check: RunResult | None = None,
+                 anomaly_confidence: float = 0.99) -> list[SeriesReport]:
+    """One report per series of ``runs`` along ``vary``; ``check`` is left out of the fit and judged."""
+    history = [r for r in runs if check is None or r.id != check.id]
+    found = series(history, vary, metric)
+    if not found:
+        raise ValueError(f"no runs differ only in {vary.replace('_', ' ')} with two or more settings; widen the selection")
+    reports = []
+    for data in found:
+        model, validation = fit_series(data, degree)
+        anomaly = None
+        if check is not None and (x := data.setting_of(check)) is not None and (observed := metric_value(check, metric)):
+            anomaly = models.check_anomaly(model, x, observed, anomaly_confidence)
+        reports.append(SeriesReport(data, model, validation, tuple(model.predict(x, confidence) for x in at), anomaly))
+    return reports
+
+
+@dataclass(frozen=True)
+class ScalingReport:
+    label: str
+    fit: scaling.UslFit
+    projections: tuple[scaling.ScalingPoint, ...]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"setting": self.label, "usl": self.fit.__dict__, "peak_units": self.fit.peak_units,
+                "projections": [p.__dict__ for p in self.projections]}
+
+
+def scale_runs(runs: Sequence[RunResult], metric: str, *, by: str = "nodes", at: Sequence[float] = (),
+               clients: int | None = None, client_link_bytes_per_s: float | None = None,
+               node_link_bytes_per_s: float | None = None) -> list[ScalingReport]:
+    """Fit the USL per setting across node counts (``nodes`` tag) or client counts (hosts per run).
+
+    Links cap bandwidth metrics directly and IOPS metrics through the access size; latency
+    metrics are not capped. Without ``at``, the projection is at twice the largest count measured.
+    """
+    if by not in ("nodes", "clients"):
+        raise KeyError(f"unknown scale factor {by!r}; use nodes or clients")
+    drop = frozenset({"nodes", "hosts", "device"})
+    groups: dict[tuple[object, ...], list[tuple[RunResult, float, float]]] = {}
+    for run in runs:
+        units = node_count(run) if by == "nodes" else max(len(run.hosts), 1)
+        value = metric_value(run, metric)
+        if units is not None and value and run.status in ("ok", "partial"):
+            groups.setdefault(setting_key(run, drop), []).append((run, float(units), value))
+    reports = []
+    for members in groups.values():
+        if len({u for _, u, _ in members}) < 2:
+            continue
+        first = members[0][0]
+        fit = scaling.fit_usl([u for _, u, _ in members], [v for _, _, v in members])
+        per_byte = 1.0 if "bw_bytes" in metric else 1 / first.workload.block_size_bytes if "iops" in metric else None
+        client_cap = client_link_bytes_per_s * per_byte if client_link_bytes_per_s and per_byte else None
+        node_cap = node_link_bytes_per_s * per_byte if node_link_bytes_per_s and per_byte else None
+        count = clients or max(max(len(r.hosts), 1) for r, _, _ in members)
+        points = list(at) or [2 * max(u for _, u, _ in members)]
+        reports.append(ScalingReport(first.workload.label(), fit, tuple(scaling.project(fit, points, count, client_cap, node_cap))))
+    if not reports:
+        raise ValueError(f"need runs of one setting at two or more {by} counts" +
+                         (" (tag runs with nodes=N: ssdprof runs tag ID nodes=3)" if by == "nodes" else ""))
+    return reports

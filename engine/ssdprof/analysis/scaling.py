@@ -1,0 +1,135 @@
+"""Scale-out what-if: fit the Universal Scalability Law to a few node (or client) counts, predict more.
+
+USL (Gunther): X(N) = λN / (1 + σ(N−1) + κN(N−1)). λ is the throughput of one unit, σ the
+share serialised by contention (queues, a shared journal), κ the cost of keeping units
+coherent (cross-node chatter). The curve peaks at N* = sqrt((1−σ)/κ) when κ > 0.
+
+A cluster cannot move more data than its links carry, so each prediction is also capped by
+clients × client link speed and, if given, nodes × node link speed; the smallest of the three
+is the answer, and the report says which one binds.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import optimize
+
+from ssdprof.analysis.stats import number
+
+__all__ = ["ScalingPoint", "UslFit", "degradation_projection", "fit_usl", "project"]
+
+
+def _usl(n: np.ndarray, lam: float, sigma: float, kappa: float) -> np.ndarray:
+    return np.asarray(lam * n / (1 + sigma * (n - 1) + kappa * n * (n - 1)))
+
+
+@dataclass(frozen=True)
+class UslFit:
+    lam: float
+    sigma: float
+    kappa: float
+    units: tuple[float, ...]
+    observed: tuple[float, ...]
+    rmse: float
+    r2: float | None
+
+    def value_at(self, n: float) -> float:
+        return float(_usl(np.array([float(n)]), self.lam, self.sigma, self.kappa)[0])
+
+    @property
+    def peak_units(self) -> float | None:
+        """The unit count beyond which adding units lowers throughput.
+
+        None without a retrograde term, or when the peak lies over 100x beyond the largest
+        count measured: a κ that small is fitting noise, and that far out the curve says nothing.
+        """
+        if self.kappa <= 0 or self.sigma >= 1:
+            return None
+        peak = math.sqrt((1 - self.sigma) / self.kappa)
+        return peak if peak <= 100 * max(self.units) else None
+
+    def describe(self, scale: float = 1.0, unit: str = "") -> str:
+        peak = f", peak at N ≈ {self.peak_units:.1f}" if self.peak_units else ", no peak in sight"
+        r2 = "n/a" if self.r2 is None else f"{self.r2:.3f}"
+        unit = f" {unit}" if unit else ""
+        return (f"USL: λ = {number(self.lam / scale)}{unit} per unit, contention σ = {self.sigma:.3f}, coherency "
+                f"κ = {self.kappa:.4f}{peak}; RMSE {number(self.rmse / scale)}{unit}, R² {r2}")
+
+
+def fit_usl(units: Sequence[float], throughput: Sequence[float]) -> UslFit:
+    """Fit λ, σ, κ ≥ 0 to throughput measured at several unit counts (repeats welcome)."""
+    n, x = np.asarray(units, dtype=float), np.asarray(throughput, dtype=float)
+    if n.shape != x.shape or len(set(n.tolist())) < 2:
+        raise ValueError("need throughput at two or more unit counts to fit a scalability curve")
+    if np.any(n < 1) or np.any(x <= 0):
+        raise ValueError("unit counts must be at least 1 and throughput positive")
+    smallest = n == n.min()
+    guess = [float(x[smallest].mean() / n.min()), 0.05, 0.001]
+    with warnings.catch_warnings():
+        # An exact fit (as many counts as parameters) has no covariance; only the parameters are used.
+        warnings.simplefilter("ignore", optimize.OptimizeWarning)
+        if len(set(n.tolist())) == 2:
+            # Two counts cannot separate contention from coherency: fit contention only.
+            (lam, sigma), _ = optimize.curve_fit(lambda u, a, s: _usl(u, a, s, 0.0), n, x, p0=guess[:2],
+                                                 bounds=([0, 0], [np.inf, 1]), maxfev=20000)
+            kappa = 0.0
+        else:
+            (lam, sigma, kappa), _ = optimize.curve_fit(_usl, n, x, p0=guess, bounds=([0, 0, 0], [np.inf, 1, np.inf]),
+                                                        maxfev=20000)
+    fitted = _usl(n, lam, sigma, kappa)
+    total = float(np.sum((x - x.mean()) ** 2))
+    r2 = None if total == 0 else 1 - float(np.sum((x - fitted) ** 2)) / total
+    return UslFit(float(lam), float(sigma), float(kappa), tuple(n.tolist()), tuple(x.tolist()),
+                  float(np.sqrt(np.mean((x - fitted) ** 2))), r2)
+
+
+@dataclass(frozen=True)
+class ScalingPoint:
+    units: float
+    usl: float
+    client_network_cap: float | None
+    node_network_cap: float | None
+    predicted: float
+    binding: str
+    """'scalability' (the USL curve), 'client network' or 'node network'."""
+
+    def sentence(self, unit_name: str = "nodes", scale: float = 1.0, unit: str = "") -> str:
+        limits = {"scalability": self.usl, "client network": self.client_network_cap, "node network": self.node_network_cap}
+        others = ", ".join(f"{name} {number(value / scale)}" for name, value in limits.items()
+                           if value is not None and name != self.binding)
+        return (f"{self.units:g} {unit_name}: {number(self.predicted / scale)} {unit} — limited by {self.binding}"
+                + (f" (other limits: {others})" if others else ""))
+
+
+def project(fit: UslFit, units: Sequence[float], clients: int | None = None, client_link: float | None = None,
+            node_link: float | None = None) -> list[ScalingPoint]:
+    """Predict throughput at ``units``; links are in the metric's own unit per second (e.g. bytes/s).
+
+    ``clients`` × ``client_link`` caps every point; ``node_link`` caps N units at N × node_link.
+    """
+    points = []
+    for n in units:
+        usl = fit.value_at(n)
+        client_cap = clients * client_link if clients and client_link else None
+        node_cap = n * node_link if node_link else None
+        limits = {"scalability": usl, "client network": client_cap, "node network": node_cap}
+        binding = min((k for k, v in limits.items() if v is not None), key=lambda k: limits[k] or math.inf)
+        points.append(ScalingPoint(float(n), usl, client_cap, node_cap, float(limits[binding] or usl), binding))
+    return points
+
+
+def degradation_projection(per_unit: float, units: int, degradation: float) -> float:
+    """The sizing rule of thumb: each added unit contributes (1 − degradation) of the one before.
+
+    With per-enclosure IOPS p and 10–20 % degradation d, N enclosures give p·(1−(1−d)^N)/d.
+    """
+    if not 0 <= degradation < 1:
+        raise ValueError("degradation must be a fraction in [0, 1)")
+    if degradation == 0:
+        return per_unit * units
+    return per_unit * (1 - (1 - degradation) ** units) / degradation

@@ -1,0 +1,238 @@
+"""Repeats as mean ± confidence interval, and whether two groups really differ.
+
+Confidence intervals use Student's t distribution (few repeats are the norm: 3 to 30), and
+comparisons use Welch's t-test, which does not assume the two groups vary equally — a SATA and
+a PCIe node rarely do. Effect size is Hedges' g (Cohen's d with the small-sample correction).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from scipy import stats as sps
+
+from ssdprof.analysis.metrics import metric_value, node_count, setting_key
+from ssdprof.results import RunResult
+from ssdprof.workload import Workload
+
+__all__ = ["GroupComparison", "GroupSummary", "MeanCI", "WelchResult", "compare_groups", "effect_size_label", "mean_ci",
+           "number", "summarise_repeats", "t_quantile", "welch_t_test"]
+
+
+@dataclass(frozen=True)
+class MeanCI:
+    n: int
+    mean: float
+    stddev: float | None
+    """Sample standard deviation (n-1); None for a single value."""
+    half_width: float | None
+    """Half the confidence interval; None when n < 2 (no spread to estimate)."""
+    confidence: float
+
+    @property
+    def low(self) -> float | None:
+        return None if self.half_width is None else self.mean - self.half_width
+
+    @property
+    def high(self) -> float | None:
+        return None if self.half_width is None else self.mean + self.half_width
+
+    @property
+    def relative_half_width(self) -> float | None:
+        return None if self.half_width is None or self.mean == 0 else self.half_width / abs(self.mean)
+
+    def format(self, scale: float = 1.0, unit: str = "") -> str:
+        unit = f" {unit}" if unit else ""
+        if self.half_width is None:
+            return f"{number(self.mean / scale)}{unit} (n=1, no interval)"
+        return f"{number(self.mean / scale)} ± {number(self.half_width / scale)}{unit} ({self.confidence:.0%} CI, n={self.n})"
+
+
+def number(value: float) -> str:
+    """Four significant digits without scientific notation: 98,123 / 560.1 / 0.01234."""
+    return f"{value:,.0f}" if abs(value) >= 1000 else f"{value:,.4g}"
+
+
+def t_quantile(probability: float, df: float) -> float:
+    """The Student-t quantile, e.g. t_quantile(0.975, 9) = 2.262."""
+    return float(sps.t.ppf(probability, df))
+
+
+def mean_ci(values: Sequence[float] | np.ndarray, confidence: float = 0.95) -> MeanCI:
+    data = np.asarray(values, dtype=float)
+    if data.size == 0:
+        raise ValueError("no values to summarise")
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence must be between 0 and 1, got {confidence}")
+    mean = float(data.mean())
+    if data.size < 2:
+        return MeanCI(1, mean, None, None, confidence)
+    stddev = float(data.std(ddof=1))
+    half = t_quantile(0.5 + confidence / 2, data.size - 1) * stddev / math.sqrt(data.size)
+    return MeanCI(int(data.size), mean, stddev, half, confidence)
+
+
+def effect_size_label(g: float) -> str:
+    """Cohen's conventional thresholds on |g|."""
+    size = abs(g)
+    return "negligible" if size < 0.2 else "small" if size < 0.5 else "medium" if size < 0.8 else "large"
+
+
+@dataclass(frozen=True)
+class WelchResult:
+    a: MeanCI
+    b: MeanCI
+    diff: float
+    """mean(b) - mean(a)."""
+    diff_pct: float | None
+    """The difference relative to mean(a), in percent."""
+    t: float | None
+    df: float | None
+    p_value: float | None
+    diff_low: float | None
+    diff_high: float | None
+    hedges_g: float | None
+    alpha: float
+    verdict: str
+
+    @property
+    def significant(self) -> bool:
+        return self.p_value is not None and self.p_value < self.alpha
+
+
+def _hedges_g(a: np.ndarray, b: np.ndarray) -> float | None:
+    n1, n2 = a.size, b.size
+    pooled_var = ((n1 - 1) * a.var(ddof=1) + (n2 - 1) * b.var(ddof=1)) / (n1 + n2 - 2)
+    if pooled_var == 0:
+        return None
+    correction = 1 - 3 / (4 * (n1 + n2) - 9)
+    return float((b.mean() - a.mean()) / math.sqrt(pooled_var) * correction)
+
+
+def welch_t_test(a_values: Sequence[float], b_values: Sequence[float], alpha: float = 0.05,
+                 labels: tuple[str, str] = ("A", "B"), unit: str = "") -> WelchResult:
+    """Is B different from A? Two-sided Welch test with the interval of the difference."""
+    a, b = np.asarray(a_values, dtype=float), np.asarray(b_values, dtype=float)
+    ci_a, ci_b = mean_ci(a, 1 - alpha), mean_ci(b, 1 - alpha)
+    diff = ci_b.mean - ci_a.mean
+    diff_pct = 100 * diff / abs(ci_a.mean) if ci_a.mean else None
+    if a.size < 2 or b.size < 2:
+        verdict = (f"{_direction(labels, diff_pct, unit, ci_a, ci_b)}; significance needs at least 2 repeats on each side "
+                   f"(have {a.size} and {b.size})")
+        return WelchResult(ci_a, ci_b, diff, diff_pct, None, None, None, None, None, None, alpha, verdict)
+    va, vb = a.var(ddof=1) / a.size, b.var(ddof=1) / b.size
+    se = math.sqrt(va + vb)
+    if se == 0:
+        # Both groups are constant: any difference is exact, none is none.
+        p, t, df, half = (1.0 if diff == 0 else 0.0), (0.0 if diff == 0 else math.copysign(math.inf, diff)), None, 0.0
+    else:
+        t = diff / se
+        df = (va + vb) ** 2 / (va**2 / (a.size - 1) + vb**2 / (b.size - 1))
+        p = float(2 * sps.t.sf(abs(t), df))
+        half = t_quantile(1 - alpha / 2, df) * se
+    g = _hedges_g(a, b)
+    result = WelchResult(ci_a, ci_b, diff, diff_pct, t, df, p, diff - half, diff + half, g, alpha, "")
+    return dataclasses.replace(result, verdict=_verdict(result, labels, unit))
+
+
+def _direction(labels: tuple[str, str], diff_pct: float | None, unit: str, a: MeanCI, b: MeanCI) -> str:
+    unit = f" {unit}" if unit else ""
+    means = f"mean {number(b.mean)} vs {number(a.mean)}{unit}"
+    if diff_pct is None:
+        return f"{labels[1]} vs {labels[0]}: {means}"
+    word = "higher" if diff_pct >= 0 else "lower"
+    return f"{labels[1]} is {abs(diff_pct):.1f} % {word} than {labels[0]} ({means})"
+
+
+def _verdict(r: WelchResult, labels: tuple[str, str], unit: str) -> str:
+    head = _direction(labels, r.diff_pct, unit, r.a, r.b)
+    test = f"Welch's t = {r.t:.2f}, df = {r.df:.1f}, p = {r.p_value:.3g}" if r.df is not None else "no spread within either group"
+    size = "" if r.hedges_g is None else f"; effect size {effect_size_label(r.hedges_g)} (Hedges' g = {r.hedges_g:.2f})"
+    if r.significant:
+        return f"{head}: significant at {r.alpha:.0%} ({test}){size}"
+    return f"{head}: not significant at {r.alpha:.0%} ({test}){size} — the difference may be noise"
+
+
+@dataclass(frozen=True)
+class GroupSummary:
+    """Repeats of one setting on one set of hosts, drive and node count."""
+
+    workload: Workload
+    hosts: tuple[str, ...]
+    nodes: int | None
+    run_ids: tuple[int | None, ...]
+    ci: MeanCI
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"setting": self.label, "hosts": self.hosts, "nodes": self.nodes, "run_ids": self.run_ids, **self.ci.__dict__,
+                "low": self.ci.low, "high": self.ci.high}
+
+    @property
+    def label(self) -> str:
+        nodes = f" nodes={self.nodes}" if self.nodes is not None else ""
+        hosts = f" on {len(self.hosts)} hosts" if len(self.hosts) > 1 else ""
+        return f"{self.workload.label()}{hosts}{nodes}"
+
+
+def summarise_repeats(runs: Sequence[RunResult], metric: str, confidence: float = 0.95) -> list[GroupSummary]:
+    """Group runs by setting, hosts, drive and node count, in first-seen order, as mean ± CI of ``metric``."""
+    groups: dict[tuple[object, ...], list[RunResult]] = {}
+    for run in runs:
+        groups.setdefault((run.workload.key(), *setting_key(run)), []).append(run)
+    summaries = []
+    for members in groups.values():
+        found = [(r.id, v) for r in members if (v := metric_value(r, metric)) is not None]
+        if found:
+            hosts = tuple(sorted(h.host for h in members[0].hosts)) or ("local",)
+            summaries.append(GroupSummary(members[0].workload, hosts, node_count(members[0]), tuple(i for i, _ in found),
+                                          mean_ci([v for _, v in found], confidence)))
+    return summaries
+
+
+@dataclass(frozen=True)
+class GroupComparison:
+    """Group B against group A at one setting (e.g. PCIe vs SATA nodes, randread 4 KiB QD32)."""
+
+    setting: str
+    a_run_ids: tuple[int | None, ...]
+    b_run_ids: tuple[int | None, ...]
+    result: WelchResult
+    same_setting: bool = True
+
+    def as_dict(self) -> dict[str, Any]:
+        r = self.result
+        return {"setting": self.setting, "a_run_ids": self.a_run_ids, "b_run_ids": self.b_run_ids,
+                "same_setting": self.same_setting, "significant": r.significant,
+                **{k: v for k, v in r.__dict__.items() if k not in ("a", "b")}, "a": r.a.__dict__, "b": r.b.__dict__}
+
+
+def compare_groups(a: Sequence[RunResult], b: Sequence[RunResult], metric: str, *, confidence: float = 0.95,
+                   scale: float = 1.0, unit: str = "") -> list[GroupComparison]:
+    """Welch-test B against A setting by setting; the groups may differ only in hosts, nodes and drive.
+
+    When each group holds a single setting and they differ, they are still compared, marked
+    ``same_setting=False`` so the caller can say so. ``scale`` divides values (e.g. 1e6 for MB/s).
+    """
+    drop = frozenset({"hosts", "nodes", "device"})
+    by_a: dict[tuple[object, ...], list[RunResult]] = {}
+    by_b: dict[tuple[object, ...], list[RunResult]] = {}
+    for runs, keyed in ((a, by_a), (b, by_b)):
+        for run in runs:
+            keyed.setdefault(setting_key(run, drop), []).append(run)
+    pairs = [(by_a[key], by_b[key], True) for key in by_a if key in by_b]
+    if not pairs and len(by_a) == 1 and len(by_b) == 1:
+        pairs = [(list(a), list(b), False)]
+    found = []
+    for runs_a, runs_b, same in pairs:
+        va = [v / scale for r in runs_a if (v := metric_value(r, metric)) is not None]
+        vb = [v / scale for r in runs_b if (v := metric_value(r, metric)) is not None]
+        if va and vb:
+            result = welch_t_test(va, vb, 1 - confidence, ("A", "B"), unit)
+            found.append(GroupComparison(runs_a[0].workload.label(), tuple(r.id for r in runs_a), tuple(r.id for r in runs_b),
+                                         result, same))
+    return found

@@ -1,0 +1,107 @@
+"""ssdprof compare / predict / specs, run in-process on a small store of known runs."""
+
+import argparse
+import json
+from pathlib import Path
+
+import pytest
+from analysis_runs import make_run
+
+from ssdprof import cli_analysis
+from ssdprof.store import Store
+
+
+def parser() -> argparse.ArgumentParser:
+    root = argparse.ArgumentParser(prog="ssdprof")
+    sub = root.add_subparsers(dest="command")
+    cli_analysis.register(sub)
+    return root
+
+
+def run_cli(store: Store, capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
+    code = cli_analysis.handle(parser().parse_args(list(argv)), store)
+    return code, capsys.readouterr().out
+
+
+def subcommands(p: argparse.ArgumentParser) -> list[tuple[str, argparse.ArgumentParser]]:
+    action = next((a for a in p._actions if isinstance(a, argparse._SubParsersAction)), None)
+    found = []
+    for name, sub in (action.choices.items() if action else []):
+        found += [(name, sub), *[(f"{name} {n}", s) for n, s in subcommands(sub)]]
+    return found
+
+
+def test_every_analysis_command_has_help_with_a_runnable_example() -> None:
+    commands = dict(subcommands(parser()))
+    assert {"compare", "predict", "specs", "specs list", "specs show", "specs match"} <= commands.keys()
+    for name, sub in commands.items():
+        text = sub.format_help()
+        assert "example:" in text and "ssdprof " in text.split("example:")[1], name
+
+
+def test_specs_match_names_the_spec_for_a_reported_model(fresh_store: Store, capsys: pytest.CaptureFixture[str],
+                                                         tmp_path: Path) -> None:
+    code, out = run_cli(fresh_store, capsys, "specs", "match", "Samsung SSD 870 EVO 1TB", "--spec-dir", str(tmp_path))
+    assert code == 0 and "samsung-870-evo-1tb" in out
+    code, out = run_cli(fresh_store, capsys, "specs", "match", "QEMU HARDDISK", "--spec-dir", str(tmp_path))
+    assert code == 1 and "no spec sheet matches" in out
+
+
+def test_specs_list_and_show_include_sources(fresh_store: Store, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, out = run_cli(fresh_store, capsys, "specs", "list", "--json", "--spec-dir", str(tmp_path))
+    assert code == 0 and len(json.loads(out)["specs"]) >= 20
+    code, out = run_cli(fresh_store, capsys, "specs", "show", "intel-dc-s4500", "--spec-dir", str(tmp_path))
+    assert "QD32" in out and "source 1: Intel Solid State Drive Data Center S4500" in out
+
+
+def test_compare_gives_mean_ci_and_percent_of_the_matched_spec(fresh_store: Store, capsys: pytest.CaptureFixture[str],
+                                                               tmp_path: Path) -> None:
+    ids = [fresh_store.add_run(make_run(qd=32, iops=v, device_model="Samsung SSD 870 EVO 1TB")).id for v in (40e3, 41e3, 42e3)]
+    code, out = run_cli(fresh_store, capsys, "compare", *map(str, ids), "--json", "--spec-dir", str(tmp_path))
+    report = json.loads(out)
+    assert code == 0 and report["groups"][0]["n"] == 3 and report["groups"][0]["mean"] == 41e3
+    qd32 = next(c for c in report["spec"] if c["figure"]["queue_depth"] == 32)
+    assert qd32["pct_of_spec"] == pytest.approx(41.84, abs=0.01)  # the student's "41 % of rated 4K random read"
+
+
+def test_compare_two_groups_says_whether_the_difference_is_significant(fresh_store: Store,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    for v in (90e3, 92e3, 91e3):
+        fresh_store.add_run(make_run(qd=32, iops=v, tags={"interface": "SATA"}))
+    for v in (400e3, 410e3, 395e3):
+        fresh_store.add_run(make_run(qd=32, iops=v, tags={"interface": "PCIe"}))
+    code, out = run_cli(fresh_store, capsys, "compare", "--tag", "interface=SATA", "--with-tag", "interface=PCIe", "--spec", "none")
+    assert code == 0 and "B is 341.4 % higher than A" in out and "significant at 5%" in out
+
+
+def test_predict_an_untested_access_size_with_leave_one_out_validation(fresh_store: Store,
+                                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    for bs in (4096, 131072, 1 << 20, 4 << 20):
+        for f in (0.97, 1.0, 1.03):
+            fresh_store.add_run(make_run(rw="read", bs=bs, iops=2e8 * (bs / 4096) ** 0.5 / bs * f, tags={"study": "x"}))
+    code, out = run_cli(fresh_store, capsys, "predict", "--tag", "study=x", "--at", "2MiB")
+    assert code == 0
+    assert "leave-one-setting-out: RMSE" in out and "predict 2MiB:" in out and "95% prediction interval" in out
+
+
+def test_predict_scale_out_names_the_binding_limit(fresh_store: Store, capsys: pytest.CaptureFixture[str]) -> None:
+    for n in (2, 3, 4, 5):
+        fresh_store.add_run(make_run(rw="read", bs=4 << 20, iops=150 * n, hosts=4, tags={"nodes": str(n), "study": "c"}))
+    code, out = run_cli(fresh_store, capsys, "predict", "--tag", "study=c", "--scale", "nodes", "--at", "10",
+                        "--metric", "bw_bytes_per_s", "--link-gbps", "10")
+    assert code == 0 and "10 nodes:" in out and "limited by client network" in out
+
+
+def test_predict_without_runs_is_bad_input(fresh_store: Store) -> None:
+    from ssdprof.workload import WorkloadError
+
+    with pytest.raises(WorkloadError, match="name the runs"):
+        cli_analysis.handle(parser().parse_args(["predict"]), fresh_store)
+
+
+@pytest.mark.parametrize("argv", [["compare", "1", "--confidence", "95"], ["predict", "1", "--degree", "0"]])
+def test_out_of_range_levels_are_bad_input_naming_the_flag(fresh_store: Store, argv: list[str]) -> None:
+    from ssdprof.workload import WorkloadError
+
+    with pytest.raises(WorkloadError, match=argv[-2]):
+        cli_analysis.handle(parser().parse_args(argv), fresh_store)
