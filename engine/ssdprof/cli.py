@@ -151,7 +151,8 @@ def _run_flags(parser: argparse.ArgumentParser) -> None:
     remote = parser.add_argument_group("remote hosts")
     remote.add_argument("--host", action="append", default=[], metavar="HOST",
                         help="run on this host over SSH (an ssh alias or user@host:port); repeat for several hosts at once")
-    remote.add_argument("--remote-dir", help=f"directory for the test file on every host (default {DEFAULT_REMOTE_DIR})")
+    remote.add_argument("--remote-dir", action="append", default=[], metavar="[HOST=]DIR",
+                        help=f"directory for the test file on the hosts (default {DEFAULT_REMOTE_DIR}); HOST=DIR for one host")
     remote.add_argument("--rbd", metavar="POOL/IMAGE", help="an RBD image via fio's rbd engine; {host} in IMAGE gives each host its own")
     remote.add_argument("--ceph-conf", help="ceph.conf path on the hosts (default: Ceph's search path)")
     remote.add_argument("--ceph-user", default="admin", help="Ceph client name without 'client.' (default admin)")
@@ -255,10 +256,18 @@ def _remote(args: argparse.Namespace) -> RemoteSpec | None:
         parse_host(text)
     if args.rbd:
         parse_rbd(args.rbd, args.ceph_user, args.ceph_conf or "")
-    if args.remote_dir and (args.remote_dir.startswith("-") or not args.remote_dir.startswith("/")):
-        raise WorkloadError.single("target", "--remote-dir", f"{args.remote_dir!r} must be an absolute path on the hosts")
-    return RemoteSpec(hosts=args.host, target_dir=args.remote_dir or "", rbd=args.rbd or "", ceph_conf=args.ceph_conf or "",
-                      ceph_user=args.ceph_user)
+    default_dir, per_host = "", {}
+    for item in args.remote_dir:
+        host, sep, directory = item.partition("=") if not item.startswith("/") else ("", "", item)
+        if not directory.startswith("/") or "\n" in directory or (sep and host not in args.host):
+            raise WorkloadError.single("target", "--remote-dir",
+                                       f"{item!r}: give an absolute path, or HOST=PATH for one of the --host hosts")
+        if sep:
+            per_host[host] = directory
+        else:
+            default_dir = directory
+    return RemoteSpec(hosts=args.host, target_dir=default_dir, target_dirs=per_host, rbd=args.rbd or "",
+                      ceph_conf=args.ceph_conf or "", ceph_user=args.ceph_user)
 
 
 def _sweep_spec(args: argparse.Namespace, base: Workload, store: Store) -> tuple[SweepSpec, int | None]:

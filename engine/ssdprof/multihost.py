@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import subprocess
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -36,6 +37,8 @@ class RemoteOptions:
     ssh: SshSettings = field(default_factory=SshSettings)
     target_dir: str = DEFAULT_REMOTE_DIR
     """Directory on every host for the test file (ignored with ``rbd``)."""
+    target_dirs: dict[str, str] = field(default_factory=dict)
+    """Per-host directories, by host name, overriding ``target_dir``."""
     rbd: RbdTarget | None = None
 
 
@@ -85,7 +88,8 @@ class MultiHostEngine:
         hosts = [self._describe(run.result()) for run in runs]
         starts = [h.start_epoch_ns for h in hosts if h.start_epoch_ns is not None]
         skew_ms = (max(starts) - min(starts)) / 1e6 if len(starts) > 1 else (0.0 if starts else None)
-        warnings = []
+        warnings = [ValidityWarning(code="remote_cleanup", message=problem, concerns=[f"hosts.{h.host}"])
+                    for h in hosts if h.error and (problem := self._remove(h.host))]
         if skew_ms is not None and skew_ms > SKEW_WARNING_MS:
             warnings.append(ValidityWarning(code="start_skew", concerns=["read.iops", "write.iops"],
                                             message=f"hosts started {skew_ms:.0f} ms apart (goal < {SKEW_WARNING_MS:.0f} ms)"))
@@ -101,16 +105,20 @@ class MultiHostEngine:
         )
 
     def cleanup(self) -> list[str]:
-        """Remove every test file we created; returns the hosts where that failed."""
-        failed = []
-        for name, path in self._created.items():
-            host = next(h for h in self.options.hosts if h.name == name)
-            try:
-                self.ssh.run(host, ["rm", "-f", "--", path], timeout_s=30)
-            except (HostError, OSError) as exc:
-                failed.append(f"{name}: could not remove {path}: {exc}")
-        self._created.clear()
-        return failed
+        """Remove every test file we created; returns why that failed where it did."""
+        return [problem for name in list(self._created) if (problem := self._remove(name))]
+
+    def _remove(self, name: str) -> str | None:
+        path = self._created.get(name)
+        if path is None:
+            return None
+        host = next(h for h in self.options.hosts if h.name == name)
+        try:
+            self.ssh.run(host, ["rm", "-f", "--", path], timeout_s=20)
+        except (HostError, OSError, subprocess.TimeoutExpired) as exc:
+            return f"{name}: could not remove its test file {path} ({exc}); remove it by hand when the host is back"
+        del self._created[name]
+        return None
 
     # --------------------------------------------------------------------------------------------
 
@@ -121,7 +129,8 @@ class MultiHostEngine:
             argv = ["env", *rbd.env(), "fio", "--name=layout", "--ioengine=rbd", *(f"--{o}" for o in rbd.fio_options(host.name)),
                     f"--size={size_bytes}", "--rw=write", "--bs=4M", "--iodepth=8", "--output-format=json"]
         else:
-            path = f"{self.options.target_dir.rstrip('/')}/{TEST_FILE_PREFIX}{os.getpid()}-{secrets.token_hex(4)}.dat"
+            directory = self.options.target_dirs.get(host.name, self.options.target_dir)
+            path = f"{directory.rstrip('/')}/{TEST_FILE_PREFIX}{os.getpid()}-{secrets.token_hex(4)}.dat"
             self.targets[host.name] = path
             self._created[host.name] = path
             argv = ["fio", "--name=layout", f"--filename={path.replace(':', chr(92) + ':')}", f"--size={size_bytes}", "--rw=write",

@@ -173,7 +173,7 @@ class _RemoteSite:
         remote = spec.remote
         rbd = parse_rbd(remote.rbd, remote.ceph_user, remote.ceph_conf) if remote.rbd else None
         options = RemoteOptions(hosts=[parse_host(h) for h in remote.hosts], ssh=ssh, rbd=rbd,
-                                target_dir=remote.target_dir or DEFAULT_REMOTE_DIR)
+                                target_dir=remote.target_dir or DEFAULT_REMOTE_DIR, target_dirs=remote.target_dirs)
         self.hosts = MultiHostEngine(options)
         self.engine: PointEngine = self.hosts
         self._spec = spec

@@ -44,6 +44,7 @@ class RemoteSpec(BaseModel):
     model_config = ConfigDict(frozen=True)
     hosts: list[str] = Field(min_length=1, max_length=256)
     target_dir: str = ""
+    target_dirs: dict[str, str] = Field(default_factory=dict, description="per-host directories, overriding target_dir")
     rbd: str = ""
     """POOL/IMAGE, with {host} for one image per host."""
     ceph_conf: str = ""
