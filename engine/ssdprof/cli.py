@@ -14,7 +14,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from ssdprof import __version__, cli_analysis, cli_hosts
+from ssdprof import __version__, cli_analysis, cli_hosts, cli_report
 from ssdprof.ceph import parse_rbd
 from ssdprof.hosts import HostError, parse_host
 from ssdprof.interchange import ImportError_, export_csv, export_fio_job, export_json, import_fio_output
@@ -75,7 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
                       "  ssdprof export 12 --format fio -o repro.fio && fio repro.fio")
     export.add_argument("run_ids", type=int, nargs="*", metavar="RUN_ID")
     export.add_argument("--sweep", type=int, help="export every run of this sweep")
-    export.add_argument("--format", choices=["csv", "json", "fio"], default="json")
+    export.add_argument("--format", choices=["csv", "json", "fio", "pdf"], default="json")
     export.add_argument("-o", "--output", type=Path, help="file to write (default: standard output)")
     _common(export)
 
@@ -90,6 +90,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     cli_hosts.register(sub, _command, _common)
     cli_analysis.register(sub, _command, _common)
+    cli_report.register(sub, _command, _common)
 
     rpc = _command(sub, "rpc", "serve JSON-RPC 2.0 on standard input/output (used by the desktop app)",
                    "ssdprof rpc --db results.sqlite3")
@@ -228,7 +229,7 @@ def _dispatch(args: argparse.Namespace) -> int:
 
         return serve_stdio(args.db or default_db_path())
     handlers = {"run": _measure, "sweep": _measure, "runs": _runs, "export": _export, "import": _import, "hosts": cli_hosts.handle,
-                **dict.fromkeys(cli_analysis.COMMANDS, cli_analysis.handle)}
+                **dict.fromkeys(cli_analysis.COMMANDS, cli_analysis.handle), **dict.fromkeys(cli_report.COMMANDS, cli_report.handle)}
     store = Store(args.db or default_db_path())
     try:
         return handlers[args.command](args, store)
@@ -379,6 +380,8 @@ def _export(args: argparse.Namespace, store: Store) -> int:
         runs.append(found)
     if not runs:
         raise WorkloadError.single("run_ids", "RUN_ID", "name at least one run id or --sweep ID")
+    if args.format == "pdf":
+        return cli_report.export_pdf(runs, args.output)
     if args.format == "fio":
         if len(runs) != 1:
             raise WorkloadError.single("run_ids", "RUN_ID", "a fio job file reproduces one run; name exactly one")

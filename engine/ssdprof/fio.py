@@ -234,7 +234,9 @@ def run_fio(
 
 
 class _Watchdog(threading.Thread):
-    """Ends fio (our child, by PID) on cancel, or when it overruns its time by far."""
+    """Ends fio on cancel, or when it overruns its time by far: SIGINT first (fio stops cleanly and still
+    prints its JSON), SIGKILL if it does not. Signals go to fio's own process group (fio forks its jobs;
+    we started the group), so no job process survives to hold the output pipe open."""
 
     def __init__(self, process: subprocess.Popen[str], cancel: threading.Event, limit_s: float):
         super().__init__(daemon=True)
@@ -245,18 +247,26 @@ class _Watchdog(threading.Thread):
         self.cancelled = False
 
     def run(self) -> None:
+        interrupted_at: float | None = None
+        exited_at: float | None = None
         while not self._done.wait(0.1):
-            if self._cancel.is_set() or time.monotonic() > self._deadline:
+            now = time.monotonic()
+            if interrupted_at is None and (self._cancel.is_set() or now > self._deadline):
                 self.cancelled = self._cancel.is_set()
-                self._signal(signal.SIGINT)  # fio stops cleanly and still prints its JSON
-                if self._done.wait(10):
-                    return
-                self._signal(signal.SIGKILL)
-                return
+                self._signal_group(signal.SIGINT)
+                interrupted_at = now
+            elif interrupted_at is not None and now - interrupted_at > 10:
+                self._signal_group(signal.SIGKILL)
+            if self._process.poll() is not None:
+                exited_at = exited_at or now
+                if now - exited_at > 5:  # fio is gone but a job process still holds stdout
+                    self._signal_group(signal.SIGKILL)
 
-    def _signal(self, sig: int) -> None:
-        if self._process.poll() is None:
-            with contextlib.suppress(ProcessLookupError):
+    def _signal_group(self, sig: int) -> None:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            if hasattr(os, "killpg"):
+                os.killpg(self._process.pid, sig)  # start_new_session made fio the leader of its group
+            elif self._process.poll() is None:
                 os.kill(self._process.pid, sig)
 
     def finish(self) -> None:

@@ -1,0 +1,187 @@
+"""The report's scaling charts: IOPS and bandwidth vs access size, latency vs queue depth, the
+latency-IOPS curve, and bars of repeated or compared settings with their 95 % confidence intervals.
+
+Every function takes run groups and returns a :class:`Chart`, or None when the runs do not hold
+what the chart needs (e.g. no two runs that differ only in access size).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from matplotlib.axes import Axes
+
+from ssdprof.report.figure import Chart, format_count, log_axis, new_figure, to_svg
+from ssdprof.report.groups import RunGroup, Series, repeat_summaries, series_over
+
+__all__ = ["access_size_chart", "host_bars_chart", "latency_iops_chart", "queue_depth_chart", "repeat_bars_chart"]
+
+MAX_SERIES = 6
+_US = 1e3
+_MB = 1e6
+_CI_NOTE = "Error bars: mean ± 95 % confidence interval of the repeats (Student's t)."
+
+
+def _plot(axes: Axes, series: Sequence[Series], metric: str, scale: float, *, style: str = "-", marker: str = "o",
+          suffix: str = "", x_metric: str | None = None) -> bool:
+    """Mean of each point's repeats, with error bars where there are repeats; True if any were drawn."""
+    any_errors = False
+    for i, line in enumerate(series[:MAX_SERIES]):
+        xs: list[float] = []
+        ys: list[float] = []
+        errors: list[float] = []
+        for point in line.points:
+            found = point.mean_ci(metric)
+            x_found = point.mean_ci(x_metric) if x_metric else (point.x, None)
+            if found is not None and x_found is not None:
+                xs.append(x_found[0])
+                ys.append(found[0] / scale)
+                errors.append((found[1] or 0.0) / scale)
+        label = f"{line.label}{suffix}"
+        if any(errors):
+            any_errors = True
+            axes.errorbar(xs, ys, yerr=errors, linestyle=style, marker=marker, color=f"C{i}", label=label)
+        else:
+            axes.plot(xs, ys, linestyle=style, marker=marker, color=f"C{i}", label=label)
+    return any_errors
+
+
+def _settings_axis(axes: Axes, series: Sequence[Series], kind: str) -> None:
+    """A log x axis ticked at the measured settings (4 KiB, 16 KiB, 128 KiB), not at the scale's decades."""
+    log_axis(axes, "x", kind)
+    axes.set_xticks(sorted({p.x for line in series[:MAX_SERIES] for p in line.points}))
+
+
+def access_size_chart(groups: Sequence[RunGroup]) -> Chart | None:
+    series = series_over(groups, "block_size")
+    if not series:
+        return None
+    with new_figure(1, 2, height_in=2.9) as (figure, (iops_ax, bw_ax)):
+        errors = _plot(iops_ax, series, "iops", 1.0)
+        _plot(bw_ax, series, "bw_bytes_per_s", _MB)
+        for axes, title, unit in ((iops_ax, "IOPS vs access size", "IOPS"), (bw_ax, "Bandwidth vs access size", "bandwidth (MB/s)")):
+            _settings_axis(axes, series, "size")
+            axes.set_title(title)
+            axes.set_xlabel("access size (block size)")
+            axes.set_ylabel(unit)
+            axes.set_ylim(bottom=0)
+            axes.yaxis.set_major_formatter(lambda v, _: format_count(v))
+        iops_ax.legend(loc="best")
+        svg = to_svg(figure)
+    caption = "IOPS and bandwidth (MB/s, 10^6 bytes/s; reads and writes added) at each access size, other settings fixed."
+    return Chart("access_size", "IOPS and bandwidth vs access size", caption + (f" {_CI_NOTE}" if errors else ""), svg)
+
+
+def queue_depth_chart(groups: Sequence[RunGroup]) -> Chart | None:
+    series = series_over(groups, "queue_depth")
+    if not series:
+        return None
+    with new_figure(1, 2, height_in=2.9) as (figure, (lat_ax, iops_ax)):
+        errors = _plot(lat_ax, series, "lat_ns_mean", _US, suffix=" mean")
+        _plot(lat_ax, series, "lat_ns_p99", _US, style="--", marker="s", suffix=" p99")
+        _plot(iops_ax, series, "iops", 1.0)
+        for axes in (lat_ax, iops_ax):
+            _settings_axis(axes, series, "count")
+            axes.set_xlabel("queue depth (I/Os in flight per job)")
+            axes.set_ylim(bottom=0)
+        lat_ax.set_title("Latency vs queue depth")
+        lat_ax.set_ylabel("completion latency (µs)")
+        iops_ax.set_title("IOPS vs queue depth")
+        iops_ax.set_ylabel("IOPS")
+        iops_ax.yaxis.set_major_formatter(lambda v, _: format_count(v))
+        lat_ax.legend(loc="best")
+        svg = to_svg(figure)
+    caption = ("Completion latency (mean, solid; 99th percentile from the histogram bins, dashed) and IOPS at each queue "
+               "depth, other settings fixed.")
+    return Chart("queue_depth", "Latency and IOPS vs queue depth", caption + (f" {_CI_NOTE}" if errors else ""), svg)
+
+
+def latency_iops_chart(groups: Sequence[RunGroup]) -> Chart | None:
+    """Latency against the throughput it bought, as queue depth grows: where the knee is."""
+    series = series_over(groups, "queue_depth")[:3]
+    if not series:
+        return None
+    with new_figure(height_in=3.0) as (figure, (axes,)):
+        for suffix, metric, style, marker in ((" p50", "lat_ns_p50", "-", "o"), (" p99", "lat_ns_p99", "--", "s"),
+                                              (" p99.9", "lat_ns_p99_9", ":", "^")):
+            _plot(axes, series, metric, _US, style=style, marker=marker, suffix=suffix, x_metric="iops")
+        for i, line in enumerate(series):
+            for point in line.points:
+                iops, p50 = point.mean_ci("iops"), point.mean_ci("lat_ns_p50")
+                if iops and p50:
+                    axes.annotate(f"QD{point.x:g}", (iops[0], p50[0] / _US), textcoords="offset points", xytext=(3, -9),
+                                  fontsize=6, color=f"C{i}")
+        axes.set_title("Latency–IOPS curve (p50 / p99 / p99.9)")
+        axes.set_xlabel("IOPS")
+        axes.set_ylabel("completion latency (µs)")
+        log_axis(axes, "y", "count")
+        axes.xaxis.set_major_formatter(lambda v, _: format_count(v))
+        axes.legend(loc="upper left", ncols=2)
+        svg = to_svg(figure)
+    caption = ("Each point is one queue depth: how much latency every extra IOPS costs. Percentiles come from the merged "
+               "histogram bins of each run.")
+    return Chart("latency_iops", "Latency–IOPS curve", caption, svg)
+
+
+def repeat_bars_chart(groups: Sequence[RunGroup]) -> Chart | None:
+    """Mean ± 95 % CI per setting, side by side per group: shown when runs were repeated or groups compared."""
+    summaries = [s for s in repeat_summaries(groups) if s.mean_ci("iops") is not None]
+    repeated = any(len(s.runs) > 1 for s in summaries)
+    if not summaries or not (repeated or len(groups) > 1):
+        return None
+    labels = list(dict.fromkeys(s.label for s in summaries))[:24]
+    names = [g.label for g in groups]
+    width = 0.8 / len(names)
+    with new_figure(1, 2, height_in=1.2 + 0.22 * len(labels) * max(len(names), 1) ** 0.5) as (figure, axes_pair):
+        for axes, metric, scale, unit in ((axes_pair[0], "iops", 1.0, "IOPS"),
+                                          (axes_pair[1], "lat_ns_mean", _US, "mean completion latency (µs)")):
+            for gi, name in enumerate(names):
+                rows = [(labels.index(s.label), s.mean_ci(metric)) for s in summaries if s.group == name and s.label in labels]
+                found = [(y, ci) for y, ci in rows if ci is not None]
+                axes.barh([y + (gi - (len(names) - 1) / 2) * width for y, _ in found], [ci[0] / scale for _, ci in found],
+                          height=width, xerr=[(ci[1] or 0.0) / scale for _, ci in found], color=f"C{gi}",
+                          label=name if len(names) > 1 else None, error_kw={"elinewidth": 0.9, "capsize": 2.5})
+            axes.set_yticks(range(len(labels)), labels if axes is axes_pair[0] else [""] * len(labels))
+            axes.invert_yaxis()
+            axes.set_xlabel(unit)
+            axes.xaxis.set_major_formatter(lambda v, _: format_count(v))
+            axes.grid(axis="y", visible=False)
+        axes_pair[0].set_title("IOPS per setting")
+        axes_pair[1].set_title("Latency per setting")
+        if len(names) > 1:
+            axes_pair[0].legend(loc="lower right")
+        svg = to_svg(figure)
+    counts = sorted({len(s.runs) for s in summaries})
+    caption = f"Bars: mean of {'/'.join(map(str, counts))} run(s) per setting. {_CI_NOTE if repeated else 'No repeats: no error bars.'}"
+    return Chart("repeat_bars", "Settings compared (mean ± 95 % CI)", caption, svg)
+
+
+def host_bars_chart(groups: Sequence[RunGroup]) -> Chart | None:
+    """Each host's share of multi-host runs: uneven bars point at a slow client or an unfair start."""
+    runs = [r for g in groups for r in g.runs if len(r.hosts) > 1][:8]
+    if not runs:
+        return None
+    hosts = list(dict.fromkeys(h.host for r in runs for h in r.hosts))[:8]
+    width = 0.8 / len(hosts)
+    with new_figure(1, 2, height_in=1.3 + 0.3 * len(runs)) as (figure, axes_pair):
+        for axes, unit, scale, pick in ((axes_pair[0], "IOPS", 1.0, "iops"), (axes_pair[1], "bandwidth (MB/s)", _MB, "bw")):
+            for hi, name in enumerate(hosts):
+                ys, values = [], []
+                for ri, run in enumerate(runs):
+                    host = next((h for h in run.hosts if h.host == name), None)
+                    if host is not None:
+                        ys.append(ri + (hi - (len(hosts) - 1) / 2) * width)
+                        total = host.read.iops + host.write.iops if pick == "iops" else host.read.bw_bytes_per_s + host.write.bw_bytes_per_s
+                        values.append(total / scale)
+                axes.barh(ys, values, height=width, color=f"C{hi}", label=name)
+            axes.set_yticks(range(len(runs)), [f"run {r.id}" if r.id else f"#{i + 1}" for i, r in enumerate(runs)])
+            axes.invert_yaxis()
+            axes.set_xlabel(unit)
+            axes.xaxis.set_major_formatter(lambda v, _: format_count(v))
+            axes.grid(axis="y", visible=False)
+        axes_pair[0].set_title("IOPS per host")
+        axes_pair[1].set_title("Bandwidth per host")
+        axes_pair[0].legend(loc="lower right")
+        svg = to_svg(figure)
+    caption = "Each client's own result in multi-host runs (reads and writes added; MB = 10^6 bytes)."
+    return Chart("host_bars", "Per-host results", caption, svg)

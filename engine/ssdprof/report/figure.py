@@ -1,0 +1,93 @@
+"""Matplotlib figures in the report's house style, rendered to SVG so they stay vector in the PDF.
+
+No pyplot: each chart is its own ``Figure`` (nothing global to leak between requests). Text is
+kept as SVG text in DejaVu Sans (``svg.fonttype = none``) so the PDF embeds it as real, selectable
+text in the same font as the document; log axes use plain tick labels (no mathtext).
+"""
+
+from __future__ import annotations
+
+import io
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import matplotlib
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+from matplotlib.ticker import FuncFormatter, NullFormatter
+from matplotlib.typing import RcKeyType
+
+from ssdprof.quantities import format_size
+
+__all__ = ["FIGURE_WIDTH_IN", "Chart", "format_count", "log_axis", "new_figure", "to_svg"]
+
+FIGURE_WIDTH_IN = 6.6
+"""A4 less 2 cm margins is 6.69 in: charts are drawn at their printed size, never scaled."""
+
+_STYLE: dict[RcKeyType, Any] = {
+    "svg.fonttype": "none",
+    "svg.hashsalt": "ssdprof",
+    "font.family": "DejaVu Sans",
+    "font.size": 8.0,
+    "axes.titlesize": 9.0,
+    "axes.titleweight": "bold",
+    "axes.labelsize": 8.0,
+    "axes.grid": True,
+    "grid.alpha": 0.35,
+    "grid.linewidth": 0.5,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "legend.fontsize": 7.0,
+    "legend.frameon": False,
+    "lines.linewidth": 1.4,
+    "lines.markersize": 4.5,
+    "errorbar.capsize": 3.0,
+}
+# rc_context swaps matplotlib's global settings; charts may be drawn from several RPC threads.
+_STYLE_LOCK = threading.Lock()
+
+
+@dataclass(frozen=True)
+class Chart:
+    key: str
+    title: str
+    caption: str
+    svg: bytes
+
+
+@contextmanager
+def new_figure(rows: int = 1, cols: int = 1, height_in: float = 3.0) -> Iterator[tuple[Figure, list[Axes]]]:
+    """A figure with its axes, in the house style; render it with :func:`to_svg` inside the block."""
+    with _STYLE_LOCK, matplotlib.rc_context(_STYLE):
+        figure = Figure(figsize=(FIGURE_WIDTH_IN, height_in), layout="constrained")
+        axes = [figure.add_subplot(rows, cols, i + 1) for i in range(rows * cols)]
+        yield figure, axes
+
+
+def to_svg(figure: Figure) -> bytes:
+    out = io.BytesIO()
+    figure.savefig(out, format="svg", metadata={"Date": None})
+    return out.getvalue()
+
+
+def format_count(value: float) -> str:
+    """1500 -> '1.5k', 2e6 -> '2M': short tick labels without mathtext."""
+    for factor, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if abs(value) >= factor:
+            return f"{value / factor:g}{suffix}"
+    return f"{value:g}"
+
+
+def log_axis(axes: Axes, which: str, kind: str) -> None:
+    """A log axis labelled in sizes (``kind='size'``, base 2) or plain counts (base 10)."""
+    axis = axes.xaxis if which == "x" else axes.yaxis
+    if kind == "size":
+        (axes.set_xscale if which == "x" else axes.set_yscale)("log", base=2)
+        axis.set_major_formatter(FuncFormatter(lambda v, _: format_size(int(v)) if v >= 512 and float(v).is_integer() else ""))
+    else:
+        (axes.set_xscale if which == "x" else axes.set_yscale)("log", base=10)
+        axis.set_major_formatter(FuncFormatter(lambda v, _: format_count(v)))
+    axis.set_minor_formatter(NullFormatter())

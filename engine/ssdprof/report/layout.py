@@ -1,0 +1,159 @@
+"""The report's typography and building blocks: fonts, paragraph styles, numbered tables and figures.
+
+The document and its charts share one font, DejaVu Sans, taken from matplotlib's own data folder
+(so nothing depends on the system's fonts) and embedded as a subset: µ, ± and ≥ print, and all
+text stays selectable.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from xml.sax.saxutils import escape
+
+import matplotlib
+from reportlab.lib import colors
+from reportlab.lib.enums import TA_LEFT
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import cm
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table, TableStyle
+from svglib.fonts import FontMap
+from svglib.svglib import svg2rlg
+
+from ssdprof.report.figure import Chart
+
+__all__ = ["FRAME_WIDTH", "MARGIN", "Builder", "fmt_count", "fmt_mb", "fmt_us", "register_fonts"]
+
+MARGIN = 2 * cm
+FRAME_WIDTH = 21 * cm - 2 * MARGIN
+_FONTS = {"DejaVuSans": "DejaVuSans.ttf", "DejaVuSans-Bold": "DejaVuSans-Bold.ttf",
+          "DejaVuSans-Oblique": "DejaVuSans-Oblique.ttf", "DejaVuSansMono": "DejaVuSansMono.ttf"}
+_GRID = colors.HexColor("#b8bec6")
+_HEAD = colors.HexColor("#e8ecf1")
+
+
+def register_fonts() -> FontMap:
+    """Register DejaVu Sans with reportlab (idempotent) and map the charts' SVG font family onto it."""
+    folder = Path(matplotlib.get_data_path()) / "fonts" / "ttf"
+    registered = set(pdfmetrics.getRegisteredFontNames())
+    for name, file in _FONTS.items():
+        if name not in registered:
+            pdfmetrics.registerFont(TTFont(name, str(folder / file)))
+    pdfmetrics.registerFontFamily("DejaVuSans", normal="DejaVuSans", bold="DejaVuSans-Bold", italic="DejaVuSans-Oblique",
+                                  boldItalic="DejaVuSans-Bold")
+    font_map = FontMap()
+    font_map.register_font("DejaVu Sans", str(folder / _FONTS["DejaVuSans"]), rlgFontName="DejaVuSans")
+    font_map.register_font("DejaVu Sans", str(folder / _FONTS["DejaVuSans-Bold"]), weight="bold", rlgFontName="DejaVuSans-Bold")
+    return font_map
+
+
+def fmt_count(value: float | None) -> str:
+    if value is None:
+        return "–"
+    return f"{value:,.0f}" if abs(value) >= 100 else f"{value:,.1f}"
+
+
+def fmt_mb(bytes_per_s: float | None, factor: float = 1e6) -> str:
+    return "–" if bytes_per_s is None else f"{bytes_per_s / factor:,.1f}"
+
+
+def fmt_us(ns: float | None) -> str:
+    if ns is None:
+        return "–"
+    us = ns / 1e3
+    return f"{us:,.0f}" if us >= 100 else f"{us:,.1f}" if us >= 10 else f"{us:,.2f}"
+
+
+@dataclass
+class Builder:
+    """Collects the story: headings numbered 1, 2, ...; 'Table N' and 'Figure N' captions."""
+
+    font_map: FontMap
+    story: list[Flowable] = field(default_factory=list)
+    sections: int = 0
+    tables: int = 0
+    figures: int = 0
+    styles: dict[str, ParagraphStyle] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        base = ParagraphStyle("body", fontName="DejaVuSans", fontSize=9, leading=12.5, alignment=TA_LEFT, spaceAfter=4)
+        self.styles = {
+            "body": base,
+            "title": ParagraphStyle("title", parent=base, fontName="DejaVuSans-Bold", fontSize=17, leading=21, spaceAfter=4),
+            "subtitle": ParagraphStyle("subtitle", parent=base, fontSize=10, textColor=colors.HexColor("#444444")),
+            "h1": ParagraphStyle("h1", parent=base, fontName="DejaVuSans-Bold", fontSize=12.5, leading=16, spaceBefore=10,
+                                 spaceAfter=5, keepWithNext=1),
+            "h2": ParagraphStyle("h2", parent=base, fontName="DejaVuSans-Bold", fontSize=10, leading=13, spaceBefore=6,
+                                 keepWithNext=1),
+            "caption": ParagraphStyle("caption", parent=base, fontSize=7.8, leading=10, textColor=colors.HexColor("#333333"),
+                                      spaceBefore=2, spaceAfter=8),
+            "cell": ParagraphStyle("cell", parent=base, fontSize=7.5, leading=9, spaceAfter=0),
+            "head": ParagraphStyle("head", parent=base, fontName="DejaVuSans-Bold", fontSize=7.5, leading=9, spaceAfter=0),
+            "code": ParagraphStyle("code", parent=base, fontName="DejaVuSansMono", fontSize=7.2, leading=8.8),
+            "bullet": ParagraphStyle("bullet", parent=base, leftIndent=12, bulletIndent=2),
+        }
+
+    def para(self, text: str, style: str = "body", *, markup: bool = False) -> None:
+        self.story.append(Paragraph(text if markup else escape(text), self.styles[style]))
+
+    def bullet(self, text: str) -> None:
+        self.story.append(Paragraph(escape(text), self.styles["bullet"], bulletText="•"))
+
+    def heading(self, text: str) -> None:
+        self.sections += 1
+        self.story.append(Paragraph(escape(f"{self.sections}  {text}"), self.styles["h1"]))
+
+    def code(self, text: str) -> None:
+        """A boxed listing, in two columns when long, kept on one page."""
+        lines = escape(text.rstrip("\n")).replace(" ", "&nbsp;").split("\n")
+        half = (len(lines) + 1) // 2 if len(lines) > 12 else len(lines)
+        columns = [Paragraph("<br/>".join(part), self.styles["code"]) for part in (lines[:half], lines[half:]) if part]
+        box = Table([columns], colWidths=[FRAME_WIDTH / len(columns)] * len(columns), hAlign="LEFT")
+        box.setStyle(TableStyle([("BACKGROUND", (0, 0), (-1, -1), colors.HexColor("#f4f5f7")),
+                                 ("BOX", (0, 0), (-1, -1), 0.5, _GRID), ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                                 ("TOPPADDING", (0, 0), (-1, -1), 5), ("BOTTOMPADDING", (0, 0), (-1, -1), 5)]))
+        self.story.append(box)
+
+    def table(self, header: list[str], rows: list[list[str]], caption: str, widths: list[float] | None = None,
+              numeric_from: int = 1) -> None:
+        """A ruled table with a repeated header; columns from ``numeric_from`` on are right-aligned."""
+        self.tables += 1
+        cells: list[list[Any]] = [[Paragraph(escape(h), self.styles["head"]) for h in header]]
+        cells += [[Paragraph(escape(c), self.styles["cell"]) if i < numeric_from else c for i, c in enumerate(row)] for row in rows]
+        table = Table(cells, colWidths=widths, repeatRows=1, hAlign="LEFT")
+        table.setStyle(TableStyle([
+            ("FONT", (0, 0), (-1, -1), "DejaVuSans", 7.5),
+            ("BACKGROUND", (0, 0), (-1, 0), _HEAD),
+            ("LINEABOVE", (0, 0), (-1, 0), 0.8, colors.black),
+            ("LINEBELOW", (0, 0), (-1, 0), 0.5, colors.black),
+            ("LINEBELOW", (0, -1), (-1, -1), 0.8, colors.black),
+            ("LINEBELOW", (0, 1), (-1, -2), 0.25, _GRID),
+            ("ALIGN", (numeric_from, 1), (-1, -1), "RIGHT"),
+            ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+            ("LEFTPADDING", (0, 0), (-1, -1), 4),
+            ("RIGHTPADDING", (0, 0), (-1, -1), 4),
+            ("TOPPADDING", (0, 0), (-1, -1), 2),
+            ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
+        ]))
+        label = Paragraph(escape(f"Table {self.tables}: {caption}"), self.styles["caption"])
+        # A short table stays with its caption; a long one may break (its header repeats).
+        self.story.append(KeepTogether([table, label]) if len(rows) <= 25 else table)
+        if len(rows) > 25:
+            self.story.append(label)
+
+    def chart(self, chart: Chart) -> None:
+        """Title, vector drawing and caption kept on one page: a page break never cuts a chart."""
+        drawing = svg2rlg(io.BytesIO(chart.svg), font_map=self.font_map)
+        if drawing is None:
+            return
+        if drawing.width > FRAME_WIDTH:
+            factor = FRAME_WIDTH / drawing.width
+            drawing.scale(factor, factor)
+            drawing.width, drawing.height = drawing.width * factor, drawing.height * factor
+        self.figures += 1
+        caption = Paragraph(escape(f"Figure {self.figures}: {chart.title}. {chart.caption}"), self.styles["caption"])
+        self.story.append(KeepTogether([Spacer(1, 4), drawing, caption]))

@@ -1,0 +1,154 @@
+"""The report's factual sections: test setup, workloads with the fio job to reproduce them, results
+tables (units in every header), and per-host results of multi-host runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from reportlab.lib.units import cm
+
+from ssdprof.interchange import export_fio_job
+from ssdprof.quantities import format_size
+from ssdprof.report.groups import RunGroup, Summary, repeat_summaries
+from ssdprof.report.layout import Builder, fmt_count, fmt_mb, fmt_us
+from ssdprof.results import DirectionStats, Environment, HostResult, RunResult
+
+__all__ = ["hosts_section", "results_section", "setup_section", "workloads_section"]
+
+
+def _runs(groups: Sequence[RunGroup]) -> list[RunResult]:
+    return [r for g in groups for r in g.runs]
+
+
+def _device(env: Environment) -> str:
+    parts = [env.device_model or "model not recorded", f"({env.device})" if env.device else ""]
+    return " ".join(p for p in parts if p)
+
+
+def _environment_rows(env: Environment, run: RunResult) -> list[tuple[str, str]]:
+    link = ", ".join(p for p in (env.interface, env.pcie_link) if p) or "not recorded"
+    memory = f"{env.memory_bytes / (1 << 30):.1f} GiB" if env.memory_bytes else "not recorded"
+    engine = f"{run.engine.name} {run.engine.version}".strip() + (f", ioengine {run.engine.ioengine}" if run.engine.ioengine else "")
+    rows = [
+        ("Machine", env.hostname or "not recorded"),
+        ("Operating system", " ".join(p for p in (env.os, env.kernel) if p) or "not recorded"),
+        ("CPU", f"{env.cpu_model or 'not recorded'}" + (f", {env.cpu_count} logical CPUs" if env.cpu_count else "")),
+        ("Memory", memory),
+        ("Device", _device(env)),
+        ("Firmware / serial", " / ".join(p for p in (env.device_firmware, env.device_serial) if p) or "not recorded"),
+        ("Interface", link),
+        ("File system", " ".join(p for p in (env.filesystem, env.mount_point, env.mount_options) if p) or "not recorded"),
+        ("Measured with", engine + ("; direct I/O (page cache bypassed)" if run.workload.direct else "; BUFFERED (page cache)")),
+        ("Source", run.source),
+    ]
+    if env.cluster is not None:
+        c = env.cluster
+        rows.append(("Ceph cluster", f"{c.name or c.fsid}: {c.storage_nodes} storage node(s), {c.osds_up}/{c.osd_count} OSDs up, "
+                                     f"{c.health}, Ceph {c.ceph_version}"))
+    return rows
+
+
+def setup_section(b: Builder, groups: Sequence[RunGroup]) -> None:
+    b.heading("Test setup")
+    firsts: dict[tuple[str, str, str], RunResult] = {}
+    for run in _runs(groups):
+        env = run.environment
+        firsts.setdefault((env.hostname, env.device_model, run.source), run)
+    for key, run in list(firsts.items())[:4]:
+        rows = _environment_rows(run.environment, run)
+        where = f" ({key[0] or key[2]})" if len(firsts) > 1 else ""
+        b.table(["Item", "Value"], [list(r) for r in rows], f"machine, device and environment{where}", [3.8 * cm, 13.2 * cm],
+                numeric_from=2)
+    if len(firsts) > 4:
+        b.para(f"{len(firsts) - 4} further machine/device combinations are listed with their runs in the results table.")
+
+
+def _setting_row(run: RunResult, count: int) -> list[str]:
+    w = run.workload
+    mix = f"{w.read_pct}" if w.pattern.fixed_read_pct is None else str(w.pattern.fixed_read_pct)
+    return [w.pattern.value, mix, format_size(w.block_size_bytes), str(w.queue_depth), str(w.numjobs), f"{w.runtime_s:g}",
+            f"{w.ramp_s:g}", format_size(w.size_bytes), str(count)]
+
+
+def workloads_section(b: Builder, groups: Sequence[RunGroup]) -> None:
+    b.heading("Workloads and how to reproduce them")
+    summaries = repeat_summaries(groups)
+    rows = [([s.group] if len(groups) > 1 else []) + _setting_row(s.runs[0], len(s.runs)) for s in summaries]
+    header = ["Pattern", "Read (%)", "Access size", "Queue depth", "Jobs", "Runtime (s)", "Ramp (s)", "Test size", "Runs"]
+    b.table((["Group"] if len(groups) > 1 else []) + header, rows, "workloads measured (one row per setting; repeats counted)",
+            numeric_from=2 if len(groups) > 1 else 1)
+    first = _runs(groups)[0]
+    job = first.job_text or export_fio_job(first)
+    b.para(f"Every measurement is a plain fio job. The job of the first setting ({first.workload.label()}) is below; "
+           "plain <font name='DejaVuSansMono'>fio job.fio</font> repeats it. Any run's job file is written by "
+           f"<font name='DejaVuSansMono'>ssdprof export {first.id or 'RUN_ID'} --format fio -o job.fio</font>; the other "
+           "settings differ only in the rw, bs, iodepth, numjobs and rwmixread lines.", markup=True)
+    b.code(job)
+
+
+def _direction_rows(run: RunResult | HostResult) -> list[tuple[str, DirectionStats]]:
+    return [(name, stats) for name, stats in (("read", run.read), ("write", run.write)) if stats.active]
+
+
+RESULT_HEADER = ["Run", "Workload", "Dir.", "IOPS", "MB/s", "MiB/s", "Mean (µs)", "p50 (µs)", "p99 (µs)", "p99.9 (µs)"]
+_RESULT_WIDTHS = [1.0 * cm, 4.6 * cm, 1.1 * cm, 1.6 * cm, 1.5 * cm, 1.5 * cm, 1.5 * cm, 1.4 * cm, 1.4 * cm, 1.4 * cm]
+
+
+def results_section(b: Builder, groups: Sequence[RunGroup]) -> None:
+    b.heading("Results")
+    rows: list[list[str]] = []
+    for run in _runs(groups):
+        label = run.workload.label() + (" ⚠" if run.warnings else "") + ("" if run.status == "ok" else f" ({run.status})")
+        for name, stats in _direction_rows(run) or [("–", DirectionStats())]:
+            c = stats.clat_ns
+            rows.append([str(run.id or "–"), label, name, fmt_count(stats.iops), fmt_mb(stats.bw_bytes_per_s),
+                         fmt_mb(stats.bw_bytes_per_s, 1 << 20), fmt_us(c.mean), fmt_us(c.p50), fmt_us(c.p99), fmt_us(c.p99_9)])
+    b.table(RESULT_HEADER, rows, "results per run and direction. MB/s and MiB/s: bandwidth (MB = 10^6 bytes, MiB = 2^20 bytes). "
+            "Mean, p50, p99, p99.9: completion latency (submission to completion) in microseconds, percentiles from the "
+            "histogram bins. ⚠: see Observations and warnings.",
+            _RESULT_WIDTHS, numeric_from=3)
+    summaries = [s for s in repeat_summaries(groups) if len(s.runs) > 1]
+    if summaries:
+        _repeats_table(b, summaries, len(groups) > 1)
+
+
+def _ci(found: tuple[float, float | None] | None, scale: float, fmt: str) -> str:
+    if found is None:
+        return "–"
+    mean, half = found
+    return f"{mean / scale:,.{fmt}f}" + (f" ± {half / scale:,.{fmt}f}" if half is not None else "")
+
+
+def _repeats_table(b: Builder, summaries: Sequence[Summary], with_group: bool) -> None:
+    rows = []
+    for s in summaries:
+        rows.append(([s.group] if with_group else []) + [s.label, str(len(s.runs)), _ci(s.mean_ci("iops"), 1, "0"),
+                                                          _ci(s.mean_ci("bw_bytes_per_s"), 1e6, "1"),
+                                                          _ci(s.mean_ci("lat_ns_mean"), 1e3, "1"), _ci(s.mean_ci("lat_ns_p99"), 1e3, "1")])
+    header = ["Setting", "n", "IOPS", "Bandwidth (MB/s)", "Mean latency (µs)", "p99 latency (µs)"]
+    widths = [4.6 * cm, 0.8 * cm, 3.0 * cm, 2.8 * cm, 2.8 * cm, 3.0 * cm]
+    b.table((["Group"] if with_group else []) + header, rows,
+            "repeated settings as mean ± half width of the 95 % confidence interval (Student's t, n−1 degrees of freedom)",
+            None if with_group else widths, numeric_from=2 if with_group else 1)
+
+
+def hosts_section(b: Builder, groups: Sequence[RunGroup]) -> bool:
+    """Per-host rows of multi-host runs; returns False (and writes nothing) when there are none."""
+    runs = [r for r in _runs(groups) if len(r.hosts) > 1]
+    if not runs:
+        return False
+    b.heading("Per-host results, network and CPU")
+    rows = []
+    for run in runs:
+        for host in run.hosts:
+            for name, stats in _direction_rows(host) or [("–", DirectionStats())]:
+                rows.append([str(run.id or "–"), host.host, name, fmt_count(stats.iops), fmt_mb(stats.bw_bytes_per_s),
+                             fmt_us(stats.clat_ns.mean), fmt_us(stats.clat_ns.p99), host.error or "ok"])
+    skew = [f"run {r.id}: {r.start_skew_ms:.0f} ms" for r in runs if r.start_skew_ms is not None]
+    b.table(["Run", "Host", "Dir.", "IOPS", "Bandwidth (MB/s)", "Mean latency (µs)", "p99 (µs)", "Status"], rows,
+            "each host's own result; the run's total adds IOPS and bandwidth over hosts that ran at the same time and "
+            "merges their latency histograms", numeric_from=3)
+    if skew:
+        b.para("Spread of the hosts' fio start times: " + "; ".join(skew) + ".")
+    return True

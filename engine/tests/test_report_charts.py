@@ -1,0 +1,73 @@
+"""Which charts a report draws from which runs, and the numbers behind them (real fio outputs)."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import pytest
+from conftest import FIO_DATA
+from scipy import stats
+
+from ssdprof.histogram import percentile
+from ssdprof.interchange import import_fio_output
+from ssdprof.report import RunGroup, report_charts
+from ssdprof.report.groups import mean_ci95, repeat_summaries, series_over
+from ssdprof.report.timecharts import _nines, _percentile_line
+from ssdprof.results import RunResult
+
+
+def fio_run(name: str, **workload: object) -> RunResult:
+    run = import_fio_output(FIO_DATA / name)[0]
+    return run.model_copy(update={"workload": run.workload.model_copy(update=workload)})
+
+
+def test_mean_ci95_is_students_t_interval() -> None:
+    mean, half = mean_ci95([10.0, 12.0, 14.0])
+    assert mean == 12.0 and half == pytest.approx(stats.t.ppf(0.975, 2) * 2 / math.sqrt(3))
+    assert mean_ci95([5.0]) == (5.0, None)
+
+
+def test_the_percentile_line_reads_fios_own_percentiles_off_the_bins() -> None:
+    bins = fio_run("fio-3.33_randread_qd1.jsonplus.json").read.bins_ns
+    xs, ys = _percentile_line(bins)
+    for pct in (50, 90, 99, 99.9):
+        x = _nines(pct / 100)
+        at = next(y for x0, x1, y in zip(xs[::2], xs[1::2], ys[::2], strict=True) if x0 < x <= x1)
+        assert at * 1e3 == percentile(bins, Fraction(str(pct)))
+
+
+def test_series_hold_only_runs_that_differ_in_the_varied_factor() -> None:
+    qd1 = fio_run("fio-3.33_randread_qd1.jsonplus.json")
+    big = fio_run("fio-3.33_randread_qd1.jsonplus.json", block_size_bytes=65536)
+    deep = fio_run("fio-3.33_randread_qd1.jsonplus.json", queue_depth=8)
+    group = [RunGroup("g", (qd1, big, deep))]
+    (by_size,) = series_over(group, "block_size")
+    assert [p.x for p in by_size.points] == [4096, 65536] and "QD1" in by_size.label
+    (by_depth,) = series_over(group, "queue_depth")
+    assert [p.x for p in by_depth.points] == [1, 8]
+
+
+def test_one_run_gets_distribution_charts_but_no_scaling_charts() -> None:
+    main, cluster = report_charts([RunGroup("one", (fio_run("fio-3.33_randread_qd1.jsonplus.json"),))])
+    assert [c.key for c in main] == ["percentiles"] and cluster == []
+    assert b"<svg" in main[0].svg and b"Completion latency percentiles" in main[0].svg
+
+
+def test_repeats_and_comparisons_get_error_bar_charts() -> None:
+    a = fio_run("fio-3.33_randread_qd1.jsonplus.json")
+    b = fio_run("fio-3.33_randread_qd1.jsonplus.json")
+    (summary,) = repeat_summaries([RunGroup("g", (a, b))])
+    assert len(summary.runs) == 2
+    main, _ = report_charts([RunGroup("g", (a, b))])
+    assert "repeat_bars" in [c.key for c in main]
+    main, _ = report_charts([RunGroup("SATA", (a,)), RunGroup("PCIe", (b,))])
+    assert "repeat_bars" in [c.key for c in main]
+
+
+def test_multi_host_runs_get_per_host_bars() -> None:
+    run = import_fio_output(FIO_DATA / "fio-3.33_cs_2clients.jsonplus.json")[0]
+    _, cluster = report_charts([RunGroup("cluster", (run,))])
+    assert [c.key for c in cluster] == ["host_bars"]
+    for host in run.hosts:
+        assert host.host.encode() in cluster[0].svg
