@@ -39,6 +39,18 @@ system_packages() {
   done
 }
 
+test_host_packages() {
+  # The integration tests' SSH hosts and Ceph cluster (engine/tests/infra); without these, those tests skip.
+  local missing=() extra cmd pkg
+  for extra in sshd:openssh-server ssh:openssh-client ip:iproute2 ceph-mon:ceph-mon ceph-mgr:ceph-mgr ceph-osd:ceph-osd ceph:ceph-common; do
+    IFS=: read -r cmd pkg <<<"$extra"
+    command -v "$cmd" >/dev/null || [ -x "/usr/sbin/$cmd" ] || missing+=("$pkg")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  say "installing ${missing[*]} (for the SSH-host and Ceph integration tests)"
+  apt_install "${missing[@]}" || say "could not install ${missing[*]}: needs root (or sudo) and apt-get; the SSH-host and Ceph tests will skip."
+}
+
 python_env() {
   local venv=$root/engine/.venv lock=$root/engine/requirements.lock stamp
   stamp=$venv/.ssdprof-lock-$( (cat "$lock" "$root/engine/pyproject.toml") | sha256sum | cut -c1-16)
@@ -84,7 +96,9 @@ mode=${1:-all}
 case $mode in
   runtime) system_packages; python_env; node_modules ;;
   all)
-    system_packages
+    system_packages "chromium:chromium:Install Chromium for the end-to-end tests (Debian/Ubuntu: apt install chromium), or set SSDPROF_CHROMIUM to a Chromium binary." \
+      "pdftotext:poppler-utils:Install poppler-utils for the PDF report tests (Debian/Ubuntu: apt install poppler-utils; macOS: brew install poppler)."
+    test_host_packages
     python_env
     node_modules
     ;;
