@@ -1,6 +1,30 @@
 #!/usr/bin/env bash
-# npm start: the main job on the embedded default target (a test file in a scratch folder on the
-# local disk). Until the desktop app lands this is the CLI's quick profile.
+# npm start: the desktop app where the Electron binary is installed; otherwise browser mode on
+# 127.0.0.1, printing the URL with its per-launch token. Either way on the default target (a
+# scratch folder on the local disk) unless the designer is given another.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-exec engine/.venv/bin/ssdprof sweep --preset quick --runtime 5 --ramp 1 --size 256MiB "$@"
+say() { printf 'start: %s\n' "$*" >&2; }
+
+# stale OUTPUT SOURCES... : OUTPUT is missing or older than any of SOURCES
+stale() {
+  local output=$1; shift
+  [ ! -f "$output" ] || [ -n "$(find "$@" -newer "$output" -type f -print -quit 2>/dev/null)" ]
+}
+
+if stale dist/renderer/index.html src index.html vite.config.mts package-lock.json; then
+  say "building the app (dist/renderer)"
+  npx vite build --logLevel warn
+fi
+
+if binary=$(node scripts/electron-binary.mjs 2>/dev/null); then
+  if stale dist/electron/electron/main.js electron src/api; then
+    npm run --silent build:electron
+  fi
+  flags=()
+  [ "$(id -u)" -eq 0 ] && flags+=(--no-sandbox)  # Chromium refuses to run as root with its sandbox
+  exec "$binary" . "${flags[@]}" "$@"
+fi
+
+say "no Electron binary here: starting browser mode (open the URL below; Ctrl-C stops)"
+exec engine/.venv/bin/python -m ssdprof serve "$@"

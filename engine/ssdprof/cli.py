@@ -96,6 +96,10 @@ def build_parser() -> argparse.ArgumentParser:
                    "ssdprof rpc --db results.sqlite3")
     _common(rpc)
 
+    serve = _command(sub, "serve", "browser mode: the app on 127.0.0.1, with a per-launch token in the printed URL",
+                     "ssdprof serve --port 8080   # over SSH first: ssh -L 8080:127.0.0.1:8080 lab-host")
+    serve.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (default: any free port)")
+    _common(serve)
     return parser
 
 
@@ -228,6 +232,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         from ssdprof.rpc import serve_stdio
 
         return serve_stdio(args.db or default_db_path())
+    if args.command == "serve":
+        from ssdprof.server import serve
+
+        return serve(args.db or default_db_path(), port=args.port)
     handlers = {"run": _measure, "sweep": _measure, "runs": _runs, "export": _export, "import": _import, "hosts": cli_hosts.handle,
                 **dict.fromkeys(cli_analysis.COMMANDS, cli_analysis.handle), **dict.fromkeys(cli_report.COMMANDS, cli_report.handle)}
     store = Store(args.db or default_db_path())

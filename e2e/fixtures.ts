@@ -1,0 +1,122 @@
+// The app under test, started for real: browser mode (`ssdprof serve` + Debian's Chromium) or
+// the Electron app. Each worker gets its own results database and scratch folder on disk.
+import { _electron, chromium, test as base, type Browser, type ElectronApplication, type Page } from '@playwright/test';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+export const ROOT = resolve(__dirname, '..');
+const PYTHON = join(ROOT, 'engine', '.venv', 'bin', 'python');
+export const MODE = process.env.SSDPROF_E2E_MODE === 'electron' ? 'electron' : 'browser';
+export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+  '--no-first-run', '--disable-sync', '--disable-quic'];
+
+interface Running {
+  /** The PID whose descendants are ours (engine, fio). */
+  pid: number;
+  open: () => Promise<Page>;
+  stop: () => Promise<void>;
+}
+
+function diskDir(): string {
+  const parent = existsSync('/var/tmp') ? '/var/tmp' : ROOT;
+  return mkdtempSync(join(parent, 'ssdprof-e2e-'));
+}
+
+async function startBrowserMode(dir: string): Promise<Running> {
+  const server: ChildProcessWithoutNullStreams = spawn(PYTHON, ['-m', 'ssdprof', 'serve', '--port', '0', '--db', join(dir, 'results.sqlite3')], {
+    cwd: ROOT, env: { ...process.env, PYTHONUNBUFFERED: '1' },
+  });
+  const url = await new Promise<string>((resolveUrl, reject) => {
+    let seen = '';
+    const timer = setTimeout(() => reject(new Error(`ssdprof serve printed no URL: ${seen}`)), 30_000);
+    server.stdout.on('data', (chunk: Buffer) => {
+      seen += chunk.toString();
+      const match = /http:\/\/127\.0\.0\.1:\d+\/\?token=\S+/.exec(seen);
+      if (match) {
+        clearTimeout(timer);
+        resolveUrl(match[0]);
+      }
+    });
+    server.on('exit', (code) => reject(new Error(`ssdprof serve exited with ${code}: ${seen}`)));
+  });
+  const browser: Browser = await chromium.launch({ executablePath: process.env.SSDPROF_CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  return {
+    pid: server.pid!,
+    open: async () => {
+      const page = await (await browser.newContext({ viewport: { width: 1360, height: 900 } })).newPage();
+      await page.goto(url);
+      return page;
+    },
+    stop: async () => {
+      await browser.close();
+      const exited = new Promise((done) => server.once('exit', done));
+      server.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+async function startElectron(dir: string): Promise<Running> {
+  const app: ElectronApplication = await _electron.launch({
+    args: [join(ROOT, 'dist', 'electron', 'electron', 'main.js'), '--no-sandbox'],
+    env: { ...process.env, SSDPROF_DB: join(dir, 'results.sqlite3') } as Record<string, string>,
+  });
+  return {
+    pid: app.process().pid!,
+    open: async () => {
+      const window = await app.firstWindow();
+      await window.reload(); // each spec starts from a fresh designer, as in a new browser page
+      return window;
+    },
+    stop: () => app.close(),
+  };
+}
+
+export const test = base.extend<{ app: Page; scratch: string }, { running: Running & { dir: string } }>({
+  running: [async ({}, use) => {
+    const dir = diskDir();
+    const running = MODE === 'electron' ? await startElectron(dir) : await startBrowserMode(dir);
+    await use({ ...running, dir });
+    await running.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }, { scope: 'worker' }],
+  app: async ({ running }, use) => {
+    const page = await running.open();
+    await use(page);
+    if (MODE === 'browser') await page.context().close();
+  },
+  scratch: async ({ running }, use) => {
+    const scratch = join(running.dir, 'scratch');
+    mkdirSync(scratch, { recursive: true });
+    await use(scratch);
+  },
+});
+
+export { expect } from '@playwright/test';
+
+/** fio processes anywhere below `pid` (Linux /proc). */
+export function fioDescendants(pid: number): number[] {
+  const parents = new Map<number, number>();
+  const names = new Map<number, string>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const close = stat.lastIndexOf(')');
+      names.set(Number(entry), stat.slice(stat.indexOf('(') + 1, close));
+      parents.set(Number(entry), Number(stat.slice(close + 2).split(' ')[1]));
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  const below = (p: number): boolean => {
+    for (let parent = parents.get(p); parent !== undefined && parent > 1; parent = parents.get(parent)) {
+      if (parent === pid) return true;
+    }
+    return false;
+  };
+  return [...names].filter(([p, name]) => name === 'fio' && below(p)).map(([p]) => p);
+}
+
+export const SCREENSHOTS = join(ROOT, 'docs', 'screenshots');

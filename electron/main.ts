@@ -1,0 +1,42 @@
+// The desktop shell: starts the engine, relays calls and notifications, opens the window, and
+// stops the engine (and so any fio) when the app quits.
+import { app, BrowserWindow } from 'electron';
+import { join } from 'node:path';
+import type { Notification } from '../src/api/engine-api';
+import { EngineProcess } from './engine-process';
+import { handle, validateEngineCall } from './ipc';
+import { engineCommand, rendererIndex, repoRoot } from './paths';
+import { appUrl, createMainWindow, harden } from './window';
+
+const root = repoRoot(__dirname);
+const indexHtml = rendererIndex(root);
+const engine = new EngineProcess(engineCommand(root));
+
+function broadcast(note: Notification): void {
+  for (const window of BrowserWindow.getAllWindows()) window.webContents.send('engine:notification', note);
+}
+
+app.on('web-contents-created', (_event, contents) => harden(contents, appUrl(indexHtml)));
+
+void app.whenReady().then(() => {
+  engine.onNotification(broadcast);
+  engine.onStatus((status) => broadcast({ method: 'engine.status', params: status }));
+  engine.start();
+  handle('engine:call', appUrl(indexHtml), validateEngineCall, ({ method, params }) => engine.call(method, params));
+  createMainWindow({ preload: join(__dirname, 'preload.js'), indexHtml });
+  app.on('activate', () => {
+    if (BrowserWindow.getAllWindows().length === 0) createMainWindow({ preload: join(__dirname, 'preload.js'), indexHtml });
+  });
+});
+
+app.on('window-all-closed', () => app.quit());
+
+let engineStopped = false;
+app.on('before-quit', (event) => {
+  if (engineStopped) return;
+  event.preventDefault();
+  void engine.stop().finally(() => {
+    engineStopped = true;
+    app.quit();
+  });
+});

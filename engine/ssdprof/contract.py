@@ -1,0 +1,321 @@
+"""The desktop app's contract: every RPC method's params and result, the notifications, the errors.
+
+Defined once, here. :func:`schema` emits it as JSON Schema; ``scripts/gen_contract.py`` turns
+that into ``src/api/contract.gen.ts`` and ``engine/tests/test_contract.py`` fails when the
+generated file is stale. The stdio RPC (``rpc.py``) and browser mode (``server.py``) both
+speak exactly this.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+from pydantic.json_schema import GenerateJsonSchema, models_json_schema
+from pydantic_core import core_schema
+
+from ssdprof.events import LayoutDone, PointFinished, PointProgress, PointStarted, SweepFinished, SweepStarted
+from ssdprof.results import RunResult
+from ssdprof.sweep import SweepMode
+from ssdprof.workload import FieldProblem, Workload
+
+__all__ = ["ERROR_CODES", "METHODS", "NOTIFICATIONS", "Method", "RpcErrorData", "WorkloadInput", "schema"]
+
+
+class _Params(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class _Result(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+Loose = int | float | str
+"""What a person types: ``4096`` or ``"4k"``, ``10`` or ``"10s"``; the engine parses units."""
+
+
+class WorkloadInput(_Params):
+    """Workload fields as typed in a form; omitted fields take the engine's defaults."""
+
+    pattern: str | None = None
+    read_pct: Loose | None = None
+    block_size_bytes: Loose | None = None
+    queue_depth: Loose | None = None
+    numjobs: Loose | None = None
+    runtime_s: Loose | None = None
+    ramp_s: Loose | None = None
+    size_bytes: Loose | None = None
+    target: str | None = None
+    direct: bool | None = None
+    engine: str | None = None
+    allow_overwrite: bool | None = None
+    keep_file: bool | None = None
+
+    def raw(self) -> dict[str, Any]:
+        return self.model_dump(exclude_none=True)
+
+
+# --------------------------------------------------------------------------------------- methods
+
+
+class NoParams(_Params):
+    pass
+
+
+class FieldRule(_Result):
+    flag: str
+    allowed: str
+
+
+class EngineInfoResult(_Result):
+    version: str
+    fio_path: str | None
+    fio_version: str | None
+    portable_available: bool
+    portable_reason: str = Field(description="why the portable engine is or is not available")
+    default_target: str = Field(description="the scratch folder used when no target is given")
+    db_path: str
+    platform: str
+    defaults: Workload
+    field_rules: dict[str, FieldRule]
+
+
+class ValidateParams(_Params):
+    workload: WorkloadInput
+    check_target: bool = Field(default=True, description="also check the target exists, is writable and has room")
+
+
+class ValidateResult(_Result):
+    ok: bool
+    problems: list[FieldProblem]
+    workload: Workload | None = None
+    label: str = ""
+    duration_s: float = 0.0
+
+
+class PresetInfo(_Result):
+    name: str
+    description: str
+    points: int
+
+
+class PresetsResult(_Result):
+    presets: list[PresetInfo]
+
+
+class SweepParams(_Params):
+    """A sweep: a preset, factors varied one at a time or as a grid, or the base workload alone."""
+
+    base: WorkloadInput = WorkloadInput()
+    preset: str | None = None
+    factors: dict[str, list[Loose]] | None = Field(default=None, description="workload field -> values to try")
+    mode: SweepMode = SweepMode.ONE_AT_A_TIME
+    repeats: int = Field(default=1, ge=1, le=1000)
+    name: str | None = Field(default=None, max_length=200)
+    tags: dict[str, str] = Field(default_factory=dict)
+
+
+class PlannedPoint(_Result):
+    label: str
+    workload: Workload
+
+
+class SweepEstimate(_Result):
+    name: str
+    points: list[PlannedPoint]
+    repeats: int
+    total_points: int
+    estimated_s: float = Field(description="ramp + runtime of every point, per-point overhead and test-file layout")
+    layout_bytes: int
+
+
+class ResumeParams(_Params):
+    sweep_id: int | None = Field(default=None, description="default: the last unfinished sweep")
+
+
+class CancelResult(_Result):
+    cancelled: bool = Field(description="false when no sweep was running")
+    sweep_id: int | None = None
+
+
+class SweepStatus(_Result):
+    running: bool
+    sweep_id: int | None = None
+    name: str = ""
+    total_points: int = 0
+    finished_points: int = 0
+
+
+class SweepInfo(_Result):
+    id: int
+    created_at: str
+    name: str
+    status: str
+    runs: int
+
+
+class SweepsResult(_Result):
+    sweeps: list[SweepInfo]
+
+
+class RunsListParams(_Params):
+    tag: str | None = Field(default=None, description="key=value, or a bare value matching any tag")
+    text: str | None = Field(default=None, description="matched against target, device model, engine and source")
+    since: str | None = Field(default=None, description="ISO date or time")
+    sweep_id: int | None = None
+    limit: int = Field(default=500, ge=1, le=5000)
+
+
+class RunsListResult(_Result):
+    runs: list[RunResult] = Field(description="without per-second progress and histogram bins; runs.get has them")
+
+
+class RunIdParams(_Params):
+    run_id: int
+
+
+class RunResultEnvelope(_Result):
+    run: RunResult
+
+
+class TagParams(_Params):
+    run_id: int
+    tags: dict[str, Annotated[str, Field(max_length=200)]]
+
+
+class DeleteResult(_Result):
+    deleted: bool
+
+
+class ExportParams(_Params):
+    run_ids: list[int] = Field(default_factory=list)
+    sweep_id: int | None = None
+
+
+class ExportResult(_Result):
+    csv: str
+    filename: str
+    runs: int
+
+
+class Method(BaseModel):
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+    params: type[BaseModel]
+    result: type[BaseModel]
+    summary: str
+
+
+METHODS: dict[str, Method] = {
+    "engine.info": Method(params=NoParams, result=EngineInfoResult, summary="fio and portable engine availability, defaults"),
+    "workload.validate": Method(params=ValidateParams, result=ValidateResult, summary="the engine's own field checks"),
+    "presets.list": Method(params=NoParams, result=PresetsResult, summary="the ready-made sweeps"),
+    "sweep.estimate": Method(params=SweepParams, result=SweepEstimate, summary="points and duration; runs nothing"),
+    "sweep.start": Method(params=SweepParams, result=SweepStarted, summary="start a sweep; events follow as run.event"),
+    "sweep.resume": Method(params=ResumeParams, result=SweepStarted, summary="continue an interrupted sweep"),
+    "sweep.cancel": Method(params=NoParams, result=CancelResult, summary="stop fio; finished points are kept"),
+    "sweep.status": Method(params=NoParams, result=SweepStatus, summary="whether a sweep is running"),
+    "sweeps.list": Method(params=NoParams, result=SweepsResult, summary="stored sweeps, newest first"),
+    "runs.list": Method(params=RunsListParams, result=RunsListResult, summary="stored runs matching a filter"),
+    "runs.get": Method(params=RunIdParams, result=RunResultEnvelope, summary="one run in full"),
+    "runs.tag": Method(params=TagParams, result=RunResultEnvelope, summary="add or change tags of a run"),
+    "runs.delete": Method(params=RunIdParams, result=DeleteResult, summary="delete a run"),
+    "export.csv": Method(params=ExportParams, result=ExportResult, summary="runs as CSV, units in the column names"),
+}
+
+
+# --------------------------------------------------------------------------------- notifications
+
+RunEventUnion = Annotated[
+    SweepStarted | LayoutDone | PointStarted | PointProgress | PointFinished | SweepFinished,
+    Field(discriminator="kind"),
+]
+
+
+class RunEventNotification(_Result):
+    """``run.event``: one event of the running sweep, in order."""
+
+    event: RunEventUnion
+
+
+class EngineLog(_Result):
+    """``engine.log``: something the user should know that belongs to no request."""
+
+    level: Literal["info", "warning", "error"]
+    message: str
+
+
+class EngineStatus(_Result):
+    """``engine.status``: sent by the desktop shell when the engine process stops or restarts."""
+
+    state: Literal["ready", "restarting", "stopped"]
+    message: str
+
+
+NOTIFICATIONS: dict[str, type[BaseModel]] = {
+    "run.event": RunEventNotification,
+    "engine.log": EngineLog,
+    "engine.status": EngineStatus,
+}
+
+
+# ---------------------------------------------------------------------------------------- errors
+
+ERROR_CODES: dict[str, int] = {
+    "parse_error": -32700,
+    "invalid_request": -32600,
+    "method_not_found": -32601,
+    "invalid_params": -32602,
+    "internal_error": -32603,
+    "not_found": -32001,
+    "busy": -32002,
+}
+
+
+class RpcErrorData(_Result):
+    """``error.data`` of an invalid_params error: each problem names its field, as the CLI does."""
+
+    problems: list[FieldProblem] = Field(default_factory=list)
+
+
+# ---------------------------------------------------------------------------------------- schema
+
+
+class _OutputsComplete(GenerateJsonSchema):
+    """Results always carry every field (defaults included), so mark them required for clients."""
+
+    def field_is_required(self, field: core_schema.ModelField | core_schema.DataclassField | core_schema.TypedDictField,
+                          total: bool) -> bool:
+        if self.mode == "serialization":
+            return not field.get("serialization_exclude")
+        return super().field_is_required(field, total)
+
+
+def schema() -> dict[str, Any]:
+    """One JSON Schema document: ``$defs`` plus the method and notification tables that name them."""
+    inputs = {m.params for m in METHODS.values()}
+    outputs = {m.result for m in METHODS.values()} | set(NOTIFICATIONS.values()) | {RpcErrorData}
+    models: list[tuple[type[BaseModel], Literal["validation", "serialization"]]] = [
+        *((m, "validation") for m in sorted(inputs, key=lambda m: m.__name__)),
+        *((m, "serialization") for m in sorted(outputs, key=lambda m: m.__name__)),
+    ]
+    refs, document = models_json_schema(models, ref_template="#/$defs/{model}", schema_generator=_OutputsComplete)
+
+    def ref(model: type[BaseModel], mode: str) -> str:
+        return str(refs[(model, mode)]["$ref"]).removeprefix("#/$defs/")  # type: ignore[index]
+
+    return {
+        "$defs": document.get("$defs", {}),
+        "methods": {name: {"params": ref(m.params, "validation"), "result": ref(m.result, "serialization"),
+                           "summary": m.summary} for name, m in METHODS.items()},
+        "notifications": {name: ref(model, "serialization") for name, model in NOTIFICATIONS.items()},
+        "errors": ERROR_CODES,
+        "error_data": ref(RpcErrorData, "serialization"),
+    }
+
+
+if __name__ == "__main__":
+    import json
+    import sys
+
+    json.dump(schema(), sys.stdout, indent=2, sort_keys=True)
+    sys.stdout.write("\n")

@@ -1,0 +1,179 @@
+"""Browser mode: loopback only, the per-launch token, foreign origins refused, RPC and events."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import re
+import signal
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import requires_fio
+
+from ssdprof.contract import EngineLog
+from ssdprof.server import BrowserServer
+
+
+@pytest.fixture
+def server(disk_dir: Path) -> Iterator[BrowserServer]:
+    renderer = disk_dir / "renderer"
+    (renderer / "assets").mkdir(parents=True)
+    (renderer / "index.html").write_text("<!doctype html><title>ssdprof</title>")
+    (renderer / "assets" / "app.js").write_text("console.log('app')")
+    (disk_dir / "secret.txt").write_text("outside the renderer")
+    running = BrowserServer(disk_dir / "db.sqlite3", renderer_dir=renderer, default_dir=disk_dir / "scratch")
+    thread = threading.Thread(target=running.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    yield running
+    running.shutdown()
+    running.close()
+    thread.join(timeout=5)
+
+
+def request(server: BrowserServer, method: str, path: str, body: Any = None,
+            headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+    data = json.dumps(body).encode() if body is not None else None
+    sent = {"Content-Type": "application/json"} if data is not None else {}
+    connection.request(method, path, body=data, headers={**sent, **(headers or {})})
+    response = connection.getresponse()
+    result = response.status, {k.lower(): v for k, v in response.getheaders()}, response.read()
+    connection.close()
+    return result
+
+
+def rpc(server: BrowserServer, method: str, params: dict[str, Any] | None = None, **headers: str) -> tuple[int, Any]:
+    status, _, body = request(server, "POST", "/rpc", {"jsonrpc": "2.0", "id": 1, "method": method, "params": params or {}},
+                              {"X-Ssdprof-Token": server.token, **headers})
+    return status, json.loads(body) if status == 200 else body.decode()
+
+
+def test_listens_on_loopback_only(server: BrowserServer) -> None:
+    assert server.server_address[0] == "127.0.0.1"
+    assert server.url.startswith(f"http://127.0.0.1:{server.port}/?token=")
+
+
+def test_page_without_token_is_401_and_wrong_token_403(server: BrowserServer) -> None:
+    assert request(server, "GET", "/")[0] == 401
+    assert request(server, "GET", "/?token=guess")[0] == 403
+
+
+def test_page_with_token_is_served_and_sets_a_strict_cookie(server: BrowserServer) -> None:
+    status, headers, body = request(server, "GET", f"/?token={server.token}")
+    assert status == 200 and b"ssdprof" in body
+    assert "SameSite=Strict" in headers["set-cookie"] and "HttpOnly" in headers["set-cookie"]
+    assert "default-src 'self'" in headers["content-security-policy"]
+    assert headers["referrer-policy"] == "no-referrer"
+
+
+def test_assets_load_with_the_cookie(server: BrowserServer) -> None:
+    status, headers, _ = request(server, "GET", "/assets/app.js", headers={"Cookie": f"ssdprof_token={server.token}"})
+    assert status == 200 and headers["content-type"].endswith("javascript")
+    assert request(server, "GET", "/assets/app.js")[0] == 401
+
+
+def test_files_outside_the_renderer_are_not_served(server: BrowserServer) -> None:
+    assert request(server, "GET", f"/../secret.txt?token={server.token}")[0] == 404
+    assert request(server, "GET", f"/%2e%2e/secret.txt?token={server.token}")[0] == 404
+
+
+def test_rpc_answers_with_the_token_header(server: BrowserServer) -> None:
+    status, body = rpc(server, "presets.list")
+    assert status == 200 and "student" in {p["name"] for p in body["result"]["presets"]}
+
+
+def test_rpc_refuses_the_cookie_alone(server: BrowserServer) -> None:
+    status, _, _ = request(server, "POST", "/rpc", {"jsonrpc": "2.0", "id": 1, "method": "presets.list"},
+                           {"Cookie": f"ssdprof_token={server.token}"})
+    assert status == 401
+
+
+def test_rpc_refuses_a_wrong_token(server: BrowserServer) -> None:
+    assert rpc(server, "presets.list", **{"X-Ssdprof-Token": "x" * 32})[0] == 403
+
+
+def test_foreign_origin_is_refused_even_with_the_token(server: BrowserServer) -> None:
+    status, _ = rpc(server, "presets.list", Origin="http://evil.example")
+    assert status == 403
+    assert rpc(server, "presets.list", Origin=server.origin)[0] == 200
+
+
+def test_foreign_host_header_is_refused(server: BrowserServer) -> None:
+    status, _ = rpc(server, "presets.list", Host=f"attacker.example:{server.port}")
+    assert status == 403
+
+
+def test_preflight_is_refused_and_no_cors_headers_are_sent(server: BrowserServer) -> None:
+    status, headers, _ = request(server, "OPTIONS", "/rpc", headers={"Origin": "http://evil.example"})
+    assert status == 403
+    assert not any(name.startswith("access-control-") for name in headers)
+
+
+def test_rpc_needs_json(server: BrowserServer) -> None:
+    status, _, _ = request(server, "POST", "/rpc", None, {"X-Ssdprof-Token": server.token, "Content-Type": "text/plain",
+                                                           "Content-Length": "2"})
+    assert status == 415
+
+
+def test_bad_params_come_back_as_field_problems(server: BrowserServer) -> None:
+    _, body = rpc(server, "sweep.start", {"base": {"numjobs": 0}})
+    assert body["error"]["data"]["problems"][0]["field"] == "numjobs"
+
+
+def read_events(server: BrowserServer, count: int) -> list[dict[str, Any]]:
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
+    connection.request("GET", f"/events?token={server.token}")
+    response = connection.getresponse()
+    assert response.status == 200 and response.getheader("Content-Type") == "text/event-stream"
+    events: list[dict[str, Any]] = []
+    while len(events) < count:
+        line = response.fp.readline().decode()
+        if line.startswith("data: "):
+            events.append(json.loads(line[6:]))
+    connection.close()
+    return events
+
+
+def test_events_stream_delivers_notifications(server: BrowserServer) -> None:
+    threading.Timer(0.3, lambda: server.hub.publish("engine.log", EngineLog(level="info", message="hello"))).start()
+    [event] = read_events(server, 1)
+    assert event == {"jsonrpc": "2.0", "method": "engine.log", "params": {"level": "info", "message": "hello"}}
+
+
+def test_events_need_the_token(server: BrowserServer) -> None:
+    assert request(server, "GET", "/events")[0] == 401
+
+
+@requires_fio
+def test_a_sweep_started_over_http_streams_its_events(server: BrowserServer, disk_dir: Path) -> None:
+    collected: list[list[dict[str, Any]]] = []
+    reader = threading.Thread(target=lambda: collected.append(read_events(server, 4)))
+    reader.start()
+    threading.Event().wait(0.3)
+    status, body = rpc(server, "sweep.start", {"base": {"runtime_s": 1, "ramp_s": 0, "size_bytes": "32MiB",
+                                                        "target": str(disk_dir)}})
+    assert status == 200 and body["result"]["total_points"] == 1
+    reader.join(timeout=60)
+    kinds = [e["params"]["event"]["kind"] for e in collected[0]]
+    assert kinds[:3] == ["sweep_started", "layout_done", "point_started"]
+
+
+def test_serve_command_prints_a_tokened_url_and_stops_on_sigterm(disk_dir: Path) -> None:
+    process = subprocess.Popen([sys.executable, "-m", "ssdprof", "serve", "--db", str(disk_dir / "db.sqlite3")],
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    assert process.stdout is not None
+    line = process.stdout.readline()
+    match = re.search(r"http://127\.0\.0\.1:(\d+)/\?token=(\S+)", line)
+    assert match, line
+    connection = http.client.HTTPConnection("127.0.0.1", int(match.group(1)), timeout=10)
+    connection.request("GET", "/")
+    assert connection.getresponse().status == 401
+    connection.close()
+    process.send_signal(signal.SIGTERM)
+    assert process.wait(timeout=20) == 0

@@ -1,0 +1,109 @@
+// The window: engine status, four views reachable by keyboard, and the live run fed by events.
+import { useEffect, useReducer, useState } from 'react';
+import { useEngine, type EngineInfoResult, type RunResult, type SweepStarted } from './api';
+import { idle, liveReducer } from './state/live';
+import { Designer } from './views/Designer';
+import { History } from './views/History';
+import { Live } from './views/Live';
+import { Results } from './views/Results';
+
+const VIEWS = [
+  { id: 'designer', label: 'Designer' },
+  { id: 'live', label: 'Live run' },
+  { id: 'results', label: 'Results' },
+  { id: 'history', label: 'History' },
+] as const;
+export type View = (typeof VIEWS)[number]['id'];
+
+export function App() {
+  const engine = useEngine();
+  const [view, setView] = useState<View>('designer');
+  const [info, setInfo] = useState<EngineInfoResult | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [live, dispatch] = useReducer(liveReducer, idle);
+  const [results, setResults] = useState<{ title: string; runs: RunResult[] }>({ title: '', runs: [] });
+
+  useEffect(() => {
+    engine.call('engine.info', {}).then(setInfo, (e: unknown) => setProblem(e instanceof Error ? e.message : String(e)));
+  }, [engine]);
+
+  useEffect(() => {
+    // After a reload mid-run (browser mode), pick the running sweep up where the events resume.
+    engine.call('sweep.status', {}).then((status) => {
+      if (!status.running) return;
+      dispatch({ kind: 'sweep_started', sweep_id: status.sweep_id, name: status.name, total_points: status.total_points,
+        already_done: status.finished_points, estimated_s: 0, engine: '', engine_reason: 'running before this page was opened' });
+    }, () => undefined);
+  }, [engine]);
+
+  useEffect(() => engine.onNotification((note) => {
+    if (note.method === 'run.event') {
+      dispatch(note.params.event);
+      if (note.params.event.kind === 'sweep_finished') setNotice(null);
+    } else if (note.method === 'engine.status') {
+      setNotice(note.params.state === 'ready' ? null : note.params.message);
+    } else if (note.params.level !== 'info') {
+      setNotice(note.params.message);
+    }
+  }), [engine]);
+
+  useEffect(() => {
+    if (live.status === 'done' || live.status === 'cancelled') {
+      setResults({ title: live.sweep?.sweep_id ? `sweep ${live.sweep.sweep_id}` : 'this run', runs: live.finished });
+    }
+  }, [live.status, live.finished, live.sweep]);
+
+  function started(sweep: SweepStarted) {
+    dispatch(sweep); // the same event may already have arrived as a notification: the reducer keeps one
+    setView('live');
+  }
+
+  async function resume() {
+    try {
+      started(await engine.call('sweep.resume', {}));
+    } catch (error) {
+      setNotice(error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  async function cancel() {
+    dispatch({ kind: 'cancel_requested' });
+    await engine.call('sweep.cancel', {});
+  }
+
+  return (
+    <div className="app">
+      <header>
+        <h1>ssdprof</h1>
+        <nav role="tablist" aria-label="Views">
+          {VIEWS.map((v) => (
+            <button key={v.id} role="tab" id={`tab-${v.id}`} aria-selected={view === v.id} aria-controls="view" onClick={() => setView(v.id)}
+              onKeyDown={(e) => {
+                const i = VIEWS.findIndex((x) => x.id === v.id);
+                const step = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0;
+                if (!step) return;
+                const next = VIEWS[(i + step + VIEWS.length) % VIEWS.length]!;
+                setView(next.id);
+                document.getElementById(`tab-${next.id}`)?.focus();
+              }}>
+              {v.label}{v.id === 'live' && live.status === 'running' ? ' ●' : ''}
+            </button>
+          ))}
+        </nav>
+        <p className="engine-status" aria-live="polite">
+          {info ? (info.fio_path ? `${info.fio_version}` : info.portable_available ? 'portable engine' : 'no engine: install fio') : problem ? '' : 'connecting…'}
+        </p>
+      </header>
+      {notice && <p role="alert" className="banner">{notice}</p>}
+      <main id="view" role="tabpanel" aria-labelledby={`tab-${view}`}>
+        {problem && <p role="alert" className="error">The engine is not reachable: {problem}</p>}
+        {view === 'designer' && info && <Designer info={info} running={live.status === 'running'} onStarted={started} />}
+        {view === 'live' && <Live state={live} onCancel={() => void cancel()} onOpenResults={() => setView('results')} onDesign={() => setView('designer')}
+          onResume={() => void resume()} />}
+        {view === 'results' && <Results title={results.title} runs={results.runs} onDesign={() => setView('designer')} />}
+        {view === 'history' && <History onOpen={(title, runs) => { setResults({ title, runs }); setView('results'); }} />}
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,29 @@
+// The bridge between the renderer and the engine, whatever carries it (Electron's preload or
+// browser mode's HTTP): one method per RPC operation, typed from the generated contract.
+import type { ErrorData, MethodName, Methods, NotificationName, Notifications } from './contract.gen';
+
+/** A JSON-RPC error as the engine sends it; `data.problems` names each bad field. */
+export interface RpcErrorBody {
+  code: number;
+  message: string;
+  data?: ErrorData;
+}
+
+/** Replies cross the bridge as values, never as thrown errors, so field problems survive it. */
+export type Reply<T> = { ok: true; result: T } | { ok: false; error: RpcErrorBody };
+
+/** `runs.list` -> `runsList`, `workload.validate` -> `workloadValidate`. */
+type Camel<S extends string> = S extends `${infer Head}.${infer Tail}` ? `${Head}${Capitalize<Camel<Tail>>}` : S;
+
+export type Notification = { [N in NotificationName]: { method: N; params: Notifications[N] } }[NotificationName];
+
+export type EngineApi = {
+  readonly [M in MethodName as Camel<M>]: (params: Methods[M]['params']) => Promise<Reply<Methods[M]['result']>>;
+} & {
+  /** Calls `listener` with every notification until the returned function is called. */
+  readonly onNotification: (listener: (note: Notification) => void) => () => void;
+};
+
+export function apiName(method: string): string {
+  return method.replace(/\.(\w)/g, (_, first: string) => first.toUpperCase());
+}

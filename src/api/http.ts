@@ -1,0 +1,72 @@
+// Browser mode's transport: JSON-RPC over POST /rpc and notifications as server-sent events.
+import { METHOD_NAMES, NOTIFICATION_NAMES, type MethodName } from './contract.gen';
+import { apiName, type EngineApi, type Notification, type Reply, type RpcErrorBody } from './engine-api';
+
+export const TOKEN_HEADER = 'X-Ssdprof-Token';
+
+export interface HttpOptions {
+  token: string;
+  base?: string;
+  fetch?: typeof fetch;
+  eventSource?: (url: string) => EventSource;
+}
+
+export function createHttpApi(options: HttpOptions): EngineApi {
+  const base = options.base ?? '';
+  const doFetch = options.fetch ?? ((input, init) => fetch(input, init));
+  let nextId = 0;
+
+  async function call(method: MethodName, params: unknown): Promise<Reply<unknown>> {
+    nextId += 1;
+    let response: Response;
+    try {
+      response = await doFetch(`${base}/rpc`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', [TOKEN_HEADER]: options.token },
+        body: JSON.stringify({ jsonrpc: '2.0', id: nextId, method, params }),
+      });
+    } catch (error) {
+      return failure(-32099, `the ssdprof server cannot be reached (${String(error)}); is \`ssdprof serve\` still running?`);
+    }
+    if (response.status === 401 || response.status === 403) {
+      return failure(-32098, 'the server refused this page: open the URL (with its token) that `ssdprof serve` printed');
+    }
+    if (!response.ok) return failure(-32097, `the server answered ${response.status}: ${await response.text()}`);
+    const body = (await response.json()) as { result?: unknown; error?: RpcErrorBody };
+    return body.error ? { ok: false, error: body.error } : { ok: true, result: body.result };
+  }
+
+  const listeners = new Set<(note: Notification) => void>();
+  let source: EventSource | null = null;
+  const known = new Set<string>(NOTIFICATION_NAMES);
+
+  function open(): void {
+    const url = `${base}/events?token=${encodeURIComponent(options.token)}`;
+    source = options.eventSource ? options.eventSource(url) : new EventSource(url);
+    source.onmessage = (message: MessageEvent<string>) => {
+      const note = JSON.parse(message.data) as Notification;
+      if (!known.has(note.method)) return;
+      for (const listener of listeners) listener(note);
+    };
+  }
+
+  const methods = Object.fromEntries(METHOD_NAMES.map((m) => [apiName(m), (params: unknown) => call(m, params)]));
+  return {
+    ...methods,
+    onNotification(listener) {
+      listeners.add(listener);
+      if (!source) open();
+      return () => {
+        listeners.delete(listener);
+        if (listeners.size === 0 && source) {
+          source.close();
+          source = null;
+        }
+      };
+    },
+  } as EngineApi;
+}
+
+function failure(code: number, message: string): Reply<never> {
+  return { ok: false, error: { code, message } };
+}

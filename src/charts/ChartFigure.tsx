@@ -1,0 +1,179 @@
+// One chart: a Chart.js canvas plus the same numbers as a table for screen readers (and for the
+// end-to-end tests, which check the points a chart was drawn from). Updates reuse the chart.
+import Chart from 'chart.js/auto';
+import type { ChartConfiguration, Plugin } from 'chart.js';
+import { useEffect, useId, useRef } from 'react';
+
+export interface Point {
+  x: number;
+  y: number | null;
+  /** Half-width of an error bar (95 % CI), drawn when present. */
+  err?: number;
+}
+
+export interface Series {
+  label: string;
+  points: Point[];
+}
+
+export interface ChartFigureProps {
+  id: string;
+  title: string;
+  kind: 'line' | 'bar';
+  series: Series[];
+  xLabel: string;
+  yLabel: string;
+  xLog?: boolean;
+  /** Plot x on a base-2 axis with one tick per doubling (access sizes): 4K, 8K, 16K, ... */
+  xLog2?: boolean;
+  yLog?: boolean;
+  /** Bar charts: the category names, indexed by point x. */
+  categories?: string[];
+  formatX?: (x: number) => string;
+  formatY?: (y: number) => string;
+  /** Shown instead of the chart when there is nothing to draw: say what would fill it. */
+  empty?: string;
+}
+
+const errorBars: Plugin = {
+  id: 'ssdprofErrorBars',
+  afterDatasetsDraw(chart) {
+    const { ctx } = chart;
+    chart.data.datasets.forEach((dataset, index) => {
+      const errors = (dataset as { errors?: (number | undefined)[] }).errors;
+      const meta = chart.getDatasetMeta(index);
+      if (!errors || meta.hidden) return;
+      const yScale = chart.scales[meta.yAxisID ?? 'y'];
+      if (!yScale) return;
+      ctx.save();
+      ctx.strokeStyle = cssVar('--fg', '#222');
+      ctx.lineWidth = 1.5;
+      meta.data.forEach((element, i) => {
+        const err = errors[i];
+        const raw = dataset.data[i];
+        const value = typeof raw === 'number' ? raw : (raw as { y?: number } | null)?.y;
+        if (!err || value === undefined || value === null) return;
+        const top = yScale.getPixelForValue(value + err);
+        const bottom = yScale.getPixelForValue(Math.max(value - err, 0));
+        const { x } = element.getProps(['x'], true) as { x: number };
+        ctx.beginPath();
+        ctx.moveTo(x, top);
+        ctx.lineTo(x, bottom);
+        ctx.moveTo(x - 5, top);
+        ctx.lineTo(x + 5, top);
+        ctx.moveTo(x - 5, bottom);
+        ctx.lineTo(x + 5, bottom);
+        ctx.stroke();
+      });
+      ctx.restore();
+    });
+  },
+};
+
+function cssVar(name: string, fallback: string): string {
+  const value = getComputedStyle(document.documentElement).getPropertyValue(name).trim();
+  return value || fallback;
+}
+
+const PALETTE = ['--chart-1', '--chart-2', '--chart-3', '--chart-4', '--chart-5', '--chart-6'];
+
+function config(props: ChartFigureProps): ChartConfiguration {
+  const fg = cssVar('--fg', '#222');
+  const grid = cssVar('--grid', '#ddd');
+  const colors = PALETTE.map((v, i) => cssVar(v, ['#2563eb', '#dc2626', '#16a34a', '#9333ea', '#ea580c', '#0891b2'][i]!));
+  const bar = props.kind === 'bar';
+  const datasets = props.series.map((s, i) => ({
+    label: s.label,
+    data: bar ? s.points.map((p) => p.y) : s.points.map((p) => ({ x: props.xLog2 ? Math.log2(p.x) : p.x, y: p.y })),
+    errors: s.points.some((p) => p.err) ? s.points.map((p) => p.err) : undefined,
+    borderColor: colors[i % colors.length],
+    backgroundColor: colors[i % colors.length],
+    pointRadius: s.points.length > 60 ? 0 : 3,
+    borderWidth: 2,
+    tension: 0,
+  }));
+  const tick = (format?: (v: number) => string) => ({ color: fg, ...(format ? { callback: (v: number | string) => format(Number(v)) } : {}) });
+  return {
+    type: props.kind,
+    data: bar ? { labels: props.categories ?? [], datasets } : { datasets },
+    options: {
+      animation: false,
+      responsive: true,
+      maintainAspectRatio: false,
+      parsing: bar ? undefined : false,
+      normalized: true,
+      plugins: { legend: { labels: { color: fg } }, title: { display: false } },
+      scales: {
+        x: bar
+          ? { type: 'category', title: { display: true, text: props.xLabel, color: fg }, ticks: { color: fg }, grid: { color: grid } }
+          : props.xLog2
+            ? { type: 'linear', title: { display: true, text: props.xLabel, color: fg }, ticks: { ...tick((v) => (props.formatX ?? String)(2 ** v)), stepSize: 1 }, grid: { color: grid } }
+            : { type: props.xLog ? 'logarithmic' : 'linear', title: { display: true, text: props.xLabel, color: fg }, ticks: tick(props.formatX), grid: { color: grid } },
+        y: { type: props.yLog ? 'logarithmic' : 'linear', beginAtZero: !props.yLog, title: { display: true, text: props.yLabel, color: fg }, ticks: tick(props.formatY), grid: { color: grid } },
+      },
+    },
+    plugins: [errorBars],
+  } as ChartConfiguration;
+}
+
+export function ChartFigure(props: ChartFigureProps) {
+  const canvas = useRef<HTMLCanvasElement>(null);
+  const chart = useRef<Chart | null>(null);
+  const titleId = useId();
+  const hasData = props.series.some((s) => s.points.length > 0);
+
+  useEffect(() => {
+    const element = canvas.current;
+    if (!element || !hasData) {
+      chart.current?.destroy();
+      chart.current = null;
+      return;
+    }
+    const next = config(props);
+    const reusable = chart.current && chart.current.canvas === element && (chart.current.config as { type?: string }).type === props.kind;
+    if (chart.current && reusable) {
+      chart.current.data = next.data;
+      chart.current.options = next.options ?? {};
+      chart.current.update('none');
+      return;
+    }
+    chart.current?.destroy();
+    if (!element.getContext('2d')) return; // no canvas support (a test DOM): the table still has the numbers
+    chart.current = new Chart(element, next);
+  });
+
+  useEffect(() => () => {
+    chart.current?.destroy();
+    chart.current = null;
+  }, []);
+
+  const fx = props.formatX ?? ((x: number) => (props.categories ? (props.categories[x] ?? String(x)) : String(x)));
+  const fy = props.formatY ?? ((y: number) => String(Number(y.toPrecision(4))));
+  return (
+    <figure className="chart" data-chart={props.id} aria-labelledby={titleId}>
+      <figcaption id={titleId}>{props.title}</figcaption>
+      {hasData ? (
+        <div className="chart-canvas">
+          <canvas ref={canvas} role="img" aria-label={`${props.title}: ${props.yLabel} against ${props.xLabel}`} />
+        </div>
+      ) : (
+        <p className="empty">{props.empty ?? 'Nothing to draw yet.'}</p>
+      )}
+      <div className="sr-only">{/* a table ignores its own size, so a wrapper hides it */}
+      <table>
+        <caption>{props.title}</caption>
+        <thead>
+          <tr><th scope="col">series</th><th scope="col">{props.xLabel}</th><th scope="col">{props.yLabel}</th><th scope="col">± 95 % CI</th></tr>
+        </thead>
+        <tbody>
+          {props.series.flatMap((s) => s.points.map((p, i) => (
+            <tr key={`${s.label}-${i}`} data-x={p.x} data-y={p.y ?? ''}>
+              <td>{s.label}</td><td>{fx(p.x)}</td><td>{p.y === null ? '–' : fy(p.y)}</td><td>{p.err ? fy(p.err) : ''}</td>
+            </tr>
+          )))}
+        </tbody>
+      </table>
+      </div>
+    </figure>
+  );
+}

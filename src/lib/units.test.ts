@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { formatDuration, formatIops, formatLatencyNs, formatSize, mbPerS, mibPerS, sizeInput } from './units';
+
+describe('units', () => {
+  it('spells sizes in exact binary units', () => {
+    expect(formatSize(4096)).toBe('4KiB');
+    expect(formatSize(1536)).toBe('1536B');
+    expect(sizeInput(32 << 20)).toBe('32m');
+  });
+
+  it('keeps MB and MiB apart', () => {
+    expect(mbPerS(1_000_000)).toBe(1);
+    expect(mibPerS(1_048_576)).toBe(1);
+  });
+
+  it('shows latency in µs below a millisecond and ms above', () => {
+    expect(formatLatencyNs(61_234)).toBe('61.2 µs');
+    expect(formatLatencyNs(2_500_000)).toBe('2.50 ms');
+    expect(formatLatencyNs(null)).toBe('–');
+  });
+
+  it('formats IOPS and durations compactly', () => {
+    expect(formatIops(12_345)).toBe('12.3k');
+    expect(formatIops(830)).toBe('830');
+    expect(formatDuration(130)).toBe('2m10s');
+    expect(formatDuration(3725)).toBe('1h02m05s');
+  });
+});

@@ -1,0 +1,49 @@
+// Numbers as people read them. Units are always stated: MB/s is 10^6 bytes per second, MiB/s
+// 2^20; latencies arrive in nanoseconds and are shown in µs or ms.
+
+export function formatSize(bytes: number): string {
+  const units: [string, number][] = [['TiB', 2 ** 40], ['GiB', 2 ** 30], ['MiB', 2 ** 20], ['KiB', 2 ** 10]];
+  for (const [suffix, factor] of units) {
+    if (bytes >= factor && bytes % factor === 0) return `${bytes / factor}${suffix}`;
+  }
+  return `${bytes}B`;
+}
+
+/** A short form for a size field: 4096 -> "4k", 33554432 -> "32m". */
+export function sizeInput(bytes: number): string {
+  return formatSize(bytes).replace(/([KMGT])iB$/, (_, unit: string) => unit.toLowerCase());
+}
+
+export function formatLatencyNs(ns: number | null | undefined): string {
+  if (ns === null || ns === undefined) return '–';
+  if (ns >= 1e6) return `${(ns / 1e6).toFixed(2)} ms`;
+  return `${(ns / 1e3).toFixed(1)} µs`;
+}
+
+export function latencyUs(ns: number | null | undefined): number | null {
+  return ns === null || ns === undefined ? null : ns / 1e3;
+}
+
+export function formatIops(iops: number): string {
+  if (iops >= 1e5) return `${(iops / 1e3).toFixed(0)}k`;
+  if (iops >= 1e4) return `${(iops / 1e3).toFixed(1)}k`;
+  return iops.toFixed(0);
+}
+
+export function mbPerS(bytesPerS: number): number {
+  return bytesPerS / 1e6;
+}
+
+export function mibPerS(bytesPerS: number): number {
+  return bytesPerS / 2 ** 20;
+}
+
+export function formatDuration(seconds: number): string {
+  const total = Math.max(Math.round(seconds), 0);
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  if (h) return `${h}h${String(m).padStart(2, '0')}m${String(s).padStart(2, '0')}s`;
+  if (m) return `${m}m${String(s).padStart(2, '0')}s`;
+  return `${s}s`;
+}

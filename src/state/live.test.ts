@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import type { SweepStarted } from '../api';
+import { fullRun } from '../test/fixtures';
+import { idle, liveReducer, overallFraction } from './live';
+
+const started: SweepStarted = { kind: 'sweep_started', sweep_id: 3, name: 'student', total_points: 10, already_done: 0, estimated_s: 13, engine: 'fio', engine_reason: 'fio found' };
+const sample = { elapsed_s: 1, read_iops: 1000, write_iops: 0, read_bw_bytes_per_s: 4096000, write_bw_bytes_per_s: 0, read_clat_ns_mean: 60000, write_clat_ns_mean: null, read_clat_ns_p99: 90000, write_clat_ns_p99: null, host: 'local', ramping: false };
+
+describe('liveReducer', () => {
+  it('follows a point from start to finish', () => {
+    let state = liveReducer(idle, started);
+    state = liveReducer(state, { kind: 'point_started', index: 0, repeat: 0, number: 1, total_points: 10, workload: fullRun.workload, eta_s: 13 });
+    expect(state.current?.label).toBe('randrw 70%R 4KiB QD1 T1');
+    state = liveReducer(state, { kind: 'point_progress', number: 1, total_points: 10, sample, point_elapsed_s: 0.5, point_duration_s: 1, eta_s: 12 });
+    expect(state.samples).toHaveLength(1);
+    expect(overallFraction(state)).toBeCloseTo(0.05);
+    state = liveReducer(state, { kind: 'point_finished', number: 1, total_points: 10, result: fullRun });
+    expect(state.done).toBe(1);
+    state = liveReducer(state, { kind: 'sweep_finished', sweep_id: 3, status: 'cancelled', run_ids: [1], wall_s: 3, layout_s: 0.2 });
+    expect(state.status).toBe('cancelled');
+    expect(state.finished).toHaveLength(1);
+  });
+
+  it('ignores the start reply when the same sweep_started already arrived as an event', () => {
+    const running = liveReducer(liveReducer(idle, started), { kind: 'layout_done', path: '/x', size_bytes: 1, seconds: 0.1 });
+    expect(liveReducer(running, started)).toBe(running);
+  });
+
+  it('runs the per-second timeline on across points', () => {
+    let state = liveReducer(idle, started);
+    for (const number of [1, 2]) {
+      state = liveReducer(state, { kind: 'point_started', index: number - 1, repeat: 0, number, total_points: 10, workload: fullRun.workload, eta_s: 5 });
+      state = liveReducer(state, { kind: 'point_progress', number, total_points: 10, sample, point_elapsed_s: 1, point_duration_s: 1, eta_s: 4 });
+    }
+    expect(state.samples.map((s) => s.elapsed_s)).toEqual([1, 2]);
+  });
+
+  it('counts points finished before a resume', () => {
+    expect(liveReducer(idle, { ...started, already_done: 4 }).done).toBe(4);
+  });
+});

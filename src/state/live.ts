@@ -1,0 +1,73 @@
+// The live view's state, folded from run events in order. Pure, so it is tested without React.
+import type { ProgressSample, RunEvent, RunResult, SweepStarted } from '../api';
+import { workloadLabel } from '../lib/analysis';
+
+export type LiveStatus = 'idle' | 'starting' | 'running' | 'done' | 'cancelled' | 'failed';
+
+export interface LiveState {
+  status: LiveStatus;
+  sweep: SweepStarted | null;
+  /** Points finished in this session plus those finished before a resume. */
+  done: number;
+  current: { number: number; label: string; elapsedS: number; durationS: number } | null;
+  etaS: number | null;
+  /** Per-second samples of the whole sweep; elapsed_s runs on across points. */
+  samples: ProgressSample[];
+  /** Sweep time at which the current point started. */
+  pointOffsetS: number;
+  finished: RunResult[];
+  layout: { seconds: number; sizeBytes: number } | null;
+  cancelling: boolean;
+}
+
+export const idle: LiveState = {
+  status: 'idle', sweep: null, done: 0, current: null, etaS: null, samples: [], pointOffsetS: 0, finished: [], layout: null, cancelling: false,
+};
+
+const MAX_SAMPLES = 600;
+
+export type LiveAction = RunEvent | { kind: 'cancel_requested' } | { kind: 'reset' };
+
+export function liveReducer(state: LiveState, action: LiveAction): LiveState {
+  switch (action.kind) {
+    case 'reset':
+      return idle;
+    case 'cancel_requested':
+      return { ...state, cancelling: true };
+    case 'sweep_started':
+      if (state.status === 'running' && state.sweep && state.sweep.sweep_id === action.sweep_id) return state;
+      return { ...idle, status: 'running', sweep: action, done: action.already_done, etaS: action.estimated_s };
+    case 'layout_done':
+      return { ...state, layout: { seconds: action.seconds, sizeBytes: action.size_bytes } };
+    case 'point_started':
+      return {
+        ...state,
+        current: { number: action.number, label: workloadLabel(action.workload), elapsedS: 0, durationS: action.workload.runtime_s + action.workload.ramp_s },
+        etaS: action.eta_s,
+        pointOffsetS: state.samples.at(-1)?.elapsed_s ?? 0,
+      };
+    case 'point_progress': {
+      const sample = { ...action.sample, elapsed_s: state.pointOffsetS + action.sample.elapsed_s };
+      const samples = [...state.samples, sample].slice(-MAX_SAMPLES);
+      const current = state.current && { ...state.current, elapsedS: action.point_elapsed_s, durationS: action.point_duration_s };
+      return { ...state, samples, current, etaS: action.eta_s };
+    }
+    case 'point_finished':
+      return { ...state, done: state.done + 1, finished: [...state.finished, action.result] };
+    case 'sweep_finished':
+      return { ...state, status: statusOf(action.status), current: null, etaS: 0, cancelling: false };
+  }
+}
+
+function statusOf(status: string): LiveStatus {
+  if (status === 'cancelled' || status === 'failed') return status;
+  return 'done';
+}
+
+/** Overall progress 0..1: finished points plus the running point's share. */
+export function overallFraction(state: LiveState): number {
+  const total = state.sweep?.total_points ?? 0;
+  if (!total) return 0;
+  const partial = state.current ? Math.min(state.current.elapsedS / Math.max(state.current.durationS, 1e-9), 1) : 0;
+  return Math.min((state.done + partial) / total, 1);
+}

@@ -1,0 +1,45 @@
+// An in-memory engine for component tests: answers chosen methods, records every call, and
+// lets a test push notifications. Realistic results come from sample-run.ts (a real fio run).
+import { Engine } from '../api/client';
+import type { MethodName, Methods } from '../api/contract.gen';
+import { apiName, type EngineApi, type Notification, type Reply, type RpcErrorBody } from '../api/engine-api';
+import { METHOD_NAMES } from '../api/contract.gen';
+
+type Handlers = { [M in MethodName]?: (params: Methods[M]['params']) => Methods[M]['result'] };
+
+/** Thrown by a handler to answer with a JSON-RPC error. */
+export class RpcReplyError {
+  constructor(readonly error: RpcErrorBody) {}
+}
+
+export interface FakeEngine {
+  engine: Engine;
+  calls: { method: MethodName; params: unknown }[];
+  notify: (note: Notification) => void;
+}
+
+export function fakeEngine(handlers: Handlers): FakeEngine {
+  const calls: FakeEngine['calls'] = [];
+  const listeners = new Set<(note: Notification) => void>();
+  const methods = Object.fromEntries(METHOD_NAMES.map((method) => [apiName(method), async (params: unknown) => {
+    calls.push({ method, params });
+    const handler = handlers[method] as ((p: unknown) => unknown) | undefined;
+    if (!handler) return { ok: false, error: { code: -32601, message: `${method} is not faked` } };
+    try {
+      return { ok: true, result: handler(params) } satisfies Reply<unknown>;
+    } catch (thrown) {
+      if (thrown instanceof RpcReplyError) return { ok: false, error: thrown.error } satisfies Reply<unknown>;
+      throw thrown;
+    }
+  }]));
+  const bridge = {
+    ...methods,
+    onNotification: (listener: (note: Notification) => void) => {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+  } as unknown as EngineApi;
+  return { engine: new Engine(bridge), calls, notify: (note) => listeners.forEach((l) => l(note)) };
+}

@@ -1,0 +1,19 @@
+import type { EngineInfoResult, RunResult, Workload } from '../api';
+import sample from './student-runs.json';
+
+/** A real student sweep (fio 3.33): light runs as runs.list returns them, and one run in full. */
+export const studentRuns = sample.runs as unknown as RunResult[];
+export const fullRun = sample.full as unknown as RunResult;
+
+export const defaults: Workload = {
+  pattern: 'randread', read_pct: 100, block_size_bytes: 4096, queue_depth: 1, numjobs: 1, runtime_s: 10, ramp_s: 2,
+  size_bytes: 256 << 20, target: '', direct: true, engine: 'auto', allow_overwrite: false, keep_file: false,
+};
+
+export const info: EngineInfoResult = {
+  version: '0.1.0', fio_path: '/usr/bin/fio', fio_version: 'fio-3.33', portable_available: false,
+  portable_reason: 'not in this build', default_target: '/home/student/.cache/ssdprof/scratch', db_path: '/tmp/db',
+  platform: 'Linux 6.1', defaults, field_rules: {
+    queue_depth: { flag: '--qd', allowed: 'an integer from 1 to 4096' },
+  },
+};

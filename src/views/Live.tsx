@@ -1,0 +1,108 @@
+// Live run: overall and per-point progress, ETA, per-second IOPS / bandwidth / latency, Cancel.
+import { ChartFigure } from '../charts/ChartFigure';
+import type { LiveState } from '../state/live';
+import { overallFraction } from '../state/live';
+import { totals, workloadLabel } from '../lib/analysis';
+import { formatDuration, formatIops, formatLatencyNs, mbPerS } from '../lib/units';
+
+interface Props {
+  state: LiveState;
+  onCancel: () => void;
+  onOpenResults: () => void;
+  onDesign: () => void;
+  /** Continue the last interrupted sweep, skipping its finished points. */
+  onResume: () => void;
+}
+
+export function Live({ state, onCancel, onOpenResults, onDesign, onResume }: Props) {
+  if (state.status === 'idle') {
+    return (
+      <section aria-labelledby="live-title">
+        <h2 id="live-title">Live run</h2>
+        <p className="empty">Nothing is running. Design a measurement and press Start; its progress appears here.</p>
+        <div className="actions">
+          <button type="button" onClick={onDesign}>Go to the designer</button>
+          <button type="button" onClick={onResume}>Resume the last interrupted sweep</button>
+        </div>
+      </section>
+    );
+  }
+  const sweep = state.sweep;
+  const total = sweep?.total_points ?? 0;
+  const overall = overallFraction(state);
+  const current = state.current;
+  const running = state.status === 'running';
+  const seconds = state.samples.map((s) => s.elapsed_s);
+  return (
+    <section aria-labelledby="live-title" className="live">
+      <h2 id="live-title">
+        Live run{sweep?.sweep_id ? ` — sweep ${sweep.sweep_id}` : ''} <span className={`badge ${state.status}`}>{state.status}</span>
+      </h2>
+      {sweep && <p className="hint">engine: {sweep.engine} ({sweep.engine_reason})</p>}
+      <div className="progress-block">
+        <label htmlFor="overall-progress">Overall: {state.done} of {total} points</label>
+        <progress id="overall-progress" max={1} value={overall} aria-valuetext={`${Math.round(overall * 100)} %`} />
+        <span data-testid="eta">ETA {running && state.etaS !== null ? formatDuration(state.etaS) : '–'}</span>
+      </div>
+      {current && (
+        <div className="progress-block">
+          <label htmlFor="point-progress">Point {current.number}: {current.label}</label>
+          <progress id="point-progress" max={1} value={Math.min(current.elapsedS / Math.max(current.durationS, 1e-9), 1)} />
+          <span>{formatDuration(current.elapsedS)} of {formatDuration(current.durationS)}</span>
+        </div>
+      )}
+      {state.layout && <p className="hint">test file laid out in {state.layout.seconds.toFixed(1)} s (not part of any measurement)</p>}
+      <div className="actions">
+        {running && (
+          <button type="button" className="danger" onClick={onCancel} disabled={state.cancelling}>
+            {state.cancelling ? 'Cancelling…' : 'Cancel'}
+          </button>
+        )}
+        {!running && state.finished.length > 0 && <button type="button" className="primary" onClick={onOpenResults}>Open results</button>}
+        {!running && <button type="button" onClick={onDesign}>New measurement</button>}
+        {state.status === 'cancelled' && <button type="button" onClick={onResume}>Resume</button>}
+      </div>
+      {state.status === 'cancelled' && (
+        <p role="status">Cancelled: fio was stopped; the {state.finished.length} finished point(s) are kept.</p>
+      )}
+      {state.status === 'failed' && <p role="alert" className="error">The sweep failed; see the engine message above.</p>}
+      <div className="chart-row">
+        <ChartFigure id="live-iops" title="IOPS, per second" kind="line" xLabel="sweep time (s)" yLabel="IOPS"
+          series={[{ label: 'read', points: state.samples.map((s, i) => ({ x: seconds[i]!, y: s.read_iops })) },
+            { label: 'write', points: state.samples.map((s, i) => ({ x: seconds[i]!, y: s.write_iops })) }]}
+          empty="The first per-second sample arrives after a second." />
+        <ChartFigure id="live-bw" title="Bandwidth, per second (MB/s = 10⁶ B/s)" kind="line" xLabel="sweep time (s)" yLabel="MB/s"
+          series={[{ label: 'read + write', points: state.samples.map((s, i) => ({ x: seconds[i]!, y: mbPerS(s.read_bw_bytes_per_s + s.write_bw_bytes_per_s) })) }]}
+          empty="Waiting for the first sample." />
+        <ChartFigure id="live-latency" title="Completion latency, per second (µs)" kind="line" xLabel="sweep time (s)" yLabel="µs"
+          series={[
+            { label: 'mean', points: state.samples.map((s, i) => ({ x: seconds[i]!, y: usOf(s.read_clat_ns_mean ?? s.write_clat_ns_mean) })) },
+            { label: 'p99', points: state.samples.map((s, i) => ({ x: seconds[i]!, y: usOf(s.read_clat_ns_p99 ?? s.write_clat_ns_p99) })) },
+          ]}
+          empty="Waiting for the first sample." />
+      </div>
+      {state.finished.length > 0 && (
+        <table className="data">
+          <caption>Finished points</caption>
+          <thead><tr><th scope="col">#</th><th scope="col">workload</th><th scope="col">IOPS</th><th scope="col">MB/s</th><th scope="col">p99 latency</th><th scope="col">status</th></tr></thead>
+          <tbody>
+            {state.finished.map((run, i) => {
+              const t = totals(run);
+              return (
+                <tr key={run.id ?? i}>
+                  <td>{i + 1}</td><td>{workloadLabel(run.workload)}</td><td className="num">{formatIops(t.iops)}</td>
+                  <td className="num">{mbPerS(t.bwBytesPerS).toFixed(1)}</td><td className="num">{formatLatencyNs(t.main.clat_ns.p99)}</td>
+                  <td>{run.status}{run.warnings.length ? ` ⚠ ${run.warnings.length}` : ''}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
+function usOf(ns: number | null | undefined): number | null {
+  return ns === null || ns === undefined ? null : ns / 1e3;
+}

@@ -1,0 +1,100 @@
+// The results table: one row per run and direction, units in the headers, each warning marked
+// next to the number it concerns; copy as tab-separated text, or CSV from the engine.
+import { useState } from 'react';
+import { useEngine, type DirectionStats, type RunResult, type ValidityWarning } from '../api';
+import { activeDirections, workloadLabel, type Direction } from '../lib/analysis';
+import { mbPerS, mibPerS } from '../lib/units';
+
+const COLUMNS = [
+  { key: 'iops', head: 'IOPS', value: (s: DirectionStats) => s.iops, digits: 0 },
+  { key: 'bw_bytes_per_s', head: 'MB/s', value: (s: DirectionStats) => mbPerS(s.bw_bytes_per_s), digits: 1 },
+  { key: 'bw_MiB', head: 'MiB/s', value: (s: DirectionStats) => mibPerS(s.bw_bytes_per_s), digits: 1, concern: 'bw_bytes_per_s' },
+  { key: 'clat_ns.mean', head: 'mean µs', value: (s: DirectionStats) => us(s.clat_ns.mean), digits: 1 },
+  { key: 'clat_ns.p50', head: 'p50 µs', value: (s: DirectionStats) => us(s.clat_ns.p50), digits: 1 },
+  { key: 'clat_ns.p99', head: 'p99 µs', value: (s: DirectionStats) => us(s.clat_ns.p99), digits: 1 },
+  { key: 'clat_ns.p99_9', head: 'p99.9 µs', value: (s: DirectionStats) => us(s.clat_ns.p99_9), digits: 1 },
+] as const;
+
+function us(ns: number | null): number | null {
+  return ns === null ? null : ns / 1e3;
+}
+
+function concerning(run: RunResult, direction: Direction, key: string): ValidityWarning[] {
+  return run.warnings.filter((w) => w.concerns.some((c) => c === direction || c === `${direction}.${key}` || c.startsWith(`${direction}.${key}.`)));
+}
+
+export function ResultsTable({ runs }: { runs: RunResult[] }) {
+  const engine = useEngine();
+  const [note, setNote] = useState('');
+  const rows = runs.flatMap((run) => activeDirections(run).map((direction) => ({ run, direction })));
+
+  async function copy() {
+    const header = ['run', 'workload', 'direction', ...COLUMNS.map((c) => c.head), 'status', 'warnings'].join('\t');
+    const lines = rows.map(({ run, direction }) => [
+      run.id ?? '', workloadLabel(run.workload), direction,
+      ...COLUMNS.map((c) => { const v = c.value(run[direction]); return v === null ? '' : v.toFixed(c.digits); }),
+      run.status, run.warnings.map((w) => w.message).join(' | '),
+    ].join('\t'));
+    try {
+      await navigator.clipboard.writeText([header, ...lines].join('\n'));
+      setNote(`Copied ${lines.length} rows (tab-separated; paste into a spreadsheet).`);
+    } catch {
+      setNote('The clipboard is not available here; use Download CSV.');
+    }
+  }
+
+  async function downloadCsv() {
+    const ids = runs.map((r) => r.id).filter((id): id is number => id !== null);
+    try {
+      const exported = await engine.call('export.csv', { run_ids: ids });
+      const link = document.createElement('a');
+      link.href = URL.createObjectURL(new Blob([exported.csv], { type: 'text/csv' }));
+      link.download = exported.filename;
+      link.click();
+      URL.revokeObjectURL(link.href);
+      setNote(`Saved ${exported.filename} (${exported.runs} runs; units in the column names).`);
+    } catch (error) {
+      setNote(`CSV export failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  if (rows.length === 0) return <p className="empty">No completed I/O in these runs.</p>;
+  return (
+    <div className="results-table">
+      <div className="actions">
+        <button type="button" onClick={() => void copy()}>Copy table</button>
+        <button type="button" onClick={() => void downloadCsv()}>Download CSV</button>
+        <span role="status">{note}</span>
+      </div>
+      <table className="data" data-testid="results-table">
+        <caption>Results: completion latency (clat); MB = 10⁶ bytes, MiB = 2²⁰ bytes</caption>
+        <thead>
+          <tr>
+            <th scope="col">run</th><th scope="col">workload</th><th scope="col">dir</th>
+            {COLUMNS.map((c) => <th key={c.key} scope="col" className="num">{c.head}</th>)}
+            <th scope="col">status</th><th scope="col">warnings</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map(({ run, direction }) => (
+            <tr key={`${run.id}-${direction}`}>
+              <td>{run.id}</td><td>{workloadLabel(run.workload)}</td><td>{direction}</td>
+              {COLUMNS.map((c) => {
+                const value = c.value(run[direction]);
+                const flags = concerning(run, direction, 'concern' in c ? c.concern : c.key);
+                return (
+                  <td key={c.key} className="num">
+                    {value === null ? '–' : value.toFixed(c.digits)}
+                    {flags.length > 0 && <span className="flag" role="img" aria-label={flags.map((w) => w.message).join('; ')} title={flags.map((w) => w.message).join('\n')}> ⚠</span>}
+                  </td>
+                );
+              })}
+              <td>{run.status}</td>
+              <td className="warnings">{run.warnings.map((w) => <div key={w.code} className={w.severity}>{w.message}</div>)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

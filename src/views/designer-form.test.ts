@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { defaults } from '../test/fixtures';
+import { formFromWorkload, initialSweep, parseTags, sweepParams, workloadInput } from './designer-form';
+
+describe('designer form', () => {
+  it('shows the engine defaults as a person would type them', () => {
+    expect(formFromWorkload(defaults)).toMatchObject({ block_size_bytes: '4k', size_bytes: '256m', runtime_s: '10s' });
+  });
+
+  it('sends the read share only for mixed patterns', () => {
+    const form = { ...formFromWorkload(defaults), read_pct: '70' };
+    expect(workloadInput(form).read_pct).toBeUndefined();
+    expect(workloadInput({ ...form, pattern: 'randrw' }).read_pct).toBe('70');
+  });
+
+  it('leaves empty fields to the engine defaults', () => {
+    expect(workloadInput({ ...formFromWorkload(defaults), target: '  ' }).target).toBeUndefined();
+  });
+
+  it('builds a factor sweep from comma-separated values', () => {
+    const params = sweepParams(formFromWorkload(defaults), { ...initialSweep, kind: 'custom', factors: [{ field: 'queue_depth', values: '1, 8 ,32' }], repeats: '3' });
+    expect(params.factors).toEqual({ queue_depth: ['1', '8', '32'] });
+    expect(params.repeats).toBe(3);
+    expect(params.preset).toBeUndefined();
+  });
+
+  it('reads tags as key=value and names a malformed one', () => {
+    expect(parseTags('interface=SATA nodes=3').tags).toEqual({ interface: 'SATA', nodes: '3' });
+    expect(parseTags('SATA').problem?.message).toContain('not key=value');
+  });
+});

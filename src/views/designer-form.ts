@@ -1,0 +1,112 @@
+// The designer's form as typed (strings), and how it becomes the engine's params.
+import type { FieldProblem, SweepMode, SweepParams, Workload, WorkloadInput } from '../api';
+import { sizeInput } from '../lib/units';
+
+export interface WorkloadForm {
+  pattern: string;
+  read_pct: string;
+  block_size_bytes: string;
+  queue_depth: string;
+  numjobs: string;
+  runtime_s: string;
+  ramp_s: string;
+  size_bytes: string;
+  target: string;
+  engine: string;
+  allow_overwrite: boolean;
+  direct: boolean;
+}
+
+export interface FactorRow {
+  field: string;
+  values: string;
+}
+
+export interface SweepForm {
+  kind: 'single' | 'preset' | 'custom';
+  preset: string;
+  factors: FactorRow[];
+  mode: SweepMode;
+  repeats: string;
+  tags: string;
+}
+
+export const MIXED_PATTERNS = ['rw', 'randrw'];
+
+export const FACTOR_CHOICES: { field: string; label: string; example: string }[] = [
+  { field: 'block_size_bytes', label: 'access size', example: '4k, 16k, 128k' },
+  { field: 'read_pct', label: 'read %', example: '100, 70, 50, 0' },
+  { field: 'queue_depth', label: 'queue depth', example: '1, 10, 100' },
+  { field: 'numjobs', label: 'jobs', example: '1, 8, 16' },
+  { field: 'pattern', label: 'pattern', example: 'randread, read' },
+];
+
+export function formFromWorkload(w: Workload): WorkloadForm {
+  return {
+    pattern: w.pattern,
+    read_pct: String(w.read_pct),
+    block_size_bytes: sizeInput(w.block_size_bytes),
+    queue_depth: String(w.queue_depth),
+    numjobs: String(w.numjobs),
+    runtime_s: `${w.runtime_s}s`,
+    ramp_s: `${w.ramp_s}s`,
+    size_bytes: sizeInput(w.size_bytes),
+    target: w.target,
+    engine: w.engine,
+    allow_overwrite: w.allow_overwrite,
+    direct: w.direct,
+  };
+}
+
+export const initialSweep: SweepForm = {
+  kind: 'single', preset: 'student', factors: [{ field: 'block_size_bytes', values: '4k, 16k, 128k' }],
+  mode: 'one-at-a-time', repeats: '1', tags: '',
+};
+
+/** Only what the user filled in; the engine parses units and applies its defaults. */
+export function workloadInput(form: WorkloadForm): WorkloadInput {
+  const input: Record<string, string | boolean> = {};
+  const text = ['pattern', 'block_size_bytes', 'queue_depth', 'numjobs', 'runtime_s', 'ramp_s', 'size_bytes', 'target', 'engine'] as const;
+  for (const name of text) {
+    const value = form[name].trim();
+    if (value) input[name] = value;
+  }
+  if (MIXED_PATTERNS.includes(form.pattern) && form.read_pct.trim()) input.read_pct = form.read_pct.trim();
+  if (form.allow_overwrite) input.allow_overwrite = true;
+  if (!form.direct) input.direct = false;
+  return input as WorkloadInput;
+}
+
+export function parseTags(text: string): { tags: Record<string, string>; problem: FieldProblem | null } {
+  const tags: Record<string, string> = {};
+  for (const item of text.split(/[,\s]+/).filter(Boolean)) {
+    const [key, ...rest] = item.split('=');
+    if (!key || rest.length === 0) {
+      return { tags, problem: { field: 'tags', flag: '--tag', message: `"${item}" is not key=value, e.g. interface=SATA` } };
+    }
+    tags[key] = rest.join('=');
+  }
+  return { tags, problem: null };
+}
+
+export function sweepParams(form: WorkloadForm, sweep: SweepForm): SweepParams {
+  const params: SweepParams = { base: workloadInput(form), mode: sweep.mode, repeats: Number(sweep.repeats) || 1, tags: parseTags(sweep.tags).tags };
+  if (sweep.kind === 'preset') params.preset = sweep.preset;
+  if (sweep.kind === 'custom') {
+    params.factors = Object.fromEntries(sweep.factors.filter((f) => f.values.trim()).map((f) => [
+      f.field, f.values.split(',').map((v) => v.trim()).filter(Boolean),
+    ]));
+  }
+  return params;
+}
+
+/** Problems keyed by field, each field's messages once. */
+export function problemsByField(problems: FieldProblem[]): Map<string, string[]> {
+  const byField = new Map<string, string[]>();
+  for (const p of problems) {
+    const list = byField.get(p.field) ?? [];
+    if (!list.includes(p.message)) list.push(p.message);
+    byField.set(p.field, list);
+  }
+  return byField;
+}
