@@ -12,6 +12,8 @@ import pytest
 
 from ssdprof.store import Store
 
+pytest_plugins = ["infra.netns_hosts", "infra.ceph_cluster"]
+
 DATA = Path(__file__).parent / "data"
 FIO_DATA = DATA / "fio"
 

@@ -107,8 +107,18 @@ def test_ssdprof_reports_exactly_what_fio_measured(disk_dir: Path) -> None:
     assert run["read"]["clat_ns"]["mean"] == pytest.approx(fio_read["clat_ns"]["mean"])
 
 
-def fio_children(pid: int) -> list[psutil.Process]:
-    return [p for p in psutil.process_iter(["name", "ppid"]) if p.info["name"] == "fio" and p.info["ppid"] == pid]
+def running_fio_on(directory: Path) -> list[psutil.Process]:
+    """fio processes (not zombies) whose job file names a test file in ``directory``."""
+    found = []
+    for process in psutil.process_iter(["name"]):
+        try:
+            if process.info["name"] == "fio" and process.status() != psutil.STATUS_ZOMBIE:
+                job = next((Path(a) for a in process.cmdline() if a.endswith("job.fio")), None)
+                if job and job.exists() and str(directory) in job.read_text():
+                    found.append(process)
+        except (psutil.NoSuchProcess, psutil.AccessDenied, OSError):
+            continue
+    return found
 
 
 @requires_fio
@@ -124,7 +134,7 @@ def test_ctrl_c_stops_fio_keeps_finished_points_and_removes_the_test_file(disk_d
     assert "--resume" in out
     assert sqlite3.connect(db).execute("SELECT COUNT(*) FROM runs").fetchone()[0] >= 1
     assert [p.name for p in disk_dir.iterdir()] == []
-    assert not any(p.info["name"] == "fio" and str(disk_dir) in " ".join(p.cmdline() or []) for p in psutil.process_iter(["name"]))
+    assert not running_fio_on(disk_dir)
     db.unlink()
 
 
@@ -150,7 +160,10 @@ def test_a_killed_sweep_resumes_without_losing_or_repeating_finished_points(disk
     os.kill(process.pid, signal.SIGKILL)
     process.wait()
     before = sqlite3.connect(db).execute("SELECT id, point_index FROM runs ORDER BY id").fetchall()
-    time.sleep(1.5)  # the orphaned fio finishes its 1 s point by itself
+    deadline = time.monotonic() + 5  # fio learns of its parent's death (Linux: PR_SET_PDEATHSIG) and stops
+    while running_fio_on(disk_dir) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not running_fio_on(disk_dir)
     done = ssdprof("sweep", "--resume", "--json", db=db, check=True)
     resumed = json.loads(done.stdout)
     after = sqlite3.connect(db).execute("SELECT id, point_index FROM runs ORDER BY id").fetchall()
