@@ -15,10 +15,6 @@ from pathlib import Path
 from typing import Any
 
 from ssdprof.analysis.metrics import METRICS
-from ssdprof.analysis.observations import observe
-from ssdprof.analysis.prediction import predict_runs, scale_runs
-from ssdprof.analysis.spec_comparison import Status, best_comparisons, compare_repeats
-from ssdprof.analysis.stats import compare_groups, summarise_repeats
 from ssdprof.quantities import parse_size_bytes
 from ssdprof.results import RunResult
 from ssdprof.specs import Spec, SpecError, SpecLibrary, bundled_spec_dir, default_user_spec_dir
@@ -166,6 +162,9 @@ def _print_json(data: Any) -> None:
 # --- compare ---------------------------------------------------------------------------------
 
 def _compare(args: argparse.Namespace, store: Store) -> int:
+    from ssdprof.analysis.observations import observe  # scipy loads only for the commands that use it
+    from ssdprof.analysis.stats import compare_groups, summarise_repeats
+
     a = _select(store, args.run_ids, args.tags, args.sweep)
     b = _select(store, args.with_ids, args.with_tags, args.with_sweep)
     if not a:
@@ -209,6 +208,9 @@ def _spec_for(run: RunResult, args: argparse.Namespace, library: SpecLibrary) ->
 
 
 def _spec_lines(runs: list[RunResult], args: argparse.Namespace, lines: list[str]) -> list[dict[str, Any]]:
+    from ssdprof.analysis.spec_comparison import Status, best_comparisons, compare_repeats
+    from ssdprof.analysis.stats import summarise_repeats
+
     """% of spec per setting: fair comparisons are printed, the rest only counted (all are in --json)."""
     library = _library(args)
     out: list[dict[str, Any]] = []
@@ -246,6 +248,8 @@ def _settings(text: str | None, sizes: bool) -> list[float]:
 
 
 def _predict(args: argparse.Namespace, store: Store) -> int:
+    from ssdprof.analysis.prediction import predict_runs
+
     runs = _select(store, args.run_ids, args.tags, args.sweep)
     if not runs:
         raise WorkloadError.single("run_ids", "RUN_ID", "name the runs to fit: RUN_ID..., --tag KEY=VALUE or --sweep ID")
@@ -265,6 +269,8 @@ def _predict(args: argparse.Namespace, store: Store) -> int:
 
 
 def _scale(runs: list[RunResult], args: argparse.Namespace) -> int:
+    from ssdprof.analysis.prediction import scale_runs
+
     scale, unit = _unit(args.metric)
     reports = scale_runs(runs, args.metric, by=args.scale, at=_settings(args.at, False), clients=args.clients,
                          client_link_bytes_per_s=args.link_gbps * 1e9 / 8 if args.link_gbps else None,
