@@ -42,7 +42,7 @@ class RbdTarget:
 def parse_rbd(text: str, client_name: str = "admin", conf_path: str = "") -> RbdTarget:
     from ssdprof.workload import WorkloadError
 
-    match = _RBD_RE.match(text)
+    match = _RBD_RE.fullmatch(text)
     if not match:
         raise WorkloadError.single("rbd", "--rbd", f"{text!r} is not POOL/IMAGE (letters, digits, '.', '-', '_'; "
                                    "{host} in the image name for one image per host)")

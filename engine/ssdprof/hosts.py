@@ -58,7 +58,7 @@ class HostAddress:
 
 def parse_host(text: str) -> HostAddress:
     """Accept an ssh alias or user@host:port; refuse anything ssh could read as an option or a shell could run."""
-    match = _HOST_RE.match(text)
+    match = _HOST_RE.fullmatch(text)
     if not match or text.startswith("-") or len(text) > 300:
         raise WorkloadError.single("host", "--host", f"{text!r} is not a host: use an ssh alias or user@host:port "
                                    "(letters, digits, '.', '-', '_'; no spaces, options or shell characters)")

@@ -7,12 +7,13 @@ decimal ``MB``/``GB`` is accepted only when spelled with the ``B`` and means 10^
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 
 __all__ = ["format_duration", "format_size", "parse_duration_s", "parse_size_bytes"]
 
 _BINARY = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40, "p": 1 << 50}
 _DECIMAL = {"kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12, "pb": 10**15}
-_SIZE_RE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([a-zA-Z]*)\s*$")
+_SIZE_RE = re.compile(r"\s*([0-9]{1,30}(?:\.[0-9]{1,30})?)\s*([a-zA-Z]*)\s*", re.ASCII)
 _TIME_UNITS_S = {"": 1.0, "s": 1.0, "sec": 1.0, "ms": 0.001, "m": 60.0, "min": 60.0, "h": 3600.0}
 
 
@@ -20,7 +21,7 @@ def parse_size_bytes(text: str | int) -> int:
     """Parse ``4k``/``4KiB``/``4K`` (4096), ``1MB`` (10^6) or a plain byte count."""
     if isinstance(text, int):
         return text
-    match = _SIZE_RE.match(text)
+    match = _SIZE_RE.fullmatch(text)
     if not match:
         raise ValueError(f"{text!r} is not a size; use a number with an optional unit like 4k, 128KiB, 1MiB, 1GiB")
     number, unit = match.group(1), match.group(2).lower()
@@ -31,8 +32,8 @@ def parse_size_bytes(text: str | int) -> int:
         if unit not in _BINARY:
             raise ValueError(f"{text!r} has an unknown size unit; use k, KiB, M, MiB, G, GiB (1024-based) or KB, MB, GB (1000-based)")
         factor = _BINARY[unit]
-    value = float(number) * factor
-    if value != int(value):
+    value = Fraction(number) * factor  # exact: 1.5k is 1536, and no float overflow on absurd input
+    if value.denominator != 1:
         raise ValueError(f"{text!r} is not a whole number of bytes")
     return int(value)
 
@@ -41,7 +42,7 @@ def parse_duration_s(text: str | float | int) -> float:
     """Parse ``5``, ``5s``, ``500ms``, ``2m`` or ``1h`` into seconds."""
     if isinstance(text, (int, float)):
         return float(text)
-    match = _SIZE_RE.match(text)
+    match = _SIZE_RE.fullmatch(text)
     unit = match.group(2).lower() if match else None
     if not match or unit not in _TIME_UNITS_S:
         raise ValueError(f"{text!r} is not a duration; use seconds or a unit like 5s, 500ms, 2m")
