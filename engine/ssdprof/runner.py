@@ -63,7 +63,7 @@ def choose_engine(choice: EngineChoice, fio_executable: str = "fio") -> PointEng
                             "winget install fio) or use --engine portable")
     reason = "the portable engine was requested" if choice is EngineChoice.PORTABLE else "fio is not installed"
     try:
-        return portable_engine(reason)  # type: ignore[return-value]
+        return portable_engine(reason)
     except PortableUnavailable as exc:
         raise _engine_error(str(exc)) from None
 

@@ -1,13 +1,36 @@
-"""The portable fallback engine: device-true numbers where fio is missing."""
+"""The portable fallback engine: device-true numbers where fio is missing.
+
+Pure Python (stdlib, numpy, psutil; ctypes on Windows), so it needs no compiler on the user's
+machine. The engine itself is imported on first use: worker processes import only the modules
+they run, which keeps their start-up (``spawn`` on macOS and Windows) short.
+"""
 
 from __future__ import annotations
 
-__all__ = ["PortableUnavailable", "portable_engine"]
+import os
+import platform
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ssdprof.portable.engine import PortableEngine
+
+__all__ = ["SUPPORTED_SYSTEMS", "PortableUnavailable", "portable_engine"]
+
+SUPPORTED_SYSTEMS = ("Linux", "Darwin", "Windows")
 
 
 class PortableUnavailable(RuntimeError):
     pass
 
 
-def portable_engine(reason: str) -> object:
-    raise PortableUnavailable("the portable engine is not available in this build; install fio and use --engine fio")
+def portable_engine(reason: str) -> PortableEngine:
+    """The portable engine for this OS; PortableUnavailable says why not, where it cannot run."""
+    system = platform.system()
+    if system not in SUPPORTED_SYSTEMS:
+        raise PortableUnavailable(f"the portable engine supports Linux, macOS and Windows, not {system or 'this OS'}; "
+                                  "install fio and use --engine fio")
+    if system != "Windows" and not hasattr(os, "pwrite"):
+        raise PortableUnavailable("this Python has no positional I/O (os.pread/os.pwrite); install fio and use --engine fio")
+    from ssdprof.portable.engine import PortableEngine
+
+    return PortableEngine(reason, system=system)

@@ -1,0 +1,87 @@
+"""A worker process: its lanes run as threads, released together by the engine's start signal.
+
+Start-up (importing, opening files, allocating and filling buffers) happens before the start
+signal, so it is never measured: each lane reports :class:`LaneReady` and waits; the engine
+sets the common start time and releases every lane at once (a barrier across processes). The
+entry point takes only picklable arguments and imports no pydantic, so it starts quickly with
+the ``spawn`` method that macOS and Windows use.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import threading
+import time
+from collections.abc import Callable
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any
+
+import psutil
+
+from ssdprof.portable.directio import open_io_file
+from ssdprof.portable.lane import Lane
+from ssdprof.portable.lanes import LaneSpec
+from ssdprof.portable.messages import LaneDone, LaneReady, WorkerDone, WorkerSpec
+
+__all__ = ["run_worker"]
+
+_PARENT_CHECK_S = 1.0
+
+
+def run_worker(spec: WorkerSpec, connection: Connection, go: Any, start_ns: Any, stop: Any) -> None:
+    """Process entry. ``go`` is an Event, ``start_ns`` and ``stop`` shared ctypes values."""
+    # Ctrl-C reaches the whole process group; the engine stops the workers itself, cleanly.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    lock = threading.Lock()
+
+    def send(message: object) -> None:
+        with lock:
+            connection.send(message)
+
+    def stopped() -> bool:
+        return bool(stop.value)
+
+    threads = [threading.Thread(target=_lane_main, args=(spec, lane), daemon=True,
+                                kwargs={"send": send, "stopped": stopped, "go": go, "start_ns": start_ns})
+               for lane in spec.lanes]
+    for thread in threads:
+        thread.start()
+    cpu_at_start = time.process_time()
+    if _wait_for_start(go, spec.parent_pid):
+        cpu_at_start = time.process_time()
+    for thread in threads:
+        thread.join()
+    with contextlib.suppress(OSError):  # the engine is gone; nothing left to tell
+        send(WorkerDone(spec.worker_id, time.process_time() - cpu_at_start))
+    connection.close()
+
+
+def _lane_main(spec: WorkerSpec, lane_spec: LaneSpec, *, send: Callable[[object], None], stopped: Callable[[], bool],
+               go: Any, start_ns: Any) -> None:
+    try:
+        io = open_io_file(Path(spec.path), direct=spec.direct, write=spec.writes, system=spec.system)
+    except OSError as exc:
+        send(LaneDone(lane_id=lane_spec.lane_id, error=f"cannot open {spec.path}: {exc.strerror or exc}"))
+        return
+    try:
+        lane = Lane(lane_spec, io, spec.schedule, writes=spec.writes, send=send, stopped=stopped)
+        send(LaneReady(lane_spec.lane_id))
+        if not _wait_for_start(go, spec.parent_pid) or stopped():
+            return
+        send(lane.run(int(start_ns.value)))
+    except (OSError, EOFError):
+        return  # the pipe to the engine broke: it was cancelled or died
+    finally:
+        io.close()
+
+
+def _wait_for_start(go: Any, parent_pid: int) -> bool:
+    """Wait for the start signal; False if the engine process went away meanwhile.
+
+    (Not os.getppid(): under forkserver the parent is the fork server, not the engine.)"""
+    while not go.wait(_PARENT_CHECK_S):
+        if not psutil.pid_exists(parent_pid):
+            return False
+    return True

@@ -1,0 +1,190 @@
+"""The portable engine for real, on this machine's disk (the Linux path runs for real)."""
+
+from __future__ import annotations
+
+import json
+import platform
+import shutil
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import psutil
+import pytest
+
+from ssdprof import __version__
+from ssdprof.portable import engine as engine_module
+from ssdprof.portable import portable_engine
+from ssdprof.portable.engine import PortableEngine
+from ssdprof.portable.pool import WorkerPool
+from ssdprof.results import Measurement, ProgressSample
+from ssdprof.workload import Workload, WorkloadError, parse_workload
+
+linux_only = pytest.mark.skipif(platform.system() != "Linux", reason="the Linux path runs for real; others are unit-tested")
+MIB = 1 << 20
+
+
+@pytest.fixture(scope="module")
+def scratch() -> Iterator[Path]:
+    """A folder on the real disk (/var/tmp), never /tmp, which is RAM-backed tmpfs on many systems."""
+    path = Path(tempfile.mkdtemp(prefix="ssdprof-portable-", dir="/var/tmp"))
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def test_file(scratch: Path) -> Path:
+    path = scratch / "ssdprof-testfile-engine.dat"
+    PortableEngine("test").layout(path, 32 * MIB, direct=True)
+    return path
+
+
+def workload(scratch: Path, **fields: Any) -> Workload:
+    raw: dict[str, Any] = {"target": str(scratch), "size_bytes": 32 * MIB, "runtime_s": 1, "ramp_s": 0.3}
+    raw.update(fields)
+    return parse_workload(raw)
+
+
+def measure(path: Path, w: Workload, engine: PortableEngine | None = None,
+            cancel: threading.Event | None = None) -> tuple[Measurement, list[ProgressSample]]:
+    samples: list[ProgressSample] = []
+    result = (engine or PortableEngine("test")).measure(w, path, is_device=False, on_progress=samples.append,
+                                                        cancel=cancel or threading.Event())
+    return result, samples
+
+
+@pytest.mark.parametrize(("start_method", "cores", "outstanding", "workers"), [
+    ("forkserver", 2, 1, 1), ("forkserver", 2, 4, 4), ("forkserver", 2, 32, 8), ("forkserver", 64, 1024, 64),
+    ("spawn", 8, 32, 16), ("spawn", 8, 4, 4),
+])
+def test_lanes_get_their_own_processes_up_to_a_few_per_core(monkeypatch: pytest.MonkeyPatch, start_method: str, cores: int,
+                                                           outstanding: int, workers: int) -> None:
+    monkeypatch.setattr(engine_module.os, "cpu_count", lambda: cores)
+    assert PortableEngine("test", start_method=start_method).worker_count(outstanding) == workers
+
+
+def test_a_chosen_worker_count_is_kept() -> None:
+    assert PortableEngine("test", workers=3).worker_count(32) == 3
+    assert PortableEngine("test", workers=3).worker_count(2) == 2
+
+
+def test_the_entry_point_builds_the_portable_engine_with_its_reason() -> None:
+    engine = portable_engine("fio is not installed")
+    assert engine.name == "portable"
+    assert engine.reason == "fio is not installed"
+    assert engine.tool_versions["ssdprof-portable"] == __version__
+
+
+@linux_only
+def test_a_random_read_run_has_the_fio_runners_shape(scratch: Path, test_file: Path) -> None:
+    w = workload(scratch, queue_depth=2)
+    result, samples = measure(test_file, w)
+    assert result.errors == []
+    assert (result.engine.name, result.engine.version, result.engine.ioengine) == ("portable", __version__, "pread/pwrite+O_DIRECT")
+    assert result.engine.effective_queue_depth == 2 and result.engine.direct
+    [host] = result.hosts
+    read = host.read
+    assert host.host == "local" and not host.write.active
+    assert read.io_count > 100 and read.io_bytes == read.io_count * 4096
+    assert read.runtime_ms == pytest.approx(1000, abs=50)
+    assert read.iops == pytest.approx(read.io_count / (read.runtime_ms / 1000))
+    assert sum(read.bins_ns.values()) == read.io_count == read.clat_ns.samples
+    assert read.clat_ns.min is not None and read.clat_ns.min <= read.clat_ns.p50 <= read.clat_ns.p99 <= read.clat_ns.max  # type: ignore[operator]
+    assert samples == result.progress and [s.elapsed_s for s in samples] == [1.0, 1.3]
+    assert "ioengine=libaio" in result.job_text and "iodepth=2" in result.job_text and "direct=1" in result.job_text
+    assert json.loads(result.raw_output)["lanes"] == 2
+
+
+@linux_only
+def test_on_a_file_small_enough_for_ram_it_still_reports_device_latency(scratch: Path) -> None:
+    path = scratch / "ssdprof-testfile-small.dat"
+    PortableEngine("test").layout(path, 16 * MIB, direct=True)
+    path.read_bytes()  # the whole file is now in the page cache
+    device, _ = measure(path, workload(scratch, size_bytes=16 * MIB, runtime_s=1, ramp_s=0.2))
+    cached, _ = measure(path, workload(scratch, size_bytes=16 * MIB, runtime_s=0.5, ramp_s=0.1, direct=False))
+    device_p50, cached_p50 = device.hosts[0].read.clat_ns.p50, cached.hosts[0].read.clat_ns.p50
+    assert device_p50 is not None and cached_p50 is not None
+    assert device_p50 > 10_000, f"4K reads at {device_p50 / 1000:.1f} µs: the page cache answered"
+    assert cached_p50 < device_p50 / 3  # the classic home-made benchmark's number, for contrast
+    assert cached.engine.ioengine == "pread/pwrite (buffered)" and not cached.engine.direct
+
+
+@linux_only
+def test_a_70_30_mix_measures_both_directions_and_they_reach_the_device(scratch: Path, test_file: Path) -> None:
+    result, _ = measure(test_file, workload(scratch, pattern="randrw", read_pct=70, queue_depth=4, ramp_s=0.2))
+    read, write = result.hosts[0].read, result.hosts[0].write
+    assert read.active and write.active
+    assert 0.6 < read.io_count / (read.io_count + write.io_count) < 0.8
+    assert not [w for w in result.extra_warnings if w.code == "cache_answered"]
+
+
+@linux_only
+def test_sequential_jobs_run_side_by_side(scratch: Path, test_file: Path) -> None:
+    result, _ = measure(test_file, workload(scratch, pattern="read", block_size_bytes="128k", numjobs=2, ramp_s=0.2))
+    assert result.hosts[0].jobs == 2
+    assert result.hosts[0].read.io_count > 0
+    assert "offset_increment=" in result.job_text
+
+
+@linux_only
+def test_cancel_stops_promptly_and_leaves_no_worker_behind(scratch: Path, test_file: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    started: list[int] = []
+    original_start = WorkerPool.start
+
+    def recording_start(pool: WorkerPool) -> None:
+        original_start(pool)
+        started.extend(pool.pids)
+
+    monkeypatch.setattr(WorkerPool, "start", recording_start)
+    cancel = threading.Event()
+    threading.Timer(1.0, cancel.set).start()
+    began = time.monotonic()
+    result, _ = measure(test_file, workload(scratch, queue_depth=4, runtime_s=60), cancel=cancel)
+    assert result.cancelled and result.hosts == []
+    assert time.monotonic() - began < 4
+    assert len(started) == 4  # one process per lane at this depth
+    deadline = time.monotonic() + 2
+    while any(psutil.pid_exists(pid) for pid in started) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(psutil.pid_exists(pid) for pid in started)
+
+
+@linux_only
+def test_the_spawn_start_method_of_macos_and_windows_works_too(scratch: Path, test_file: Path) -> None:
+    engine = PortableEngine("test", start_method="spawn", workers=2)
+    result, _ = measure(test_file, workload(scratch, queue_depth=2, runtime_s=0.5, ramp_s=0.1), engine=engine)
+    assert result.errors == [] and result.hosts[0].read.io_count > 0
+
+
+@linux_only
+def test_tmpfs_is_refused_for_device_numbers_but_measured_when_buffered_is_asked() -> None:
+    if not Path("/dev/shm").is_dir():
+        pytest.skip("no tmpfs at /dev/shm")
+    with tempfile.TemporaryDirectory(dir="/dev/shm") as ram:
+        path = Path(ram) / "ssdprof-testfile-ram.dat"
+        with pytest.raises(WorkloadError, match="lives in RAM"):
+            PortableEngine("test").layout(path, 4 * MIB, direct=True)
+        PortableEngine("test").layout(path, 4 * MIB, direct=False)
+        with pytest.raises(WorkloadError, match="lives in RAM"):
+            measure(path, workload(Path(ram), size_bytes=4 * MIB))
+        result, _ = measure(path, workload(Path(ram), size_bytes=4 * MIB, direct=False, runtime_s=0.3, ramp_s=0))
+        assert result.hosts[0].read.io_count > 0 and not result.engine.direct
+
+
+@linux_only
+def test_an_access_size_off_the_logical_block_is_refused(scratch: Path, test_file: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(engine_module, "logical_block_bytes", lambda path, system=None: 4096)
+    with pytest.raises(WorkloadError, match="4096 B logical block") as raised:
+        measure(test_file, workload(scratch, block_size_bytes=2048))
+    assert raised.value.problems[0].field == "block_size_bytes"
+
+
+@linux_only
+def test_a_file_smaller_than_the_region_is_refused(scratch: Path, test_file: Path) -> None:
+    with pytest.raises(WorkloadError, match="larger than the test file"):
+        measure(test_file, workload(scratch, size_bytes=64 * MIB))
