@@ -243,9 +243,12 @@ def _end_with_parent() -> Callable[[], None] | None:
         return None
     libc = ctypes.CDLL(None, use_errno=True)
     pr_set_pdeathsig = 1
+    parent = os.getpid()
 
     def set_death_signal() -> None:
         libc.prctl(pr_set_pdeathsig, signal.SIGTERM, 0, 0, 0)
+        if os.getppid() != parent:  # ssdprof died between fork and prctl: the signal will never come
+            os._exit(1)
 
     return set_death_signal
 
