@@ -81,6 +81,17 @@ python_env() {
   touch "$stamp"
 }
 
+build_tools() {
+  # PyInstaller for scripts/freeze-engine.sh, from its own lock file; only when freezing.
+  local venv=$root/engine/.venv lock=$root/engine/requirements-build.lock stamp
+  stamp=$venv/.ssdprof-build-lock-$(sha256sum "$lock" | cut -c1-16)
+  [ -f "$stamp" ] && return 0
+  say "installing the engine's build tools (engine/requirements-build.lock)"
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check -r "$lock"
+  rm -f "$venv"/.ssdprof-build-lock-*
+  touch "$stamp"
+}
+
 node_modules() {
   [ -f "$root/package-lock.json" ] || return 0
   local stamp=$root/node_modules/.ssdprof-lock-$(sha256sum "$root/package-lock.json" | cut -c1-16)
@@ -102,5 +113,6 @@ case $mode in
     python_env
     node_modules
     ;;
-  *) say "usage: setup.sh [runtime|all]"; exit 2 ;;
+  freeze) python_env; build_tools ;;
+  *) say "usage: setup.sh [runtime|all|freeze]"; exit 2 ;;
 esac
