@@ -11,7 +11,7 @@ export const MODE = process.env.SSDPROF_E2E_MODE === 'electron' ? 'electron' : '
 export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
   '--no-first-run', '--disable-sync', '--disable-quic'];
 
-interface Running {
+export interface Running {
   /** The PID whose descendants are ours (engine, fio). */
   pid: number;
   open: () => Promise<Page>;
@@ -23,8 +23,11 @@ function diskDir(): string {
   return mkdtempSync(join(parent, 'ssdprof-e2e-'));
 }
 
-async function startBrowserMode(dir: string): Promise<Running> {
-  const server: ChildProcessWithoutNullStreams = spawn(PYTHON, ['-m', 'ssdprof', 'serve', '--port', '0', '--db', join(dir, 'results.sqlite3')], {
+export class Unavailable extends Error {}
+
+/** Browser mode from `argv` (default: `ssdprof serve`); a server that prints `UNAVAILABLE: why` throws Unavailable. */
+export async function startBrowserMode(dir: string, argv = ['-m', 'ssdprof', 'serve', '--port', '0', '--db', join(dir, 'results.sqlite3')]): Promise<Running> {
+  const server: ChildProcessWithoutNullStreams = spawn(PYTHON, argv, {
     cwd: ROOT, env: { ...process.env, PYTHONUNBUFFERED: '1' },
   });
   const url = await new Promise<string>((resolveUrl, reject) => {
@@ -33,10 +36,10 @@ async function startBrowserMode(dir: string): Promise<Running> {
     server.stdout.on('data', (chunk: Buffer) => {
       seen += chunk.toString();
       const match = /http:\/\/127\.0\.0\.1:\d+\/\?token=\S+/.exec(seen);
-      if (match) {
-        clearTimeout(timer);
-        resolveUrl(match[0]);
-      }
+      const unavailable = /UNAVAILABLE: (.*)/.exec(seen);
+      if (match || unavailable) clearTimeout(timer);
+      if (match) resolveUrl(match[0]);
+      else if (unavailable) reject(new Unavailable(unavailable[1]));
     });
     server.on('exit', (code) => reject(new Error(`ssdprof serve exited with ${code}: ${seen}`)));
   });

@@ -72,3 +72,24 @@ describe('validateEngineCall', () => {
     expect(() => validateEngineCall(payload)).toThrow(message);
   });
 });
+
+describe('validateSavePdf', async () => {
+  const { validateSavePdf } = await import('./ipc');
+  const pdf = Buffer.from('%PDF-1.4\n%%EOF\n').toString('base64');
+
+  it('accepts a bare .pdf name and base64 that decodes to a PDF', () => {
+    expect(validateSavePdf({ filename: 'ssdprof-runs-3.pdf', pdf_base64: pdf }).pdf.subarray(0, 5).toString()).toBe('%PDF-');
+  });
+
+  it('refuses a name with a folder in it', () => {
+    expect(() => validateSavePdf({ filename: '../../etc/x.pdf', pdf_base64: pdf })).toThrow(/bare name/);
+  });
+
+  it('refuses bytes that are not a PDF', () => {
+    expect(() => validateSavePdf({ filename: 'a.pdf', pdf_base64: Buffer.from('MZ...').toString('base64') })).toThrow(/not a PDF/);
+  });
+
+  it('refuses extra keys', () => {
+    expect(() => validateSavePdf({ filename: 'a.pdf', pdf_base64: pdf, path: '/etc' })).toThrow(/unexpected keys/);
+  });
+});

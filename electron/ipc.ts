@@ -21,6 +21,27 @@ export function handle<T, R>(channel: string, appUrl: string, validate: Validato
   });
 }
 
+export interface SavePdf {
+  filename: string;
+  pdf: Buffer;
+}
+
+const MAX_PDF_BASE64_CHARS = 200 << 20;
+
+/** {filename, pdf_base64}: a bare *.pdf name (the dialog picks the folder) and base64 that decodes to a PDF. */
+export const validateSavePdf: Validator<SavePdf> = (payload) => {
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) throw new PayloadError('expected {filename, pdf_base64}');
+  const { filename, pdf_base64: base64, ...rest } = payload as Record<string, unknown>;
+  if (Object.keys(rest).length) throw new PayloadError(`unexpected keys: ${Object.keys(rest).join(', ')}`);
+  if (typeof filename !== 'string' || !/^[\w.-]{1,200}\.pdf$/.test(filename)) throw new PayloadError('filename must be a bare name ending in .pdf');
+  if (typeof base64 !== 'string' || base64.length > MAX_PDF_BASE64_CHARS || !/^[A-Za-z0-9+/]*={0,2}$/.test(base64)) {
+    throw new PayloadError('pdf_base64 must be base64');
+  }
+  const pdf = Buffer.from(base64, 'base64');
+  if (pdf.subarray(0, 5).toString('latin1') !== '%PDF-') throw new PayloadError('pdf_base64 is not a PDF');
+  return { filename, pdf };
+};
+
 const KNOWN = new Set<string>(METHOD_NAMES);
 const MAX_PAYLOAD_CHARS = 1 << 20;
 

@@ -2,7 +2,7 @@
 // may load nothing but 'electron', so this file imports types only.
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
 import type { MethodName, Methods } from '../src/api/contract.gen';
-import type { EngineApi, Notification, Reply } from '../src/api/engine-api';
+import type { EngineApi, Notification, Reply, SavePdfRequest, SavePdfResult } from '../src/api/engine-api';
 
 function invoke<M extends MethodName>(method: M) {
   return (params: Methods[M]['params']) => ipcRenderer.invoke('engine:call', { method, params }) as Promise<Reply<Methods[M]['result']>>;
@@ -23,6 +23,16 @@ const api = {
   runsTag: invoke('runs.tag'),
   runsDelete: invoke('runs.delete'),
   exportCsv: invoke('export.csv'),
+  specsList: invoke('specs.list'),
+  specsMatch: invoke('specs.match'),
+  specsCompare: invoke('specs.compare'),
+  runsCompare: invoke('runs.compare'),
+  reportPdf: invoke('report.pdf'),
+  hostsList: invoke('hosts.list'),
+  hostsAdd: invoke('hosts.add'),
+  hostsTest: invoke('hosts.test'),
+  hostsRemove: invoke('hosts.remove'),
+  savePdf: (request: SavePdfRequest) => ipcRenderer.invoke('file:save-pdf', request) as Promise<Reply<SavePdfResult>>,
   onNotification(listener: (note: Notification) => void) {
     const relay = (_event: IpcRendererEvent, note: Notification) => listener(note);
     ipcRenderer.on('engine:notification', relay);

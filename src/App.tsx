@@ -4,6 +4,7 @@ import { useEngine, type EngineInfoResult, type RunResult, type SweepStarted } f
 import { idle, liveReducer } from './state/live';
 import { Designer } from './views/Designer';
 import { History } from './views/History';
+import { Hosts } from './views/Hosts';
 import { Live } from './views/Live';
 import { Results } from './views/Results';
 
@@ -12,6 +13,7 @@ const VIEWS = [
   { id: 'live', label: 'Live run' },
   { id: 'results', label: 'Results' },
   { id: 'history', label: 'History' },
+  { id: 'hosts', label: 'Hosts' },
 ] as const;
 export type View = (typeof VIEWS)[number]['id'];
 
@@ -102,6 +104,7 @@ export function App() {
         {view === 'live' && <Live state={live} onCancel={() => void cancel()} onOpenResults={() => setView('results')} onDesign={() => setView('designer')}
           onResume={() => void resume()} />}
         {view === 'results' && <Results title={results.title} runs={results.runs} onDesign={() => setView('designer')} />}
+        {view === 'hosts' && <Hosts />}
         {view === 'history' && <History onOpen={(title, runs) => { setResults({ title, runs }); setView('results'); }} />}
       </main>
     </div>

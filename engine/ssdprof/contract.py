@@ -14,8 +14,10 @@ from pydantic import BaseModel, ConfigDict, Field
 from pydantic.json_schema import GenerateJsonSchema, models_json_schema
 from pydantic_core import core_schema
 
+from ssdprof.analysis.spec_comparison import SpecComparison
 from ssdprof.events import LayoutDone, PointFinished, PointProgress, PointStarted, SweepFinished, SweepStarted
 from ssdprof.results import RunResult
+from ssdprof.specs import Spec
 from ssdprof.sweep import SweepMode
 from ssdprof.workload import FieldProblem, Workload
 
@@ -113,6 +115,13 @@ class SweepParams(_Params):
     repeats: int = Field(default=1, ge=1, le=1000)
     name: str | None = Field(default=None, max_length=200)
     tags: dict[str, str] = Field(default_factory=dict)
+    hosts: list[str] = Field(default_factory=list, max_length=256,
+                             description="run on these SSH hosts (aliases or user@host:port) instead of locally")
+    remote_dir: str = Field(default="", description="the folder on every host (default: the engine's remote scratch folder)")
+    remote_dirs: dict[str, str] = Field(default_factory=dict, description="host -> its own folder, overriding remote_dir")
+    rbd: str = Field(default="", description="POOL/IMAGE for fio's rbd engine on the hosts; {host} gives one image per host")
+    ceph_conf: str = ""
+    ceph_user: str = "admin"
 
 
 class PlannedPoint(_Result):
@@ -198,6 +207,144 @@ class ExportResult(_Result):
     runs: int
 
 
+# ------------------------------------------------------------------------ spec sheets, compare
+
+
+class SpecsListResult(_Result):
+    specs: list[Spec]
+    problems: list[str] = Field(description="spec files that could not be read, each naming the file and field")
+
+
+class SpecMatchParams(_Params):
+    device_model: str = Field(min_length=1, max_length=300)
+    capacity_bytes: int | None = Field(default=None, gt=0)
+
+
+class SpecMatchResult(_Result):
+    spec: Spec | None
+    score: int = Field(description="3 exact, 2 the pattern appears in the model, 1 same family; 0 no match")
+    note: str
+
+
+class SpecCompareParams(_Params):
+    run_ids: list[int] = Field(min_length=1, max_length=2000)
+    spec_id: str | None = Field(default=None, description="default: the spec matching each run's device model")
+
+
+class RunSpecComparison(_Result):
+    run_id: int
+    spec_id: str
+    how: str = Field(description="why this spec: matched the device model, or chosen")
+    comparison: SpecComparison
+    sentence: str
+
+
+class SpecCompareResult(_Result):
+    comparisons: list[RunSpecComparison]
+    unmatched: dict[str, str] = Field(description="run id -> why no spec was compared with it")
+
+
+class RunsCompareParams(_Params):
+    a: list[int] = Field(min_length=1, max_length=2000, description="run ids of group A (e.g. an earlier run)")
+    b: list[int] = Field(min_length=1, max_length=2000, description="run ids of group B")
+    metric: Literal["iops", "bw_bytes_per_s", "lat_ns_mean", "lat_ns_p50", "lat_ns_p99", "lat_ns_p99_9"] = "iops"
+    confidence: float = Field(default=0.95, gt=0.5, lt=1)
+
+
+class MeanInterval(_Result):
+    n: int
+    mean: float
+    stddev: float | None
+    half_width: float | None = Field(description="half the confidence interval; null when n < 2")
+
+
+class GroupVerdict(_Result):
+    setting: str
+    same_setting: bool
+    a_run_ids: list[int]
+    b_run_ids: list[int]
+    a: MeanInterval
+    b: MeanInterval
+    diff_pct: float | None = Field(description="mean(B) - mean(A), relative to mean(A)")
+    p_value: float | None = Field(description="Welch's t-test, two-sided; null without 2 repeats a side")
+    significant: bool
+    verdict: str
+
+
+class RunsCompareResult(_Result):
+    metric: str
+    unit: str = Field(description="of the means: IOPS, MB/s (10^6 bytes/s) or µs")
+    comparisons: list[GroupVerdict]
+
+
+class ReportParams(_Params):
+    run_ids: list[int] = Field(default_factory=list, max_length=2000)
+    sweep_id: int | None = None
+    compare_with: list[int] = Field(default_factory=list, max_length=2000, description="earlier runs: a second group")
+    spec_id: str | None = Field(default=None, description="default: the spec matching the device model")
+    title: str | None = Field(default=None, max_length=200)
+
+
+class ReportResult(_Result):
+    pdf_base64: str
+    filename: str
+    bytes: int
+    runs: int
+
+
+# ---------------------------------------------------------------------------------------- hosts
+
+
+class HostProbeInfo(_Result):
+    reachable: bool
+    os: str
+    cpu_count: int
+    fio_version: str
+    fio_engines: list[str]
+    ceph_tools: list[str]
+    nics: dict[str, int] = Field(description="interface -> link speed in Mb/s (-1 when the OS does not say)")
+    error: str
+
+
+class HostInfo(_Result):
+    name: str
+    added_at: str
+    fingerprint: str
+    probe: HostProbeInfo
+
+
+class HostsListResult(_Result):
+    hosts: list[HostInfo]
+
+
+class HostParams(_Params):
+    host: str = Field(min_length=1, max_length=300, description="an ssh alias or user@host:port")
+
+
+class HostAddParams(_Params):
+    host: str = Field(min_length=1, max_length=300, description="an ssh alias or user@host:port")
+    accept_fingerprint: str | None = Field(default=None, max_length=200,
+                                           description="accept the host key with this fingerprint (as offered by a first call)")
+
+
+class HostKeyInfo(_Result):
+    key_type: str
+    fingerprint: str
+
+
+class HostAddResult(_Result):
+    added: bool
+    host: str
+    offered: list[HostKeyInfo] = Field(description="unknown host keys: show them; add again with accept_fingerprint")
+    probe: HostProbeInfo | None
+    message: str
+
+
+class HostTestResult(_Result):
+    host: str
+    probe: HostProbeInfo
+
+
 class Method(BaseModel):
     model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
     params: type[BaseModel]
@@ -220,6 +367,15 @@ METHODS: dict[str, Method] = {
     "runs.tag": Method(params=TagParams, result=RunResultEnvelope, summary="add or change tags of a run"),
     "runs.delete": Method(params=RunIdParams, result=DeleteResult, summary="delete a run"),
     "export.csv": Method(params=ExportParams, result=ExportResult, summary="runs as CSV, units in the column names"),
+    "specs.list": Method(params=NoParams, result=SpecsListResult, summary="the spec library (bundled and the user's own)"),
+    "specs.match": Method(params=SpecMatchParams, result=SpecMatchResult, summary="the spec sheet for a device model"),
+    "specs.compare": Method(params=SpecCompareParams, result=SpecCompareResult, summary="% of spec for runs, where fair"),
+    "runs.compare": Method(params=RunsCompareParams, result=RunsCompareResult, summary="group B vs A: mean ± CI, Welch"),
+    "report.pdf": Method(params=ReportParams, result=ReportResult, summary="a PDF report of runs or a sweep (base64)"),
+    "hosts.list": Method(params=NoParams, result=HostsListResult, summary="the hosts added so far"),
+    "hosts.add": Method(params=HostAddParams, result=HostAddResult, summary="add a host; an unknown key is offered first"),
+    "hosts.test": Method(params=HostParams, result=HostTestResult, summary="reachability, fio, engines, CPUs, NICs"),
+    "hosts.remove": Method(params=HostParams, result=DeleteResult, summary="forget a host"),
 }
 
 

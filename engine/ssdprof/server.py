@@ -29,6 +29,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from pydantic import BaseModel
 
+from ssdprof.hosts import SshSettings
 from ssdprof.rpc import EngineService, handle_message, notification
 
 __all__ = ["CSP", "BrowserServer", "EventHub", "default_renderer_dir"]
@@ -85,12 +86,12 @@ class BrowserServer(ThreadingHTTPServer):
     allow_reuse_address = True
 
     def __init__(self, db_path: Path, *, port: int = 0, renderer_dir: Path | None = None,
-                 default_dir: Path | None = None, fio_executable: str = "fio"):
+                 default_dir: Path | None = None, fio_executable: str = "fio", ssh: SshSettings | None = None):
         super().__init__((HOST, port), _Handler)
         self.token = secrets.token_urlsafe(24)
         self.renderer_dir = (renderer_dir or default_renderer_dir()).resolve()
         self.hub = EventHub()
-        self.service = EngineService(db_path, self.hub.publish, default_dir=default_dir, fio_executable=fio_executable)
+        self.service = EngineService(db_path, self.hub.publish, default_dir=default_dir, fio_executable=fio_executable, ssh=ssh)
 
     @property
     def port(self) -> int:
@@ -259,12 +260,12 @@ class _Handler(BaseHTTPRequestHandler):
             self.wfile.write(body)
 
 
-def serve(db_path: Path, *, port: int = 0, renderer_dir: Path | None = None) -> int:
+def serve(db_path: Path, *, port: int = 0, renderer_dir: Path | None = None, ssh: SshSettings | None = None) -> int:
     """Run browser mode until Ctrl-C or SIGTERM; prints the URL (with its token) on stdout."""
     import signal
     import sys
 
-    server = BrowserServer(db_path, port=port, renderer_dir=renderer_dir)
+    server = BrowserServer(db_path, port=port, renderer_dir=renderer_dir, ssh=ssh)
 
     def stop(signum: int, frame: object) -> None:
         threading.Thread(target=server.shutdown, daemon=True).start()

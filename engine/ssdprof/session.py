@@ -15,6 +15,7 @@ from typing import Any, cast
 from pydantic import BaseModel, ValidationError
 
 from ssdprof import __version__
+from ssdprof.ceph import parse_rbd
 from ssdprof.contract import (
     ERROR_CODES,
     METHODS,
@@ -25,15 +26,21 @@ from ssdprof.contract import (
     ExportParams,
     ExportResult,
     FieldRule,
+    HostAddParams,
+    HostParams,
     PlannedPoint,
     PresetInfo,
     PresetsResult,
+    ReportParams,
     ResumeParams,
     RpcErrorData,
     RunEventNotification,
     RunResultEnvelope,
+    RunsCompareParams,
     RunsListParams,
     RunsListResult,
+    SpecCompareParams,
+    SpecMatchParams,
     SweepEstimate,
     SweepInfo,
     SweepParams,
@@ -45,12 +52,16 @@ from ssdprof.contract import (
 )
 from ssdprof.events import PointFinished, RunEvent, SweepFinished, SweepStarted
 from ssdprof.fio import detect_fio
+from ssdprof.hosts import SshSettings, parse_host
 from ssdprof.interchange import export_csv
 from ssdprof.portable import PortableUnavailable, portable_engine
 from ssdprof.results import DirectionStats, RunResult
 from ssdprof.runner import Runner
+from ssdprof.session_analysis import Analysis
+from ssdprof.session_hosts import Hosts
+from ssdprof.specs import bundled_spec_dir, default_user_spec_dir
 from ssdprof.store import RunFilter, Store
-from ssdprof.sweep import PRESETS, SweepSpec, build_sweep, estimate_s, preset
+from ssdprof.sweep import PRESETS, RemoteSpec, SweepSpec, build_sweep, estimate_s, preset
 from ssdprof.targets import default_target_dir, plan_target
 from ssdprof.workload import FIELD_RULES, FieldProblem, Workload, WorkloadError, parse_workload
 
@@ -95,12 +106,16 @@ class _ActiveSweep:
 class EngineService:
     """The engine's operations for a GUI; one instance per client session."""
 
-    def __init__(self, db_path: Path, notify: Notify, *, default_dir: Path | None = None, fio_executable: str = "fio"):
+    def __init__(self, db_path: Path, notify: Notify, *, default_dir: Path | None = None, fio_executable: str = "fio",
+                 ssh: SshSettings | None = None, spec_folders: tuple[Path | None, ...] | None = None):
         self.db_path = db_path
         self.notify = notify
         self.default_dir = default_dir
         self.fio_executable = fio_executable
+        self.ssh = ssh or SshSettings()
         self.store = Store(db_path)
+        analysis = Analysis(self.store, spec_folders if spec_folders is not None else (bundled_spec_dir(), default_user_spec_dir()))
+        hosts = Hosts(self.store, self.ssh)
         self._lock = threading.Lock()
         self._sweep: _ActiveSweep | None = None
         self._handlers: dict[str, Callable[[Any], BaseModel]] = {
@@ -118,6 +133,15 @@ class EngineService:
             "runs.tag": self.runs_tag,
             "runs.delete": lambda p: DeleteResult(deleted=self.store.delete_run(p.run_id)),
             "export.csv": self.export,
+            "specs.list": lambda _: analysis.specs_list(),
+            "specs.match": lambda p: analysis.specs_match(cast(SpecMatchParams, p)),
+            "specs.compare": lambda p: analysis.specs_compare(cast(SpecCompareParams, p)),
+            "runs.compare": lambda p: analysis.runs_compare(cast(RunsCompareParams, p)),
+            "report.pdf": lambda p: analysis.report_pdf(cast(ReportParams, p)),
+            "hosts.list": lambda _: hosts.list(),
+            "hosts.add": lambda p: hosts.add(cast(HostAddParams, p)),
+            "hosts.test": lambda p: hosts.test(cast(HostParams, p)),
+            "hosts.remove": lambda p: DeleteResult(deleted=hosts.remove(cast(HostParams, p))),
         }
 
     def call(self, method: str, raw_params: Any) -> BaseModel:
@@ -189,7 +213,8 @@ class EngineService:
 
     def start(self, params: SweepParams) -> SweepStarted:
         spec = _sweep_spec(params)
-        plan_target(spec.points[0], self.default_dir)  # fail fast, before a sweep is stored
+        if spec.remote is None:
+            plan_target(spec.points[0], self.default_dir)  # fail fast, before a sweep is stored
         return self._launch(spec, None, params.tags)
 
     def resume(self, params: ResumeParams) -> SweepStarted:
@@ -269,7 +294,7 @@ class EngineService:
 
         store = Store(self.db_path)
         try:
-            runner = Runner(store, default_dir=self.default_dir, fio_executable=self.fio_executable)
+            runner = Runner(store, default_dir=self.default_dir, fio_executable=self.fio_executable, ssh=self.ssh)
             runner.run_sweep(spec, resume_id=resume_id, tags=tags, on_event=on_event, cancel=active.cancel)
         except Exception as exc:  # reported to the client: a sweep thread must never die silently
             active.error = exc
@@ -295,7 +320,26 @@ def _sweep_spec(params: SweepParams) -> SweepSpec:
         spec = build_sweep(base, factors, params.mode, params.repeats)
     else:
         spec = SweepSpec(name="run", points=[base], repeats=params.repeats)
-    return spec.model_copy(update={"name": params.name or spec.name, "tags": {**spec.tags, **params.tags}})
+    return spec.model_copy(update={"name": params.name or spec.name, "tags": {**spec.tags, **params.tags},
+                                   "remote": _remote(params)})
+
+
+def _remote(params: SweepParams) -> RemoteSpec | None:
+    """Remote options, each host name checked (no option or shell syntax reaches ssh)."""
+    if not params.hosts:
+        if params.rbd or params.remote_dirs or params.remote_dir:
+            raise WorkloadError.single("hosts", "--host", "remote options need at least one host")
+        return None
+    names = [parse_host(h).name for h in params.hosts]
+    unknown = sorted(set(params.remote_dirs) - set(names))
+    if unknown:
+        raise WorkloadError.single("remote_dirs", "--remote-dir", f"folders given for hosts not in the run: {', '.join(unknown)}")
+    if params.rbd:
+        parse_rbd(params.rbd, params.ceph_user, params.ceph_conf)
+    if len(set(names)) != len(names):
+        raise WorkloadError.single("hosts", "--host", "each host may be named only once")
+    return RemoteSpec(hosts=names, target_dir=params.remote_dir, target_dirs=dict(params.remote_dirs), rbd=params.rbd,
+                      ceph_conf=params.ceph_conf, ceph_user=params.ceph_user)
 
 
 def _light(run: RunResult) -> RunResult:

@@ -1,7 +1,7 @@
 // What components use: the bridge's replies turned into results or a thrown EngineError that
 // keeps the engine's field problems, plus a subscription to run events.
 import type { FieldProblem, MethodName, Methods, RunEventNotification } from './contract.gen';
-import { apiName, type EngineApi, type Notification } from './engine-api';
+import { apiName, type EngineApi, type Notification, type SavePdfRequest, type SavePdfResult } from './engine-api';
 
 export class EngineError extends Error {
   constructor(
@@ -25,6 +25,12 @@ export class Engine {
     const reply = await fn(params);
     if (!reply.ok) throw new EngineError(reply.error.message, reply.error.code, reply.error.data?.problems ?? []);
     return reply.result as unknown as Methods[M]['result'];
+  }
+
+  async savePdf(request: SavePdfRequest): Promise<SavePdfResult> {
+    const reply = await this.bridge.savePdf(request);
+    if (!reply.ok) throw new EngineError(reply.error.message, reply.error.code);
+    return reply.result;
   }
 
   onNotification(listener: (note: Notification) => void): () => void {

@@ -17,11 +17,25 @@ type Camel<S extends string> = S extends `${infer Head}.${infer Tail}` ? `${Head
 
 export type Notification = { [N in NotificationName]: { method: N; params: Notifications[N] } }[NotificationName];
 
+/** A PDF the engine made (`report.pdf`), to be saved where the user says. */
+export interface SavePdfRequest {
+  filename: string;
+  pdf_base64: string;
+}
+
+/** `saved` false when the user closed the dialog; `path` where the file went (null in a browser download). */
+export interface SavePdfResult {
+  saved: boolean;
+  path: string | null;
+}
+
 export type EngineApi = {
   readonly [M in MethodName as Camel<M>]: (params: Methods[M]['params']) => Promise<Reply<Methods[M]['result']>>;
 } & {
   /** Calls `listener` with every notification until the returned function is called. */
   readonly onNotification: (listener: (note: Notification) => void) => () => void;
+  /** Saves a PDF: Electron's save dialog in the desktop app, a download in browser mode. */
+  readonly savePdf: (request: SavePdfRequest) => Promise<Reply<SavePdfResult>>;
 };
 
 export function apiName(method: string): string {

@@ -9,6 +9,7 @@ export interface HttpOptions {
   base?: string;
   fetch?: typeof fetch;
   eventSource?: (url: string) => EventSource;
+  document?: Document;
 }
 
 export function createHttpApi(options: HttpOptions): EngineApi {
@@ -53,6 +54,14 @@ export function createHttpApi(options: HttpOptions): EngineApi {
   const methods = Object.fromEntries(METHOD_NAMES.map((m) => [apiName(m), (params: unknown) => call(m, params)]));
   return {
     ...methods,
+    savePdf: async (request) => {
+      try {
+        download(request.filename, request.pdf_base64, options.document ?? document);
+        return { ok: true, result: { saved: true, path: null } };
+      } catch (error) {
+        return failure(-32096, `the browser did not take the download: ${String(error)}`);
+      }
+    },
     onNotification(listener) {
       listeners.add(listener);
       if (!source) open();
@@ -65,6 +74,22 @@ export function createHttpApi(options: HttpOptions): EngineApi {
       };
     },
   } as EngineApi;
+}
+
+/** Browser mode has no file dialog: the PDF becomes a download (the browser asks where, or uses its folder). */
+function download(filename: string, base64: string, doc: Document): void {
+  const binary = atob(base64);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i += 1) bytes[i] = binary.charCodeAt(i);
+  const url = URL.createObjectURL(new Blob([bytes], { type: 'application/pdf' }));
+  const link = doc.createElement('a');
+  link.href = url;
+  link.download = filename;
+  link.rel = 'noopener';
+  doc.body.appendChild(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
 function failure(code: number, message: string): Reply<never> {

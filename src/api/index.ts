@@ -6,7 +6,7 @@ import type { EngineApi } from './engine-api';
 import { createHttpApi } from './http';
 
 export { Engine, EngineError, type RunEvent } from './client';
-export type { EngineApi, Notification } from './engine-api';
+export type { EngineApi, Notification, SavePdfRequest, SavePdfResult } from './engine-api';
 export * from './contract.gen';
 
 declare global {

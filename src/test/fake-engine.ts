@@ -15,11 +15,14 @@ export class RpcReplyError {
 export interface FakeEngine {
   engine: Engine;
   calls: { method: MethodName; params: unknown }[];
+  /** PDFs the component asked to save (file names). */
+  saved: string[];
   notify: (note: Notification) => void;
 }
 
 export function fakeEngine(handlers: Handlers): FakeEngine {
   const calls: FakeEngine['calls'] = [];
+  const saved: string[] = [];
   const listeners = new Set<(note: Notification) => void>();
   const methods = Object.fromEntries(METHOD_NAMES.map((method) => [apiName(method), async (params: unknown) => {
     calls.push({ method, params });
@@ -34,6 +37,10 @@ export function fakeEngine(handlers: Handlers): FakeEngine {
   }]));
   const bridge = {
     ...methods,
+    savePdf: async (request: { filename: string }) => {
+      saved.push(request.filename);
+      return { ok: true, result: { saved: true, path: `/tmp/${request.filename}` } };
+    },
     onNotification: (listener: (note: Notification) => void) => {
       listeners.add(listener);
       return () => {
@@ -41,5 +48,5 @@ export function fakeEngine(handlers: Handlers): FakeEngine {
       };
     },
   } as unknown as EngineApi;
-  return { engine: new Engine(bridge), calls, notify: (note) => listeners.forEach((l) => l(note)) };
+  return { engine: new Engine(bridge), calls, saved, notify: (note) => listeners.forEach((l) => l(note)) };
 }

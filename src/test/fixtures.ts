@@ -1,4 +1,4 @@
-import type { EngineInfoResult, RunResult, Workload } from '../api';
+import type { EngineInfoResult, RunResult, Spec, Workload } from '../api';
 import sample from './student-runs.json';
 
 /** A real student sweep (fio 3.33): light runs as runs.list returns them, and one run in full. */
@@ -17,3 +17,6 @@ export const info: EngineInfoResult = {
     queue_depth: { flag: '--qd', allowed: 'an integer from 1 to 4096' },
   },
 };
+
+/** A bundled spec sheet (assets/specs/samsung-970-evo-plus-1tb.json), its random-read figures. */
+export const evoPlus: Spec = {"schema_version": 1, "id": "samsung-970-evo-plus-1tb", "vendor": "Samsung", "model": "970 EVO Plus 1TB", "match_patterns": ["Samsung SSD 970 EVO Plus 1TB", "MZ-V7S1T0*"], "capacity_bytes": 1000000000000, "interface": "NVMe", "link": "PCIe 3.0 x4", "form_factor": "M.2 2280", "figures": [{"metric": "rand_read", "value": 19000, "unit": "IOPS", "block_size_bytes": 4096, "queue_depth": 1, "threads": null, "statistic": "up_to", "source": 0, "read_pct": null, "note": ""}, {"metric": "rand_read", "value": 600000, "unit": "IOPS", "block_size_bytes": 4096, "queue_depth": 32, "threads": null, "statistic": "up_to", "source": 0, "read_pct": null, "note": ""}], "sources": [{"title": "datasheet", "url": "", "kind": ""}], "notes": ""};

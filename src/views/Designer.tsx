@@ -1,6 +1,6 @@
 // Designer: the workload, a preset or a sweep, the estimate, and the engine's own checks inline.
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
-import { EngineError, useEngine, type EngineInfoResult, type FieldProblem, type PresetInfo, type SweepEstimate, type SweepStarted } from '../api';
+import { EngineError, useEngine, type HostInfo, type EngineInfoResult, type FieldProblem, type PresetInfo, type SweepEstimate, type SweepStarted } from '../api';
 import { formatDuration } from '../lib/units';
 import {
   FACTOR_CHOICES, MIXED_PATTERNS, formFromWorkload, initialSweep, parseTags, problemsByField, sweepParams, workloadInput,
@@ -20,6 +20,7 @@ export function Designer({ info, running, onStarted }: Props) {
   const [form, setForm] = useState<WorkloadForm>(() => formFromWorkload(info.defaults));
   const [sweep, setSweep] = useState<SweepForm>(initialSweep);
   const [presets, setPresets] = useState<PresetInfo[]>([]);
+  const [hosts, setHosts] = useState<HostInfo[]>([]);
   const [problems, setProblems] = useState<FieldProblem[]>([]);
   const [estimate, setEstimate] = useState<SweepEstimate | null>(null);
   const [starting, setStarting] = useState(false);
@@ -27,6 +28,7 @@ export function Designer({ info, running, onStarted }: Props) {
 
   useEffect(() => {
     engine.call('presets.list', {}).then((r) => setPresets(r.presets), () => setPresets([]));
+    engine.call('hosts.list', {}).then((r) => setHosts(r.hosts), () => setHosts([]));
   }, [engine]);
 
   const params = useMemo(() => sweepParams(form, sweep), [form, sweep]);
@@ -37,7 +39,7 @@ export function Designer({ info, running, onStarted }: Props) {
     const timer = setTimeout(async () => {
       const found: FieldProblem[] = [];
       const [checked, planned] = await Promise.allSettled([
-        engine.call('workload.validate', { workload: workloadInput(form), check_target: true }),
+        engine.call('workload.validate', { workload: workloadInput(form), check_target: sweep.hosts.length === 0 }),
         engine.call('sweep.estimate', params),
       ]);
       if (checked.status === 'fulfilled') found.push(...checked.value.problems);
@@ -50,7 +52,7 @@ export function Designer({ info, running, onStarted }: Props) {
       current = false;
       clearTimeout(timer);
     };
-  }, [engine, form, params]);
+  }, [engine, form, params, sweep.hosts.length]);
 
   const byField = problemsByField(tagProblem ? [...problems, tagProblem] : problems);
   const set = (name: keyof WorkloadForm) => (value: string | boolean) => setForm((f) => ({ ...f, [name]: value }));
@@ -129,6 +131,7 @@ export function Designer({ info, running, onStarted }: Props) {
               onChange={(e) => set('direct')(!e.target.checked)} /> Measure through the page cache (buffered; not device numbers)</label>
           </Field>
         </fieldset>
+        <HostPicker hosts={hosts} sweep={sweep} setSweep={setSweep} byField={byField} />
         <SweepBuilder sweep={sweep} setSweep={setSweep} presets={presets} byField={byField} />
         <div className="start-row">
           <EstimateLine estimate={estimate} />
@@ -174,6 +177,42 @@ function EstimateLine({ estimate }: { estimate: SweepEstimate | null }) {
     <p className="estimate" aria-live="polite" data-testid="estimate">
       {estimate.total_points} point{estimate.total_points === 1 ? '' : 's'}, estimated <strong>{formatDuration(estimate.estimated_s)}</strong>
     </p>
+  );
+}
+
+function HostPicker({ hosts, sweep, setSweep, byField }: { hosts: HostInfo[]; byField: Map<string, string[]> } & Pick<SweepProps, 'sweep' | 'setSweep'>) {
+  if (hosts.length === 0) return null;
+  const update = (patch: Partial<SweepForm>) => setSweep((s) => ({ ...s, ...patch }));
+  const messages = ['host', 'hosts', 'rbd', 'remote_dirs'].flatMap((f) => byField.get(f) ?? []);
+  return (
+    <fieldset>
+      <legend>Run on</legend>
+      <p className="hint">Tick hosts to run on all of them at once (synchronised start, per-host and aggregate results); none ticked: this machine.</p>
+      <div className="segmented" role="group" aria-label="Hosts">
+        {hosts.map((h) => (
+          <label key={h.name} className="check">
+            <input type="checkbox" checked={sweep.hosts.includes(h.name)}
+              onChange={(e) => update({ hosts: e.target.checked ? [...sweep.hosts, h.name] : sweep.hosts.filter((x) => x !== h.name) })} />
+            {h.name}
+          </label>
+        ))}
+      </div>
+      {sweep.hosts.length > 0 && (
+        <div className="grid">
+          <div className="field">
+            <label htmlFor="field-remote-dir">Folder on each host</label>
+            <input id="field-remote-dir" value={sweep.remoteDir} placeholder="the engine's remote scratch folder" onChange={(e) => update({ remoteDir: e.target.value })} />
+            <p className="hint">on the SSD under test; the test file is created and removed there</p>
+          </div>
+          <div className="field">
+            <label htmlFor="field-rbd">Ceph RBD image (optional)</label>
+            <input id="field-rbd" value={sweep.rbd} placeholder="rbd/img-{host}" onChange={(e) => update({ rbd: e.target.value })} />
+            <p className="hint">POOL/IMAGE through fio's rbd engine; {'{host}'} gives each host its own image</p>
+          </div>
+        </div>
+      )}
+      {messages.map((m) => <p key={m} className="problem" role="alert">{m}</p>)}
+    </fieldset>
   );
 }
 

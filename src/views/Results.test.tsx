@@ -1,10 +1,11 @@
 import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import type { RunResult } from '../api';
 import { fakeEngine } from '../test/fake-engine';
-import { fullRun, studentRuns } from '../test/fixtures';
+import { evoPlus, fullRun, studentRuns } from '../test/fixtures';
 import { renderWith } from '../test/render';
-import { Results } from './Results';
+import { Results, specPoints } from './Results';
 
 function chartPoints(title: string): string[] {
   const table = screen.getByRole('table', { name: title });
@@ -34,5 +35,57 @@ describe('Results', () => {
   it('suggests what to run when there are no results', () => {
     renderWith(engine(), <Results title="" runs={[]} onDesign={vi.fn()} />);
     expect(screen.getByText(/the student preset draws every chart/)).toBeDefined();
+  });
+
+  it('exports the PDF the engine makes, for the runs shown', async () => {
+    const fake = fakeEngine({
+      'runs.get': () => ({ run: fullRun }),
+      'report.pdf': () => ({ pdf_base64: 'JVBERi0=', filename: 'ssdprof-runs-1.pdf', bytes: 5, runs: 3 }),
+    });
+    renderWith(fake.engine, <Results title="sweep 1" runs={studentRuns.slice(0, 3)} onDesign={vi.fn()} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Export PDF' }));
+    expect((await screen.findByTestId('export-note')).textContent).toMatch(/^Saved \/tmp\/ssdprof-runs-1.pdf/);
+    expect(fake.saved).toEqual(['ssdprof-runs-1.pdf']);
+    const params = fake.calls.find((c) => c.method === 'report.pdf')?.params as { run_ids: number[]; spec_id: string | null };
+    expect(params.run_ids).toEqual(studentRuns.slice(0, 3).map((r) => r.id));
+    expect(params.spec_id).toBeNull();
+  });
+
+  it('says why when the engine cannot make the report', async () => {
+    const fake = fakeEngine({ 'runs.get': () => ({ run: fullRun }) });
+    renderWith(fake.engine, <Results title="one" runs={[studentRuns[0]!]} onDesign={vi.fn()} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Export PDF' }));
+    expect((await screen.findByTestId('export-note')).textContent).toContain('The report could not be made: report.pdf is not faked');
+  });
+
+  it('draws the rated IOPS at their access size for the patterns measured', () => {
+    const randread = studentRuns.filter((r) => r.workload.pattern === 'randread');
+    const points = specPoints(evoPlus, randread);
+    expect(points.map((s) => s.label)).toEqual(['spec: 970 EVO Plus 1TB rand read QD1']); // the student runs reach QD100, not QD32 (x2)
+    expect(points[0]!.points).toEqual([{ x: 4096, y: 19000 }]);
+    const deep = randread.map((r) => ({ ...r, engine: { ...r.engine, effective_queue_depth: 64 } }));
+    expect(specPoints(evoPlus, deep).map((s) => s.label)).toEqual(['spec: 970 EVO Plus 1TB rand read QD32']);
+    expect(specPoints(evoPlus, studentRuns.filter((r) => r.workload.pattern === 'randwrite'))).toEqual([]);
+  });
+
+  it('shows each host and the aggregate, and the hosts\' CPU, for a multi-host run', async () => {
+    const host = (name: string, iops: number) => ({ ...fullRun.read, iops });
+    const multi: RunResult = {
+      ...fullRun,
+      hosts: [
+        { host: 'h1', read: host('h1', 1000), write: fullRun.write, jobs: 1, error: null, target: '/srv/a', os: 'Linux', cpu_count: 2, fio_version: 'fio-3.33', nic_speeds_mbps: {}, start_epoch_ns: null },
+        { host: 'h2', read: host('h2', 2000), write: fullRun.write, jobs: 1, error: null, target: '/srv/b', os: 'Linux', cpu_count: 2, fio_version: 'fio-3.33', nic_speeds_mbps: {}, start_epoch_ns: null },
+      ],
+      read: { ...fullRun.read, iops: 3000 },
+      monitor: [0, 1].flatMap((t) => ['h1', 'h2'].map((h) => ({ host: h, elapsed_s: t, cpu_busy_pct: 20 + t, net_rx_bytes_per_s: { eth0: 1e6 }, net_tx_bytes_per_s: {} }))),
+      start_skew_ms: 3.2,
+    };
+    renderWith(fakeEngine({ 'runs.get': () => ({ run: multi }) }).engine, <Results title="two hosts" runs={[multi]} onDesign={vi.fn()} />);
+    const table = await screen.findByTestId('host-table');
+    expect(within(table).getAllByRole('row').slice(1).map((r) => r.getAttribute('data-host'))).toEqual(['h1', 'h2', 'aggregate']);
+    expect(within(table).getByRole('row', { name: /aggregate/ }).textContent).toContain('3,000');
+    expect(chartPoints('IOPS per host').length).toBe(2);
+    expect(chartPoints('CPU busy per host (%)').length).toBe(4);
+    expect(screen.getByText(/start skew 3.2 ms/)).toBeDefined();
   });
 });

@@ -29,3 +29,13 @@ describe('designer form', () => {
     expect(parseTags('SATA').problem?.message).toContain('not key=value');
   });
 });
+
+describe('sweepParams with hosts', () => {
+  it('runs on the ticked hosts with their folder and RBD image, and locally when none is ticked', () => {
+    const form = formFromWorkload(defaults);
+    const remote = sweepParams(form, { ...initialSweep, hosts: ['h1', 'h2'], remoteDir: ' /srv/ssd ', rbd: 'rbd/img-{host}' });
+    expect([remote.hosts, remote.remote_dir, remote.rbd]).toEqual([['h1', 'h2'], '/srv/ssd', 'rbd/img-{host}']);
+    const local = sweepParams(form, { ...initialSweep, remoteDir: '/srv/ssd' });
+    expect([local.hosts, local.remote_dir]).toEqual([undefined, undefined]);
+  });
+});

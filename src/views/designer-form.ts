@@ -29,6 +29,10 @@ export interface SweepForm {
   mode: SweepMode;
   repeats: string;
   tags: string;
+  /** SSH hosts to run on at once; empty: this machine. */
+  hosts: string[];
+  remoteDir: string;
+  rbd: string;
 }
 
 export const MIXED_PATTERNS = ['rw', 'randrw'];
@@ -60,7 +64,7 @@ export function formFromWorkload(w: Workload): WorkloadForm {
 
 export const initialSweep: SweepForm = {
   kind: 'single', preset: 'student', factors: [{ field: 'block_size_bytes', values: '4k, 16k, 128k' }],
-  mode: 'one-at-a-time', repeats: '1', tags: '',
+  mode: 'one-at-a-time', repeats: '1', tags: '', hosts: [], remoteDir: '', rbd: '',
 };
 
 /** Only what the user filled in; the engine parses units and applies its defaults. */
@@ -92,6 +96,11 @@ export function parseTags(text: string): { tags: Record<string, string>; problem
 export function sweepParams(form: WorkloadForm, sweep: SweepForm): SweepParams {
   const params: SweepParams = { base: workloadInput(form), mode: sweep.mode, repeats: Number(sweep.repeats) || 1, tags: parseTags(sweep.tags).tags };
   if (sweep.kind === 'preset') params.preset = sweep.preset;
+  if (sweep.hosts.length) {
+    params.hosts = sweep.hosts;
+    if (sweep.remoteDir.trim()) params.remote_dir = sweep.remoteDir.trim();
+    if (sweep.rbd.trim()) params.rbd = sweep.rbd.trim();
+  }
   if (sweep.kind === 'custom') {
     params.factors = Object.fromEntries(sweep.factors.filter((f) => f.values.trim()).map((f) => [
       f.field, f.values.split(',').map((v) => v.trim()).filter(Boolean),

@@ -1,0 +1,79 @@
+// A lab engineer's first cluster run: two SSH test hosts (network namespaces with their own sshd,
+// made by engine/tests/infra through e2e/hosts_server.py) are added with their host keys'
+// fingerprints accepted by hand, tested, run on at once, and seen per host and in aggregate.
+// Skipped, with the reason, where the test hosts cannot be made (they need root and ip netns).
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { test as base, type Page } from '@playwright/test';
+import { ROOT, SCREENSHOTS, Unavailable, expect, startBrowserMode, type Running } from './fixtures';
+
+const test = base.extend<{ hostsApp: { page: Page; dir: string } }>({
+  hostsApp: async ({}, use, testInfo) => {
+    test.skip(process.env.SSDPROF_E2E_MODE === 'electron', 'the test hosts are reached from browser mode');
+    const dir = mkdtempSync(join('/var/tmp', 'ssdprof-e2e-hosts-'));
+    let running: Running;
+    try {
+      running = await startBrowserMode(dir, [join(ROOT, 'e2e', 'hosts_server.py'), join(dir, 'results.sqlite3'), join(dir, 'known_hosts')]);
+    } catch (error) {
+      rmSync(dir, { recursive: true, force: true });
+      if (error instanceof Unavailable) testInfo.skip(true, `SSH test hosts unavailable here: ${error.message}`);
+      throw error;
+    }
+    const page = await running.open();
+    try {
+      await use({ page, dir });
+    } finally {
+      await page.context().close();
+      await running.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+});
+
+async function addHost(page: Page, name: string): Promise<void> {
+  await page.getByLabel('Host', { exact: true }).fill(name);
+  await page.getByRole('button', { name: 'Add host' }).click();
+  const fingerprint = page.getByTestId('fingerprint');
+  await expect(fingerprint).toHaveText(/^SHA256:/);
+  await expect(page.getByTestId('hosts-table').locator(`tr[data-host="${name}"]`)).toHaveCount(0); // nothing added yet
+  await page.getByRole('button', { name: /^Accept .* key and add$/ }).click();
+  await expect(page.getByTestId('hosts-table').locator(`tr[data-host="${name}"] [data-testid="probe"]`)).toContainText('fio-3');
+}
+
+const count = (text: string | null) => Number((text ?? '').replace(/,/g, ''));
+
+test('add two hosts, run on both at once, see each host and the aggregate', async ({ hostsApp: { page, dir } }) => {
+  await page.getByRole('tab', { name: 'Hosts' }).click();
+  await addHost(page, 'h1');
+  await addHost(page, 'h2');
+  const h1 = page.getByTestId('hosts-table').locator('tr[data-host="h1"]');
+  await h1.getByRole('button', { name: 'Test connection' }).click();
+  await expect(h1.getByTestId('probe')).toContainText(/\d+ CPUs; fio-3\.\d+ \(.*libaio.*\); Ceph tools: .*; NICs: /);
+  await page.screenshot({ path: join(SCREENSHOTS, 'hosts.png') });
+
+  const remote = join(dir, 'remote');
+  mkdirSync(remote);
+  await page.getByRole('tab', { name: 'Designer' }).click();
+  await page.getByLabel('Runtime').fill('2s');
+  await page.getByLabel('Ramp (warm-up)').fill('0');
+  await page.getByLabel('Test size').fill('32m');
+  await page.getByRole('group', { name: 'Hosts' }).getByLabel('h1').check();
+  await page.getByRole('group', { name: 'Hosts' }).getByLabel('h2').check();
+  await page.getByLabel('Folder on each host').fill(remote);
+  await expect(page.getByTestId('estimate')).toContainText('1 point');
+  await page.getByRole('button', { name: 'Start' }).click();
+  await expect(page.locator('.badge.done')).toBeVisible({ timeout: 60_000 });
+  await page.getByRole('button', { name: 'Open results' }).click();
+
+  const rows = page.getByTestId('host-table').locator('tbody tr');
+  await expect(rows).toHaveCount(3);
+  expect(await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-host')))).toEqual(['h1', 'h2', 'aggregate']);
+  const readIops = await rows.evaluateAll((trs) => trs.map((tr) => tr.querySelectorAll('td')[2]!.textContent));
+  const [a, b, total] = readIops.map(count) as [number, number, number];
+  expect(a).toBeGreaterThan(0);
+  expect(b).toBeGreaterThan(0);
+  expect(Math.abs(total - (a + b))).toBeLessThanOrEqual(0.02 * total); // summed over the overlapping time
+  await expect(page.locator('[data-chart="host-iops"] tbody tr')).toHaveCount(2);
+  await expect(page.locator('[data-chart="host-cpu"] tbody tr').first()).toBeAttached();
+  await page.screenshot({ path: join(SCREENSHOTS, 'hosts-results.png'), fullPage: true });
+});

@@ -1,0 +1,44 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { EngineContext, type RunResult, type RunsCompareResult } from '../api';
+import { fakeEngine } from '../test/fake-engine';
+import { studentRuns } from '../test/fixtures';
+import { renderWith } from '../test/render';
+import { ComparePanel } from './ComparePanel';
+
+const [current, earlier] = [studentRuns[0]!, studentRuns[1]!];
+const verdict: RunsCompareResult = {
+  metric: 'iops', unit: 'IOPS', comparisons: [{
+    setting: 'randread 4KiB QD1 T1', same_setting: true, a_run_ids: [earlier.id!], b_run_ids: [current.id!],
+    a: { n: 3, mean: 10000, stddev: 100, half_width: 248.4 }, b: { n: 3, mean: 15000, stddev: 200, half_width: 496.8 },
+    diff_pct: 50, p_value: 0.0004, significant: true, verdict: 'B is 50.0 % higher than A: significant at 5%',
+  }],
+};
+
+describe('ComparePanel', () => {
+  it('overlays a run chosen from History and shows Welch\'s verdict', async () => {
+    const fake = fakeEngine({ 'runs.list': () => ({ runs: [current, earlier] }), 'runs.compare': () => verdict });
+    let chosen: RunResult[] = [];
+    const onEarlier = vi.fn((runs: RunResult[]) => { chosen = runs; });
+    const { rerender } = renderWith(fake.engine, <ComparePanel runs={[current]} earlier={[]} onEarlier={onEarlier} />);
+    const rows = within(await screen.findByTestId('earlier-runs')).findAllByRole('checkbox');
+    expect(await rows).toHaveLength(1); // the run on screen is not offered
+    await userEvent.click((await rows)[0]!);
+    expect(chosen.map((r) => r.id)).toEqual([earlier.id]);
+
+    rerender(<EngineContext.Provider value={fake.engine}><ComparePanel runs={[current]} earlier={chosen} onEarlier={onEarlier} /></EngineContext.Provider>);
+    await userEvent.click(screen.getByRole('button', { name: 'Compare' }));
+    const cell = await screen.findByTestId('verdict');
+    expect(cell.textContent).toMatch(/^significant — B is 50.0 % higher/);
+    expect(within(screen.getByTestId('compare-table')).getByText('10,000 ± 248.4 (n=3)')).toBeDefined();
+    expect(fake.calls.find((c) => c.method === 'runs.compare')?.params).toEqual({ a: [earlier.id], b: [current.id], metric: 'iops', confidence: 0.95 });
+  });
+
+  it('cannot compare before an earlier run is chosen', async () => {
+    const fake = fakeEngine({ 'runs.list': () => ({ runs: [] }) });
+    renderWith(fake.engine, <ComparePanel runs={[current]} earlier={[]} onEarlier={vi.fn()} />);
+    expect((screen.getByRole('button', { name: 'Compare' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(await screen.findByText('No other runs match.')).toBeDefined();
+  });
+});

@@ -1,0 +1,58 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { EngineContext, type Engine, type Spec, type SpecCompareParams, type SpecCompareResult } from '../api';
+import { fakeEngine } from '../test/fake-engine';
+import { evoPlus, fullRun } from '../test/fixtures';
+import { renderWith } from '../test/render';
+import { AUTO, SpecPanel } from './SpecPanel';
+
+const qd1 = evoPlus.figures.find((f) => f.queue_depth === 1)!;
+const qd32 = evoPlus.figures.find((f) => f.queue_depth === 32)!;
+
+function compared(p: SpecCompareParams): SpecCompareResult {
+  if (!p.spec_id) return { comparisons: [], unmatched: { [String(fullRun.id)]: 'the drive model is unknown here (virtual disk?); choose a spec sheet' } };
+  return {
+    unmatched: {},
+    comparisons: [
+      { run_id: fullRun.id!, spec_id: evoPlus.id, how: 'chosen', sentence: '', comparison: {
+        spec_id: evoPlus.id, figure: qd1, status: 'unstated', measured: 9500, rated_canonical: 19000, pct_of_spec: 50,
+        notes: ['thread count not stated by the source (assumed 1)'] } },
+      { run_id: fullRun.id!, spec_id: evoPlus.id, how: 'chosen', sentence: '', comparison: {
+        spec_id: evoPlus.id, figure: qd32, status: 'mismatch', measured: 9500, rated_canonical: 600000, pct_of_spec: null,
+        notes: ['rated at QD32x1 = 32 outstanding I/Os, this run had 1'] } },
+    ],
+  };
+}
+
+describe('SpecPanel', () => {
+  it('says why nothing is compared when the drive is not matched, then compares with a chosen spec', async () => {
+    const fake = fakeEngine({ 'specs.list': () => ({ specs: [evoPlus], problems: [] }), 'specs.compare': compared });
+    const onSpec = vi.fn();
+    const { rerender } = renderWith(fake.engine, <SpecPanel runs={[fullRun]} choice={AUTO} onChoice={vi.fn()} onSpec={onSpec} />);
+    expect(await screen.findByText(/virtual disk\?\); choose a spec sheet/)).toBeDefined();
+
+    rerender(<SpecPanelIn engine={fake.engine} choice={evoPlus.id} onSpec={onSpec} />);
+    const table = await screen.findByTestId('spec-table');
+    const cells = within(table).getAllByTestId('pct-of-spec').map((c) => c.textContent);
+    expect(cells).toEqual(['50 % of spec (indicative)', 'not compared']);
+    expect(within(table).getAllByText('9,500 IOPS')).toHaveLength(2);
+    expect(within(table).getByText(/this run had 1/)).toBeDefined();
+    await waitFor(() => expect(onSpec).toHaveBeenLastCalledWith(evoPlus));
+    expect(fake.calls.filter((c) => c.method === 'specs.compare').map((c) => c.params))
+      .toEqual([{ run_ids: [fullRun.id], spec_id: null }, { run_ids: [fullRun.id], spec_id: evoPlus.id }]);
+  });
+
+  it('offers every spec in the library to choose from', async () => {
+    const fake = fakeEngine({ 'specs.list': () => ({ specs: [evoPlus], problems: [] }), 'specs.compare': compared });
+    const onChoice = vi.fn();
+    renderWith(fake.engine, <SpecPanel runs={[fullRun]} choice={AUTO} onChoice={onChoice} onSpec={vi.fn()} />);
+    await screen.findByRole('option', { name: 'Samsung 970 EVO Plus 1TB' });
+    await userEvent.selectOptions(screen.getByLabelText('Spec sheet'), evoPlus.id);
+    expect(onChoice).toHaveBeenCalledWith(evoPlus.id);
+  });
+});
+
+function SpecPanelIn({ engine, choice, onSpec }: { engine: Engine; choice: string; onSpec: (s: Spec | null) => void }) {
+  return <EngineContext.Provider value={engine}><SpecPanel runs={[fullRun]} choice={choice} onChoice={vi.fn()} onSpec={onSpec} /></EngineContext.Provider>;
+}

@@ -1,0 +1,106 @@
+// "% of spec": the vendor spec sheet chosen by the drive model (or by the user), each rated
+// figure beside the measured number, with the percentage only where the conditions match and a
+// note saying why elsewhere. The engine decides what is fair (`specs.compare`).
+import { useEffect, useState } from 'react';
+import { useEngine, type RunResult, type RunSpecComparison, type Spec, type SpecCompareResult } from '../api';
+
+export const AUTO = 'auto';
+export const NONE = 'none';
+
+interface Props {
+  runs: RunResult[];
+  choice: string;
+  onChoice: (choice: string) => void;
+  /** The spec in use (chosen, or the one matched for the runs' drive), for the charts' reference points. */
+  onSpec: (spec: Spec | null) => void;
+}
+
+export function formatMeasured(c: RunSpecComparison['comparison']): string {
+  const value = c.measured;
+  if (value === null) return '–';
+  const unit = c.figure.unit;
+  if (unit === 'IOPS') return `${Math.round(value).toLocaleString('en-US')} IOPS`;
+  if (unit === 'us' || unit === 'ms') return `${(value / 1e3).toFixed(1)} µs`;
+  return `${(value / 1e6).toFixed(1)} MB/s`;
+}
+
+export function SpecPanel({ runs, choice, onChoice, onSpec }: Props) {
+  const engine = useEngine();
+  const [specs, setSpecs] = useState<Spec[]>([]);
+  const [result, setResult] = useState<SpecCompareResult | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const ids = runs.map((r) => r.id).filter((id): id is number => id !== null);
+  const key = ids.join(',');
+
+  useEffect(() => {
+    engine.call('specs.list', {}).then((r) => setSpecs(r.specs), () => setSpecs([]));
+  }, [engine]);
+
+  useEffect(() => {
+    let current = true;
+    setProblem(null);
+    if (choice === NONE || ids.length === 0) {
+      setResult(null);
+      return;
+    }
+    engine.call('specs.compare', { run_ids: ids, spec_id: choice === AUTO ? null : choice }).then(
+      (r) => current && setResult(r),
+      (e: unknown) => current && (setResult(null), setProblem(e instanceof Error ? e.message : String(e))),
+    );
+    return () => { current = false; };
+  }, [engine, key, choice]);
+
+  const usedId = choice === AUTO ? result?.comparisons[0]?.spec_id : choice === NONE ? undefined : choice;
+  const used = specs.find((s) => s.id === usedId) ?? null;
+  useEffect(() => onSpec(used), [used, onSpec]);
+
+  const rows = result?.comparisons ?? [];
+  const unmatched = Object.entries(result?.unmatched ?? {});
+  const byRun = new Map(runs.map((r) => [r.id, r]));
+  return (
+    <section className="spec-panel" aria-labelledby="spec-title">
+      <h3 id="spec-title">Vendor spec sheet</h3>
+      <div className="field inline">
+        <label htmlFor="spec-choice">Spec sheet</label>
+        <select id="spec-choice" value={choice} onChange={(e) => onChoice(e.target.value)}>
+          <option value={AUTO}>automatic (by drive model)</option>
+          <option value={NONE}>none</option>
+          {specs.map((s) => <option key={s.id} value={s.id}>{s.vendor} {s.model}</option>)}
+        </select>
+      </div>
+      {used && <p className="hint" data-testid="spec-used">Compared with {used.vendor} {used.model} ({used.interface}){rows[0] ? ` — ${rows[0].how}` : ''}</p>}
+      {problem && <p role="alert" className="error">{problem}</p>}
+      {unmatched.length > 0 && (
+        <ul className="hint">{unmatched.map(([id, why]) => <li key={id}>run #{id}: {why}</li>)}</ul>
+      )}
+      {rows.length > 0 && (
+        <table className="data" data-testid="spec-table">
+          <caption>Measured against the rated figures; % of spec only where the conditions match</caption>
+          <thead><tr><th>run</th><th>rated</th><th>conditions</th><th>measured</th><th>% of spec</th><th>note</th></tr></thead>
+          <tbody>
+            {rows.map((row, i) => {
+              const c = row.comparison;
+              const run = byRun.get(row.run_id);
+              return (
+                <tr key={i} data-status={c.status}>
+                  <td>#{row.run_id}{run ? ` ${run.workload.pattern}` : ''}</td>
+                  <td>{c.figure.value.toLocaleString('en-US')} {c.figure.unit}</td>
+                  <td>{conditions(c.figure)}</td>
+                  <td>{formatMeasured(c)}</td>
+                  <td className="pct" data-testid="pct-of-spec">{c.pct_of_spec === null ? 'not compared' : `${c.pct_of_spec.toFixed(0)} % of spec${c.status === 'unstated' ? ' (indicative)' : ''}`}</td>
+                  <td className="hint">{c.notes.join('; ')}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
+function conditions(f: Spec['figures'][number]): string {
+  const size = f.block_size_bytes ? `${f.block_size_bytes / 1024} KiB` : 'size not stated';
+  const qd = f.queue_depth ? `QD${f.queue_depth}` : 'QD not stated';
+  return `${f.metric.replace('_', ' ')}, ${size}, ${qd}${f.threads ? ` ×${f.threads}` : ''}`;
+}
