@@ -11,7 +11,7 @@ function engine() {
     'engine.info': () => info,
     'sweep.status': () => ({ running: false, sweep_id: null, name: '', total_points: 0, finished_points: 0 }),
     'presets.list': () => ({ presets: [] }),
-    'runs.list': () => ({ runs: [] }),
+    'runs.list': () => ({ runs: [], total: 0 }),
   });
 }
 

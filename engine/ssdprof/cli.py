@@ -56,7 +56,8 @@ def build_parser() -> argparse.ArgumentParser:
     lst.add_argument("--tag", help="key=value, or a bare value matching any tag")
     lst.add_argument("--search", help="text in target, device model, engine or source")
     lst.add_argument("--since", help="ISO date, e.g. 2026-11-01")
-    lst.add_argument("--sweep", type=int, help="only the runs of this sweep")
+    lst.add_argument("--sweep", type=int, help="only the runs of this sweep (all of them)")
+    lst.add_argument("--limit", type=_positive_int, default=500, help="show the newest N matching runs (default 500)")
     _common(lst)
     show = _command(runs_sub, "show", "show one run in full", "ssdprof runs show 12")
     show.add_argument("run_id", type=int)
@@ -179,6 +180,16 @@ def workload_from_args(args: argparse.Namespace) -> Workload:
     if args.keep_file:
         raw["keep_file"] = True
     return parse_workload(raw)
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of 1 or more")
+    return value
 
 
 def _maybe_int(text: str) -> int | str:
@@ -357,8 +368,15 @@ def _install_interrupt(cancel: threading.Event) -> Any:
 
 def _runs(args: argparse.Namespace, store: Store) -> int:
     if args.runs_command == "list":
-        runs = store.runs(RunFilter(tag=args.tag, text=args.search, since=args.since, sweep_id=args.sweep))
-        print(json.dumps({"runs": [r.summary_json() for r in runs]}, indent=2) if args.json else format_runs_table(runs))
+        where = RunFilter(tag=args.tag, text=args.search, since=args.since, sweep_id=args.sweep,
+                          limit=None if args.sweep is not None else args.limit)
+        runs, total = store.runs(where), store.count_runs(where)
+        if args.json:
+            print(json.dumps({"runs": [r.summary_json() for r in runs], "total": total}, indent=2))
+        else:
+            print(format_runs_table(runs))
+            if total > len(runs):
+                print(f"the newest {len(runs)} of {total} matching runs; see more with --limit {total}")
         return 0
     if args.runs_command == "tag":
         updated = store.set_tags(args.run_id, parse_tags(args.tags))
@@ -380,7 +398,7 @@ def _runs(args: argparse.Namespace, store: Store) -> int:
 
 
 def _export(args: argparse.Namespace, store: Store) -> int:
-    runs = store.runs(RunFilter(sweep_id=args.sweep)) if args.sweep is not None else []
+    runs = store.runs(RunFilter(sweep_id=args.sweep, limit=None)) if args.sweep is not None else []
     for run_id in args.run_ids:
         found = store.run(run_id)
         if found is None:

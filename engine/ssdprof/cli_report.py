@@ -107,7 +107,7 @@ def _groups(args: argparse.Namespace, store: Store) -> list[RunGroup]:
         if not sep or not label.strip() or not run_ids:
             raise WorkloadError.single("group", "--group", f"{item!r}: use LABEL=ID,ID,... e.g. SATA=1,2,3")
         groups.append(RunGroup(label.strip(), tuple(_load(store, run_ids))))
-    runs = store.runs(RunFilter(sweep_id=args.sweep, limit=100_000)) if args.sweep is not None else []
+    runs = store.runs(RunFilter(sweep_id=args.sweep, limit=None)) if args.sweep is not None else []
     if args.sweep is not None and not runs:
         raise KeyError(f"sweep {args.sweep} has no runs; see: ssdprof runs list --sweep {args.sweep}")
     runs += _load(store, args.run_ids)

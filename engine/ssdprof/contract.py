@@ -172,11 +172,12 @@ class RunsListParams(_Params):
     text: str | None = Field(default=None, description="matched against target, device model, engine and source")
     since: str | None = Field(default=None, description="ISO date or time")
     sweep_id: int | None = None
-    limit: int = Field(default=500, ge=1, le=5000)
+    limit: int = Field(default=500, ge=1, le=5000, description="the newest N matching runs; a sweep_id lists all its runs")
 
 
 class RunsListResult(_Result):
-    runs: list[RunResult] = Field(description="without per-second progress and histogram bins; runs.get has them")
+    runs: list[RunResult] = Field(description="oldest first; without per-second progress and histogram bins; runs.get has them")
+    total: int = Field(description="how many runs match in all; more than len(runs) when the limit left older ones out")
 
 
 class RunIdParams(_Params):

@@ -239,9 +239,9 @@ class EngineService:
                            finished_points=active.announced.already_done + active.finished_points)
 
     def runs_list(self, params: RunsListParams) -> RunsListResult:
-        runs = self.store.runs(RunFilter(tag=params.tag or None, text=params.text or None, since=params.since or None,
-                                         sweep_id=params.sweep_id, limit=params.limit))
-        return RunsListResult(runs=[_light(r) for r in runs])
+        where = RunFilter(tag=params.tag or None, text=params.text or None, since=params.since or None,
+                          sweep_id=params.sweep_id, limit=None if params.sweep_id is not None else params.limit)
+        return RunsListResult(runs=[_light(r) for r in self.store.runs(where)], total=self.store.count_runs(where))
 
     def runs_tag(self, params: TagParams) -> RunResultEnvelope:
         bad = [k for k in params.tags if not k.strip()]
@@ -250,7 +250,7 @@ class EngineService:
         return RunResultEnvelope(run=self.store.set_tags(params.run_id, {k.strip(): v.strip() for k, v in params.tags.items()}))
 
     def export(self, params: ExportParams) -> ExportResult:
-        runs = self.store.runs(RunFilter(sweep_id=params.sweep_id)) if params.sweep_id is not None else []
+        runs = self.store.runs(RunFilter(sweep_id=params.sweep_id, limit=None)) if params.sweep_id is not None else []
         runs += [self._run(run_id) for run_id in params.run_ids]
         if not runs:
             raise WorkloadError.single("run_ids", "RUN_ID", "name at least one run id or a sweep id")

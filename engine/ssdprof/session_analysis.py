@@ -90,7 +90,7 @@ class Analysis:
             verdict=c.result.verdict) for c in found])
 
     def report_pdf(self, params: ReportParams) -> ReportResult:
-        runs = self.store.runs(RunFilter(sweep_id=params.sweep_id, limit=2000)) if params.sweep_id is not None else []
+        runs = self.store.runs(RunFilter(sweep_id=params.sweep_id, limit=None)) if params.sweep_id is not None else []
         runs += self.runs(params.run_ids)
         if not runs:
             raise WorkloadError.single("run_ids", "RUN_ID", "name at least one run id or a sweep id")

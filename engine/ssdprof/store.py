@@ -92,7 +92,8 @@ class RunFilter:
     """Matched against target, device model and engine."""
     since: str | None = None
     sweep_id: int | None = None
-    limit: int = 500
+    limit: int | None = 500
+    """The newest ``limit`` matching runs (returned oldest first); None for all of them."""
 
 
 class Store:
@@ -204,6 +205,21 @@ class Store:
 
     def runs(self, where: RunFilter | None = None) -> list[RunResult]:
         where = where or RunFilter()
+        sql, params = self._where(where)
+        if where.limit is not None:
+            sql = f"SELECT * FROM (SELECT r.id, r.result_json FROM runs r WHERE {sql} ORDER BY r.id DESC LIMIT ?) ORDER BY id"
+            params.append(where.limit)
+        else:
+            sql = f"SELECT r.id, r.result_json FROM runs r WHERE {sql} ORDER BY r.id"
+        return [self._load(row["result_json"], row["id"]) for row in self._db.execute(sql, params)]
+
+    def count_runs(self, where: RunFilter | None = None) -> int:
+        """How many runs match, ignoring the limit (so a caller can say what a list left out)."""
+        sql, params = self._where(where or RunFilter())
+        return int(self._db.execute(f"SELECT COUNT(*) FROM runs r WHERE {sql}", params).fetchone()[0])
+
+    @staticmethod
+    def _where(where: RunFilter) -> tuple[str, list[object]]:
         clauses: list[str] = ["1 = 1"]
         params: list[object] = []
         if where.sweep_id is not None:
@@ -223,9 +239,7 @@ class Store:
         if where.since:
             clauses.append("r.started_at >= ?")
             params.append(where.since)
-        sql = f"SELECT r.id, r.result_json FROM runs r WHERE {' AND '.join(clauses)} ORDER BY r.id LIMIT ?"
-        rows = self._db.execute(sql, [*params, where.limit])
-        return [self._load(row["result_json"], row["id"]) for row in rows]
+        return " AND ".join(clauses), params
 
     def raw_output(self, run_id: int) -> str:
         row = self._db.execute("SELECT raw_output FROM runs WHERE id = ?", (run_id,)).fetchone()

@@ -46,6 +46,14 @@ def test_runs_are_found_by_tag_by_text_and_by_date(fresh_store: Store) -> None:
     assert len(fresh_store.runs(RunFilter(since="2026-11-10"))) == 1
 
 
+def test_a_limited_list_keeps_the_newest_runs_and_counts_what_it_left_out(fresh_store: Store) -> None:
+    ids = [fresh_store.add_run(a_run()).id for _ in range(5)]
+    newest = fresh_store.runs(RunFilter(limit=2))
+    assert [r.id for r in newest] == ids[3:]
+    assert fresh_store.count_runs(RunFilter(limit=2)) == 5
+    assert [r.id for r in fresh_store.runs(RunFilter(limit=None))] == ids
+
+
 def test_tags_can_be_added_later_and_runs_deleted(fresh_store: Store) -> None:
     run_id = fresh_store.add_run(a_run()).id or 0
     assert fresh_store.set_tags(run_id, {"nodes": "3"}).tags == {"nodes": "3"}

@@ -443,12 +443,15 @@ export interface RunsListParams {
   /** ISO date or time */
   since?: string | null;
   sweep_id?: number | null;
+  /** the newest N matching runs; a sweep_id lists all its runs */
   limit?: number;
 }
 
 export interface RunsListResult {
-  /** without per-second progress and histogram bins; runs.get has them */
+  /** oldest first; without per-second progress and histogram bins; runs.get has them */
   runs: RunResult[];
+  /** how many runs match in all; more than len(runs) when the limit left older ones out */
+  total: number;
 }
 
 export type Severity = "info" | "warning" | "error";

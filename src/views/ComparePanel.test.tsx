@@ -18,7 +18,7 @@ const verdict: RunsCompareResult = {
 
 describe('ComparePanel', () => {
   it('overlays a run chosen from History and shows Welch\'s verdict', async () => {
-    const fake = fakeEngine({ 'runs.list': () => ({ runs: [current, earlier] }), 'runs.compare': () => verdict });
+    const fake = fakeEngine({ 'runs.list': () => ({ runs: [current, earlier], total: 2 }), 'runs.compare': () => verdict });
     let chosen: RunResult[] = [];
     const onEarlier = vi.fn((runs: RunResult[]) => { chosen = runs; });
     const { rerender } = renderWith(fake.engine, <ComparePanel runs={[current]} earlier={[]} onEarlier={onEarlier} />);
@@ -36,7 +36,7 @@ describe('ComparePanel', () => {
   });
 
   it('cannot compare before an earlier run is chosen', async () => {
-    const fake = fakeEngine({ 'runs.list': () => ({ runs: [] }) });
+    const fake = fakeEngine({ 'runs.list': () => ({ runs: [], total: 0 }) });
     renderWith(fake.engine, <ComparePanel runs={[current]} earlier={[]} onEarlier={vi.fn()} />);
     expect((screen.getByRole('button', { name: 'Compare' }) as HTMLButtonElement).disabled).toBe(true);
     expect(await screen.findByText('No other runs match.')).toBeDefined();

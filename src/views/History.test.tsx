@@ -7,10 +7,10 @@ import { studentRuns } from '../test/fixtures';
 import { renderWith } from '../test/render';
 import { History } from './History';
 
-function engine() {
+function engine(stored = 0) {
   let runs = [...studentRuns];
   return fakeEngine({
-    'runs.list': (p: RunsListParams) => ({ runs: p.text === 'nothing' ? [] : runs }),
+    'runs.list': (p: RunsListParams) => ({ runs: p.text === 'nothing' ? [] : runs, total: p.text === 'nothing' ? 0 : Math.max(stored, runs.length) }),
     'runs.delete': (p) => { runs = runs.filter((r) => r.id !== p.run_id); return { deleted: true }; },
   });
 }
@@ -23,6 +23,11 @@ describe('History', () => {
     expect(rows[0]!.getAttribute('data-run-id')).toBe('10');
     await userEvent.click(within(rows[0]!).getByRole('button', { name: 'Open' }));
     expect(onOpen).toHaveBeenCalledWith('run 10', [studentRuns[9]]);
+  });
+
+  it('says when the list holds only the newest runs of many', async () => {
+    renderWith(engine(812).engine, <History onOpen={vi.fn()} />);
+    expect((await screen.findByTestId('history-truncated')).textContent).toMatch(/newest 10 of 812/);
   });
 
   it('searches by text through the engine', async () => {

@@ -14,6 +14,7 @@ export function History({ onOpen }: Props) {
   const [tag, setTag] = useState('');
   const [since, setSince] = useState('');
   const [runs, setRuns] = useState<RunResult[] | null>(null);
+  const [total, setTotal] = useState(0);
   const [error, setError] = useState<string | null>(null);
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [tagging, setTagging] = useState<{ id: number; text: string } | null>(null);
@@ -23,6 +24,7 @@ export function History({ onOpen }: Props) {
     try {
       const result = await engine.call('runs.list', { text: text.trim() || null, tag: tag.trim() || null, since: since || null });
       setRuns([...result.runs].reverse());
+      setTotal(result.total);
       setError(null);
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
@@ -83,6 +85,9 @@ export function History({ onOpen }: Props) {
       )}
       {chosen.length > 0 && (
         <div className="actions"><button type="button" className="primary" onClick={() => onOpen(`${chosen.length} selected runs`, chosen)}>Open {chosen.length} selected</button></div>
+      )}
+      {runs && total > runs.length && (
+        <p className="note" data-testid="history-truncated">Showing the newest {runs.length} of {total} matching runs; narrow the search by tag, text or date to reach older ones.</p>
       )}
       {runs && runs.length > 0 && (
         <table className="data" data-testid="history-table">
