@@ -254,7 +254,7 @@ async function main() {
     const startup = await measureStartup(browser, scratch);
 
     const db = join(scratch, 'results.sqlite3');
-    const made = JSON.parse(execFileSync(PYTHON, [join(ROOT, 'bench', 'ui_store.py'), db, '--sweep', '10x5', '--sweep', '20x50'], { cwd: ROOT }).toString());
+    const made = JSON.parse(execFileSync(PYTHON, [join(ROOT, 'bench', 'ui_store.py'), db, '--sweep', '20x50', '--sweep', '10x5'], { cwd: ROOT }).toString());
     server = await startServer(db);
     const context = await browser.newContext({ viewport: { width: 1360, height: 900 } });
     await context.addInitScript(instrument);
@@ -263,8 +263,7 @@ async function main() {
     await page.waitForFunction(designerInteractive, null, { polling: 'raf', timeout: 30_000 });
     const views = await measureResults(page, [
       ['50 runs (10 points x 5 repeats)', made.sweeps['10x5'], null],
-      ['1000 runs (20 points x 50 repeats), opened as the UI does today', made.sweeps['20x50'], null],
-      ['1000 runs (20 points x 50 repeats), runs.list limit raised to 5000 by the bench', made.sweeps['20x50'], 5000],
+      ['1000 runs (20 points x 50 repeats)', made.sweeps['20x50'], null],
     ]);
     const live = await measureLive(page);
     report({ version: browser.version(), startup, views, live, fixtureRuns: made.fixture_runs });

@@ -241,7 +241,7 @@ class EngineService:
     def runs_list(self, params: RunsListParams) -> RunsListResult:
         where = RunFilter(tag=params.tag or None, text=params.text or None, since=params.since or None,
                           sweep_id=params.sweep_id, limit=None if params.sweep_id is not None else params.limit)
-        return RunsListResult(runs=[_light(r) for r in self.store.runs(where)], total=self.store.count_runs(where))
+        return RunsListResult(runs=[_light(r) for r in self.store.runs(where, light=True)], total=self.store.count_runs(where))
 
     def runs_tag(self, params: TagParams) -> RunResultEnvelope:
         bad = [k for k in params.tags if not k.strip()]

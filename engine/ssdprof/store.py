@@ -203,14 +203,17 @@ class Store:
             return None
         return self._load(row["result_json"], run_id).model_copy(update={"raw_output": row["raw_output"]})
 
-    def runs(self, where: RunFilter | None = None) -> list[RunResult]:
+    def runs(self, where: RunFilter | None = None, *, light: bool = False) -> list[RunResult]:
+        """Matching runs; ``light`` leaves out the per-second progress and the top-level histogram bins
+        (SQLite drops them before Python parses anything: a long list loads several times faster)."""
         where = where or RunFilter()
         sql, params = self._where(where)
+        column = "json_remove(r.result_json, '$.progress', '$.read.bins_ns', '$.write.bins_ns')" if light else "r.result_json"
         if where.limit is not None:
-            sql = f"SELECT * FROM (SELECT r.id, r.result_json FROM runs r WHERE {sql} ORDER BY r.id DESC LIMIT ?) ORDER BY id"
+            sql = f"SELECT * FROM (SELECT r.id, {column} AS result_json FROM runs r WHERE {sql} ORDER BY r.id DESC LIMIT ?) ORDER BY id"
             params.append(where.limit)
         else:
-            sql = f"SELECT r.id, r.result_json FROM runs r WHERE {sql} ORDER BY r.id"
+            sql = f"SELECT r.id, {column} AS result_json FROM runs r WHERE {sql} ORDER BY r.id"
         return [self._load(row["result_json"], row["id"]) for row in self._db.execute(sql, params)]
 
     def count_runs(self, where: RunFilter | None = None) -> int:

@@ -33,6 +33,8 @@ export interface ChartFigureProps {
   formatY?: (y: number) => string;
   /** Shown instead of the chart when there is nothing to draw: say what would fill it. */
   empty?: string;
+  /** The accessible table holds only each series' last N points (a live chart grows every second). */
+  tableLast?: number;
 }
 
 const errorBars: Plugin = {
@@ -116,6 +118,11 @@ function config(props: ChartFigureProps): ChartConfiguration {
   } as ChartConfiguration;
 }
 
+/** What the picture depends on (the formatters are assumed to follow from the rest), so an unchanged chart is not redrawn. */
+function drawKey({ kind, series, xLabel, yLabel, xLog, xLog2, yLog, categories, title }: ChartFigureProps): string {
+  return JSON.stringify([kind, series, xLabel, yLabel, xLog, xLog2, yLog, categories, title, window.matchMedia?.('(prefers-color-scheme: dark)').matches]);
+}
+
 export const DRAWN_MARK = 'ssdprof:chart-drawn';
 
 /** A performance mark per drawn chart, for bench/ui.mjs (a PerformanceObserver sees it); cleared at once so a long live run does not fill the timeline. */
@@ -127,6 +134,7 @@ function markDrawn(id: string): void {
 export function ChartFigure(props: ChartFigureProps) {
   const canvas = useRef<HTMLCanvasElement>(null);
   const chart = useRef<Chart | null>(null);
+  const drawn = useRef('');
   const titleId = useId();
   const hasData = props.series.some((s) => s.points.length > 0);
 
@@ -137,8 +145,11 @@ export function ChartFigure(props: ChartFigureProps) {
       chart.current = null;
       return;
     }
-    const next = config(props);
     const reusable = chart.current && chart.current.canvas === element && (chart.current.config as { type?: string }).type === props.kind;
+    const key = drawKey(props);
+    if (chart.current && reusable && key === drawn.current) return; // a parent re-rendered; the picture is the same
+    drawn.current = key;
+    const next = config(props);
     if (chart.current && reusable) {
       chart.current.data = next.data;
       chart.current.options = next.options ?? {};
@@ -171,12 +182,12 @@ export function ChartFigure(props: ChartFigureProps) {
       )}
       <div className="sr-only">{/* a table ignores its own size, so a wrapper hides it */}
       <table>
-        <caption>{props.title}</caption>
+        <caption>{props.title}{props.tableLast !== undefined ? ` (each series' last ${props.tableLast} points)` : ''}</caption>
         <thead>
           <tr><th scope="col">series</th><th scope="col">{props.xLabel}</th><th scope="col">{props.yLabel}</th><th scope="col">± 95 % CI</th></tr>
         </thead>
         <tbody>
-          {props.series.flatMap((s) => s.points.map((p, i) => (
+          {props.series.flatMap((s) => tail(s.points, props.tableLast).map(({ p, i }) => (
             <tr key={`${s.label}-${i}`} data-x={p.x} data-y={p.y ?? ''}>
               <td>{s.label}</td><td>{fx(p.x)}</td><td>{p.y === null ? '–' : fy(p.y)}</td><td>{p.err ? fy(p.err) : ''}</td>
             </tr>
@@ -186,4 +197,9 @@ export function ChartFigure(props: ChartFigureProps) {
       </div>
     </figure>
   );
+}
+
+function tail(points: Point[], last: number | undefined): { p: Point; i: number }[] {
+  const from = last === undefined ? 0 : Math.max(0, points.length - last);
+  return points.slice(from).map((p, k) => ({ p, i: from + k }));
 }

@@ -36,7 +36,9 @@ export function seriesAlong(runs: RunResult[], factor: Factor): FactorSeries[] {
     const key = settingsKey(run.workload, factor);
     const byValue = groups.get(key) ?? new Map<number, RunResult[]>();
     const x = run.workload[factor];
-    byValue.set(x, [...(byValue.get(x) ?? []), run]);
+    const atX = byValue.get(x);
+    if (atX) atX.push(run);
+    else byValue.set(x, [run]);
     groups.set(key, byValue);
   }
   const series: FactorSeries[] = [];
@@ -84,7 +86,9 @@ export function groupRepeats(runs: RunResult[]): { label: string; runs: RunResul
   const groups = new Map<string, RunResult[]>();
   for (const run of runs) {
     const key = JSON.stringify(run.workload);
-    groups.set(key, [...(groups.get(key) ?? []), run]);
+    const group = groups.get(key);
+    if (group) group.push(run);
+    else groups.set(key, [run]);
   }
   return [...groups.values()].map((rs) => ({ label: workloadLabel(rs[0]!.workload), runs: rs }));
 }

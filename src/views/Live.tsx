@@ -67,14 +67,14 @@ export function Live({ state, onCancel, onOpenResults, onDesign, onResume }: Pro
       )}
       {state.status === 'failed' && <p role="alert" className="error">The sweep failed; see the engine message above.</p>}
       <div className="chart-row">
-        <ChartFigure id="live-iops" title="IOPS, per second" kind="line" xLabel="sweep time (s)" yLabel="IOPS"
+        <ChartFigure id="live-iops" tableLast={LIVE_TABLE_POINTS} title="IOPS, per second" kind="line" xLabel="sweep time (s)" yLabel="IOPS"
           series={[{ label: 'read', points: state.samples.map((s, i) => ({ x: seconds[i]!, y: s.read_iops })) },
             { label: 'write', points: state.samples.map((s, i) => ({ x: seconds[i]!, y: s.write_iops })) }]}
           empty="The first per-second sample arrives after a second." />
-        <ChartFigure id="live-bw" title="Bandwidth, per second (MB/s = 10⁶ B/s)" kind="line" xLabel="sweep time (s)" yLabel="MB/s"
+        <ChartFigure id="live-bw" tableLast={LIVE_TABLE_POINTS} title="Bandwidth, per second (MB/s = 10⁶ B/s)" kind="line" xLabel="sweep time (s)" yLabel="MB/s"
           series={[{ label: 'read + write', points: state.samples.map((s, i) => ({ x: seconds[i]!, y: mbPerS(s.read_bw_bytes_per_s + s.write_bw_bytes_per_s) })) }]}
           empty="Waiting for the first sample." />
-        <ChartFigure id="live-latency" title="Completion latency, per second (µs)" kind="line" xLabel="sweep time (s)" yLabel="µs"
+        <ChartFigure id="live-latency" tableLast={LIVE_TABLE_POINTS} title="Completion latency, per second (µs)" kind="line" xLabel="sweep time (s)" yLabel="µs"
           series={[
             { label: 'mean', points: state.samples.map((s, i) => ({ x: seconds[i]!, y: usOf(s.read_clat_ns_mean ?? s.write_clat_ns_mean) })) },
             { label: 'p99', points: state.samples.map((s, i) => ({ x: seconds[i]!, y: usOf(s.read_clat_ns_p99 ?? s.write_clat_ns_p99) })) },
@@ -102,6 +102,9 @@ export function Live({ state, onCancel, onOpenResults, onDesign, onResume }: Pro
     </section>
   );
 }
+
+/** The live charts' accessible tables hold the last minute; the charts hold the whole run. */
+const LIVE_TABLE_POINTS = 60;
 
 function usOf(ns: number | null | undefined): number | null {
   return ns === null || ns === undefined ? null : ns / 1e3;

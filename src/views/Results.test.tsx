@@ -32,6 +32,24 @@ describe('Results', () => {
     expect(within(table).getByRole('img', { name: 'read ran 0.5 s of the 1 s asked' })).toBeDefined();
   });
 
+  it('draws the first rows of a long sweep and the rest on request', async () => {
+    const many: RunResult[] = Array.from({ length: 250 }, (_, i) => ({ ...studentRuns[0]!, id: 1000 + i, repeat: i }));
+    renderWith(engine(), <Results title="long" runs={many} onDesign={vi.fn()} />);
+    const table = screen.getByTestId('results-table');
+    expect(within(table).getAllByRole('row')).toHaveLength(1 + 200);
+    await userEvent.click(screen.getByRole('button', { name: 'Show all 250 rows' }));
+    expect(within(table).getAllByRole('row')).toHaveLength(1 + 250);
+  });
+
+  it('picks the run to detail by point, then by repeat', async () => {
+    const fake = fakeEngine({ 'runs.get': () => ({ run: fullRun }) });
+    const repeats: RunResult[] = [0, 1, 2].map((i) => ({ ...studentRuns[0]!, id: 500 + i, repeat: i }));
+    renderWith(fake.engine, <Results title="repeats" runs={[...repeats, studentRuns[1]!]} onDesign={vi.fn()} />);
+    expect(screen.getByLabelText('Run').querySelectorAll('option')).toHaveLength(2);
+    await userEvent.selectOptions(screen.getByLabelText('Repeat'), '502');
+    expect(fake.calls.filter((c) => c.method === 'runs.get').at(-1)?.params).toEqual({ run_id: 502 });
+  });
+
   it('suggests what to run when there are no results', () => {
     renderWith(engine(), <Results title="" runs={[]} onDesign={vi.fn()} />);
     expect(screen.getByText(/the student preset draws every chart/)).toBeDefined();

@@ -1,7 +1,7 @@
 // Results: the curves a report needs, from stored runs, with spec figures and earlier runs
 // overlaid; % of spec; the comparison with earlier runs; one run in detail (distribution, time
 // series, hosts); the table; the PDF report (made by the engine).
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { ChartFigure, type Series } from '../charts/ChartFigure';
 import { useEngine, type RunResult, type Spec } from '../api';
 import { ComparePanel } from './ComparePanel';
@@ -62,10 +62,51 @@ function withSpec(bySize: FactorSeries[], runs: RunResult[], spec: Spec | null, 
   return [{ label: 'measured', points: runs.map((r) => ({ x: r.workload.block_size_bytes, y: iops(r) })) }, ...reference];
 }
 
+const iops = (r: RunResult) => totals(r).iops;
+
+/** Every series of the top charts; computed once per set of runs, not on each re-render. */
+function chartSeries(runs: RunResult[], earlier: RunResult[], spec: Spec | null) {
+  const earlierAlong = (factor: Parameters<typeof seriesAlong>[1], metric: (run: RunResult) => number | null, suffix = '') =>
+    along(seriesAlong(earlier, factor), metric, ` (earlier)${suffix}`);
+  const bySize = seriesAlong(runs, 'block_size_bytes');
+  const byQd = seriesAlong(runs, 'queue_depth');
+  const byMix = seriesAlong(runs, 'read_pct');
+  const repeated = groupRepeats(runs);
+  const earlierGroups = groupRepeats(earlier);
+  const categories = [...new Set([...repeated, ...earlierGroups].map((g) => g.label))];
+  const bars = (groups: typeof repeated, label: string) => ({
+    label,
+    points: categories.map((c, i) => {
+      const group = groups.find((g) => g.label === c);
+      const s = meanCi95(group ? group.runs.map(iops) : []);
+      return { x: i, y: group ? s.mean : null, err: s.n > 1 ? s.ci95 : undefined };
+    }),
+  });
+  return {
+    bySizeSeries: [...along(bySize, iops), ...earlierAlong('block_size_bytes', iops), ...withSpec(bySize, runs, spec, iops)],
+    byQdSeries: [...along(byQd, (r) => us(totals(r).main.clat_ns.mean), ' mean'), ...along(byQd, (r) => us(totals(r).main.clat_ns.p99), ' p99'),
+      ...earlierAlong('queue_depth', (r) => us(totals(r).main.clat_ns.mean), ' mean')],
+    curveSeries: byQd.flatMap((g) => (['p50', 'p99', 'p99_9'] as const).map((p) => ({
+      label: `${g.label} ${p.replace('_', '.')}`,
+      points: g.points.map((pt) => {
+        const latencies = pt.runs.map((r) => us(totals(r).main.clat_ns[p])).filter((v): v is number => v !== null);
+        return { x: meanCi95(pt.runs.map(iops)).mean, y: latencies.length ? meanCi95(latencies).mean : null };
+      }),
+    }))),
+    byMixSeries: [...along(byMix, iops), ...earlierAlong('read_pct', iops)],
+    repeatSeries: earlier.length ? [bars(earlierGroups, 'earlier runs'), bars(repeated, 'these runs')] : [bars(repeated, 'mean IOPS')],
+    categories,
+    hasRepeats: repeated.some((g) => g.runs.length > 1) || earlier.length > 0,
+  };
+}
+
 export function Results({ title, runs, onDesign }: Props) {
   const engine = useEngine();
   const [selectedId, setSelectedId] = useState<number | null>(runs[0]?.id ?? null);
   const [detail, setDetail] = useState<RunResult | null>(null);
+  // The spec and comparison panels ask the engine for more once the first detail has arrived:
+  // their requests (hundreds of ms for a long sweep) would otherwise hold up the view's own.
+  const [panelsReady, setPanelsReady] = useState(false);
   const [specChoice, setSpecChoice] = useState<string>(AUTO);
   const [spec, setSpec] = useState<Spec | null>(null);
   const [earlier, setEarlier] = useState<RunResult[]>([]);
@@ -73,12 +114,17 @@ export function Results({ title, runs, onDesign }: Props) {
   const [exportNote, setExportNote] = useState<{ ok: boolean; text: string } | null>(null);
   const onSpec = useCallback((s: Spec | null) => setSpec(s), []);
 
+  const charts = useMemo(() => chartSeries(runs, earlier, spec), [runs, earlier, spec]);
+  const tableRuns = useMemo(() => [...runs, ...earlier], [runs, earlier]);
+  const points = useMemo(() => groupRepeats(runs), [runs]);
+
   useEffect(() => setSelectedId(runs[0]?.id ?? null), [runs]);
   useEffect(() => setEarlier([]), [runs]);
   useEffect(() => {
     if (selectedId === null) return setDetail(null);
     let current = true;
-    engine.call('runs.get', { run_id: selectedId }).then((r) => current && setDetail(r.run), () => current && setDetail(null));
+    engine.call('runs.get', { run_id: selectedId }).then((r) => current && setDetail(r.run), () => current && setDetail(null))
+      .finally(() => setPanelsReady(true));
     return () => { current = false; };
   }, [engine, selectedId]);
 
@@ -110,25 +156,7 @@ export function Results({ title, runs, onDesign }: Props) {
     }
   }
 
-  const iops = (r: RunResult) => totals(r).iops;
-  const earlierAlong = (factor: Parameters<typeof seriesAlong>[1], metric: (run: RunResult) => number | null, suffix = '') =>
-    along(seriesAlong(earlier, factor), metric, ` (earlier)${suffix}`);
-  const bySize = seriesAlong(runs, 'block_size_bytes');
-  const byQd = seriesAlong(runs, 'queue_depth');
-  const byMix = seriesAlong(runs, 'read_pct');
-  const repeated = groupRepeats(runs);
-  const hasRepeats = repeated.some((g) => g.runs.length > 1) || earlier.length > 0;
-  const earlierGroups = groupRepeats(earlier);
-  const categories = [...new Set([...repeated, ...earlierGroups].map((g) => g.label))];
-  const bars = (groups: typeof repeated, label: string) => ({
-    label,
-    points: categories.map((c, i) => {
-      const group = groups.find((g) => g.label === c);
-      const s = meanCi95(group ? group.runs.map(iops) : []);
-      return { x: i, y: group ? s.mean : null, err: s.n > 1 ? s.ci95 : undefined };
-    }),
-  });
-  const curveSource = byQd.length ? byQd : [];
+  const { bySizeSeries, byQdSeries, curveSeries, byMixSeries, repeatSeries, categories, hasRepeats } = charts;
   const main = detail ? totals(detail).main : null;
 
   return (
@@ -141,38 +169,30 @@ export function Results({ title, runs, onDesign }: Props) {
       {exportNote && <p role={exportNote.ok ? 'status' : 'alert'} className={exportNote.ok ? 'hint' : 'error'} data-testid="export-note">{exportNote.text}</p>}
       <div className="chart-grid">
         <ChartFigure id="iops-vs-size" title="IOPS vs access size" kind="line" xLabel="access size" yLabel="IOPS" xLog2
-          formatX={formatSize} series={[...along(bySize, iops), ...earlierAlong('block_size_bytes', iops), ...withSpec(bySize, runs, spec, iops)]}
+          formatX={formatSize} series={bySizeSeries}
           empty="No runs that differ only in access size: run the student preset or vary access size." />
         <ChartFigure id="latency-vs-qd" title="Latency vs queue depth (µs)" kind="line" xLabel="queue depth" yLabel="µs" xLog
-          series={[...along(byQd, (r) => us(totals(r).main.clat_ns.mean), ' mean'), ...along(byQd, (r) => us(totals(r).main.clat_ns.p99), ' p99'),
-            ...earlierAlong('queue_depth', (r) => us(totals(r).main.clat_ns.mean), ' mean')]}
+          series={byQdSeries}
           empty="No runs that differ only in queue depth: vary queue depth (e.g. 1, 10, 100)." />
         <ChartFigure id="latency-iops" title="Latency vs IOPS as queue depth grows (µs)" kind="line" xLabel="IOPS" yLabel="µs" yLog
-          series={curveSource.flatMap((g) => (['p50', 'p99', 'p99_9'] as const).map((p) => ({
-            label: `${g.label} ${p.replace('_', '.')}`,
-            points: g.points.map((pt) => {
-              const latencies = pt.runs.map((r) => us(totals(r).main.clat_ns[p])).filter((v): v is number => v !== null);
-              return { x: meanCi95(pt.runs.map(iops)).mean, y: latencies.length ? meanCi95(latencies).mean : null };
-            }),
-          })))}
+          series={curveSeries}
           empty="Needs runs at several queue depths." />
         <ChartFigure id="iops-vs-mix" title="IOPS vs read/write mix" kind="line" xLabel="% reads" yLabel="IOPS"
-          series={[...along(byMix, iops), ...earlierAlong('read_pct', iops)]} empty="No runs that differ only in read/write mix: vary read % (e.g. 100, 70, 50, 0)." />
+          series={byMixSeries} empty="No runs that differ only in read/write mix: vary read % (e.g. 100, 70, 50, 0)." />
         {hasRepeats && (
           <ChartFigure id="repeats" title="Mean IOPS per point, ± 95 % confidence interval" kind="bar" xLabel="point" yLabel="IOPS"
             categories={categories}
-            series={earlier.length ? [bars(earlierGroups, 'earlier runs'), bars(repeated, 'these runs')] : [bars(repeated, 'mean IOPS')]} />
+            series={repeatSeries} />
         )}
       </div>
-      <SpecPanel runs={runs} choice={specChoice} onChoice={setSpecChoice} onSpec={onSpec} />
-      <ComparePanel runs={runs} earlier={earlier} onEarlier={setEarlier} />
+      {(panelsReady || selectedId === null) && (
+        <>
+          <SpecPanel runs={runs} choice={specChoice} onChoice={setSpecChoice} onSpec={onSpec} />
+          <ComparePanel runs={runs} earlier={earlier} onEarlier={setEarlier} />
+        </>
+      )}
       <h3>One run in detail</h3>
-      <div className="field inline">
-        <label htmlFor="detail-run">Run</label>
-        <select id="detail-run" value={selectedId ?? ''} onChange={(e) => setSelectedId(Number(e.target.value))}>
-          {runs.map((r) => <option key={r.id} value={r.id ?? ''}>#{r.id} {workloadLabel(r.workload)}{r.repeat ? ` (repeat ${r.repeat + 1})` : ''}</option>)}
-        </select>
-      </div>
+      <DetailChoice points={points} selectedId={selectedId} onSelect={setSelectedId} />
       <div className="chart-grid">
         <ChartFigure id="percentiles" title="Latency percentile distribution" kind="line" xLabel="latency (µs)" yLabel="percentile" xLog
           series={main ? [{ label: detail ? workloadLabel(detail.workload) : '', points: percentileCurve(main.bins_ns).map((p) => ({ x: p.latencyNs / 1e3, y: p.percentile })) }] : []}
@@ -182,7 +202,30 @@ export function Results({ title, runs, onDesign }: Props) {
           empty="This run has no per-second samples." />
       </div>
       {detail && detail.hosts.some((h) => h.host !== 'local') && <HostResults run={detail} />}
-      <ResultsTable runs={[...runs, ...earlier]} />
+      <ResultsTable runs={tableRuns} />
     </section>
+  );
+}
+
+/** Which run to detail: the point, then (when repeated) which repeat — two short lists, not one per run. */
+function DetailChoice({ points, selectedId, onSelect }: { points: { label: string; runs: RunResult[] }[]; selectedId: number | null; onSelect: (id: number) => void }) {
+  const pointIndex = Math.max(0, points.findIndex((p) => p.runs.some((r) => r.id === selectedId)));
+  const point = points[pointIndex];
+  const first = (index: number) => points[index]?.runs[0]?.id;
+  return (
+    <div className="field inline">
+      <label htmlFor="detail-run">Run</label>
+      <select id="detail-run" value={pointIndex} onChange={(e) => { const id = first(Number(e.target.value)); if (id != null) onSelect(id); }}>
+        {points.map((p, i) => <option key={i} value={i}>{p.runs.length > 1 ? `${p.label} (${p.runs.length} repeats)` : `#${p.runs[0]!.id} ${p.label}`}</option>)}
+      </select>
+      {point && point.runs.length > 1 && (
+        <>
+          <label htmlFor="detail-repeat">Repeat</label>
+          <select id="detail-repeat" value={selectedId ?? ''} onChange={(e) => onSelect(Number(e.target.value))}>
+            {point.runs.map((r, i) => <option key={r.id} value={r.id ?? ''}>{i + 1} (#{r.id})</option>)}
+          </select>
+        </>
+      )}
+    </div>
   );
 }

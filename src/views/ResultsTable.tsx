@@ -1,6 +1,6 @@
 // The results table: one row per run and direction, units in the headers, each warning marked
 // next to the number it concerns; copy as tab-separated text, or CSV from the engine.
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useEngine, type DirectionStats, type RunResult, type ValidityWarning } from '../api';
 import { activeDirections, workloadLabel, type Direction } from '../lib/analysis';
 import { mbPerS, mibPerS } from '../lib/units';
@@ -23,10 +23,15 @@ function concerning(run: RunResult, direction: Direction, key: string): Validity
   return run.warnings.filter((w) => w.concerns.some((c) => c === direction || c === `${direction}.${key}` || c.startsWith(`${direction}.${key}.`)));
 }
 
+/** Rows drawn at first; a long sweep's table is opened in full on request (copy and CSV always hold every row). */
+export const FIRST_ROWS = 200;
+
 export function ResultsTable({ runs }: { runs: RunResult[] }) {
   const engine = useEngine();
   const [note, setNote] = useState('');
-  const rows = runs.flatMap((run) => activeDirections(run).map((direction) => ({ run, direction })));
+  const [showAll, setShowAll] = useState(false);
+  const rows = useMemo(() => runs.flatMap((run) => activeDirections(run).map((direction) => ({ run, direction }))), [runs]);
+  const shown = showAll ? rows : rows.slice(0, FIRST_ROWS);
 
   async function copy() {
     const header = ['run', 'workload', 'direction', ...COLUMNS.map((c) => c.head), 'status', 'warnings'].join('\t');
@@ -76,7 +81,7 @@ export function ResultsTable({ runs }: { runs: RunResult[] }) {
           </tr>
         </thead>
         <tbody>
-          {rows.map(({ run, direction }) => (
+          {shown.map(({ run, direction }) => (
             <tr key={`${run.id}-${direction}`}>
               <td>{run.id}</td><td>{workloadLabel(run.workload)}</td><td>{direction}</td>
               {COLUMNS.map((c) => {
@@ -95,6 +100,12 @@ export function ResultsTable({ runs }: { runs: RunResult[] }) {
           ))}
         </tbody>
       </table>
+      {shown.length < rows.length && (
+        <p className="hint">
+          The first {shown.length} of {rows.length} rows.{' '}
+          <button type="button" onClick={() => setShowAll(true)}>Show all {rows.length} rows</button>
+        </p>
+      )}
     </div>
   );
 }

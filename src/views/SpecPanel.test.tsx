@@ -5,7 +5,7 @@ import { EngineContext, type Engine, type Spec, type SpecCompareParams, type Spe
 import { fakeEngine } from '../test/fake-engine';
 import { evoPlus, fullRun } from '../test/fixtures';
 import { renderWith } from '../test/render';
-import { AUTO, SpecPanel } from './SpecPanel';
+import { AUTO, SpecPanel, runList } from './SpecPanel';
 
 const qd1 = evoPlus.figures.find((f) => f.queue_depth === 1)!;
 const qd32 = evoPlus.figures.find((f) => f.queue_depth === 32)!;
@@ -56,3 +56,10 @@ describe('SpecPanel', () => {
 function SpecPanelIn({ engine, choice, onSpec }: { engine: Engine; choice: string; onSpec: (s: Spec | null) => void }) {
   return <EngineContext.Provider value={engine}><SpecPanel runs={[fullRun]} choice={choice} onChoice={vi.fn()} onSpec={onSpec} /></EngineContext.Provider>;
 }
+
+describe('runList', () => {
+  it('writes consecutive run ids as ranges', () => {
+    expect(runList([7])).toBe('run #7');
+    expect(runList([3, 1, 2, 7, 9, 10])).toBe('runs #1–#3, #7, #9–#10');
+  });
+});

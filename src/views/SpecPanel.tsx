@@ -24,6 +24,30 @@ export function formatMeasured(c: RunSpecComparison['comparison']): string {
   return `${(value / 1e6).toFixed(1)} MB/s`;
 }
 
+/** Runs left out for the same reason together (a 1000-run sweep gives one line, not 1000). */
+function byReason(unmatched: [string, string][]): [string, number[]][] {
+  const groups = new Map<string, number[]>();
+  for (const [id, why] of unmatched) {
+    const ids = groups.get(why);
+    if (ids) ids.push(Number(id));
+    else groups.set(why, [Number(id)]);
+  }
+  return [...groups.entries()];
+}
+
+/** "run #4", or "runs #1–#3, #7" with consecutive ids as ranges. */
+export function runList(ids: number[]): string {
+  const sorted = [...ids].sort((a, b) => a - b);
+  const parts: string[] = [];
+  for (let i = 0; i < sorted.length; i += 1) {
+    let j = i;
+    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j]! + 1) j += 1;
+    parts.push(j > i ? `#${sorted[i]}–#${sorted[j]}` : `#${sorted[i]}`);
+    i = j;
+  }
+  return `${sorted.length === 1 ? 'run' : 'runs'} ${parts.join(', ')}`;
+}
+
 export function SpecPanel({ runs, choice, onChoice, onSpec }: Props) {
   const engine = useEngine();
   const [specs, setSpecs] = useState<Spec[]>([]);
@@ -71,7 +95,7 @@ export function SpecPanel({ runs, choice, onChoice, onSpec }: Props) {
       {used && <p className="hint" data-testid="spec-used">Compared with {used.vendor} {used.model} ({used.interface}){rows[0] ? ` — ${rows[0].how}` : ''}</p>}
       {problem && <p role="alert" className="error">{problem}</p>}
       {unmatched.length > 0 && (
-        <ul className="hint">{unmatched.map(([id, why]) => <li key={id}>run #{id}: {why}</li>)}</ul>
+        <ul className="hint">{byReason(unmatched).map(([why, ids]) => <li key={why}>{runList(ids)}: {why}</li>)}</ul>
       )}
       {rows.length > 0 && (
         <table className="data" data-testid="spec-table">
