@@ -29,7 +29,7 @@ _ALIASES = {"readwrite": "rw", "blocksize": "bs", "timeout": "runtime", "ramp": 
 ALLOWED_OPTIONS = ("rw", "bs", "iodepth", "numjobs", "runtime", "ramp_time", "size", "rwmixread", "rwmixwrite", "direct",
                    "buffered", "time_based", "ioengine", "filename", "directory", "filename_format")
 IGNORED_OPTIONS = ("name", "description", "group_reporting", "thread", "stonewall", "wait_for_previous", "new_group",
-                   "randrepeat", "norandommap", "refill_buffers", "random_generator", "clocksource", "gtod_reduce",
+                   "randrepeat", "norandommap", "refill_buffers", "scramble_buffers", "random_generator", "clocksource", "gtod_reduce",
                    "lat_percentiles", "clat_percentiles", "percentile_list", "invalidate", "unlink", "overwrite",
                    "allrandrepeat", "disable_lat", "disable_slat", "disable_clat")
 _REFUSED = {
