@@ -360,7 +360,7 @@ def _install_interrupt(cancel: threading.Event) -> Any:
     def handler(signum: int, frame: FrameType | None) -> None:
         if cancel.is_set():
             raise KeyboardInterrupt
-        print("\nstopping fio; finished points are kept (Ctrl-C again to abort)", file=sys.stderr)
+        print("\nstopping the measurement; finished points are kept (Ctrl-C again to abort)", file=sys.stderr)
         cancel.set()
 
     return signal.signal(signal.SIGINT, handler)

@@ -200,7 +200,7 @@ def _run(spec: SweepSpec, tags: dict[str, str], store: Store, as_json: bool) -> 
     def interrupt(signum: int, frame: FrameType | None) -> None:
         if cancel.is_set():
             raise KeyboardInterrupt
-        print("\nstopping fio; finished points are kept (Ctrl-C again to abort)", file=sys.stderr)
+        print("\nstopping the measurement; finished points are kept (Ctrl-C again to abort)", file=sys.stderr)
         cancel.set()
 
     previous = signal.signal(signal.SIGINT, interrupt)
