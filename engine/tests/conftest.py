@@ -30,6 +30,8 @@ def disk_dir() -> Iterator[Path]:
     path = Path(tempfile.mkdtemp(prefix="ssdprof-test-", dir=_disk_dir()))
     yield path
     shutil.rmtree(path, ignore_errors=True)
+    for beside in path.parent.glob(f"{path.name}.db*"):  # a test's database kept beside the folder, with its WAL files
+        beside.unlink(missing_ok=True)
 
 
 @pytest.fixture
