@@ -10,9 +10,9 @@ from __future__ import annotations
 import base64
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ssdprof.analysis.spec_comparison import best_comparisons, compare_run
-from ssdprof.analysis.stats import MeanCI, compare_groups
 from ssdprof.contract import (
     GroupVerdict,
     MeanInterval,
@@ -27,11 +27,16 @@ from ssdprof.contract import (
     SpecMatchResult,
     SpecsListResult,
 )
-from ssdprof.report import ReportError, ReportRequest, RunGroup, build_pdf
 from ssdprof.results import RunResult
 from ssdprof.specs import Spec, SpecLibrary
 from ssdprof.store import RunFilter, Store
 from ssdprof.workload import WorkloadError
+
+if TYPE_CHECKING:
+    from ssdprof.analysis.stats import MeanCI
+
+# scipy (statistics) and matplotlib (report charts) load on first use: together they take ~1.4 s,
+# which would otherwise delay every start of the app.
 
 __all__ = ["Analysis"]
 
@@ -78,6 +83,8 @@ class Analysis:
         return SpecCompareResult(comparisons=out, unmatched=unmatched)
 
     def runs_compare(self, params: RunsCompareParams) -> RunsCompareResult:
+        from ssdprof.analysis.stats import compare_groups
+
         a, b = self.runs(params.a), self.runs(params.b)
         scale, unit = _UNITS.get(params.metric.split("_")[0], (1.0, "IOPS"))
         found = compare_groups(a, b, params.metric, confidence=params.confidence, scale=scale, unit=unit)
@@ -90,6 +97,8 @@ class Analysis:
             verdict=c.result.verdict) for c in found])
 
     def report_pdf(self, params: ReportParams) -> ReportResult:
+        from ssdprof.report import ReportError, ReportRequest, RunGroup, build_pdf
+
         runs = self.store.runs(RunFilter(sweep_id=params.sweep_id, limit=None)) if params.sweep_id is not None else []
         runs += self.runs(params.run_ids)
         if not runs:

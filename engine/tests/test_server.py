@@ -177,3 +177,11 @@ def test_serve_command_prints_a_tokened_url_and_stops_on_sigterm(disk_dir: Path)
     connection.close()
     process.send_signal(signal.SIGTERM)
     assert process.wait(timeout=20) == 0
+
+
+def test_the_app_starts_without_loading_the_statistics_and_chart_libraries() -> None:
+    """scipy and matplotlib take ~1.4 s to import; they load when a comparison or a report is asked for."""
+    code = ("import sys, ssdprof.server, ssdprof.cli; "
+            "print(sorted(m for m in ('scipy', 'matplotlib', 'reportlab') if m in sys.modules))")
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+    assert loaded == "[]"
