@@ -14,7 +14,7 @@ from ssdprof.report.groups import RunGroup, repeat_summaries
 from ssdprof.report.layout import Builder
 from ssdprof.results import RunResult, Severity
 
-__all__ = ["spec_and_statistics_section", "warnings_section"]
+__all__ = ["predictions_section", "spec_and_statistics_section", "warnings_section"]
 
 _ORDER = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
 _UNIT_SCALE = {"MB/s": 1e6, "GB/s": 1e9, "MiB/s": float(1 << 20), "GiB/s": float(1 << 30), "IOPS": 1.0, "us": 1e3, "ms": 1e6}
@@ -24,7 +24,7 @@ def spec_and_statistics_section(b: Builder, groups: Sequence[RunGroup], spec_fol
                                 spec_id: str | None) -> list[str]:
     """Writes what the analysis modules can say; returns the notes on what was left out and why."""
     try:
-        from ssdprof.analysis.spec_comparison import best_comparisons, compare_run
+        from ssdprof.analysis.spec_comparison import SpecComparison, best_comparisons, compare_run
         from ssdprof.specs import SpecLibrary
     except ImportError as exc:
         return [f"spec comparison and statistics were left out: the analysis modules are not installed ({exc.name})"]
@@ -39,18 +39,29 @@ def spec_and_statistics_section(b: Builder, groups: Sequence[RunGroup], spec_fol
         if spec is None:
             unmatched.add(run.environment.device_model or "not recorded")
             continue
-        for c in best_comparisons(compare_run(spec, run)):
-            if c.pct_of_spec is None or c.measured is None:
-                continue
-            measured = c.measured / _UNIT_SCALE.get(c.figure.unit, 1.0)
-            rows.append([summary.label, spec.title, f"{c.figure.value:,.6g} {c.figure.unit} ({c.figure.conditions()})",
-                         f"{measured:,.1f} {c.figure.unit}", f"{c.pct_of_spec:.0f}", "; ".join(c.notes) or "conditions match"])
+        # Repeats of a setting are compared as their mean: each repeat against the figure, then averaged.
+        per_figure: dict[str, list[tuple[float, float]]] = {}
+        first_of: dict[str, SpecComparison] = {}
+        for repeat in summary.runs:
+            for c in best_comparisons(compare_run(spec, repeat)):
+                if c.pct_of_spec is None or c.measured is None:
+                    continue
+                key = f"{c.figure.metric}|{c.figure.value}|{c.figure.conditions()}"
+                per_figure.setdefault(key, []).append((c.measured, c.pct_of_spec))
+                first_of.setdefault(key, c)
+        for key, values in per_figure.items():
+            c = first_of[key]
+            measured = sum(v for v, _ in values) / len(values) / _UNIT_SCALE.get(c.figure.unit, 1.0)
+            pct = sum(p for _, p in values) / len(values)
+            mean_of = [f"mean of {len(values)} repeats"] if len(values) > 1 else []
+            rows.append([summary.label, spec.title, f"{_figure(c.figure.value)} {c.figure.unit} ({c.figure.conditions()})",
+                         f"{measured:,.1f} {c.figure.unit}", f"{pct:.0f}", "; ".join([*mean_of, *c.notes]) or "conditions match"])
     if rows or len(groups) > 1:
         b.heading("Comparison with the vendor specification and between groups")
     if rows:
         b.table(["Setting", "Spec sheet", "Rated", "Measured", "% of spec", "Note"], rows,
                 "measured against the vendor's rated figures, only where measured the way the figure was rated; "
-                "MB/s is 10^6 bytes/s, MiB/s 2^20", numeric_from=4)
+                "MB/s is 10^6 bytes/s, MiB/s 2^20", widths=[62, 66, 160, 62, 30, 102], numeric_from=3, text_from=5)
     if spec_id and spec_id not in library.specs:
         notes.append(f"no spec sheet with id {spec_id!r} in the library")
     elif unmatched and not rows:
@@ -59,6 +70,11 @@ def spec_and_statistics_section(b: Builder, groups: Sequence[RunGroup], spec_fol
     if len(groups) > 1:
         _group_statistics(b, groups)
     return notes
+
+
+def _figure(value: float) -> str:
+    """A rated figure as the datasheet writes it: 1,000,000 rather than 1e+06."""
+    return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.6g}"
 
 
 def _group_statistics(b: Builder, groups: Sequence[RunGroup]) -> None:
@@ -110,3 +126,50 @@ def _observations(runs: Sequence[RunResult]) -> list[str]:
     except ImportError:
         return []
     return [f"{o.severity.upper() if o.severity == 'warning' else 'Observation'}: {o.message}" for o in observe(runs)]
+
+
+_MODELLED = (("block_size", "iops", 1.0, "IOPS"), ("block_size", "bw_bytes_per_s", 1e6, "MB/s"),
+             ("outstanding", "iops", 1.0, "IOPS"), ("outstanding", "lat_ns_mean", 1e3, "µs"))
+
+
+def predictions_section(b: Builder, groups: Sequence[RunGroup]) -> None:
+    """Models fitted to the runs (as `ssdprof predict` fits them), with their leave-one-setting-out
+    validation, and the scalability fit across node counts when runs are tagged nodes=N."""
+    try:
+        from ssdprof.analysis.prediction import predict_runs, scale_runs
+        from ssdprof.analysis.stats import number
+    except ImportError:
+        return
+    runs = [r for g in groups for r in g.runs]
+    rows: list[list[str]] = []
+    for vary, metric, scale, unit in _MODELLED:
+        try:
+            reports = predict_runs(runs, metric, vary=vary)
+        except ValueError:  # no series along this factor
+            continue
+        for report in reports:
+            if report.series.settings < 3:
+                continue
+            model, loo = report.model, report.validation
+            rows.append([report.series.label, f"{metric} ({unit})", model.family, "–" if model.r2 is None else f"{model.r2:.3f}",
+                         number(model.rmse / scale), "–" if loo.rmse is None else number(loo.rmse / scale),
+                         "–" if loo.mean_abs_error_pct is None else f"{loo.mean_abs_error_pct:.1f}"])
+    scaling_rows: list[list[str]] = []
+    try:
+        for found in scale_runs(runs, "iops", by="nodes"):
+            for point in found.projections:
+                scaling_rows.append([found.label, f"{point.units:g}", number(point.predicted), point.binding,
+                                     "–" if found.fit.peak_units is None else f"{found.fit.peak_units:.1f}"])
+    except ValueError:  # runs at fewer than two node counts
+        pass
+    if not rows and not scaling_rows:
+        return
+    b.heading("Models and predictions")
+    if rows:
+        b.table(["Series", "Metric", "Model", "R²", "RMSE", "RMSE leaving each setting out", "Mean |error| (%)"], rows,
+                "each metric modelled along the factor the runs vary; validated by predicting every setting from the "
+                "others (ssdprof predict gives intervals for untested settings)", widths=[80, 62, 125, 35, 55, 65, 60],
+                numeric_from=3)
+    if scaling_rows:
+        b.table(["Setting", "Nodes", "Predicted IOPS", "Binding limit", "Peak at nodes"], scaling_rows,
+                "Universal Scalability Law fitted across storage-node counts (runs tagged nodes=N)", numeric_from=1)

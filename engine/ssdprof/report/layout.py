@@ -119,11 +119,14 @@ class Builder:
         self.story.append(box)
 
     def table(self, header: list[str], rows: list[list[str]], caption: str, widths: list[float] | None = None,
-              numeric_from: int = 1) -> None:
-        """A ruled table with a repeated header; columns from ``numeric_from`` on are right-aligned."""
+              numeric_from: int = 1, text_from: int | None = None) -> None:
+        """A ruled table with a repeated header; columns from ``numeric_from`` on are right-aligned numbers,
+        up to ``text_from``, from which columns are wrapped text again (e.g. a closing note)."""
         self.tables += 1
+        numeric_to = len(header) if text_from is None else text_from
         cells: list[list[Any]] = [[Paragraph(escape(h), self.styles["head"]) for h in header]]
-        cells += [[Paragraph(escape(c), self.styles["cell"]) if i < numeric_from else c for i, c in enumerate(row)] for row in rows]
+        cells += [[c if numeric_from <= i < numeric_to else Paragraph(escape(c), self.styles["cell"]) for i, c in enumerate(row)]
+                  for row in rows]
         table = Table(cells, colWidths=widths, repeatRows=1, hAlign="LEFT")
         table.setStyle(TableStyle([
             ("FONT", (0, 0), (-1, -1), "DejaVuSans", 7.5),
@@ -132,7 +135,7 @@ class Builder:
             ("LINEBELOW", (0, 0), (-1, 0), 0.5, colors.black),
             ("LINEBELOW", (0, -1), (-1, -1), 0.8, colors.black),
             ("LINEBELOW", (0, 1), (-1, -2), 0.25, _GRID),
-            ("ALIGN", (numeric_from, 1), (-1, -1), "RIGHT"),
+            ("ALIGN", (numeric_from, 1), (numeric_to - 1, -1), "RIGHT"),
             ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
             ("LEFTPADDING", (0, 0), (-1, -1), 4),
             ("RIGHTPADDING", (0, 0), (-1, -1), 4),

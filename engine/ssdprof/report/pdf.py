@@ -23,7 +23,7 @@ from ssdprof import __version__
 from ssdprof.report import charts, timecharts
 from ssdprof.report.figure import Chart
 from ssdprof.report.groups import RunGroup
-from ssdprof.report.insights import spec_and_statistics_section, warnings_section
+from ssdprof.report.insights import predictions_section, spec_and_statistics_section, warnings_section
 from ssdprof.report.layout import MARGIN, Builder, register_fonts
 from ssdprof.report.tables import hosts_section, results_section, setup_section, workloads_section
 from ssdprof.results import RunResult
@@ -84,6 +84,7 @@ def build_pdf(request: ReportRequest) -> bytes:
         for chart in main_charts:
             b.chart(chart)
     notes = spec_and_statistics_section(b, request.groups, request.spec_folders, request.spec_id)
+    predictions_section(b, request.groups)
     if hosts_section(b, request.groups):
         for chart in cluster_charts:
             b.chart(chart)

@@ -1,0 +1,46 @@
+"""The report's judgement sections, on runs whose every number the test chose (analysis_runs)."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from analysis_runs import make_run
+
+from ssdprof.report import ReportRequest, build_pdf
+from ssdprof.specs import bundled_spec_dir
+
+pytestmark = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils is not installed (setup.sh installs it)")
+
+
+def pdf_text(pdf: bytes, tmp_path: Path) -> str:
+    path = tmp_path / "report.pdf"
+    path.write_bytes(pdf)
+    return subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True).stdout
+
+
+def test_percent_of_spec_for_repeats_is_that_of_their_mean(tmp_path: Path) -> None:
+    repeats = [make_run(iops=400_000, qd=32, device_model="INTEL SSDPF2KE016T9", run_id=1),
+               make_run(iops=600_000, qd=32, device_model="INTEL SSDPF2KE016T9", run_id=2)]
+    text = pdf_text(build_pdf(ReportRequest.of_runs(repeats, spec_folders=(bundled_spec_dir(),))), tmp_path)
+    assert "1,000,000 IOPS" in text
+    assert re.search(r"500,000\.0 IOPS +50\b", text)  # the mean of the repeats and its %, not the first repeat's 40 %
+    assert "mean of 2 repeats" in text
+
+
+def test_a_sweep_over_access_size_gets_a_validated_model_and_node_counts_a_scalability_fit(tmp_path: Path) -> None:
+    sizes = [4096, 16384, 65536, 262144, 1048576]
+    along_size = [make_run(bs=bs, iops=200_000 / (1 + bs / 32768), run_id=i + 1) for i, bs in enumerate(sizes)]
+    nodes = [make_run(qd=8, iops=50_000 * n / (1 + 0.1 * (n - 1)), tags={"nodes": str(n)}, run_id=10 + n) for n in (1, 2, 3, 4)]
+    text = pdf_text(build_pdf(ReportRequest.of_runs(along_size + nodes)), tmp_path)
+    assert "Models and predictions" in text
+    assert "R²" in text and "polynomial of" in text and "leaving" in text
+    assert "Universal Scalability Law" in text and "Predicted IOPS" in text
+
+
+def test_runs_without_a_varied_factor_get_no_model_section(tmp_path: Path) -> None:
+    text = pdf_text(build_pdf(ReportRequest.of_runs([make_run(run_id=1), make_run(run_id=2)])), tmp_path)
+    assert "Models and predictions" not in text
