@@ -118,7 +118,7 @@ class Builder:
                                  ("TOPPADDING", (0, 0), (-1, -1), 5), ("BOTTOMPADDING", (0, 0), (-1, -1), 5)]))
         self.story.append(box)
 
-    def table(self, header: list[str], rows: list[list[str]], caption: str, widths: list[float] | None = None,
+    def table(self, header: list[str], rows: list[list[str]], caption: str, *, widths: list[float] | None = None,
               numeric_from: int = 1, text_from: int | None = None) -> None:
         """A ruled table with a repeated header; columns from ``numeric_from`` on are right-aligned numbers,
         up to ``text_from``, from which columns are wrapped text again (e.g. a closing note)."""
