@@ -58,7 +58,7 @@ def setup_section(b: Builder, groups: Sequence[RunGroup]) -> None:
     for key, run in list(firsts.items())[:4]:
         rows = _environment_rows(run.environment, run)
         where = f" ({key[0] or key[2]})" if len(firsts) > 1 else ""
-        b.table(["Item", "Value"], [list(r) for r in rows], f"machine, device and environment{where}", [3.8 * cm, 13.2 * cm],
+        b.table(["Item", "Value"], [list(r) for r in rows], f"machine, device and environment{where}", widths=[3.8 * cm, 13.2 * cm],
                 numeric_from=2)
     if len(firsts) > 4:
         b.para(f"{len(firsts) - 4} further machine/device combinations are listed with their runs in the results table.")
@@ -107,7 +107,7 @@ def results_section(b: Builder, groups: Sequence[RunGroup]) -> None:
     b.table(RESULT_HEADER, rows, "results per run and direction. MB/s and MiB/s: bandwidth (MB = 10^6 bytes, MiB = 2^20 bytes). "
             "Mean, p50, p99, p99.9: completion latency (submission to completion) in microseconds, percentiles from the "
             "histogram bins. ⚠: see Observations and warnings.",
-            _RESULT_WIDTHS, numeric_from=3)
+            widths=_RESULT_WIDTHS, numeric_from=3)
     summaries = [s for s in repeat_summaries(groups) if len(s.runs) > 1]
     if summaries:
         _repeats_table(b, summaries, len(groups) > 1)
@@ -130,7 +130,7 @@ def _repeats_table(b: Builder, summaries: Sequence[Summary], with_group: bool) -
     widths = [4.6 * cm, 0.8 * cm, 3.0 * cm, 2.8 * cm, 2.8 * cm, 3.0 * cm]
     b.table((["Group"] if with_group else []) + header, rows,
             "repeated settings as mean ± half width of the 95 % confidence interval (Student's t, n−1 degrees of freedom)",
-            None if with_group else widths, numeric_from=2 if with_group else 1)
+            widths=None if with_group else widths, numeric_from=2 if with_group else 1)
 
 
 def hosts_section(b: Builder, groups: Sequence[RunGroup]) -> bool:
