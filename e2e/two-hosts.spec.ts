@@ -62,7 +62,15 @@ test('add two hosts, run on both at once, see each host and the aggregate', asyn
   await page.getByLabel('Folder on each host').fill(remote);
   await expect(page.getByTestId('estimate')).toContainText('1 point');
   await page.getByRole('button', { name: 'Start' }).click();
+  const live = page.getByTestId('live-hosts');  // each host's seconds, as they arrive
+  await expect(live.locator('tr[data-host="h1"]')).toBeVisible({ timeout: 60_000 });
+  await expect(live.locator('tr[data-host="h2"]')).toBeVisible();
+  await expect(page.locator('[data-chart="live-iops"] tbody tr').first()).toBeAttached();
   await expect(page.locator('.badge.done')).toBeVisible({ timeout: 60_000 });
+  await expect(live.locator('tr[data-host="h1"]')).toContainText('finished');
+  await page.screenshot({ path: join(SCREENSHOTS, 'hosts-live.png') });
+  const lastSecond = (await live.locator('tr[data-host="h2"] td').nth(2).textContent()) ?? '';
+  expect(parseFloat(lastSecond) * (lastSecond.endsWith('k') ? 1000 : 1)).toBeGreaterThan(0); // IOPS in its last second, e.g. 12.3k
   await page.getByRole('button', { name: 'Open results' }).click();
 
   const rows = page.getByTestId('host-table').locator('tbody tr');

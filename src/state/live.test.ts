@@ -7,6 +7,18 @@ const started: SweepStarted = { kind: 'sweep_started', sweep_id: 3, name: 'stude
 const sample = { elapsed_s: 1, read_iops: 1000, write_iops: 0, read_bw_bytes_per_s: 4096000, write_bw_bytes_per_s: 0, read_clat_ns_mean: 60000, write_clat_ns_mean: null, read_clat_ns_p99: 90000, write_clat_ns_p99: null, host: 'local', ramping: false };
 
 describe('liveReducer', () => {
+  it('keeps each remote host on its own series, the sweep time running on across points', () => {
+    const point = (index: number) => ({ kind: 'point_started' as const, index, repeat: 0, number: index + 1, total_points: 2, workload: fullRun.workload, eta_s: 4 });
+    const remote = (host: string, second: number) => ({ kind: 'point_progress' as const, number: 1, total_points: 2,
+      sample: { ...sample, host, elapsed_s: second }, point_elapsed_s: second, point_duration_s: 2, eta_s: 2 });
+    let state = liveReducer(liveReducer(idle, started), point(0));
+    state = [remote('a', 1), remote('b', 1), remote('a', 2), remote('b', 2)].reduce(liveReducer, state);
+    state = [point(1), remote('a', 1), remote('b', 1)].reduce(liveReducer, state);
+    expect(state.samples).toHaveLength(0);
+    expect(state.hosts.a!.map((s) => s.elapsed_s)).toEqual([1, 2, 3]);
+    expect(state.hosts.b!.map((s) => s.elapsed_s)).toEqual([1, 2, 3]);
+  });
+
   it('follows a point from start to finish', () => {
     let state = liveReducer(idle, started);
     state = liveReducer(state, { kind: 'point_started', index: 0, repeat: 0, number: 1, total_points: 10, workload: fullRun.workload, eta_s: 13 });

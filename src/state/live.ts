@@ -11,8 +11,12 @@ export interface LiveState {
   done: number;
   current: { number: number; label: string; elapsedS: number; durationS: number } | null;
   etaS: number | null;
-  /** Per-second samples of the whole sweep; elapsed_s runs on across points. */
+  /** Per-second samples of the whole sweep on this machine; elapsed_s runs on across points. */
   samples: ProgressSample[];
+  /** Per-second samples of each remote host of a multi-host run, by host name (same time axis). */
+  hosts: Record<string, ProgressSample[]>;
+  /** Sweep time of the latest sample from anywhere. */
+  lastElapsedS: number;
   /** Sweep time at which the current point started. */
   pointOffsetS: number;
   finished: RunResult[];
@@ -21,8 +25,14 @@ export interface LiveState {
 }
 
 export const idle: LiveState = {
-  status: 'idle', sweep: null, done: 0, current: null, etaS: null, samples: [], pointOffsetS: 0, finished: [], layout: null, cancelling: false,
+  status: 'idle', sweep: null, done: 0, current: null, etaS: null, samples: [], hosts: {}, lastElapsedS: 0, pointOffsetS: 0, finished: [],
+  layout: null, cancelling: false,
 };
+
+/** Samples from a remote host carry its name; this machine's say "local". */
+export function isRemote(sample: ProgressSample): boolean {
+  return sample.host !== '' && sample.host !== 'local';
+}
 
 const MAX_SAMPLES = 600;
 
@@ -44,13 +54,18 @@ export function liveReducer(state: LiveState, action: LiveAction): LiveState {
         ...state,
         current: { number: action.number, label: workloadLabel(action.workload), elapsedS: 0, durationS: action.workload.runtime_s + action.workload.ramp_s },
         etaS: action.eta_s,
-        pointOffsetS: state.samples.at(-1)?.elapsed_s ?? 0,
+        pointOffsetS: state.lastElapsedS,
       };
     case 'point_progress': {
       const sample = { ...action.sample, elapsed_s: state.pointOffsetS + action.sample.elapsed_s };
-      const samples = [...state.samples, sample].slice(-MAX_SAMPLES);
       const current = state.current && { ...state.current, elapsedS: action.point_elapsed_s, durationS: action.point_duration_s };
-      return { ...state, samples, current, etaS: action.eta_s };
+      const lastElapsedS = Math.max(state.lastElapsedS, sample.elapsed_s);
+      if (isRemote(sample)) {
+        const hosts = { ...state.hosts, [sample.host]: [...(state.hosts[sample.host] ?? []), sample].slice(-MAX_SAMPLES) };
+        return { ...state, hosts, lastElapsedS, current, etaS: action.eta_s };
+      }
+      const samples = [...state.samples, sample].slice(-MAX_SAMPLES);
+      return { ...state, samples, lastElapsedS, current, etaS: action.eta_s };
     }
     case 'point_finished':
       return { ...state, done: state.done + 1, finished: [...state.finished, action.result] };

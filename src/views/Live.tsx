@@ -4,6 +4,9 @@ import type { LiveState } from '../state/live';
 import { overallFraction } from '../state/live';
 import { totals, workloadLabel } from '../lib/analysis';
 import { formatDuration, formatIops, formatLatencyNs, mbPerS } from '../lib/units';
+import type { ProgressSample } from '../api';
+import type { Series } from '../charts/ChartFigure';
+import { LiveHosts } from './LiveHosts';
 
 interface Props {
   state: LiveState;
@@ -33,6 +36,9 @@ export function Live({ state, onCancel, onOpenResults, onDesign, onResume }: Pro
   const current = state.current;
   const running = state.status === 'running';
   const seconds = state.samples.map((s) => s.elapsed_s);
+  const hostNames = Object.keys(state.hosts).sort();
+  const perHost = (value: (s: ProgressSample) => number | null, suffix = ''): Series[] =>
+    hostNames.map((host) => ({ label: `${host}${suffix}`, points: state.hosts[host]!.map((s) => ({ x: s.elapsed_s, y: value(s) })) }));
   return (
     <section aria-labelledby="live-title" className="live">
       <h2 id="live-title">
@@ -68,19 +74,22 @@ export function Live({ state, onCancel, onOpenResults, onDesign, onResume }: Pro
       {state.status === 'failed' && <p role="alert" className="error">The sweep failed; see the engine message above.</p>}
       <div className="chart-row">
         <ChartFigure id="live-iops" tableLast={LIVE_TABLE_POINTS} title="IOPS, per second" kind="line" xLabel="sweep time (s)" yLabel="IOPS"
-          series={[{ label: 'read', points: state.samples.map((s, i) => ({ x: seconds[i]!, y: s.read_iops })) },
+          series={hostNames.length ? perHost((s) => s.read_iops + s.write_iops) : [
+            { label: 'read', points: state.samples.map((s, i) => ({ x: seconds[i]!, y: s.read_iops })) },
             { label: 'write', points: state.samples.map((s, i) => ({ x: seconds[i]!, y: s.write_iops })) }]}
           empty="The first per-second sample arrives after a second." />
         <ChartFigure id="live-bw" tableLast={LIVE_TABLE_POINTS} title="Bandwidth, per second (MB/s = 10⁶ B/s)" kind="line" xLabel="sweep time (s)" yLabel="MB/s"
-          series={[{ label: 'read + write', points: state.samples.map((s, i) => ({ x: seconds[i]!, y: mbPerS(s.read_bw_bytes_per_s + s.write_bw_bytes_per_s) })) }]}
+          series={hostNames.length ? perHost((s) => mbPerS(s.read_bw_bytes_per_s + s.write_bw_bytes_per_s))
+            : [{ label: 'read + write', points: state.samples.map((s, i) => ({ x: seconds[i]!, y: mbPerS(s.read_bw_bytes_per_s + s.write_bw_bytes_per_s) })) }]}
           empty="Waiting for the first sample." />
         <ChartFigure id="live-latency" tableLast={LIVE_TABLE_POINTS} title="Completion latency, per second (µs)" kind="line" xLabel="sweep time (s)" yLabel="µs"
-          series={[
+          series={hostNames.length ? perHost((s) => usOf(s.read_clat_ns_mean ?? s.write_clat_ns_mean), ' mean') : [
             { label: 'mean', points: state.samples.map((s, i) => ({ x: seconds[i]!, y: usOf(s.read_clat_ns_mean ?? s.write_clat_ns_mean) })) },
             { label: 'p99', points: state.samples.map((s, i) => ({ x: seconds[i]!, y: usOf(s.read_clat_ns_p99 ?? s.write_clat_ns_p99) })) },
           ]}
           empty="Waiting for the first sample." />
       </div>
+      {hostNames.length > 0 && <LiveHosts hosts={state.hosts} latestS={state.lastElapsedS} running={running} />}
       {state.finished.length > 0 && (
         <table className="data">
           <caption>Finished points</caption>

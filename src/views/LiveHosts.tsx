@@ -1,0 +1,45 @@
+// A multi-host run, live: each host's latest second (status, IOPS, bandwidth, latency), and a host
+// that has gone quiet named as such while the others carry on.
+import type { ProgressSample } from '../api';
+import { formatIops, formatLatencyNs, mbPerS } from '../lib/units';
+
+/** Seconds without a sample, while others report, before a host is called silent. */
+export const SILENT_AFTER_S = 3;
+
+export function hostStatus(samples: ProgressSample[], latestS: number, running: boolean): string {
+  const last = samples.at(-1);
+  if (!last) return 'connecting';
+  if (!running) return 'finished';
+  const behind = latestS - last.elapsed_s;
+  if (behind >= SILENT_AFTER_S) return `no data for ${Math.round(behind)} s`;
+  return last.ramping ? 'ramping' : 'running';
+}
+
+export function LiveHosts({ hosts, latestS, running }: { hosts: Record<string, ProgressSample[]>; latestS: number; running: boolean }) {
+  const names = Object.keys(hosts).sort();
+  return (
+    <table className="data" data-testid="live-hosts">
+      <caption>Hosts: the latest second of each</caption>
+      <thead>
+        <tr><th scope="col">host</th><th scope="col">status</th><th scope="col" className="num">IOPS</th><th scope="col" className="num">MB/s</th>
+          <th scope="col" className="num">mean latency</th><th scope="col" className="num">p99 latency</th></tr>
+      </thead>
+      <tbody>
+        {names.map((name) => {
+          const samples = hosts[name]!;
+          const last = samples.at(-1);
+          const status = hostStatus(samples, latestS, running);
+          return (
+            <tr key={name} data-host={name} className={status.startsWith('no data') ? 'warning' : undefined}>
+              <td>{name}</td><td>{status}</td>
+              <td className="num">{last ? formatIops(last.read_iops + last.write_iops) : '–'}</td>
+              <td className="num">{last ? mbPerS(last.read_bw_bytes_per_s + last.write_bw_bytes_per_s).toFixed(1) : '–'}</td>
+              <td className="num">{formatLatencyNs(last ? last.read_clat_ns_mean ?? last.write_clat_ns_mean : null)}</td>
+              <td className="num">{formatLatencyNs(last ? last.read_clat_ns_p99 ?? last.write_clat_ns_p99 : null)}</td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}
