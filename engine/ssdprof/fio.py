@@ -5,7 +5,6 @@ live per-second progress, and stop it by the PID we started.
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import functools
 import os
 import platform
@@ -13,7 +12,6 @@ import re
 import shutil
 import signal
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -22,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ssdprof.fio_output import FioReport, combine, parse_report
+from ssdprof.processes import end_with_parent
 from ssdprof.progress import DocumentStream, ProgressTracker
 from ssdprof.results import EngineInfo, HostResult, Measurement, ProgressSample
 from ssdprof.workload import Workload
@@ -209,7 +208,7 @@ def run_fio(
         args = [fio.path, "--output-format=json+", "--status-interval=1", str(job_path)]
         process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                    start_new_session=True, cwd=scratch,
-                                   preexec_fn=_end_with_parent())  # noqa: PLW1509 - one prctl syscall, no locks taken
+                                   preexec_fn=end_with_parent())  # noqa: PLW1509 - one prctl syscall, no locks taken
         stderr_chunks: list[str] = []
         err_thread = threading.Thread(target=lambda: stderr_chunks.append(process.stderr.read() if process.stderr else ""),
                                       daemon=True)
@@ -237,23 +236,6 @@ def run_fio(
         raise FioError(f"fio exited with status {returncode}: {_first_error(stderr or raw)}") from exc
     return FioRun(report=report, raw_output=raw, stderr=stderr, returncode=returncode,
                   cancelled=stop.cancelled, progress=samples, job_text=job_text)
-
-
-def _end_with_parent() -> Callable[[], None] | None:
-    """Linux: fio gets SIGTERM (and stops cleanly) if ssdprof dies, even by kill -9; an orphaned fio
-    was seen to hang for ever. Elsewhere there is no such mechanism; the watchdog still bounds fio."""
-    if not sys.platform.startswith("linux"):
-        return None
-    libc = ctypes.CDLL(None, use_errno=True)
-    pr_set_pdeathsig = 1
-    parent = os.getpid()
-
-    def set_death_signal() -> None:
-        libc.prctl(pr_set_pdeathsig, signal.SIGTERM, 0, 0, 0)
-        if os.getppid() != parent:  # ssdprof died between fork and prctl: the signal will never come
-            os._exit(1)
-
-    return set_death_signal
 
 
 class _Watchdog(threading.Thread):

@@ -11,12 +11,16 @@ from __future__ import annotations
 
 import re
 import shlex
+import shutil
 import subprocess
+import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import platformdirs
 
+from ssdprof.processes import end_with_parent
 from ssdprof.workload import WorkloadError
 
 __all__ = [
@@ -108,6 +112,49 @@ class Ssh:
     def __init__(self, settings: SshSettings | None = None):
         self.settings = settings or SshSettings()
         self._resolved: dict[str, dict[str, str]] = {}
+        self._masters: dict[str, tuple[subprocess.Popen[bytes], str]] = {}
+        self._control_dir: Path | None = None
+
+    # one connection per host, shared ---------------------------------------------------------
+
+    def open_masters(self, hosts: Sequence[HostAddress]) -> None:
+        """Start one SSH connection per host that later commands share (OpenSSH multiplexing), so a
+        run's probe, layout, launch and clean-up do not each pay for a key exchange (~0.3 s).
+
+        ssdprof starts each master itself, by argument list, holding no pipe of any command, and
+        ends it by PID in :meth:`close_masters` (on Linux also when ssdprof dies). Until a master is
+        ready, or when it fails, commands connect directly as before; a failed master's reason is
+        reported by the command that follows."""
+        if self._control_dir is None:
+            self._control_dir = Path(tempfile.mkdtemp(prefix="ssdprof-ssh-"))
+        for host in hosts:
+            if host.text in self._masters:
+                continue
+            path = str(self._control_dir / str(len(self._masters)))
+            argv = [*self._base(host), "-M", "-N", "-o", f"ControlPath={path}", "-o", "ControlPersist=no", "--", host.host]
+            master = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                      start_new_session=True, preexec_fn=end_with_parent())  # noqa: PLW1509 - one prctl syscall
+            self._masters[host.text] = (master, path)
+
+    def close_masters(self) -> None:
+        """End every master this object started (by PID) and remove their sockets."""
+        masters, self._masters = self._masters, {}
+        for master, _ in masters.values():
+            if master.poll() is None:
+                master.terminate()
+        for master, _ in masters.values():
+            try:
+                master.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                master.kill()
+                master.wait(timeout=5)
+        if self._control_dir is not None:
+            shutil.rmtree(self._control_dir, ignore_errors=True)
+            self._control_dir = None
+
+    @property
+    def master_pids(self) -> list[int]:
+        return [master.pid for master, _ in self._masters.values()]
 
     def resolved(self, host: HostAddress) -> dict[str, str]:
         """ssh's own view of the host after ~/.ssh/config (ssh -G): hostname, port, user, known hosts files."""
@@ -148,6 +195,8 @@ class Ssh:
             argv += ["-p", str(host.port)]
         if for_config:
             return argv
+        if host.text in self._masters:
+            argv += ["-o", f"ControlPath={self._masters[host.text][1]}", "-o", "ControlMaster=no"]
         return [*argv, "-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=yes", "-o", f"ConnectTimeout={self.settings.connect_timeout_s}",
                 "-o", "ServerAliveInterval=2", "-o", "ServerAliveCountMax=3", "-o", f"UserKnownHostsFile={self._known_hosts_files(host)}"]
 

@@ -61,6 +61,7 @@ class MultiHostEngine:
     def prepare(self, spec: SweepSpec) -> Environment:
         """Fail fast, with every host's reason, before anything starts anywhere."""
         hosts = self.options.hosts
+        self.ssh.open_masters(hosts)  # ready while the probes run; closed in close()
         with ThreadPoolExecutor(max_workers=min(len(hosts), 16)) as pool:
             self.probes = dict(zip([h.name for h in hosts], pool.map(self.ssh.probe, hosts), strict=True))
         problems = [p.error for p in self.probes.values() if not p.reachable]
@@ -107,6 +108,10 @@ class MultiHostEngine:
     def cleanup(self) -> list[str]:
         """Remove every test file we created; returns why that failed where it did."""
         return [problem for name in list(self._created) if (problem := self._remove(name))]
+
+    def close(self) -> None:
+        """End the shared SSH connections (after cleanup, which uses them)."""
+        self.ssh.close_masters()
 
     def _remove(self, name: str) -> str | None:
         path = self._created.get(name)

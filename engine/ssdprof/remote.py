@@ -5,6 +5,9 @@ stdin, starts fio (by argument list, quoted once at the SSH boundary), reports f
 host's clock at start, samples CPU and network every second, and ends fio by that PID when told
 to cancel or when the SSH connection drops (stdin closes). "go" is written to every host at once,
 so the start skew is the spread of SSH delivery, and it is measured from the hosts' own clocks.
+When fio ends, the wrapper ends its helpers and their sleeps, so nothing is left on the host and
+the SSH session closes at once. Commands travel over the run's shared connection per host
+(:meth:`ssdprof.hosts.Ssh.open_masters`) when it is up.
 """
 
 from __future__ import annotations
@@ -35,14 +38,18 @@ echo "ssdprof-pid $pid" >&2
 ( while :; do
     net=$(tail -n +3 /proc/net/dev 2>/dev/null | tr -s ' ' | tr '\n' ';')
     echo "ssdprof-mon $(date +%s%N) $(head -n 1 /proc/stat 2>/dev/null) | $net" >&2
-    sleep 1
+    sleep 1 </dev/null >/dev/null 2>&1
   done ) &
 mon=$!
 ( while read line <&3; do [ "$line" = cancel ] && break; done
-  kill -INT "$pid" 2>/dev/null; sleep 10; kill -KILL "$pid" 2>/dev/null ) &
+  kill -INT "$pid" 2>/dev/null; sleep 10 </dev/null >/dev/null 2>&1; kill -KILL "$pid" 2>/dev/null ) &
 watch=$!
 wait "$pid"; rc=$?
-kill "$mon" "$watch" 2>/dev/null
+# End the helpers and their sleeps (which hold none of the session's descriptors, so SSH does not
+# wait for them): frozen first, so they start nothing new, then their children, then themselves.
+kill -STOP "$mon" "$watch" 2>/dev/null
+pkill -KILL -P "$mon" 2>/dev/null; pkill -KILL -P "$watch" 2>/dev/null
+kill -KILL "$mon" "$watch" 2>/dev/null
 exit "$rc"
 """
 

@@ -190,8 +190,11 @@ class _RemoteSite:
         return seconds
 
     def tear_down(self, *, keep: bool) -> None:
-        if not keep:
-            self.hosts.cleanup()
+        try:
+            if not keep:
+                self.hosts.cleanup()
+        finally:
+            self.hosts.close()
 
 
 class Runner:
