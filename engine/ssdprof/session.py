@@ -152,7 +152,8 @@ class EngineService:
         if raw_params is None:
             raw_params = {}
         if not isinstance(raw_params, dict):
-            raise RpcError("invalid_params", "params must be an object with named members")
+            raise RpcError("invalid_params", "params must be an object with named members",
+                           [FieldProblem(field="params", flag="-", message=f"expected an object, got {type(raw_params).__name__}")])
         try:
             params = spec.params.model_validate(raw_params)
         except ValidationError as exc:
