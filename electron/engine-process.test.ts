@@ -1,6 +1,6 @@
 // @vitest-environment node
 // The engine process against the real Python engine: calls, errors, restart after a crash, stop.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EngineStatus } from '../src/api/contract.gen';
@@ -57,6 +57,33 @@ describe('EngineProcess', () => {
     expect((await engine.call('presets.list', {})).ok).toBe(true);
   });
 
+  it('after a kill -9 mid-sweep, the restarted engine resumes from the last finished point; no fio is left', async () => {
+    const target = join(dir, 'target');
+    mkdirSync(target);
+    const notes: { kind: string; point_index?: number }[] = [];
+    engine.onNotification((note) => { if (note.method === 'run.event') notes.push(note.params.event as { kind: string }); });
+    const firstDone = waitFor<unknown>((l) => engine.onNotification(l), (n) => (n as { params: { event?: { kind: string } } }).params.event?.kind === 'point_finished');
+    const started = await engine.call('sweep.start', {
+      base: { target, runtime_s: 1, ramp_s: 0, size_bytes: '32MiB' }, factors: { queue_depth: [1, 2, 4] }, mode: 'one-at-a-time',
+    });
+    expect(started.ok).toBe(true);
+    const sweepId = started.ok ? (started.result as { sweep_id: number }).sweep_id : -1;
+    await firstDone;
+    const ready = waitFor<EngineStatus>((l) => engine.onStatus(l), (s) => s.state === 'ready');
+    process.kill(engine.pid!, 'SIGKILL');
+    await ready;
+    await expect.poll(() => holdersOf(target), { timeout: 10_000 }).toEqual([]); // fio died with its engine
+
+    const finished = waitFor<unknown>((l) => engine.onNotification(l), (n) => (n as { params: { event?: { kind: string } } }).params.event?.kind === 'sweep_finished');
+    const resumed = await engine.call('sweep.resume', { sweep_id: sweepId });
+    expect(resumed.ok && (resumed.result as { already_done: number }).already_done).toBeGreaterThanOrEqual(1);
+    await finished;
+    const listed = await engine.call('runs.list', { sweep_id: sweepId });
+    const depths = listed.ok ? (listed.result as { runs: { workload: { queue_depth: number } }[] }).runs.map((r) => r.workload.queue_depth) : [];
+    expect([...depths].sort()).toEqual([1, 2, 4]); // every point once: none lost, none repeated
+    expect(readdirSync(target)).toEqual([]); // the killed run's test file is gone too
+  }, 90_000);
+
   it('fails pending calls when the engine dies instead of hanging', async () => {
     const pending = engine.call('engine.info', {});
     process.kill(engine.pid!, 'SIGKILL');
@@ -72,3 +99,24 @@ describe('EngineProcess', () => {
     expect(reply.ok).toBe(false);
   });
 });
+
+/** PIDs of processes holding a file open inside `folder` (Linux /proc; fio holds its test file). */
+function holdersOf(folder: string): number[] {
+  const holders: number[] = [];
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    let fds: string[] = [];
+    try {
+      fds = readdirSync(`/proc/${pid}/fd`);
+    } catch {
+      continue; // gone, or not ours to read
+    }
+    for (const fd of fds) {
+      try {
+        if (readlinkSync(`/proc/${pid}/fd/${fd}`).startsWith(`${folder}/`)) holders.push(Number(pid));
+      } catch {
+        // closed meanwhile
+      }
+    }
+  }
+  return [...new Set(holders)];
+}

@@ -45,6 +45,7 @@ export function App() {
       if (note.params.event.kind === 'sweep_finished') setNotice(null);
     } else if (note.method === 'engine.status') {
       setNotice(note.params.state === 'ready' ? null : note.params.message);
+      if (note.params.state !== 'ready') dispatch({ kind: 'engine_lost' });
     } else if (note.params.level !== 'info') {
       setNotice(note.params.message);
     }

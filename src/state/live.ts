@@ -2,7 +2,8 @@
 import type { ProgressSample, RunEvent, RunResult, SweepStarted } from '../api';
 import { workloadLabel } from '../lib/analysis';
 
-export type LiveStatus = 'idle' | 'starting' | 'running' | 'done' | 'cancelled' | 'failed';
+/** 'interrupted': the engine process died mid-sweep (the shell restarts it); finished points are kept. */
+export type LiveStatus = 'idle' | 'starting' | 'running' | 'done' | 'cancelled' | 'failed' | 'interrupted';
 
 export interface LiveState {
   status: LiveStatus;
@@ -36,7 +37,7 @@ export function isRemote(sample: ProgressSample): boolean {
 
 const MAX_SAMPLES = 600;
 
-export type LiveAction = RunEvent | { kind: 'cancel_requested' } | { kind: 'reset' };
+export type LiveAction = RunEvent | { kind: 'cancel_requested' } | { kind: 'reset' } | { kind: 'engine_lost' };
 
 export function liveReducer(state: LiveState, action: LiveAction): LiveState {
   switch (action.kind) {
@@ -44,6 +45,8 @@ export function liveReducer(state: LiveState, action: LiveAction): LiveState {
       return idle;
     case 'cancel_requested':
       return { ...state, cancelling: true };
+    case 'engine_lost':
+      return state.status === 'running' ? { ...state, status: 'interrupted', current: null, etaS: null, cancelling: false } : state;
     case 'sweep_started':
       if (state.status === 'running' && state.sweep && state.sweep.sweep_id === action.sweep_id) return state;
       return { ...idle, status: 'running', sweep: action, done: action.already_done, etaS: action.estimated_s };

@@ -66,12 +66,17 @@ export function Live({ state, onCancel, onOpenResults, onDesign, onResume }: Pro
         )}
         {!running && state.finished.length > 0 && <button type="button" className="primary" onClick={onOpenResults}>Open results</button>}
         {!running && <button type="button" onClick={onDesign}>New measurement</button>}
-        {state.status === 'cancelled' && <button type="button" onClick={onResume}>Resume</button>}
+        {(state.status === 'cancelled' || state.status === 'interrupted') && <button type="button" onClick={onResume}>Resume</button>}
       </div>
       {state.status === 'cancelled' && (
         <p role="status">Cancelled: fio was stopped; the {state.finished.length} finished point(s) are kept.</p>
       )}
       {state.status === 'failed' && <p role="alert" className="error">The sweep failed; see the engine message above.</p>}
+      {state.status === 'interrupted' && (
+        <p role="alert" className="error">
+          The engine stopped in the middle of this sweep. Its {state.done} finished point(s) are stored; Resume measures the rest.
+        </p>
+      )}
       <div className="chart-row">
         <ChartFigure id="live-iops" tableLast={LIVE_TABLE_POINTS} title="IOPS, per second" kind="line" xLabel="sweep time (s)" yLabel="IOPS"
           series={hostNames.length ? perHost((s) => s.read_iops + s.write_iops) : [
