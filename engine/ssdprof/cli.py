@@ -1,6 +1,6 @@
 """The ``ssdprof`` command line: everything the GUI does, for scripted lab runs.
 
-Only this module exits the process. Exit codes: 0 done, 1 failed, 2 bad input, 130 cancelled.
+Only this module exits the process. Exit codes: 0 done, 1 a point failed or ended early, 2 bad input, 130 cancelled.
 """
 
 from __future__ import annotations
@@ -353,7 +353,9 @@ def _measure(args: argparse.Namespace, store: Store) -> int:
             print(f"cancelled; finished points are kept. Continue with: ssdprof sweep --resume {outcome.sweep_id}")
     if outcome.status == "cancelled":
         return 130
-    return 1 if any(r.status == "failed" for r in outcome.results) else 0
+    # A point that ended early (fio's own error mid-run, a host lost) kept its data but is not a clean
+    # measurement: say so in the exit status as well as in the result.
+    return 1 if any(r.status in ("failed", "partial") for r in outcome.results) else 0
 
 
 def _install_interrupt(cancel: threading.Event) -> Any:

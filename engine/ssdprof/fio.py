@@ -124,10 +124,11 @@ def plan_fio(fio: FioInstall, workload: Workload, system: str | None = None) -> 
 
 
 def job_file(workload: Workload, filename: str | None, plan: FioPlan, *, is_device: bool = False,
-             extra_options: tuple[str, ...] = ()) -> str:
+             extra_options: tuple[str, ...] = (), create_file: bool = True) -> str:
     """A plain fio job file that reproduces the measurement on its own.
 
     ``filename`` None leaves the target to ``extra_options`` (e.g. the rbd engine's pool and image).
+    ``create_file`` False makes fio fail where the file is missing instead of creating it.
     """
     lines = [
         "; written by ssdprof: " + workload.label(),
@@ -158,6 +159,8 @@ def job_file(workload: Workload, filename: str | None, plan: FioPlan, *, is_devi
     lines += _region(workload, plan)
     if is_device:
         lines.append("allow_mounted_write=0")
+    if not create_file:
+        lines.append("allow_file_create=0")
     lines += ["", "[ssdprof]", ""]
     return "\n".join(lines)
 
@@ -308,7 +311,10 @@ class FioEngine:
                 on_progress: Callable[[ProgressSample], None] | None, cancel: threading.Event) -> Measurement:
         plan = plan_fio(self.install, workload)
         text = job_file(workload, str(path), plan, is_device=is_device)
-        run = run_fio(self.install, text, workload=workload, on_progress=on_progress, cancel=cancel)
+        # The file was laid out (or chosen) before: if it has vanished, fio must fail rather than create
+        # a new one (and its folder) and measure that. Not part of the job a user reproduces.
+        guarded = job_file(workload, str(path), plan, is_device=is_device, create_file=False)
+        run = run_fio(self.install, guarded, workload=workload, on_progress=on_progress, cancel=cancel)
         return measurement_from_report(run.report, engine=EngineInfo(
             name="fio", version=self.install.version, ioengine=plan.ioengine, reason=f"{self.reason}; {plan.reason}",
             effective_queue_depth=plan.iodepth, direct=workload.direct,

@@ -4,6 +4,8 @@ once, measures each point, checks validity, commits each finished point, cleans 
 
 from __future__ import annotations
 
+import contextlib
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -109,6 +111,8 @@ class _Site(Protocol):
 
     def set_up(self, emit: Callable[[RunEvent], None]) -> float: ...
 
+    def vanished(self) -> str | None: ...
+
     def tear_down(self, *, keep: bool) -> None: ...
 
 
@@ -127,6 +131,7 @@ class _LocalSite:
         self.path = self.plan.path
         self.is_device = self.plan.kind is TargetKind.BLOCK_DEVICE
         self._check_points(spec, self.plan, self.environment)
+        self._folder = _hold(self.plan.path.parent) if self.plan.kind is TargetKind.DIRECTORY else None
 
     def set_up(self, emit: Callable[[RunEvent], None]) -> float:
         if self.plan.kind is not TargetKind.DIRECTORY:
@@ -135,9 +140,28 @@ class _LocalSite:
         emit(LayoutDone(path=str(self.plan.path), size_bytes=self.size_bytes, seconds=seconds))
         return seconds
 
+    def vanished(self) -> str | None:
+        """Why the next point cannot run where the sweep was laid out: the target (or our test file in
+        it) is gone. fio would otherwise create a fresh file, and even its folder, and measure that."""
+        if self.plan.path.exists():
+            return None
+        where = "the test file in " + str(self.plan.path.parent) if self.plan.kind is TargetKind.DIRECTORY else str(self.plan.path)
+        gone = "" if self.plan.path.parent.exists() else " (its folder was removed)"
+        return f"{where} vanished during the sweep{gone}; the finished points are kept; check the target and resume"
+
     def tear_down(self, *, keep: bool) -> None:
         if not keep:
             remove_test_file(self.plan)
+        if self._folder is not None:
+            held, self._folder = self._folder, None
+            try:
+                if os.fstat(held).st_nlink == 0 and self.plan.path.parent.exists():
+                    # The user's folder was deleted mid-sweep and fio made a new one in its place before
+                    # failing (our open handle kept the old one's identity): remove that one if empty.
+                    with contextlib.suppress(OSError):
+                        self.plan.path.parent.rmdir()
+            finally:
+                os.close(held)
 
     def _check_points(self, spec: SweepSpec, plan: TargetPlan, environment: Environment) -> None:
         """Rules that need the target: direct I/O support and the device's block size."""
@@ -188,6 +212,9 @@ class _RemoteSite:
         emit(LayoutDone(path=", ".join(f"{h}:{t}" for h, t in self.hosts.targets.items()),
                         size_bytes=max(p.size_bytes for p in self._spec.points), seconds=seconds))
         return seconds
+
+    def vanished(self) -> str | None:
+        return None  # each host's target is checked by fio there; a lost host marks its part
 
     def tear_down(self, *, keep: bool) -> None:
         try:
@@ -278,9 +305,15 @@ class Runner:
         cpu = _CpuSampler()
         cpu.start()
         try:
+            if (gone := site.vanished()) is not None:
+                raise FileNotFoundError(gone)
             measurement = engine.measure(workload, site.path, is_device=site.is_device, on_progress=progress, cancel=cancel)
         except (FioError, HostError) as exc:
             measurement = Measurement(engine=_engine_info(engine, workload), hosts=[], errors=[str(exc)])
+        except OSError as exc:  # the target vanished, filled up or became unwritable under the engine
+            reason = exc.args[0] if isinstance(exc, FileNotFoundError) and len(exc.args) == 1 else f"{exc.strerror or exc}"
+            measurement = Measurement(engine=_engine_info(engine, workload), hosts=[],
+                                      errors=[f"{reason}{f': {exc.filename}' if exc.filename else ''}"])
         finally:
             cpu_busy = cpu.stop()
         if measurement.cancelled or cancel.is_set():
@@ -326,3 +359,13 @@ class _CpuSampler(threading.Thread):
 
 def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+def _hold(folder: Path) -> int | None:
+    """An open handle on the target folder for the sweep, to tell later whether it is still the same
+    folder (a deleted one keeps its identity while held, with no links left). None where folders
+    cannot be opened (Windows)."""
+    try:
+        return os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return None

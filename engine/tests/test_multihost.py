@@ -87,6 +87,7 @@ def test_a_host_lost_mid_run_keeps_the_other_hosts_data_and_marks_the_run_partia
     assert done.stdout, done.stderr
     run = json.loads(done.stdout)
     per_host = {h["host"]: h for h in run["hosts"]}
+    assert done.returncode == 1  # ended early, data kept
     assert run["status"] == "partial", (done.stderr, [(h["host"], h["error"]) for h in run["hosts"]])
     assert per_host["h1"]["error"] is None and per_host["h1"]["read"]["iops"] > 0
     assert per_host["h2"]["error"]
