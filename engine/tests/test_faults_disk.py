@@ -32,7 +32,8 @@ def ext4_image(folder: Path, size_mib: int = 40) -> Path:
     return image
 
 
-def in_mounted(image: Path, mount: Path, script: str, *, read_only: bool = False, timeout_s: float = 120) -> subprocess.CompletedProcess[str]:
+def in_mounted(image: Path, mount: Path, script: str, *, read_only: bool = False,
+               timeout_s: float = 120) -> subprocess.CompletedProcess[str]:
     """Run ``script`` (sh) with ``image`` mounted at ``mount`` in a private mount namespace."""
     mount.mkdir(exist_ok=True)
     options = "loop,ro" if read_only else "loop"
@@ -65,7 +66,8 @@ head -c 8M /dev/urandom > {shlex.quote(str(filler))}; sum_before=$(md5sum < {shl
 truncate -s 96M {shlex.quote(str(sparse))}
 {ssdprof_sh("run", "--engine", engine, "--target", sparse, "--allow-overwrite", "--rw", "write", "--bs", "1m", "--size", "96MiB",
             "--runtime", "20", "--ramp", "0", "--db", disk_dir / "r.db")}
-echo "exit=$?"; [ "$(md5sum < {shlex.quote(str(filler))})" = "$sum_before" ] && echo "other data intact"; ls -A {shlex.quote(str(mount))}""")
+echo "exit=$?"
+[ "$(md5sum < {shlex.quote(str(filler))})" = "$sum_before" ] && echo "other data intact"; ls -A {shlex.quote(str(mount))}""")
     assert "exit=1" in done.stdout, (done.stdout, done.stderr)
     assert "No space left on device" in done.stderr or "no space" in done.stderr.lower(), done.stderr
     assert "other data intact" in done.stdout
@@ -99,7 +101,8 @@ def test_a_target_deleted_mid_sweep_keeps_the_finished_points_and_says_why_the_r
     assert "vanished during the sweep" in err, err
     assert 1 <= _stored_runs(db, "ok") < 4  # the points finished before are kept
     assert _stored_runs(db, "failed") >= 1  # and the rest say why they failed
-    assert not target.exists(), (list(target.iterdir()), err)  # not re-created (fio makes a missing folder before it fails; ssdprof removes that)
+    # not re-created (fio makes a missing folder before it fails; ssdprof removes that)
+    assert not target.exists(), (list(target.iterdir()), err)
     assert sorted(p.name for p in disk_dir.iterdir() if not p.name.startswith("r.db")) == []
 
 
