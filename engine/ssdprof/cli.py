@@ -21,7 +21,7 @@ from ssdprof.interchange import ImportError_, export_csv, export_fio_job, export
 from ssdprof.multihost import DEFAULT_REMOTE_DIR
 from ssdprof.runner import Runner
 from ssdprof.store import RunFilter, Store, default_db_path
-from ssdprof.sweep import PRESETS, RemoteSpec, SweepMode, SweepSpec, build_sweep, describe, preset
+from ssdprof.sweep import MAX_REPEATS, PRESETS, RemoteSpec, SweepMode, SweepSpec, build_sweep, describe, preset
 from ssdprof.terminal import ProgressPrinter, format_run, format_runs_table
 from ssdprof.workload import Workload, WorkloadError, parse_workload
 
@@ -322,8 +322,8 @@ def _points(args: argparse.Namespace, base: Workload, store: Store) -> tuple[Swe
 
 
 def _measure(args: argparse.Namespace, store: Store) -> int:
-    if args.repeat < 1:
-        raise WorkloadError.single("repeat", "--repeat", f"must be at least 1; got {args.repeat}")
+    if not 1 <= args.repeat <= MAX_REPEATS:
+        raise WorkloadError.single("repeat", "--repeat", f"must be from 1 to {MAX_REPEATS}; got {args.repeat}")
     base = workload_from_args(args)
     spec, resume_id = _sweep_spec(args, base, store)
     tags = parse_tags(args.tag)

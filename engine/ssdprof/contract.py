@@ -18,7 +18,7 @@ from ssdprof.analysis.spec_comparison import SpecComparison
 from ssdprof.events import LayoutDone, PointFinished, PointProgress, PointStarted, SweepFinished, SweepStarted
 from ssdprof.results import RunResult
 from ssdprof.specs import Spec
-from ssdprof.sweep import SweepMode
+from ssdprof.sweep import MAX_REPEATS, SweepMode
 from ssdprof.workload import FieldProblem, Workload
 
 __all__ = ["ERROR_CODES", "METHODS", "NOTIFICATIONS", "Method", "RpcErrorData", "WorkloadInput", "schema"]
@@ -112,7 +112,7 @@ class SweepParams(_Params):
     preset: str | None = None
     factors: dict[str, list[Loose]] | None = Field(default=None, description="workload field -> values to try")
     mode: SweepMode = SweepMode.ONE_AT_A_TIME
-    repeats: int = Field(default=1, ge=1, le=1000)
+    repeats: int = Field(default=1, ge=1, le=MAX_REPEATS)
     name: str | None = Field(default=None, max_length=200)
     tags: dict[str, str] = Field(default_factory=dict)
     hosts: list[str] = Field(default_factory=list, max_length=256,

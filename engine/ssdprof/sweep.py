@@ -15,6 +15,7 @@ from ssdprof.workload import FIELD_RULES, FieldProblem, Workload, WorkloadError,
 
 __all__ = [
     "LAYOUT_BYTES_PER_S",
+    "MAX_REPEATS",
     "POINT_OVERHEAD_S",
     "PRESETS",
     "RemoteSpec",
@@ -51,6 +52,10 @@ class RemoteSpec(BaseModel):
     ceph_user: str = "admin"
 
 
+MAX_REPEATS = 1000
+"""Repeats of every point one sweep may ask for."""
+
+
 class SweepSpec(BaseModel):
     """An explicit, ordered list of points (so a stored sweep resumes exactly) and repeats."""
 
@@ -58,7 +63,7 @@ class SweepSpec(BaseModel):
     name: str
     description: str = ""
     points: list[Workload] = Field(min_length=1, max_length=MAX_POINTS)
-    repeats: int = Field(default=1, ge=1, le=1000)
+    repeats: int = Field(default=1, ge=1, le=MAX_REPEATS)
     tags: dict[str, str] = Field(default_factory=dict)
     remote: RemoteSpec | None = None
 

@@ -71,6 +71,8 @@ def plan_target(workload: Workload, default_dir: Path | None = None, *, test_fil
         raise _error("target", f"{raw!r} does not exist; give an existing directory, file or block device") from None
     except PermissionError:
         raise _error("target", f"{raw!r} cannot be read (permission denied)") from None
+    except OSError as exc:  # a name too long, a loop of links, a dead network mount...
+        raise _error("target", f"{raw[:200]!r} cannot be used: {exc.strerror or exc}") from None
     if stat.S_ISDIR(info.st_mode):
         return _directory(workload, path, test_file)
     if stat.S_ISREG(info.st_mode):

@@ -205,3 +205,9 @@ def test_import_takes_fio_output_of_any_version_and_refuses_anything_else(tmp_pa
     bogus.write_text("these are my notes\n")
     refused = ssdprof("import", str(bogus), db=db)
     assert refused.returncode == 2 and "no fio JSON result" in refused.stderr
+
+
+def test_repeats_beyond_the_limit_are_refused_naming_the_flag(tmp_path: Path) -> None:
+    done = ssdprof("run", "--repeat", "1001", db=tmp_path / "r.db")  # found by the property tests: it was a traceback
+    assert done.returncode == 2
+    assert "repeat (--repeat): must be from 1 to 1000; got 1001" in done.stderr and "Traceback" not in done.stderr

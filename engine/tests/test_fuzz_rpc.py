@@ -48,11 +48,18 @@ def _no_existing_targets(value: Any, scratch: Path) -> Any:
     """Any "target" naming an existing path is pointed into the scratch folder: the fuzzer must not
     have the engine probe real folders of this machine."""
     if isinstance(value, dict):
-        return {k: (str(scratch / "missing") if k == "target" and isinstance(v, str) and v and Path(v).expanduser().exists()
+        return {k: (str(scratch / "missing") if k == "target" and isinstance(v, str) and v and _exists(v)
                     else _no_existing_targets(v, scratch)) for k, v in value.items()}
     if isinstance(value, list):
         return [_no_existing_targets(v, scratch) for v in value]
     return value
+
+
+def _exists(text: str) -> bool:
+    try:
+        return Path(text).expanduser().exists()
+    except (OSError, ValueError, RuntimeError):  # too long, NUL bytes, no home for "~user"
+        return False
 
 
 @settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
