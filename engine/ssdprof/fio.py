@@ -19,6 +19,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+import psutil
+
 from ssdprof.fio_output import FioReport, combine, parse_report
 from ssdprof.processes import end_with_parent
 from ssdprof.progress import DocumentStream, ProgressTracker
@@ -195,6 +197,17 @@ def layout_file(fio: FioInstall, path: Path, size_bytes: int, *, direct: bool) -
     return time.monotonic() - started
 
 
+_JOB_PREFIX = "ssdprof-job-"
+
+
+def _remove_stale_job_folders() -> None:
+    """Job folders of ssdprof processes that were killed (kill -9 skips their clean-up), by PID."""
+    for folder in Path(tempfile.gettempdir()).glob(f"{_JOB_PREFIX}*-*"):
+        pid = folder.name.removeprefix(_JOB_PREFIX).split("-", 1)[0]
+        if pid.isdigit() and int(pid) != os.getpid() and not psutil.pid_exists(int(pid)):
+            shutil.rmtree(folder, ignore_errors=True)
+
+
 def run_fio(
     fio: FioInstall,
     job_text: str,
@@ -205,7 +218,8 @@ def run_fio(
 ) -> FioRun:
     """Run one job with 1 s cumulative status documents turned into per-second samples."""
     cancel = cancel or threading.Event()
-    with tempfile.TemporaryDirectory(prefix="ssdprof-job-") as scratch:
+    _remove_stale_job_folders()
+    with tempfile.TemporaryDirectory(prefix=f"{_JOB_PREFIX}{os.getpid()}-") as scratch:
         job_path = Path(scratch) / "job.fio"
         job_path.write_text(job_text)
         args = [fio.path, "--output-format=json+", "--status-interval=1", str(job_path)]

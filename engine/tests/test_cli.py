@@ -6,6 +6,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -171,6 +172,7 @@ def test_a_killed_sweep_resumes_without_losing_or_repeating_finished_points(disk
     assert sorted(p for _, p in after) == [0, 1, 2]
     assert resumed["status"] == "done"
     assert [p.name for p in disk_dir.iterdir()] == []  # the killed run's test file was cleaned up too
+    assert not list(Path(tempfile.gettempdir()).glob(f"ssdprof-job-{process.pid}-*"))  # and its fio job folder
     db.unlink()
 
 
