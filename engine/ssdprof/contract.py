@@ -233,7 +233,8 @@ class SpecCompareParams(_Params):
 
 
 class RunSpecComparison(_Result):
-    run_id: int
+    run_id: int = Field(description="the first of run_ids")
+    run_ids: list[int] = Field(description="repeats of one setting, compared as the mean of their measurements")
     spec_id: str
     how: str = Field(description="why this spec: matched the device model, or chosen")
     comparison: SpecComparison

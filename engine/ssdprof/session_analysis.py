@@ -12,7 +12,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ssdprof.analysis.spec_comparison import best_comparisons, compare_run
+from ssdprof.analysis.metrics import repeat_groups
+from ssdprof.analysis.spec_comparison import best_comparisons, compare_repeats
 from ssdprof.contract import (
     GroupVerdict,
     MeanInterval,
@@ -69,16 +70,16 @@ class Analysis:
         chosen = library.get(params.spec_id) if params.spec_id else None
         out: list[RunSpecComparison] = []
         unmatched: dict[str, str] = {}
-        for run in self.runs(params.run_ids):
-            assert run.id is not None
-            spec, how = (chosen, "chosen") if chosen else _auto(library, run)
+        for members in repeat_groups(self.runs(params.run_ids)):
+            ids = [run.id for run in members if run.id is not None]
+            spec, how = (chosen, "chosen") if chosen else _auto(library, members[0])
             if spec is None:
-                unmatched[str(run.id)] = how
+                unmatched.update(dict.fromkeys(map(str, ids), how))
                 continue
-            comparisons = best_comparisons(compare_run(spec, run))
+            comparisons = best_comparisons(compare_repeats(spec, members))
             if not comparisons:
-                unmatched[str(run.id)] = f"{spec.title} rates no figure for this access pattern"
-            out += [RunSpecComparison(run_id=run.id, spec_id=spec.id, how=how, comparison=c, sentence=c.sentence())
+                unmatched.update(dict.fromkeys(map(str, ids), f"{spec.title} rates no figure for this access pattern"))
+            out += [RunSpecComparison(run_id=ids[0], run_ids=ids, spec_id=spec.id, how=how, comparison=c, sentence=c.sentence())
                     for c in comparisons]
         return SpecCompareResult(comparisons=out, unmatched=unmatched)
 

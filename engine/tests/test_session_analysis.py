@@ -81,6 +81,17 @@ def test_specs_compare_gives_percent_of_spec_for_the_matched_drive(rpc: Rpc) -> 
     assert deep and all(c["comparison"]["pct_of_spec"] is None and c["comparison"]["notes"] for c in deep)
 
 
+def test_specs_compare_gives_repeats_one_row_on_the_mean_like_the_report_and_the_cli(rpc: Rpc) -> None:
+    ids = add_runs(rpc, [9500.0, 11400.0, 7600.0], EVO_PLUS)  # mean 9,500 IOPS: 50 % of the rated 19,000
+    result = rpc.call("specs.compare", {"run_ids": ids})
+    qd1 = [c for c in result["comparisons"] if c["comparison"]["figure"]["queue_depth"] == 1
+           and c["comparison"]["figure"]["unit"] == "IOPS"]
+    assert len(qd1) == 1
+    assert qd1[0]["run_ids"] == ids and qd1[0]["run_id"] == ids[0]
+    assert qd1[0]["comparison"]["pct_of_spec"] == pytest.approx(50.0)
+    assert "mean of 3 repeats" in qd1[0]["comparison"]["notes"]
+
+
 def test_specs_compare_says_why_when_no_spec_matches_and_accepts_a_chosen_one(rpc: Rpc) -> None:
     [run_id] = add_runs(rpc, [9500.0])
     assert "unknown" in rpc.call("specs.compare", {"run_ids": [run_id]})["unmatched"][str(run_id)]

@@ -411,7 +411,10 @@ export interface RunResultEnvelope {
 }
 
 export interface RunSpecComparison {
+  /** the first of run_ids */
   run_id: number;
+  /** repeats of one setting, compared as the mean of their measurements */
+  run_ids: number[];
   spec_id: string;
   /** why this spec: matched the device model, or chosen */
   how: string;

@@ -15,10 +15,10 @@ function compared(p: SpecCompareParams): SpecCompareResult {
   return {
     unmatched: {},
     comparisons: [
-      { run_id: fullRun.id!, spec_id: evoPlus.id, how: 'chosen', sentence: '', comparison: {
+      { run_id: fullRun.id!, run_ids: [fullRun.id!], spec_id: evoPlus.id, how: 'chosen', sentence: '', comparison: {
         spec_id: evoPlus.id, figure: qd1, status: 'unstated', measured: 9500, rated_canonical: 19000, pct_of_spec: 50,
         notes: ['thread count not stated by the source (assumed 1)'] } },
-      { run_id: fullRun.id!, spec_id: evoPlus.id, how: 'chosen', sentence: '', comparison: {
+      { run_id: fullRun.id!, run_ids: [fullRun.id!], spec_id: evoPlus.id, how: 'chosen', sentence: '', comparison: {
         spec_id: evoPlus.id, figure: qd32, status: 'mismatch', measured: 9500, rated_canonical: 600000, pct_of_spec: null,
         notes: ['rated at QD32x1 = 32 outstanding I/Os, this run had 1'] } },
     ],

@@ -99,15 +99,15 @@ export function SpecPanel({ runs, choice, onChoice, onSpec }: Props) {
       )}
       {rows.length > 0 && (
         <table className="data" data-testid="spec-table">
-          <caption>Measured against the rated figures; % of spec only where the conditions match</caption>
-          <thead><tr><th>run</th><th>rated</th><th>conditions</th><th>measured</th><th>% of spec</th><th>note</th></tr></thead>
+          <caption>Measured against the rated figures (repeats of a setting as their mean); % of spec only where the conditions match</caption>
+          <thead><tr><th>runs</th><th>rated</th><th>conditions</th><th>measured</th><th>% of spec</th><th>note</th></tr></thead>
           <tbody>
             {rows.map((row, i) => {
               const c = row.comparison;
               const run = byRun.get(row.run_id);
               return (
                 <tr key={i} data-status={c.status}>
-                  <td>#{row.run_id}{run ? ` ${run.workload.pattern}` : ''}</td>
+                  <td>{runList(row.run_ids)}{run ? ` ${run.workload.pattern}` : ''}</td>
                   <td>{c.figure.value.toLocaleString('en-US')} {c.figure.unit}</td>
                   <td>{conditions(c.figure)}</td>
                   <td>{formatMeasured(c)}</td>

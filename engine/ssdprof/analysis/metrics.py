@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 
 from ssdprof.results import ClatStats, RunResult
 
-__all__ = ["FACTORS", "METRICS", "factor_value", "metric_value", "node_count", "setting_key", "values"]
+__all__ = ["FACTORS", "METRICS", "factor_value", "metric_value", "node_count", "repeat_groups", "setting_key", "values"]
 
 
 def _weighted_mean_ns(run: RunResult) -> float | None:
@@ -96,3 +96,11 @@ def setting_key(run: RunResult, drop: frozenset[str] = frozenset()) -> tuple[obj
     if unknown:
         raise KeyError(f"unknown setting(s) {sorted(unknown)}; known: {', '.join(fields)}")
     return tuple(v for k, v in fields.items() if k not in drop)
+
+
+def repeat_groups(runs: Sequence[RunResult]) -> list[list[RunResult]]:
+    """Runs grouped as repeats: same setting, hosts, drive and node count, in first-seen order."""
+    groups: dict[tuple[object, ...], list[RunResult]] = {}
+    for run in runs:
+        groups.setdefault((run.workload.key(), *setting_key(run)), []).append(run)
+    return list(groups.values())

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 from scipy import stats as sps
 
-from ssdprof.analysis.metrics import metric_value, node_count, setting_key
+from ssdprof.analysis.metrics import metric_value, node_count, repeat_groups, setting_key
 from ssdprof.results import RunResult
 from ssdprof.workload import Workload
 
@@ -180,12 +180,9 @@ class GroupSummary:
 
 
 def summarise_repeats(runs: Sequence[RunResult], metric: str, confidence: float = 0.95) -> list[GroupSummary]:
-    """Group runs by setting, hosts, drive and node count, in first-seen order, as mean ± CI of ``metric``."""
-    groups: dict[tuple[object, ...], list[RunResult]] = {}
-    for run in runs:
-        groups.setdefault((run.workload.key(), *setting_key(run)), []).append(run)
+    """Group runs as repeats (:func:`~ssdprof.analysis.metrics.repeat_groups`), each as mean ± CI of ``metric``."""
     summaries = []
-    for members in groups.values():
+    for members in repeat_groups(runs):
         found = [(r.id, v) for r in members if (v := metric_value(r, metric)) is not None]
         if found:
             hosts = tuple(sorted(h.host for h in members[0].hosts)) or ("local",)

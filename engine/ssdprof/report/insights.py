@@ -24,7 +24,7 @@ def spec_and_statistics_section(b: Builder, groups: Sequence[RunGroup], spec_fol
                                 spec_id: str | None) -> list[str]:
     """Writes what the analysis modules can say; returns the notes on what was left out and why."""
     try:
-        from ssdprof.analysis.spec_comparison import SpecComparison, best_comparisons, compare_run
+        from ssdprof.analysis.spec_comparison import best_comparisons, compare_repeats
         from ssdprof.specs import SpecLibrary
     except ImportError as exc:
         return [f"spec comparison and statistics were left out: the analysis modules are not installed ({exc.name})"]
@@ -39,23 +39,13 @@ def spec_and_statistics_section(b: Builder, groups: Sequence[RunGroup], spec_fol
         if spec is None:
             unmatched.add(run.environment.device_model or "not recorded")
             continue
-        # Repeats of a setting are compared as their mean: each repeat against the figure, then averaged.
-        per_figure: dict[str, list[tuple[float, float]]] = {}
-        first_of: dict[str, SpecComparison] = {}
-        for repeat in summary.runs:
-            for c in best_comparisons(compare_run(spec, repeat)):
-                if c.pct_of_spec is None or c.measured is None:
-                    continue
-                key = f"{c.figure.metric}|{c.figure.value}|{c.figure.conditions()}"
-                per_figure.setdefault(key, []).append((c.measured, c.pct_of_spec))
-                first_of.setdefault(key, c)
-        for key, values in per_figure.items():
-            c = first_of[key]
-            measured = sum(v for v, _ in values) / len(values) / _UNIT_SCALE.get(c.figure.unit, 1.0)
-            pct = sum(p for _, p in values) / len(values)
-            mean_of = [f"mean of {len(values)} repeats"] if len(values) > 1 else []
+        # Repeats of a setting are compared as the mean of their measurements (as on screen and in the CLI).
+        for c in best_comparisons(compare_repeats(spec, summary.runs)):
+            if c.pct_of_spec is None or c.measured is None:
+                continue
+            measured = c.measured / _UNIT_SCALE.get(c.figure.unit, 1.0)
             rows.append([summary.label, spec.title, f"{_figure(c.figure.value)} {c.figure.unit} ({c.figure.conditions()})",
-                         f"{measured:,.1f} {c.figure.unit}", f"{pct:.0f}", "; ".join([*mean_of, *c.notes]) or "conditions match"])
+                         f"{measured:,.1f} {c.figure.unit}", f"{c.pct_of_spec:.0f}", "; ".join(c.notes) or "conditions match"])
     if rows or len(groups) > 1:
         b.heading("Comparison with the vendor specification and between groups")
     if rows:
