@@ -36,6 +36,7 @@ describe('createMainWindow', () => {
   it('isolates the renderer: context isolation, sandbox, no Node', () => {
     const prefs = make().options.webPreferences;
     expect(prefs).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, preload: '/app/preload.js' });
+    expect(prefs).toMatchObject({ webviewTag: false, allowRunningInsecureContent: false, disableBlinkFeatures: 'Auxclick' });
   });
 
   it('denies new windows and opens http(s) links in the browser', () => {

@@ -51,6 +51,8 @@ export function createMainWindow(paths: WindowPaths): BrowserWindow {
       webSecurity: true,
       allowRunningInsecureContent: false,
       webviewTag: false,
+      // middle-click would open a link in a new window without passing the window-open handler
+      disableBlinkFeatures: 'Auxclick',
     },
   });
   harden(window.webContents, appUrl(paths.indexHtml));

@@ -142,6 +142,11 @@ class _Handler(BaseHTTPRequestHandler):
             return
         self._rpc()
 
+    def do_HEAD(self) -> None:
+        if not self._same_origin():
+            return
+        self._send_text(HTTPStatus.METHOD_NOT_ALLOWED, "use GET for the app and POST /rpc for the engine", {"Allow": "GET, POST"})
+
     def do_OPTIONS(self) -> None:
         self._send_text(HTTPStatus.FORBIDDEN, "cross-origin requests are not allowed")
 
@@ -149,7 +154,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     # -------------------------------------------------------------------------------- guard
 
-    def _allowed(self, query: str, *, header_only: bool) -> bool:
+    def _same_origin(self) -> bool:
         host = self.headers.get("Host", "")
         if host not in self.server.allowed_hosts():
             self._send_text(HTTPStatus.FORBIDDEN, "this server answers only on 127.0.0.1")
@@ -157,6 +162,11 @@ class _Handler(BaseHTTPRequestHandler):
         origin = self.headers.get("Origin")
         if origin is not None and origin not in {f"http://{h}" for h in self.server.allowed_hosts()}:
             self._send_text(HTTPStatus.FORBIDDEN, "requests from other origins are refused")
+            return False
+        return True
+
+    def _allowed(self, query: str, *, header_only: bool) -> bool:
+        if not self._same_origin():
             return False
         candidates = [self.headers.get(TOKEN_HEADER)]
         if not header_only:
@@ -185,7 +195,12 @@ class _Handler(BaseHTTPRequestHandler):
         if self.headers.get_content_type() != "application/json":
             self._send_text(HTTPStatus.UNSUPPORTED_MEDIA_TYPE, "send JSON-RPC as application/json")
             return
-        length = int(self.headers.get("Content-Length") or 0)
+        declared = (self.headers.get("Content-Length") or "0").strip()
+        if not declared.isdigit():
+            self.close_connection = True  # the body's end is unknown: do not read it as the next request
+            self._send_text(HTTPStatus.BAD_REQUEST, f"Content-Length must be a whole number of bytes, not {declared[:40]!r}")
+            return
+        length = int(declared)
         if length <= 0 or length > MAX_BODY_BYTES:
             self._send_text(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, f"a request body of 1 to {MAX_BODY_BYTES} bytes")
             return
@@ -229,8 +244,12 @@ class _Handler(BaseHTTPRequestHandler):
             self._send_text(HTTPStatus.SERVICE_UNAVAILABLE, f"the app is not built ({index} is missing): run `npm run build`")
             return
         relative = path.lstrip("/") or "index.html"
-        candidate = (root / relative).resolve()
-        if not candidate.is_relative_to(root) or not candidate.is_file():
+        try:
+            candidate = (root / relative).resolve()
+            found = candidate.is_relative_to(root) and candidate.is_file()
+        except (OSError, ValueError):  # a name too long for the file system, or a NUL byte
+            found = False
+        if not found:
             self._send_text(HTTPStatus.NOT_FOUND, "not found")
             return
         content_type = mimetypes.guess_type(candidate.name)[0] or "application/octet-stream"
@@ -241,8 +260,8 @@ class _Handler(BaseHTTPRequestHandler):
 
     # ------------------------------------------------------------------------------ output
 
-    def _send_text(self, status: HTTPStatus, text: str) -> None:
-        self._send(status, (text + "\n").encode(), "text/plain; charset=utf-8")
+    def _send_text(self, status: HTTPStatus, text: str, extra: dict[str, str] | None = None) -> None:
+        self._send(status, (text + "\n").encode(), "text/plain; charset=utf-8", extra)
 
     def _send(self, status: HTTPStatus, body: bytes, content_type: str, extra: dict[str, str] | None = None) -> None:
         self.send_response(status)
