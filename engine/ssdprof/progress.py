@@ -77,14 +77,18 @@ class ProgressTracker:
         self._previous[host] = (elapsed_s, read, write)
         start_s, read0, write0 = before if before else (elapsed_s - 1.0, DirectionStats(), DirectionStats())
         interval_s = elapsed_s - start_s
+        if interval_s < 0.25:
+            return None  # the final report right after the last status document
         ramping = elapsed_s <= self._ramp_s + 0.5
-        if read.io_count < read0.io_count or write.io_count < write0.io_count:
-            # fio resets its counters when the ramp ends: they cover only the time since then
+        # fio resets its counters when the ramp ends: they then cover only the time since. A reset
+        # shows as counts going down or, when the drive is fast enough to pass the old counts
+        # within the interval, as I/O time growing by far less than the wall-clock interval.
+        io_time_grew_ms = max(read.runtime_ms, write.runtime_ms) - max(read0.runtime_ms, write0.runtime_ms)
+        if (read.io_count < read0.io_count or write.io_count < write0.io_count
+                or (before is not None and self._ramp_s > 0 and io_time_grew_ms < 500 * interval_s)):
             read0, write0 = DirectionStats(), DirectionStats()
             interval_s = max(read.runtime_ms, write.runtime_ms) / 1000
             ramping = True  # this interval straddles the reset; its rate is approximate
-        if interval_s < 0.25:
-            return None  # the final report right after the last status document
         r = _interval(read, read0, interval_s)
         w = _interval(write, write0, interval_s)
         return ProgressSample(

@@ -99,6 +99,18 @@ def test_streamed_status_documents_become_per_second_samples_summing_to_the_tota
     assert all(s.read_iops > 0 and s.read_clat_ns_p99 is not None for s in samples)
 
 
+def test_the_interval_across_the_end_of_the_ramp_is_not_mistaken_for_a_measured_second() -> None:
+    # Real fio, rate-limited to 2000 IOPS, ramp 1 s: fio resets its counters when the ramp ends, and
+    # by the next status document the new counts (1955) have already passed the old ones (1619).
+    text = fixture("fio-3.33_status_interval_ramp.jsonplus.txt")
+    stream, tracker = DocumentStream(), ProgressTracker(ramp_s=1)
+    samples = [s for line in text.splitlines(keepends=True) for doc in stream.feed(line) for s in tracker.update(doc)]
+    measured = [s for s in samples if not s.ramping]
+    assert len(measured) >= 2
+    assert all(s.read_iops == pytest.approx(2000, rel=0.1) for s in measured), [round(s.read_iops) for s in samples]
+    assert all(s.read_iops == pytest.approx(2000, rel=0.25) for s in samples[1:]), "the reset interval is rated since the reset"
+
+
 def test_several_jobs_and_groups_are_kept_apart() -> None:
     report = parse_report(fixture("fio-3.33_multi_job.jsonplus.json"))
     assert report.groups == [0, 1]
