@@ -84,6 +84,11 @@ def render(document: dict[str, Any]) -> str:
     parts = [HEADER]
     for name in sorted(document["$defs"]):
         parts.append(declaration(name, document["$defs"][name]))
+        base = name.removesuffix("-Output")
+        if base != name and f"{base}-Input" in document["$defs"]:
+            # a model sent both ways (e.g. Spec) has an input and an output form; the plain name reads as output
+            parts.append(f"/** {base} as the engine sends it; {type_name(base + '-Input')} is what it accepts. */\n"
+                         f"export type {base} = {type_name(name)};\n")
     methods = document["methods"]
     parts.append("/** Every RPC method: its params and its result. */\nexport interface Methods {\n" + "".join(
         f"  /** {m['summary']} */\n  {json.dumps(name)}: {{ params: {type_name(m['params'])}; result: {type_name(m['result'])} }};\n"

@@ -15,6 +15,17 @@ from pydantic.json_schema import GenerateJsonSchema, models_json_schema
 from pydantic_core import core_schema
 
 from ssdprof.analysis.spec_comparison import SpecComparison
+from ssdprof.contract_analysis import (
+    CorrelationParams,
+    CorrelationResult,
+    PredictParams,
+    PredictResult,
+    ScalingParams,
+    ScalingResult,
+    SpecDeleteParams,
+    SpecSaveParams,
+    SpecSaveResult,
+)
 from ssdprof.events import LayoutDone, PointFinished, PointProgress, PointStarted, SweepFinished, SweepStarted
 from ssdprof.results import RunResult
 from ssdprof.specs import Spec
@@ -214,6 +225,8 @@ class ExportResult(_Result):
 class SpecsListResult(_Result):
     specs: list[Spec]
     problems: list[str] = Field(description="spec files that could not be read, each naming the file and field")
+    user_spec_ids: list[str] = Field(default_factory=list, description="the specs that are the user's own (editable, deletable)")
+    user_spec_dir: str | None = Field(default=None, description="where the user's own spec sheets are saved")
 
 
 class SpecMatchParams(_Params):
@@ -372,7 +385,15 @@ METHODS: dict[str, Method] = {
     "specs.list": Method(params=NoParams, result=SpecsListResult, summary="the spec library (bundled and the user's own)"),
     "specs.match": Method(params=SpecMatchParams, result=SpecMatchResult, summary="the spec sheet for a device model"),
     "specs.compare": Method(params=SpecCompareParams, result=SpecCompareResult, summary="% of spec for runs, where fair"),
+    "specs.save": Method(params=SpecSaveParams, result=SpecSaveResult, summary="add or edit one of the user's own spec sheets"),
+    "specs.delete": Method(params=SpecDeleteParams, result=DeleteResult, summary="delete one of the user's own spec sheets"),
     "runs.compare": Method(params=RunsCompareParams, result=RunsCompareResult, summary="group B vs A: mean ± CI, Welch"),
+    "analysis.predict": Method(params=PredictParams, result=PredictResult,
+                               summary="fit a metric against access size or outstanding I/Os; predict with intervals"),
+    "analysis.scaling": Method(params=ScalingParams, result=ScalingResult,
+                               summary="Universal Scalability Law over node or client counts, capped by the network"),
+    "analysis.correlation": Method(params=CorrelationParams, result=CorrelationResult,
+                                   summary="factor x metric correlations per storage-node count"),
     "report.pdf": Method(params=ReportParams, result=ReportResult, summary="a PDF report of runs or a sweep (base64)"),
     "hosts.list": Method(params=NoParams, result=HostsListResult, summary="the hosts added so far"),
     "hosts.add": Method(params=HostAddParams, result=HostAddResult, summary="add a host; an unknown key is offered first"),

@@ -50,6 +50,7 @@ from ssdprof.contract import (
     ValidateParams,
     ValidateResult,
 )
+from ssdprof.contract_analysis import CorrelationParams, PredictParams, ScalingParams, SpecDeleteParams, SpecSaveParams
 from ssdprof.events import PointFinished, RunEvent, SweepFinished, SweepStarted
 from ssdprof.fio import detect_fio
 from ssdprof.hosts import SshSettings, parse_host
@@ -59,6 +60,7 @@ from ssdprof.results import DirectionStats, RunResult
 from ssdprof.runner import Runner
 from ssdprof.session_analysis import Analysis
 from ssdprof.session_hosts import Hosts
+from ssdprof.session_predict import Models
 from ssdprof.specs import bundled_spec_dir, default_user_spec_dir
 from ssdprof.store import RunFilter, Store
 from ssdprof.sweep import PRESETS, RemoteSpec, SweepSpec, build_sweep, estimate_s, preset
@@ -114,7 +116,9 @@ class EngineService:
         self.fio_executable = fio_executable
         self.ssh = ssh or SshSettings()
         self.store = Store(db_path)
-        analysis = Analysis(self.store, spec_folders if spec_folders is not None else (bundled_spec_dir(), default_user_spec_dir()))
+        folders = spec_folders if spec_folders is not None else (bundled_spec_dir(), default_user_spec_dir())
+        analysis = Analysis(self.store, folders)
+        models = Models(analysis.runs, analysis.library, folders[-1] if len(folders) > 1 else None)  # bundled first, user last
         hosts = Hosts(self.store, self.ssh)
         self._lock = threading.Lock()
         self._sweep: _ActiveSweep | None = None
@@ -136,7 +140,12 @@ class EngineService:
             "specs.list": lambda _: analysis.specs_list(),
             "specs.match": lambda p: analysis.specs_match(cast(SpecMatchParams, p)),
             "specs.compare": lambda p: analysis.specs_compare(cast(SpecCompareParams, p)),
+            "specs.save": lambda p: models.save_spec(cast(SpecSaveParams, p)),
+            "specs.delete": lambda p: DeleteResult(deleted=models.delete_spec(cast(SpecDeleteParams, p))),
             "runs.compare": lambda p: analysis.runs_compare(cast(RunsCompareParams, p)),
+            "analysis.predict": lambda p: models.predict(cast(PredictParams, p)),
+            "analysis.scaling": lambda p: models.scaling(cast(ScalingParams, p)),
+            "analysis.correlation": lambda p: models.correlation(cast(CorrelationParams, p)),
             "report.pdf": lambda p: analysis.report_pdf(cast(ReportParams, p)),
             "hosts.list": lambda _: hosts.list(),
             "hosts.add": lambda p: hosts.add(cast(HostAddParams, p)),

@@ -56,8 +56,10 @@ class Analysis:
 
     def specs_list(self) -> SpecsListResult:
         library = self.library()
+        user = self.spec_folders[-1] if len(self.spec_folders) > 1 else None
         return SpecsListResult(specs=sorted(library.specs.values(), key=lambda s: (s.vendor, s.model)),
-                               problems=library.problems)
+                               problems=library.problems, user_spec_dir=str(user) if user else None,
+                               user_spec_ids=sorted(i for i, path in library.origins.items() if user and path.parent == user))
 
     def specs_match(self, params: SpecMatchParams) -> SpecMatchResult:
         found = self.library().match_detail(params.device_model, params.capacity_bytes)

@@ -23,7 +23,8 @@ from hypothesis import strategies as st
 from ssdprof.contract import METHODS
 from ssdprof.server import BrowserServer
 
-SIDE_EFFECTS = {"sweep.start", "sweep.resume", "hosts.add", "hosts.test", "report.pdf"}  # would write or send traffic
+# would write or send traffic
+SIDE_EFFECTS = {"sweep.start", "sweep.resume", "hosts.add", "hosts.test", "report.pdf", "specs.save", "specs.delete"}
 SAFE_METHODS = sorted(set(METHODS) - SIDE_EFFECTS)
 SECRET = "outside-the-renderer-secret"
 

@@ -9,6 +9,14 @@ export interface CancelResult {
   sweep_id: number | null;
 }
 
+export interface CheckInfo {
+  run_id: number;
+  anomalous: boolean;
+  observed: number;
+  prediction: PredictionInfo;
+  message: string;
+}
+
 /** Completion latency (submission to completion) in nanoseconds. */
 export interface ClatStats {
   samples: number;
@@ -39,6 +47,35 @@ export interface ClusterFacts {
   device_classes: string[];
   recovering_or_scrubbing: boolean;
   pg_states: Record<string, number>;
+}
+
+export interface CorrelationGroup {
+  /** storage-node count (the runs' nodes tag); None for untagged runs */
+  nodes: number | null;
+  runs: number;
+  factors: string[];
+  metrics: string[];
+  /** values[i][j]: factor i against metric j; None when not estimable */
+  values: ((number | null)[])[];
+}
+
+export interface CorrelationParams {
+  /** the runs to learn from (e.g. a sweep's, or History's selection) */
+  run_ids: number[];
+  method?: "spearman" | "pearson";
+}
+
+export interface CorrelationResult {
+  method: string;
+  groups: CorrelationGroup[];
+}
+
+export interface CurvePoint {
+  x: number;
+  value: number;
+  /** prediction interval; None where the model has no spare degrees of freedom */
+  low: number | null;
+  high: number | null;
 }
 
 export interface DeleteResult {
@@ -150,7 +187,25 @@ export interface FieldRule {
 }
 
 /** One rated figure with the conditions it was rated under (None = the source does not say). */
-export interface Figure {
+export interface FigureInput {
+  metric: Access;
+  value: number;
+  /** MB/s, GB/s, MiB/s, GiB/s, IOPS, us or ms */
+  unit: string;
+  block_size_bytes?: number | null;
+  queue_depth?: number | null;
+  threads?: number | null;
+  /** only for rand_mixed */
+  read_pct?: number | null;
+  /** up_to, typical, mean or a percentile such as p99.9 */
+  statistic?: string;
+  /** index into the spec's sources */
+  source?: number;
+  note?: string;
+}
+
+/** One rated figure with the conditions it was rated under (None = the source does not say). */
+export interface FigureOutput {
   metric: Access;
   value: number;
   /** MB/s, GB/s, MiB/s, GiB/s, IOPS, us or ms */
@@ -166,6 +221,9 @@ export interface Figure {
   source: number;
   note: string;
 }
+
+/** Figure as the engine sends it; FigureInput is what it accepts. */
+export type Figure = FigureOutput;
 
 export interface GroupVerdict {
   setting: string;
@@ -262,12 +320,27 @@ export interface LayoutDone {
   seconds: number;
 }
 
+export interface LooPointInfo {
+  x: number;
+  /** mean of the runs at this setting */
+  actual: number;
+  /** from a model fitted without this setting; None when too few remain */
+  predicted: number | null;
+  error_pct: number | null;
+}
+
 export interface MeanInterval {
   n: number;
   mean: number;
   stddev: number | null;
   /** half the confidence interval; null when n < 2 */
   half_width: number | null;
+}
+
+export interface MeasuredPoint {
+  run_id: number;
+  x: number;
+  value: number;
 }
 
 /** One second of a host's CPU and network while a run went on. */
@@ -313,6 +386,36 @@ export interface PointStarted {
   total_points: number;
   workload: Workload;
   eta_s: number;
+}
+
+export interface PredictParams {
+  /** the runs to learn from (e.g. a sweep's, or History's selection) */
+  run_ids: number[];
+  metric?: "iops" | "bw_bytes_per_s" | "lat_ns_mean" | "lat_ns_p50" | "lat_ns_p99" | "lat_ns_p99_9" | "read_iops" | "write_iops" | "read_bw_bytes_per_s" | "write_bw_bytes_per_s" | "read_lat_ns_mean" | "write_lat_ns_mean" | "read_lat_ns_p99" | "write_lat_ns_p99";
+  /** the swept factor: access size, or outstanding I/Os (QD x jobs) */
+  vary?: "block_size" | "outstanding";
+  /** untested settings to predict: bytes for block_size, a count for outstanding */
+  at?: number[];
+  /** polynomial degree in log2 access size */
+  degree?: number;
+  confidence?: number;
+  /** judge this run against the model of the others */
+  check_run_id?: number | null;
+}
+
+export interface PredictResult {
+  metric: string;
+  vary: string;
+  series: SeriesFit[];
+}
+
+export interface PredictionInfo {
+  x: number;
+  value: number;
+  /** prediction interval; None where the model has no spare degrees of freedom */
+  low: number | null;
+  high: number | null;
+  confidence: number;
 }
 
 export interface PresetInfo {
@@ -457,15 +560,114 @@ export interface RunsListResult {
   total: number;
 }
 
+export interface ScalingFit {
+  setting: string;
+  /** throughput of one unit */
+  lam: number;
+  /** contention: the serialised share */
+  sigma: number;
+  /** coherency: the cost of units keeping in step */
+  kappa: number;
+  /** where adding units starts to lower throughput; None: no peak in sight */
+  peak_units: number | null;
+  rmse: number;
+  r2: number | null;
+  /** x: unit count; value: measured (low/high unused) */
+  observed: CurvePoint[];
+  /** the USL curve from 1 unit to beyond the largest asked */
+  curve: CurvePoint[];
+  projections: ScalingProjection[];
+  description: string;
+}
+
+export interface ScalingParams {
+  /** the runs to learn from (e.g. a sweep's, or History's selection) */
+  run_ids: number[];
+  metric?: "iops" | "bw_bytes_per_s" | "lat_ns_mean" | "lat_ns_p50" | "lat_ns_p99" | "lat_ns_p99_9" | "read_iops" | "write_iops" | "read_bw_bytes_per_s" | "write_bw_bytes_per_s" | "read_lat_ns_mean" | "write_lat_ns_mean" | "read_lat_ns_p99" | "write_lat_ns_p99";
+  /** storage nodes (the runs' nodes tag) or client hosts */
+  by?: "nodes" | "clients";
+  /** counts to predict (default: twice the largest) */
+  at?: number[];
+  /** each client's network link, Gb/s */
+  client_link_gbps?: number | null;
+  /** each storage node's link, Gb/s */
+  node_link_gbps?: number | null;
+  /** clients for the network cap (default: hosts per run) */
+  clients?: number | null;
+}
+
+export interface ScalingProjection {
+  units: number;
+  /** the Universal Scalability Law's value */
+  usl: number;
+  client_network_cap: number | null;
+  node_network_cap: number | null;
+  /** the smallest of the limits */
+  predicted: number;
+  /** scalability, client network or node network */
+  binding: string;
+}
+
+export interface ScalingResult {
+  metric: string;
+  by: string;
+  fits: ScalingFit[];
+}
+
+export interface SeriesFit {
+  /** what the series holds fixed, e.g. 'read jobs=1 QD1' */
+  label: string;
+  /** the model family and its parameters in words */
+  model: string;
+  run_ids: number[];
+  measured: MeasuredPoint[];
+  rmse: number;
+  r2: number | null;
+  /** leave-one-setting-out: each setting predicted from the others */
+  loo_rmse: number | null;
+  loo_r2: number | null;
+  loo_mean_abs_error_pct: number | null;
+  loo: LooPointInfo[];
+  /** the fitted curve with its interval across the measured (and asked) range */
+  curve: CurvePoint[];
+  predictions: PredictionInfo[];
+  check: CheckInfo | null;
+}
+
 export type Severity = "info" | "warning" | "error";
 
-export interface Source {
+export interface SourceInput {
+  title: string;
+  url?: string;
+  kind?: string;
+}
+
+export interface SourceOutput {
   title: string;
   url: string;
   kind: string;
 }
 
-export interface Spec {
+/** Source as the engine sends it; SourceInput is what it accepts. */
+export type Source = SourceOutput;
+
+export interface SpecInput {
+  schema_version?: number;
+  id: string;
+  vendor: string;
+  model: string;
+  /** model strings as OSes report them; * matches anything */
+  match_patterns?: string[];
+  capacity_bytes?: number | null;
+  interface: Interface;
+  link?: string;
+  form_factor?: string;
+  figures?: FigureInput[];
+  sources?: SourceInput[];
+  notes?: string;
+}
+
+export interface SpecOutput {
   schema_version: number;
   id: string;
   vendor: string;
@@ -476,10 +678,13 @@ export interface Spec {
   interface: Interface;
   link: string;
   form_factor: string;
-  figures: Figure[];
-  sources: Source[];
+  figures: FigureOutput[];
+  sources: SourceOutput[];
   notes: string;
 }
+
+/** Spec as the engine sends it; SpecInput is what it accepts. */
+export type Spec = SpecOutput;
 
 export interface SpecCompareParams {
   run_ids: number[];
@@ -495,7 +700,7 @@ export interface SpecCompareResult {
 
 export interface SpecComparison {
   spec_id: string;
-  figure: Figure;
+  figure: FigureOutput;
   status: Status;
   /** same unit as rated_canonical: bytes/s, IOPS or ns */
   measured: number | null;
@@ -504,22 +709,43 @@ export interface SpecComparison {
   notes: string[];
 }
 
+export interface SpecDeleteParams {
+  spec_id: string;
+}
+
 export interface SpecMatchParams {
   device_model: string;
   capacity_bytes?: number | null;
 }
 
 export interface SpecMatchResult {
-  spec: Spec | null;
+  spec: SpecOutput | null;
   /** 3 exact, 2 the pattern appears in the model, 1 same family; 0 no match */
   score: number;
   note: string;
 }
 
+export interface SpecSaveParams {
+  spec: SpecInput;
+  /** overwrite the user's own spec with this id */
+  replace?: boolean;
+}
+
+export interface SpecSaveResult {
+  spec: SpecOutput;
+  path: string;
+  /** a bundled sheet has this id; the user's copy is used instead */
+  overrides_bundled: boolean;
+}
+
 export interface SpecsListResult {
-  specs: Spec[];
+  specs: SpecOutput[];
   /** spec files that could not be read, each naming the file and field */
   problems: string[];
+  /** the specs that are the user's own (editable, deletable) */
+  user_spec_ids: string[];
+  /** where the user's own spec sheets are saved */
+  user_spec_dir: string | null;
 }
 
 export type Status = "matched" | "unstated" | "mismatch";
@@ -695,8 +921,18 @@ export interface Methods {
   "specs.match": { params: SpecMatchParams; result: SpecMatchResult };
   /** % of spec for runs, where fair */
   "specs.compare": { params: SpecCompareParams; result: SpecCompareResult };
+  /** add or edit one of the user's own spec sheets */
+  "specs.save": { params: SpecSaveParams; result: SpecSaveResult };
+  /** delete one of the user's own spec sheets */
+  "specs.delete": { params: SpecDeleteParams; result: DeleteResult };
   /** group B vs A: mean ± CI, Welch */
   "runs.compare": { params: RunsCompareParams; result: RunsCompareResult };
+  /** fit a metric against access size or outstanding I/Os; predict with intervals */
+  "analysis.predict": { params: PredictParams; result: PredictResult };
+  /** Universal Scalability Law over node or client counts, capped by the network */
+  "analysis.scaling": { params: ScalingParams; result: ScalingResult };
+  /** factor x metric correlations per storage-node count */
+  "analysis.correlation": { params: CorrelationParams; result: CorrelationResult };
   /** a PDF report of runs or a sweep (base64) */
   "report.pdf": { params: ReportParams; result: ReportResult };
   /** the hosts added so far */
@@ -711,7 +947,7 @@ export interface Methods {
 
 export type MethodName = keyof Methods;
 
-export const METHOD_NAMES = ["engine.info", "workload.validate", "presets.list", "sweep.estimate", "sweep.start", "sweep.resume", "sweep.cancel", "sweep.status", "sweeps.list", "runs.list", "runs.get", "runs.tag", "runs.delete", "export.csv", "specs.list", "specs.match", "specs.compare", "runs.compare", "report.pdf", "hosts.list", "hosts.add", "hosts.test", "hosts.remove"] as const satisfies readonly MethodName[];
+export const METHOD_NAMES = ["engine.info", "workload.validate", "presets.list", "sweep.estimate", "sweep.start", "sweep.resume", "sweep.cancel", "sweep.status", "sweeps.list", "runs.list", "runs.get", "runs.tag", "runs.delete", "export.csv", "specs.list", "specs.match", "specs.compare", "specs.save", "specs.delete", "runs.compare", "analysis.predict", "analysis.scaling", "analysis.correlation", "report.pdf", "hosts.list", "hosts.add", "hosts.test", "hosts.remove"] as const satisfies readonly MethodName[];
 
 /** Notifications from the engine (and, for engine.status, the desktop shell). */
 export interface Notifications {

@@ -27,7 +27,7 @@ function compared(p: SpecCompareParams): SpecCompareResult {
 
 describe('SpecPanel', () => {
   it('says why nothing is compared when the drive is not matched, then compares with a chosen spec', async () => {
-    const fake = fakeEngine({ 'specs.list': () => ({ specs: [evoPlus], problems: [] }), 'specs.compare': compared });
+    const fake = fakeEngine({ 'specs.list': () => ({ specs: [evoPlus], problems: [], user_spec_ids: [], user_spec_dir: null }), 'specs.compare': compared });
     const onSpec = vi.fn();
     const { rerender } = renderWith(fake.engine, <SpecPanel runs={[fullRun]} choice={AUTO} onChoice={vi.fn()} onSpec={onSpec} />);
     expect(await screen.findByText(/virtual disk\?\); choose a spec sheet/)).toBeDefined();
@@ -44,7 +44,7 @@ describe('SpecPanel', () => {
   });
 
   it('offers every spec in the library to choose from', async () => {
-    const fake = fakeEngine({ 'specs.list': () => ({ specs: [evoPlus], problems: [] }), 'specs.compare': compared });
+    const fake = fakeEngine({ 'specs.list': () => ({ specs: [evoPlus], problems: [], user_spec_ids: [], user_spec_dir: null }), 'specs.compare': compared });
     const onChoice = vi.fn();
     renderWith(fake.engine, <SpecPanel runs={[fullRun]} choice={AUTO} onChoice={onChoice} onSpec={vi.fn()} />);
     await screen.findByRole('option', { name: 'Samsung 970 EVO Plus 1TB' });
