@@ -28,7 +28,8 @@ export class Unavailable extends Error {}
 /** Browser mode from `argv` (default: `ssdprof serve`); a server that prints `UNAVAILABLE: why` throws Unavailable. */
 export async function startBrowserMode(dir: string, argv = ['-m', 'ssdprof', 'serve', '--port', '0', '--db', join(dir, 'results.sqlite3')]): Promise<Running> {
   const server: ChildProcessWithoutNullStreams = spawn(PYTHON, argv, {
-    cwd: ROOT, env: { ...process.env, PYTHONUNBUFFERED: '1' },
+    // the user's own files (spec sheets) go to the test's folder, never to the home of whoever runs the suite
+    cwd: ROOT, env: { ...process.env, PYTHONUNBUFFERED: '1', XDG_DATA_HOME: join(dir, 'data') },
   });
   const url = await new Promise<string>((resolveUrl, reject) => {
     let seen = '';
@@ -63,7 +64,7 @@ export async function startBrowserMode(dir: string, argv = ['-m', 'ssdprof', 'se
 async function startElectron(dir: string): Promise<Running> {
   const app: ElectronApplication = await _electron.launch({
     args: [join(ROOT, 'dist', 'electron', 'electron', 'main.js'), '--no-sandbox'],
-    env: { ...process.env, SSDPROF_DB: join(dir, 'results.sqlite3') } as Record<string, string>,
+    env: { ...process.env, SSDPROF_DB: join(dir, 'results.sqlite3'), XDG_DATA_HOME: join(dir, 'data') } as Record<string, string>,
   });
   return {
     pid: app.process().pid!,

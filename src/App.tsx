@@ -1,4 +1,4 @@
-// The window: engine status, four views reachable by keyboard, and the live run fed by events.
+// The window: engine status, the views reachable by keyboard, and the live run fed by events.
 import { useEffect, useReducer, useState } from 'react';
 import { useEngine, type EngineInfoResult, type RunResult, type SweepStarted } from './api';
 import { idle, liveReducer } from './state/live';
@@ -6,14 +6,18 @@ import { Designer } from './views/Designer';
 import { History } from './views/History';
 import { Hosts } from './views/Hosts';
 import { Live } from './views/Live';
+import { Models } from './views/Models';
 import { Results } from './views/Results';
+import { Specs } from './views/Specs';
 
 const VIEWS = [
   { id: 'designer', label: 'Designer' },
   { id: 'live', label: 'Live run' },
   { id: 'results', label: 'Results' },
+  { id: 'models', label: 'Models' },
   { id: 'history', label: 'History' },
   { id: 'hosts', label: 'Hosts' },
+  { id: 'specs', label: 'Spec sheets' },
 ] as const;
 export type View = (typeof VIEWS)[number]['id'];
 
@@ -105,7 +109,9 @@ export function App() {
         {view === 'live' && <Live state={live} onCancel={() => void cancel()} onOpenResults={() => setView('results')} onDesign={() => setView('designer')}
           onResume={() => void resume()} />}
         {view === 'results' && <Results title={results.title} runs={results.runs} onDesign={() => setView('designer')} />}
+        {view === 'models' && <Models open={results} />}
         {view === 'hosts' && <Hosts />}
+        {view === 'specs' && <Specs />}
         {view === 'history' && <History onOpen={(title, runs) => { setResults({ title, runs }); setView('results'); }} />}
       </main>
     </div>

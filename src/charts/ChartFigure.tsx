@@ -14,6 +14,10 @@ export interface Point {
 export interface Series {
   label: string;
   points: Point[];
+  /** line (default): points joined; points: markers only; curve: a smooth line without markers; dashed: a dashed curve (bounds, caps). */
+  style?: 'line' | 'points' | 'curve' | 'dashed';
+  /** Draw in the colour of that earlier series (e.g. both bounds of an interval), and leave it out of the legend. */
+  sameColourAs?: number;
 }
 
 export interface ChartFigureProps {
@@ -84,14 +88,20 @@ function config(props: ChartFigureProps): ChartConfiguration {
   const grid = cssVar('--grid', '#ddd');
   const colors = PALETTE.map((v, i) => cssVar(v, ['#2563eb', '#dc2626', '#16a34a', '#9333ea', '#ea580c', '#0891b2'][i]!));
   const bar = props.kind === 'bar';
+  const colour = (i: number): string => {
+    const index = props.series[i]?.sameColourAs ?? i;
+    return colors[index % colors.length]!;
+  };
   const datasets = props.series.map((s, i) => ({
     label: s.label,
     data: bar ? s.points.map((p) => p.y) : s.points.map((p) => ({ x: props.xLog2 ? Math.log2(p.x) : p.x, y: p.y })),
     errors: s.points.some((p) => p.err) ? s.points.map((p) => p.err) : undefined,
-    borderColor: colors[i % colors.length],
-    backgroundColor: colors[i % colors.length],
-    pointRadius: s.points.length > 60 ? 0 : 3,
-    borderWidth: 2,
+    borderColor: colour(i),
+    backgroundColor: colour(i),
+    pointRadius: s.style === 'curve' || s.style === 'dashed' || s.points.length > 60 ? 0 : s.style === 'points' ? 4 : 3,
+    showLine: s.style !== 'points',
+    borderDash: s.style === 'dashed' ? [6, 4] : undefined,
+    borderWidth: s.style === 'dashed' ? 1.5 : 2,
     tension: 0,
   }));
   const tick = (format?: (v: number) => string) => ({ color: fg, ...(format ? { callback: (v: number | string) => format(Number(v)) } : {}) });
@@ -104,7 +114,10 @@ function config(props: ChartFigureProps): ChartConfiguration {
       maintainAspectRatio: false,
       parsing: bar ? undefined : false,
       normalized: true,
-      plugins: { legend: { labels: { color: fg } }, title: { display: false } },
+      plugins: {
+        legend: { labels: { color: fg, filter: (item: { datasetIndex?: number }) => props.series[item.datasetIndex ?? -1]?.sameColourAs === undefined } },
+        title: { display: false },
+      },
       scales: {
         x: bar
           ? { type: 'category', title: { display: true, text: props.xLabel, color: fg }, ticks: { color: fg }, grid: { color: grid } }

@@ -1,0 +1,161 @@
+// Prediction: a model of a metric along access size (polynomial in log2 size) or outstanding I/Os
+// (queueing saturation), its goodness of fit, each setting predicted without it (leave one out),
+// untested settings with a prediction interval, and whether one run is an anomaly against the rest.
+import { useEffect, useState } from 'react';
+import { useEngine, type PredictResult, type RunResult, type SeriesFit } from '../api';
+import { ChartFigure, type Series } from '../charts/ChartFigure';
+import { METRICS, fmt, metricInfo, parseSettings, type MetricId, type MetricInfo } from '../lib/metrics';
+import { formatSize } from '../lib/units';
+
+type Vary = 'block_size' | 'outstanding';
+
+export function PredictPanel({ runs }: { runs: RunResult[] }) {
+  const engine = useEngine();
+  const [metric, setMetric] = useState<MetricId>('bw_bytes_per_s');
+  const [vary, setVary] = useState<Vary>('block_size');
+  const [degree, setDegree] = useState(2);
+  const [at, setAt] = useState('');
+  const [check, setCheck] = useState('');
+  const [result, setResult] = useState<PredictResult | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => setResult(null), [runs]);
+
+  async function fit() {
+    setProblem(null);
+    let settings: number[];
+    let checkId: number | null = null;
+    try {
+      settings = parseSettings(at, vary === 'block_size');
+      if (check.trim()) {
+        checkId = Number(check.trim().replace(/^#/, ''));
+        if (!Number.isInteger(checkId) || checkId <= 0) throw new Error(`“${check}” is not a run number (e.g. 42)`);
+      }
+    } catch (error) {
+      setProblem(error instanceof Error ? error.message : String(error));
+      return;
+    }
+    setBusy(true);
+    try {
+      setResult(await engine.call('analysis.predict', {
+        run_ids: runs.map((r) => r.id!), metric, vary, at: settings, degree, confidence: 0.95, check_run_id: checkId,
+      }));
+    } catch (error) {
+      setResult(null);
+      setProblem(error instanceof Error ? error.message : String(error));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const info = metricInfo(metric);
+  return (
+    <section className="predict-panel" aria-labelledby="predict-title">
+      <h3 id="predict-title">Predict untested settings</h3>
+      <p className="hint">
+        Along access size the model is a polynomial in log2(size) fitted to log(metric); along outstanding I/Os (queue depth × jobs)
+        throughput follows queueing saturation X<sub>max</sub>·n/(n+K). Each setting is also predicted from the others (leave one out):
+        that error is what to expect for an untested setting.
+      </p>
+      <div className="field-row">
+        <div className="field inline">
+          <label htmlFor="predict-metric">Metric</label>
+          <select id="predict-metric" value={metric} onChange={(e) => setMetric(e.target.value as MetricId)}>
+            {METRICS.map((m) => <option key={m.id} value={m.id}>{m.label} ({m.unit})</option>)}
+          </select>
+        </div>
+        <div className="field inline">
+          <label htmlFor="predict-vary">Along</label>
+          <select id="predict-vary" value={vary} onChange={(e) => setVary(e.target.value as Vary)}>
+            <option value="block_size">access size</option>
+            <option value="outstanding">outstanding I/Os (QD × jobs)</option>
+          </select>
+        </div>
+        {vary === 'block_size' && (
+          <div className="field inline">
+            <label htmlFor="predict-degree">Degree</label>
+            <select id="predict-degree" value={degree} onChange={(e) => setDegree(Number(e.target.value))}>
+              {[1, 2, 3].map((d) => <option key={d} value={d}>{d}</option>)}
+            </select>
+          </div>
+        )}
+        <div className="field inline">
+          <label htmlFor="predict-at">Predict at</label>
+          <input id="predict-at" value={at} onChange={(e) => setAt(e.target.value)} placeholder={vary === 'block_size' ? '1m, 2m' : '64, 256'} />
+        </div>
+        <div className="field inline">
+          <label htmlFor="predict-check">Check run</label>
+          <input id="predict-check" value={check} onChange={(e) => setCheck(e.target.value)} placeholder="run number (optional)" size={10} />
+        </div>
+        <button type="button" disabled={busy} onClick={() => void fit()}>{busy ? 'Fitting…' : 'Fit and predict'}</button>
+      </div>
+      {problem && <p role="alert" className="error">{problem}</p>}
+      {result?.series.map((s, i) => <SeriesView key={i} index={i} fit={s} info={info} vary={vary} />)}
+    </section>
+  );
+}
+
+function SeriesView({ fit, info, vary, index }: { fit: SeriesFit; info: MetricInfo; vary: Vary; index: number }) {
+  const y = (v: number | null) => (v === null ? null : v / info.scale);
+  const fx = vary === 'block_size' ? (x: number) => formatSize(Math.round(x)) : (x: number) => fmt(x);
+  const series: Series[] = [
+    { label: 'measured', style: 'points', points: [...fit.measured].sort((a, b) => a.x - b.x).map((p) => ({ x: p.x, y: y(p.value) })) },
+    { label: 'model', style: 'curve', points: fit.curve.map((p) => ({ x: p.x, y: y(p.value) })) },
+    ...(fit.curve.some((p) => p.low !== null) ? [
+      { label: '95 % prediction interval', style: 'dashed' as const, points: fit.curve.map((p) => ({ x: p.x, y: y(p.low) })) },
+      { label: '95 % prediction interval (upper)', style: 'dashed' as const, sameColourAs: 2, points: fit.curve.map((p) => ({ x: p.x, y: y(p.high) })) },
+    ] : []),
+    ...(fit.predictions.length ? [{ label: 'predicted', style: 'points' as const, points: fit.predictions.map((p) => ({ x: p.x, y: y(p.value) })) }] : []),
+    ...(fit.check ? [{ label: `run #${fit.check.run_id}`, style: 'points' as const, points: [{ x: fit.check.prediction.x, y: y(fit.check.observed) }] }] : []),
+  ];
+  const r2 = (v: number | null) => (v === null ? 'n/a' : v.toFixed(3));
+  return (
+    <div className="series-fit" data-testid="series-fit">
+      <h4>{fit.label}</h4>
+      <p className="hint">
+        {fit.model}. R² {r2(fit.r2)}, RMSE {fmt(fit.rmse / info.scale)} {info.unit} over {fit.measured.length} runs;
+        leave one setting out: {fit.loo_rmse === null ? 'too few settings' : `R² ${r2(fit.loo_r2)}, RMSE ${fmt(fit.loo_rmse / info.scale)} ${info.unit}, mean |error| ${fmt(fit.loo_mean_abs_error_pct)} %`}.
+      </p>
+      <ChartFigure id={`predict-${index}`} title={`${info.label} (${info.unit}) — ${fit.label}`} kind="line"
+        xLabel={vary === 'block_size' ? 'access size' : 'outstanding I/Os'} yLabel={info.unit}
+        xLog2={vary === 'block_size'} xLog={vary === 'outstanding'} formatX={fx} series={series} />
+      <table className="data" data-testid="loo-table">
+        <caption>Each setting predicted by a model fitted without it ({info.unit})</caption>
+        <thead><tr><th>setting</th><th>measured (mean)</th><th>predicted without it</th><th>error</th></tr></thead>
+        <tbody>
+          {fit.loo.map((p) => (
+            <tr key={p.x}><td>{fx(p.x)}</td><td>{fmt(p.actual / info.scale)}</td><td>{p.predicted === null ? '–' : fmt(p.predicted / info.scale)}</td>
+              <td>{p.error_pct === null ? '–' : `${p.error_pct >= 0 ? '+' : ''}${p.error_pct.toFixed(1)} %`}</td></tr>
+          ))}
+        </tbody>
+      </table>
+      {fit.predictions.length > 0 && (
+        <table className="data" data-testid="prediction-table">
+          <caption>Untested settings ({info.unit})</caption>
+          <thead><tr><th>setting</th><th>predicted</th><th>95 % prediction interval</th></tr></thead>
+          <tbody>
+            {fit.predictions.map((p) => (
+              <tr key={p.x}><td>{fx(p.x)}</td><td>{fmt(p.value / info.scale)}</td>
+                <td>{p.low === null || p.high === null ? 'none (as many parameters as runs: add repeats)' : `${fmt(p.low / info.scale)} – ${fmt(p.high / info.scale)}`}</td></tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {fit.check && <CheckVerdict check={fit.check} info={info} />}
+    </div>
+  );
+}
+
+function CheckVerdict({ check, info }: { check: NonNullable<SeriesFit['check']>; info: MetricInfo }) {
+  const p = check.prediction;
+  const deviation = (100 * (check.observed - p.value)) / p.value;
+  const where = p.low === null || p.high === null ? check.message
+    : `${check.anomalous ? 'outside' : 'within'} the ${Math.round(p.confidence * 100)} % prediction interval ${fmt(p.low / info.scale)} – ${fmt(p.high / info.scale)} ${info.unit} `
+      + `of the model fitted to the other runs (${deviation >= 0 ? '+' : ''}${deviation.toFixed(1)} % from it)${check.anomalous ? ': check the hardware, the network and the run’s warnings' : ''}`;
+  return (
+    <p role="status" data-testid="anomaly" className={check.anomalous ? 'error' : 'hint'}>
+      Run #{check.run_id}: {fmt(check.observed / info.scale)} {info.unit} — {check.anomalous ? <strong>anomalous</strong> : 'as expected'}, {where}.
+    </p>
+  );
+}
