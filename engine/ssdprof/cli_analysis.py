@@ -1,4 +1,4 @@
-"""The analysis commands of the CLI: ``compare``, ``predict`` and ``specs list|show|match``.
+"""The analysis commands of the CLI: ``compare``, ``predict``, ``correlate`` and ``specs list|show|match|add|delete``.
 
 Wired into ``ssdprof.cli`` with ``register(subparsers)`` and ``handle(args, store)``; this module
 never exits the process. Bad input raises :class:`WorkloadError` (exit 2), a missing run
@@ -17,13 +17,13 @@ from typing import Any
 from ssdprof.analysis.metrics import METRICS
 from ssdprof.quantities import parse_size_bytes
 from ssdprof.results import RunResult
-from ssdprof.specs import Spec, SpecError, SpecLibrary, bundled_spec_dir, default_user_spec_dir
+from ssdprof.specs import Spec, SpecError, SpecLibrary, bundled_spec_dir, default_user_spec_dir, load_spec_file
 from ssdprof.store import RunFilter, Store
 from ssdprof.workload import WorkloadError
 
 __all__ = ["COMMANDS", "handle", "register"]
 
-COMMANDS = ("compare", "predict", "specs")
+COMMANDS = ("compare", "predict", "correlate", "specs")
 _ALL_RUNS = 1_000_000
 
 
@@ -86,7 +86,13 @@ def register(sub: Any, command: Any = _command, common: Any = _common) -> None:
     predict.add_argument("--node-link-gbps", type=float, help="storage-node network link in Gb/s")
     predict.add_argument("--clients", type=int, help="client count for the network cap (default: hosts per run)")
 
-    specs = command(sub, "specs", "vendor spec sheets: list, show, and match a drive model",
+    correlate = command(sub, "correlate", "which factors move which metrics: rank correlations per storage-node count",
+                         "ssdprof correlate --sweep 3\n  ssdprof correlate --tag cluster=lab --method pearson")
+    correlate.add_argument("run_ids", type=int, nargs="*", metavar="RUN_ID", help="runs to correlate (with --tag/--sweep)")
+    _selection(correlate)
+    correlate.add_argument("--method", default="spearman", choices=["spearman", "pearson"])
+
+    specs = command(sub, "specs", "vendor spec sheets: list, show, match a drive model, add or delete your own",
                      "ssdprof specs match \"Samsung SSD 870 EVO 1TB\"")
     specs_sub = specs.add_subparsers(dest="specs_command", metavar="ACTION", required=True)
     lst = command(specs_sub, "list", "list the spec library (bundled and your own)", "ssdprof specs list --json")
@@ -96,9 +102,16 @@ def register(sub: Any, command: Any = _command, common: Any = _common) -> None:
                      "ssdprof specs match \"INTEL SSDPF2KX038TZ\"\n  ssdprof specs match --run 12")
     match.add_argument("model", nargs="?", help="the model string as the OS reports it")
     match.add_argument("--run", type=int, help="use the drive model recorded with this run")
-    for parser in (lst, show, match):
+    add = command(specs_sub, "add", "add (or with --replace, change) one of your own spec sheets from a JSON file",
+                   "ssdprof specs show samsung-870-evo-1tb --json > mine.json  # edit, then:\n  ssdprof specs add mine.json")
+    add.add_argument("file", type=Path, help="a spec sheet as JSON (schema: assets/specs/README.md)")
+    add.add_argument("--replace", action="store_true", help="overwrite your own spec sheet with the same id")
+    delete = command(specs_sub, "delete", "delete one of your own spec sheets (bundled ones are never deleted)",
+                      "ssdprof specs delete my-lab-drive")
+    delete.add_argument("spec_id")
+    for parser in (lst, show, match, add, delete):
         parser.add_argument("--spec-dir", type=Path, help=f"your own spec sheets (default: {default_user_spec_dir()})")
-    for parser in (compare, predict, lst, show, match):
+    for parser in (compare, predict, correlate, lst, show, match, add, delete):
         common(parser)
 
 
@@ -113,6 +126,8 @@ def handle(args: argparse.Namespace, store: Store) -> int:
             return _specs(args, store)
         if args.command == "compare":
             return _compare(args, store)
+        if args.command == "correlate":
+            return _correlate(args, store)
         return _predict(args, store)
     except SpecError as exc:
         print(f"ssdprof: {exc}", file=sys.stderr)
@@ -286,8 +301,42 @@ def _scale(runs: list[RunResult], args: argparse.Namespace) -> int:
 
 # --- specs -----------------------------------------------------------------------------------
 
+def _correlate(args: argparse.Namespace, store: Store) -> int:
+    from ssdprof.analysis.correlation import correlation_by_node_count
+
+    runs = [r for r in _select(store, args.run_ids, args.tags, args.sweep) if r.status in ("ok", "partial")]
+    if not runs:
+        raise WorkloadError.single("run_ids", "RUN_ID", "name the runs to correlate: RUN_ID..., --tag KEY=VALUE or --sweep ID")
+    matrices = correlation_by_node_count(runs, method=args.method)
+    if args.json:
+        _print_json({"method": args.method, "groups": [{"nodes": nodes, "runs": m.runs, "factors": m.factors, "metrics": m.metrics,
+                                                        "values": m.values} for nodes, m in matrices.items()]})
+        return 0
+    for nodes, m in matrices.items():
+        print(f"{'runs without a nodes tag' if nodes is None else f'{nodes} storage nodes'} ({m.runs} runs, {m.method}; "
+              "blank: not varied or too few runs)")
+        print(m.format() + "\n")
+    return 0
+
+
+def _own_specs(args: argparse.Namespace, library: SpecLibrary) -> int:
+    from ssdprof.contract_analysis import SpecDeleteParams, SpecSaveParams
+    from ssdprof.session_predict import Models
+
+    models = Models(lambda _ids: [], lambda: library, args.spec_dir or default_user_spec_dir())
+    if args.specs_command == "delete":
+        models.delete_spec(SpecDeleteParams(spec_id=args.spec_id))
+        print(f"deleted your spec sheet {args.spec_id}")
+        return 0
+    saved = models.save_spec(SpecSaveParams(spec=load_spec_file(args.file), replace=args.replace))
+    print(f"saved {saved.spec.title} as {saved.path}" + (" (overrides the bundled sheet with this id)" if saved.overrides_bundled else ""))
+    return 0
+
+
 def _specs(args: argparse.Namespace, store: Store) -> int:
     library = _library(args)
+    if args.specs_command in ("add", "delete"):
+        return _own_specs(args, library)
     for problem in library.problems:
         print(f"ssdprof: skipped {problem}", file=sys.stderr)
     if args.specs_command == "list":

@@ -9,6 +9,7 @@ from analysis_runs import make_run
 
 from ssdprof import cli_analysis
 from ssdprof.store import Store
+from ssdprof.workload import WorkloadError
 
 
 def parser() -> argparse.ArgumentParser:
@@ -105,3 +106,37 @@ def test_out_of_range_levels_are_bad_input_naming_the_flag(fresh_store: Store, a
 
     with pytest.raises(WorkloadError, match=argv[-2]):
         cli_analysis.handle(parser().parse_args(argv), fresh_store)
+
+
+def test_specs_add_and_delete_your_own_sheet_but_never_a_bundled_one(fresh_store: Store, capsys: pytest.CaptureFixture[str],
+                                                                      tmp_path: Path) -> None:
+    mine = tmp_path / "specs"
+    code, out = run_cli(fresh_store, capsys, "specs", "show", "samsung-870-evo-1tb", "--json", "--spec-dir", str(mine))
+    edited = {**json.loads(out), "id": "my-870", "notes": "our lab's unit"}
+    (tmp_path / "mine.json").write_text(json.dumps(edited))
+    code, out = run_cli(fresh_store, capsys, "specs", "add", str(tmp_path / "mine.json"), "--spec-dir", str(mine))
+    assert code == 0 and (mine / "my-870.json").is_file() and "saved" in out
+    with pytest.raises(WorkloadError, match="replace"):
+        run_cli(fresh_store, capsys, "specs", "add", str(tmp_path / "mine.json"), "--spec-dir", str(mine))
+    assert run_cli(fresh_store, capsys, "specs", "add", str(tmp_path / "mine.json"), "--replace", "--spec-dir", str(mine))[0] == 0
+    assert run_cli(fresh_store, capsys, "specs", "delete", "my-870", "--spec-dir", str(mine))[0] == 0
+    assert not (mine / "my-870.json").exists()
+    with pytest.raises(WorkloadError, match="bundled"):
+        run_cli(fresh_store, capsys, "specs", "delete", "samsung-870-evo-1tb", "--spec-dir", str(mine))
+    (tmp_path / "bad.json").write_text(json.dumps({**edited, "interface": "floppy"}))
+    assert cli_analysis.handle(parser().parse_args(["specs", "add", str(tmp_path / "bad.json"), "--spec-dir", str(mine)]), fresh_store) == 2
+    assert "bad.json: interface" in capsys.readouterr().err
+
+
+def test_correlate_prints_a_matrix_per_node_count(fresh_store: Store, capsys: pytest.CaptureFixture[str]) -> None:
+    for nodes in (2, 3):
+        for bs in (4096, 65536, 1 << 20):
+            fresh_store.add_run(make_run(rw="read", bs=bs, iops=1e9 / bs ** 0.5, tags={"nodes": str(nodes), "cluster": "lab"}))
+    code, out = run_cli(fresh_store, capsys, "correlate", "--tag", "cluster=lab", "--json")
+    groups = json.loads(out)["groups"]
+    assert code == 0 and [g["nodes"] for g in groups] == [2, 3]
+    size = groups[0]["factors"].index("log2_block_size")
+    assert groups[0]["values"][size][groups[0]["metrics"].index("bw_bytes_per_s")] == pytest.approx(1.0)
+    assert groups[0]["values"][size][groups[0]["metrics"].index("iops")] == pytest.approx(-1.0)
+    code, out = run_cli(fresh_store, capsys, "correlate", "--tag", "cluster=lab")
+    assert "3 storage nodes (3 runs, spearman" in out and "log2_block_size" in out
