@@ -31,6 +31,7 @@ const api = {
   runsCompare: invoke('runs.compare'),
   analysisPredict: invoke('analysis.predict'),
   analysisScaling: invoke('analysis.scaling'),
+  analysisObserve: invoke('analysis.observe'),
   analysisCorrelation: invoke('analysis.correlation'),
   reportPdf: invoke('report.pdf'),
   hostsList: invoke('hosts.list'),

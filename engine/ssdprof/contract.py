@@ -18,6 +18,8 @@ from ssdprof.analysis.spec_comparison import SpecComparison
 from ssdprof.contract_analysis import (
     CorrelationParams,
     CorrelationResult,
+    ObserveParams,
+    ObserveResult,
     PredictParams,
     PredictResult,
     ScalingParams,
@@ -392,6 +394,8 @@ METHODS: dict[str, Method] = {
                                summary="fit a metric against access size or outstanding I/Os; predict with intervals"),
     "analysis.scaling": Method(params=ScalingParams, result=ScalingResult,
                                summary="Universal Scalability Law over node or client counts, capped by the network"),
+    "analysis.observe": Method(params=ObserveParams, result=ObserveResult,
+                               summary="plain-language observations: the queue-depth knee, gaps, network or CPU bound"),
     "analysis.correlation": Method(params=CorrelationParams, result=CorrelationResult,
                                    summary="factor x metric correlations per storage-node count"),
     "report.pdf": Method(params=ReportParams, result=ReportResult, summary="a PDF report of runs or a sweep (base64)"),

@@ -14,7 +14,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from ssdprof.specs import Spec
 
 __all__ = [
-    "CorrelationGroup", "CorrelationParams", "CorrelationResult", "CurvePoint", "LooPointInfo", "PredictParams",
+    "CorrelationGroup", "CorrelationParams", "CorrelationResult", "CurvePoint", "LooPointInfo", "ObservationInfo",
+    "ObserveParams", "ObserveResult", "PredictParams",
     "PredictResult", "PredictionInfo", "ScalingFit", "ScalingParams", "ScalingProjection", "ScalingResult",
     "SeriesFit", "SpecDeleteParams", "SpecSaveParams", "SpecSaveResult",
 ]
@@ -161,6 +162,25 @@ class CorrelationGroup(Result):
 class CorrelationResult(Result):
     method: str
     groups: list[CorrelationGroup]
+
+
+# ------------------------------------------------------------------------------- observations
+
+class ObserveParams(Params):
+    run_ids: list[int] = RunIds
+    link_gbps: float | None = Field(default=None, gt=0, le=10_000, description="one client's network link, to flag network-bound runs")
+
+
+class ObservationInfo(Result):
+    code: str = Field(description="qd_knee, qd_still_rising, read_write_gap, random_sequential_gap, above_interface_limit, "
+                                  "network_bound or cpu_bound")
+    severity: Literal["info", "warning"]
+    message: str
+    run_ids: list[int]
+
+
+class ObserveResult(Result):
+    observations: list[ObservationInfo]
 
 
 # -------------------------------------------------------------------------------- spec sheets

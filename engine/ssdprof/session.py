@@ -50,7 +50,7 @@ from ssdprof.contract import (
     ValidateParams,
     ValidateResult,
 )
-from ssdprof.contract_analysis import CorrelationParams, PredictParams, ScalingParams, SpecDeleteParams, SpecSaveParams
+from ssdprof.contract_analysis import CorrelationParams, ObserveParams, PredictParams, ScalingParams, SpecDeleteParams, SpecSaveParams
 from ssdprof.events import PointFinished, RunEvent, SweepFinished, SweepStarted
 from ssdprof.fio import detect_fio
 from ssdprof.hosts import SshSettings, parse_host
@@ -145,6 +145,7 @@ class EngineService:
             "runs.compare": lambda p: analysis.runs_compare(cast(RunsCompareParams, p)),
             "analysis.predict": lambda p: models.predict(cast(PredictParams, p)),
             "analysis.scaling": lambda p: models.scaling(cast(ScalingParams, p)),
+            "analysis.observe": lambda p: models.observe(cast(ObserveParams, p)),
             "analysis.correlation": lambda p: models.correlation(cast(CorrelationParams, p)),
             "report.pdf": lambda p: analysis.report_pdf(cast(ReportParams, p)),
             "hosts.list": lambda _: hosts.list(),

@@ -20,6 +20,9 @@ from ssdprof.contract_analysis import (
     CurvePoint,
     LooPointInfo,
     MeasuredPoint,
+    ObservationInfo,
+    ObserveParams,
+    ObserveResult,
     PredictionInfo,
     PredictParams,
     PredictResult,
@@ -101,6 +104,14 @@ class Models:
             groups.append(CorrelationGroup(nodes=nodes, runs=matrix.runs, factors=list(matrix.factors), metrics=list(matrix.metrics),
                                            values=[list(row) for row in matrix.values]))
         return CorrelationResult(method=params.method, groups=groups)
+
+    def observe(self, params: ObserveParams) -> ObserveResult:
+        from ssdprof.analysis.observations import observe
+
+        found = observe(self.runs(params.run_ids), link_bytes_per_s=params.link_gbps * 1e9 / 8 if params.link_gbps else None)
+        return ObserveResult(observations=[
+            ObservationInfo(code=o.code, severity="warning" if o.severity == "warning" else "info", message=o.message,
+                            run_ids=[i for i in o.run_ids if i is not None]) for o in found])
 
     def save_spec(self, params: SpecSaveParams) -> SpecSaveResult:
         folder = self._user_folder("spec.id")

@@ -189,3 +189,20 @@ def test_without_a_user_folder_nothing_is_saved(tmp_path: Path) -> None:
         assert field == "spec.id" and "no folder" in message
     finally:
         service.close()
+
+
+def test_observe_finds_the_queue_depth_knee_in_plain_words(rpc: Rpc) -> None:
+    # IOPS rises to a plateau while latency keeps climbing: the knee is where more queue buys no more IOPS
+    levels = {1: (10_000, 100e3), 4: (38_000, 105e3), 16: (60_000, 270e3), 64: (61_000, 1050e3)}
+    ids = rpc.add([make_run(qd=qd, iops=iops, lat_ns=lat) for qd, (iops, lat) in levels.items()])
+    found = rpc.call("analysis.observe", {"run_ids": ids})["observations"]
+    knee = [o for o in found if o["code"] == "qd_knee"]
+    assert knee and knee[0]["severity"] == "info" and "stops rising at 16 outstanding I/Os" in knee[0]["message"], found
+    assert set(knee[0]["run_ids"]) <= set(ids)
+
+
+def test_observe_flags_network_bound_runs_against_the_given_link(rpc: Rpc) -> None:
+    ids = rpc.add([make_run(rw="read", bs=1 << 20, iops=1150, hosts=1)])  # 1.2 GB/s on a 10 Gb/s (1.25 GB/s) link
+    found = rpc.call("analysis.observe", {"run_ids": ids, "link_gbps": 10})["observations"]
+    assert any(o["code"] == "network_bound" for o in found), found
+    assert rpc.problem("analysis.observe", {"run_ids": ids, "link_gbps": -1})[0] == "link_gbps"

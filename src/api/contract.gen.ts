@@ -354,6 +354,25 @@ export interface MonitorSample {
 
 export type NoParams = Record<string, never>;
 
+export interface ObservationInfo {
+  /** qd_knee, qd_still_rising, read_write_gap, random_sequential_gap, above_interface_limit, network_bound or cpu_bound */
+  code: string;
+  severity: "info" | "warning";
+  message: string;
+  run_ids: number[];
+}
+
+export interface ObserveParams {
+  /** the runs to learn from (e.g. a sweep's, or History's selection) */
+  run_ids: number[];
+  /** one client's network link, to flag network-bound runs */
+  link_gbps?: number | null;
+}
+
+export interface ObserveResult {
+  observations: ObservationInfo[];
+}
+
 export type Pattern = "read" | "write" | "randread" | "randwrite" | "rw" | "randrw";
 
 export interface PlannedPoint {
@@ -931,6 +950,8 @@ export interface Methods {
   "analysis.predict": { params: PredictParams; result: PredictResult };
   /** Universal Scalability Law over node or client counts, capped by the network */
   "analysis.scaling": { params: ScalingParams; result: ScalingResult };
+  /** plain-language observations: the queue-depth knee, gaps, network or CPU bound */
+  "analysis.observe": { params: ObserveParams; result: ObserveResult };
   /** factor x metric correlations per storage-node count */
   "analysis.correlation": { params: CorrelationParams; result: CorrelationResult };
   /** a PDF report of runs or a sweep (base64) */
@@ -947,7 +968,7 @@ export interface Methods {
 
 export type MethodName = keyof Methods;
 
-export const METHOD_NAMES = ["engine.info", "workload.validate", "presets.list", "sweep.estimate", "sweep.start", "sweep.resume", "sweep.cancel", "sweep.status", "sweeps.list", "runs.list", "runs.get", "runs.tag", "runs.delete", "export.csv", "specs.list", "specs.match", "specs.compare", "specs.save", "specs.delete", "runs.compare", "analysis.predict", "analysis.scaling", "analysis.correlation", "report.pdf", "hosts.list", "hosts.add", "hosts.test", "hosts.remove"] as const satisfies readonly MethodName[];
+export const METHOD_NAMES = ["engine.info", "workload.validate", "presets.list", "sweep.estimate", "sweep.start", "sweep.resume", "sweep.cancel", "sweep.status", "sweeps.list", "runs.list", "runs.get", "runs.tag", "runs.delete", "export.csv", "specs.list", "specs.match", "specs.compare", "specs.save", "specs.delete", "runs.compare", "analysis.predict", "analysis.scaling", "analysis.observe", "analysis.correlation", "report.pdf", "hosts.list", "hosts.add", "hosts.test", "hosts.remove"] as const satisfies readonly MethodName[];
 
 /** Notifications from the engine (and, for engine.status, the desktop shell). */
 export interface Notifications {

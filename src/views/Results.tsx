@@ -1,11 +1,12 @@
 // Results: the curves a report needs, from stored runs, with spec figures and earlier runs
-// overlaid; % of spec; the comparison with earlier runs; one run in detail (distribution, time
+// overlaid; observations in plain words; % of spec; the comparison with earlier runs; one run in detail (distribution, time
 // series, hosts); the table; the PDF report (made by the engine).
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { ChartFigure, type Series } from '../charts/ChartFigure';
 import { useEngine, type RunResult, type Spec } from '../api';
 import { ComparePanel } from './ComparePanel';
 import { HostResults } from './HostResults';
+import { Observations } from './Observations';
 import { AUTO, NONE, SpecPanel } from './SpecPanel';
 import { groupRepeats, meanCi95, percentileCurve, seriesAlong, totals, workloadLabel, type FactorSeries } from '../lib/analysis';
 import { formatSize } from '../lib/units';
@@ -187,6 +188,7 @@ export function Results({ title, runs, onDesign }: Props) {
       </div>
       {(panelsReady || selectedId === null) && (
         <>
+          <Observations runs={runs} />
           <SpecPanel runs={runs} choice={specChoice} onChoice={setSpecChoice} onSpec={onSpec} />
           <ComparePanel runs={runs} earlier={earlier} onEarlier={setEarlier} />
         </>
