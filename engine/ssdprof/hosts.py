@@ -14,12 +14,14 @@ import shlex
 import shutil
 import subprocess
 import tempfile
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import platformdirs
 
+from ssdprof.leftovers import default_leftovers_path
 from ssdprof.processes import end_with_parent
 from ssdprof.workload import WorkloadError
 
@@ -33,6 +35,7 @@ __all__ = [
     "SshSettings",
     "default_known_hosts",
     "parse_host",
+    "parse_probe",
 ]
 
 _USER = r"[A-Za-z_][A-Za-z0-9._-]{0,31}"
@@ -84,6 +87,8 @@ class SshSettings:
     """An ssh_config to use instead of ~/.ssh/config (ssh -F)."""
     connect_timeout_s: int = 5
     ssh: str = "ssh"
+    leftovers: Path = field(default_factory=default_leftovers_path)
+    """Where test files that could not be removed from a host are written down (:mod:`ssdprof.leftovers`)."""
 
 
 @dataclass(frozen=True)
@@ -135,6 +140,22 @@ class Ssh:
             master = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                       start_new_session=True, preexec_fn=end_with_parent())  # noqa: PLW1509 - one prctl syscall
             self._masters[host.text] = (master, path)
+
+    def wait_masters(self) -> None:
+        """Wait until every master is ready or has failed (a failed one's host then gets direct connections,
+        whose error says why), so the commands that follow share a connection rather than open their own."""
+        deadline = time.monotonic() + self.settings.connect_timeout_s + 2
+        waiting = dict(self._masters)
+        while waiting and time.monotonic() < deadline:
+            waiting = {name: (master, path) for name, (master, path) in waiting.items()
+                       if master.poll() is None and not Path(path).exists()}
+            if waiting:
+                time.sleep(0.01)
+
+    def destination(self, host: HostAddress) -> str:
+        """user@hostname:port as ssh resolves the host: the same machine whatever alias named it."""
+        config = self.resolved(host)
+        return f"{config.get('user', '')}@{config.get('hostname', host.host)}:{config.get('port', '22')}"
 
     def close_masters(self) -> None:
         """End every master this object started (by PID) and remove their sockets."""
@@ -252,7 +273,7 @@ class Ssh:
             return HostProbe(reachable=False, error=str(exc))
         except subprocess.TimeoutExpired:
             return HostProbe(reachable=False, error=f"{host.name}: no answer within 30 s")
-        return _parse_probe(done.stdout)
+        return parse_probe(done.stdout)
 
 
 def explain_ssh_failure(host: HostAddress, stderr: str) -> str:
@@ -285,7 +306,7 @@ done
 """
 
 
-def _parse_probe(text: str) -> HostProbe:
+def parse_probe(text: str) -> HostProbe:
     values: dict[str, list[str]] = {}
     for line in text.splitlines():
         key, sep, value = line.partition("=")

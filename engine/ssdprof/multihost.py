@@ -1,6 +1,10 @@
 """One workload on many hosts at once: checks every host before anything starts, lays out a
 test file (or fills an RBD image) on each, runs fio behind one barrier, and cleans up.
 
+Per host, one shared SSH connection carries one keeper session (:mod:`ssdprof.keeper`: probe,
+layout, and the test file's removal) and one session per point (:mod:`ssdprof.remote`). What a
+lost host kept is written down (:mod:`ssdprof.leftovers`) and removed by the next run reaching it.
+
 Satisfies the runner's engine interface, plus ``prepare`` and ``cleanup`` for the remote side.
 """
 
@@ -19,6 +23,8 @@ from ssdprof import __version__
 from ssdprof.ceph import CEPH_STATUS_COMMANDS, RbdTarget, cluster_facts
 from ssdprof.fio import FioPlan, job_file
 from ssdprof.hosts import HostAddress, HostError, HostProbe, Ssh, SshSettings
+from ssdprof.keeper import Keepers
+from ssdprof.leftovers import Leftovers
 from ssdprof.remote import fio_argv_from_job, run_on_hosts
 from ssdprof.results import ClusterFacts, EngineInfo, Environment, HostResult, Measurement, ProgressSample, Severity, ValidityWarning
 from ssdprof.sweep import SweepSpec
@@ -52,6 +58,8 @@ class MultiHostEngine:
         self.probes: dict[str, HostProbe] = {}
         self.targets: dict[str, str] = {}
         self.cluster: ClusterFacts | None = None
+        self.keepers = Keepers(self.ssh)
+        self.leftovers = Leftovers(options.ssh.leftovers)
         self._created: dict[str, str] = {}
 
     @property
@@ -59,11 +67,19 @@ class MultiHostEngine:
         return {f"fio@{name}": probe.fio_version for name, probe in self.probes.items()}
 
     def prepare(self, spec: SweepSpec) -> Environment:
-        """Fail fast, with every host's reason, before anything starts anywhere."""
+        """Fail fast, with every host's reason, before anything is written anywhere."""
         hosts = self.options.hosts
-        self.ssh.open_masters(hosts)  # ready while the probes run; closed in close()
+        self.ssh.open_masters(hosts)  # closed in close()
+        self.ssh.wait_masters()
+        size = max(p.size_bytes for p in spec.points)
+        pending = {h.name: self.leftovers.pending(self.ssh.destination(h)) for h in hosts}
+        keepers = [self.keepers.start(h, leftovers=pending[h.name], target=self._choose_target(h), layout=self._layout_argv(h, size))
+                   for h in hosts]
         with ThreadPoolExecutor(max_workers=min(len(hosts), 16)) as pool:
-            self.probes = dict(zip([h.name for h in hosts], pool.map(self.ssh.probe, hosts), strict=True))
+            self.probes = dict(zip([h.name for h in hosts], pool.map(lambda k: k.read_probe(), keepers), strict=True))
+        for host in hosts:
+            if self.probes[host.name].reachable:
+                self.leftovers.forget(self.ssh.destination(host), pending[host.name])
         problems = [p.error for p in self.probes.values() if not p.reachable]
         problems += [f"{name}: fio is not installed there" for name, p in self.probes.items() if p.reachable and not p.fio_version]
         if self.options.rbd:
@@ -71,9 +87,9 @@ class MultiHostEngine:
                          if p.fio_version and "rbd" not in p.fio_engines]
         if problems:
             raise HostError("; ".join(problems))
-        size = max(p.size_bytes for p in spec.points)
+        self._created = {k.host.name: k.target for k in keepers if k.target}  # from here on, a file may exist
         with ThreadPoolExecutor(max_workers=min(len(hosts), 16)) as pool:
-            list(pool.map(lambda host: self._lay_out(host, size), hosts))
+            list(pool.map(lambda k: k.lay_out(), keepers))
         self.cluster = self._cluster_facts()
         return Environment(os=f"{len(hosts)} remote host(s)", hostname=",".join(h.name for h in hosts), ssdprof=__version__,
                            tool_versions=self.tool_versions, cluster=self.cluster)
@@ -106,44 +122,58 @@ class MultiHostEngine:
         )
 
     def cleanup(self) -> list[str]:
-        """Remove every test file we created; returns why that failed where it did."""
-        return [problem for name in list(self._created) if (problem := self._remove(name))]
+        """Remove every test file we created, on all hosts at once; returns why that failed where it did."""
+        names = list(self._created)
+        with ThreadPoolExecutor(max_workers=min(len(names), 16) or 1) as pool:
+            problems = list(pool.map(self._remove, names))
+        self.keepers.stop()  # the rest (RBD images are kept) end without removing anything
+        return [problem for problem in problems if problem]
 
     def close(self) -> None:
-        """End the shared SSH connections (after cleanup, which uses them)."""
+        """End the keepers and the shared SSH connections (after cleanup, which uses them)."""
+        self.keepers.stop()
         self.ssh.close_masters()
 
     def _remove(self, name: str) -> str | None:
-        path = self._created.get(name)
+        """The keeper removes the file; when it is gone, a plain rm; when the host is gone too, the next run does it."""
+        path = self._created.pop(name, None)
         if path is None:
             return None
         host = next(h for h in self.options.hosts if h.name == name)
+        keeper = self.keepers.by_host.get(name)
+        if keeper is not None and keeper.remove():
+            return None
         try:
-            self.ssh.run(host, ["rm", "-f", "--", path], timeout_s=20)
+            done = self.ssh.run(host, ["rm", "-f", "--", path], timeout_s=20)
+            if done.returncode == 0:
+                return None
+            reason = (done.stderr.strip().splitlines() or [f"rm exit status {done.returncode}"])[-1]
         except (HostError, OSError, subprocess.TimeoutExpired) as exc:
-            return f"{name}: could not remove its test file {path} ({exc}); remove it by hand when the host is back"
-        del self._created[name]
-        return None
+            reason = str(exc)
+        self.leftovers.add(self.ssh.destination(host), path)
+        return f"{name}: could not remove its test file {path} ({reason}); the next run that reaches {name} removes it"
 
     # --------------------------------------------------------------------------------------------
 
-    def _lay_out(self, host: HostAddress, size_bytes: int) -> None:
+    def _choose_target(self, host: HostAddress) -> str:
+        """The host's test file (kept and removed by its keeper), or '' for an RBD image (never removed)."""
         rbd = self.options.rbd
         if rbd is not None:
             self.targets[host.name] = f"{rbd.pool}/{rbd.image_for(host.name)}"
-            argv = ["env", *rbd.env(), "fio", "--name=layout", "--ioengine=rbd", *(f"--{o}" for o in rbd.fio_options(host.name)),
+            return ""
+        directory = self.options.target_dirs.get(host.name, self.options.target_dir)
+        path = f"{directory.rstrip('/')}/{TEST_FILE_PREFIX}{os.getpid()}-{secrets.token_hex(4)}.dat"
+        self.targets[host.name] = path
+        return path
+
+    def _layout_argv(self, host: HostAddress, size_bytes: int) -> list[str]:
+        rbd = self.options.rbd
+        if rbd is not None:
+            return ["env", *rbd.env(), "fio", "--name=layout", "--ioengine=rbd", *(f"--{o}" for o in rbd.fio_options(host.name)),
                     f"--size={size_bytes}", "--rw=write", "--bs=4M", "--iodepth=8", "--output-format=json"]
-        else:
-            directory = self.options.target_dirs.get(host.name, self.options.target_dir)
-            path = f"{directory.rstrip('/')}/{TEST_FILE_PREFIX}{os.getpid()}-{secrets.token_hex(4)}.dat"
-            self.targets[host.name] = path
-            self._created[host.name] = path
-            argv = ["fio", "--name=layout", f"--filename={path.replace(':', chr(92) + ':')}", f"--size={size_bytes}", "--rw=write",
-                    "--bs=1M", "--ioengine=psync", "--direct=1", "--refill_buffers=1", "--end_fsync=1", "--output-format=json"]
-        done = self.ssh.run(host, argv, timeout_s=600)
-        if done.returncode != 0:
-            detail = (done.stderr or done.stdout).strip().splitlines()
-            raise HostError(f"{host.name}: could not prepare {self.targets[host.name]}: {detail[-1] if detail else 'fio failed'}")
+        path = self.targets[host.name]
+        return ["fio", "--name=layout", f"--filename={path.replace(':', chr(92) + ':')}", f"--size={size_bytes}", "--rw=write",
+                "--bs=1M", "--ioengine=psync", "--direct=1", "--refill_buffers=1", "--end_fsync=1", "--output-format=json"]
 
     def _plan(self, probe: HostProbe, workload: Workload) -> FioPlan:
         if self.options.rbd is not None:

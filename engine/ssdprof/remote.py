@@ -3,7 +3,9 @@
 Each host runs a small POSIX-sh wrapper (below) that reports readiness, waits for a "go" line on
 stdin, starts fio (by argument list, quoted once at the SSH boundary), reports fio's PID and the
 host's clock at start, samples CPU and network every second, and ends fio by that PID when told
-to cancel or when the SSH connection drops (stdin closes). "go" is written to every host at once,
+to cancel, when the SSH connection drops (stdin closes), or when ssdprof's once-a-second heartbeat
+stops arriving: a link that goes down leaves the host's sshd none the wiser, and fio would
+otherwise run to its end with its output going nowhere. "go" is written to every host at once,
 so the start skew is the spread of SSH delivery, and it is measured from the hosts' own clocks.
 When fio ends, the wrapper ends its helpers and their sleeps, so nothing is left on the host and
 the SSH session closes at once. Commands travel over the run's shared connection per host
@@ -13,6 +15,7 @@ the SSH session closes at once. Commands travel over the run's shared connection
 from __future__ import annotations
 
 import re
+import signal
 import subprocess
 import threading
 import time
@@ -25,33 +28,66 @@ from ssdprof.hosts import HostAddress, HostError, Ssh, explain_ssh_failure
 from ssdprof.progress import DocumentStream, ProgressTracker
 from ssdprof.results import HostResult, MonitorSample, ProgressSample
 
-__all__ = ["RUN_SCRIPT", "HostRun", "MonitorParser", "fio_argv_from_job", "run_on_hosts"]
+__all__ = ["HEARTBEAT_S", "LOST_AFTER_S", "RUN_SCRIPT", "WATCHDOG_SH", "HostRun", "MonitorParser", "beat", "fio_argv_from_job",
+           "run_on_hosts", "send_line"]
+
+HEARTBEAT_S = 1.0
+LOST_AFTER_S = 10
+"""The host ends fio when ssdprof has been silent this long: longer than ssh takes to give up on a dead
+connection (ServerAliveInterval 2 x ServerAliveCountMax 3), after which fio's output has nowhere to go."""
+
+WATCHDOG_SH = r"""
+watchdog() {  # runs "$@" once ssdprof has been silent for LOST_AFTER_S; each line it sends resets the count
+  ( trap 'quiet=0' USR1; quiet=0
+    while [ "$quiet" -lt LOST_AFTER_S ]; do sleep 1 </dev/null >/dev/null 2>&1; quiet=$((quiet + 1)); done
+    ( echo "ssdprof-lost" >&2 ); "$@" ) &
+}
+end_helpers() {  # frozen first, so they start nothing new, then their sleeps, then themselves
+  kill -STOP "$@" 2>/dev/null
+  for helper; do pkill -KILL -P "$helper" 2>/dev/null; done
+  kill -KILL "$@" 2>/dev/null
+}
+""".replace("LOST_AFTER_S", str(LOST_AFTER_S))
+"""Shell functions for the host side: a watchdog fed by ssdprof's heartbeat (``kill -USR1 "$dog"`` per
+line received), and an end to background helpers and their sleeps. A subshell's echo keeps SIGPIPE
+from a dropped connection away from the shell that must still clean up."""
 
 RUN_SCRIPT = r"""
 exec 3<&0
+""" + WATCHDOG_SH + r"""
+stop_fio() { kill -INT "$pid" 2>/dev/null; sleep 10 </dev/null >/dev/null 2>&1; kill -KILL "$pid" 2>/dev/null; }
+trap 'end_helpers "$dog"; exit 0' TERM
+watchdog kill -TERM $$; dog=$!
 echo "ssdprof-ready" >&2
-read go <&3 || exit 0
+while :; do
+  read line <&3 || { end_helpers "$dog"; exit 0; }
+  [ "$line" = go ] && break
+  kill -USR1 "$dog" 2>/dev/null
+done
 echo "ssdprof-start $(date +%s%N)" >&2
 "$@" </dev/null &
 pid=$!
 echo "ssdprof-pid $pid" >&2
+end_helpers "$dog"; trap - TERM
+watchdog stop_fio; dog=$!
 ( while :; do
     net=$(tail -n +3 /proc/net/dev 2>/dev/null | tr -s ' ' | tr '\n' ';')
     echo "ssdprof-mon $(date +%s%N) $(head -n 1 /proc/stat 2>/dev/null) | $net" >&2
     sleep 1 </dev/null >/dev/null 2>&1
   done ) &
 mon=$!
-( while read line <&3; do [ "$line" = cancel ] && break; done
-  kill -INT "$pid" 2>/dev/null; sleep 10 </dev/null >/dev/null 2>&1; kill -KILL "$pid" 2>/dev/null ) &
+( while read line <&3; do kill -USR1 "$dog" 2>/dev/null; [ "$line" = cancel ] && break; done
+  stop_fio ) &
 watch=$!
 wait "$pid"; rc=$?
-# End the helpers and their sleeps (which hold none of the session's descriptors, so SSH does not
-# wait for them): frozen first, so they start nothing new, then their children, then themselves.
-kill -STOP "$mon" "$watch" 2>/dev/null
-pkill -KILL -P "$mon" 2>/dev/null; pkill -KILL -P "$watch" 2>/dev/null
-kill -KILL "$mon" "$watch" 2>/dev/null
+( echo "ssdprof-exit $rc" >&2 )  # in a subshell: a write to a dropped connection raises SIGPIPE
+# The helpers and their sleeps hold none of the session's descriptors, so SSH does not wait for them.
+end_helpers "$mon" "$watch" "$dog"
 exit "$rc"
 """
+"""Each host's wrapper: reports readiness, waits for "go" (every other line is ssdprof's heartbeat),
+starts fio, reports its PID, the host's clock at start and fio's exit status, samples CPU and network
+every second, and ends fio by its PID on "cancel", when stdin closes, or after LOST_AFTER_S of silence."""
 
 _GRACE_S = 60.0
 
@@ -74,6 +110,8 @@ class HostRun:
     start_epoch_ns: int | None = None
     ready: threading.Event = field(default_factory=threading.Event)
     monitor: list[MonitorSample] = field(default_factory=list)
+    fio_exit: int | None = None
+    """fio's exit status as the wrapper saw it; None when the connection ended first."""
     returncode: int | None = None
 
     def result(self) -> HostResult:
@@ -85,10 +123,12 @@ class HostRun:
                 _last_error(self.stderr_lines) or f"{name}: fio produced no result (exit status {self.returncode})")
             return HostResult(host=name, error=reason, start_epoch_ns=self.start_epoch_ns)
         error = None
-        if self.returncode == 255:
+        if self.fio_exit is None and self.returncode is not None:
             error = explain_ssh_failure(self.host, "\n".join(self.stderr_lines)) + " (mid-run; data up to then kept)"
         elif any(j.error for j in report.jobs):
             error = f"{name}: fio reported error {sorted({j.error for j in report.jobs if j.error})}"
+        elif self.fio_exit:
+            error = f"{name}: fio {_ending(self.fio_exit)} mid-run; its data up to then kept"
         return HostResult(host=name, jobs=len(report.jobs), read=combine(j.read for j in report.jobs),
                           write=combine(j.write for j in report.jobs), error=error, start_epoch_ns=self.start_epoch_ns)
 
@@ -142,6 +182,8 @@ def run_on_hosts(ssh: Ssh, commands: dict[str, list[str]], hosts: list[HostAddre
     runs = [HostRun(host) for host in hosts]
     processes: list[subprocess.Popen[str]] = []
     readers: list[threading.Thread] = []
+    finished = threading.Event()
+    heartbeat = threading.Thread(target=beat, args=(processes, finished), daemon=True)
     try:
         for run in runs:
             argv = ssh.argv(run.host, ["sh", "-c", RUN_SCRIPT, "ssdprof-run", *commands[run.host.name]])
@@ -149,11 +191,13 @@ def run_on_hosts(ssh: Ssh, commands: dict[str, list[str]], hosts: list[HostAddre
                                        text=True, bufsize=1, start_new_session=True)
             processes.append(process)
             readers += _start_readers(run, process, ramp_s, on_progress)
+        heartbeat.start()
         _wait_ready(runs, processes)
         for process in processes:  # the barrier: every host is connected and waiting
-            _send(process, "go")
+            send_line(process, "go")
         _supervise(runs, processes, duration_s + _GRACE_S, cancel)
     finally:
+        finished.set()
         for process in processes:
             _close(process)
         for reader in readers:
@@ -187,6 +231,8 @@ def _start_readers(run: HostRun, process: subprocess.Popen[str], ramp_s: float,
                 run.start_epoch_ns = int(value) if value.isdigit() else None
             elif line.startswith("ssdprof-pid "):
                 run.fio_pid = int(line.split()[1])
+            elif line.startswith("ssdprof-exit "):
+                run.fio_exit = int(line.split()[1])
             elif line.startswith("ssdprof-mon "):
                 sample = monitor.feed(line.removeprefix("ssdprof-mon "))
                 if sample is not None:
@@ -218,27 +264,39 @@ def _supervise(runs: list[HostRun], processes: list[subprocess.Popen[str]], limi
         if (cancel.is_set() or time.monotonic() > deadline) and not cancelled:
             cancelled = True
             for process in processes:
-                _send(process, "cancel")  # the wrapper ends fio by its PID; fio still prints its JSON
+                send_line(process, "cancel")  # the wrapper ends fio by its PID; fio still prints its JSON
             deadline = time.monotonic() + 20
         elif cancelled and time.monotonic() > deadline:
             break
         time.sleep(0.05)
 
 
-def _send(process: subprocess.Popen[str], line: str) -> None:
+def beat(processes: list[subprocess.Popen[str]], finished: threading.Event) -> None:
+    """Tell every host ssdprof is still there (see LOST_AFTER_S), until the run is over."""
+    while not finished.wait(HEARTBEAT_S):
+        for process in list(processes):
+            send_line(process, "alive")
+
+
+_SEND_LOCK = threading.Lock()  # the heartbeat and the barrier write to the same pipes
+
+
+def send_line(process: subprocess.Popen[str], line: str) -> None:
     try:
-        if process.stdin is not None and process.poll() is None:
-            process.stdin.write(line + "\n")
-            process.stdin.flush()
-    except (BrokenPipeError, OSError):
+        with _SEND_LOCK:
+            if process.stdin is not None and not process.stdin.closed and process.poll() is None:
+                process.stdin.write(line + "\n")
+                process.stdin.flush()
+    except (BrokenPipeError, OSError, ValueError):
         pass
 
 
 def _close(process: subprocess.Popen[str]) -> None:
     """Closing stdin makes the remote wrapper end fio; then the local ssh ends."""
     try:
-        if process.stdin is not None:
-            process.stdin.close()
+        with _SEND_LOCK:
+            if process.stdin is not None:
+                process.stdin.close()
     except OSError:
         pass
     try:
@@ -249,6 +307,16 @@ def _close(process: subprocess.Popen[str]) -> None:
 
 
 _ERROR = re.compile(r"(error|fio:|denied|not found|no such|refused|cannot)", re.IGNORECASE)
+
+
+def _ending(status: int) -> str:
+    """How fio ended, from its exit status as a POSIX shell reports it (128 + signal when killed)."""
+    if status > 128:
+        try:
+            return f"was killed by {signal.Signals(status - 128).name}"
+        except ValueError:
+            return f"was killed by signal {status - 128}"
+    return f"ended with exit status {status}"
 
 
 def _last_error(lines: list[str]) -> str:

@@ -4,7 +4,7 @@ import shlex
 
 import pytest
 
-from ssdprof.hosts import HostAddress, Ssh, SshSettings, _parse_probe, explain_ssh_failure, parse_host
+from ssdprof.hosts import HostAddress, Ssh, SshSettings, explain_ssh_failure, parse_host, parse_probe
 from ssdprof.workload import WorkloadError
 
 
@@ -46,7 +46,7 @@ def test_a_changed_host_key_is_explained_and_refused() -> None:
 
 
 def test_probe_output_becomes_host_facts() -> None:
-    probe = _parse_probe("os=Linux 6.1.0 x86_64\ncpus=8\nfio=fio-3.33\nengines=libaio io_uring rbd psync\n"
+    probe = parse_probe("os=Linux 6.1.0 x86_64\ncpus=8\nfio=fio-3.33\nengines=libaio io_uring rbd psync\n"
                          "ceph_tool=ceph\nceph_tool=rbd\nnic=eth0 10000\nnic=lo -1\n")
     assert probe.cpu_count == 8 and probe.fio_version == "fio-3.33" and "rbd" in probe.fio_engines
     assert probe.nics == {"eth0": 10000, "lo": -1} and probe.ceph_tools == ("ceph", "rbd")

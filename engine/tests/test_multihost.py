@@ -69,12 +69,18 @@ def test_the_aggregate_percentiles_are_those_of_the_summed_bins(ssh_hosts: Any, 
     assert run.read.clat_ns.p50 == histogram.percentile(summed, 50)
 
 
+def _argv(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")
+    except OSError:
+        return ""
+
+
 def kill_when_measuring(hosts: Any, alias: str) -> None:
-    """Lose the host 1.5 s into the measurement (the wrapper's per-second sampler runs only then)."""
+    """Lose the host 1.5 s into the measurement."""
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
-        names = {name for _, name in hosts.processes(alias)}
-        if "fio" in names and "sleep" in names:
+        if any(name == "fio" and "--status-interval=1" in _argv(pid) for pid, name in hosts.processes(alias)):  # not the layout's
             time.sleep(1.5)
             hosts.kill_sshd(alias)
             return

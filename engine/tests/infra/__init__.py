@@ -30,6 +30,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,6 +44,7 @@ HOST_OCTET = 10  # host k gets .HOST_OCTET+k; the root namespace has .1 on the b
 STALE_NETNS = re.compile(r"^ssdprof-(\d+)-[0-9a-f]+-[a-z0-9]+$")
 STALE_LINK = re.compile(r"^(?:ssdprof-|ssdv)([0-9a-z]+)[0-9a-z](?:-[a-z0-9]+)?$")
 STALE_DIR = re.compile(r"^ssdprof-infra-(\d+)-")
+STALE_CGROUP = re.compile(r"^ssdprof-(\d+)-")  # cgroups: ssdprof-<pid>-<alias>
 _link_counter = itertools.count()
 _libc = ctypes.CDLL(None, use_errno=True)
 _PR_SET_PDEATHSIG = 1
@@ -120,9 +122,18 @@ def in_netns(netns: str | None, argv: Sequence[str]) -> list[str]:
     return [which("ip") or "ip", "netns", "exec", netns, *argv] if netns else list(argv)
 
 
+_SPAWNER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="infra-spawner")
+
+
 def spawn(argv: Sequence[str], *, log_path: Path, netns: str | None = None, hostname: str | None = None,
           env: Mapping[str, str] | None = None, death_signal: int = signal.SIGTERM) -> subprocess.Popen[bytes]:
-    """Starts a long-running child in `netns` (ip netns exec execs, so the PID is the daemon's own)."""
+    """Starts a long-running child in `netns` (ip netns exec execs, so the PID is the daemon's own).
+
+    The death signal comes when the *thread* that forked the child ends, so a test's helper thread that restarts a
+    daemon would take it along when it finishes: children are forked from the main thread or one that lives as long."""
+    if threading.current_thread() is not threading.main_thread() and not threading.current_thread().name.startswith("infra-spawner"):
+        return _SPAWNER.submit(spawn, argv, log_path=log_path, netns=netns, hostname=hostname, env=env,
+                               death_signal=death_signal).result()
     with open(log_path, "ab") as log:
         return subprocess.Popen(
             in_netns(netns, argv), stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
@@ -166,6 +177,45 @@ def kill_namespace_processes(netns: str, keep: Callable[[int], bool] = lambda _p
                 os.kill(pid, signal.SIGKILL)
         time.sleep(0.05)
     return sorted(set(killed))
+
+
+CGROUP_ROOT = Path("/sys/fs/cgroup")
+CPU_PERIOD_US = 100_000
+
+
+def cpu_cgroup(name: str) -> Path:
+    """A new cgroup for the cpu controller (v1 `cpu` hierarchy, or v2 with cpu enabled); raises InfraUnavailable."""
+    v2_controllers = CGROUP_ROOT / "cgroup.subtree_control"
+    if (CGROUP_ROOT / "cpu" / "cpu.cfs_quota_us").exists():
+        parent = CGROUP_ROOT / "cpu"
+    elif v2_controllers.exists() and "cpu" in v2_controllers.read_text().split():
+        parent = CGROUP_ROOT
+    else:
+        raise InfraUnavailable("no cgroup cpu controller to starve a host of CPU")
+    group = parent / name
+    group.mkdir(exist_ok=True)
+    return group
+
+
+def set_cpu_quota(group: Path, percent: int) -> None:
+    quota = CPU_PERIOD_US * percent // 100
+    if (group / "cpu.max").exists():
+        (group / "cpu.max").write_text(f"{quota} {CPU_PERIOD_US}")
+    else:
+        (group / "cpu.cfs_period_us").write_text(str(CPU_PERIOD_US))
+        (group / "cpu.cfs_quota_us").write_text(str(quota))
+
+
+def remove_cgroup(group: Path) -> None:
+    """Removes an empty cgroup (its processes moved out or ended); retries while the kernel lets the last ones go."""
+    deadline = time.monotonic() + 5
+    while group.exists():
+        try:
+            group.rmdir()
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
 
 
 @dataclass(frozen=True)
@@ -310,6 +360,12 @@ def cleanup_stale_locked() -> list[str]:
             kill_namespace_processes(path.name)
             _delete_netns(path.name)
             removed.append(f"netns {path.name}")
+    for path in sorted([*CGROUP_ROOT.glob("ssdprof-*"), *CGROUP_ROOT.glob("cpu/ssdprof-*")]):
+        match = STALE_CGROUP.match(path.name)
+        if match and path.is_dir() and not creator_alive(int(match[1]), path.stat().st_mtime):
+            with suppress(OSError):  # still holds processes: they go with their namespaces, the folder next time
+                path.rmdir()
+                removed.append(f"cgroup {path}")
     for path in sorted(DISK_DIR.glob("ssdprof-infra-*")):
         match = STALE_DIR.match(path.name)
         if match and path.is_dir() and not creator_alive(int(match[1]), path.stat().st_mtime):

@@ -16,7 +16,7 @@ import subprocess
 import time
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,13 +30,16 @@ from . import (
     Namespace,
     Network,
     child_setup,
+    cpu_cgroup,
     in_netns,
     kill_namespace_processes,
     make_base_dir,
     namespace_pids,
     process_name,
     register_teardown,
+    remove_cgroup,
     run,
+    set_cpu_quota,
     spawn,
     stop_process,
     which,
@@ -88,6 +91,7 @@ class TestHosts:
         self.ssh_config_path = client_dir / "ssh_config"
         self.startup_seconds = 0.0
         self._hosts: dict[str, _Host] = {}
+        self._cpu_groups: dict[str, Path] = {}
         self._closed = False
 
     @property
@@ -163,6 +167,29 @@ class TestHosts:
         if host.process is None or host.process.poll() is not None:
             self._wait_listening(host, self._spawn_sshd(host))
 
+    def reboot(self, alias: str, down_s: float = 1.0) -> None:
+        """A host that restarts: every process in it is SIGKILLed (sshd, and whatever the sessions started), and after
+        `down_s` its sshd is back. Files on disk stay, as on a real host's disk (its /tmp is the machine's, unlike a
+        real reboot's)."""
+        host = self._hosts[alias]
+        if host.process is not None:
+            host.process.kill()
+            host.process.wait(10)
+        kill_namespace_processes(host.netns.name)
+        time.sleep(down_s)
+        self.start_sshd(alias)
+
+    def limit_cpu(self, alias: str, percent: int) -> None:
+        """Starves the host of CPU: everything its sshd starts from now on (and what already runs) gets `percent` % of one
+        core, through a cgroup (v1 `cpu` or v2). reset() lifts it. Raises InfraUnavailable without a cpu controller."""
+        host = self._hosts[alias]
+        group = cpu_cgroup(f"ssdprof-{os.getpid()}-{alias}")
+        set_cpu_quota(group, percent)
+        for pid in namespace_pids(host.netns.name):
+            with suppress(OSError):  # a process that just ended
+                (group / "cgroup.procs").write_text(str(pid))
+        self._cpu_groups[alias] = group
+
     def disconnect(self, alias: str) -> None:
         """Takes the host's link down: packets vanish and connections hang (nothing is killed)."""
         self.network.set_link(alias, up=False)
@@ -192,6 +219,7 @@ class TestHosts:
         sshd, kills whatever but sshd is still running in them and empties their scratch folders.
         Returns what it killed ('fio[1234]')."""
         killed: list[str] = []
+        self._lift_cpu_limits()
         for alias, host in self._hosts.items():
             self.reconnect(alias)
             killed += kill_namespace_processes(host.netns.name, keep=lambda pid: process_name(pid) == "sshd")
@@ -211,9 +239,18 @@ class TestHosts:
         try:
             for host in self._hosts.values():
                 stop_process(host.process)
+            self._lift_cpu_limits()
             self.network.close()
         finally:
             shutil.rmtree(self.base_dir, ignore_errors=True)
+
+    def _lift_cpu_limits(self) -> None:
+        groups, self._cpu_groups = self._cpu_groups, {}
+        for alias, group in groups.items():
+            for pid in namespace_pids(self._hosts[alias].netns.name):
+                with suppress(OSError):
+                    (group.parent / "cgroup.procs").write_text(str(pid))
+            remove_cgroup(group)
 
     def _spawn_sshd(self, host: _Host) -> int:
         offset = host.log_path.stat().st_size if host.log_path.exists() else 0
