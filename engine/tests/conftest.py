@@ -25,6 +25,16 @@ def _disk_dir() -> Path:
     return Path(tempfile.gettempdir())
 
 
+@pytest.fixture(scope="session", autouse=True)
+def own_data_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The user data folder (spec sheets, remote leftovers, the default database) of every test and
+    every ssdprof it starts: a temporary one, never the home of whoever runs the suite."""
+    home = tmp_path_factory.mktemp("data-home")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_DATA_HOME", str(home))
+        yield home
+
+
 @pytest.fixture
 def disk_dir() -> Iterator[Path]:
     path = Path(tempfile.mkdtemp(prefix="ssdprof-test-", dir=_disk_dir()))
