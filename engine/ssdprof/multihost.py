@@ -25,7 +25,7 @@ from ssdprof.fio import FioPlan, job_file
 from ssdprof.hosts import HostAddress, HostError, HostProbe, Ssh, SshSettings
 from ssdprof.keeper import Keepers
 from ssdprof.leftovers import Leftovers
-from ssdprof.remote import fio_argv_from_job, run_on_hosts
+from ssdprof.remote import Launch, fio_argv_from_job
 from ssdprof.results import ClusterFacts, EngineInfo, Environment, HostResult, Measurement, ProgressSample, Severity, ValidityWarning
 from ssdprof.sweep import SweepSpec
 from ssdprof.targets import TEST_FILE_PREFIX
@@ -61,6 +61,7 @@ class MultiHostEngine:
         self.keepers = Keepers(self.ssh)
         self.leftovers = Leftovers(options.ssh.leftovers)
         self._created: dict[str, str] = {}
+        self._launch: Launch | None = None
 
     @property
     def tool_versions(self) -> dict[str, str]:
@@ -88,6 +89,8 @@ class MultiHostEngine:
         if problems:
             raise HostError("; ".join(problems))
         self._created = {k.host.name: k.target for k in keepers if k.target}  # from here on, a file may exist
+        first = spec.points[0]
+        self._launch = Launch(self.ssh, self._commands(first), hosts, ramp_s=first.ramp_s)  # connects while the files are laid out
         with ThreadPoolExecutor(max_workers=min(len(hosts), 16)) as pool:
             list(pool.map(lambda k: k.lay_out(), keepers))
         self.cluster = self._cluster_facts()
@@ -99,9 +102,13 @@ class MultiHostEngine:
 
     def measure(self, workload: Workload, path: Path, *, is_device: bool,
                 on_progress: Callable[[ProgressSample], None] | None, cancel: threading.Event) -> Measurement:
-        commands = {host.name: self._command(host, workload) for host in self.options.hosts}
-        runs = run_on_hosts(self.ssh, commands, self.options.hosts, duration_s=workload.duration_s(), ramp_s=workload.ramp_s,
-                            on_progress=on_progress, cancel=cancel)
+        commands = self._commands(workload)
+        launch, self._launch = self._launch, None
+        if launch is None or not launch.matches(commands, workload.ramp_s):
+            if launch is not None:
+                launch.end()
+            launch = Launch(self.ssh, commands, self.options.hosts, ramp_s=workload.ramp_s)
+        runs = launch.run(duration_s=workload.duration_s(), on_progress=on_progress, cancel=cancel)
         hosts = [self._describe(run.result()) for run in runs]
         starts = [h.start_epoch_ns for h in hosts if h.start_epoch_ns is not None]
         skew_ms = (max(starts) - min(starts)) / 1e6 if len(starts) > 1 else (0.0 if starts else None)
@@ -131,6 +138,9 @@ class MultiHostEngine:
 
     def close(self) -> None:
         """End the keepers and the shared SSH connections (after cleanup, which uses them)."""
+        if self._launch is not None:
+            self._launch.end()
+            self._launch = None
         self.keepers.stop()
         self.ssh.close_masters()
 
@@ -185,6 +195,9 @@ class MultiHostEngine:
 
     def _target_options(self, host: HostAddress) -> tuple[str, ...]:
         return tuple(self.options.rbd.fio_options(host.name)) if self.options.rbd else ()
+
+    def _commands(self, workload: Workload) -> dict[str, list[str]]:
+        return {host.name: self._command(host, workload) for host in self.options.hosts}
 
     def _command(self, host: HostAddress, workload: Workload) -> list[str]:
         plan = self._plan(self.probes[host.name], workload)

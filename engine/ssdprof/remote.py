@@ -28,7 +28,7 @@ from ssdprof.hosts import HostAddress, HostError, Ssh, explain_ssh_failure
 from ssdprof.progress import DocumentStream, ProgressTracker
 from ssdprof.results import HostResult, MonitorSample, ProgressSample
 
-__all__ = ["HEARTBEAT_S", "LOST_AFTER_S", "RUN_SCRIPT", "WATCHDOG_SH", "HostRun", "MonitorParser", "beat", "fio_argv_from_job",
+__all__ = ["HEARTBEAT_S", "LOST_AFTER_S", "RUN_SCRIPT", "WATCHDOG_SH", "HostRun", "Launch", "MonitorParser", "beat", "fio_argv_from_job",
            "run_on_hosts", "send_line"]
 
 HEARTBEAT_S = 1.0
@@ -179,32 +179,65 @@ def run_on_hosts(ssh: Ssh, commands: dict[str, list[str]], hosts: list[HostAddre
                  ramp_s: float, on_progress: Callable[[ProgressSample], None] | None,
                  cancel: threading.Event) -> list[HostRun]:
     """Start ``commands[host.name]`` on every host behind one barrier; collect every host's output."""
-    runs = [HostRun(host) for host in hosts]
-    processes: list[subprocess.Popen[str]] = []
-    readers: list[threading.Thread] = []
-    finished = threading.Event()
-    heartbeat = threading.Thread(target=beat, args=(processes, finished), daemon=True)
-    try:
-        for run in runs:
-            argv = ssh.argv(run.host, ["sh", "-c", RUN_SCRIPT, "ssdprof-run", *commands[run.host.name]])
-            process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                       text=True, bufsize=1, start_new_session=True)
-            processes.append(process)
-            readers += _start_readers(run, process, ramp_s, on_progress)
-        heartbeat.start()
-        _wait_ready(runs, processes)
-        for process in processes:  # the barrier: every host is connected and waiting
-            send_line(process, "go")
-        _supervise(runs, processes, duration_s + _GRACE_S, cancel)
-    finally:
-        finished.set()
-        for process in processes:
+    return Launch(ssh, commands, hosts, ramp_s=ramp_s).run(duration_s=duration_s, on_progress=on_progress, cancel=cancel)
+
+
+class Launch:
+    """One point's wrapper on every host, connected and waiting for "go". Starting it ahead of time (while
+    the test files are laid out) takes its SSH session and login shell off the run's critical path."""
+
+    def __init__(self, ssh: Ssh, commands: dict[str, list[str]], hosts: list[HostAddress], *, ramp_s: float):
+        self.commands = commands
+        self.ramp_s = ramp_s
+        self.runs = [HostRun(host) for host in hosts]
+        self.on_progress: Callable[[ProgressSample], None] | None = None
+        self._processes: list[subprocess.Popen[str]] = []
+        self._readers: list[threading.Thread] = []
+        self._finished = threading.Event()
+        self._ended = False
+        try:
+            for run in self.runs:
+                argv = ssh.argv(run.host, ["sh", "-c", RUN_SCRIPT, "ssdprof-run", *commands[run.host.name]])
+                process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                           text=True, bufsize=1, start_new_session=True)
+                self._processes.append(process)
+                self._readers += _start_readers(run, process, ramp_s, self._progress)
+        except BaseException:
+            self.end()
+            raise
+        threading.Thread(target=beat, args=(self._processes, self._finished), daemon=True).start()
+
+    def matches(self, commands: dict[str, list[str]], ramp_s: float) -> bool:
+        return not self._ended and commands == self.commands and ramp_s == self.ramp_s
+
+    def run(self, *, duration_s: float, on_progress: Callable[[ProgressSample], None] | None,
+            cancel: threading.Event) -> list[HostRun]:
+        self.on_progress = on_progress
+        try:
+            _wait_ready(self.runs, self._processes)
+            for process in self._processes:  # the barrier: every host is connected and waiting
+                send_line(process, "go")
+            _supervise(self.runs, self._processes, duration_s + _GRACE_S, cancel)
+        finally:
+            self.end()
+        return self.runs
+
+    def end(self) -> None:
+        """Closes every connection (a wrapper still waiting for "go" then exits; one running ends fio)."""
+        if self._ended:
+            return
+        self._ended = True
+        self._finished.set()
+        for process in self._processes:
             _close(process)
-        for reader in readers:
+        for reader in self._readers:
             reader.join(timeout=15)
-        for run, process in zip(runs, processes, strict=False):
+        for run, process in zip(self.runs, self._processes, strict=False):
             run.returncode = process.returncode
-    return runs
+
+    def _progress(self, sample: ProgressSample) -> None:
+        if self.on_progress is not None:
+            self.on_progress(sample)
 
 
 def _start_readers(run: HostRun, process: subprocess.Popen[str], ramp_s: float,
