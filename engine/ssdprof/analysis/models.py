@@ -9,6 +9,9 @@ Two model families, chosen for how SSDs behave:
 * **Queue depth** — the closed-queue saturation law IOPS(n) = X_max · n / (n + K) for n
   outstanding I/Os. X_max is the drive's throughput ceiling; K/X_max is the unloaded service
   time, so by Little's law latency is (n + K) / X_max — linear in n once the drive is saturated.
+  Latency metrics along queue depth are still fitted with the polynomial in log n (see
+  ``prediction.fit_series``): a drive's internal parallelism and the host's CPU bend the
+  measured latency away from that straight line, and the polynomial follows the bend.
 
 Every run is one point, so repeats make the prediction interval reflect run-to-run scatter.
 Leave-one-setting-out removes *all* runs at one setting (e.g. 1 MiB), refits, and predicts them.
