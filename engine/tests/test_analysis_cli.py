@@ -82,7 +82,7 @@ def test_predict_an_untested_access_size_with_leave_one_out_validation(fresh_sto
             fresh_store.add_run(make_run(rw="read", bs=bs, iops=2e8 * (bs / 4096) ** 0.5 / bs * f, tags={"study": "x"}))
     code, out = run_cli(fresh_store, capsys, "predict", "--tag", "study=x", "--at", "2MiB")
     assert code == 0
-    assert "leave-one-setting-out: RMSE" in out and "predict 2MiB:" in out and "95% prediction interval" in out
+    assert "leave-one-setting-out (on setting means): RMSE" in out and "predict 2MiB:" in out and "95% prediction interval" in out
 
 
 def test_predict_scale_out_names_the_binding_limit(fresh_store: Store, capsys: pytest.CaptureFixture[str]) -> None:

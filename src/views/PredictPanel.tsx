@@ -114,8 +114,8 @@ function SeriesView({ fit, info, vary, index }: { fit: SeriesFit; info: MetricIn
     <div className="series-fit" data-testid="series-fit">
       <h4>{fit.label}</h4>
       <p className="hint">
-        {fit.model}. R² {r2(fit.r2)}, RMSE {fmt(fit.rmse / info.scale)} {info.unit} over {fit.measured.length} runs;
-        leave one setting out: {fit.loo_rmse === null ? 'too few settings' : `R² ${r2(fit.loo_r2)}, RMSE ${fmt(fit.loo_rmse / info.scale)} ${info.unit}, mean |error| ${fmt(fit.loo_mean_abs_error_pct)} %`}.
+        {fit.model}. Fit over every run ({fit.measured.length}, so repeat scatter counts against it): R² {r2(fit.r2)}, RMSE {fmt(fit.rmse / info.scale)} {info.unit};
+        leave one setting out, on the settings' means: {fit.loo_rmse === null ? 'too few settings' : `R² ${r2(fit.loo_r2)}, RMSE ${fmt(fit.loo_rmse / info.scale)} ${info.unit}, mean |error| ${fmt(fit.loo_mean_abs_error_pct)} %`}.
       </p>
       <ChartFigure id={`predict-${index}`} title={`${info.label} (${info.unit}) — ${fit.label}`} kind="line"
         xLabel={vary === 'block_size' ? 'access size' : 'outstanding I/Os'} yLabel={info.unit}

@@ -110,13 +110,13 @@ class SeriesReport:
         """Fit, leave-one-setting-out table, predictions and check, one line each; values divided by ``scale``."""
         data, model, loo = self.series, self.model, self.validation
         r2 = "n/a" if model.r2 is None else f"{model.r2:.3f}"
-        text = [f"{data.label}: {model.family}; RMSE {number(model.rmse / scale)} {unit}, R² {r2}, "
+        text = [f"{data.label}: {model.family}; over every run: RMSE {number(model.rmse / scale)} {unit}, R² {r2}, "
                 f"{len(data.xs)} runs at {data.settings} settings"]
         if loo.rmse is None:
             text.append("leave-one-setting-out: not enough settings")
         else:
             loo_r2 = "n/a" if loo.r2 is None else f"{loo.r2:.3f}"
-            text.append(f"leave-one-setting-out: RMSE {number(loo.rmse / scale)} {unit}, R² {loo_r2}, "
+            text.append(f"leave-one-setting-out (on setting means): RMSE {number(loo.rmse / scale)} {unit}, R² {loo_r2}, "
                         f"mean |error| {loo.mean_abs_error_pct:.1f} %")
         for point in loo.points:
             guess = "-" if point.predicted is None else f"{number(point.predicted / scale)} ({point.error_pct or 0:+.1f} %)"
