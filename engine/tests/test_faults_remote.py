@@ -146,11 +146,19 @@ def test_fio_killed_on_one_host_is_partial_naming_how_fio_ended(ssh_hosts: Any, 
 
 
 def test_a_host_starved_of_cpu_completes_with_both_hosts_and_is_flagged_slow(ssh_hosts: Any, tmp_path: Path) -> None:
-    try:
-        ssh_hosts.limit_cpu("h2", percent=3)  # a real limit: a cgroup's CPU quota on everything h2's sshd starts
-    except (InfraUnavailable, OSError) as exc:  # no cpu controller, or one this kernel will not limit
-        pytest.skip(f"cannot starve a host of CPU here: {exc}")
-    run, _ = remote_run(ssh_hosts, tmp_path, runtime=3)
+    def starve() -> None:  # a real limit: a cgroup's CPU quota on everything in h2, its fio included
+        try:
+            ssh_hosts.limit_cpu("h2", percent=5)
+        except (InfraUnavailable, OSError) as exc:  # no cpu controller, or one this kernel will not limit
+            skipped.append(str(exc))
+
+    skipped: list[str] = []
+    fault = Fault(ssh_hosts, "h2", starve, after_s=0.3)  # from the start of the measurement: set-up at 5 % takes long
+    fault.start()
+    run, _ = remote_run(ssh_hosts, tmp_path, runtime=4)
+    fault.join(timeout=30)
+    if skipped:
+        pytest.skip(f"cannot starve a host of CPU here: {skipped[0]}")
     per_host = hosts_of(run)
     assert run["status"] == "ok", [h["error"] for h in run["hosts"]]
     assert per_host["h1"]["read"]["iops"] > 0 and per_host["h2"]["read"]["iops"] > 0
