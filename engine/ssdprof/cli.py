@@ -346,11 +346,14 @@ def _measure(args: argparse.Namespace, store: Store) -> int:
         if args.command == "run" and spec.total_points() == 1 and runs:
             print(json.dumps(runs[0], indent=2))
         else:
-            print(json.dumps({"sweep_id": outcome.sweep_id, "status": outcome.status, "runs": runs}, indent=2))
+            print(json.dumps({"sweep_id": outcome.sweep_id, "status": outcome.status, "reason": outcome.reason, "runs": runs}, indent=2))
     else:
         print(format_runs_table(outcome.results))
         if outcome.sweep_id is not None and outcome.status == "cancelled":
             print(f"cancelled; finished points are kept. Continue with: ssdprof sweep --resume {outcome.sweep_id}")
+    if outcome.status == "stopped":
+        resume = f": ssdprof sweep --resume {outcome.sweep_id}" if outcome.sweep_id is not None else ""
+        print(f"ssdprof: {outcome.reason}{resume}", file=sys.stderr)
     if outcome.status == "cancelled":
         return 130
     # A point that ended early (fio's own error mid-run, a host lost) kept its data but is not a clean

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from ssdprof.results import ProgressSample, RunResult
 from ssdprof.workload import Workload
@@ -66,10 +66,11 @@ class SweepFinished(BaseModel):
     model_config = ConfigDict(frozen=True)
     kind: Literal["sweep_finished"] = "sweep_finished"
     sweep_id: int | None
-    status: str
+    status: str = Field(description="done, cancelled, or stopped (a host was lost: resumable; see reason)")
     run_ids: list[int]
     wall_s: float
     layout_s: float
+    reason: str = ""
 
 
 RunEvent = SweepStarted | LayoutDone | PointStarted | PointProgress | PointFinished | SweepFinished

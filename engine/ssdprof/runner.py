@@ -81,6 +81,8 @@ class SweepOutcome:
     results: list[RunResult]
     wall_s: float
     layout_s: float
+    reason: str = ""
+    """Why a sweep stopped before its end ("stopped": a host was lost; resume when it is back)."""
 
 
 @dataclass(frozen=True)
@@ -112,6 +114,10 @@ class _Site(Protocol):
     def set_up(self, emit: Callable[[RunEvent], None]) -> float: ...
 
     def vanished(self) -> str | None: ...
+
+    def lost(self, result: RunResult) -> str | None:
+        """Why the sweep cannot go on after this point, or None."""
+        ...
 
     def tear_down(self, *, keep: bool) -> None: ...
 
@@ -148,6 +154,9 @@ class _LocalSite:
         where = "the test file in " + str(self.plan.path.parent) if self.plan.kind is TargetKind.DIRECTORY else str(self.plan.path)
         gone = "" if self.plan.path.parent.exists() else " (its folder was removed)"
         return f"{where} vanished during the sweep{gone}; the finished points are kept; check the target and resume"
+
+    def lost(self, result: RunResult) -> str | None:
+        return None  # a failed point says why; the next point checks the target again (vanished)
 
     def tear_down(self, *, keep: bool) -> None:
         if not keep:
@@ -216,6 +225,12 @@ class _RemoteSite:
     def vanished(self) -> str | None:
         return None  # each host's target is checked by fio there; a lost host marks its part
 
+    def lost(self, result: RunResult) -> str | None:
+        # Later points on fewer hosts would not measure the same cluster, and without the host they
+        # cannot start at all: stop, keep what was measured, and let the user resume.
+        errors = [h.error for h in result.hosts if h.error]
+        return "; ".join(errors) if errors else None
+
     def tear_down(self, *, keep: bool) -> None:
         try:
             if not keep:
@@ -246,7 +261,7 @@ class Runner:
                           engine=site.engine.name, engine_reason=site.engine.reason))
         results: list[RunResult] = []
         layout_s = 0.0
-        status = "done"
+        status, reason = "done", ""
         try:
             layout_s = site.set_up(emit) if todo else 0.0
             for number, (repeat, index) in enumerate(todo, start=len(done) + 1):
@@ -263,14 +278,19 @@ class Runner:
                 results.append(result)
                 clock.finish(workload)
                 emit(PointFinished(number=number, total_points=spec.total_points(), result=result))
+                if number < spec.total_points() and (lost := site.lost(result)) is not None:
+                    status = "stopped"
+                    reason = (f"stopped after point {number} of {spec.total_points()}: {lost}. Its data and the other "
+                              "hosts' are kept; resume when the host is back")
+                    break
         finally:
             site.tear_down(keep=spec.points[0].keep_file)
             if self.store is not None and sweep_id is not None:
                 self.store.set_sweep_status(sweep_id, status)
         wall_s = time.monotonic() - started
         emit(SweepFinished(sweep_id=sweep_id, status=status, run_ids=[r.id for r in results if r.id is not None],
-                           wall_s=wall_s, layout_s=layout_s))
-        return SweepOutcome(sweep_id, status, results, wall_s, layout_s)
+                           wall_s=wall_s, layout_s=layout_s, reason=reason))
+        return SweepOutcome(sweep_id, status, results, wall_s, layout_s, reason)
 
     def _site(self, spec: SweepSpec) -> _Site:
         """Check everything that can be checked before anything is written anywhere."""

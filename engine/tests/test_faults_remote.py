@@ -165,3 +165,29 @@ def test_a_host_starved_of_cpu_completes_with_both_hosts_and_is_flagged_slow(ssh
     slow = [w for w in run["warnings"] if w["code"] == "slow_host"]
     assert [w["concerns"] for w in slow] == [["hosts.h2"]], (per_host["h1"]["read"]["iops"], per_host["h2"]["read"]["iops"])
     assert_nothing_left(ssh_hosts)
+
+
+def test_a_host_lost_mid_sweep_stops_the_sweep_and_resume_measures_the_rest(ssh_hosts: Any, tmp_path: Path) -> None:
+    def sweep(*extra: str) -> tuple[subprocess.CompletedProcess[str], dict[str, Any]]:
+        argv = [sys.executable, "-m", "ssdprof", "sweep", *extra, "--json", "--ssh-config", str(ssh_hosts.ssh_config_path),
+                "--db", str(tmp_path / "r.db")]
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=180, check=False,
+                              env={**os.environ, "XDG_DATA_HOME": str(tmp_path / "data")})
+        assert done.stdout, done.stderr
+        return done, json.loads(done.stdout)
+
+    fault = Fault(ssh_hosts, "h2", lambda: ssh_hosts.reboot("h2", down_s=1.0))
+    fault.start()
+    done, out = sweep("--host=h1", "--host=h2", *(f"--remote-dir={a}={ssh_hosts.host_dirs[a]}" for a in ("h1", "h2")),
+                      "--size", "32MiB", "--runtime", "4", "--ramp", "0", "--vary", "qd=1,4,8")
+    fault.join(timeout=30)
+    # Later points on one host would not measure the same pair, and could not start without h2: stop, keep, resume.
+    assert out["status"] == "stopped" and "after point 1 of 3: h2: " in out["reason"], out
+    assert [r["status"] for r in out["runs"]] == ["partial"]
+    assert done.returncode == 1 and f"ssdprof sweep --resume {out['sweep_id']}" in done.stderr
+    assert_nothing_left(ssh_hosts)
+    done, resumed = sweep("--resume", str(out["sweep_id"]))
+    assert resumed["status"] == "done", resumed
+    assert [r["workload"]["queue_depth"] for r in resumed["runs"]] == [4, 8]
+    assert all(r["status"] == "ok" for r in resumed["runs"])
+    assert_nothing_left(ssh_hosts)

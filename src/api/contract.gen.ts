@@ -782,10 +782,12 @@ export interface SweepEstimate {
 export interface SweepFinished {
   kind: "sweep_finished";
   sweep_id: number | null;
+  /** done, cancelled, or stopped (a host was lost: resumable; see reason) */
   status: string;
   run_ids: number[];
   wall_s: number;
   layout_s: number;
+  reason: string;
 }
 
 export interface SweepInfo {

@@ -28,9 +28,16 @@ describe('liveReducer', () => {
     expect(overallFraction(state)).toBeCloseTo(0.05);
     state = liveReducer(state, { kind: 'point_finished', number: 1, total_points: 10, result: fullRun });
     expect(state.done).toBe(1);
-    state = liveReducer(state, { kind: 'sweep_finished', sweep_id: 3, status: 'cancelled', run_ids: [1], wall_s: 3, layout_s: 0.2 });
+    state = liveReducer(state, { kind: 'sweep_finished', sweep_id: 3, status: 'cancelled', run_ids: [1], wall_s: 3, layout_s: 0.2, reason: '' });
     expect(state.status).toBe('cancelled');
     expect(state.finished).toHaveLength(1);
+  });
+
+  it('a sweep stopped because a host was lost can be resumed, and says why', () => {
+    const state = liveReducer(liveReducer(idle, started), { kind: 'sweep_finished', sweep_id: 3, status: 'stopped', run_ids: [1], wall_s: 3,
+      layout_s: 0.2, reason: 'stopped after point 1 of 10: h2: ssh failed: connection lost' });
+    expect(state.status).toBe('interrupted');
+    expect(state.reason).toContain('h2: ssh failed');
   });
 
   it('ignores the start reply when the same sweep_started already arrived as an event', () => {

@@ -23,11 +23,13 @@ export interface LiveState {
   finished: RunResult[];
   layout: { seconds: number; sizeBytes: number } | null;
   cancelling: boolean;
+  /** Why the sweep stopped before its end (a host was lost); empty when the engine itself stopped. */
+  reason: string;
 }
 
 export const idle: LiveState = {
   status: 'idle', sweep: null, done: 0, current: null, etaS: null, samples: [], hosts: {}, lastElapsedS: 0, pointOffsetS: 0, finished: [],
-  layout: null, cancelling: false,
+  layout: null, cancelling: false, reason: '',
 };
 
 /** Samples from a remote host carry its name; this machine's say "local". */
@@ -73,12 +75,13 @@ export function liveReducer(state: LiveState, action: LiveAction): LiveState {
     case 'point_finished':
       return { ...state, done: state.done + 1, finished: [...state.finished, action.result] };
     case 'sweep_finished':
-      return { ...state, status: statusOf(action.status), current: null, etaS: 0, cancelling: false };
+      return { ...state, status: statusOf(action.status), current: null, etaS: 0, cancelling: false, reason: action.reason ?? '' };
   }
 }
 
 function statusOf(status: string): LiveStatus {
   if (status === 'cancelled' || status === 'failed') return status;
+  if (status === 'stopped') return 'interrupted'; // a host was lost: resumable, like an engine that died
   return 'done';
 }
 

@@ -74,7 +74,8 @@ export function Live({ state, onCancel, onOpenResults, onDesign, onResume }: Pro
       {state.status === 'failed' && <p role="alert" className="error">The sweep failed; see the engine message above.</p>}
       {state.status === 'interrupted' && (
         <p role="alert" className="error">
-          The engine stopped in the middle of this sweep. Its {state.done} finished point(s) are stored; Resume measures the rest.
+          {state.reason ? `The sweep ${state.reason}.` : 'The engine stopped in the middle of this sweep.'} Its {state.done} finished point(s) are
+          stored; Resume measures the rest.
         </p>
       )}
       <div className="chart-row">
