@@ -136,7 +136,10 @@ class Ssh:
             if host.text in self._masters:
                 continue
             path = str(self._control_dir / str(len(self._masters)))
-            argv = [*self._base(host), "-M", "-N", "-o", f"ControlPath={path}", "-o", "ControlPersist=no", "--", host.host]
+            # -E: the master's own words (e.g. "Timeout, server h2 not responding.") go to a log that
+            # master_reason reads; the commands sharing it only see their connection close.
+            argv = [*self._base(host), "-M", "-N", "-E", f"{path}.log", "-o", f"ControlPath={path}", "-o", "ControlPersist=no",
+                    "--", host.host]
             master = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                       start_new_session=True, preexec_fn=end_with_parent())  # noqa: PLW1509 - one prctl syscall
             self._masters[host.text] = (master, path)
@@ -151,6 +154,18 @@ class Ssh:
                        if master.poll() is None and not Path(path).exists()}
             if waiting:
                 time.sleep(0.01)
+
+    def master_reason(self, host: HostAddress) -> str:
+        """Why the shared connection to ``host`` ended, in ssh's words; "" while it lives or when it said nothing."""
+        entry = self._masters.get(host.text)
+        if entry is None or entry[0].poll() is None:
+            return ""
+        try:
+            lines = Path(f"{entry[1]}.log").read_text(errors="replace").splitlines()
+        except OSError:
+            return ""
+        said = [line.strip() for line in lines if line.strip()]
+        return said[-1] if said else ""
 
     def destination(self, host: HostAddress) -> str:
         """user@hostname:port as ssh resolves the host: the same machine whatever alias named it."""
@@ -276,8 +291,9 @@ class Ssh:
         return parse_probe(done.stdout)
 
 
-def explain_ssh_failure(host: HostAddress, stderr: str) -> str:
-    text = stderr.strip()
+def explain_ssh_failure(host: HostAddress, stderr: str, master: str = "") -> str:
+    """``stderr`` of the failed ssh command; ``master``: the shared connection's last words (Ssh.master_reason)."""
+    text = stderr.strip() or master.strip()
     if any(marker in text for marker in CHANGED_KEY_MARKERS):
         return (f"{host.name}: its SSH host key has CHANGED since it was accepted. This can mean an attack, or a reinstalled "
                 "host. ssdprof refuses to connect; if you know why it changed, remove the old key (ssh-keygen -R HOST, and "

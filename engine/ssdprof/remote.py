@@ -14,6 +14,7 @@ the SSH session closes at once. Commands travel over the run's shared connection
 
 from __future__ import annotations
 
+import functools
 import re
 import signal
 import subprocess
@@ -113,18 +114,23 @@ class HostRun:
     fio_exit: int | None = None
     """fio's exit status as the wrapper saw it; None when the connection ended first."""
     returncode: int | None = None
+    master_reason: Callable[[], str] = lambda: ""
+    """Why the shared SSH connection ended, when it did (Ssh.master_reason)."""
+
+    def ssh_failure(self) -> str:
+        return explain_ssh_failure(self.host, "\n".join(self.stderr_lines), self.master_reason())
 
     def result(self) -> HostResult:
         name = self.host.name
         try:
             report = parse_report(self.stream.text)
         except FioOutputError:
-            reason = explain_ssh_failure(self.host, "\n".join(self.stderr_lines)) if self.returncode == 255 else (
+            reason = self.ssh_failure() if self.returncode == 255 else (
                 _last_error(self.stderr_lines) or f"{name}: fio produced no result (exit status {self.returncode})")
             return HostResult(host=name, error=reason, start_epoch_ns=self.start_epoch_ns)
         error = None
         if self.fio_exit is None and self.returncode is not None:
-            error = explain_ssh_failure(self.host, "\n".join(self.stderr_lines)) + " (mid-run; data up to then kept)"
+            error = self.ssh_failure() + " (mid-run; data up to then kept)"
         elif any(j.error for j in report.jobs):
             error = f"{name}: fio reported error {sorted({j.error for j in report.jobs if j.error})}"
         elif self.fio_exit:
@@ -189,7 +195,7 @@ class Launch:
     def __init__(self, ssh: Ssh, commands: dict[str, list[str]], hosts: list[HostAddress], *, ramp_s: float):
         self.commands = commands
         self.ramp_s = ramp_s
-        self.runs = [HostRun(host) for host in hosts]
+        self.runs = [HostRun(host, master_reason=functools.partial(ssh.master_reason, host)) for host in hosts]
         self.on_progress: Callable[[ProgressSample], None] | None = None
         self._processes: list[subprocess.Popen[str]] = []
         self._readers: list[threading.Thread] = []
@@ -286,7 +292,7 @@ def _wait_ready(runs: list[HostRun], processes: list[subprocess.Popen[str]], tim
     for run, process in zip(runs, processes, strict=True):
         if not run.ready.wait(max(deadline - time.monotonic(), 0)) or process.poll() is not None:
             process.wait(timeout=5) if process.poll() is None else None
-            raise HostError(explain_ssh_failure(run.host, "\n".join(run.stderr_lines)) if process.returncode == 255
+            raise HostError(run.ssh_failure() if process.returncode == 255
                             else f"{run.host.name}: not ready to start within {timeout_s:.0f} s: {_last_error(run.stderr_lines)}")
 
 
