@@ -22,6 +22,7 @@ from ssdprof.multihost import DEFAULT_REMOTE_DIR
 from ssdprof.runner import Runner
 from ssdprof.store import RunFilter, Store, default_db_path
 from ssdprof.sweep import MAX_REPEATS, PRESETS, RemoteSpec, SweepMode, SweepSpec, build_sweep, describe, preset
+from ssdprof.targets import device_region, plan_target, with_whole_device
 from ssdprof.terminal import ProgressPrinter, format_run, format_runs_table
 from ssdprof.workload import Workload, WorkloadError, parse_workload
 
@@ -29,7 +30,7 @@ __all__ = ["build_parser", "main"]
 
 # CLI flag -> workload field; the same flags for run and sweep.
 WORKLOAD_FLAGS: dict[str, str] = {
-    "target": "target", "size": "size_bytes", "rw": "pattern", "bs": "block_size_bytes", "read_pct": "read_pct",
+    "target": "target", "size": "size_bytes", "offset": "offset_bytes", "rw": "pattern", "bs": "block_size_bytes", "read_pct": "read_pct",
     "qd": "queue_depth", "jobs": "numjobs", "runtime": "runtime_s", "ramp": "ramp_s", "engine": "engine",
 }
 VARY_NAMES = {"bs": "block_size_bytes", "qd": "queue_depth", "jobs": "numjobs", "rw": "pattern", "read-pct": "read_pct",
@@ -139,7 +140,8 @@ def _common(parser: argparse.ArgumentParser) -> None:
 def _workload_flags(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("workload")
     group.add_argument("--target", help="directory (default: a scratch folder on the local disk), file or block device")
-    group.add_argument("--size", help="test size, e.g. 256MiB, 1GiB (default 256MiB)")
+    group.add_argument("--size", help="test size, e.g. 256MiB, 1GiB (default 256MiB; on a block device, all of it from --offset)")
+    group.add_argument("--offset", help="where the region starts in a file or block device, e.g. 1GiB (default 0)")
     group.add_argument("--rw", help="read, write, randread, randwrite, rw or randrw (default randread)")
     group.add_argument("--bs", help="access size, e.g. 4k, 128KiB, 1MiB (default 4k)")
     group.add_argument("--read-pct", help="read share for rw/randrw, 0-100 (default 50)")
@@ -149,7 +151,8 @@ def _workload_flags(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--ramp", help="warm-up before measuring (default 2s)")
     group.add_argument("--engine", help="auto (fio if installed), fio or portable (default auto)")
     group.add_argument("--buffered", action="store_true", help="measure through the page cache (labelled as not device numbers)")
-    group.add_argument("--allow-overwrite", action="store_true", help="allow writes into an existing file or block device")
+    group.add_argument("--allow-overwrite", action="store_true",
+                       help="allow writes into an existing file or block device (never one mounted, held or used as swap)")
     group.add_argument("--keep-file", action="store_true", help="keep the test file afterwards")
 
 
@@ -179,7 +182,7 @@ def workload_from_args(args: argparse.Namespace) -> Workload:
         raw["allow_overwrite"] = True
     if args.keep_file:
         raw["keep_file"] = True
-    return parse_workload(raw)
+    return parse_workload(with_whole_device(raw) if not getattr(args, "host", None) else raw)
 
 
 def _positive_int(text: str) -> int:
@@ -321,6 +324,16 @@ def _points(args: argparse.Namespace, base: Workload, store: Store) -> tuple[Swe
     return build_sweep(base, converted, SweepMode.GRID if args.grid else SweepMode.ONE_AT_A_TIME, args.repeat), None  # type: ignore[arg-type]
 
 
+def _announcement(spec: SweepSpec, *, check: bool) -> str:
+    """The duration estimate and, on a block device, what will be read or overwritten (checked first when asked)."""
+    region = device_region(spec.points) if spec.remote is None else None
+    if region is None:
+        return describe(spec, max(p.size_bytes for p in spec.points))
+    if check:  # a refused run is not announced
+        plan_target(spec.points[0].model_copy(update={"size_bytes": region.size_bytes}))
+    return f"{describe(spec, 0)}\n{region.sentence()}"
+
+
 def _measure(args: argparse.Namespace, store: Store) -> int:
     if not 1 <= args.repeat <= MAX_REPEATS:
         raise WorkloadError.single("repeat", "--repeat", f"must be from 1 to {MAX_REPEATS}; got {args.repeat}")
@@ -328,11 +341,11 @@ def _measure(args: argparse.Namespace, store: Store) -> int:
     spec, resume_id = _sweep_spec(args, base, store)
     tags = parse_tags(args.tag)
     if getattr(args, "estimate", False):
-        print(describe(spec, max(p.size_bytes for p in spec.points)))
+        print(_announcement(spec, check=False))
         for point in spec.points:
             print(f"  {point.label()}  {point.duration_s():g}s")
         return 0
-    print(describe(spec, max(p.size_bytes for p in spec.points)), file=sys.stderr)
+    print(_announcement(spec, check=True), file=sys.stderr)
     cancel = threading.Event()
     printer = ProgressPrinter(sys.stderr)
     previous = _install_interrupt(cancel)

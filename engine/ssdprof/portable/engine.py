@@ -8,6 +8,7 @@ byte counters, the engine's own CPU use). Results have the fio runner's shape an
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import platform
@@ -97,7 +98,9 @@ class PortableEngine:
         shape = IoShape(block_size_bytes=workload.block_size_bytes, size_bytes=workload.size_bytes,
                         random=workload.pattern.is_random, read_pct=workload.read_pct,
                         queue_depth=workload.queue_depth, numjobs=workload.numjobs)
-        groups = spread_over_workers(plan_lanes(shape, secrets.randbits(63)), self.worker_count(shape.outstanding_ios))
+        lanes = [dataclasses.replace(lane, region_start_bytes=lane.region_start_bytes + workload.offset_bytes)
+                 for lane in plan_lanes(shape, secrets.randbits(63))]  # the region starts at --offset, as fio's offset=
+        groups = spread_over_workers(lanes, self.worker_count(shape.outstanding_ios))
         schedule = Schedule(ramp_ns=round(workload.ramp_s * 1e9), runtime_ns=round(workload.runtime_s * 1e9))
         specs = [WorkerSpec(worker_id=i, path=str(path), direct=workload.direct, writes=workload.does_write, system=self.system,
                             lanes=tuple(lanes), schedule=schedule, parent_pid=os.getpid()) for i, lanes in enumerate(groups)]
@@ -134,14 +137,15 @@ class PortableEngine:
     def _check_target(self, workload: Workload, path: Path, *, is_device: bool) -> None:
         if not is_device:
             size = path.stat().st_size
-            if size < workload.size_bytes:
+            if size < workload.offset_bytes + workload.size_bytes:
                 raise WorkloadError.single("size_bytes", "--size", (
-                    f"{format_size(workload.size_bytes)} is larger than the test file {str(path)!r} ({size} bytes)"))
+                    f"{format_size(workload.size_bytes)} from offset {workload.offset_bytes} ends beyond the test file "
+                    f"{str(path)!r} ({size} bytes)"))
             if workload.direct:
                 self._refuse_memory(path)
         if not workload.direct:
             return
-        problem = alignment_problem(block_size_bytes=workload.block_size_bytes, offset_bytes=0,
+        problem = alignment_problem(block_size_bytes=workload.block_size_bytes, offset_bytes=workload.offset_bytes,
                                     logical_block_bytes=logical_block_bytes(path, self.system), direct=True)
         if problem:
             raise WorkloadError.single("block_size_bytes", "--bs", f"{problem}, which direct I/O requires")
