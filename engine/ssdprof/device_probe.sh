@@ -37,7 +37,7 @@ steps=0
 while [ "$steps" -lt 8 ]; do
   steps=$((steps + 1))
   case $(kind_of "$here") in
-    partition) echo "layer=${here##*/} partition of ${here%/*}"; here=${here%/*} ;;
+    partition) part=${here##*/}; here=${here%/*}; echo "layer=$part partition of ${here##*/}" ;;
     loop)
       backing=$(read_file "$here/loop/backing_file")
       fs=$(stat -f -c %T -- "$backing" 2>/dev/null || echo unknown)

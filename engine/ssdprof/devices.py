@@ -60,7 +60,7 @@ class BlockDevice:
         what = {"loop": f"loop device over {self.backing_file}" + (f" on {self.base_name}" if self.base_name else ""),
                 "partition": f"partition of {self.base_name}", "zram": "zram RAM disk", "ram": "RAM disk (brd)",
                 "dm": f"device-mapper device over {self.base_name}", "md": f"md array over {self.base_name}"}.get(self.kind, "")
-        details = ", ".join(part for part in (self.model, what, format_size(self.size_bytes)) if part)
+        details = ", ".join(part for part in (self.model, what, _capacity(self.size_bytes)) if part)
         return f"{self.path} ({details})"
 
     @property
@@ -199,6 +199,14 @@ def _seek_size(path: Path) -> int:
             return device.seek(0, os.SEEK_END)
     except OSError:
         return 0
+
+
+def _capacity(size_bytes: int) -> str:
+    """A device's size as people say it: ``931.5GiB``, ``64MiB`` (exact counts are given where they matter)."""
+    if size_bytes < 1 << 30 or size_bytes % (1 << 30) == 0:
+        return format_size(size_bytes)
+    unit, factor = ("TiB", 1 << 40) if size_bytes >= 1 << 40 else ("GiB", 1 << 30)
+    return f"{size_bytes / factor:.1f}{unit}"
 
 
 def _int(text: str) -> int:
