@@ -22,7 +22,7 @@ from ssdprof.multihost import DEFAULT_REMOTE_DIR
 from ssdprof.runner import Runner
 from ssdprof.store import RunFilter, Store, default_db_path
 from ssdprof.sweep import MAX_REPEATS, PRESETS, RemoteSpec, SweepMode, SweepSpec, build_sweep, describe, preset
-from ssdprof.targets import device_region, plan_target, with_whole_device
+from ssdprof.targets import device_region, plan_target, widest, with_whole_device
 from ssdprof.terminal import ProgressPrinter, format_run, format_runs_table
 from ssdprof.workload import Workload, WorkloadError, parse_workload
 
@@ -162,6 +162,8 @@ def _run_flags(parser: argparse.ArgumentParser) -> None:
                         help="run on this host over SSH (an ssh alias or user@host:port); repeat for several hosts at once")
     remote.add_argument("--remote-dir", action="append", default=[], metavar="[HOST=]DIR",
                         help=f"directory for the test file on the hosts (default {DEFAULT_REMOTE_DIR}); HOST=DIR for one host")
+    remote.add_argument("--remote-device", action="append", default=[], metavar="[HOST=]DEVICE",
+                        help="a block device on the hosts, measured in place of a test file (needs --size); HOST=DEVICE for one host")
     remote.add_argument("--rbd", metavar="POOL/IMAGE", help="an RBD image via fio's rbd engine; {host} in IMAGE gives each host its own")
     remote.add_argument("--ceph-conf", help="ceph.conf path on the hosts (default: Ceph's search path)")
     remote.add_argument("--ceph-user", default="admin", help="Ceph client name without 'client.' (default admin)")
@@ -274,23 +276,36 @@ def _remote(args: argparse.Namespace) -> RemoteSpec | None:
     if not args.host:
         if args.rbd:
             raise WorkloadError.single("rbd", "--rbd", "an RBD image is reached from hosts: add --host for each Ceph client")
+        if args.remote_device:
+            raise WorkloadError.single("target", "--remote-device", "a device on hosts needs --host; a local device is --target /dev/…")
         return None
     for text in args.host:
         parse_host(text)
     if args.rbd:
         parse_rbd(args.rbd, args.ceph_user, args.ceph_conf or "")
-    default_dir, per_host = "", {}
-    for item in args.remote_dir:
-        host, sep, directory = item.partition("=") if not item.startswith("/") else ("", "", item)
-        if not directory.startswith("/") or "\n" in directory or (sep and host not in args.host):
-            raise WorkloadError.single("target", "--remote-dir",
-                                       f"{item!r}: give an absolute path, or HOST=PATH for one of the --host hosts")
-        if sep:
-            per_host[host] = directory
-        else:
-            default_dir = directory
-    return RemoteSpec(hosts=args.host, target_dir=default_dir, target_dirs=per_host, rbd=args.rbd or "",
+    default_dir, per_host = _per_host(args.remote_dir, "--remote-dir", args.host)
+    default_device, devices = _per_host(args.remote_device, "--remote-device", args.host)
+    if default_device:
+        devices = {host: devices.get(host, default_device) for host in args.host}
+    if devices and args.size is None:
+        raise WorkloadError.single("size_bytes", "--size", "give --size with --remote-device: the region is not guessed "
+                                                           "from devices on other machines")
+    return RemoteSpec(hosts=args.host, target_dir=default_dir, target_dirs=per_host, devices=devices, rbd=args.rbd or "",
                       ceph_conf=args.ceph_conf or "", ceph_user=args.ceph_user)
+
+
+def _per_host(items: list[str], flag: str, hosts: list[str]) -> tuple[str, dict[str, str]]:
+    """``PATH`` for every host and ``HOST=PATH`` for one: (the default, {host: path})."""
+    default, per_host = "", {}
+    for item in items:
+        host, sep, path = item.partition("=") if not item.startswith("/") else ("", "", item)
+        if not path.startswith("/") or "\n" in path or (sep and host not in hosts):
+            raise WorkloadError.single("target", flag, f"{item!r}: give an absolute path, or HOST=PATH for one of the --host hosts")
+        if sep:
+            per_host[host] = path
+        else:
+            default = path
+    return default, per_host
 
 
 def _sweep_spec(args: argparse.Namespace, base: Workload, store: Store) -> tuple[SweepSpec, int | None]:
@@ -330,7 +345,7 @@ def _announcement(spec: SweepSpec, *, check: bool) -> str:
     if region is None:
         return describe(spec, max(p.size_bytes for p in spec.points))
     if check:  # a refused run is not announced
-        plan_target(spec.points[0].model_copy(update={"size_bytes": region.size_bytes}))
+        plan_target(widest(spec.points))
     return f"{describe(spec, 0)}\n{region.sentence()}"
 
 

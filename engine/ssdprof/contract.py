@@ -134,6 +134,8 @@ class SweepParams(_Params):
                              description="run on these SSH hosts (aliases or user@host:port) instead of locally")
     remote_dir: str = Field(default="", description="the folder on every host (default: the engine's remote scratch folder)")
     remote_dirs: dict[str, str] = Field(default_factory=dict, description="host -> its own folder, overriding remote_dir")
+    remote_devices: dict[str, str] = Field(default_factory=dict,
+                                           description="host -> a block device there, measured in place of a test file")
     rbd: str = Field(default="", description="POOL/IMAGE for fio's rbd engine on the hosts; {host} gives one image per host")
     ceph_conf: str = ""
     ceph_user: str = "admin"

@@ -35,6 +35,7 @@ from ssdprof.targets import (
     plan_target,
     remove_stale_test_files,
     remove_test_file,
+    widest,
 )
 from ssdprof.validity import check_validity
 from ssdprof.workload import FIELD_RULES, EngineChoice, FieldProblem, Workload, WorkloadError
@@ -137,7 +138,7 @@ class _LocalSite:
         self.engine = engine
         self.size_bytes = max(p.size_bytes for p in spec.points)
         self.direct = spec.points[0].direct
-        self.plan = plan_target(spec.points[0].model_copy(update={"size_bytes": self.size_bytes}), default_dir)
+        self.plan = plan_target(widest(spec.points), default_dir)
         if self.plan.kind is TargetKind.DIRECTORY:
             remove_stale_test_files(self.plan.path.parent)
         where = self.plan.path.parent if self.plan.kind is TargetKind.DIRECTORY else self.plan.path
@@ -220,7 +221,8 @@ class _RemoteSite:
         remote = spec.remote
         rbd = parse_rbd(remote.rbd, remote.ceph_user, remote.ceph_conf) if remote.rbd else None
         options = RemoteOptions(hosts=[parse_host(h) for h in remote.hosts], ssh=ssh, rbd=rbd,
-                                target_dir=remote.target_dir or DEFAULT_REMOTE_DIR, target_dirs=remote.target_dirs)
+                                target_dir=remote.target_dir or DEFAULT_REMOTE_DIR, target_dirs=remote.target_dirs,
+                                devices=remote.devices)
         self.hosts = MultiHostEngine(options)
         self.engine: PointEngine = self.hosts
         self._spec = spec

@@ -67,7 +67,7 @@ from ssdprof.session_predict import Models
 from ssdprof.specs import bundled_spec_dir, default_user_spec_dir
 from ssdprof.store import RunFilter, Store
 from ssdprof.sweep import PRESETS, RemoteSpec, SweepSpec, build_sweep, estimate_s, preset
-from ssdprof.targets import default_target_dir, device_region, plan_target, with_whole_device
+from ssdprof.targets import default_target_dir, device_region, plan_target, widest, with_whole_device
 from ssdprof.workload import FIELD_RULES, FieldProblem, Workload, WorkloadError, parse_workload
 
 __all__ = ["EngineService", "Notify", "RpcError"]
@@ -232,7 +232,7 @@ class EngineService:
     def start(self, params: SweepParams) -> SweepStarted:
         spec = _sweep_spec(params)
         if spec.remote is None:
-            plan_target(spec.points[0], self.default_dir)  # fail fast, before a sweep is stored
+            plan_target(widest(spec.points), self.default_dir)  # fail fast, before a sweep is stored
         return self._launch(spec, None, params.tags)
 
     def resume(self, params: ResumeParams) -> SweepStarted:
@@ -345,18 +345,19 @@ def _sweep_spec(params: SweepParams) -> SweepSpec:
 def _remote(params: SweepParams) -> RemoteSpec | None:
     """Remote options, each host name checked (no option or shell syntax reaches ssh)."""
     if not params.hosts:
-        if params.rbd or params.remote_dirs or params.remote_dir:
+        if params.rbd or params.remote_dirs or params.remote_dir or params.remote_devices:
             raise WorkloadError.single("hosts", "--host", "remote options need at least one host")
         return None
     names = [parse_host(h).name for h in params.hosts]
-    unknown = sorted(set(params.remote_dirs) - set(names))
+    unknown = sorted((set(params.remote_dirs) | set(params.remote_devices)) - set(names))
     if unknown:
-        raise WorkloadError.single("remote_dirs", "--remote-dir", f"folders given for hosts not in the run: {', '.join(unknown)}")
+        raise WorkloadError.single("remote_dirs", "--remote-dir", f"given for hosts not in the run: {', '.join(unknown)}")
     if params.rbd:
         parse_rbd(params.rbd, params.ceph_user, params.ceph_conf)
     if len(set(names)) != len(names):
         raise WorkloadError.single("hosts", "--host", "each host may be named only once")
-    return RemoteSpec(hosts=names, target_dir=params.remote_dir, target_dirs=dict(params.remote_dirs), rbd=params.rbd,
+    return RemoteSpec(hosts=names, target_dir=params.remote_dir, target_dirs=dict(params.remote_dirs),
+                      devices=dict(params.remote_devices), rbd=params.rbd,
                       ceph_conf=params.ceph_conf, ceph_user=params.ceph_user)
 
 

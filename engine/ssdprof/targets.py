@@ -37,6 +37,7 @@ __all__ = [
     "remove_stale_test_files",
     "remove_test_file",
     "whole_device_bytes",
+    "widest",
     "with_whole_device",
 ]
 
@@ -184,6 +185,12 @@ def whole_device_bytes(target: str, offset_bytes: int = 0) -> int | None:
         return None
     size = probe_device(path).size_bytes
     return max(size - offset_bytes, 0) // 512 * 512 if size else None
+
+
+def widest(points: list[Workload]) -> Workload:
+    """The sweep's points as one check: a writing point if any (writes need consent), over the largest region."""
+    first = next((p for p in points if p.does_write), points[0])
+    return first.model_copy(update={"size_bytes": max(p.size_bytes for p in points)})
 
 
 def with_whole_device(raw: dict[str, Any]) -> dict[str, Any]:

@@ -841,6 +841,8 @@ export interface SweepParams {
   remote_dir?: string;
   /** host -> its own folder, overriding remote_dir */
   remote_dirs?: Record<string, string>;
+  /** host -> a block device there, measured in place of a test file */
+  remote_devices?: Record<string, string>;
   /** POOL/IMAGE for fio's rbd engine on the hosts; {host} gives one image per host */
   rbd?: string;
   ceph_conf?: string;
