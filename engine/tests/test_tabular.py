@@ -27,7 +27,7 @@ def test_a_datasheet_table_becomes_one_run_per_row_in_canonical_units() -> None:
     imported = parse_table(DATASHEET, "datasheet.csv")
     qd1, qd32, seq, write = imported.runs
     assert (qd1.workload.pattern, qd1.workload.block_size_bytes, qd1.workload.queue_depth) == (Pattern.RANDREAD, 4096, 1)
-    assert (qd1.read.iops, qd1.read.bw_bytes_per_s, qd1.read.clat_ns.mean, qd1.read.clat_ns.p99_9) == (14500, 59.4e6, 68200, 120000)
+    assert (qd1.read.iops, qd1.read.bw_bytes_per_s, qd1.read.lat_ns.mean, qd1.read.lat_ns.p99_9) == (14500, 59.4e6, 68200, 120000)
     assert qd32.read.iops == 480_000
     assert (seq.workload.pattern, seq.read.bw_bytes_per_s, seq.read.iops) == (Pattern.READ, 3.5e9, 3.5e9 / 131072)
     assert (write.workload.pattern, write.write.iops, write.read.active) == (Pattern.RANDWRITE, 130_000, False)
@@ -45,7 +45,7 @@ def test_units_in_cells_headers_and_european_csv_are_read() -> None:
     text = "bs;qd;rw;throughput;latency\n128 KiB;QD8;seq write;1,5 GB/s;850 us\n"
     (run,) = parse_table(text, "eu.csv").runs
     assert (run.workload.block_size_bytes, run.workload.queue_depth, run.workload.pattern) == (131072, 8, Pattern.WRITE)
-    assert (run.write.bw_bytes_per_s, run.write.clat_ns.mean) == (1.5e9, 850_000)
+    assert (run.write.bw_bytes_per_s, run.write.lat_ns.mean) == (1.5e9, 850_000)
 
 
 def test_separate_read_and_write_columns_make_one_mixed_run() -> None:
@@ -53,7 +53,7 @@ def test_separate_read_and_write_columns_make_one_mixed_run() -> None:
             "4k,16,randrw,70,7000,3000,90,40\n")
     (run,) = parse_table(text, "mixed.csv").runs
     assert (run.workload.pattern, run.workload.read_pct) == (Pattern.RANDRW, 70)
-    assert (run.read.iops, run.write.iops, run.read.clat_ns.mean, run.write.clat_ns.mean) == (7000, 3000, 90_000, 40_000)
+    assert (run.read.iops, run.write.iops, run.read.lat_ns.mean, run.write.lat_ns.mean) == (7000, 3000, 90_000, 40_000)
 
 
 def test_ssdprofs_own_csv_export_imports_back_to_the_same_numbers() -> None:
@@ -68,6 +68,7 @@ def test_ssdprofs_own_csv_export_imports_back_to_the_same_numbers() -> None:
             a, b = getattr(original, side), getattr(imported, side)
             assert b.iops == pytest.approx(a.iops, rel=1e-6) and b.bw_bytes_per_s == pytest.approx(a.bw_bytes_per_s, rel=1e-6)
             assert b.clat_ns.p99 == pytest.approx(a.clat_ns.p99, abs=0.1)
+            assert b.lat_ns.mean == pytest.approx(a.lat_ns.mean, abs=0.1) and b.lat_ns.p99 == a.lat_ns.p99
 
 
 @pytest.mark.parametrize(("text", "message"), [
