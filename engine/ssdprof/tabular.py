@@ -150,7 +150,7 @@ def parse_table(text: str, name: str = "table", tags: dict[str, str] | None = No
     runs = rows.runs(dict(tags or {}))
     if not runs:
         raise TableImportError(f"{name}: no data rows below the header")
-    return TableImport(runs, list(rows.assumed), [w.message for r in runs for w in r.warnings if w.code in _UNIT_CODES])
+    return TableImport(runs, list(rows.assumed), [w.message for r in runs for w in r.warnings if w.code in _UNIT_CODES.values()])
 
 
 def _number(cell: str) -> tuple[float, str] | None:

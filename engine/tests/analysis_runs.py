@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ssdprof.results import LatencyStats, DirectionStats, EngineInfo, Environment, HostResult, RunResult
+from ssdprof.results import DirectionStats, EngineInfo, Environment, HostResult, LatencyStats, RunResult
 from ssdprof.workload import Pattern, Workload
 
 

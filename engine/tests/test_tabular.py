@@ -119,3 +119,46 @@ def test_a_file_that_is_not_text_is_refused(tmp_path: Path) -> None:
     path.write_bytes(b"\xff\xfe\x00bs")
     with pytest.raises(TableImportError, match="not UTF-8"):
         import_table(path)
+
+
+MIB_LABELLED_MB = """\
+bs,qd,direction,IOPS,MB/s
+4k,1,randread,20000,78.1
+4k,32,randread,120000,468.8
+"""
+
+
+def test_a_mb_per_s_column_that_is_really_mib_per_s_is_read_as_mib_and_said_so() -> None:
+    imported = parse_table(MIB_LABELLED_MB, "tool.csv")
+    for run, iops in zip(imported.runs, (20000, 120000), strict=True):
+        assert run.read.bw_bytes_per_s == pytest.approx(iops * 4096, rel=0.001)
+        (warning,) = [w for w in run.warnings if w.code == "bandwidth_unit_reinterpreted"]
+        assert "labelled MB/s" in warning.message and "read as MiB/s" in warning.message and "tool.csv row" in warning.message
+    assert len(imported.unit_warnings) == 2
+
+
+def test_a_bandwidth_that_contradicts_its_iops_is_kept_with_both_figures_named() -> None:
+    imported = parse_table("bs,qd,direction,IOPS,MB/s\n4k,1,randread,20000,40\n4k,1,randwrite,10000,41.0\n", "odd.csv")
+    contradicted, fine = imported.runs
+    assert contradicted.read.bw_bytes_per_s == 40e6  # kept as given, never silently changed
+    (warning,) = [w for w in contradicted.warnings if w.code == "bandwidth_contradicts_iops"]
+    assert "odd.csv row 2, read" in warning.message and "40.00 MB/s" in warning.message and "81.92 MB/s" in warning.message
+    assert not [w for w in fine.warnings if w.code.startswith("bandwidth_")]
+    assert imported.unit_warnings == [warning.message]
+
+
+def test_a_table_whose_figures_agree_gets_no_unit_warning() -> None:
+    assert parse_table(DATASHEET, "datasheet.csv").unit_warnings == []
+
+
+def test_clat_columns_are_completion_latency_and_other_latency_columns_total() -> None:
+    (run,) = parse_table("bs,qd,direction,IOPS,lat_ns_mean,clat_ns_mean,slat_ns_mean\n4k,1,randread,1000,60000,50000,10000\n").runs
+    assert (run.read.lat_ns.mean, run.read.clat_ns.mean) == (60000, 50000)
+
+
+def test_cli_import_table_prints_the_unit_warnings(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    table = tmp_path / "tool.csv"
+    table.write_text(MIB_LABELLED_MB)
+    assert cli.main(["import-table", str(table), "--db", str(tmp_path / "r.db")]) == 0
+    out = capsys.readouterr().out
+    assert out.count("warning: tool.csv row") == 2 and "read as MiB/s" in out

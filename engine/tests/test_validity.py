@@ -1,4 +1,4 @@
-from ssdprof.results import LatencyStats, DirectionStats, EngineInfo, Environment, Measurement
+from ssdprof.results import DirectionStats, EngineInfo, Environment, LatencyStats, Measurement
 from ssdprof.validity import check_validity
 from ssdprof.workload import Workload
 
