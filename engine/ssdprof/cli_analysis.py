@@ -177,6 +177,7 @@ def _print_json(data: Any) -> None:
 # --- compare ---------------------------------------------------------------------------------
 
 def _compare(args: argparse.Namespace, store: Store) -> int:
+    from ssdprof.analysis.metrics import latency_kind_note
     from ssdprof.analysis.observations import observe  # scipy loads only for the commands that use it
     from ssdprof.analysis.stats import compare_groups, summarise_repeats
 
@@ -195,6 +196,8 @@ def _compare(args: argparse.Namespace, store: Store) -> int:
             lines += ["" if c.same_setting else "note: the two groups were measured with different settings",
                       f"{c.setting}: A {c.result.a.format(1, unit)} | B {c.result.b.format(1, unit)}", f"  {c.result.verdict}"]
         report["comparisons"] = [c.as_dict() for c in found]
+        report["latency_note"] = latency_kind_note(a, b)
+        lines.append(f"note: {report['latency_note']}" if report["latency_note"] else "")
     else:
         groups = summarise_repeats(a, args.metric, args.confidence)
         lines += [f"{g.label:34} {g.ci.format(scale, unit)}  runs {', '.join(map(str, g.run_ids))}" for g in groups]

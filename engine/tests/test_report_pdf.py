@@ -68,7 +68,7 @@ def test_the_report_names_the_workload_the_device_and_every_number_of_the_result
     assert (env.device_model or env.device) in text
     for run in sweep_runs:
         row = next(line for line in text.splitlines() if re.match(rf"\s*{run.id}\s+randread", line))
-        for number in (fmt_count(run.read.iops), fmt_us(run.read.clat_ns.mean), fmt_us(run.read.clat_ns.p99)):
+        for number in (fmt_count(run.read.iops), fmt_us(run.read.lat_ns.mean), fmt_us(run.read.lat_ns.p99)):
             assert number in row
     header = text[text.index("Results"):]
     for word in ("IOPS", "MB/s", "MiB/s", "Mean", "p50", "p99", "p99.9", "(µs)"):  # a header cell may wrap its unit
