@@ -138,9 +138,9 @@ class PortableEngine:
         if not is_device:
             size = path.stat().st_size
             if size < workload.offset_bytes + workload.size_bytes:
+                where = f"from offset {workload.offset_bytes} ends beyond" if workload.offset_bytes else "is larger than"
                 raise WorkloadError.single("size_bytes", "--size", (
-                    f"{format_size(workload.size_bytes)} from offset {workload.offset_bytes} ends beyond the test file "
-                    f"{str(path)!r} ({size} bytes)"))
+                    f"{format_size(workload.size_bytes)} {where} the test file {str(path)!r} ({size} bytes)"))
             if workload.direct:
                 self._refuse_memory(path)
         if not workload.direct:
