@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -13,7 +14,7 @@ import pytest
 from conftest import requires_fio
 from infra import InfraUnavailable
 from infra.block_devices import loop_device, require
-from test_devices import digest
+from test_devices import digest, in_fresh_mount
 from test_multihost import ssdprof
 
 pytestmark = requires_fio
@@ -66,3 +67,24 @@ def test_a_region_beyond_a_hosts_device_is_refused_with_both_numbers(ssh_hosts: 
                    db=tmp_path / "r.db")
     assert done.returncode == 2, done.stderr
     assert "h1: the region" in done.stderr and str(128 << 20) in done.stderr and str(64 << 20) in done.stderr
+
+
+def test_a_confirmed_write_to_a_device_mounted_on_the_host_is_refused_and_its_files_stay_intact(ssh_hosts: Any, loop: tuple[Path, Path],
+                                                                                               tmp_path: Path) -> None:
+    device, _ = loop
+    subprocess.run(["mkfs.ext4", "-q", "-F", str(device)], check=True)
+    mount = Path(ssh_hosts.host_dirs["h1"]) / "mnt"
+    mounted = subprocess.run(ssh_hosts.ssh_argv("h1", ["sh", "-c", f"mkdir -p {mount} && mount {device} {mount} && "
+                                                                   f"head -c 1M /dev/urandom > {mount}/data.bin && sync && "
+                                                                   f"sha256sum {mount}/data.bin"]),
+                             capture_output=True, text=True, timeout=60, check=False)
+    try:
+        assert mounted.returncode == 0, mounted.stderr
+        done = ssdprof(ssh_hosts, "run", "--host", "h1", "--remote-device", str(device), "--size", "16MiB", "--rw", "randwrite",
+                       "--allow-overwrite", "--runtime", "1", db=tmp_path / "r.db")
+    finally:
+        subprocess.run(ssh_hosts.ssh_argv("h1", ["umount", str(mount)]), capture_output=True, timeout=60, check=False)
+    assert done.returncode == 2, done.stderr
+    assert f"h1: {device} is in use: it is mounted at {mount} (unmount it first: umount {mount})" in done.stderr
+    again = in_fresh_mount(device, tmp_path / "check", f"sha256sum {mount}/data.bin".replace(str(mount), str(tmp_path / "check")))
+    assert again.stdout.split()[0] == mounted.stdout.split()[0]  # read back from the device, not a cache
