@@ -140,7 +140,7 @@ export function Designer({ info, running, onStarted }: Props) {
             <DevicePicker devices={devices} target={form.target.trim()}
               onPick={(d) => setForm((f) => ({ ...f, target: d.path, size_bytes: sizeInput(d.size_bytes), allow_overwrite: false }))} />
           )}
-          {!device && (form.allow_overwrite || byField.has('allow_overwrite')) && (
+          {!device && (form.allow_overwrite || byField.has('allow_overwrite') || (sweep.hosts.length > 0 && sweep.remoteDevice.trim() !== '')) && (
             <Field name="allow_overwrite" label="" messages={byField.get('allow_overwrite')} hint="reads need no confirmation; a mounted device is never written">
               <label className="check"><input id="field-allow_overwrite" type="checkbox" checked={form.allow_overwrite}
                 onChange={(e) => set('allow_overwrite')(e.target.checked)} /> Allow writes to this target — destroys its contents</label>
@@ -228,6 +228,11 @@ function HostPicker({ hosts, sweep, setSweep, byField }: { hosts: HostInfo[]; by
             <label htmlFor="field-remote-dir">Folder on each host</label>
             <input id="field-remote-dir" value={sweep.remoteDir} placeholder="the engine's remote scratch folder" onChange={(e) => update({ remoteDir: e.target.value })} />
             <p className="hint">on the SSD under test; the test file is created and removed there</p>
+          </div>
+          <div className="field">
+            <label htmlFor="field-remote-device">Block device on each host (optional)</label>
+            <input id="field-remote-device" value={sweep.remoteDevice} placeholder="/dev/nvme1n1" onChange={(e) => update({ remoteDevice: e.target.value })} />
+            <p className="hint">measured in place of a test file, over the test size; a write needs the overwrite box ticked, and a device in use is never written</p>
           </div>
           <div className="field">
             <label htmlFor="field-rbd">Ceph RBD image (optional)</label>
