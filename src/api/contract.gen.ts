@@ -740,6 +740,8 @@ export interface SpecOutput {
   figures: FigureOutput[];
   sources: SourceOutput[];
   notes: string;
+  /** no public source URL for the sheet or for one of its figures: % of spec cannot be checked */
+  unsourced: boolean;
 }
 
 /** Spec as the engine sends it; SpecInput is what it accepts. */

@@ -132,6 +132,8 @@ def compare_run(spec: Spec, run: RunResult) -> list[SpecComparison]:
     comparisons: list[SpecComparison] = []
     for figure in (f for f in spec.figures if f.metric is kind):
         differ, unstated = _condition_notes(figure, run)
+        if not spec.figure_sourced(figure):
+            unstated.append("unsourced: the sheet names no public source for this figure, so it cannot be checked")
         measured = _measured(figure, run, stats)
         if measured is None:
             differ.append("this run has no measurement of that quantity")
