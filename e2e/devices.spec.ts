@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test } from './fixtures';
+import { SCREENSHOTS, expect, test } from './fixtures';
 
 const DEVICE_BYTES = 32 << 20;
 
@@ -48,6 +48,7 @@ test('pick a loop device, see the overwrite confirmation naming it, cancel, then
     await expect(page.getByTestId('overwrite-device')).toContainText(`${device} (loop device over ${backing}`);
     await expect(page.getByTestId('overwrite-model')).not.toBeEmpty();
     await expect(page.getByTestId('overwrite-size')).toHaveText(`${DEVICE_BYTES} bytes`);
+    await page.screenshot({ path: join(SCREENSHOTS, 'device-overwrite.png') });
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await expect(dialog).toHaveCount(0);
     expect(digest(backing)).toBe(before); // nothing written

@@ -41,7 +41,8 @@ interface ConfirmProps {
 /** Names the device, its model and size, and what will be destroyed, before anything is written. */
 export function ConfirmOverwrite({ estimate, device, onConfirm, onCancel }: ConfirmProps) {
   return (
-    <div role="alertdialog" aria-modal="true" aria-labelledby="overwrite-title" aria-describedby="overwrite-region" className="fingerprint">
+    <div className="modal-backdrop">
+    <div role="alertdialog" aria-modal="true" aria-labelledby="overwrite-title" aria-describedby="overwrite-region">
       <h3 id="overwrite-title">Overwrite {device.path}?</h3>
       <dl>
         <dt>Device</dt><dd data-testid="overwrite-device">{device.description}</dd>
@@ -52,6 +53,7 @@ export function ConfirmOverwrite({ estimate, device, onConfirm, onCancel }: Conf
       <p id="overwrite-region" data-testid="overwrite-region">{estimate.region}</p>
       <button type="button" className="danger" onClick={onConfirm}>Overwrite {device.path}</button>
       <button type="button" autoFocus onClick={onCancel}>Cancel</button>
+    </div>
     </div>
   );
 }
