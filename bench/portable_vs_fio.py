@@ -41,11 +41,18 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from ssdprof import histogram
-from ssdprof.fio import FioInstall, FioPlan, detect_fio, job_file, plan_fio, run_fio
-from ssdprof.fio_output import split_documents
+from ssdprof.fio import histogram
+from ssdprof.fio.output import split_documents
+from ssdprof.fio.runner import (
+    FioInstall,
+    FioPlan,
+    detect_fio,
+    job_file,
+    plan_fio,
+    run_fio,
+)
+from ssdprof.model.workload import Workload, parse_workload
 from ssdprof.portable.engine import PortableEngine
-from ssdprof.workload import Workload, parse_workload
 
 IOPS_P50_TOLERANCE = 0.05
 CEILING_GOAL = 0.80

@@ -28,9 +28,9 @@ from typing import Any
 import numpy as np
 from ssdprof.analysis.prediction import SeriesReport, predict_runs
 from ssdprof.analysis.stats import number
-from ssdprof.quantities import format_size
-from ssdprof.results import RunResult
-from ssdprof.store import RunFilter, Store
+from ssdprof.model.quantities import format_size
+from ssdprof.model.results import RunResult
+from ssdprof.store.db import RunFilter, Store
 
 SIZES = ("4k", "8k", "16k", "32k", "64k", "128k", "256k", "512k", "1m", "2m", "4m")
 QUEUE_DEPTHS = (1, 2, 4, 8, 16, 32, 64)

@@ -11,10 +11,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from ssdprof.events import PointFinished, PointStarted, RunEvent
-from ssdprof.runner import Runner
-from ssdprof.sweep import SweepMode, build_sweep
-from ssdprof.workload import parse_workload
+from ssdprof.app.runner import Runner
+from ssdprof.model.events import PointFinished, PointStarted, RunEvent
+from ssdprof.model.sweep import SweepMode, build_sweep
+from ssdprof.model.workload import parse_workload
 
 GOAL = 1.05
 

@@ -13,10 +13,10 @@ import argparse
 import json
 from pathlib import Path
 
-from ssdprof.interchange import ImportError_, import_fio_output
-from ssdprof.results import RunResult
-from ssdprof.store import Store
-from ssdprof.sweep import SweepSpec
+from ssdprof.model.results import RunResult
+from ssdprof.model.sweep import SweepSpec
+from ssdprof.store.db import Store
+from ssdprof.store.interchange import ImportError_, import_fio_output
 
 FIXTURES = Path(__file__).resolve().parents[1] / "engine" / "tests" / "data" / "fio"
 

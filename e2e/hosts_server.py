@@ -18,8 +18,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "engine" / "test
 
 from infra import InfraUnavailable
 from infra.netns_hosts import hosts_unavailable_reason, ssh_hosts
-from ssdprof.hosts import SshSettings
-from ssdprof.server import serve
+from ssdprof.remote.ssh import SshSettings
+from ssdprof.app.server import serve
 
 
 def main(db_path: Path, known_hosts: Path) -> int:

@@ -1,3 +1,3 @@
-from ssdprof.cli import main
+from ssdprof.cli.main import main
 
 raise SystemExit(main())

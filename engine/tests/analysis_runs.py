@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ssdprof.results import DirectionStats, EngineInfo, Environment, HostResult, LatencyStats, RunResult
-from ssdprof.workload import Pattern, Workload
+from ssdprof.model.results import DirectionStats, EngineInfo, Environment, HostResult, LatencyStats, RunResult
+from ssdprof.model.workload import Pattern, Workload
 
 
 def make_run(*, rw: str = "randread", bs: int = 4096, qd: int = 1, jobs: int = 1, iops: float = 1000.0,

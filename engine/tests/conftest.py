@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from ssdprof.store import Store
+from ssdprof.store.db import Store
 
 pytest_plugins = ["infra.netns_hosts", "infra.ceph_cluster", "infra.ci_rule"]
 

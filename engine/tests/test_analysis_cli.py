@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from analysis_runs import make_run
 
-from ssdprof import cli_analysis
-from ssdprof.store import Store
-from ssdprof.workload import WorkloadError
+from ssdprof.cli import analysis as cli_analysis
+from ssdprof.model.workload import WorkloadError
+from ssdprof.store.db import Store
 
 
 def parser() -> argparse.ArgumentParser:
@@ -94,7 +94,7 @@ def test_predict_scale_out_names_the_binding_limit(fresh_store: Store, capsys: p
 
 
 def test_predict_without_runs_is_bad_input(fresh_store: Store) -> None:
-    from ssdprof.workload import WorkloadError
+    from ssdprof.model.workload import WorkloadError
 
     with pytest.raises(WorkloadError, match="name the runs"):
         cli_analysis.handle(parser().parse_args(["predict"]), fresh_store)
@@ -102,7 +102,7 @@ def test_predict_without_runs_is_bad_input(fresh_store: Store) -> None:
 
 @pytest.mark.parametrize("argv", [["compare", "1", "--confidence", "95"], ["predict", "1", "--degree", "0"]])
 def test_out_of_range_levels_are_bad_input_naming_the_flag(fresh_store: Store, argv: list[str]) -> None:
-    from ssdprof.workload import WorkloadError
+    from ssdprof.model.workload import WorkloadError
 
     with pytest.raises(WorkloadError, match=argv[-2]):
         cli_analysis.handle(parser().parse_args(argv), fresh_store)

@@ -4,7 +4,7 @@ import pytest
 from analysis_runs import make_run
 
 from ssdprof.analysis.spec_comparison import Status, best_comparisons, compare_run
-from ssdprof.specs import Access, Figure, Interface, Source, Spec
+from ssdprof.analysis.specs import Access, Figure, Interface, Source, Spec
 
 SPEC = Spec(id="test-drive", vendor="Test", model="Drive 1TB", interface=Interface.SATA, sources=[Source(title="sheet")],
             figures=[Figure(metric=Access.SEQ_READ, value=560, unit="MB/s"),

@@ -2,7 +2,7 @@
 
 import pytest
 
-from ssdprof.crosscheck import check_bandwidth
+from ssdprof.store.crosscheck import check_bandwidth
 
 
 @pytest.mark.parametrize(("value", "unit", "meant"), [(78.125, "mb/s", "mib/s"), (81.92, "mib/s", "mb/s"),
@@ -36,7 +36,7 @@ def test_without_iops_or_access_size_nothing_is_checked() -> None:
 def test_fio_imports_agree_with_their_own_iops() -> None:
     from conftest import FIO_DATA
 
-    from ssdprof.interchange import import_fio_output
+    from ssdprof.store.interchange import import_fio_output
 
     names = ("fio-3.33_randread_qd1_io_uring_lat.jsonplus.json", "fio-2.17_pkb_group_reporting.json", "fio-3.33_randrw_70_30.jsonplus.json")
     for name in names:

@@ -19,7 +19,7 @@ from conftest import requires_fio
 from infra import InfraUnavailable
 from infra.block_devices import dm_linear, loop_device, mounted_elsewhere, require, swap_on, zram_device
 
-from ssdprof.devices import parse_probe, probe_device
+from ssdprof.target.devices import parse_probe, probe_device
 
 pytestmark = requires_fio
 

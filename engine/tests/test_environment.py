@@ -2,7 +2,7 @@ from pathlib import Path
 
 import pytest
 
-from ssdprof.environment import block_device_of, capture_environment, interface_limit_bytes_per_s
+from ssdprof.target.environment import block_device_of, capture_environment, interface_limit_bytes_per_s
 
 
 @pytest.mark.parametrize(("interface", "link", "limit"), [

@@ -6,9 +6,9 @@ from pathlib import Path
 import pytest
 from conftest import requires_fio
 
-from ssdprof.fio import FioInstall, FioPlan, detect_fio, job_file, layout_file, plan_fio, run_fio
-from ssdprof.fio_output import combine
-from ssdprof.workload import parse_workload
+from ssdprof.fio.output import combine
+from ssdprof.fio.runner import FioInstall, FioPlan, detect_fio, job_file, layout_file, plan_fio, run_fio
+from ssdprof.model.workload import parse_workload
 
 pytestmark = requires_fio
 

@@ -8,10 +8,10 @@ from typing import Any
 import pytest
 from conftest import FIO_DATA
 
-from ssdprof import histogram
-from ssdprof.fio_output import ALL_CLIENTS, FioOutputError, combine, parse_document, parse_report, split_documents
-from ssdprof.progress import DocumentStream, ProgressTracker
-from ssdprof.results import DirectionStats
+from ssdprof.fio import histogram
+from ssdprof.fio.output import ALL_CLIENTS, FioOutputError, combine, parse_document, parse_report, split_documents
+from ssdprof.fio.progress import DocumentStream, ProgressTracker
+from ssdprof.model.results import DirectionStats
 
 MANIFEST: list[dict[str, Any]] = json.loads((FIO_DATA / "manifest.json").read_text())
 REPORTED = {"50.000000": "p50", "90.000000": "p90", "95.000000": "p95", "99.000000": "p99",

@@ -10,9 +10,9 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ssdprof.cli import main
-from ssdprof.hosts import parse_host
-from ssdprof.workload import FIELD_RULES, Workload, WorkloadError, parse_workload
+from ssdprof.cli.main import main
+from ssdprof.model.workload import FIELD_RULES, Workload, WorkloadError, parse_workload
+from ssdprof.remote.ssh import parse_host
 
 NASTY_TEXT = st.one_of(
     st.text(max_size=40),

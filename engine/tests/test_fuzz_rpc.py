@@ -17,9 +17,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel
 
-from ssdprof.contract import ERROR_CODES, METHODS
-from ssdprof.interchange import import_fio_output
-from ssdprof.rpc import EngineService, handle_message
+from ssdprof.app.contract import ERROR_CODES, METHODS
+from ssdprof.app.rpc import EngineService, handle_message
+from ssdprof.store.interchange import import_fio_output
 
 SIDE_EFFECTS = {"sweep.start", "sweep.resume", "hosts.add", "hosts.test", "report.pdf"}
 SAFE_METHODS = sorted(set(METHODS) - SIDE_EFFECTS)

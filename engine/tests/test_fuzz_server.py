@@ -20,8 +20,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ssdprof.contract import METHODS
-from ssdprof.server import BrowserServer
+from ssdprof.app.contract import METHODS
+from ssdprof.app.server import BrowserServer
 
 # would write or send traffic
 SIDE_EFFECTS = {"sweep.start", "sweep.resume", "hosts.add", "hosts.test", "report.pdf", "specs.save", "specs.delete"}

@@ -4,8 +4,8 @@ import shlex
 
 import pytest
 
-from ssdprof.hosts import HostAddress, Ssh, SshSettings, explain_ssh_failure, parse_host, parse_probe
-from ssdprof.workload import WorkloadError
+from ssdprof.model.workload import WorkloadError
+from ssdprof.remote.ssh import HostAddress, Ssh, SshSettings, explain_ssh_failure, parse_host, parse_probe
 
 
 @pytest.mark.parametrize(("text", "user", "host", "port"), [

@@ -9,10 +9,11 @@ from pathlib import Path
 import pytest
 from conftest import requires_fio
 
-from ssdprof import cli, cli_report
-from ssdprof.jobfile import JobFileError, parse_job_file
-from ssdprof.store import Store
-from ssdprof.workload import Pattern
+from ssdprof.cli import main as cli
+from ssdprof.cli import report as cli_report
+from ssdprof.fio.jobfile import JobFileError, parse_job_file
+from ssdprof.model.workload import Pattern
+from ssdprof.store.db import Store
 
 PLAIN = """\
 ; the student's job file

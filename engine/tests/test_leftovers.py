@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from ssdprof.leftovers import Leftovers, is_test_file
+from ssdprof.remote.leftovers import Leftovers, is_test_file
 
 FILE = "/var/tmp/ssdprof-testfile-123-abcd0123.dat"
 

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from conftest import requires_fio
 
-from ssdprof import histogram
+from ssdprof.fio import histogram
 
 pytestmark = requires_fio
 
@@ -59,7 +59,7 @@ def test_a_run_on_two_hosts_gives_per_host_results_and_an_exact_aggregate(ssh_ho
 
 
 def test_the_aggregate_percentiles_are_those_of_the_summed_bins(ssh_hosts: Any, tmp_path: Path) -> None:
-    from ssdprof.store import Store
+    from ssdprof.store.db import Store
 
     db = tmp_path / "r.db"
     run_id = json.loads(remote_run(ssh_hosts, db).stdout)["id"]

@@ -4,11 +4,11 @@ from array import array
 
 import pytest
 
-from ssdprof import histogram
+from ssdprof.fio import histogram
+from ssdprof.model.results import ProgressSample
 from ssdprof.portable.collector import Collector, direction_stats
 from ssdprof.portable.messages import Chunk, LaneDone, LaneReady, WorkerDone
 from ssdprof.portable.stats import LatencyAccumulator
-from ssdprof.results import ProgressSample
 
 MS = 1_000_000
 

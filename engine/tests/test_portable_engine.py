@@ -16,12 +16,12 @@ import psutil
 import pytest
 
 from ssdprof import __version__
+from ssdprof.model.results import Measurement, ProgressSample
+from ssdprof.model.workload import Workload, WorkloadError, parse_workload
 from ssdprof.portable import engine as engine_module
 from ssdprof.portable import portable_engine
 from ssdprof.portable.engine import PortableEngine
 from ssdprof.portable.pool import WorkerPool
-from ssdprof.results import Measurement, ProgressSample
-from ssdprof.workload import Workload, WorkloadError, parse_workload
 
 linux_only = pytest.mark.skipif(platform.system() != "Linux", reason="the Linux path runs for real; others are unit-tested")
 MIB = 1 << 20

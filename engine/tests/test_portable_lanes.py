@@ -3,9 +3,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ssdprof.fio import FioPlan, job_file
+from ssdprof.fio.runner import FioPlan, job_file
+from ssdprof.model.workload import Workload
 from ssdprof.portable.lanes import IoShape, LaneSpec, OffsetStream, job_region, plan_lanes, spread_over_workers
-from ssdprof.workload import Workload
 
 MIB = 1 << 20
 

@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
+from ssdprof.model.workload import WorkloadError
 from ssdprof.portable import layout
 from ssdprof.portable.layout import lay_out, layout_bytes
-from ssdprof.workload import WorkloadError
 
 
 def test_the_test_file_is_laid_out_to_size_with_incompressible_data(disk_dir: Path) -> None:

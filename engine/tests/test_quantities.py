@@ -1,6 +1,6 @@
 import pytest
 
-from ssdprof.quantities import format_duration, format_size, parse_duration_s, parse_size_bytes
+from ssdprof.model.quantities import format_duration, format_size, parse_duration_s, parse_size_bytes
 
 
 @pytest.mark.parametrize(("text", "expected"), [

@@ -1,6 +1,6 @@
-from ssdprof.fio import FioPlan, job_file
-from ssdprof.remote import MonitorParser, fio_argv_from_job
-from ssdprof.workload import Workload
+from ssdprof.fio.runner import FioPlan, job_file
+from ssdprof.model.workload import Workload
+from ssdprof.remote.launch import MonitorParser, fio_argv_from_job
 
 STAT = "cpu  {user} 0 {system} {idle} 0 0 0 0 0 0"
 NET = "lo: 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0; eth0: {rx} 10 0 0 0 0 0 0 {tx} 10 0 0 0 0 0 0;"

@@ -9,12 +9,12 @@ import pytest
 from conftest import FIO_DATA
 from scipy import stats
 
-from ssdprof.histogram import percentile
-from ssdprof.interchange import import_fio_output
+from ssdprof.fio.histogram import percentile
+from ssdprof.model.results import RunResult
 from ssdprof.report import RunGroup, report_charts
 from ssdprof.report.groups import mean_ci95, repeat_summaries, series_over
 from ssdprof.report.timecharts import _nines, _percentile_line
-from ssdprof.results import RunResult
+from ssdprof.store.interchange import import_fio_output
 
 
 def fio_run(name: str, **workload: object) -> RunResult:

@@ -10,10 +10,11 @@ from pathlib import Path
 import pytest
 from conftest import FIO_DATA
 
-from ssdprof import cli, cli_report
-from ssdprof.interchange import import_fio_output
-from ssdprof.store import Store
-from ssdprof.workload import WorkloadError
+from ssdprof.cli import main as cli
+from ssdprof.cli import report as cli_report
+from ssdprof.model.workload import WorkloadError
+from ssdprof.store.db import Store
+from ssdprof.store.interchange import import_fio_output
 
 needs_poppler = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils is not installed (setup.sh installs it)")
 

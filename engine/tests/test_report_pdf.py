@@ -14,16 +14,16 @@ import pytest
 from conftest import FIO_DATA, _disk_dir, requires_fio
 from PIL import Image
 
-from ssdprof.interchange import import_fio_output
-from ssdprof.remote import MonitorParser
+from ssdprof.app.runner import Runner
+from ssdprof.model.results import RunResult
+from ssdprof.model.sweep import SweepMode, build_sweep
+from ssdprof.model.workload import parse_workload
+from ssdprof.remote.launch import MonitorParser
 from ssdprof.report import ReportError, ReportRequest, RunGroup, build_pdf
 from ssdprof.report.layout import fmt_count, fmt_us
-from ssdprof.results import RunResult
-from ssdprof.runner import Runner
-from ssdprof.store import Store
-from ssdprof.sweep import SweepMode, build_sweep
-from ssdprof.tabular import parse_table
-from ssdprof.workload import parse_workload
+from ssdprof.store.db import Store
+from ssdprof.store.interchange import import_fio_output
+from ssdprof.store.tabular import parse_table
 
 needs_poppler = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils is not installed (setup.sh installs it)")
 pytestmark = [requires_fio, needs_poppler]

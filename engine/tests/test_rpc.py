@@ -17,7 +17,7 @@ import pytest
 from conftest import requires_fio
 from pydantic import BaseModel
 
-from ssdprof.rpc import EngineService, handle_message
+from ssdprof.app.rpc import EngineService, handle_message
 
 SHORT = {"runtime_s": 1, "ramp_s": 0, "size_bytes": "32MiB"}
 

@@ -6,11 +6,11 @@ from pathlib import Path
 import pytest
 from conftest import requires_fio
 
-from ssdprof.events import PointFinished, PointProgress, RunEvent, SweepStarted
-from ssdprof.runner import Runner, choose_engine
-from ssdprof.store import RunFilter, Store
-from ssdprof.sweep import SweepMode, SweepSpec, build_sweep
-from ssdprof.workload import EngineChoice, WorkloadError, parse_workload
+from ssdprof.app.runner import Runner, choose_engine
+from ssdprof.model.events import PointFinished, PointProgress, RunEvent, SweepStarted
+from ssdprof.model.sweep import SweepMode, SweepSpec, build_sweep
+from ssdprof.model.workload import EngineChoice, WorkloadError, parse_workload
+from ssdprof.store.db import RunFilter, Store
 
 pytestmark = requires_fio
 

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 from conftest import requires_fio
 
-from ssdprof.contract import EngineLog
-from ssdprof.server import BrowserServer
+from ssdprof.app.contract import EngineLog
+from ssdprof.app.server import BrowserServer
 
 
 @pytest.fixture
@@ -181,7 +181,7 @@ def test_serve_command_prints_a_tokened_url_and_stops_on_sigterm(disk_dir: Path)
 
 def test_the_app_starts_without_loading_the_statistics_and_chart_libraries() -> None:
     """scipy and matplotlib take ~1.4 s to import; they load when a comparison or a report is asked for."""
-    code = ("import sys, ssdprof.server, ssdprof.cli; "
+    code = ("import sys, ssdprof.app.server, ssdprof.cli.main; "
             "print(sorted(m for m in ('scipy', 'matplotlib', 'reportlab') if m in sys.modules))")
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
     assert loaded == "[]"

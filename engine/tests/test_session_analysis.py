@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
-from ssdprof.hosts import SshSettings
-from ssdprof.interchange import import_fio_output
-from ssdprof.results import RunResult
-from ssdprof.rpc import EngineService, handle_message
-from ssdprof.specs import bundled_spec_dir
+from ssdprof.analysis.specs import bundled_spec_dir
+from ssdprof.app.rpc import EngineService, handle_message
+from ssdprof.model.results import RunResult
+from ssdprof.remote.ssh import SshSettings
+from ssdprof.store.interchange import import_fio_output
 
 DATA = Path(__file__).parent / "data" / "fio"
 EVO_PLUS = "Samsung SSD 970 EVO Plus 1TB"

@@ -10,8 +10,8 @@ from infra.netns_hosts import TestHosts
 from pydantic import BaseModel
 from test_session_analysis import Rpc
 
-from ssdprof.hosts import SshSettings
-from ssdprof.rpc import EngineService
+from ssdprof.app.rpc import EngineService
+from ssdprof.remote.ssh import SshSettings
 
 
 @pytest.fixture

@@ -12,9 +12,9 @@ import pytest
 from analysis_runs import make_run
 from pydantic import BaseModel
 
-from ssdprof.results import RunResult
-from ssdprof.rpc import EngineService, handle_message
-from ssdprof.specs import bundled_spec_dir
+from ssdprof.analysis.specs import bundled_spec_dir
+from ssdprof.app.rpc import EngineService, handle_message
+from ssdprof.model.results import RunResult
 
 
 class Rpc:

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from ssdprof.specs import (
+from ssdprof.analysis.specs import (
     Access,
     Figure,
     Spec,
@@ -154,7 +154,7 @@ def test_every_bundled_figure_names_a_public_source_url_and_its_conditions(libra
 
 def test_a_sheet_without_a_source_url_is_marked_unsourced_and_its_percentages_indicative(tmp_path: Path) -> None:
     from ssdprof.analysis.spec_comparison import Status, compare_run
-    from ssdprof.interchange import import_fio_output
+    from ssdprof.store.interchange import import_fio_output
 
     assert BUNDLED is not None
     mine = json.loads((BUNDLED / "samsung-870-evo-1tb.json").read_text())

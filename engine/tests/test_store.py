@@ -4,11 +4,11 @@ from pathlib import Path
 
 from conftest import FIO_DATA
 
-from ssdprof.interchange import import_fio_output
-from ssdprof.results import DirectionStats, EngineInfo, RunResult, SpanStats
-from ssdprof.store import MIGRATIONS, RunFilter, Store
-from ssdprof.sweep import SweepSpec
-from ssdprof.workload import Workload
+from ssdprof.model.results import DirectionStats, EngineInfo, RunResult, SpanStats
+from ssdprof.model.sweep import SweepSpec
+from ssdprof.model.workload import Workload
+from ssdprof.store.db import MIGRATIONS, RunFilter, Store
+from ssdprof.store.interchange import import_fio_output
 
 
 def a_run(**changes: object) -> RunResult:

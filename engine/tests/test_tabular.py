@@ -8,11 +8,12 @@ from pathlib import Path
 import pytest
 from conftest import FIO_DATA
 
-from ssdprof import cli, cli_report
-from ssdprof.interchange import export_csv, import_fio_output
-from ssdprof.store import Store
-from ssdprof.tabular import TableImportError, import_table, parse_table
-from ssdprof.workload import Pattern, WorkloadError
+from ssdprof.cli import main as cli
+from ssdprof.cli import report as cli_report
+from ssdprof.model.workload import Pattern, WorkloadError
+from ssdprof.store.db import Store
+from ssdprof.store.interchange import export_csv, import_fio_output
+from ssdprof.store.tabular import TableImportError, import_table, parse_table
 
 DATASHEET = """\
 Block Size,Queue Depth,Direction,IOPS,MB/s,Avg Latency (µs),99.9th percentile latency (ms)

@@ -2,8 +2,8 @@ from pathlib import Path
 
 import pytest
 
-from ssdprof.targets import TEST_FILE_PREFIX, TargetKind, direct_io_refusal, plan_target, remove_stale_test_files, remove_test_file
-from ssdprof.workload import WorkloadError, parse_workload
+from ssdprof.model.workload import WorkloadError, parse_workload
+from ssdprof.target.plan import TEST_FILE_PREFIX, TargetKind, direct_io_refusal, plan_target, remove_stale_test_files, remove_test_file
 
 
 def field_of(error: pytest.ExceptionInfo[WorkloadError]) -> str:

@@ -1,6 +1,6 @@
-from ssdprof.results import DirectionStats, EngineInfo, Environment, LatencyStats, Measurement
-from ssdprof.validity import check_validity
-from ssdprof.workload import Workload
+from ssdprof.model.results import DirectionStats, EngineInfo, Environment, LatencyStats, Measurement
+from ssdprof.model.validity import check_validity
+from ssdprof.model.workload import Workload
 
 WORKLOAD = Workload(runtime_s=10)
 SATA = Environment(interface="SATA", interface_limit_bytes_per_s=600e6)

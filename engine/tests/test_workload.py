@@ -1,6 +1,6 @@
 import pytest
 
-from ssdprof.workload import Pattern, Workload, WorkloadError, parse_workload
+from ssdprof.model.workload import Pattern, Workload, WorkloadError, parse_workload
 
 
 def problems_of(raw: dict[str, object]) -> dict[str, str]:

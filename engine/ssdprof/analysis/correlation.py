@@ -15,7 +15,7 @@ import numpy as np
 from scipy import stats as sps
 
 from ssdprof.analysis.metrics import factor_value, metric_value, node_count
-from ssdprof.results import RunResult
+from ssdprof.model.results import RunResult
 
 __all__ = ["DEFAULT_FACTORS", "DEFAULT_METRICS", "CorrelationMatrix", "correlate", "correlation_by_node_count",
            "correlation_matrix"]

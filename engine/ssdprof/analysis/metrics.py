@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
-from ssdprof.results import LatencyStats, RunResult
+from ssdprof.model.results import LatencyStats, RunResult
 
 __all__ = ["FACTORS", "LATENCY_METRICS", "METRICS", "factor_value", "latency_kind_note", "metric_value", "node_count",
            "repeat_groups", "setting_key", "values"]

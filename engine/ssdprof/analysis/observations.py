@@ -11,8 +11,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from ssdprof.analysis.metrics import metric_value, setting_key
-from ssdprof.quantities import format_size
-from ssdprof.results import RunResult
+from ssdprof.model.quantities import format_size
+from ssdprof.model.results import RunResult
 
 __all__ = ["Observation", "observe"]
 

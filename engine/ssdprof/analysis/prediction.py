@@ -14,8 +14,8 @@ from typing import Any
 from ssdprof.analysis import models, scaling
 from ssdprof.analysis.metrics import metric_value, node_count, setting_key
 from ssdprof.analysis.stats import number
-from ssdprof.quantities import format_size
-from ssdprof.results import RunResult
+from ssdprof.model.quantities import format_size
+from ssdprof.model.results import RunResult
 
 __all__ = ["ScalingReport", "Series", "SeriesReport", "fit_series", "predict_runs", "scale_runs", "series"]
 

@@ -17,8 +17,8 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ssdprof.results import DirectionStats, RunResult
-from ssdprof.specs import Access, Figure, Spec
+from ssdprof.analysis.specs import Access, Figure, Spec
+from ssdprof.model.results import DirectionStats, RunResult
 
 __all__ = ["SpecComparison", "Status", "best_comparisons", "compare_repeats", "compare_run"]
 

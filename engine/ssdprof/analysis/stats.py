@@ -17,8 +17,8 @@ import numpy as np
 from scipy import stats as sps
 
 from ssdprof.analysis.metrics import metric_value, node_count, repeat_groups, setting_key
-from ssdprof.results import RunResult
-from ssdprof.workload import Workload
+from ssdprof.model.results import RunResult
+from ssdprof.model.workload import Workload
 
 __all__ = ["GroupComparison", "GroupSummary", "MeanCI", "WelchResult", "compare_groups", "effect_size_label", "mean_ci",
            "number", "summarise_repeats", "t_quantile", "welch_t_test"]

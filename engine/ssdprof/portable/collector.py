@@ -15,11 +15,11 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from ssdprof import histogram
-from ssdprof.fio_output import latency_from_bins
+from ssdprof.fio import histogram
+from ssdprof.fio.output import latency_from_bins
+from ssdprof.model.results import DirectionStats, ProgressSample, SpanStats
 from ssdprof.portable.messages import Chunk, LaneDone, LaneReady, WorkerDone
 from ssdprof.portable.stats import LatencyAccumulator
-from ssdprof.results import DirectionStats, ProgressSample, SpanStats
 
 __all__ = ["Collector", "direction_stats"]
 

@@ -22,7 +22,10 @@ from pathlib import Path
 import numpy as np
 
 from ssdprof import __version__
-from ssdprof.fio import FioPlan, job_file
+from ssdprof.fio.runner import FioPlan, job_file
+from ssdprof.model.quantities import format_size
+from ssdprof.model.results import EngineInfo, HostResult, Measurement, ProgressSample, ValidityWarning
+from ssdprof.model.workload import Workload, WorkloadError
 from ssdprof.portable.collector import Collector
 from ssdprof.portable.directio import DirectIoRefused, alignment_problem, io_method, logical_block_bytes, memory_filesystem, open_io_file
 from ssdprof.portable.lanes import IoShape, plan_lanes, spread_over_workers
@@ -30,9 +33,6 @@ from ssdprof.portable.layout import lay_out
 from ssdprof.portable.messages import Schedule, WorkerSpec
 from ssdprof.portable.pool import WorkerPool, default_start_method
 from ssdprof.portable.proof import DeviceProof, cpu_warnings, disk_of
-from ssdprof.quantities import format_size
-from ssdprof.results import EngineInfo, HostResult, Measurement, ProgressSample, ValidityWarning
-from ssdprof.workload import Workload, WorkloadError
 
 __all__ = ["PortableEngine"]
 

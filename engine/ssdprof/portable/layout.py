@@ -15,9 +15,9 @@ from pathlib import Path
 
 import numpy as np
 
+from ssdprof.model.quantities import format_size
+from ssdprof.model.workload import WorkloadError
 from ssdprof.portable.directio import aligned_buffer, logical_block_bytes, open_io_file
-from ssdprof.quantities import format_size
-from ssdprof.workload import WorkloadError
 
 __all__ = ["LAYOUT_CHUNK_BYTES", "lay_out", "layout_bytes"]
 

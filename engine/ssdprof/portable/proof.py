@@ -18,7 +18,7 @@ from pathlib import Path
 
 import psutil
 
-from ssdprof.results import Severity, ValidityWarning
+from ssdprof.model.results import Severity, ValidityWarning
 
 __all__ = [
     "DEVICE_SHARE_MIN",

@@ -20,7 +20,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, NullFormatter
 from matplotlib.typing import RcKeyType
 
-from ssdprof.quantities import format_size
+from ssdprof.model.quantities import format_size
 
 __all__ = ["FIGURE_WIDTH_IN", "Chart", "format_count", "log_axis", "new_figure", "to_svg"]
 

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ssdprof.analysis.metrics import LATENCY_METRICS
-from ssdprof.results import RunResult
+from ssdprof.model.results import RunResult
 
 __all__ = ["METRICS", "Point", "RunGroup", "Series", "Summary", "mean_ci95", "repeat_summaries", "series_over", "setting_label"]
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from ssdprof.model.results import RunResult, Severity
 from ssdprof.report.groups import RunGroup, repeat_summaries
 from ssdprof.report.layout import Builder
-from ssdprof.results import RunResult, Severity
 
 __all__ = ["predictions_section", "spec_and_statistics_section", "warnings_section"]
 
@@ -25,7 +25,7 @@ def spec_and_statistics_section(b: Builder, groups: Sequence[RunGroup], spec_fol
     """Writes what the analysis modules can say; returns the notes on what was left out and why."""
     try:
         from ssdprof.analysis.spec_comparison import best_comparisons, compare_repeats
-        from ssdprof.specs import SpecLibrary
+        from ssdprof.analysis.specs import SpecLibrary
     except ImportError as exc:
         return [f"spec comparison and statistics were left out: the analysis modules are not installed ({exc.name})"]
     notes: list[str] = []

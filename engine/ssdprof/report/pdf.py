@@ -20,13 +20,13 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import SimpleDocTemplate
 
 from ssdprof import __version__
+from ssdprof.model.results import RunResult
 from ssdprof.report import charts, timecharts
 from ssdprof.report.figure import Chart
 from ssdprof.report.groups import RunGroup
 from ssdprof.report.insights import predictions_section, spec_and_statistics_section, warnings_section
 from ssdprof.report.layout import MARGIN, Builder, register_fonts
 from ssdprof.report.tables import hosts_section, results_section, setup_section, workloads_section
-from ssdprof.results import RunResult
 
 __all__ = ["ReportError", "ReportRequest", "build_pdf", "report_charts"]
 

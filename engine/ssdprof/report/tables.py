@@ -8,11 +8,11 @@ from collections.abc import Sequence
 
 from reportlab.lib.units import cm
 
-from ssdprof.interchange import export_fio_job
-from ssdprof.quantities import format_size
+from ssdprof.model.quantities import format_size
+from ssdprof.model.results import DirectionStats, Environment, HostResult, RunResult
 from ssdprof.report.groups import RunGroup, Summary, repeat_summaries
 from ssdprof.report.layout import Builder, fmt_count, fmt_mb, fmt_us
-from ssdprof.results import DirectionStats, Environment, HostResult, RunResult
+from ssdprof.store.interchange import export_fio_job
 
 __all__ = ["hosts_section", "results_section", "setup_section", "workloads_section"]
 

@@ -10,10 +10,10 @@ from collections.abc import Sequence
 
 from matplotlib.axes import Axes
 
-from ssdprof.histogram import merge
+from ssdprof.fio.histogram import merge
+from ssdprof.model.results import RunResult
 from ssdprof.report.figure import Chart, format_count, log_axis, new_figure, to_svg
 from ssdprof.report.groups import RunGroup, repeat_summaries
-from ssdprof.results import RunResult
 
 __all__ = ["monitor_chart", "percentile_chart", "time_series_chart"]
 

@@ -1,0 +1,326 @@
+"""Vendor spec sheets: load and validate them, match a drive to one, and say how far a run got.
+
+A spec file is JSON (schema in ``assets/specs/README.md``); the bundled library ships in
+``assets/specs`` and a user folder (``platformdirs.user_data_dir("ssdprof")/specs``) adds to or
+overrides it by ``id``. Folders are passed in, never read from globals.
+
+Rated figures keep the unit the datasheet used and are normalised in one place,
+:attr:`Figure.canonical_value`: MB/s and GB/s are decimal (10^6, 10^9 bytes/s), MiB/s and GiB/s
+binary. "% of spec" lives in :mod:`ssdprof.analysis.spec_comparison`.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+import re
+import sys
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, computed_field, field_validator, model_validator
+
+__all__ = [
+    "Access", "Figure", "Interface", "Spec", "SpecError", "SpecLibrary", "SpecMatch", "bundled_spec_dir",
+    "capacity_from_model", "default_user_spec_dir", "delete_spec", "load_spec_file", "write_spec",
+]
+
+SCHEMA_VERSION = 1
+_BYTES_PER_S = {"MB/s": 1e6, "GB/s": 1e9, "MiB/s": float(1 << 20), "GiB/s": float(1 << 30)}
+_NS = {"us": 1e3, "ms": 1e6}
+
+
+class Interface(str, enum.Enum):
+    SATA = "SATA"
+    NVME = "NVMe"
+    PCIE = "PCIe"
+    SAS = "SAS"
+
+
+class Access(str, enum.Enum):
+    SEQ_READ = "seq_read"
+    SEQ_WRITE = "seq_write"
+    RAND_READ = "rand_read"
+    RAND_WRITE = "rand_write"
+    RAND_MIXED = "rand_mixed"
+
+
+class SpecError(ValueError):
+    """A spec file is unreadable or invalid; the message names the file and the field."""
+
+
+class Figure(BaseModel):
+    """One rated figure with the conditions it was rated under (None = the source does not say)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    metric: Access
+    value: float = Field(gt=0)
+    unit: str = Field(description="MB/s, GB/s, MiB/s, GiB/s, IOPS, us or ms")
+    block_size_bytes: int | None = Field(default=None, ge=512)
+    queue_depth: int | None = Field(default=None, ge=1)
+    threads: int | None = Field(default=None, ge=1)
+    read_pct: int | None = Field(default=None, ge=0, le=100, description="only for rand_mixed")
+    statistic: str = Field(default="up_to", description="up_to, typical, mean or a percentile such as p99.9")
+    source: int = Field(default=0, ge=0, description="index into the spec's sources")
+    note: str = ""
+
+    @field_validator("unit")
+    @classmethod
+    def _known_unit(cls, unit: str) -> str:
+        if unit not in (*_BYTES_PER_S, "IOPS", *_NS):
+            raise ValueError(f"unknown unit {unit!r}; use MB/s, GB/s, MiB/s, GiB/s, IOPS, us or ms")
+        return unit
+
+    @property
+    def quantity(self) -> str:
+        """bandwidth, iops or latency."""
+        return "bandwidth" if self.unit in _BYTES_PER_S else "iops" if self.unit == "IOPS" else "latency"
+
+    @property
+    def canonical_value(self) -> float:
+        """Bytes/s for bandwidth, I/O per second for IOPS, nanoseconds for latency."""
+        if self.unit in _BYTES_PER_S:
+            return self.value * _BYTES_PER_S[self.unit]
+        return self.value * _NS[self.unit] if self.unit in _NS else self.value
+
+    def conditions(self) -> str:
+        size = f"{self.block_size_bytes // 1024} KiB" if self.block_size_bytes else "size not stated"
+        qd = f"QD{self.queue_depth}" if self.queue_depth else "QD not stated"
+        threads = f" x{self.threads} threads" if self.threads else ""
+        mix = f" {self.read_pct}% read" if self.read_pct is not None else ""
+        return f"{self.metric.value}{mix}, {size}, {qd}{threads}"
+
+
+class Source(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    title: str = Field(min_length=1)
+    url: str = ""
+    kind: str = ""
+
+
+class Spec(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    schema_version: int = SCHEMA_VERSION
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9.\-]*$", max_length=80)
+    vendor: str = Field(min_length=1)
+    model: str = Field(min_length=1)
+    match_patterns: list[str] = Field(default_factory=list, description="model strings as OSes report them; * matches anything")
+    capacity_bytes: int | None = Field(default=None, gt=0)
+    interface: Interface
+    link: str = ""
+    form_factor: str = ""
+    figures: list[Figure] = Field(default_factory=list)
+    sources: list[Source] = Field(default_factory=list)
+    notes: str = ""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _derived_fields_are_not_input(cls, data: Any) -> Any:
+        """``unsourced`` is computed; a sheet sent back as it was received (e.g. by the editor) may carry it."""
+        if isinstance(data, dict) and "unsourced" in data:
+            data = {k: v for k, v in data.items() if k != "unsourced"}
+        return data
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Spec:
+        if self.schema_version != SCHEMA_VERSION:
+            raise ValueError(f"schema_version {self.schema_version} is not supported (expected {SCHEMA_VERSION})")
+        for index, figure in enumerate(self.figures):
+            if figure.source >= len(self.sources):
+                raise ValueError(f"figures[{index}].source = {figure.source} but only {len(self.sources)} source(s) are listed")
+            if (figure.metric is Access.RAND_MIXED) != (figure.read_pct is not None):
+                raise ValueError(f"figures[{index}]: read_pct is required for rand_mixed and only for it")
+        return self
+
+    @property
+    def title(self) -> str:
+        return f"{self.vendor} {self.model}"
+
+    def figure_sourced(self, figure: Figure) -> bool:
+        """Whether the figure names a public source (an http(s) URL) that the user can check."""
+        return self.sources[figure.source].url.startswith(("http://", "https://"))
+
+    @computed_field(description="no public source URL for the sheet or for one of its figures: % of spec cannot be checked")  # type: ignore[prop-decorator]
+    @property
+    def unsourced(self) -> bool:
+        if not any(s.url.startswith(("http://", "https://")) for s in self.sources):
+            return True
+        return not all(self.figure_sourced(f) for f in self.figures)
+
+
+def default_user_spec_dir() -> Path:
+    return Path(platformdirs.user_data_dir("ssdprof")) / "specs"
+
+
+def bundled_spec_dir() -> Path | None:
+    """The shipped library: ``assets/specs`` of a source checkout or app bundle, else ``<prefix>/share/ssdprof/specs``."""
+    for candidate in (Path(__file__).resolve().parents[3] / "assets" / "specs", Path(sys.prefix) / "share" / "ssdprof" / "specs"):
+        if candidate.is_dir():
+            return candidate
+    return None
+
+
+def load_spec_file(path: Path) -> Spec:
+    try:
+        return Spec.model_validate_json(path.read_bytes())
+    except OSError as exc:
+        raise SpecError(f"{path.name}: cannot read ({exc.strerror})") from None
+    except ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(str(p) for p in e['loc']) or 'file'}: {e['msg']}" for e in exc.errors())
+        raise SpecError(f"{path.name}: {problems}") from None
+
+
+def write_spec(spec: Spec, folder: Path) -> Path:
+    """Save a (user) spec as ``<id>.json``; the folder is created if needed."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{spec.id}.json"
+    path.write_text(json.dumps(spec.model_dump(mode="json", exclude={"unsourced"}), indent=2, ensure_ascii=False) + "\n")
+    return path
+
+
+def delete_spec(spec_id: str, folder: Path) -> bool:
+    """Remove a user spec; bundled specs live elsewhere and are never touched."""
+    path = folder / f"{spec_id}.json"
+    if not path.is_file():
+        return False
+    path.unlink()
+    return True
+
+
+# --- matching --------------------------------------------------------------------------------
+
+# Words operating systems put around the model: Windows adds bus and device-class words, by-id
+# links prefix the bus, some tools prefix the vendor. Stripped from both device and pattern.
+_DECORATIONS = re.compile(r"^(ATA|NVME|SCSI|USB)\s+|\s+(SCSI DISK DEVICE|ATA DEVICE|USB DEVICE|DISK DEVICE|MEDIA)$")
+_VENDOR_WORDS = ("WESTERN DIGITAL", "SK HYNIX", "SAMSUNG", "INTEL", "KINGSTON", "CRUCIAL", "MICRON", "WDC", "WD",
+                 "HYNIX", "SHANNON", "SOLIDIGM", "APPLE")
+_CAPACITY = re.compile(r"(?<![A-Z0-9])(\d+(?:\.\d+)?)\s*(GB|TB|G|T)(?![A-Z0-9])")
+
+
+def _spaced(text: str) -> str:
+    text = re.sub(r"[_/\-,()]+", " ", text.upper())
+    text = re.sub(r"\s+", " ", text).strip()
+    while True:
+        stripped = _DECORATIONS.sub("", text).strip()
+        if stripped == text:
+            break
+        text = stripped
+    for vendor in _VENDOR_WORDS:
+        if text.startswith(vendor + " "):
+            return text[len(vendor) + 1:]
+    return text
+
+
+def _device_text(device_model: str) -> str:
+    """A /dev/disk/by-id name ('ata-<model>_<serial>') without its bus prefix and serial."""
+    match = re.match(r"^(ata|nvme|scsi|usb)-(.+)_[^_]+$", device_model.strip())
+    return match.group(2) if match else device_model
+
+
+def _compact(text: str) -> str:
+    return re.sub(r"[^A-Z0-9*]", "", text)
+
+
+def capacity_from_model(device_model: str) -> int | None:
+    """Bytes from a capacity word in a model string ('1TB', '500GB', '2000G'), decimal as marketed."""
+    found = _CAPACITY.findall(_spaced(_device_text(device_model)))
+    if not found:
+        return None
+    number, unit = found[-1]
+    return int(float(number) * (10**12 if unit.startswith("T") else 10**9))
+
+
+@dataclass(frozen=True)
+class SpecMatch:
+    spec: Spec
+    score: int
+    """3 exact, 2 the pattern appears inside the reported model, 1 same family with another or no capacity."""
+    pattern: str
+    note: str = ""
+
+
+@dataclass
+class SpecLibrary:
+    """Specs by id; later folders override earlier ones, so pass (bundled, user)."""
+
+    specs: dict[str, Spec] = field(default_factory=dict)
+    origins: dict[str, Path] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+
+    @classmethod
+    def load(cls, folders: Iterable[Path | None]) -> SpecLibrary:
+        library = cls()
+        for folder in folders:
+            if folder is None or not folder.is_dir():
+                continue
+            for path in sorted(folder.glob("*.json")):
+                try:
+                    spec = load_spec_file(path)
+                except SpecError as exc:
+                    library.problems.append(str(exc))  # one bad user file must not hide the rest
+                    continue
+                library.specs[spec.id] = spec
+                library.origins[spec.id] = path
+        return library
+
+    def get(self, spec_id: str) -> Spec:
+        if spec_id not in self.specs:
+            raise KeyError(f"no spec with id {spec_id!r}; see: ssdprof specs list")
+        return self.specs[spec_id]
+
+    def match(self, device_model: str, capacity_bytes: int | None = None) -> Spec | None:
+        found = self.match_detail(device_model, capacity_bytes)
+        return found.spec if found else None
+
+    def match_detail(self, device_model: str, capacity_bytes: int | None = None) -> SpecMatch | None:
+        """The best spec for a model string as Linux, macOS or Windows reports it, or None."""
+        device_model = _device_text(device_model)
+        device = _compact(_spaced(device_model))
+        if len(device) < 3:
+            return None
+        capacity = capacity_bytes or capacity_from_model(device_model)
+        candidates = [m for spec in self.specs.values() if (m := _match_spec(spec, device_model, device))]
+        if not candidates:
+            return None
+
+        def rank(m: SpecMatch) -> tuple[int, float, int]:
+            closeness = 0.0
+            if capacity and m.spec.capacity_bytes:
+                closeness = -abs(m.spec.capacity_bytes - capacity) / capacity
+            return m.score, closeness, len(_compact(m.pattern))
+
+        best = max(candidates, key=rank)
+        if capacity and best.spec.capacity_bytes and best.spec.capacity_bytes != capacity and not best.note:
+            best = SpecMatch(best.spec, best.score, best.pattern,
+                             f"rated figures are for the {best.spec.capacity_bytes / 1e9:g} GB model; this drive is "
+                             f"{capacity / 1e9:g} GB, and ratings often differ by capacity")
+        return best
+
+
+def _pattern_regex(pattern: str) -> re.Pattern[str]:
+    return re.compile(".*".join(re.escape(part) for part in _compact(_spaced(pattern)).split("*")))
+
+
+def _match_spec(spec: Spec, device_model: str, device: str) -> SpecMatch | None:
+    best: SpecMatch | None = None
+    for pattern in spec.match_patterns:
+        regex = _pattern_regex(pattern)
+        literal = _compact(_spaced(pattern)).replace("*", "")
+        if regex.fullmatch(device):
+            found = SpecMatch(spec, 3, pattern)
+        elif len(literal) >= 6 and regex.search(device):
+            found = SpecMatch(spec, 2, pattern)
+        else:
+            family = _compact(_CAPACITY.sub("", _spaced(pattern)))
+            device_family = _compact(_CAPACITY.sub("", _spaced(device_model)))
+            if family == device_family and len(family.replace("*", "")) >= 6 and family != _compact(_spaced(pattern)):
+                found = SpecMatch(spec, 1, pattern, "same model family, but the capacity differs or is not in the model "
+                                  "string: rated figures may differ")
+            else:
+                continue
+        if best is None or found.score > best.score:
+            best = found
+    return best

@@ -1,0 +1,200 @@
+"""The contract's analysis methods: predictions with intervals, scale-out what-ifs, the factor x
+metric heatmap, and the user's own spec sheets. Part of :mod:`ssdprof.app.contract` (which lists them
+in ``METHODS``); kept apart so each file stays readable.
+
+Metric values are in the metric's own unit (IOPS, bytes/s, ns), like everywhere in the contract.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ssdprof.analysis.specs import Spec
+
+__all__ = [
+    "CorrelationGroup", "CorrelationParams", "CorrelationResult", "CurvePoint", "LooPointInfo", "ObservationInfo",
+    "ObserveParams", "ObserveResult", "PredictParams",
+    "PredictResult", "PredictionInfo", "ScalingFit", "ScalingParams", "ScalingProjection", "ScalingResult",
+    "SeriesFit", "SpecDeleteParams", "SpecSaveParams", "SpecSaveResult",
+]
+
+
+class Params(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Result(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+Metric = Literal["iops", "bw_bytes_per_s", "lat_ns_mean", "lat_ns_p50", "lat_ns_p99", "lat_ns_p99_9",
+                 "read_iops", "write_iops", "read_bw_bytes_per_s", "write_bw_bytes_per_s",
+                 "read_lat_ns_mean", "write_lat_ns_mean", "read_lat_ns_p99", "write_lat_ns_p99"]
+RunIds = Field(min_length=1, max_length=5000, description="the runs to learn from (e.g. a sweep's, or History's selection)")
+
+
+# ------------------------------------------------------------------------------------ predict
+
+class PredictParams(Params):
+    run_ids: list[int] = RunIds
+    metric: Metric = "iops"
+    vary: Literal["block_size", "outstanding"] = Field(
+        default="block_size", description="the swept factor: access size, or outstanding I/Os (QD x jobs)")
+    at: list[float] = Field(default_factory=list, max_length=20,
+                            description="untested settings to predict: bytes for block_size, a count for outstanding")
+    degree: int = Field(default=2, ge=1, le=4, description="polynomial degree in log2 access size")
+    confidence: float = Field(default=0.95, gt=0.5, lt=1)
+    check_run_id: int | None = Field(default=None, description="judge this run against the model of the others")
+
+
+class CurvePoint(Result):
+    x: float
+    value: float
+    low: float | None = Field(description="prediction interval; None where the model has no spare degrees of freedom")
+    high: float | None
+
+
+class PredictionInfo(CurvePoint):
+    confidence: float
+
+
+class LooPointInfo(Result):
+    x: float
+    actual: float = Field(description="mean of the runs at this setting")
+    predicted: float | None = Field(description="from a model fitted without this setting; None when too few remain")
+    error_pct: float | None
+
+
+class MeasuredPoint(Result):
+    run_id: int
+    x: float
+    value: float
+
+
+class CheckInfo(Result):
+    run_id: int
+    anomalous: bool
+    observed: float
+    prediction: PredictionInfo
+    message: str
+
+
+class SeriesFit(Result):
+    label: str = Field(description="what the series holds fixed, e.g. 'read jobs=1 QD1'")
+    model: str = Field(description="the model family and its parameters in words")
+    run_ids: list[int]
+    measured: list[MeasuredPoint]
+    rmse: float
+    r2: float | None
+    loo_rmse: float | None = Field(description="leave-one-setting-out: each setting predicted from the others")
+    loo_r2: float | None
+    loo_mean_abs_error_pct: float | None
+    loo: list[LooPointInfo]
+    curve: list[CurvePoint] = Field(description="the fitted curve with its interval across the measured (and asked) range")
+    predictions: list[PredictionInfo]
+    check: CheckInfo | None
+
+
+class PredictResult(Result):
+    metric: str
+    vary: str
+    series: list[SeriesFit]
+
+
+# ------------------------------------------------------------------------------------ scaling
+
+class ScalingParams(Params):
+    run_ids: list[int] = RunIds
+    metric: Metric = "bw_bytes_per_s"
+    by: Literal["nodes", "clients"] = Field(default="nodes", description="storage nodes (the runs' nodes tag) or client hosts")
+    at: list[int] = Field(default_factory=list, max_length=20, description="counts to predict (default: twice the largest)")
+    client_link_gbps: float | None = Field(default=None, gt=0, le=10_000, description="each client's network link, Gb/s")
+    node_link_gbps: float | None = Field(default=None, gt=0, le=10_000, description="each storage node's link, Gb/s")
+    clients: int | None = Field(default=None, ge=1, le=10_000, description="clients for the network cap (default: hosts per run)")
+
+
+class ScalingProjection(Result):
+    units: float
+    usl: float = Field(description="the Universal Scalability Law's value")
+    client_network_cap: float | None
+    node_network_cap: float | None
+    predicted: float = Field(description="the smallest of the limits")
+    binding: str = Field(description="scalability, client network or node network")
+
+
+class ScalingFit(Result):
+    setting: str
+    lam: float = Field(description="throughput of one unit")
+    sigma: float = Field(description="contention: the serialised share")
+    kappa: float = Field(description="coherency: the cost of units keeping in step")
+    peak_units: float | None = Field(description="where adding units starts to lower throughput; None: no peak in sight")
+    rmse: float
+    r2: float | None
+    observed: list[CurvePoint] = Field(description="x: unit count; value: measured (low/high unused)")
+    curve: list[CurvePoint] = Field(description="the USL curve from 1 unit to beyond the largest asked")
+    projections: list[ScalingProjection]
+    description: str
+
+
+class ScalingResult(Result):
+    metric: str
+    by: str
+    fits: list[ScalingFit]
+
+
+# -------------------------------------------------------------------------------- correlation
+
+class CorrelationParams(Params):
+    run_ids: list[int] = RunIds
+    method: Literal["spearman", "pearson"] = "spearman"
+
+
+class CorrelationGroup(Result):
+    nodes: int | None = Field(description="storage-node count (the runs' nodes tag); None for untagged runs")
+    runs: int
+    factors: list[str]
+    metrics: list[str]
+    values: list[list[float | None]] = Field(description="values[i][j]: factor i against metric j; None when not estimable")
+
+
+class CorrelationResult(Result):
+    method: str
+    groups: list[CorrelationGroup]
+
+
+# ------------------------------------------------------------------------------- observations
+
+class ObserveParams(Params):
+    run_ids: list[int] = RunIds
+    link_gbps: float | None = Field(default=None, gt=0, le=10_000, description="one client's network link, to flag network-bound runs")
+
+
+class ObservationInfo(Result):
+    code: str = Field(description="qd_knee, qd_still_rising, read_write_gap, random_sequential_gap, above_interface_limit, "
+                                  "network_bound or cpu_bound")
+    severity: Literal["info", "warning"]
+    message: str
+    run_ids: list[int]
+
+
+class ObserveResult(Result):
+    observations: list[ObservationInfo]
+
+
+# -------------------------------------------------------------------------------- spec sheets
+
+class SpecSaveParams(Params):
+    spec: Spec
+    replace: bool = Field(default=False, description="overwrite the user's own spec with this id")
+
+
+class SpecSaveResult(Result):
+    spec: Spec
+    path: str
+    overrides_bundled: bool = Field(description="a bundled sheet has this id; the user's copy is used instead")
+
+
+class SpecDeleteParams(Params):
+    spec_id: str = Field(min_length=1, max_length=80)

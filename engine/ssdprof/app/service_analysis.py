@@ -1,0 +1,148 @@
+"""The session's analysis methods: spec sheets, % of spec, comparing groups, the PDF report.
+
+Thin: each method resolves run ids through the store and calls ``ssdprof.analysis``,
+``ssdprof.analysis.specs`` or ``ssdprof.report``; bad input raises :class:`WorkloadError` (-32602), a
+missing run or spec :class:`KeyError` (-32001), as in ``session.py``.
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ssdprof.analysis.metrics import repeat_groups
+from ssdprof.analysis.spec_comparison import best_comparisons, compare_repeats
+from ssdprof.analysis.specs import Spec, SpecLibrary
+from ssdprof.app.contract import (
+    GroupVerdict,
+    MeanInterval,
+    ReportParams,
+    ReportResult,
+    RunsCompareParams,
+    RunsCompareResult,
+    RunSpecComparison,
+    SpecCompareParams,
+    SpecCompareResult,
+    SpecMatchParams,
+    SpecMatchResult,
+    SpecsListResult,
+)
+from ssdprof.model.results import RunResult
+from ssdprof.model.workload import WorkloadError
+from ssdprof.store.db import RunFilter, Store
+
+if TYPE_CHECKING:
+    from ssdprof.analysis.stats import MeanCI
+
+# scipy (statistics) and matplotlib (report charts) load on first use: together they take ~1.4 s,
+# which would otherwise delay every start of the app.
+
+__all__ = ["Analysis"]
+
+_UNITS = {"bw": (1e6, "MB/s"), "lat": (1e3, "µs")}
+
+
+class Analysis:
+    """Spec sheets from ``spec_folders`` (bundled first, then the user's own, which override)."""
+
+    def __init__(self, store: Store, spec_folders: Sequence[Path | None]):
+        self.store = store
+        self.spec_folders = tuple(spec_folders)
+
+    def library(self) -> SpecLibrary:
+        return SpecLibrary.load(self.spec_folders)  # re-read: the user may have edited a spec since
+
+    def specs_list(self) -> SpecsListResult:
+        library = self.library()
+        user = self.spec_folders[-1] if len(self.spec_folders) > 1 else None
+        return SpecsListResult(specs=sorted(library.specs.values(), key=lambda s: (s.vendor, s.model)),
+                               problems=library.problems, user_spec_dir=str(user) if user else None,
+                               user_spec_ids=sorted(i for i, path in library.origins.items() if user and path.parent == user))
+
+    def specs_match(self, params: SpecMatchParams) -> SpecMatchResult:
+        found = self.library().match_detail(params.device_model, params.capacity_bytes)
+        if found is None:
+            return SpecMatchResult(spec=None, score=0, note=f"no spec sheet matches {params.device_model!r}")
+        return SpecMatchResult(spec=found.spec, score=found.score, note=found.note)
+
+    def specs_compare(self, params: SpecCompareParams) -> SpecCompareResult:
+        library = self.library()
+        chosen = library.get(params.spec_id) if params.spec_id else None
+        out: list[RunSpecComparison] = []
+        unmatched: dict[str, str] = {}
+        for members in repeat_groups(self.runs(params.run_ids)):
+            ids = [run.id for run in members if run.id is not None]
+            spec, how = (chosen, "chosen") if chosen else _auto(library, members[0])
+            if spec is None:
+                unmatched.update(dict.fromkeys(map(str, ids), how))
+                continue
+            comparisons = best_comparisons(compare_repeats(spec, members))
+            if not comparisons:
+                unmatched.update(dict.fromkeys(map(str, ids), f"{spec.title} rates no figure for this access pattern"))
+            out += [RunSpecComparison(run_id=ids[0], run_ids=ids, spec_id=spec.id, how=how, comparison=c, sentence=c.sentence())
+                    for c in comparisons]
+        return SpecCompareResult(comparisons=out, unmatched=unmatched)
+
+    def runs_compare(self, params: RunsCompareParams) -> RunsCompareResult:
+        from ssdprof.analysis.metrics import latency_kind_note
+        from ssdprof.analysis.stats import compare_groups
+
+        a, b = self.runs(params.a), self.runs(params.b)
+        scale, unit = _UNITS.get(params.metric.split("_")[0], (1.0, "IOPS"))
+        found = compare_groups(a, b, params.metric, confidence=params.confidence, scale=scale, unit=unit)
+        if not found:
+            raise WorkloadError.single("b", "-", "no setting was measured in both groups; compare like with like")
+        return RunsCompareResult(metric=params.metric, unit=unit, comparisons=[GroupVerdict(
+            setting=c.setting, same_setting=c.same_setting, a_run_ids=[i for i in c.a_run_ids if i is not None],
+            b_run_ids=[i for i in c.b_run_ids if i is not None], a=_interval(c.result.a), b=_interval(c.result.b),
+            diff_pct=c.result.diff_pct, p_value=c.result.p_value, significant=c.result.significant,
+            verdict=c.result.verdict) for c in found], latency_note=latency_kind_note(a, b))
+
+    def report_pdf(self, params: ReportParams) -> ReportResult:
+        from ssdprof.report import ReportError, ReportRequest, RunGroup, build_pdf
+
+        runs = self.store.runs(RunFilter(sweep_id=params.sweep_id, limit=None)) if params.sweep_id is not None else []
+        runs += self.runs(params.run_ids)
+        if not runs:
+            raise WorkloadError.single("run_ids", "RUN_ID", "name at least one run id or a sweep id")
+        if params.spec_id:
+            self.library().get(params.spec_id)
+        scope = f"sweep {params.sweep_id}, {len(runs)} run(s)" if params.sweep_id is not None else f"{len(runs)} run(s)"
+        groups: tuple[RunGroup, ...] = (RunGroup("runs", tuple(runs)),)
+        if params.compare_with:
+            earlier = self.runs(params.compare_with)
+            groups = (RunGroup("A (earlier)", tuple(earlier)), RunGroup("B", tuple(runs)))
+            scope += f" compared with {len(earlier)} earlier run(s)"
+        request = ReportRequest(groups=groups, title=params.title or "SSD performance report", scope=scope,
+                                spec_folders=self.spec_folders, spec_id=params.spec_id)
+        try:
+            pdf = build_pdf(request)
+        except ReportError as exc:
+            raise WorkloadError.single("run_ids", "RUN_ID", str(exc)) from None
+        name = f"ssdprof-sweep-{params.sweep_id}.pdf" if params.sweep_id is not None else f"ssdprof-runs-{runs[0].id}.pdf"
+        return ReportResult(pdf_base64=base64.b64encode(pdf).decode("ascii"), filename=name, bytes=len(pdf), runs=len(runs))
+
+    def runs(self, run_ids: Sequence[int]) -> list[RunResult]:
+        found = []
+        for run_id in run_ids:
+            run = self.store.run(run_id)
+            if run is None:
+                raise KeyError(f"run {run_id} does not exist")
+            found.append(run)
+        return found
+
+
+def _auto(library: SpecLibrary, run: RunResult) -> tuple[Spec | None, str]:
+    model = run.environment.device_model
+    if not model:
+        return None, "the drive model is unknown here (virtual disk?); choose a spec sheet"
+    found = library.match_detail(model, None)
+    if found is None:
+        return None, f"no spec sheet matches the drive model {model!r}; choose one"
+    return found.spec, f"matched {model!r}" + (f"; {found.note}" if found.note else "")
+
+
+def _interval(ci: MeanCI) -> MeanInterval:
+    return MeanInterval(n=ci.n, mean=ci.mean, stddev=ci.stddev, half_width=ci.half_width)

@@ -1,0 +1,79 @@
+"""The session's host methods: list, add (a host key is only ever accepted by fingerprint), test, remove.
+
+``hosts.add`` never accepts a key on its own: for an unknown host the first call returns the
+offered fingerprints and adds nothing; a second call naming one of them in
+``accept_fingerprint`` stores that key (ssdprof's own known_hosts) and probes the host. A changed
+key is refused with ssh's own explanation.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from ssdprof.app.contract import (
+    HostAddParams,
+    HostAddResult,
+    HostInfo,
+    HostKeyInfo,
+    HostParams,
+    HostProbeInfo,
+    HostsListResult,
+    HostTestResult,
+)
+from ssdprof.remote.ssh import HostError, HostProbe, Ssh, SshSettings, parse_host
+from ssdprof.store.db import Store
+
+__all__ = ["Hosts"]
+
+
+class Hosts:
+    def __init__(self, store: Store, settings: SshSettings):
+        self.store = store
+        self.settings = settings
+
+    def list(self) -> HostsListResult:
+        return HostsListResult(hosts=[HostInfo(name=row["name"], added_at=row["added_at"], fingerprint=row["fingerprint"],
+                                               probe=_probe_info(row["probe"])) for row in self.store.hosts()])
+
+    def add(self, params: HostAddParams) -> HostAddResult:
+        host = parse_host(params.host)
+        ssh = Ssh(self.settings)
+        fingerprint = ""
+        try:
+            if not ssh.is_known(host):
+                keys = ssh.scan_keys(host)
+                offered = [HostKeyInfo(key_type=k.key_type, fingerprint=k.fingerprint) for k in keys]
+                if not params.accept_fingerprint:
+                    return HostAddResult(added=False, host=host.name, offered=offered, probe=None,
+                                         message=f"{host.name} is not known yet: check its key fingerprint with the host's "
+                                                 "administrator, then accept it")
+                fingerprint = ssh.accept_key(host, params.accept_fingerprint).fingerprint
+        except HostError as exc:
+            return HostAddResult(added=False, host=host.name, offered=[], probe=None, message=str(exc))
+        probe = ssh.probe(host)
+        if not probe.reachable:
+            return HostAddResult(added=False, host=host.name, offered=[], probe=_probe_info(dataclasses.asdict(probe)),
+                                 message=probe.error or f"{host.name} cannot be reached")
+        self.store.save_host(host.name, fingerprint or "known to ssh", dataclasses.asdict(probe))
+        return HostAddResult(added=True, host=host.name, offered=[], probe=_probe_info(dataclasses.asdict(probe)),
+                             message=f"added {host.name}")
+
+    def test(self, params: HostParams) -> HostTestResult:
+        host = parse_host(params.host)
+        try:
+            probe = Ssh(self.settings).probe(host)
+        except HostError as exc:
+            probe = HostProbe(reachable=False, error=str(exc))
+        return HostTestResult(host=host.name, probe=_probe_info(dataclasses.asdict(probe)))
+
+    def remove(self, params: HostParams) -> bool:
+        if not self.store.remove_host(params.host):
+            raise KeyError(f"host {params.host} is not in the list")
+        return True
+
+
+def _probe_info(raw: dict[str, Any]) -> HostProbeInfo:
+    return HostProbeInfo(reachable=bool(raw.get("reachable")), os=str(raw.get("os", "")), cpu_count=int(raw.get("cpu_count", 0)),
+                         fio_version=str(raw.get("fio_version", "")), fio_engines=list(raw.get("fio_engines", [])),
+                         ceph_tools=list(raw.get("ceph_tools", [])), nics=dict(raw.get("nics", {})), error=str(raw.get("error", "")))

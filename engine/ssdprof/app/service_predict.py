@@ -1,0 +1,179 @@
+"""The session's model methods: predict untested settings, project larger clusters, show which
+factors move which metrics, and keep the user's own spec sheets.
+
+Thin like ``session_analysis.py``: the maths is ``ssdprof.analysis.prediction`` (shared with
+``ssdprof predict``), loaded on first use because scipy takes half a second to import.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ssdprof.analysis.specs import SpecLibrary, delete_spec, write_spec
+from ssdprof.app.contract_analysis import (
+    CheckInfo,
+    CorrelationGroup,
+    CorrelationParams,
+    CorrelationResult,
+    CurvePoint,
+    LooPointInfo,
+    MeasuredPoint,
+    ObservationInfo,
+    ObserveParams,
+    ObserveResult,
+    PredictionInfo,
+    PredictParams,
+    PredictResult,
+    ScalingFit,
+    ScalingParams,
+    ScalingProjection,
+    ScalingResult,
+    SeriesFit,
+    SpecDeleteParams,
+    SpecSaveParams,
+    SpecSaveResult,
+)
+from ssdprof.model.results import RunResult
+from ssdprof.model.workload import WorkloadError
+
+if TYPE_CHECKING:
+    from ssdprof.analysis.models import Prediction
+    from ssdprof.analysis.prediction import SeriesReport
+
+__all__ = ["Models"]
+
+CURVE_POINTS = 48
+
+
+class Models:
+    """``runs`` resolves run ids (raising KeyError for a missing one); spec sheets are saved in ``user_spec_dir``."""
+
+    def __init__(self, runs: Callable[[Sequence[int]], list[RunResult]], library: Callable[[], SpecLibrary],
+                 user_spec_dir: Path | None):
+        self.runs = runs
+        self.library = library
+        self.user_spec_dir = user_spec_dir
+
+    def predict(self, params: PredictParams) -> PredictResult:
+        from ssdprof.analysis.prediction import predict_runs
+
+        runs = self.runs(params.run_ids)
+        check = self.runs([params.check_run_id])[0] if params.check_run_id is not None else None
+        if any(x <= 0 or not math.isfinite(x) for x in params.at):
+            raise WorkloadError.single("at", "--at", "settings to predict must be positive numbers (bytes or I/O counts)")
+        try:
+            reports = predict_runs(runs, params.metric, vary=params.vary, at=params.at, degree=params.degree,
+                                   confidence=params.confidence, check=check)
+        except ValueError as exc:
+            raise WorkloadError.single("run_ids", "RUN_ID", str(exc)) from None
+        return PredictResult(metric=params.metric, vary=params.vary,
+                             series=[_series_fit(r, params, check) for r in reports])
+
+    def scaling(self, params: ScalingParams) -> ScalingResult:
+        from ssdprof.analysis.prediction import scale_runs
+
+        def link(gbps: float | None) -> float | None:
+            return gbps * 1e9 / 8 if gbps else None
+
+        try:
+            reports = scale_runs(self.runs(params.run_ids), params.metric, by=params.by, at=[float(n) for n in params.at],
+                                 clients=params.clients, client_link_bytes_per_s=link(params.client_link_gbps),
+                                 node_link_bytes_per_s=link(params.node_link_gbps))
+        except ValueError as exc:
+            raise WorkloadError.single("run_ids", "RUN_ID", str(exc)) from None
+        fits = []
+        for r in reports:
+            fit = r.fit
+            top = max([*fit.units, *(p.units for p in r.projections)])
+            curve = [CurvePoint(x=n, value=fit.value_at(n), low=None, high=None) for n in _span(1.0, top, linear=True)]
+            fits.append(ScalingFit(
+                setting=r.label, lam=fit.lam, sigma=fit.sigma, kappa=fit.kappa, peak_units=fit.peak_units, rmse=fit.rmse,
+                r2=fit.r2, observed=[CurvePoint(x=n, value=v, low=None, high=None) for n, v in zip(fit.units, fit.observed, strict=True)],
+                curve=curve, projections=[ScalingProjection(**p.__dict__) for p in r.projections], description=fit.describe()))
+        return ScalingResult(metric=params.metric, by=params.by, fits=fits)
+
+    def correlation(self, params: CorrelationParams) -> CorrelationResult:
+        from ssdprof.analysis.correlation import correlation_by_node_count
+
+        runs = [r for r in self.runs(params.run_ids) if r.status in ("ok", "partial")]
+        groups = []
+        for nodes, matrix in correlation_by_node_count(runs, method=params.method).items():
+            groups.append(CorrelationGroup(nodes=nodes, runs=matrix.runs, factors=list(matrix.factors), metrics=list(matrix.metrics),
+                                           values=[list(row) for row in matrix.values]))
+        return CorrelationResult(method=params.method, groups=groups)
+
+    def observe(self, params: ObserveParams) -> ObserveResult:
+        from ssdprof.analysis.observations import observe
+
+        found = observe(self.runs(params.run_ids), link_bytes_per_s=params.link_gbps * 1e9 / 8 if params.link_gbps else None)
+        return ObserveResult(observations=[
+            ObservationInfo(code=o.code, severity="warning" if o.severity == "warning" else "info", message=o.message,
+                            run_ids=[i for i in o.run_ids if i is not None]) for o in found])
+
+    def save_spec(self, params: SpecSaveParams) -> SpecSaveResult:
+        folder = self._user_folder("spec.id")
+        library = self.library()
+        path = folder / f"{params.spec.id}.json"
+        if path.exists() and not params.replace:
+            raise WorkloadError.single("spec.id", "ID", f"you already have a spec sheet with id {params.spec.id!r}; "
+                                       "choose another id, or save with replace to overwrite it")
+        try:
+            written = write_spec(params.spec, folder)
+        except OSError as exc:
+            raise WorkloadError.single("spec.id", "ID", f"cannot write {path}: {exc.strerror}") from None
+        origin = library.origins.get(params.spec.id)
+        return SpecSaveResult(spec=params.spec, path=str(written),
+                              overrides_bundled=origin is not None and origin.parent != folder)
+
+    def delete_spec(self, params: SpecDeleteParams) -> bool:
+        folder = self._user_folder("spec_id")
+        if delete_spec(params.spec_id, folder):
+            return True
+        if params.spec_id in self.library().specs:
+            raise WorkloadError.single("spec_id", "ID", f"{params.spec_id!r} is a bundled spec sheet and cannot be deleted; "
+                                       "save your own copy with the same id to override it")
+        raise KeyError(f"no spec with id {params.spec_id!r}; see: ssdprof specs list")
+
+    def _user_folder(self, field: str) -> Path:
+        if self.user_spec_dir is None:
+            raise WorkloadError.single(field, "ID", "this engine has no folder for your own spec sheets")
+        return self.user_spec_dir
+
+
+def _span(low: float, high: float, *, linear: bool = False) -> list[float]:
+    """CURVE_POINTS values from low to high: evenly spaced, or evenly in log scale."""
+    if high <= low:
+        return [low]
+    if linear:
+        return [low + (high - low) * i / (CURVE_POINTS - 1) for i in range(CURVE_POINTS)]
+    ratio = math.log(high / low)
+    return [low * math.exp(ratio * i / (CURVE_POINTS - 1)) for i in range(CURVE_POINTS)]
+
+
+def _prediction(p: Prediction) -> PredictionInfo:
+    return PredictionInfo(x=p.x, value=p.value, low=p.low, high=p.high, confidence=p.confidence)
+
+
+def _series_fit(report: SeriesReport, params: PredictParams, check: RunResult | None) -> SeriesFit:
+    from ssdprof.analysis.metrics import metric_value
+
+    data, model, loo = report.series, report.model, report.validation
+    xs = [*data.xs, *params.at]
+    curve = [CurvePoint(**_prediction(model.predict(x, params.confidence)).model_dump(exclude={"confidence"}))
+             for x in _span(min(xs), max(xs))]
+    measured = [MeasuredPoint(run_id=r.id, x=x, value=v) for r, x in zip(data.runs, data.xs, strict=True)
+                if r.id is not None and (v := metric_value(r, params.metric)) is not None]
+    checked = None
+    if report.anomaly is not None and check is not None and check.id is not None:
+        a = report.anomaly
+        checked = CheckInfo(run_id=check.id, anomalous=a.anomalous, observed=a.observed, prediction=_prediction(a.prediction),
+                            message=a.message)
+    r2 = model.r2
+    return SeriesFit(label=data.label, model=model.family, run_ids=[r.id for r in data.runs if r.id is not None],
+                     measured=measured, rmse=model.rmse, r2=r2, loo_rmse=loo.rmse, loo_r2=loo.r2,
+                     loo_mean_abs_error_pct=loo.mean_abs_error_pct,
+                     loo=[LooPointInfo(x=p.x, actual=p.actual, predicted=p.predicted, error_pct=p.error_pct) for p in loo.points],
+                     curve=curve, predictions=[_prediction(p) for p in report.predictions], check=checked)

@@ -1,0 +1,398 @@
+"""The analysis commands of the CLI: ``compare``, ``predict``, ``correlate`` and ``specs list|show|match|add|delete``.
+
+Wired into ``ssdprof.cli.main`` with ``register(subparsers)`` and ``handle(args, store)``; this module
+never exits the process. Bad input raises :class:`WorkloadError` (exit 2), a missing run
+:class:`KeyError` (exit 1), as for every other command.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from ssdprof.analysis.metrics import METRICS
+from ssdprof.analysis.specs import Spec, SpecError, SpecLibrary, bundled_spec_dir, default_user_spec_dir, load_spec_file
+from ssdprof.model.quantities import parse_size_bytes
+from ssdprof.model.results import RunResult
+from ssdprof.model.workload import WorkloadError
+from ssdprof.store.db import RunFilter, Store
+
+__all__ = ["COMMANDS", "handle", "register"]
+
+COMMANDS = ("compare", "predict", "correlate", "specs")
+_ALL_RUNS = 1_000_000
+
+
+class _Formatter(argparse.RawDescriptionHelpFormatter):
+    pass
+
+
+def _command(sub: Any, name: str, summary: str, example: str) -> argparse.ArgumentParser:
+    """Stand-in for cli.py's helper of the same name, so the module also works on its own (tests)."""
+    parser: argparse.ArgumentParser = sub.add_parser(name, help=summary, description=f"{summary}\n\nexample:\n  {example}",
+                                                     formatter_class=_Formatter)
+    return parser
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--db", type=Path, help="results database (default: the one in the user data folder)")
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+
+
+def _selection(parser: argparse.ArgumentParser, prefix: str = "") -> None:
+    side = f"{prefix}-" if prefix else ""
+    dest = f"{prefix}_" if prefix else ""
+    parser.add_argument(f"--{side}tag", dest=f"{dest}tags", action="append", default=[], metavar="KEY=VALUE",
+                        help="runs carrying this tag (repeatable; all must match)")
+    parser.add_argument(f"--{side}sweep", dest=f"{dest}sweep", type=int, help="every run of this sweep")
+
+
+def register(sub: Any, command: Any = _command, common: Any = _common) -> None:
+    """Add the analysis commands; ``command`` and ``common`` are cli.py's helpers (local stand-ins by default)."""
+    compare = command(sub, "compare", "mean ± 95 % CI of repeats, % of vendor spec, and whether two groups differ (Welch)",
+                       "ssdprof compare 12 13 14 --with 20 21 22 --metric iops\n"
+                       "  ssdprof compare --tag interface=SATA --with-tag interface=PCIe --metric bw_bytes_per_s\n"
+                       "  ssdprof compare --sweep 3 --spec auto")
+    compare.add_argument("run_ids", type=int, nargs="*", metavar="RUN_ID", help="runs of group A")
+    _selection(compare)
+    compare.add_argument("--with", dest="with_ids", type=int, nargs="+", default=[], metavar="RUN_ID", help="runs of group B")
+    _selection(compare, "with")
+    compare.add_argument("--metric", default="iops", choices=sorted(METRICS), help="what to compare (default iops)")
+    compare.add_argument("--confidence", type=float, default=0.95, help="confidence level (default 0.95)")
+    compare.add_argument("--spec", default="auto", help="spec id, 'auto' (match the drive model) or 'none'")
+    compare.add_argument("--spec-dir", type=Path, help=f"your own spec sheets (default: {default_user_spec_dir()})")
+    compare.add_argument("--link-gbps", type=float, help="one client's network link in Gb/s, to flag network-bound runs")
+
+    predict = command(sub, "predict", "fit models to stored runs, validate by leaving a setting out, predict untested ones",
+                       "ssdprof predict --sweep 3 --metric bw_bytes_per_s --at 1MiB\n"
+                       "  ssdprof predict --tag cluster=lab --vary outstanding --metric iops --at 64\n"
+                       "  ssdprof predict --sweep 3 --check 57\n"
+                       "  ssdprof predict --tag study=ceph --scale nodes --at 8,10 --link-gbps 10 --clients 4")
+    predict.add_argument("run_ids", type=int, nargs="*", metavar="RUN_ID", help="runs to fit (with --tag/--sweep)")
+    _selection(predict)
+    predict.add_argument("--metric", default="bw_bytes_per_s", choices=sorted(METRICS))
+    predict.add_argument("--vary", default="block_size", choices=["block_size", "outstanding"],
+                         help="the swept factor: access size (per numjobs) or outstanding I/Os (QD x jobs)")
+    predict.add_argument("--at", help="settings to predict, comma-separated: sizes (1MiB) or counts (64)")
+    predict.add_argument("--degree", type=int, default=2, help="polynomial degree for access-size models (default 2)")
+    predict.add_argument("--confidence", type=float, default=0.95)
+    predict.add_argument("--check", type=int, metavar="RUN_ID", help="is this run anomalous against the others?")
+    predict.add_argument("--scale", choices=["nodes", "clients"], help="fit the Universal Scalability Law instead")
+    predict.add_argument("--link-gbps", type=float, help="client network link in Gb/s (caps --scale predictions)")
+    predict.add_argument("--node-link-gbps", type=float, help="storage-node network link in Gb/s")
+    predict.add_argument("--clients", type=int, help="client count for the network cap (default: hosts per run)")
+
+    correlate = command(sub, "correlate", "which factors move which metrics: rank correlations per storage-node count",
+                         "ssdprof correlate --sweep 3\n  ssdprof correlate --tag cluster=lab --method pearson")
+    correlate.add_argument("run_ids", type=int, nargs="*", metavar="RUN_ID", help="runs to correlate (with --tag/--sweep)")
+    _selection(correlate)
+    correlate.add_argument("--method", default="spearman", choices=["spearman", "pearson"])
+
+    specs = command(sub, "specs", "vendor spec sheets: list, show, match a drive model, add or delete your own",
+                     "ssdprof specs match \"Samsung SSD 870 EVO 1TB\"")
+    specs_sub = specs.add_subparsers(dest="specs_command", metavar="ACTION", required=True)
+    lst = command(specs_sub, "list", "list the spec library (bundled and your own)", "ssdprof specs list --json")
+    show = command(specs_sub, "show", "show one spec sheet with its sources", "ssdprof specs show samsung-870-evo-1tb")
+    show.add_argument("spec_id")
+    match = command(specs_sub, "match", "which spec a drive model string (or a stored run's drive) matches",
+                     "ssdprof specs match \"Samsung SSD 870 EVO 1TB\"\n  ssdprof specs match --run 12")
+    match.add_argument("model", nargs="?", help="the model string as the OS reports it")
+    match.add_argument("--run", type=int, help="use the drive model recorded with this run")
+    add = command(specs_sub, "add", "add (or with --replace, change) one of your own spec sheets from a JSON file",
+                   "ssdprof specs show samsung-870-evo-1tb --json > mine.json  # edit, then:\n  ssdprof specs add mine.json")
+    add.add_argument("file", type=Path, help="a spec sheet as JSON (schema: assets/specs/README.md)")
+    add.add_argument("--replace", action="store_true", help="overwrite your own spec sheet with the same id")
+    delete = command(specs_sub, "delete", "delete one of your own spec sheets (bundled ones are never deleted)",
+                      "ssdprof specs delete my-lab-drive")
+    delete.add_argument("spec_id")
+    for parser in (lst, show, match, add, delete):
+        parser.add_argument("--spec-dir", type=Path, help=f"your own spec sheets (default: {default_user_spec_dir()})")
+    for parser in (compare, predict, correlate, lst, show, match, add, delete):
+        common(parser)
+
+
+def handle(args: argparse.Namespace, store: Store) -> int:
+    confidence = getattr(args, "confidence", 0.95)
+    if not 0.5 <= confidence < 1:
+        raise WorkloadError.single("confidence", "--confidence", f"a level such as 0.95 (from 0.5 to below 1); got {confidence}")
+    if getattr(args, "degree", 1) < 1:
+        raise WorkloadError.single("degree", "--degree", f"a polynomial degree of at least 1; got {args.degree}")
+    try:
+        if args.command == "specs":
+            return _specs(args, store)
+        if args.command == "compare":
+            return _compare(args, store)
+        if args.command == "correlate":
+            return _correlate(args, store)
+        return _predict(args, store)
+    except SpecError as exc:
+        print(f"ssdprof: {exc}", file=sys.stderr)
+        return 2
+    except ValueError as exc:
+        if isinstance(exc, WorkloadError):
+            raise
+        print(f"ssdprof: cannot analyse these runs: {exc}", file=sys.stderr)
+        return 1
+
+
+# --- helpers ---------------------------------------------------------------------------------
+
+def _library(args: argparse.Namespace) -> SpecLibrary:
+    return SpecLibrary.load([bundled_spec_dir(), args.spec_dir or default_user_spec_dir()])
+
+
+def _select(store: Store, ids: Sequence[int], tags: Sequence[str], sweep: int | None) -> list[RunResult]:
+    runs: dict[int | None, RunResult] = {}
+    for run_id in ids:
+        run = store.run(run_id)
+        if run is None:
+            raise KeyError(f"run {run_id} does not exist; see: ssdprof runs list")
+        runs[run.id] = run
+    if tags or sweep is not None:
+        for tag in tags:
+            if "=" not in tag:
+                raise WorkloadError.single("tag", "--tag", f"{tag!r} is not KEY=VALUE, e.g. interface=SATA")
+        found = store.runs(RunFilter(tag=tags[0] if tags else None, sweep_id=sweep, limit=_ALL_RUNS))
+        wanted = [tuple(t.split("=", 1)) for t in tags]
+        runs.update({r.id: r for r in found if all(r.tags.get(k) == v for k, v in wanted)})
+    return list(runs.values())
+
+
+def _unit(metric: str) -> tuple[float, str]:
+    if "bw_bytes" in metric:
+        return 1e6, "MB/s"
+    if "lat_ns" in metric:
+        return 1e3, "µs"
+    return 1.0, "IOPS"
+
+
+def _print_json(data: Any) -> None:
+    print(json.dumps(data, indent=2, default=lambda o: o.model_dump(mode="json") if hasattr(o, "model_dump") else str(o)))
+
+
+# --- compare ---------------------------------------------------------------------------------
+
+def _compare(args: argparse.Namespace, store: Store) -> int:
+    from ssdprof.analysis.metrics import latency_kind_note
+    from ssdprof.analysis.observations import observe  # scipy loads only for the commands that use it
+    from ssdprof.analysis.stats import compare_groups, summarise_repeats
+
+    a = _select(store, args.run_ids, args.tags, args.sweep)
+    b = _select(store, args.with_ids, args.with_tags, args.with_sweep)
+    if not a:
+        raise WorkloadError.single("run_ids", "RUN_ID", "name runs to compare: RUN_ID..., --tag KEY=VALUE or --sweep ID")
+    scale, unit = _unit(args.metric)
+    report: dict[str, Any] = {"metric": args.metric, "unit": unit}
+    lines: list[str] = []
+    if b:
+        found = compare_groups(a, b, args.metric, confidence=args.confidence, scale=scale, unit=unit)
+        if not found:
+            raise WorkloadError.single("with_ids", "--with", "no setting was measured in both groups; compare like with like")
+        for c in found:
+            lines += ["" if c.same_setting else "note: the two groups were measured with different settings",
+                      f"{c.setting}: A {c.result.a.format(1, unit)} | B {c.result.b.format(1, unit)}", f"  {c.result.verdict}"]
+        report["comparisons"] = [c.as_dict() for c in found]
+        report["latency_note"] = latency_kind_note(a, b)
+        lines.append(f"note: {report['latency_note']}" if report["latency_note"] else "")
+    else:
+        groups = summarise_repeats(a, args.metric, args.confidence)
+        lines += [f"{g.label:34} {g.ci.format(scale, unit)}  runs {', '.join(map(str, g.run_ids))}" for g in groups]
+        report["groups"] = [g.as_dict() for g in groups]
+        report["spec"] = _spec_lines(a, args, lines)
+    observations = observe([*a, *b], link_bytes_per_s=args.link_gbps * 1e9 / 8 if args.link_gbps else None)
+    report["observations"] = [o.__dict__ for o in observations]
+    lines += [f"note: {o.message}" for o in observations]
+    if args.json:
+        _print_json(report)
+    else:
+        print("\n".join(line for line in lines if line))
+    return 0
+
+
+def _spec_for(run: RunResult, args: argparse.Namespace, library: SpecLibrary) -> tuple[Spec | None, str]:
+    if args.spec == "none":
+        return None, ""
+    if args.spec != "auto":
+        return library.get(args.spec), "chosen with --spec"
+    found = library.match_detail(run.environment.device_model) if run.environment.device_model else None
+    if found is None:
+        model = run.environment.device_model or "not recorded"
+        return None, f"no spec sheet matches the drive model ({model}); pick one with --spec ID (see: ssdprof specs list)"
+    return found.spec, f"matched '{run.environment.device_model}'" + (f"; {found.note}" if found.note else "")
+
+
+def _spec_lines(runs: list[RunResult], args: argparse.Namespace, lines: list[str]) -> list[dict[str, Any]]:
+    from ssdprof.analysis.spec_comparison import Status, best_comparisons, compare_repeats
+    from ssdprof.analysis.stats import summarise_repeats
+
+    """% of spec per setting: fair comparisons are printed, the rest only counted (all are in --json)."""
+    library = _library(args)
+    out: list[dict[str, Any]] = []
+    said: set[str] = set()
+    for group in summarise_repeats(runs, "iops", args.confidence):
+        members = [r for r in runs if r.id in group.run_ids]
+        spec, how = _spec_for(members[0], args, library)
+        if spec is None:
+            if how and how not in said:
+                lines.append(f"spec: {how}")
+                said.add(how)
+            continue
+        if spec.id not in said:
+            lines.append(f"spec: {spec.title} ({how})")
+            said.add(spec.id)
+        comparisons = best_comparisons(compare_repeats(spec, members))
+        fair = [c for c in comparisons if c.status is not Status.MISMATCH]
+        lines += [f"  {group.label}: {c.sentence()}" for c in fair]
+        if comparisons and not fair:
+            rated = "; ".join(sorted({c.figure.conditions() for c in comparisons}))
+            lines.append(f"  {group.label}: no rating at these conditions (rated: {rated})")
+        out += [{"run_ids": group.run_ids, "spec_id": spec.id, **c.model_dump(mode="json")} for c in comparisons]
+    return out
+
+
+# --- predict ---------------------------------------------------------------------------------
+
+def _settings(text: str | None, sizes: bool) -> list[float]:
+    if not text:
+        return []
+    try:
+        return [float(parse_size_bytes(t.strip())) if sizes else float(t) for t in text.split(",") if t.strip()]
+    except ValueError as exc:
+        raise WorkloadError.single("at", "--at", f"{text!r}: {exc}; e.g. --at 1MiB,2MiB or --at 64") from None
+
+
+def _predict(args: argparse.Namespace, store: Store) -> int:
+    from ssdprof.analysis.prediction import predict_runs
+
+    runs = _select(store, args.run_ids, args.tags, args.sweep)
+    if not runs:
+        raise WorkloadError.single("run_ids", "RUN_ID", "name the runs to fit: RUN_ID..., --tag KEY=VALUE or --sweep ID")
+    if args.scale:
+        return _scale(runs, args)
+    checked = store.run(args.check) if args.check is not None else None
+    if args.check is not None and checked is None:
+        raise KeyError(f"run {args.check} does not exist; see: ssdprof runs list")
+    scale, unit = _unit(args.metric)
+    reports = predict_runs(runs, args.metric, vary=args.vary, at=_settings(args.at, args.vary == "block_size"),
+                           degree=args.degree, confidence=args.confidence, check=checked)
+    if args.json:
+        _print_json({"metric": args.metric, "unit": unit, "series": [r.as_dict() for r in reports]})
+    else:
+        print("\n\n".join(r.describe(scale, unit) for r in reports))
+    return 0
+
+
+def _scale(runs: list[RunResult], args: argparse.Namespace) -> int:
+    from ssdprof.analysis.prediction import scale_runs
+
+    scale, unit = _unit(args.metric)
+    reports = scale_runs(runs, args.metric, by=args.scale, at=_settings(args.at, False), clients=args.clients,
+                         client_link_bytes_per_s=args.link_gbps * 1e9 / 8 if args.link_gbps else None,
+                         node_link_bytes_per_s=args.node_link_gbps * 1e9 / 8 if args.node_link_gbps else None)
+    if args.json:
+        _print_json({"metric": args.metric, "unit": unit, "scale": args.scale, "fits": [r.as_dict() for r in reports]})
+        return 0
+    for r in reports:
+        print(f"{r.label}: {r.fit.describe(scale, unit)}")
+        print("\n".join(f"  {p.sentence(args.scale, scale, unit)}" for p in r.projections))
+    return 0
+
+
+# --- specs -----------------------------------------------------------------------------------
+
+def _correlate(args: argparse.Namespace, store: Store) -> int:
+    from ssdprof.analysis.correlation import correlation_by_node_count
+
+    runs = [r for r in _select(store, args.run_ids, args.tags, args.sweep) if r.status in ("ok", "partial")]
+    if not runs:
+        raise WorkloadError.single("run_ids", "RUN_ID", "name the runs to correlate: RUN_ID..., --tag KEY=VALUE or --sweep ID")
+    matrices = correlation_by_node_count(runs, method=args.method)
+    if args.json:
+        _print_json({"method": args.method, "groups": [{"nodes": nodes, "runs": m.runs, "factors": m.factors, "metrics": m.metrics,
+                                                        "values": m.values} for nodes, m in matrices.items()]})
+        return 0
+    for nodes, m in matrices.items():
+        print(f"{'runs without a nodes tag' if nodes is None else f'{nodes} storage nodes'} ({m.runs} runs, {m.method}; "
+              "blank: not varied or too few runs)")
+        print(m.format() + "\n")
+    return 0
+
+
+def _own_specs(args: argparse.Namespace, library: SpecLibrary) -> int:
+    from ssdprof.app.contract_analysis import SpecDeleteParams, SpecSaveParams
+    from ssdprof.app.service_predict import Models
+
+    models = Models(lambda _ids: [], lambda: library, args.spec_dir or default_user_spec_dir())
+    if args.specs_command == "delete":
+        models.delete_spec(SpecDeleteParams(spec_id=args.spec_id))
+        print(f"deleted your spec sheet {args.spec_id}")
+        return 0
+    saved = models.save_spec(SpecSaveParams(spec=load_spec_file(args.file), replace=args.replace))
+    print(f"saved {saved.spec.title} as {saved.path}" + (" (overrides the bundled sheet with this id)" if saved.overrides_bundled else ""))
+    return 0
+
+
+def _specs(args: argparse.Namespace, store: Store) -> int:
+    library = _library(args)
+    if args.specs_command in ("add", "delete"):
+        return _own_specs(args, library)
+    for problem in library.problems:
+        print(f"ssdprof: skipped {problem}", file=sys.stderr)
+    if args.specs_command == "list":
+        rows = sorted(library.specs.values(), key=lambda s: (s.vendor, s.model))
+        if args.json:
+            _print_json({"specs": [{"id": s.id, "vendor": s.vendor, "model": s.model, "interface": s.interface.value,
+                                    "figures": len(s.figures), "unsourced": s.unsourced, "file": str(library.origins[s.id])}
+                                   for s in rows]})
+        for s in [] if args.json else rows:
+            print(f"{s.id:32} {s.title:44} {s.interface.value:5} {len(s.figures):2} figures{'  UNSOURCED' if s.unsourced else ''}")
+        return 0
+    if args.specs_command == "show":
+        spec = library.get(args.spec_id)
+        if args.json:
+            _print_json(spec.model_dump(mode="json"))
+        else:
+            print(_format_spec(spec, library.origins[spec.id]))
+        return 0
+    return _specs_match(args, store, library)
+
+
+def _specs_match(args: argparse.Namespace, store: Store, library: SpecLibrary) -> int:
+    model = args.model
+    if args.run is not None:
+        run = store.run(args.run)
+        if run is None:
+            raise KeyError(f"run {args.run} does not exist; see: ssdprof runs list")
+        model = run.environment.device_model
+    if not model:
+        raise WorkloadError.single("model", "MODEL", "give a model string or --run RUN_ID (with a recorded drive model)")
+    found = library.match_detail(model)
+    if args.json:
+        _print_json({"model": model, "spec_id": found.spec.id if found else None, "score": found.score if found else 0,
+                     "pattern": found.pattern if found else None, "note": found.note if found else ""})
+    elif found:
+        print(f"'{model}' → {found.spec.id} ({found.spec.title}; pattern '{found.pattern}'){'; ' + found.note if found.note else ''}")
+    else:
+        print(f"'{model}': no spec sheet matches; add one to {args.spec_dir or default_user_spec_dir()}")
+    return 0 if found else 1
+
+
+def _format_spec(spec: Spec, origin: Path) -> str:
+    lines = [f"{spec.title}  [{spec.id}]", f"  interface {spec.interface.value} ({spec.link}), form factor {spec.form_factor}",
+             f"  capacity {spec.capacity_bytes / 1e9:g} GB" if spec.capacity_bytes else "  capacity: series (several)",
+             f"  matches: {', '.join(spec.match_patterns) or '-'}", f"  file: {origin}"]
+    for figure in spec.figures:
+        lines.append(f"  {figure.statistic:7} {figure.value:>12,g} {figure.unit:5}  {figure.conditions()}"
+                     f"{'  (' + figure.note + ')' if figure.note else ''}  [source {figure.source + 1}]")
+    if not spec.figures:
+        lines.append("  no rated figures (see notes)")
+    lines += [f"  source {i + 1}: {s.title} {s.url or '(no public URL)'}" for i, s in enumerate(spec.sources)]
+    if spec.unsourced:
+        lines.append("  UNSOURCED: no public source URL for this sheet or some of its figures; % of spec against them cannot be checked")
+    if spec.notes:
+        lines.append(f"  notes: {spec.notes}")
+    return "\n".join(lines)

@@ -1,0 +1,221 @@
+"""``ssdprof report``, ``ssdprof import-table`` and ``ssdprof import-job``: PDF reports and imports.
+
+Wired into cli.py like cli_hosts: ``register(sub, command, common)`` adds the commands and
+``handle(args, store)`` runs them. Errors are raised as the CLI's usual exceptions
+(WorkloadError: bad input, exit 2); cli.py turns them into messages and exit codes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import signal
+import sys
+import threading
+from pathlib import Path
+from types import FrameType
+from typing import TYPE_CHECKING, Any
+
+from ssdprof.app.runner import Runner
+from ssdprof.cli.terminal import ProgressPrinter, format_runs_table
+from ssdprof.fio.jobfile import JobFileError, read_job_file
+from ssdprof.model.results import RunResult
+from ssdprof.model.sweep import SweepSpec, describe
+from ssdprof.model.workload import WorkloadError
+from ssdprof.store.db import RunFilter, Store
+from ssdprof.store.tabular import TableImportError, import_table
+
+if TYPE_CHECKING:  # matplotlib and reportlab load only when a report is written: other commands stay fast
+    from ssdprof.report import ReportRequest, RunGroup
+
+__all__ = ["COMMANDS", "export_pdf", "handle", "register"]
+
+COMMANDS = ("report", "import-table", "import-job")
+
+
+def register(sub: Any, command: Any, common: Any) -> None:
+    """Add the commands; ``command`` and ``common`` are cli.py's helpers."""
+    report = command(sub, "report", "write a PDF report of runs, a sweep, or groups of runs compared",
+                     "ssdprof report --sweep 3 -o student-report.pdf\n"
+                     "  ssdprof report 12 13 14 --title 'Samsung 970 EVO, 4K random read' -o report.pdf\n"
+                     "  ssdprof report --group SATA=1,2,3 --group PCIe=4,5,6 -o sata-vs-pcie.pdf")
+    report.add_argument("run_ids", type=int, nargs="*", metavar="RUN_ID")
+    report.add_argument("--sweep", type=int, help="every run of this sweep")
+    report.add_argument("--group", action="append", default=[], metavar="LABEL=ID,ID,...",
+                        help="a labelled group of run ids to compare; repeat for each group")
+    report.add_argument("--title", default="SSD performance report", help="the report's title")
+    report.add_argument("--spec", metavar="SPEC_ID", help="compare with this spec sheet (default: the one matching the drive)")
+    report.add_argument("--spec-dir", type=Path, help="your own spec sheets, added to the bundled ones")
+    report.add_argument("-o", "--output", type=Path, default=Path("ssdprof-report.pdf"), help="PDF to write (default %(default)s)")
+    common(report)
+
+    table = command(sub, "import-table", "store a CSV of results (block size, queue depth, direction, IOPS, MB/s, latency) "
+                    "as earlier runs", "ssdprof import-table datasheet.csv --tag source=vendor --tag interface=NVMe")
+    table.add_argument("file", type=Path, metavar="FILE.csv")
+    table.add_argument("--tag", action="append", default=[], metavar="KEY=VALUE")
+    common(table)
+
+    job = command(sub, "import-job", "check a fio job file and turn its jobs into ssdprof workloads (with --run, measure them)",
+                  "ssdprof import-job randread.fio --target /mnt/ssd/test --run")
+    job.add_argument("file", type=Path, metavar="JOB.fio")
+    job.add_argument("--target", required=True, help="directory (or file or device) every job measures; the job file's "
+                     "own filename/directory may only point inside it")
+    job.add_argument("--run", action="store_true", help="measure the jobs now (one after another) and store the runs")
+    job.add_argument("--repeat", type=int, default=1, help="repeat every job N times (default 1)")
+    job.add_argument("--tag", action="append", default=[], metavar="KEY=VALUE")
+    common(job)
+
+
+def handle(args: argparse.Namespace, store: Store) -> int:
+    if args.command == "report":
+        return _report(args, store)
+    if args.command == "import-table":
+        return _import_table(args, store)
+    return _import_job(args, store)
+
+
+def _parse_tags(items: list[str]) -> dict[str, str]:
+    tags = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip() or len(item) > 200:
+            raise WorkloadError.single("tag", "--tag", f"{item!r} is not KEY=VALUE (at most 200 characters), e.g. interface=SATA")
+        tags[key.strip()] = value.strip()
+    return tags
+
+
+def _load(store: Store, run_ids: list[int]) -> list[RunResult]:
+    runs = []
+    for run_id in run_ids:
+        found = store.run(run_id)
+        if found is None:
+            raise KeyError(f"run {run_id} does not exist; see: ssdprof runs list")
+        runs.append(found)
+    return runs
+
+
+def _groups(args: argparse.Namespace, store: Store) -> list[RunGroup]:
+    from ssdprof.report import RunGroup
+
+    groups = []
+    for item in args.group:
+        label, sep, ids = item.partition("=")
+        try:
+            run_ids = [int(i) for i in ids.split(",") if i.strip()]
+        except ValueError:
+            run_ids = []
+        if not sep or not label.strip() or not run_ids:
+            raise WorkloadError.single("group", "--group", f"{item!r}: use LABEL=ID,ID,... e.g. SATA=1,2,3")
+        groups.append(RunGroup(label.strip(), tuple(_load(store, run_ids))))
+    runs = store.runs(RunFilter(sweep_id=args.sweep, limit=None)) if args.sweep is not None else []
+    if args.sweep is not None and not runs:
+        raise KeyError(f"sweep {args.sweep} has no runs; see: ssdprof runs list --sweep {args.sweep}")
+    runs += _load(store, args.run_ids)
+    if runs:
+        groups.insert(0, RunGroup("runs" if not groups else "selected", tuple(runs)))
+    if not groups:
+        raise WorkloadError.single("run_ids", "RUN_ID", "name run ids, --sweep ID or --group LABEL=IDS")
+    return groups
+
+
+def _report(args: argparse.Namespace, store: Store) -> int:
+    from ssdprof.analysis.specs import bundled_spec_dir, default_user_spec_dir
+    from ssdprof.report import ReportRequest
+
+    request = ReportRequest(groups=tuple(_groups(args, store)), title=args.title, spec_id=args.spec,
+                            spec_folders=(bundled_spec_dir(), args.spec_dir or default_user_spec_dir()))
+    return _write_pdf(request, args.output, args.json)
+
+
+def export_pdf(runs: list[RunResult], output: Path | None) -> int:
+    """``ssdprof export ... --format pdf``: the same report as ``ssdprof report``."""
+    if output is None:
+        raise WorkloadError.single("output", "-o", "a PDF needs a file to go to: add -o report.pdf")
+    from ssdprof.report import ReportRequest
+
+    return _write_pdf(ReportRequest.of_runs(runs), output, False)
+
+
+def _write_pdf(request: ReportRequest, output: Path, as_json: bool) -> int:
+    from ssdprof.report import ReportError, build_pdf
+
+    try:
+        pdf = build_pdf(request)
+    except ReportError as exc:
+        raise WorkloadError.single("run_ids", "RUN_ID", str(exc)) from None
+    output.write_bytes(pdf)
+    runs = sum(len(g.runs) for g in request.groups)
+    if as_json:
+        print(json.dumps({"output": str(output), "bytes": len(pdf), "runs": runs}))
+    else:
+        print(f"wrote {output} ({len(pdf) // 1024} KiB, {runs} run(s))", file=sys.stderr)
+    return 0
+
+
+def _import_table(args: argparse.Namespace, store: Store) -> int:
+    try:
+        imported = import_table(args.file, _parse_tags(args.tag))
+    except TableImportError as exc:
+        raise WorkloadError.single("file", "FILE.csv", str(exc)) from None
+    stored = [store.add_run(run) for run in imported.runs]
+    if args.json:
+        print(json.dumps({"runs": [r.summary_json() for r in stored], "assumptions": imported.assumptions,
+                          "unit_warnings": imported.unit_warnings}, indent=2))
+        return 0
+    for run in stored:
+        print(f"imported run {run.id}: {run.workload.label()} from {args.file.name}")
+    for assumption in imported.assumptions:
+        print(f"assumed: {assumption}")
+    for warning in imported.unit_warnings:
+        print(f"warning: {warning}")
+    return 0
+
+
+def _import_job(args: argparse.Namespace, store: Store) -> int:
+    if args.repeat < 1:
+        raise WorkloadError.single("repeat", "--repeat", f"must be at least 1; got {args.repeat}")
+    try:
+        imported = read_job_file(args.file, args.target)
+    except JobFileError as exc:
+        for problem in exc.problems:
+            print(f"ssdprof: refused: {problem}", file=sys.stderr)
+        return 2
+    tags = {"job_file": args.file.name, **_parse_tags(args.tag)}
+    spec = SweepSpec(name=f"job file {args.file.name}", points=[w for _, w in imported.workloads], repeats=args.repeat, tags=tags)
+    if args.json and not args.run:
+        print(json.dumps({"jobs": [{"name": n, "workload": w.model_dump(mode="json")} for n, w in imported.workloads],
+                          "notes": list(imported.notes)}, indent=2))
+        return 0
+    out = sys.stderr if args.run else sys.stdout
+    for job_name, workload in imported.workloads:
+        print(f"[{job_name}] {workload.label()}, {workload.runtime_s:g} s, {'direct' if workload.direct else 'BUFFERED'}", file=out)
+    for note in imported.notes:
+        print(f"note: {note}", file=out)
+    if not args.run:
+        print(f"{describe(spec)}. Measure them with: ssdprof import-job {args.file} --target {args.target} --run", file=out)
+        return 0
+    return _run(spec, tags, store, args.json)
+
+
+def _run(spec: SweepSpec, tags: dict[str, str], store: Store, as_json: bool) -> int:
+    cancel = threading.Event()
+
+    def interrupt(signum: int, frame: FrameType | None) -> None:
+        if cancel.is_set():
+            raise KeyboardInterrupt
+        print("\nstopping the measurement; finished points are kept (Ctrl-C again to abort)", file=sys.stderr)
+        cancel.set()
+
+    previous = signal.signal(signal.SIGINT, interrupt)
+    try:
+        outcome = Runner(store).run_sweep(spec, tags=tags, on_event=ProgressPrinter(sys.stderr).handle, cancel=cancel)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if as_json:
+        print(json.dumps({"sweep_id": outcome.sweep_id, "status": outcome.status,
+                          "runs": [r.summary_json() for r in outcome.results]}, indent=2))
+    else:
+        print(format_runs_table(outcome.results))
+    if outcome.status == "cancelled":
+        return 130
+    return 1 if any(r.status == "failed" for r in outcome.results) else 0

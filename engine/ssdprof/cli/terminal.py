@@ -1,0 +1,160 @@
+"""What the CLI shows a person: a live progress line, result tables with units stated."""
+
+from __future__ import annotations
+
+import shutil
+from typing import TextIO
+
+from ssdprof.model.events import LayoutDone, PointFinished, PointProgress, PointStarted, RunEvent, SweepFinished, SweepStarted
+from ssdprof.model.quantities import format_duration, format_size
+from ssdprof.model.results import DirectionStats, HostResult, ProgressSample, RunResult
+
+__all__ = ["ProgressPrinter", "format_iops", "format_latency_ns", "format_run", "format_runs_table"]
+
+
+def format_latency_ns(value: float | None) -> str:
+    if value is None:
+        return "-"
+    if value >= 1e6:
+        return f"{value / 1e6:.2f} ms"
+    return f"{value / 1e3:.1f} µs"
+
+
+def format_iops(value: float) -> str:
+    return f"{value / 1e3:.1f}k" if value >= 10_000 else f"{value:.0f}"
+
+
+class ProgressPrinter:
+    """One updating line on a terminal; one line per point when output is not a terminal."""
+
+    def __init__(self, stream: TextIO):
+        self.stream = stream
+        self.tty = stream.isatty()
+        self._label = ""
+        self._hosts: dict[str, ProgressSample] = {}
+
+    def handle(self, event: RunEvent) -> None:
+        if isinstance(event, SweepStarted):
+            self._line(f"engine: {event.engine} ({event.engine_reason})", final=True)
+            if event.already_done:
+                self._line(f"resuming sweep {event.sweep_id}: {event.already_done} of {event.total_points} points done",
+                           final=True)
+        elif isinstance(event, LayoutDone):
+            self._line(f"laid out {format_size(event.size_bytes)} test file in {event.seconds:.1f} s "
+                       "(not part of any measurement)", final=True)
+        elif isinstance(event, PointStarted):
+            self._label = f"[{event.number}/{event.total_points}] {event.workload.label()}"
+            self._hosts = {}
+            self._line(f"{self._label}  ETA {format_duration(event.eta_s)}", final=not self.tty)
+        elif isinstance(event, PointProgress) and self.tty:
+            self._hosts[event.sample.host] = event.sample
+            fraction = min(event.point_elapsed_s / max(event.point_duration_s, 1e-9), 1.0)
+            bar = "#" * int(fraction * 20) + "-" * (20 - int(fraction * 20))
+            phase = " ramp" if event.sample.ramping else ""
+            self._line(f"{self._label} [{bar}]{phase} {self._live_rates()} ETA {format_duration(event.eta_s)}")
+        elif isinstance(event, PointFinished):
+            r = event.result
+            self._line(f"{self._label}  done: {_direction_brief(r)}", final=True)
+            if len(r.hosts) > 1:
+                for host in r.hosts:
+                    self._line(f"    {host.host}: {host.error or _direction_brief(host)}", final=True)
+            for warning in r.warnings:
+                self._line(f"    {warning.severity.value}: {warning.message}", final=True)
+        elif isinstance(event, SweepFinished):
+            self._line(f"{event.status}: {len(event.run_ids)} point(s) in {format_duration(event.wall_s)}", final=True)
+
+    def _live_rates(self) -> str:
+        """The last second, per host when there are several."""
+        parts = []
+        for host, s in sorted(self._hosts.items()):
+            iops = s.read_iops + s.write_iops
+            bw = s.read_bw_bytes_per_s + s.write_bw_bytes_per_s
+            p99 = max(v for v in (s.read_lat_ns_p99, s.write_lat_ns_p99, 0.0) if v is not None)
+            prefix = f"{host}: " if len(self._hosts) > 1 else ""
+            parts.append(f"{prefix}{format_iops(iops)} IOPS {bw / 1e6:.1f} MB/s p99 {format_latency_ns(p99 or None)}")
+        return " | ".join(parts)
+
+    def _line(self, text: str, final: bool = False) -> None:
+        if self.tty:
+            width = shutil.get_terminal_size((100, 20)).columns - 1
+            self.stream.write("\r\x1b[K" + text[:width] + ("\n" if final else ""))
+        elif final:
+            self.stream.write(text + "\n")
+        self.stream.flush()
+
+
+def _direction_brief(run: RunResult | HostResult) -> str:
+    parts = []
+    for name, stats in (("read", run.read), ("write", run.write)):
+        if stats.active:
+            parts.append(f"{name} {format_iops(stats.iops)} IOPS {stats.bw_bytes_per_s / 1e6:.1f} MB/s "
+                         f"p50 {format_latency_ns(stats.lat_ns.p50)} p99 {format_latency_ns(stats.lat_ns.p99)}")
+    return "; ".join(parts) or f"no I/O ({getattr(run, 'status', 'failed')})"
+
+
+LATENCY_NOTE = "latency: total, submission to completion (fio's lat); MB = 10^6 bytes, MiB = 2^20 bytes"
+BREAKDOWN_NOTE = ("total = submission (slat) + completion (clat); '-' where the engine does not split it "
+                  "(synchronous calls and the portable engine time the whole call)")
+_MAIN_COLUMNS = (("IOPS", 10), ("MB/s", 9), ("MiB/s", 9), ("mean", 10), ("p50", 10), ("p99", 10), ("p99.9", 10))
+_BREAKDOWN_COLUMNS = (("IOPS", 10), ("MB/s", 9), ("submit", 10), ("complete", 10), ("total", 10), ("tot p99", 10))
+
+
+def format_runs_table(runs: list[RunResult], *, breakdown: bool = False) -> str:
+    """One row per run and direction; ``breakdown`` shows total latency's submission and completion means."""
+    if not runs:
+        return "no runs"
+    columns = _BREAKDOWN_COLUMNS if breakdown else _MAIN_COLUMNS
+    header = f"{'id':>5}  {'workload':28} {'dir':5} " + " ".join(f"{c:>{w}}" for c, w in columns) + "  status"
+    lines = [header]
+    for run in runs:
+        for name, stats in (("read", run.read), ("write", run.write)):
+            if stats.active:
+                lines.append(_row(run, name, stats, breakdown=breakdown))
+        if not (run.read.active or run.write.active):
+            width = sum(w + 1 for _, w in columns) - 1
+            lines.append(f"{run.id or '-':>5}  {run.workload.label():28} {'-':5} {'no I/O completed':>{width}}  {run.status}")
+    lines.append(LATENCY_NOTE)
+    if breakdown:
+        lines.append(BREAKDOWN_NOTE)
+    lines += _kind_notes(runs)
+    return "\n".join(lines)
+
+
+def _kind_notes(runs: list[RunResult]) -> list[str]:
+    older = sorted({str(r.id) for r in runs for d in (r.read, r.write) if d.latency_kind in ("total_mean_only", "completion_only")},
+                   key=lambda text: (len(text), text))
+    if not older:
+        return []
+    return [f"run(s) {', '.join(older)}: imported output without total-latency percentiles; their p50/p99 are left "
+            "empty rather than filled from completion latency"]
+
+
+def _row(run: RunResult, name: str, stats: DirectionStats, *, breakdown: bool) -> str:
+    lat = stats.lat_ns
+    flag = " !" if run.warnings else ""
+    head = f"{run.id or '-':>5}  {run.workload.label():28} {name:5} {stats.iops:>10.0f} {stats.bw_bytes_per_s / 1e6:>9.1f} "
+    if breakdown:
+        split = stats.slat_ns.mean is not None
+        submit = format_latency_ns(stats.slat_ns.mean) if split else "-"
+        complete = format_latency_ns(stats.clat_ns.mean) if split else "-"
+        return (head + f"{submit:>10} {complete:>10} {format_latency_ns(lat.mean):>10} "
+                f"{format_latency_ns(lat.p99):>10}  {run.status}{flag}")
+    return (head + f"{stats.bw_bytes_per_s / 1048576:>9.1f} {format_latency_ns(lat.mean):>10} {format_latency_ns(lat.p50):>10} "
+            f"{format_latency_ns(lat.p99):>10} {format_latency_ns(lat.p99_9):>10}  {run.status}{flag}")
+
+
+def format_run(run: RunResult, *, breakdown: bool = False) -> str:
+    env = run.environment
+    lines = [
+        f"run {run.id}  {run.started_at}  {run.status}  ({run.source})",
+        f"workload: {run.workload.label()}  runtime {run.workload.runtime_s:g}s ramp {run.workload.ramp_s:g}s "
+        f"size {format_size(run.workload.size_bytes)} {'direct' if run.workload.direct else 'BUFFERED'}",
+        f"engine:   {run.engine.name} {run.engine.version} {run.engine.ioengine} - {run.engine.reason}",
+        f"device:   {env.device or '?'} {env.device_model} {env.interface} {env.pcie_link} on {env.filesystem} {env.mount_point}",
+        f"system:   {env.os}, {env.cpu_model} x{env.cpu_count}",
+    ]
+    if run.tags:
+        lines.append("tags:     " + ", ".join(f"{k}={v}" for k, v in run.tags.items()))
+    lines.append(format_runs_table([run], breakdown=breakdown))
+    lines += [f"{w.severity.value}: {w.message}" for w in run.warnings]
+    return "\n".join(lines)

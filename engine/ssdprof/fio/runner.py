@@ -1,0 +1,360 @@
+"""fio as a measuring instrument: find it, choose its I/O engine, write the job, run it with
+live per-second progress, and stop it by the PID we started.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import os
+import platform
+import re
+import shutil
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import psutil
+
+from ssdprof.fio.output import FioReport, combine, parse_report
+from ssdprof.fio.progress import DocumentStream, ProgressTracker
+from ssdprof.model.results import EngineInfo, HostResult, Measurement, ProgressSample
+from ssdprof.model.workload import Workload
+from ssdprof.target.processes import end_with_parent
+
+__all__ = [
+    "FioEngine",
+    "FioError",
+    "FioInstall",
+    "FioPlan",
+    "FioRun",
+    "detect_fio",
+    "job_file",
+    "layout_file",
+    "measurement_from_report",
+    "plan_fio",
+    "run_fio",
+]
+
+_ASYNC_PREFERENCE = {"Linux": ("io_uring", "libaio"), "Darwin": ("posixaio",), "Windows": ("windowsaio",)}
+_GRACE_S = 30.0
+
+
+class FioError(RuntimeError):
+    """fio could not be run or produced no result."""
+
+
+@dataclass(frozen=True)
+class FioInstall:
+    path: str
+    version: str
+    engines: frozenset[str]
+
+
+@dataclass(frozen=True)
+class FioPlan:
+    """How a workload maps onto fio: the I/O engine and the job count that realise its queue."""
+
+    ioengine: str
+    iodepth: int
+    numjobs: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class FioRun:
+    report: FioReport
+    raw_output: str
+    stderr: str
+    returncode: int
+    cancelled: bool
+    progress: list[ProgressSample]
+    job_text: str
+
+
+@functools.lru_cache(maxsize=8)
+def detect_fio(executable: str = "fio") -> FioInstall | None:
+    """The fio on PATH (or at ``executable``) with its version and I/O engines, or None."""
+    path = shutil.which(executable)
+    if path is None:
+        return None
+    try:
+        version = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=20, check=False).stdout.strip()
+        enghelp = subprocess.run([path, "--enghelp"], capture_output=True, text=True, timeout=20, check=False).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    engines = frozenset(line.strip() for line in enghelp.splitlines()[1:] if line.strip())
+    return FioInstall(path=path, version=version, engines=engines)
+
+
+@functools.lru_cache(maxsize=16)
+def _engine_works(fio_path: str, ioengine: str) -> bool:
+    """Listed is not usable: io_uring is often blocked by seccomp in containers. Try it."""
+    with tempfile.TemporaryDirectory(prefix="ssdprof-probe-") as scratch:
+        probe = Path(scratch) / "probe"
+        probe.write_bytes(b"\0" * 8192)
+        args = [fio_path, "--name=probe", f"--filename={probe}", "--size=8k", "--rw=read", "--bs=4k",
+                f"--ioengine={ioengine}", "--output-format=json"]
+        try:
+            done = subprocess.run(args, capture_output=True, text=True, timeout=30, check=False)
+        except (OSError, subprocess.TimeoutExpired):
+            return False
+        return done.returncode == 0 and '"error" : 0' in done.stdout
+
+
+def plan_fio(fio: FioInstall, workload: Workload, system: str | None = None) -> FioPlan:
+    """io_uring/libaio on Linux, posixaio on macOS, windowsaio on Windows, else psync.
+
+    psync ignores iodepth, so there the queue depth is realised as more jobs (QD x jobs).
+    """
+    system = system or platform.system()
+    for engine in _ASYNC_PREFERENCE.get(system, ()):
+        if engine in fio.engines and _engine_works(fio.path, engine):
+            return FioPlan(engine, workload.queue_depth, workload.numjobs, f"{engine}: the asynchronous engine for {system}")
+    if workload.queue_depth == 1:
+        return FioPlan("psync", 1, workload.numjobs, "psync: no asynchronous engine works here; QD1 needs none")
+    return FioPlan(
+        "psync", 1, workload.outstanding_ios,
+        f"psync: no asynchronous engine works here, so queue depth {workload.queue_depth} x {workload.numjobs} job(s) "
+        f"runs as {workload.outstanding_ios} synchronous jobs at QD1",
+    )
+
+
+def job_file(workload: Workload, filename: str | None, plan: FioPlan, *, is_device: bool = False,
+             extra_options: tuple[str, ...] = (), create_file: bool = True) -> str:
+    """A plain fio job file that reproduces the measurement on its own.
+
+    ``filename`` None leaves the target to ``extra_options`` (e.g. the rbd engine's pool and image).
+    ``create_file`` False makes fio fail where the file is missing instead of creating it.
+    """
+    lines = [
+        "; written by ssdprof: " + workload.label(),
+        "[global]",
+        f"ioengine={plan.ioengine}",
+        f"direct={1 if workload.direct else 0}",
+        *([f"filename={_escape_filename(filename)}"] if filename is not None else []),
+        *extra_options,
+        f"rw={workload.pattern.value}",
+        f"bs={workload.block_size_bytes}",
+        f"iodepth={plan.iodepth}",
+        f"numjobs={plan.numjobs}",
+        "time_based=1",
+        f"runtime={_fio_seconds(workload.runtime_s)}",
+        f"ramp_time={_fio_seconds(workload.ramp_s)}",
+        "norandommap=1",
+        "randrepeat=0",
+        # Fresh random data, changed per write so no block repeats: enough against compression and
+        # dedupe. refill_buffers (new random data per I/O) costs fio ~0.3 ms of CPU per 1 MiB write and
+        # would cap fio, not the drive, on fast large writes.
+        "scramble_buffers=1",
+        "group_reporting=0",
+        # Total latency (submission to completion) is what ssdprof reports; with these fio's json+ carries
+        # histogram bins for lat as well as clat, so both percentiles are exact and merge by adding bins.
+        "lat_percentiles=1",
+        "clat_percentiles=1",
+        # The vDSO clock is as exact as the TSC for microsecond I/O and spares fio's 70 ms calibration per point.
+        "clocksource=clock_gettime",
+    ]
+    if workload.pattern.fixed_read_pct is None:
+        lines.append(f"rwmixread={workload.read_pct}")
+    lines += _region(workload, plan)
+    if workload.offset_bytes:
+        lines.append(f"offset={workload.offset_bytes}")
+    if is_device:
+        lines.append("allow_mounted_write=0")
+    if not create_file:
+        lines.append("allow_file_create=0")
+    lines += ["", "[ssdprof]", ""]
+    return "\n".join(lines)
+
+
+def _region(workload: Workload, plan: FioPlan) -> list[str]:
+    """Sequential jobs get disjoint slices so they do not re-read each other's blocks."""
+    if workload.pattern.is_random or plan.numjobs == 1:
+        return [f"size={workload.size_bytes}"]
+    block = workload.block_size_bytes
+    per_job = workload.size_bytes // plan.numjobs // block * block
+    return [f"size={per_job}", f"offset_increment={per_job}"]
+
+
+def _fio_seconds(seconds: float) -> str:
+    return f"{round(seconds)}" if float(seconds).is_integer() else f"{round(seconds * 1000)}ms"
+
+
+def _escape_filename(name: str) -> str:
+    # fio splits filename= on ':' (several files); a literal colon must be escaped.
+    return name.replace(":", "\\:")
+
+
+def layout_file(fio: FioInstall, path: Path, size_bytes: int, *, direct: bool) -> float:
+    """Fill the test file with incompressible data before measuring; returns seconds taken."""
+    started = time.monotonic()
+    args = [fio.path, "--name=layout", f"--filename={_escape_filename(str(path))}", f"--size={size_bytes}",
+            "--rw=write", "--bs=1M", "--ioengine=psync", f"--direct={1 if direct else 0}", "--refill_buffers=1",
+            "--end_fsync=1", "--output-format=json"]
+    done = subprocess.run(args, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise FioError(f"could not lay out the test file {path}: {_first_error(done.stderr or done.stdout)}")
+    return time.monotonic() - started
+
+
+_JOB_PREFIX = "ssdprof-job-"
+
+
+def _remove_stale_job_folders() -> None:
+    """Job folders of ssdprof processes that were killed (kill -9 skips their clean-up), by PID."""
+    for folder in Path(tempfile.gettempdir()).glob(f"{_JOB_PREFIX}*-*"):
+        pid = folder.name.removeprefix(_JOB_PREFIX).split("-", 1)[0]
+        if pid.isdigit() and int(pid) != os.getpid() and not psutil.pid_exists(int(pid)):
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def run_fio(
+    fio: FioInstall,
+    job_text: str,
+    *,
+    workload: Workload,
+    on_progress: Callable[[ProgressSample], None] | None = None,
+    cancel: threading.Event | None = None,
+) -> FioRun:
+    """Run one job with 1 s cumulative status documents turned into per-second samples."""
+    cancel = cancel or threading.Event()
+    _remove_stale_job_folders()
+    with tempfile.TemporaryDirectory(prefix=f"{_JOB_PREFIX}{os.getpid()}-") as scratch:
+        job_path = Path(scratch) / "job.fio"
+        job_path.write_text(job_text)
+        args = [fio.path, "--output-format=json+", "--status-interval=1", str(job_path)]
+        process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                   start_new_session=True, cwd=scratch,
+                                   preexec_fn=end_with_parent())  # noqa: PLW1509 - one prctl syscall, no locks taken
+        stderr_chunks: list[str] = []
+        err_thread = threading.Thread(target=lambda: stderr_chunks.append(process.stderr.read() if process.stderr else ""),
+                                      daemon=True)
+        err_thread.start()
+        tracker = ProgressTracker(ramp_s=workload.ramp_s)
+        stream = DocumentStream()
+        samples: list[ProgressSample] = []
+        stop = _Watchdog(process, cancel, workload.duration_s() + _GRACE_S)
+        stop.start()
+        assert process.stdout is not None
+        for line in process.stdout:
+            for document in stream.feed(line):
+                for sample in tracker.update(document):
+                    samples.append(sample)
+                    if on_progress:
+                        on_progress(sample)
+        returncode = process.wait()
+        stop.finish()
+        err_thread.join(timeout=5)
+    raw = stream.text
+    stderr = "".join(stderr_chunks)
+    try:
+        report = parse_report(raw)
+    except ValueError as exc:
+        raise FioError(f"fio exited with status {returncode}: {_first_error(stderr or raw)}") from exc
+    return FioRun(report=report, raw_output=raw, stderr=stderr, returncode=returncode,
+                  cancelled=stop.cancelled, progress=samples, job_text=job_text)
+
+
+class _Watchdog(threading.Thread):
+    """Ends fio on cancel, or when it overruns its time by far: SIGINT first (fio stops cleanly and still
+    prints its JSON), SIGKILL if it does not. Signals go to fio's own process group (fio forks its jobs;
+    we started the group), so no job process survives to hold the output pipe open."""
+
+    def __init__(self, process: subprocess.Popen[str], cancel: threading.Event, limit_s: float):
+        super().__init__(daemon=True)
+        self._process = process
+        self._cancel = cancel
+        self._deadline = time.monotonic() + limit_s
+        self._done = threading.Event()
+        self.cancelled = False
+
+    def run(self) -> None:
+        interrupted_at: float | None = None
+        exited_at: float | None = None
+        while not self._done.wait(0.1):
+            now = time.monotonic()
+            if interrupted_at is None and (self._cancel.is_set() or now > self._deadline):
+                self.cancelled = self._cancel.is_set()
+                self._signal_group(signal.SIGINT)
+                interrupted_at = now
+            elif interrupted_at is not None and now - interrupted_at > 10:
+                self._signal_group(signal.SIGKILL)
+            if self._process.poll() is not None:
+                exited_at = exited_at or now
+                if now - exited_at > 5:  # fio is gone but a job process still holds stdout
+                    self._signal_group(signal.SIGKILL)
+
+    def _signal_group(self, sig: int) -> None:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            if hasattr(os, "killpg"):
+                os.killpg(self._process.pid, sig)  # start_new_session made fio the leader of its group
+            elif self._process.poll() is None:
+                os.kill(self._process.pid, sig)
+
+    def finish(self) -> None:
+        self._done.set()
+        self.join(timeout=1)
+
+
+_ERROR_LINE = re.compile(r"(error|fio:|invalid|denied|no space|not supported)", re.IGNORECASE)
+
+
+def _first_error(text: str) -> str:
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    errors = [line for line in lines if _ERROR_LINE.search(line)]
+    return (errors or lines or ["no output"])[0][:500]
+
+
+class FioEngine:
+    """fio behind the runner's engine interface: lay out, measure one point."""
+
+    name = "fio"
+
+    def __init__(self, install: FioInstall, reason: str):
+        self.install = install
+        self.reason = reason
+
+    @property
+    def tool_versions(self) -> dict[str, str]:
+        return {"fio": self.install.version}
+
+    def layout(self, path: Path, size_bytes: int, *, direct: bool) -> float:
+        return layout_file(self.install, path, size_bytes, direct=direct)
+
+    def measure(self, workload: Workload, path: Path, *, is_device: bool,
+                on_progress: Callable[[ProgressSample], None] | None, cancel: threading.Event) -> Measurement:
+        plan = plan_fio(self.install, workload)
+        text = job_file(workload, str(path), plan, is_device=is_device)
+        # The file was laid out (or chosen) before: if it has vanished, fio must fail rather than create
+        # a new one (and its folder) and measure that. Not part of the job a user reproduces.
+        guarded = job_file(workload, str(path), plan, is_device=is_device, create_file=False)
+        run = run_fio(self.install, guarded, workload=workload, on_progress=on_progress, cancel=cancel)
+        return measurement_from_report(run.report, engine=EngineInfo(
+            name="fio", version=self.install.version, ioengine=plan.ioengine, reason=f"{self.reason}; {plan.reason}",
+            effective_queue_depth=plan.iodepth, direct=workload.direct,
+        ), raw_output=run.raw_output, stderr=run.stderr, cancelled=run.cancelled, progress=run.progress, job_text=text)
+
+
+def measurement_from_report(report: FioReport, *, engine: EngineInfo, raw_output: str, stderr: str = "",
+                            cancelled: bool = False, progress: list[ProgressSample] | None = None,
+                            job_text: str = "") -> Measurement:
+    """Per-host results from one fio group; the errors fio printed or recorded per job."""
+    hosts = []
+    for host in report.hosts:
+        jobs = [j for j in report.jobs if j.host == host]
+        codes = sorted({j.error for j in jobs if j.error})
+        hosts.append(HostResult(host=host, jobs=len(jobs), read=combine(j.read for j in jobs),
+                                write=combine(j.write for j in jobs),
+                                error=f"fio error {', '.join(map(str, codes))} ({os.strerror(codes[0])})" if codes else None))
+    lines = [line.strip() for line in (stderr + "\n" + "\n".join(report.notes)).splitlines() if line.strip()]
+    errors = [line for line in lines if _ERROR_LINE.search(line) and "terminating on signal" not in line]
+    errors += [h.error for h in hosts if h.error]
+    notes = [line for line in lines if line not in errors]
+    return Measurement(engine=engine, hosts=hosts, raw_output=raw_output, errors=errors, notes=notes,
+                       cancelled=cancelled, progress=progress or [], job_text=job_text)

@@ -1,0 +1,270 @@
+"""Result types shared by every runner, the store, analysis and the front ends.
+
+All latencies are nanoseconds, all rates per second, all sizes bytes; the names say so.
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, computed_field
+
+from ssdprof.model.workload import Workload
+
+__all__ = [
+    "BIN_FIELDS",
+    "DirectionStats",
+    "EngineInfo",
+    "Environment",
+    "HostResult",
+    "LatencyStats",
+    "Measurement",
+    "ProgressSample",
+    "RunResult",
+    "Severity",
+    "SpanStats",
+    "ValidityWarning",
+]
+
+
+class SpanStats(BaseModel):
+    """A timed span's moments in nanoseconds, with no percentiles (fio's ``slat_ns``)."""
+
+    model_config = ConfigDict(frozen=True)
+    samples: int = 0
+    mean: float | None = None
+    stddev: float | None = None
+    min: float | None = None
+    max: float | None = None
+
+
+class LatencyStats(SpanStats):
+    """A latency in nanoseconds with its percentiles, from histogram bins where there are any."""
+
+    p50: float | None = None
+    p90: float | None = None
+    p95: float | None = None
+    p99: float | None = None
+    p99_9: float | None = None
+    p99_99: float | None = None
+    from_bins: bool = Field(default=False, description="percentiles computed from histogram bins")
+
+
+class DirectionStats(BaseModel):
+    """One direction (read or write) of a run, a host or a job.
+
+    ``lat_ns`` is THE latency: total, from submission to completion (fio's ``lat``, SNIA's response
+    time), the span an application waits, and the one figure that compares across engines. fio's
+    asynchronous engines split it into submission (``slat_ns``) and completion (``clat_ns``, which
+    starts when the submission call returns); synchronous engines and the portable engine time the
+    whole call, so there ``clat_ns`` is the same span as ``lat_ns``.
+    """
+
+    model_config = ConfigDict(frozen=True)
+    io_count: int = 0
+    io_bytes: int = 0
+    runtime_ms: float = 0.0
+    iops: float = 0.0
+    bw_bytes_per_s: float = 0.0
+    lat_ns: LatencyStats = Field(default=LatencyStats(), description="total latency, submission to completion")
+    clat_ns: LatencyStats = Field(default=LatencyStats(), description="completion latency (after the submission call returned)")
+    slat_ns: SpanStats = Field(default=SpanStats(), description="submission latency (the submission call itself)")
+    lat_bins_ns: dict[int, int] = Field(default_factory=dict,
+                                        description="total latency, fio-layout histogram: bucket midpoint ns -> count")
+    clat_bins_ns: dict[int, int] = Field(default_factory=dict, description="completion latency, fio-layout histogram")
+
+    @property
+    def active(self) -> bool:
+        return self.io_count > 0
+
+    @computed_field(  # type: ignore[prop-decorator]  # pydantic's documented form: computed_field over property
+        description="what was recorded of latency: total (with percentiles), total_mean_only (old fio output: "
+                    "mean/min/max), completion_only (clat without total), none; empty without I/O")
+    @property
+    def latency_kind(self) -> str:
+        if not self.active:
+            return ""
+        if self.lat_ns.p50 is not None:
+            return "total"
+        if self.lat_ns.mean is not None:
+            return "total_mean_only"
+        return "completion_only" if self.clat_ns.mean is not None or self.clat_ns.p50 is not None else "none"
+
+
+BIN_FIELDS = ("lat_bins_ns", "clat_bins_ns")
+"""Histogram fields of DirectionStats, left out of summaries and light listings."""
+
+
+class HostResult(BaseModel):
+    model_config = ConfigDict(frozen=True)
+    host: str
+    read: DirectionStats = DirectionStats()
+    write: DirectionStats = DirectionStats()
+    jobs: int = 1
+    error: str | None = None
+    target: str = Field(default="", description="what this host measured: a file, a device or pool/image")
+    os: str = ""
+    cpu_count: int = 0
+    fio_version: str = ""
+    nic_speeds_mbps: dict[str, int] = Field(default_factory=dict, description="link speed per interface, -1 unknown")
+    start_epoch_ns: int | None = Field(default=None, description="when fio started on the host, by the host's clock")
+
+
+class MonitorSample(BaseModel):
+    """One second of a host's CPU and network while a run went on."""
+
+    model_config = ConfigDict(frozen=True)
+    host: str
+    elapsed_s: float
+    cpu_busy_pct: float
+    net_rx_bytes_per_s: dict[str, float] = Field(default_factory=dict)
+    net_tx_bytes_per_s: dict[str, float] = Field(default_factory=dict)
+
+
+class ClusterFacts(BaseModel):
+    """A Ceph cluster as `ceph -s` and `ceph osd tree` described it when the run started."""
+
+    model_config = ConfigDict(frozen=True)
+    fsid: str = ""
+    name: str = ""
+    health: str = ""
+    health_checks: list[str] = Field(default_factory=list)
+    ceph_version: str = ""
+    storage_nodes: int = 0
+    osd_count: int = 0
+    osds_up: int = 0
+    device_classes: list[str] = Field(default_factory=list)
+    recovering_or_scrubbing: bool = False
+    pg_states: dict[str, int] = Field(default_factory=dict)
+
+
+class EngineInfo(BaseModel):
+    model_config = ConfigDict(frozen=True)
+    name: str = Field(description="fio or portable")
+    version: str = ""
+    ioengine: str = Field(default="", description="fio ioengine or the portable engine's I/O method")
+    reason: str = Field(default="", description="why this engine was chosen")
+    effective_queue_depth: int = Field(default=1, description="outstanding I/Os per job actually achievable")
+    direct: bool = True
+
+
+class Environment(BaseModel):
+    model_config = ConfigDict(frozen=True)
+    os: str = ""
+    kernel: str = ""
+    hostname: str = ""
+    cpu_model: str = ""
+    cpu_count: int = 0
+    memory_bytes: int = 0
+    python: str = ""
+    ssdprof: str = ""
+    tool_versions: dict[str, str] = Field(default_factory=dict)
+    device: str = Field(default="", description="block device holding the target, e.g. nvme0n1")
+    device_model: str = ""
+    device_serial: str = ""
+    device_firmware: str = ""
+    interface: str = Field(default="", description="NVMe, SATA, SAS, virtio, ... as far as the OS tells")
+    pcie_link: str = Field(default="", description="e.g. '8.0 GT/s PCIe x4'")
+    interface_limit_bytes_per_s: float | None = None
+    rotational: bool | None = None
+    logical_block_bytes: int | None = None
+    filesystem: str = ""
+    mount_options: str = ""
+    mount_point: str = ""
+    cluster: ClusterFacts | None = None
+    # A block device as target: the device measured, and what lies beneath it (the device_* facts,
+    # interface and limits above are those of the disk at the bottom of that stack).
+    target_device: str = Field(default="", description="the block device measured, e.g. /dev/nvme1n1 or /dev/loop3")
+    target_device_kind: str = Field(default="", description="disk, partition, loop, dm, md, zram or ram")
+    target_device_bytes: int | None = None
+    backing_file: str = Field(default="", description="a loop device's backing file")
+    device_stack: list[str] = Field(default_factory=list, description="from the target down to the disk, one layer each")
+    physical_block_bytes: int | None = None
+    scheduler: str = ""
+    queue_depth_limit: int | None = Field(default=None, description="the block layer's nr_requests")
+    device_queue_depth: int | None = Field(default=None, description="the device's own queue depth (SCSI/SATA), where told")
+
+
+class Severity(str, enum.Enum):
+    INFO = "info"
+    WARNING = "warning"
+    ERROR = "error"
+
+
+class ValidityWarning(BaseModel):
+    model_config = ConfigDict(frozen=True)
+    code: str
+    severity: Severity = Severity.WARNING
+    message: str
+    concerns: list[str] = Field(default_factory=list, description="fields the warning is about, e.g. read.iops")
+
+
+class ProgressSample(BaseModel):
+    """Per-second progress: rates over the interval ending at ``elapsed_s``."""
+
+    model_config = ConfigDict(frozen=True)
+    elapsed_s: float
+    read_iops: float = 0.0
+    write_iops: float = 0.0
+    read_bw_bytes_per_s: float = 0.0
+    write_bw_bytes_per_s: float = 0.0
+    read_lat_ns_mean: float | None = Field(default=None, description="total latency over the interval")
+    write_lat_ns_mean: float | None = None
+    read_lat_ns_p99: float | None = None
+    write_lat_ns_p99: float | None = None
+    host: str = "local"
+    ramping: bool = False
+
+
+class RunResult(BaseModel):
+    """A finished measurement point: the aggregate, every host, and how it was obtained."""
+
+    model_config = ConfigDict(frozen=True)
+    id: int | None = None
+    sweep_id: int | None = None
+    repeat: int = 0
+    started_at: str = ""
+    finished_at: str = ""
+    status: str = Field(default="ok", description="ok, partial, failed or cancelled")
+    engine: EngineInfo
+    workload: Workload
+    environment: Environment = Environment()
+    warnings: list[ValidityWarning] = Field(default_factory=list)
+    hosts: list[HostResult] = Field(default_factory=list)
+    read: DirectionStats = DirectionStats()
+    write: DirectionStats = DirectionStats()
+    progress: list[ProgressSample] = Field(default_factory=list)
+    tags: dict[str, str] = Field(default_factory=dict)
+    source: str = Field(default="measured", description="measured or imported:<file name>")
+    cpu_busy_pct: float | None = Field(default=None, description="mean CPU busy % of the machine during the run")
+    monitor: list[MonitorSample] = Field(default_factory=list, description="per-host CPU and network, every second")
+    start_skew_ms: float | None = Field(default=None, description="spread of the hosts' fio start times")
+    raw_output: str = Field(default="", exclude=True, description="the tool's raw output, stored beside the result")
+    job_text: str = Field(default="", description="a plain fio job file reproducing the point")
+
+    def summary_json(self) -> dict[str, Any]:
+        """The documented, stable ``--json`` shape (bins and time series left out)."""
+        data = self.model_dump(mode="json", exclude={"progress"})
+        for part in (data, *data["hosts"]):
+            for direction in ("read", "write"):
+                for bins in BIN_FIELDS:
+                    part[direction].pop(bins, None)
+        return data
+
+
+class Measurement(BaseModel):
+    """What an engine hands back for one point, before validity checks and storage."""
+
+    model_config = ConfigDict(frozen=True)
+    engine: EngineInfo
+    hosts: list[HostResult]
+    raw_output: str = ""
+    errors: list[str] = Field(default_factory=list, description="error lines the tool printed")
+    notes: list[str] = Field(default_factory=list, description="non-error notes, e.g. fio's warnings")
+    cancelled: bool = False
+    progress: list[ProgressSample] = Field(default_factory=list)
+    job_text: str = Field(default="", description="a plain fio job file reproducing the point")
+    extra_warnings: list[ValidityWarning] = Field(default_factory=list)
+    monitor: list[MonitorSample] = Field(default_factory=list)
+    start_skew_ms: float | None = None

@@ -1,0 +1,86 @@
+"""Validity warnings: reasons not to trust a number, computed from the result itself."""
+
+from __future__ import annotations
+
+from ssdprof.model.results import DirectionStats, Environment, HostResult, Measurement, MonitorSample, Severity, ValidityWarning
+from ssdprof.model.workload import Workload
+
+__all__ = ["CPU_SATURATED_PCT", "SHORT_RUN_FRACTION", "check_validity"]
+
+CPU_SATURATED_PCT = 90.0
+SHORT_RUN_FRACTION = 0.95
+# No flash device completes a 4K read in under ~5 µs (Optane ~7 µs); faster means a cache answered.
+CACHE_READ_LATENCY_NS = 5_000.0
+
+
+def check_validity(workload: Workload, measurement: Measurement, read: DirectionStats, write: DirectionStats, *,
+                   environment: Environment, cpu_busy_pct: float | None) -> list[ValidityWarning]:
+    warnings = list(measurement.extra_warnings)
+    limit = environment.interface_limit_bytes_per_s
+    for name, stats in (("read", read), ("write", write)):
+        if not stats.active:
+            continue
+        if limit and stats.bw_bytes_per_s > limit * 1.02:
+            warnings.append(ValidityWarning(
+                code="above_interface_limit", concerns=[f"{name}.bw_bytes_per_s"],
+                message=f"{name} bandwidth {stats.bw_bytes_per_s / 1e6:.0f} MB/s exceeds the {environment.interface} "
+                        f"link's {limit / 1e6:.0f} MB/s: a cache answered, not the device"))
+        if stats.runtime_ms and stats.runtime_ms < workload.runtime_s * 1000 * SHORT_RUN_FRACTION and not measurement.cancelled:
+            warnings.append(ValidityWarning(
+                code="short_run", concerns=[f"{name}.iops"],
+                message=f"{name} ran {stats.runtime_ms / 1000:.1f} s of the {workload.runtime_s:g} s asked"))
+    if workload.direct and read.active and read.lat_ns.p50 is not None and read.lat_ns.p50 < CACHE_READ_LATENCY_NS:
+        warnings.append(ValidityWarning(
+            code="cache_suspected", concerns=["read.lat_ns.p50"],
+            message=f"median read latency {read.lat_ns.p50 / 1000:.1f} µs is faster than any flash device: "
+                    "a cache (RAM disk, hypervisor or controller cache) is answering"))
+    if not workload.direct:
+        warnings.append(ValidityWarning(
+            code="buffered", severity=Severity.WARNING, concerns=["read", "write"],
+            message="buffered run: the page cache is in the path; these are not device numbers"))
+    for line in measurement.errors[:5]:
+        warnings.append(ValidityWarning(code="tool_error", severity=Severity.ERROR, message=line))
+    if cpu_busy_pct is not None and cpu_busy_pct >= CPU_SATURATED_PCT:
+        warnings.append(ValidityWarning(
+            code="cpu_saturated", concerns=["read.iops", "write.iops"],
+            message=f"the CPU was {cpu_busy_pct:.0f} % busy: the result may be CPU-bound, not device-bound"))
+    if measurement.engine.effective_queue_depth < workload.queue_depth:
+        warnings.append(ValidityWarning(
+            code="queue_depth_realised_as_jobs", severity=Severity.INFO, concerns=["workload.queue_depth"],
+            message=measurement.engine.reason))
+    if len(measurement.hosts) > 1 or measurement.monitor:
+        warnings += host_warnings(measurement.hosts, measurement.monitor)
+    return warnings
+
+
+NETWORK_BOUND_FRACTION = 0.9
+SLOW_HOST_FRACTION = 0.5
+
+
+def host_warnings(hosts: list[HostResult], monitor: list[MonitorSample]) -> list[ValidityWarning]:
+    """Bottleneck flags across hosts: network near link speed, CPU saturated, one host far slower."""
+    warnings: list[ValidityWarning] = []
+    for host in hosts:
+        samples = [s for s in monitor if s.host == host.host]
+        for nic, speed_mbps in host.nic_speeds_mbps.items():
+            link_bytes_per_s = speed_mbps * 1e6 / 8
+            if speed_mbps <= 0 or not samples:
+                continue
+            peak = max(max(s.net_rx_bytes_per_s.get(nic, 0.0), s.net_tx_bytes_per_s.get(nic, 0.0)) for s in samples)
+            if peak >= NETWORK_BOUND_FRACTION * link_bytes_per_s:
+                warnings.append(ValidityWarning(code="network_bound", concerns=[f"hosts.{host.host}"], message=(
+                    f"{host.host}: {nic} carried {peak / 1e6:.0f} MB/s of its {link_bytes_per_s / 1e6:.0f} MB/s link: "
+                    "the network, not the storage, was the limit")))
+        busy = [s.cpu_busy_pct for s in samples]
+        if busy and sum(busy) / len(busy) >= CPU_SATURATED_PCT:
+            warnings.append(ValidityWarning(code="cpu_bound", concerns=[f"hosts.{host.host}"], message=(
+                f"{host.host}: CPU {sum(busy) / len(busy):.0f} % busy on average: the client's CPU was the limit")))
+    rates = sorted(h.read.iops + h.write.iops for h in hosts if not h.error)
+    if len(rates) >= 2:
+        median = rates[len(rates) // 2] if len(rates) % 2 else (rates[len(rates) // 2 - 1] + rates[len(rates) // 2]) / 2
+        for host in hosts:
+            rate = host.read.iops + host.write.iops
+            if not host.error and median > 0 and rate < SLOW_HOST_FRACTION * median:
+                warnings.append(ValidityWarning(code="slow_host", concerns=[f"hosts.{host.host}"], message=(
+                    f"{host.host}: {rate:.0f} IOPS is under half the hosts' median ({median:.0f}): check that host")))
+    return warnings

@@ -1,0 +1,191 @@
+"""Each host's side of a run between its start and its end, in one SSH session per host (the keeper).
+
+The keeper first removes what earlier runs could not (:mod:`ssdprof.remote.leftovers`), then probes the host;
+only once every host has passed its probe does ssdprof tell each keeper to lay out its test file (or
+fill its RBD image), so nothing is written anywhere when one host is unusable. The keeper then holds
+the file until ssdprof says "remove", and removes it by itself when the session ends (ssdprof killed,
+connection dropped) or when ssdprof's heartbeat stops arriving (a link that went down). One session
+does what took three (probe, layout, removal): each SSH session costs a login shell on the host.
+"""
+
+from __future__ import annotations
+
+import queue
+import subprocess
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import IO
+
+from ssdprof.remote.launch import WATCHDOG_SH, beat, send_line
+from ssdprof.remote.ssh import PROBE_SCRIPT, HostAddress, HostError, HostProbe, Ssh, explain_ssh_failure, parse_probe
+from ssdprof.target.processes import end_with_parent
+
+__all__ = ["KEEPER_SCRIPT", "Keeper", "Keepers"]
+
+KEEPER_SCRIPT = r"""
+exec 3<&0
+""" + WATCHDOG_SH + r"""
+n=$1; shift
+while [ "$n" -gt 0 ]; do rm -f -- "$1"; n=$((n - 1)); shift; done
+target=$1; shift
+lay=; reader=
+finish() {
+  trap '' TERM
+  [ -n "$lay" ] && kill -KILL "$lay" 2>/dev/null && wait "$lay"
+  [ -n "$target" ] && rm -f -- "$target"
+  ( echo "ssdprof-removed" )
+  end_helpers "$dog" $reader
+  exit 0
+}
+trap finish TERM
+watchdog kill -TERM $$; dog=$!
+""" + PROBE_SCRIPT + r"""
+echo "ssdprof-probed"
+while :; do
+  read line <&3 || finish
+  kill -USR1 "$dog" 2>/dev/null
+  case $line in layout) break ;; remove) finish ;; esac
+done
+( while read line <&3; do kill -USR1 "$dog" 2>/dev/null; [ "$line" = remove ] && break; done
+  kill -TERM $$ ) &
+reader=$!
+"$@" </dev/null >&2 &
+lay=$!
+wait "$lay"; rc=$?; lay=
+( echo "ssdprof-laid-out $rc" )
+wait "$reader"
+finish
+"""
+"""Arguments: the number of leftover files to remove, those paths, the test file to keep ('' for an RBD
+image, which is not removed), then the layout command. Protocol lines on stdout; the layout's output on
+stderr."""
+
+_PROBE_TIMEOUT_S = 30.0
+_LAYOUT_TIMEOUT_S = 600.0
+
+
+@dataclass
+class Keeper:
+    host: HostAddress
+    process: subprocess.Popen[str]
+    target: str
+    lines: queue.Queue[str | None] = field(default_factory=queue.Queue)
+    stderr_lines: list[str] = field(default_factory=list)
+    probe: HostProbe = field(default_factory=lambda: HostProbe(reachable=False))
+    laid_out: bool = False
+    stderr_done: threading.Event = field(default_factory=threading.Event)
+
+    def add_stderr(self, line: str | None) -> None:
+        if line is None:
+            self.stderr_done.set()
+        else:
+            self.stderr_lines.append(line)
+
+    def read_probe(self) -> HostProbe:
+        text = self._until("ssdprof-probed", _PROBE_TIMEOUT_S)
+        if text is None:
+            self.probe = HostProbe(reachable=False, error=self._failure(f"no answer within {_PROBE_TIMEOUT_S:.0f} s"))
+        else:
+            self.probe = parse_probe(text)
+        return self.probe
+
+    def lay_out(self) -> None:
+        send_line(self.process, "layout")
+        text = self._until("ssdprof-laid-out", _LAYOUT_TIMEOUT_S, keep_marker=True)
+        status = text.rsplit("ssdprof-laid-out", 1)[1].strip() if text else ""
+        if status != "0":
+            detail = self._failure("fio failed") if text is None else (self._last_stderr() or f"fio exit status {status}")
+            raise HostError(f"{self.host.name}: could not prepare {self.target or 'its target'}: {detail}")
+        self.laid_out = True
+
+    def remove(self, timeout_s: float = 20.0) -> bool:
+        """Ends the keeper, which removes the test file; True when the host said it did."""
+        send_line(self.process, "remove")
+        removed = self._until("ssdprof-removed", timeout_s) is not None
+        self.end()
+        return removed
+
+    def end(self) -> None:
+        """Ends the local side (by PID); the keeper on the host then removes its file by itself."""
+        try:
+            if self.process.stdin is not None:
+                self.process.stdin.close()
+        except OSError:
+            pass
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(timeout=5)
+
+    def _until(self, marker: str, timeout_s: float, *, keep_marker: bool = False) -> str | None:
+        """The stdout lines before ``marker`` (the marker line too if asked); None when the session ended or the time ran out."""
+        deadline = time.monotonic() + timeout_s
+        seen: list[str] = []
+        while True:
+            try:
+                line = self.lines.get(timeout=max(deadline - time.monotonic(), 0.0))
+            except queue.Empty:
+                return None
+            if line is None:
+                self.lines.put(None)  # the session is over for every later reader too
+                return None
+            if line.startswith(marker):
+                return "\n".join([*seen, line] if keep_marker else seen)
+            seen.append(line)
+
+    def _failure(self, otherwise: str) -> str:
+        """Why the session ended (or did not answer): ssh's own words once it has exited and said them all."""
+        try:
+            self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            return f"{self.host.name}: {otherwise}"
+        self.stderr_done.wait(timeout=5)
+        if self.process.returncode == 255:
+            return explain_ssh_failure(self.host, "\n".join(self.stderr_lines))
+        return f"{self.host.name}: {self._last_stderr() or otherwise}"
+
+    def _last_stderr(self) -> str:
+        lines = [line for line in self.stderr_lines if line.strip() and not line.startswith("ssdprof-")]
+        return lines[-1][:300] if lines else ""
+
+
+class Keepers:
+    """One keeper per host, with the heartbeat that keeps them from acting on their own."""
+
+    def __init__(self, ssh: Ssh):
+        self.ssh = ssh
+        self.by_host: dict[str, Keeper] = {}
+        self._processes: list[subprocess.Popen[str]] = []
+        self._finished = threading.Event()
+        self._heartbeat = threading.Thread(target=beat, args=(self._processes, self._finished), daemon=True)
+
+    def start(self, host: HostAddress, *, leftovers: list[str], target: str, layout: list[str]) -> Keeper:
+        argv = self.ssh.argv(host, ["sh", "-c", KEEPER_SCRIPT, "ssdprof-keeper", str(len(leftovers)), *leftovers, target, *layout])
+        process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                   bufsize=1, start_new_session=True, preexec_fn=end_with_parent())  # noqa: PLW1509 - one prctl
+        keeper = Keeper(host, process, target)
+        assert process.stdout is not None and process.stderr is not None
+        threading.Thread(target=_pump, args=(process.stdout, keeper.lines.put), daemon=True).start()
+        threading.Thread(target=_pump, args=(process.stderr, keeper.add_stderr), daemon=True).start()
+        self.by_host[host.name] = keeper
+        self._processes.append(process)
+        if not self._heartbeat.is_alive():
+            self._heartbeat.start()
+        return keeper
+
+    def stop(self) -> None:
+        """Ends every keeper still running (their hosts remove what they hold) and the heartbeat."""
+        for keeper in self.by_host.values():
+            send_line(keeper.process, "remove")
+        for keeper in self.by_host.values():
+            keeper.end()
+        self._finished.set()
+
+
+def _pump(stream: IO[str], put: Callable[[str | None], None]) -> None:
+    for raw in stream:
+        put(raw.rstrip("\n"))
+    put(None)  # the end of the stream

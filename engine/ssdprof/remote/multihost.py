@@ -1,0 +1,269 @@
+"""One workload on many hosts at once: checks every host before anything starts, lays out a
+test file (or fills an RBD image) on each, runs fio behind one barrier, and cleans up.
+
+Per host, one shared SSH connection carries one keeper session (:mod:`ssdprof.remote.keeper`: probe,
+layout, and the test file's removal) and one session per point (:mod:`ssdprof.remote.launch`). What a
+lost host kept is written down (:mod:`ssdprof.remote.leftovers`) and removed by the next run reaching it.
+
+Satisfies the runner's engine interface, plus ``prepare`` and ``cleanup`` for the remote side.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import subprocess
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ssdprof import __version__
+from ssdprof.fio.runner import FioPlan, job_file
+from ssdprof.model.results import ClusterFacts, EngineInfo, Environment, HostResult, Measurement, ProgressSample, Severity, ValidityWarning
+from ssdprof.model.sweep import SweepSpec
+from ssdprof.model.workload import Workload, WorkloadError
+from ssdprof.remote.ceph import CEPH_STATUS_COMMANDS, RbdTarget, cluster_facts
+from ssdprof.remote.keeper import Keepers
+from ssdprof.remote.launch import Launch, fio_argv_from_job
+from ssdprof.remote.leftovers import Leftovers
+from ssdprof.remote.ssh import HostAddress, HostError, HostProbe, Ssh, SshSettings
+from ssdprof.target.devices import BlockDevice, device_problems, parse_probe, probe_script
+from ssdprof.target.environment import device_environment
+from ssdprof.target.plan import TEST_FILE_PREFIX, widest
+
+__all__ = ["DEFAULT_REMOTE_DIR", "SKEW_WARNING_MS", "MultiHostEngine", "RemoteOptions", "cluster_warnings"]
+
+DEFAULT_REMOTE_DIR = "/var/tmp"  # noqa: S108 - a disk-backed default on the hosts; --remote-dir changes it
+SKEW_WARNING_MS = 50.0
+
+
+@dataclass(frozen=True)
+class RemoteOptions:
+    hosts: list[HostAddress]
+    ssh: SshSettings = field(default_factory=SshSettings)
+    target_dir: str = DEFAULT_REMOTE_DIR
+    """Directory on every host for the test file (ignored with ``rbd``)."""
+    target_dirs: dict[str, str] = field(default_factory=dict)
+    """Per-host directories, by host name, overriding ``target_dir``."""
+    devices: dict[str, str] = field(default_factory=dict)
+    """Per-host block devices, by host name: measured in place of a test file (no layout, nothing removed)."""
+    rbd: RbdTarget | None = None
+
+
+class MultiHostEngine:
+    name = "fio"
+
+    def __init__(self, options: RemoteOptions):
+        self.options = options
+        self.ssh = Ssh(options.ssh)
+        self.reason = f"fio on {len(options.hosts)} host(s) over SSH, started behind one barrier"
+        self.probes: dict[str, HostProbe] = {}
+        self.targets: dict[str, str] = {}
+        self.cluster: ClusterFacts | None = None
+        self.keepers = Keepers(self.ssh)
+        self.leftovers = Leftovers(options.ssh.leftovers)
+        self._created: dict[str, str] = {}
+        self._launch: Launch | None = None
+
+    @property
+    def tool_versions(self) -> dict[str, str]:
+        return {f"fio@{name}": probe.fio_version for name, probe in self.probes.items()}
+
+    def prepare(self, spec: SweepSpec) -> Environment:
+        """Fail fast, with every host's reason, before anything is written anywhere."""
+        hosts = self.options.hosts
+        self.ssh.open_masters(hosts)  # closed in close()
+        self.ssh.wait_masters()
+        size = max(p.size_bytes for p in spec.points)
+        pending = {h.name: self.leftovers.pending(self.ssh.destination(h)) for h in hosts}
+        keepers = [self.keepers.start(h, leftovers=pending[h.name], target=self._choose_target(h), layout=self._layout_argv(h, size))
+                   for h in hosts]
+        with ThreadPoolExecutor(max_workers=min(len(hosts), 16)) as pool:
+            self.probes = dict(zip([h.name for h in hosts], pool.map(lambda k: k.read_probe(), keepers), strict=True))
+        for host in hosts:
+            if self.probes[host.name].reachable:
+                self.leftovers.forget(self.ssh.destination(host), pending[host.name])
+        problems = [p.error for p in self.probes.values() if not p.reachable]
+        problems += [f"{name}: fio is not installed there" for name, p in self.probes.items() if p.reachable and not p.fio_version]
+        if self.options.rbd:
+            problems += [f"{name}: this fio has no rbd engine" for name, p in self.probes.items()
+                         if p.fio_version and "rbd" not in p.fio_engines]
+        if problems:
+            raise HostError("; ".join(problems))
+        devices = self._check_devices(spec)  # still nothing written anywhere
+        self._created = {k.host.name: k.target for k in keepers if k.target}  # from here on, a file may exist
+        first = spec.points[0]
+        self._launch = Launch(self.ssh, self._commands(first), hosts, ramp_s=first.ramp_s)  # connects while the files are laid out
+        with ThreadPoolExecutor(max_workers=min(len(hosts), 16)) as pool:
+            list(pool.map(lambda k: k.lay_out(), keepers))
+        self.cluster = self._cluster_facts()
+        facts = device_environment(devices[0]) if devices else {}  # the first host's device describes the run
+        return Environment(os=f"{len(hosts)} remote host(s)", hostname=",".join(h.name for h in hosts), ssdprof=__version__,
+                           tool_versions=self.tool_versions, cluster=self.cluster).model_copy(update=facts)
+
+    def layout(self, path: Path, size_bytes: int, *, direct: bool) -> float:
+        return 0.0  # done per host in prepare()
+
+    def measure(self, workload: Workload, path: Path, *, is_device: bool,
+                on_progress: Callable[[ProgressSample], None] | None, cancel: threading.Event) -> Measurement:
+        commands = self._commands(workload)
+        launch, self._launch = self._launch, None
+        if launch is None or not launch.matches(commands, workload.ramp_s):
+            if launch is not None:
+                launch.end()
+            launch = Launch(self.ssh, commands, self.options.hosts, ramp_s=workload.ramp_s)
+        runs = launch.run(duration_s=workload.duration_s(), on_progress=on_progress, cancel=cancel)
+        hosts = [self._describe(run.result()) for run in runs]
+        starts = [h.start_epoch_ns for h in hosts if h.start_epoch_ns is not None]
+        skew_ms = (max(starts) - min(starts)) / 1e6 if len(starts) > 1 else (0.0 if starts else None)
+        warnings = [ValidityWarning(code="remote_cleanup", message=problem, concerns=[f"hosts.{h.host}"])
+                    for h in hosts if h.error and (problem := self._remove(h.host))]
+        if skew_ms is not None and skew_ms > SKEW_WARNING_MS:
+            warnings.append(ValidityWarning(code="start_skew", concerns=["read.iops", "write.iops"],
+                                            message=f"hosts started {skew_ms:.0f} ms apart (goal < {SKEW_WARNING_MS:.0f} ms)"))
+        plan = self._plan(next(iter(self.probes.values())), workload)
+        return Measurement(
+            engine=EngineInfo(name="fio", version=", ".join(sorted({p.fio_version for p in self.probes.values()})),
+                              ioengine=plan.ioengine, reason=self.reason, effective_queue_depth=plan.iodepth, direct=workload.direct),
+            hosts=hosts, raw_output="\n".join(f"### host {run.host.name}\n{run.stream.text}" for run in runs),
+            errors=[h.error for h in hosts if h.error], cancelled=cancel.is_set(),
+            monitor=[s for run in runs for s in run.monitor], start_skew_ms=skew_ms, extra_warnings=warnings,
+            job_text=job_file(workload, self.targets.get(self.options.hosts[0].name), plan,
+                              extra_options=self._target_options(self.options.hosts[0]),
+                              is_device=self.options.hosts[0].name in self.options.devices),
+        )
+
+    def cleanup(self) -> list[str]:
+        """Remove every test file we created, on all hosts at once; returns why that failed where it did."""
+        names = list(self._created)
+        with ThreadPoolExecutor(max_workers=min(len(names), 16) or 1) as pool:
+            problems = list(pool.map(self._remove, names))
+        self.keepers.stop()  # the rest (RBD images are kept) end without removing anything
+        return [problem for problem in problems if problem]
+
+    def close(self) -> None:
+        """End the keepers and the shared SSH connections (after cleanup, which uses them)."""
+        if self._launch is not None:
+            self._launch.end()
+            self._launch = None
+        self.keepers.stop()
+        self.ssh.close_masters()
+
+    def _remove(self, name: str) -> str | None:
+        """The keeper removes the file; when it is gone, a plain rm; when the host is gone too, the next run does it."""
+        path = self._created.pop(name, None)
+        if path is None:
+            return None
+        host = next(h for h in self.options.hosts if h.name == name)
+        keeper = self.keepers.by_host.get(name)
+        if keeper is not None and keeper.remove():
+            return None
+        try:
+            done = self.ssh.run(host, ["rm", "-f", "--", path], timeout_s=20)
+            if done.returncode == 0:
+                return None
+            reason = (done.stderr.strip().splitlines() or [f"rm exit status {done.returncode}"])[-1]
+        except (HostError, OSError, subprocess.TimeoutExpired) as exc:
+            reason = str(exc)
+        self.leftovers.add(self.ssh.destination(host), path)
+        return f"{name}: could not remove its test file {path} ({reason}); the next run that reaches {name} removes it"
+
+    # --------------------------------------------------------------------------------------------
+
+    def _check_devices(self, spec: SweepSpec) -> list[BlockDevice]:
+        """Each host's block device described by the host itself (device_probe.sh) and judged by the local rules."""
+        found, problems = [], []
+        for host in self.options.hosts:
+            path = self.options.devices.get(host.name)
+            if path is None:
+                continue
+            done = self.ssh.run(host, ["sh", "-c", probe_script(), "device_probe", path], timeout_s=30)
+            device = parse_probe(path, done.stdout or f"error={done.stderr.strip()[:300]}")
+            region = widest(spec.points)
+            problems += [problem.model_copy(update={"message": f"{host.name}: {problem.message}"})
+                         for problem in device_problems(device, region)]
+            found.append(device)
+        if problems:
+            raise WorkloadError(problems)
+        return found
+
+    def _choose_target(self, host: HostAddress) -> str:
+        """The host's test file (kept and removed by its keeper), or '' for an RBD image or a device (never removed)."""
+        rbd = self.options.rbd
+        if rbd is not None:
+            self.targets[host.name] = f"{rbd.pool}/{rbd.image_for(host.name)}"
+            return ""
+        if host.name in self.options.devices:
+            self.targets[host.name] = self.options.devices[host.name]
+            return ""
+        directory = self.options.target_dirs.get(host.name, self.options.target_dir)
+        path = f"{directory.rstrip('/')}/{TEST_FILE_PREFIX}{os.getpid()}-{secrets.token_hex(4)}.dat"
+        self.targets[host.name] = path
+        return path
+
+    def _layout_argv(self, host: HostAddress, size_bytes: int) -> list[str]:
+        rbd = self.options.rbd
+        if rbd is not None:
+            return ["env", *rbd.env(), "fio", "--name=layout", "--ioengine=rbd", *(f"--{o}" for o in rbd.fio_options(host.name)),
+                    f"--size={size_bytes}", "--rw=write", "--bs=4M", "--iodepth=8", "--output-format=json"]
+        path = self.targets[host.name]
+        if host.name in self.options.devices:
+            return ["true"]  # a device is measured as it is
+        return ["fio", "--name=layout", f"--filename={path.replace(':', chr(92) + ':')}", f"--size={size_bytes}", "--rw=write",
+                "--bs=1M", "--ioengine=psync", "--direct=1", "--refill_buffers=1", "--end_fsync=1", "--output-format=json"]
+
+    def _plan(self, probe: HostProbe, workload: Workload) -> FioPlan:
+        if self.options.rbd is not None:
+            return FioPlan("rbd", workload.queue_depth, workload.numjobs, "fio's rbd engine (librbd)")
+        for engine in ("libaio", "io_uring"):
+            if engine in probe.fio_engines:
+                return FioPlan(engine, workload.queue_depth, workload.numjobs, f"{engine} on the host")
+        return FioPlan("psync", 1, workload.outstanding_ios, "psync on the host: queue depth realised as jobs")
+
+    def _target_options(self, host: HostAddress) -> tuple[str, ...]:
+        return tuple(self.options.rbd.fio_options(host.name)) if self.options.rbd else ()
+
+    def _commands(self, workload: Workload) -> dict[str, list[str]]:
+        return {host.name: self._command(host, workload) for host in self.options.hosts}
+
+    def _command(self, host: HostAddress, workload: Workload) -> list[str]:
+        plan = self._plan(self.probes[host.name], workload)
+        rbd = self.options.rbd
+        text = job_file(workload.model_copy(update={"direct": False}) if rbd else workload,
+                        None if rbd else self.targets[host.name], plan, extra_options=self._target_options(host),
+                        is_device=host.name in self.options.devices)
+        return ["env", *(rbd.env() if rbd else []), *fio_argv_from_job(text)]
+
+    def _describe(self, result: HostResult) -> HostResult:
+        probe = self.probes.get(result.host, HostProbe(reachable=False))
+        return result.model_copy(update={"target": self.targets.get(result.host, ""), "os": probe.os, "cpu_count": probe.cpu_count,
+                                         "fio_version": probe.fio_version, "nic_speeds_mbps": probe.nics})
+
+    def _cluster_facts(self) -> ClusterFacts | None:
+        rbd = self.options.rbd
+        admin = next((h for h in self.options.hosts if "ceph" in self.probes[h.name].ceph_tools), None)
+        if rbd is None or admin is None:
+            return None
+        outputs = []
+        for command in CEPH_STATUS_COMMANDS:
+            try:
+                done = self.ssh.run(admin, ["env", *rbd.env(), *command, "--name", f"client.{rbd.client_name}"], timeout_s=30)
+            except HostError:
+                return None
+            outputs.append(done.stdout if done.returncode == 0 else "")
+        return cluster_facts(*outputs) if outputs[0] else None
+
+
+def cluster_warnings(cluster: ClusterFacts | None) -> list[ValidityWarning]:
+    if cluster is None:
+        return []
+    warnings = []
+    if cluster.health and cluster.health != "HEALTH_OK":
+        warnings.append(ValidityWarning(code="cluster_health", message=f"the Ceph cluster was {cluster.health} "
+                                        f"({', '.join(cluster.health_checks) or 'no details'}) during the run"))
+    if cluster.recovering_or_scrubbing:
+        warnings.append(ValidityWarning(code="cluster_busy", severity=Severity.WARNING,
+                                        message="the cluster was recovering, backfilling or scrubbing: it competed with the workload"))
+    return warnings

@@ -1,0 +1,338 @@
+"""Remote hosts over the system's OpenSSH client, so ~/.ssh/config, the agent, keys and
+ProxyJump just work. Quoting happens here and only here: remote commands are argument lists
+joined with ``shlex.join`` at the SSH boundary.
+
+Host keys are never accepted silently: an unknown key is shown with its fingerprint and stored
+(in ssdprof's own known_hosts) only when the user accepts that exact fingerprint; a changed key
+is refused. Passwords are never asked for or stored (BatchMode: keys and agents only).
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import shutil
+import subprocess
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import platformdirs
+
+from ssdprof.model.workload import WorkloadError
+from ssdprof.remote.leftovers import default_leftovers_path
+from ssdprof.target.processes import end_with_parent
+
+__all__ = [
+    "PROBE_SCRIPT",
+    "HostAddress",
+    "HostError",
+    "HostKey",
+    "HostProbe",
+    "Ssh",
+    "SshSettings",
+    "default_known_hosts",
+    "parse_host",
+    "parse_probe",
+]
+
+_USER = r"[A-Za-z_][A-Za-z0-9._-]{0,31}"
+_NAME = r"[A-Za-z0-9](?:[A-Za-z0-9._-]{0,252})"
+_IPV6 = r"\[[0-9A-Fa-f:.]{2,45}\]"
+_HOST_RE = re.compile(rf"^(?:(?P<user>{_USER})@)?(?P<host>{_NAME}|{_IPV6})(?::(?P<port>[0-9]{{1,5}}))?$")
+CHANGED_KEY_MARKERS = ("REMOTE HOST IDENTIFICATION HAS CHANGED", "Host key for", "has changed and you have requested strict checking")
+
+
+class HostError(RuntimeError):
+    """A host cannot be used; the message says why and what to do."""
+
+
+@dataclass(frozen=True)
+class HostAddress:
+    """What the user typed: an ssh alias (resolved by ssh itself) or user@host:port."""
+
+    text: str
+    host: str
+    user: str | None = None
+    port: int | None = None
+
+    @property
+    def name(self) -> str:
+        return self.text
+
+
+def parse_host(text: str) -> HostAddress:
+    """Accept an ssh alias or user@host:port; refuse anything ssh could read as an option or a shell could run."""
+    match = _HOST_RE.fullmatch(text)
+    if not match or text.startswith("-") or len(text) > 300:
+        raise WorkloadError.single("host", "--host", f"{text!r} is not a host: use an ssh alias or user@host:port "
+                                   "(letters, digits, '.', '-', '_'; no spaces, options or shell characters)")
+    port = int(match.group("port")) if match.group("port") else None
+    if port is not None and not 1 <= port <= 65535:
+        raise WorkloadError.single("host", "--host", f"{text!r}: port must be 1-65535")
+    return HostAddress(text=text, host=match.group("host"), user=match.group("user"), port=port)
+
+
+def default_known_hosts() -> Path:
+    return Path(platformdirs.user_data_dir("ssdprof")) / "known_hosts"
+
+
+@dataclass(frozen=True)
+class SshSettings:
+    known_hosts: Path = field(default_factory=default_known_hosts)
+    """ssdprof's own known_hosts, used in addition to the user's."""
+    config: Path | None = None
+    """An ssh_config to use instead of ~/.ssh/config (ssh -F)."""
+    connect_timeout_s: int = 5
+    ssh: str = "ssh"
+    leftovers: Path = field(default_factory=default_leftovers_path)
+    """Where test files that could not be removed from a host are written down (:mod:`ssdprof.remote.leftovers`)."""
+
+
+@dataclass(frozen=True)
+class HostKey:
+    line: str
+    """A known_hosts line from ssh-keyscan."""
+    fingerprint: str
+    """SHA256:... as ssh-keygen -l prints it."""
+    key_type: str
+
+
+@dataclass(frozen=True)
+class HostProbe:
+    reachable: bool
+    os: str = ""
+    cpu_count: int = 0
+    fio_version: str = ""
+    fio_engines: tuple[str, ...] = ()
+    ceph_tools: tuple[str, ...] = ()
+    nics: dict[str, int] = field(default_factory=dict)
+    """Interface name -> link speed in Mb/s (-1 when the OS does not say)."""
+    error: str = ""
+
+
+class Ssh:
+    def __init__(self, settings: SshSettings | None = None):
+        self.settings = settings or SshSettings()
+        self._resolved: dict[str, dict[str, str]] = {}
+        self._masters: dict[str, tuple[subprocess.Popen[bytes], str]] = {}
+        self._control_dir: Path | None = None
+
+    # one connection per host, shared ---------------------------------------------------------
+
+    def open_masters(self, hosts: Sequence[HostAddress]) -> None:
+        """Start one SSH connection per host that later commands share (OpenSSH multiplexing), so a
+        run's probe, layout, launch and clean-up do not each pay for a key exchange (~0.3 s).
+
+        ssdprof starts each master itself, by argument list, holding no pipe of any command, and
+        ends it by PID in :meth:`close_masters` (on Linux also when ssdprof dies). Until a master is
+        ready, or when it fails, commands connect directly as before; a failed master's reason is
+        reported by the command that follows."""
+        if self._control_dir is None:
+            self._control_dir = Path(tempfile.mkdtemp(prefix="ssdprof-ssh-"))
+        for host in hosts:
+            if host.text in self._masters:
+                continue
+            path = str(self._control_dir / str(len(self._masters)))
+            # -E: the master's own words (e.g. "Timeout, server h2 not responding.") go to a log that
+            # master_reason reads; the commands sharing it only see their connection close.
+            argv = [*self._base(host), "-M", "-N", "-E", f"{path}.log", "-o", f"ControlPath={path}", "-o", "ControlPersist=no",
+                    "--", host.host]
+            master = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                      start_new_session=True, preexec_fn=end_with_parent())  # noqa: PLW1509 - one prctl syscall
+            self._masters[host.text] = (master, path)
+
+    def wait_masters(self) -> None:
+        """Wait until every master is ready or has failed (a failed one's host then gets direct connections,
+        whose error says why), so the commands that follow share a connection rather than open their own."""
+        deadline = time.monotonic() + self.settings.connect_timeout_s + 2
+        waiting = dict(self._masters)
+        while waiting and time.monotonic() < deadline:
+            waiting = {name: (master, path) for name, (master, path) in waiting.items()
+                       if master.poll() is None and not Path(path).exists()}
+            if waiting:
+                time.sleep(0.01)
+
+    def master_reason(self, host: HostAddress) -> str:
+        """Why the shared connection to ``host`` ended, in ssh's words; "" while it lives or when it said nothing."""
+        entry = self._masters.get(host.text)
+        if entry is None or entry[0].poll() is None:
+            return ""
+        try:
+            lines = Path(f"{entry[1]}.log").read_text(errors="replace").splitlines()
+        except OSError:
+            return ""
+        said = [line.strip() for line in lines if line.strip()]
+        return said[-1] if said else ""
+
+    def destination(self, host: HostAddress) -> str:
+        """user@hostname:port as ssh resolves the host: the same machine whatever alias named it."""
+        config = self.resolved(host)
+        return f"{config.get('user', '')}@{config.get('hostname', host.host)}:{config.get('port', '22')}"
+
+    def close_masters(self) -> None:
+        """End every master this object started (by PID) and remove their sockets."""
+        masters, self._masters = self._masters, {}
+        for master, _ in masters.values():
+            if master.poll() is None:
+                master.terminate()
+        for master, _ in masters.values():
+            try:
+                master.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                master.kill()
+                master.wait(timeout=5)
+        if self._control_dir is not None:
+            shutil.rmtree(self._control_dir, ignore_errors=True)
+            self._control_dir = None
+
+    @property
+    def master_pids(self) -> list[int]:
+        return [master.pid for master, _ in self._masters.values()]
+
+    def resolved(self, host: HostAddress) -> dict[str, str]:
+        """ssh's own view of the host after ~/.ssh/config (ssh -G): hostname, port, user, known hosts files."""
+        if host.text in self._resolved:
+            return self._resolved[host.text]
+        done = subprocess.run([*self._base(host, for_config=True), "-G", "--", host.host], capture_output=True, text=True,
+                              timeout=20, check=False)
+        if done.returncode != 0:
+            raise HostError(f"{host.name}: ssh cannot resolve it: {done.stderr.strip()[:300]}")
+        values: dict[str, str] = {}
+        for line in done.stdout.splitlines():
+            key, _, value = line.partition(" ")
+            values.setdefault(key.lower(), value)
+        self._resolved[host.text] = values
+        return values
+
+    def argv(self, host: HostAddress, remote: list[str], *, tty: bool = False) -> list[str]:
+        """The local argv that runs ``remote`` (an argument list) on ``host``."""
+        return [*self._base(host), "-T" if not tty else "-t", "--", host.host, shlex.join(remote)]
+
+    def forward_argv(self, host: HostAddress, local_port: int, remote_port: int) -> list[str]:
+        return [*self._base(host), "-N", "-L", f"127.0.0.1:{local_port}:127.0.0.1:{remote_port}", "--", host.host]
+
+    def run(self, host: HostAddress, remote: list[str], *, timeout_s: float = 60,
+            stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+        done = subprocess.run(self.argv(host, remote), capture_output=True, text=True, timeout=timeout_s, input=stdin, check=False)
+        if done.returncode == 255:
+            raise HostError(explain_ssh_failure(host, done.stderr))
+        return done
+
+    def _base(self, host: HostAddress, *, for_config: bool = False) -> list[str]:
+        argv = [self.settings.ssh]
+        if self.settings.config is not None:
+            argv += ["-F", str(self.settings.config)]
+        if host.user:
+            argv += ["-l", host.user]
+        if host.port:
+            argv += ["-p", str(host.port)]
+        if for_config:
+            return argv
+        if host.text in self._masters:
+            argv += ["-o", f"ControlPath={self._masters[host.text][1]}", "-o", "ControlMaster=no"]
+        return [*argv, "-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=yes", "-o", f"ConnectTimeout={self.settings.connect_timeout_s}",
+                "-o", "ServerAliveInterval=2", "-o", "ServerAliveCountMax=3", "-o", f"UserKnownHostsFile={self._known_hosts_files(host)}"]
+
+    def _known_hosts_files(self, host: HostAddress) -> str:
+        """The user's known_hosts files (from their ssh config) plus ssdprof's own."""
+        files = self.resolved(host).get("userknownhostsfile", "~/.ssh/known_hosts ~/.ssh/known_hosts2").split()
+        ours = str(self.settings.known_hosts)
+        return " ".join(shlex.quote(f) for f in [*files, ours])
+
+    # host keys ---------------------------------------------------------------------------------
+
+    def scan_keys(self, host: HostAddress) -> list[HostKey]:
+        config = self.resolved(host)
+        hostname, port = config.get("hostname", host.host), config.get("port", "22")
+        scan = subprocess.run(["ssh-keyscan", "-T", str(self.settings.connect_timeout_s), "-p", port, "--", hostname],
+                              capture_output=True, text=True, timeout=30, check=False)
+        keys = []
+        for line in scan.stdout.splitlines():
+            if not line.strip() or line.startswith("#"):
+                continue
+            printed = subprocess.run(["ssh-keygen", "-l", "-f", "-"], input=line + "\n", capture_output=True, text=True, check=False)
+            parts = printed.stdout.split()
+            if len(parts) >= 2:
+                keys.append(HostKey(line=line, fingerprint=parts[1], key_type=parts[-1].strip("()")))
+        if not keys:
+            reason = scan.stderr.strip()[:200] or "no answer"
+            raise HostError(f"{host.name}: no SSH host key could be read from {hostname}:{port} ({reason})")
+        return keys
+
+    def is_known(self, host: HostAddress) -> bool:
+        """Does an ssh connection get past host key checking (known and unchanged)?"""
+        done = subprocess.run([*self._base(host), "-T", "--", host.host, "true"], capture_output=True, text=True, timeout=30, check=False)
+        if any(marker in done.stderr for marker in CHANGED_KEY_MARKERS):
+            raise HostError(explain_ssh_failure(host, done.stderr))
+        return "Host key verification failed" not in done.stderr and "No matching host key" not in done.stderr
+
+    def accept_key(self, host: HostAddress, fingerprint: str) -> HostKey:
+        """Store the host's key in ssdprof's known_hosts if, and only if, it has this fingerprint."""
+        keys = self.scan_keys(host)
+        chosen = next((k for k in keys if k.fingerprint == fingerprint), None)
+        if chosen is None:
+            offered = ", ".join(k.fingerprint for k in keys)
+            raise HostError(f"{host.name}: its key fingerprint is {offered}, not {fingerprint}; nothing was accepted")
+        self.settings.known_hosts.parent.mkdir(parents=True, exist_ok=True)
+        with self.settings.known_hosts.open("a") as known:
+            known.write(chosen.line.rstrip("\n") + "\n")
+        return chosen
+
+    def probe(self, host: HostAddress) -> HostProbe:
+        try:
+            done = self.run(host, ["sh", "-c", PROBE_SCRIPT], timeout_s=30)
+        except HostError as exc:
+            return HostProbe(reachable=False, error=str(exc))
+        except subprocess.TimeoutExpired:
+            return HostProbe(reachable=False, error=f"{host.name}: no answer within 30 s")
+        return parse_probe(done.stdout)
+
+
+def explain_ssh_failure(host: HostAddress, stderr: str, master: str = "") -> str:
+    """``stderr`` of the failed ssh command; ``master``: the shared connection's last words (Ssh.master_reason)."""
+    text = stderr.strip() or master.strip()
+    if any(marker in text for marker in CHANGED_KEY_MARKERS):
+        return (f"{host.name}: its SSH host key has CHANGED since it was accepted. This can mean an attack, or a reinstalled "
+                "host. ssdprof refuses to connect; if you know why it changed, remove the old key (ssh-keygen -R HOST, and "
+                "from ssdprof's known_hosts) and add the host again")
+    if "Host key verification failed" in text or "No matching host key" in text or "No ED25519 host key" in text:
+        return f"{host.name}: its host key is not known yet; add it with `ssdprof hosts add {host.name}` and check the fingerprint"
+    if "Permission denied" in text:
+        return f"{host.name}: permission denied; ssdprof uses keys or an agent only (no passwords): load a key with ssh-add"
+    if "Connection refused" in text or "timed out" in text or "No route" in text or "Could not resolve" in text:
+        return f"{host.name}: cannot connect: {text.splitlines()[-1] if text else 'no answer'}"
+    return f"{host.name}: ssh failed: {text.splitlines()[-1] if text else 'connection lost'}"
+
+
+PROBE_SCRIPT = r"""
+echo "os=$(uname -srm)"
+echo "cpus=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 0)"
+if command -v fio >/dev/null 2>&1; then
+  echo "fio=$(fio --version)"
+  echo "engines=$(fio --enghelp 2>/dev/null | tail -n +2 | tr -d '\t' | tr '\n' ' ')"
+fi
+for tool in ceph rbd rados; do command -v "$tool" >/dev/null 2>&1 && echo "ceph_tool=$tool"; done
+for nic in /sys/class/net/*; do
+  [ -e "$nic" ] || continue
+  echo "nic=$(basename "$nic") $(cat "$nic/speed" 2>/dev/null || echo -1)"
+done
+"""
+
+
+def parse_probe(text: str) -> HostProbe:
+    values: dict[str, list[str]] = {}
+    for line in text.splitlines():
+        key, sep, value = line.partition("=")
+        if sep:
+            values.setdefault(key.strip(), []).append(value.strip())
+    nics = {}
+    for entry in values.get("nic", []):
+        name, _, speed = entry.partition(" ")
+        nics[name] = int(speed) if speed.lstrip("-").isdigit() else -1
+    cpus = values.get("cpus", ["0"])[0]
+    return HostProbe(reachable=True, os=values.get("os", [""])[0], cpu_count=int(cpus) if cpus.isdigit() else 0,
+                     fio_version=values.get("fio", [""])[0], fio_engines=tuple(values.get("engines", [""])[0].split()),
+                     ceph_tools=tuple(values.get("ceph_tool", [])), nics=nics)
