@@ -849,7 +849,7 @@ export interface SweepInfo {
 export type SweepMode = "one-at-a-time" | "grid";
 
 /** A sweep: a preset, factors varied one at a time or as a grid, or the base workload alone. */
-export interface SweepParams {
+export interface SweepRequest {
   base?: WorkloadInput;
   preset?: string | null;
   /** workload field -> values to try */
@@ -958,7 +958,7 @@ export interface Workload {
   keep_file: boolean;
 }
 
-/** Workload fields as typed in a form; omitted fields take the engine's defaults. */
+/** Workload fields as typed in a form or on the command line; omitted fields take the engine's defaults. */
 export interface WorkloadInput {
   pattern?: string | null;
   read_pct?: number | string | null;
@@ -987,9 +987,9 @@ export interface Methods {
   /** this machine's block devices, and what uses them */
   "devices.list": { params: NoParams; result: DevicesResult };
   /** points and duration; runs nothing */
-  "sweep.estimate": { params: SweepParams; result: SweepEstimate };
+  "sweep.estimate": { params: SweepRequest; result: SweepEstimate };
   /** start a sweep; events follow as run.event */
-  "sweep.start": { params: SweepParams; result: SweepStarted };
+  "sweep.start": { params: SweepRequest; result: SweepStarted };
   /** continue an interrupted sweep */
   "sweep.resume": { params: ResumeParams; result: SweepStarted };
   /** stop fio; finished points are kept */

@@ -1,5 +1,5 @@
 // The designer's form as typed (strings), and how it becomes the engine's params.
-import type { FieldProblem, SweepMode, SweepParams, Workload, WorkloadInput } from '../api';
+import type { FieldProblem, SweepMode, SweepRequest, Workload, WorkloadInput } from '../api';
 import { sizeInput } from '../lib/units';
 
 export interface WorkloadForm {
@@ -95,8 +95,8 @@ export function parseTags(text: string): { tags: Record<string, string>; problem
   return { tags, problem: null };
 }
 
-export function sweepParams(form: WorkloadForm, sweep: SweepForm): SweepParams {
-  const params: SweepParams = { base: workloadInput(form), mode: sweep.mode, repeats: Number(sweep.repeats) || 1, tags: parseTags(sweep.tags).tags };
+export function sweepParams(form: WorkloadForm, sweep: SweepForm): SweepRequest {
+  const params: SweepRequest = { base: workloadInput(form), mode: sweep.mode, repeats: Number(sweep.repeats) || 1, tags: parseTags(sweep.tags).tags };
   if (sweep.kind === 'preset') params.preset = sweep.preset;
   if (sweep.hosts.length) {
     params.hosts = sweep.hosts;

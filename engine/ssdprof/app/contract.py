@@ -29,9 +29,9 @@ from ssdprof.app.contract_analysis import (
     SpecSaveParams,
     SpecSaveResult,
 )
+from ssdprof.app.planner import SweepRequest, WorkloadInput
 from ssdprof.model.events import LayoutDone, PointFinished, PointProgress, PointStarted, SweepFinished, SweepStarted
 from ssdprof.model.results import RunResult
-from ssdprof.model.sweep import MAX_REPEATS, SweepMode
 from ssdprof.model.workload import FieldProblem, Workload
 from ssdprof.target.devices import BlockDevice
 
@@ -44,32 +44,6 @@ class _Params(BaseModel):
 
 class _Result(BaseModel):
     model_config = ConfigDict(frozen=True)
-
-
-Loose = int | float | str
-"""What a person types: ``4096`` or ``"4k"``, ``10`` or ``"10s"``; the engine parses units."""
-
-
-class WorkloadInput(_Params):
-    """Workload fields as typed in a form; omitted fields take the engine's defaults."""
-
-    pattern: str | None = None
-    read_pct: Loose | None = None
-    block_size_bytes: Loose | None = None
-    queue_depth: Loose | None = None
-    numjobs: Loose | None = None
-    runtime_s: Loose | None = None
-    ramp_s: Loose | None = None
-    size_bytes: Loose | None = None
-    offset_bytes: Loose | None = None
-    target: str | None = None
-    direct: bool | None = None
-    engine: str | None = None
-    allow_overwrite: bool | None = None
-    keep_file: bool | None = None
-
-    def raw(self) -> dict[str, Any]:
-        return self.model_dump(exclude_none=True)
 
 
 # --------------------------------------------------------------------------------------- methods
@@ -118,27 +92,6 @@ class PresetInfo(_Result):
 
 class PresetsResult(_Result):
     presets: list[PresetInfo]
-
-
-class SweepParams(_Params):
-    """A sweep: a preset, factors varied one at a time or as a grid, or the base workload alone."""
-
-    base: WorkloadInput = WorkloadInput()
-    preset: str | None = None
-    factors: dict[str, list[Loose]] | None = Field(default=None, description="workload field -> values to try")
-    mode: SweepMode = SweepMode.ONE_AT_A_TIME
-    repeats: int = Field(default=1, ge=1, le=MAX_REPEATS)
-    name: str | None = Field(default=None, max_length=200)
-    tags: dict[str, str] = Field(default_factory=dict)
-    hosts: list[str] = Field(default_factory=list, max_length=256,
-                             description="run on these SSH hosts (aliases or user@host:port) instead of locally")
-    remote_dir: str = Field(default="", description="the folder on every host (default: the engine's remote scratch folder)")
-    remote_dirs: dict[str, str] = Field(default_factory=dict, description="host -> its own folder, overriding remote_dir")
-    remote_devices: dict[str, str] = Field(default_factory=dict,
-                                           description="host -> a block device there, measured in place of a test file")
-    rbd: str = Field(default="", description="POOL/IMAGE for fio's rbd engine on the hosts; {host} gives one image per host")
-    ceph_conf: str = ""
-    ceph_user: str = "admin"
 
 
 class PlannedPoint(_Result):
@@ -404,8 +357,8 @@ METHODS: dict[str, Method] = {
     "workload.validate": Method(params=ValidateParams, result=ValidateResult, summary="the engine's own field checks"),
     "presets.list": Method(params=NoParams, result=PresetsResult, summary="the ready-made sweeps"),
     "devices.list": Method(params=NoParams, result=DevicesResult, summary="this machine's block devices, and what uses them"),
-    "sweep.estimate": Method(params=SweepParams, result=SweepEstimate, summary="points and duration; runs nothing"),
-    "sweep.start": Method(params=SweepParams, result=SweepStarted, summary="start a sweep; events follow as run.event"),
+    "sweep.estimate": Method(params=SweepRequest, result=SweepEstimate, summary="points and duration; runs nothing"),
+    "sweep.start": Method(params=SweepRequest, result=SweepStarted, summary="start a sweep; events follow as run.event"),
     "sweep.resume": Method(params=ResumeParams, result=SweepStarted, summary="continue an interrupted sweep"),
     "sweep.cancel": Method(params=NoParams, result=CancelResult, summary="stop fio; finished points are kept"),
     "sweep.status": Method(params=NoParams, result=SweepStatus, summary="whether a sweep is running"),

@@ -44,7 +44,6 @@ from ssdprof.app.contract import (
     SpecMatchParams,
     SweepEstimate,
     SweepInfo,
-    SweepParams,
     SweepsResult,
     SweepStatus,
     TagParams,
@@ -53,6 +52,7 @@ from ssdprof.app.contract import (
     target_device,
 )
 from ssdprof.app.contract_analysis import CorrelationParams, ObserveParams, PredictParams, ScalingParams, SpecDeleteParams, SpecSaveParams
+from ssdprof.app.planner import SweepRequest, plan_sweep
 from ssdprof.app.runner import Runner
 from ssdprof.app.service_analysis import Analysis
 from ssdprof.app.service_hosts import Hosts
@@ -60,11 +60,10 @@ from ssdprof.app.service_predict import Models
 from ssdprof.fio.runner import detect_fio
 from ssdprof.model.events import PointFinished, RunEvent, SweepFinished, SweepStarted
 from ssdprof.model.results import BIN_FIELDS, DirectionStats, RunResult
-from ssdprof.model.sweep import PRESETS, RemoteSpec, SweepSpec, build_sweep, estimate_s, preset
+from ssdprof.model.sweep import PRESETS, SweepSpec, estimate_s, preset
 from ssdprof.model.workload import FIELD_RULES, FieldProblem, Workload, WorkloadError, parse_workload
 from ssdprof.portable import PortableUnavailable, portable_engine
-from ssdprof.remote.ceph import parse_rbd
-from ssdprof.remote.ssh import SshSettings, parse_host
+from ssdprof.remote.ssh import SshSettings
 from ssdprof.store.db import RunFilter, Store
 from ssdprof.store.interchange import export_csv
 from ssdprof.target.devices import list_devices
@@ -219,8 +218,8 @@ class EngineService:
         return PresetsResult(presets=[PresetInfo(name=name, description=desc, points=len(preset(name, base).points))
                                       for name, (desc, _) in PRESETS.items()])
 
-    def estimate(self, params: SweepParams) -> SweepEstimate:
-        spec = _sweep_spec(params)
+    def estimate(self, params: SweepRequest) -> SweepEstimate:
+        spec = plan_sweep(params)
         region = device_region(spec.points) if spec.remote is None else None
         layout = 0 if region else max(p.size_bytes for p in spec.points)
         return SweepEstimate(name=spec.name, points=[PlannedPoint(label=p.label(), workload=p) for p in spec.points],
@@ -229,8 +228,8 @@ class EngineService:
                              overwrite_bytes=region.size_bytes if region and region.writes else 0,
                              region=region.sentence() if region else "")
 
-    def start(self, params: SweepParams) -> SweepStarted:
-        spec = _sweep_spec(params)
+    def start(self, params: SweepRequest) -> SweepStarted:
+        spec = plan_sweep(params)
         if spec.remote is None:
             plan_target(widest(spec.points), self.default_dir)  # fail fast, before a sweep is stored
         return self._launch(spec, None, params.tags)
@@ -324,41 +323,6 @@ class EngineService:
         finally:
             active.started.set()
             store.close()
-
-
-def _sweep_spec(params: SweepParams) -> SweepSpec:
-    base = parse_workload(with_whole_device(params.base.raw()) if not params.hosts else params.base.raw())
-    if params.preset and params.factors:
-        raise WorkloadError.single("preset", "--preset", "give either a preset or factors to vary, not both")
-    if params.preset:
-        spec = preset(params.preset, base, repeats=params.repeats)
-    elif params.factors:
-        # build_sweep parses each value as the CLI's strings are parsed; numbers pass through unchanged
-        factors = cast(dict[str, list[str]], {k: list(v) for k, v in params.factors.items()})
-        spec = build_sweep(base, factors, params.mode, params.repeats)
-    else:
-        spec = SweepSpec(name="run", points=[base], repeats=params.repeats)
-    return spec.model_copy(update={"name": params.name or spec.name, "tags": {**spec.tags, **params.tags},
-                                   "remote": _remote(params)})
-
-
-def _remote(params: SweepParams) -> RemoteSpec | None:
-    """Remote options, each host name checked (no option or shell syntax reaches ssh)."""
-    if not params.hosts:
-        if params.rbd or params.remote_dirs or params.remote_dir or params.remote_devices:
-            raise WorkloadError.single("hosts", "--host", "remote options need at least one host")
-        return None
-    names = [parse_host(h).name for h in params.hosts]
-    unknown = sorted((set(params.remote_dirs) | set(params.remote_devices)) - set(names))
-    if unknown:
-        raise WorkloadError.single("remote_dirs", "--remote-dir", f"given for hosts not in the run: {', '.join(unknown)}")
-    if params.rbd:
-        parse_rbd(params.rbd, params.ceph_user, params.ceph_conf)
-    if len(set(names)) != len(names):
-        raise WorkloadError.single("hosts", "--host", "each host may be named only once")
-    return RemoteSpec(hosts=names, target_dir=params.remote_dir, target_dirs=dict(params.remote_dirs),
-                      devices=dict(params.remote_devices), rbd=params.rbd,
-                      ceph_conf=params.ceph_conf, ceph_user=params.ceph_user)
 
 
 def _light(run: RunResult) -> RunResult:

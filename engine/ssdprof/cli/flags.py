@@ -1,0 +1,44 @@
+"""What every subcommand shares: a description with a runnable example, ``--db`` and ``--json``, and
+the checks argparse makes of numbers."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from ssdprof.store.db import default_db_path
+
+__all__ = ["Formatter", "breakdown_flag", "command", "common", "positive_int"]
+
+
+class Formatter(argparse.RawDescriptionHelpFormatter):
+    pass
+
+
+def command(sub: Any, name: str, summary: str, example: str) -> argparse.ArgumentParser:
+    parser: argparse.ArgumentParser = sub.add_parser(name, help=summary, description=f"{summary}\n\nexample:\n  {example}",
+                                                     formatter_class=Formatter)
+    return parser
+
+
+def common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--db", type=Path, help=f"results database (default: {default_db_path()})")
+    parser.add_argument("--json", action="store_true", help="machine-readable output (fields documented in README)")
+
+
+def breakdown_flag(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--breakdown", action="store_true",
+                        help="tables show total latency split into submission and completion (--json always has both)")
+
+
+def positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of 1 or more")
+    return value
+
+

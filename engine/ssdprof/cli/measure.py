@@ -1,0 +1,218 @@
+"""``ssdprof run`` and ``ssdprof sweep``: flags mapped onto one :class:`SweepRequest`, planned by the
+engine's one planner (:func:`plan_sweep`, as the RPC and the GUI are), then run with live progress."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import signal
+import sys
+import threading
+from types import FrameType
+from typing import Any
+
+from ssdprof.app.planner import SweepRequest, WorkloadInput, plan_sweep
+from ssdprof.app.runner import Runner
+from ssdprof.cli import hosts as cli_hosts
+from ssdprof.cli.flags import breakdown_flag, command, common
+from ssdprof.cli.terminal import ProgressPrinter, format_runs_table
+from ssdprof.model.sweep import MAX_REPEATS, PRESETS, SweepMode, SweepSpec, describe
+from ssdprof.model.workload import WorkloadError
+from ssdprof.remote.multihost import DEFAULT_REMOTE_DIR
+from ssdprof.store.db import Store
+from ssdprof.target.plan import device_region, plan_target, widest
+
+__all__ = ["VARY_NAMES", "WORKLOAD_FLAGS", "measure", "measure_flags", "parse_tags", "request_from_args"]
+
+# CLI flag -> workload field; the same flags for run and sweep.
+WORKLOAD_FLAGS: dict[str, str] = {
+    "target": "target", "size": "size_bytes", "offset": "offset_bytes", "rw": "pattern", "bs": "block_size_bytes", "read_pct": "read_pct",
+    "qd": "queue_depth", "jobs": "numjobs", "runtime": "runtime_s", "ramp": "ramp_s", "engine": "engine",
+}
+VARY_NAMES = {"bs": "block_size_bytes", "qd": "queue_depth", "jobs": "numjobs", "rw": "pattern", "read-pct": "read_pct",
+              "runtime": "runtime_s", "ramp": "ramp_s", "size": "size_bytes"}
+
+
+def measure_flags(sub: Any) -> None:
+    """The ``run`` and ``sweep`` commands and their flags."""
+    run = command(sub, "run", "measure one workload (with --repeat, several times)",
+                  "ssdprof run --target ~/ssdtest --size 1GiB --rw randread --bs 4k --qd 1 --runtime 10 --json")
+    _workload_flags(run)
+    _run_flags(run)
+    sweep = command(sub, "sweep", "measure many points: a preset, or factors varied one at a time or as a grid",
+                    "ssdprof sweep --preset student --runtime 5 --ramp 1\n"
+                    "  ssdprof sweep --vary bs=4k,16k,128k --vary qd=1,8,32 --grid --repeat 3\n"
+                    "  ssdprof sweep --resume")
+    _workload_flags(sweep)
+    _run_flags(sweep)
+    sweep.add_argument("--preset", choices=sorted(PRESETS), help="a ready-made sweep (see: ssdprof presets)")
+    sweep.add_argument("--vary", action="append", default=[], metavar="FACTOR=V1,V2,...",
+                       help=f"vary a factor over values; factors: {', '.join(VARY_NAMES)}")
+    sweep.add_argument("--grid", action="store_true", help="every combination of the --vary factors (default: one at a time)")
+    sweep.add_argument("--resume", nargs="?", const=-1, type=int, metavar="SWEEP_ID",
+                       help="continue an interrupted sweep (the last one by default), skipping finished points")
+    sweep.add_argument("--estimate", action="store_true", help="print the points and estimated duration, run nothing")
+
+
+def _workload_flags(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("workload")
+    group.add_argument("--target", help="directory (default: a scratch folder on the local disk), file or block device")
+    group.add_argument("--size", help="test size, e.g. 256MiB, 1GiB (default 256MiB; on a block device, all of it from --offset)")
+    group.add_argument("--offset", help="where the region starts in a file or block device, e.g. 1GiB (default 0)")
+    group.add_argument("--rw", help="read, write, randread, randwrite, rw or randrw (default randread)")
+    group.add_argument("--bs", help="access size, e.g. 4k, 128KiB, 1MiB (default 4k)")
+    group.add_argument("--read-pct", help="read share for rw/randrw, 0-100 (default 50)")
+    group.add_argument("--qd", help="queue depth per job (default 1)")
+    group.add_argument("--jobs", help="parallel jobs (processes per client; default 1)")
+    group.add_argument("--runtime", help="measured time per point, e.g. 30, 30s, 2m (default 10s)")
+    group.add_argument("--ramp", help="warm-up before measuring (default 2s)")
+    group.add_argument("--engine", help="auto (fio if installed), fio or portable (default auto)")
+    group.add_argument("--buffered", action="store_true", help="measure through the page cache (labelled as not device numbers)")
+    group.add_argument("--allow-overwrite", action="store_true",
+                       help="allow writes into an existing file or block device (never one mounted, held or used as swap)")
+    group.add_argument("--keep-file", action="store_true", help="keep the test file afterwards")
+
+
+def _run_flags(parser: argparse.ArgumentParser) -> None:
+    remote = parser.add_argument_group("remote hosts")
+    remote.add_argument("--host", action="append", default=[], metavar="HOST",
+                        help="run on this host over SSH (an ssh alias or user@host:port); repeat for several hosts at once")
+    remote.add_argument("--remote-dir", action="append", default=[], metavar="[HOST=]DIR",
+                        help=f"directory for the test file on the hosts (default {DEFAULT_REMOTE_DIR}); HOST=DIR for one host")
+    remote.add_argument("--remote-device", action="append", default=[], metavar="[HOST=]DEVICE",
+                        help="a block device on the hosts, measured in place of a test file (needs --size); HOST=DEVICE for one host")
+    remote.add_argument("--rbd", metavar="POOL/IMAGE", help="an RBD image via fio's rbd engine; {host} in IMAGE gives each host its own")
+    remote.add_argument("--ceph-conf", help="ceph.conf path on the hosts (default: Ceph's search path)")
+    remote.add_argument("--ceph-user", default="admin", help="Ceph client name without 'client.' (default admin)")
+    cli_hosts.ssh_flags(parser)
+    parser.add_argument("--repeat", type=int, default=1, help="repeat every point N times (default 1)")
+    parser.add_argument("--tag", action="append", default=[], metavar="KEY=VALUE", help="tag the runs, e.g. interface=SATA")
+    common(parser)
+    breakdown_flag(parser)
+
+
+def request_from_args(args: argparse.Namespace) -> SweepRequest:
+    """The flags of ``run`` or ``sweep`` as the one request every face sends the planner."""
+    raw: dict[str, Any] = {field: getattr(args, flag) for flag, field in WORKLOAD_FLAGS.items() if getattr(args, flag) is not None}
+    if args.buffered:
+        raw["direct"] = False
+    if args.allow_overwrite:
+        raw["allow_overwrite"] = True
+    if args.keep_file:
+        raw["keep_file"] = True
+    remote_dir, remote_dirs = _per_host(args.remote_dir)
+    default_device, remote_devices = _per_host(args.remote_device)
+    if default_device:
+        remote_devices = {host: remote_devices.get(host, default_device) for host in args.host}
+    sweep = args.command == "sweep"
+    if sweep and args.preset and args.vary:
+        raise WorkloadError.single("preset", "--preset", "give either --preset or --vary, not both")
+    if sweep and not (args.preset or args.vary):
+        raise WorkloadError.single("preset", "--preset", f"a sweep needs --preset ({', '.join(PRESETS)}) or --vary FACTOR=V1,V2")
+    return SweepRequest(
+        base=WorkloadInput(**raw), preset=args.preset if sweep else None, factors=_factors(args.vary) if sweep else None,
+        mode=SweepMode.GRID if sweep and args.grid else SweepMode.ONE_AT_A_TIME, repeats=args.repeat, hosts=args.host,
+        remote_dir=remote_dir, remote_dirs=remote_dirs,
+        remote_devices=remote_devices, rbd=args.rbd or "", ceph_conf=args.ceph_conf or "", ceph_user=args.ceph_user)
+
+
+def _factors(items: list[str]) -> dict[str, list[int | float | str]] | None:
+    factors: dict[str, list[int | float | str]] = {}
+    for item in items:
+        name, sep, values = item.partition("=")
+        if not sep or name not in VARY_NAMES:
+            raise WorkloadError.single("vary", "--vary", f"{item!r}: use FACTOR=V1,V2,... with FACTOR one of {', '.join(VARY_NAMES)}")
+        factors[VARY_NAMES[name]] = [v.strip() for v in values.split(",") if v.strip()]
+    return factors or None
+
+
+def _per_host(items: list[str]) -> tuple[str, dict[str, str]]:
+    """``PATH`` for every host and ``HOST=PATH`` for one: (the default, {host: path}); the planner checks the paths."""
+    default, per_host = "", {}
+    for item in items:
+        host, sep, path = item.partition("=") if not item.startswith("/") else ("", "", item)
+        if sep:
+            per_host[host] = path
+        else:
+            default = item
+    return default, per_host
+
+
+def _sweep_spec(args: argparse.Namespace, store: Store) -> tuple[SweepSpec, int | None]:
+    if args.command == "sweep" and args.resume is not None:
+        stored = store.sweep(args.resume) if args.resume > 0 else store.last_unfinished_sweep()
+        if stored is None:
+            raise KeyError("no unfinished sweep to resume" if args.resume < 0 else f"sweep {args.resume} does not exist")
+        return stored.spec, stored.id
+    return plan_sweep(request_from_args(args)), None
+
+
+def _announcement(spec: SweepSpec, *, check: bool) -> str:
+    """The duration estimate and, on a block device, what will be read or overwritten (checked first when asked)."""
+    region = device_region(spec.points) if spec.remote is None else None
+    if region is None:
+        return describe(spec, max(p.size_bytes for p in spec.points))
+    if check:  # a refused run is not announced
+        plan_target(widest(spec.points))
+    return f"{describe(spec, 0)}\n{region.sentence()}"
+
+
+def measure(args: argparse.Namespace, store: Store) -> int:
+    if not 1 <= args.repeat <= MAX_REPEATS:
+        raise WorkloadError.single("repeat", "--repeat", f"must be from 1 to {MAX_REPEATS}; got {args.repeat}")
+    spec, resume_id = _sweep_spec(args, store)
+    tags = parse_tags(args.tag)
+    if getattr(args, "estimate", False):
+        print(_announcement(spec, check=False))
+        for point in spec.points:
+            print(f"  {point.label()}  {point.duration_s():g}s")
+        return 0
+    print(_announcement(spec, check=True), file=sys.stderr)
+    cancel = threading.Event()
+    printer = ProgressPrinter(sys.stderr)
+    previous = _install_interrupt(cancel)
+    try:
+        runner = Runner(store, ssh=cli_hosts.ssh_settings(args))
+        outcome = runner.run_sweep(spec, resume_id=resume_id, tags=tags, on_event=printer.handle, cancel=cancel)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if args.json:
+        runs = [r.summary_json() for r in outcome.results]
+        if args.command == "run" and spec.total_points() == 1 and runs:
+            print(json.dumps(runs[0], indent=2))
+        else:
+            print(json.dumps({"sweep_id": outcome.sweep_id, "status": outcome.status, "reason": outcome.reason, "runs": runs}, indent=2))
+    else:
+        print(format_runs_table(outcome.results, breakdown=args.breakdown))
+        if outcome.sweep_id is not None and outcome.status == "cancelled":
+            print(f"cancelled; finished points are kept. Continue with: ssdprof sweep --resume {outcome.sweep_id}")
+    if outcome.status == "stopped":
+        resume = f": ssdprof sweep --resume {outcome.sweep_id}" if outcome.sweep_id is not None else ""
+        print(f"ssdprof: {outcome.reason}{resume}", file=sys.stderr)
+    if outcome.status == "cancelled":
+        return 130
+    # A point that ended early (fio's own error mid-run, a host lost) kept its data but is not a clean
+    # measurement: say so in the exit status as well as in the result.
+    return 1 if any(r.status in ("failed", "partial") for r in outcome.results) else 0
+
+
+def _install_interrupt(cancel: threading.Event) -> Any:
+    def handler(signum: int, frame: FrameType | None) -> None:
+        if cancel.is_set():
+            raise KeyboardInterrupt
+        print("\nstopping the measurement; finished points are kept (Ctrl-C again to abort)", file=sys.stderr)
+        cancel.set()
+
+    return signal.signal(signal.SIGINT, handler)
+
+
+def parse_tags(items: list[str]) -> dict[str, str]:
+    tags = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip() or len(item) > 200:
+            raise WorkloadError.single("tag", "--tag", f"{item!r} is not KEY=VALUE (at most 200 characters), e.g. interface=SATA")
+        tags[key.strip()] = value.strip()
+    return tags
+
+
