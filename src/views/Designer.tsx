@@ -7,7 +7,7 @@ import {
 import { formatDuration, sizeInput } from '../lib/units';
 import { ConfirmOverwrite, DevicePicker } from './DevicePicker';
 import {
-  FACTOR_CHOICES, MIXED_PATTERNS, formFromWorkload, initialSweep, parseTags, problemsByField, sweepParams, workloadInput,
+  FACTOR_CHOICES, MIXED_PATTERNS, formFromWorkload, initialSweep, parseTags, problemsByField, sweepRequest, workloadInput,
   type SweepForm, type WorkloadForm,
 } from './designer-form';
 
@@ -38,7 +38,7 @@ export function Designer({ info, running, onStarted }: Props) {
     engine.call('devices.list', {}).then((r) => setDevices(r.devices), () => setDevices([]));
   }, [engine]);
 
-  const params = useMemo(() => sweepParams(form, sweep), [form, sweep]);
+  const params = useMemo(() => sweepRequest(form, sweep), [form, sweep]);
   const tagProblem = parseTags(sweep.tags).problem;
 
   useEffect(() => {
@@ -78,7 +78,7 @@ export function Designer({ info, running, onStarted }: Props) {
     setStarting(true);
     setStartError(null);
     try {
-      onStarted(await engine.call('sweep.start', confirmed ? sweepParams({ ...form, allow_overwrite: true }, sweep) : params));
+      onStarted(await engine.call('sweep.start', confirmed ? sweepRequest({ ...form, allow_overwrite: true }, sweep) : params));
     } catch (error) {
       if (error instanceof EngineError && error.problems.length) setProblems(error.problems);
       setStartError(error instanceof Error ? error.message : String(error));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defaults } from '../test/fixtures';
-import { formFromWorkload, initialSweep, parseTags, sweepParams, workloadInput } from './designer-form';
+import { formFromWorkload, initialSweep, parseTags, sweepRequest, workloadInput } from './designer-form';
 
 describe('designer form', () => {
   it('shows the engine defaults as a person would type them', () => {
@@ -18,7 +18,7 @@ describe('designer form', () => {
   });
 
   it('builds a factor sweep from comma-separated values', () => {
-    const params = sweepParams(formFromWorkload(defaults), { ...initialSweep, kind: 'custom', factors: [{ field: 'queue_depth', values: '1, 8 ,32' }], repeats: '3' });
+    const params = sweepRequest(formFromWorkload(defaults), { ...initialSweep, kind: 'custom', factors: [{ field: 'queue_depth', values: '1, 8 ,32' }], repeats: '3' });
     expect(params.factors).toEqual({ queue_depth: ['1', '8', '32'] });
     expect(params.repeats).toBe(3);
     expect(params.preset).toBeUndefined();
@@ -30,18 +30,18 @@ describe('designer form', () => {
   });
 });
 
-describe('sweepParams with hosts', () => {
+describe('sweepRequest with hosts', () => {
   it('runs on the ticked hosts with their folder and RBD image, and locally when none is ticked', () => {
     const form = formFromWorkload(defaults);
-    const remote = sweepParams(form, { ...initialSweep, hosts: ['h1', 'h2'], remoteDir: ' /srv/ssd ', rbd: 'rbd/img-{host}' });
+    const remote = sweepRequest(form, { ...initialSweep, hosts: ['h1', 'h2'], remoteDir: ' /srv/ssd ', rbd: 'rbd/img-{host}' });
     expect([remote.hosts, remote.remote_dir, remote.rbd]).toEqual([['h1', 'h2'], '/srv/ssd', 'rbd/img-{host}']);
-    const local = sweepParams(form, { ...initialSweep, remoteDir: '/srv/ssd' });
+    const local = sweepRequest(form, { ...initialSweep, remoteDir: '/srv/ssd' });
     expect([local.hosts, local.remote_dir]).toEqual([undefined, undefined]);
   });
 
   it('measures the same block device on every ticked host', () => {
-    const params = sweepParams(formFromWorkload(defaults), { ...initialSweep, hosts: ['h1', 'h2'], remoteDevice: ' /dev/nvme1n1 ' });
+    const params = sweepRequest(formFromWorkload(defaults), { ...initialSweep, hosts: ['h1', 'h2'], remoteDevice: ' /dev/nvme1n1 ' });
     expect(params.remote_devices).toEqual({ h1: '/dev/nvme1n1', h2: '/dev/nvme1n1' });
-    expect(sweepParams(formFromWorkload(defaults), { ...initialSweep, remoteDevice: '/dev/sdb' }).remote_devices).toBeUndefined();
+    expect(sweepRequest(formFromWorkload(defaults), { ...initialSweep, remoteDevice: '/dev/sdb' }).remote_devices).toBeUndefined();
   });
 });

@@ -95,7 +95,7 @@ export function parseTags(text: string): { tags: Record<string, string>; problem
   return { tags, problem: null };
 }
 
-export function sweepParams(form: WorkloadForm, sweep: SweepForm): SweepRequest {
+export function sweepRequest(form: WorkloadForm, sweep: SweepForm): SweepRequest {
   const params: SweepRequest = { base: workloadInput(form), mode: sweep.mode, repeats: Number(sweep.repeats) || 1, tags: parseTags(sweep.tags).tags };
   if (sweep.kind === 'preset') params.preset = sweep.preset;
   if (sweep.hosts.length) {
