@@ -11,7 +11,7 @@ from conftest import requires_fio
 
 from ssdprof.cli import main as cli
 from ssdprof.cli import report as cli_report
-from ssdprof.fio.jobfile import JobFileError, parse_job_file
+from ssdprof.fio.job_import import JobFileError, parse_job_file
 from ssdprof.model.workload import Pattern
 from ssdprof.store.db import Store
 

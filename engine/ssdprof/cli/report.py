@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from ssdprof.app.runner import Runner
 from ssdprof.cli.terminal import ProgressPrinter, format_runs_table
-from ssdprof.fio.jobfile import JobFileError, read_job_file
+from ssdprof.fio.job_import import JobFileError, read_job_file
 from ssdprof.model.results import RunResult
 from ssdprof.model.sweep import SweepSpec, describe
 from ssdprof.model.workload import WorkloadError

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import psutil
 
+from ssdprof.fio.jobfile import FioPlan, escape_filename, job_file
 from ssdprof.fio.output import FioReport, combine, parse_report
 from ssdprof.fio.progress import DocumentStream, ProgressTracker
 from ssdprof.model.results import EngineInfo, HostResult, Measurement, ProgressSample
@@ -41,7 +42,6 @@ __all__ = [
     "run_fio",
 ]
 
-_ASYNC_PREFERENCE = {"Linux": ("io_uring", "libaio"), "Darwin": ("posixaio",), "Windows": ("windowsaio",)}
 _GRACE_S = 30.0
 
 
@@ -54,16 +54,6 @@ class FioInstall:
     path: str
     version: str
     engines: frozenset[str]
-
-
-@dataclass(frozen=True)
-class FioPlan:
-    """How a workload maps onto fio: the I/O engine and the job count that realise its queue."""
-
-    ioengine: str
-    iodepth: int
-    numjobs: int
-    reason: str
 
 
 @dataclass(frozen=True)
@@ -92,109 +82,10 @@ def detect_fio(executable: str = "fio") -> FioInstall | None:
     return FioInstall(path=path, version=version, engines=engines)
 
 
-@functools.lru_cache(maxsize=16)
-def _engine_works(fio_path: str, ioengine: str) -> bool:
-    """Listed is not usable: io_uring is often blocked by seccomp in containers. Try it."""
-    with tempfile.TemporaryDirectory(prefix="ssdprof-probe-") as scratch:
-        probe = Path(scratch) / "probe"
-        probe.write_bytes(b"\0" * 8192)
-        args = [fio_path, "--name=probe", f"--filename={probe}", "--size=8k", "--rw=read", "--bs=4k",
-                f"--ioengine={ioengine}", "--output-format=json"]
-        try:
-            done = subprocess.run(args, capture_output=True, text=True, timeout=30, check=False)
-        except (OSError, subprocess.TimeoutExpired):
-            return False
-        return done.returncode == 0 and '"error" : 0' in done.stdout
-
-
-def plan_fio(fio: FioInstall, workload: Workload, system: str | None = None) -> FioPlan:
-    """io_uring/libaio on Linux, posixaio on macOS, windowsaio on Windows, else psync.
-
-    psync ignores iodepth, so there the queue depth is realised as more jobs (QD x jobs).
-    """
-    system = system or platform.system()
-    for engine in _ASYNC_PREFERENCE.get(system, ()):
-        if engine in fio.engines and _engine_works(fio.path, engine):
-            return FioPlan(engine, workload.queue_depth, workload.numjobs, f"{engine}: the asynchronous engine for {system}")
-    if workload.queue_depth == 1:
-        return FioPlan("psync", 1, workload.numjobs, "psync: no asynchronous engine works here; QD1 needs none")
-    return FioPlan(
-        "psync", 1, workload.outstanding_ios,
-        f"psync: no asynchronous engine works here, so queue depth {workload.queue_depth} x {workload.numjobs} job(s) "
-        f"runs as {workload.outstanding_ios} synchronous jobs at QD1",
-    )
-
-
-def job_file(workload: Workload, filename: str | None, plan: FioPlan, *, is_device: bool = False,
-             extra_options: tuple[str, ...] = (), create_file: bool = True) -> str:
-    """A plain fio job file that reproduces the measurement on its own.
-
-    ``filename`` None leaves the target to ``extra_options`` (e.g. the rbd engine's pool and image).
-    ``create_file`` False makes fio fail where the file is missing instead of creating it.
-    """
-    lines = [
-        "; written by ssdprof: " + workload.label(),
-        "[global]",
-        f"ioengine={plan.ioengine}",
-        f"direct={1 if workload.direct else 0}",
-        *([f"filename={_escape_filename(filename)}"] if filename is not None else []),
-        *extra_options,
-        f"rw={workload.pattern.value}",
-        f"bs={workload.block_size_bytes}",
-        f"iodepth={plan.iodepth}",
-        f"numjobs={plan.numjobs}",
-        "time_based=1",
-        f"runtime={_fio_seconds(workload.runtime_s)}",
-        f"ramp_time={_fio_seconds(workload.ramp_s)}",
-        "norandommap=1",
-        "randrepeat=0",
-        # Fresh random data, changed per write so no block repeats: enough against compression and
-        # dedupe. refill_buffers (new random data per I/O) costs fio ~0.3 ms of CPU per 1 MiB write and
-        # would cap fio, not the drive, on fast large writes.
-        "scramble_buffers=1",
-        "group_reporting=0",
-        # Total latency (submission to completion) is what ssdprof reports; with these fio's json+ carries
-        # histogram bins for lat as well as clat, so both percentiles are exact and merge by adding bins.
-        "lat_percentiles=1",
-        "clat_percentiles=1",
-        # The vDSO clock is as exact as the TSC for microsecond I/O and spares fio's 70 ms calibration per point.
-        "clocksource=clock_gettime",
-    ]
-    if workload.pattern.fixed_read_pct is None:
-        lines.append(f"rwmixread={workload.read_pct}")
-    lines += _region(workload, plan)
-    if workload.offset_bytes:
-        lines.append(f"offset={workload.offset_bytes}")
-    if is_device:
-        lines.append("allow_mounted_write=0")
-    if not create_file:
-        lines.append("allow_file_create=0")
-    lines += ["", "[ssdprof]", ""]
-    return "\n".join(lines)
-
-
-def _region(workload: Workload, plan: FioPlan) -> list[str]:
-    """Sequential jobs get disjoint slices so they do not re-read each other's blocks."""
-    if workload.pattern.is_random or plan.numjobs == 1:
-        return [f"size={workload.size_bytes}"]
-    block = workload.block_size_bytes
-    per_job = workload.size_bytes // plan.numjobs // block * block
-    return [f"size={per_job}", f"offset_increment={per_job}"]
-
-
-def _fio_seconds(seconds: float) -> str:
-    return f"{round(seconds)}" if float(seconds).is_integer() else f"{round(seconds * 1000)}ms"
-
-
-def _escape_filename(name: str) -> str:
-    # fio splits filename= on ':' (several files); a literal colon must be escaped.
-    return name.replace(":", "\\:")
-
-
 def layout_file(fio: FioInstall, path: Path, size_bytes: int, *, direct: bool) -> float:
     """Fill the test file with incompressible data before measuring; returns seconds taken."""
     started = time.monotonic()
-    args = [fio.path, "--name=layout", f"--filename={_escape_filename(str(path))}", f"--size={size_bytes}",
+    args = [fio.path, "--name=layout", f"--filename={escape_filename(str(path))}", f"--size={size_bytes}",
             "--rw=write", "--bs=1M", "--ioengine=psync", f"--direct={1 if direct else 0}", "--refill_buffers=1",
             "--end_fsync=1", "--output-format=json"]
     done = subprocess.run(args, capture_output=True, text=True, check=False)
@@ -358,3 +249,39 @@ def measurement_from_report(report: FioReport, *, engine: EngineInfo, raw_output
     notes = [line for line in lines if line not in errors]
     return Measurement(engine=engine, hosts=hosts, raw_output=raw_output, errors=errors, notes=notes,
                        cancelled=cancelled, progress=progress or [], job_text=job_text)
+
+
+_ASYNC_PREFERENCE = {"Linux": ("io_uring", "libaio"), "Darwin": ("posixaio",), "Windows": ("windowsaio",)}
+
+
+@functools.lru_cache(maxsize=16)
+def _engine_works(fio_path: str, ioengine: str) -> bool:
+    """Listed is not usable: io_uring is often blocked by seccomp in containers. Try it."""
+    with tempfile.TemporaryDirectory(prefix="ssdprof-probe-") as scratch:
+        probe = Path(scratch) / "probe"
+        probe.write_bytes(b"\0" * 8192)
+        args = [fio_path, "--name=probe", f"--filename={probe}", "--size=8k", "--rw=read", "--bs=4k",
+                f"--ioengine={ioengine}", "--output-format=json"]
+        try:
+            done = subprocess.run(args, capture_output=True, text=True, timeout=30, check=False)
+        except (OSError, subprocess.TimeoutExpired):
+            return False
+        return done.returncode == 0 and '"error" : 0' in done.stdout
+
+
+def plan_fio(fio: FioInstall, workload: Workload, system: str | None = None) -> FioPlan:
+    """io_uring/libaio on Linux, posixaio on macOS, windowsaio on Windows, else psync.
+
+    psync ignores iodepth, so there the queue depth is realised as more jobs (QD x jobs).
+    """
+    system = system or platform.system()
+    for engine in _ASYNC_PREFERENCE.get(system, ()):
+        if engine in fio.engines and _engine_works(fio.path, engine):
+            return FioPlan(engine, workload.queue_depth, workload.numjobs, f"{engine}: the asynchronous engine for {system}")
+    if workload.queue_depth == 1:
+        return FioPlan("psync", 1, workload.numjobs, "psync: no asynchronous engine works here; QD1 needs none")
+    return FioPlan(
+        "psync", 1, workload.outstanding_ios,
+        f"psync: no asynchronous engine works here, so queue depth {workload.queue_depth} x {workload.numjobs} job(s) "
+        f"runs as {workload.outstanding_ios} synchronous jobs at QD1",
+    )

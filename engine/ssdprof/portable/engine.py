@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from ssdprof import __version__
-from ssdprof.fio.runner import FioPlan, job_file
+from ssdprof.fio.jobfile import FioPlan, job_file
 from ssdprof.model.quantities import format_size
 from ssdprof.model.results import EngineInfo, HostResult, Measurement, ProgressSample, ValidityWarning
 from ssdprof.model.workload import Workload, WorkloadError

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ssdprof import __version__
-from ssdprof.fio.runner import FioPlan, job_file
+from ssdprof.fio.jobfile import FioPlan, job_file
 from ssdprof.model.results import ClusterFacts, EngineInfo, Environment, HostResult, Measurement, ProgressSample, Severity, ValidityWarning
 from ssdprof.model.sweep import SweepSpec
 from ssdprof.model.workload import Workload, WorkloadError

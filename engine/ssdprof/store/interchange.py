@@ -8,8 +8,9 @@ import json
 from pathlib import Path
 from typing import Any
 
+from ssdprof.fio.jobfile import FioPlan, job_file
 from ssdprof.fio.output import FioOutputError, FioReport, combine, parse_report
-from ssdprof.fio.runner import FioPlan, job_file, measurement_from_report
+from ssdprof.fio.runner import measurement_from_report
 from ssdprof.model.quantities import parse_duration_s, parse_size_bytes
 from ssdprof.model.results import DirectionStats, EngineInfo, Environment, RunResult, ValidityWarning
 from ssdprof.model.workload import Pattern, Workload
