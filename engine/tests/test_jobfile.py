@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from conftest import requires_fio
 
-from ssdprof.cli import main as cli
+from ssdprof.cli import flags
 from ssdprof.cli import report as cli_report
 from ssdprof.fio.job_import import JobFileError, parse_job_file
 from ssdprof.model.workload import Pattern
@@ -125,7 +125,7 @@ def test_options_outside_a_section_and_broken_headers_are_refused_naming_the_lin
 
 def _cli(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="ssdprof")
-    cli_report.register(parser.add_subparsers(dest="command"), cli._command, cli._common)
+    cli_report.register(parser.add_subparsers(dest="command"), flags.command, flags.common)
     return parser.parse_args(argv)
 
 

@@ -22,39 +22,22 @@ from pathlib import Path
 from ssdprof.model.results import DirectionStats, EngineInfo, Environment, LatencyStats, RunResult, Severity, ValidityWarning
 from ssdprof.model.workload import Pattern, Workload
 from ssdprof.store.crosscheck import check_bandwidth
+from ssdprof.store.table_columns import (
+    BW_UNITS,
+    CHECK_UNITS,
+    LAT_UNITS,
+    SIZE_UNITS,
+    Column,
+    TableImportError,
+    normal_header,
+    number,
+    recognise,
+)
 
 __all__ = ["MAX_TABLE_BYTES", "TableImport", "TableImportError", "import_table", "parse_table"]
 
 MAX_TABLE_BYTES = 16 << 20
 MAX_ROWS = 10_000
-
-_ROLES: list[tuple[str, re.Pattern[str]]] = [(role, re.compile(rx)) for role, rx in (
-    ("run", r"^(run[ _]?id|run|id)$"),
-    ("read_pct", r"read[ _]?(%|pct|percent|share)|rwmixread|^mix"),
-    ("bs", r"\b(bs|block ?_?size|access ?size|io ?size|transfer ?size|chunk ?size|request ?size|record ?size)"),
-    ("qd", r"queue ?_?depth|iodepth|io ?depth|\bqd\b"),
-    ("jobs", r"numjobs|\bjobs\b|threads|\bt\b|processes|workers"),
-    ("runtime", r"runtime|duration"),
-    ("direct", r"^direct$"),
-    ("pattern", r"^pattern$|^rw$|^workload$|access ?pattern|operation|^op$|^test$|^type$|^mode$"),
-    ("direction", r"^dir(ection)?\b"),
-    ("device", r"device|model|drive|^ssd$|^disk$"),
-    ("iops", r"iops"),
-    ("bw", r"[kmg]i?b/s|[kmg]i?bps|bandwidth|throughput|\bbw\b|bytes_per_s|per_s\b"),
-    ("lat", r"lat|response ?time|clat"),
-)]
-_CHECK_UNITS = {"bytes_per_s": "b/s", "kbps": "kb/s", "mbps": "mb/s", "gbps": "gb/s", "mb_per_s": "mb/s", "mib_per_s": "mib/s"}
-_BW_UNITS = {"b/s": 1.0, "bytes_per_s": 1.0, "kb/s": 1e3, "kib/s": 1024.0, "mb/s": 1e6, "mib/s": 1048576.0, "gb/s": 1e9,
-             "gib/s": float(1 << 30), "kbps": 1e3, "mbps": 1e6, "gbps": 1e9, "mb_per_s": 1e6, "mib_per_s": 1048576.0}
-_LAT_UNITS = {"ns": 1.0, "us": 1e3, "usec": 1e3, "ms": 1e6, "msec": 1e6, "s": 1e9, "sec": 1e9}
-_SIZE_UNITS = {"b": 1, "byte": 1, "bytes": 1, "k": 1024, "kb": 1024, "kib": 1024, "m": 1 << 20, "mb": 1 << 20, "mib": 1 << 20}
-_STATS = [("stddev", r"stddev|std ?dev"), ("p99_99", r"99\.99|p9999"), ("p99_9", r"99\.9|p999"), ("p99", r"p?99"),
-          ("p95", r"p?95"), ("p90", r"p?90"), ("p50", r"p50|median|50"), ("max", r"\bmax"), ("min", r"\bmin"), ("mean", r"")]
-_NUMBER = re.compile(r"^([-+]?\d*\.?\d+(?:e[-+]?\d+)?)\s*([a-z/%_]*)$")
-
-
-class TableImportError(ValueError):
-    """The table is malformed; the message names the row and column."""
 
 
 @dataclass(frozen=True)
@@ -63,17 +46,6 @@ class TableImport:
     assumptions: list[str]
     unit_warnings: list[str]
     """Bandwidths read in another unit than labelled, or contradicting IOPS x access size (also on the runs)."""
-
-
-@dataclass(frozen=True)
-class _Column:
-    index: int
-    header: str
-    role: str
-    direction: str | None
-    """read or write for a per-direction metric column, None for the row's own direction."""
-    stat: str = ""
-    unit: str = ""
 
 
 def import_table(path: Path, tags: dict[str, str] | None = None) -> TableImport:
@@ -86,51 +58,6 @@ def import_table(path: Path, tags: dict[str, str] | None = None) -> TableImport:
     return parse_table(text, path.name, tags)
 
 
-def _normal(header: str) -> str:
-    return header.strip().lower().replace("µ", "u").replace("μ", "u")
-
-
-def _unit(text: str, role: str) -> str:
-    """The unit a header states: in brackets ('latency (ms)'), or as a word ('lat_ns_p99', 'MB/s', 'block_size_bytes')."""
-    bracket = re.search(r"[(\[]\s*([^)\]]+?)\s*[)\]]", text)
-    if bracket:
-        return str(bracket.group(1)).replace(" ", "")
-    units: dict[str, float] = {"bw": _BW_UNITS, "lat": _LAT_UNITS, "runtime": _LAT_UNITS}.get(role, {})
-    if role == "bs":
-        units = {k: float(v) for k, v in _SIZE_UNITS.items()}
-    for unit in sorted(units, key=len, reverse=True):
-        if re.search(rf"(^|[ _]){re.escape(unit)}($|[ _])", text):
-            return unit
-    return ""
-
-
-def _column(index: int, header: str) -> _Column | None:
-    text = _normal(header)
-    if "slat" in text or "latency_kind" in text:
-        return None  # submission latency is part of the total, not a figure of its own; the kind is ours
-    direction = None
-    prefixed = re.match(r"^(read|write|rd|wr)[ _:-]+(.*)$", text)
-    if prefixed and not re.match(r"^read[ _]?(%|pct|percent|share)", text):
-        direction, text = ("read" if prefixed.group(1) in ("read", "rd") else "write"), prefixed.group(2)
-    for role, pattern in _ROLES:
-        if pattern.search(text):
-            stat = next(name for name, rx in _STATS if re.search(rx, text.replace("_", " ").replace("p99 9", "p99.9"))) \
-                if role == "lat" else ""
-            return _Column(index, header.strip(), role, direction, stat, _unit(text, role))
-    return None
-
-
-def _recognise(header: list[str], name: str) -> list[_Column]:
-    columns = [c for i, h in enumerate(header) if (c := _column(i, h)) is not None]
-    roles = {c.role for c in columns}
-    if not roles & {"iops", "bw", "lat"}:
-        raise TableImportError(f"{name} row 1: no IOPS, bandwidth (MB/s, MiB/s) or latency column among {header}")
-    for needed, spelled in (("bs", "block size / bs / access size"), ("pattern", "direction / pattern / rw")):
-        if needed not in roles and not (needed == "pattern" and "direction" in roles):
-            raise TableImportError(f"{name} row 1: no {needed} column; name one '{spelled}'")
-    return columns
-
-
 def parse_table(text: str, name: str = "table", tags: dict[str, str] | None = None) -> TableImport:
     """Every row (or every run id, when the table has one) as a run; raises TableImportError naming row and column."""
     try:
@@ -141,7 +68,7 @@ def parse_table(text: str, name: str = "table", tags: dict[str, str] | None = No
     header = next(reader, None)
     if not header:
         raise TableImportError(f"{name}: empty file; expected a header row such as: block size,queue depth,direction,IOPS")
-    rows = _Rows(name, _recognise(header, name), ",".join(header))
+    rows = _Rows(name, recognise(header, name), ",".join(header))
     for row in reader:
         if reader.line_num > MAX_ROWS + 1:
             raise TableImportError(f"{name}: more than {MAX_ROWS} rows")
@@ -151,16 +78,6 @@ def parse_table(text: str, name: str = "table", tags: dict[str, str] | None = No
     if not runs:
         raise TableImportError(f"{name}: no data rows below the header")
     return TableImport(runs, list(rows.assumed), [w.message for r in runs for w in r.warnings if w.code in _UNIT_CODES.values()])
-
-
-def _number(cell: str) -> tuple[float, str] | None:
-    text = cell.strip().lower().replace("µ", "u").replace("μ", "u").replace("\u202f", "").replace("\xa0", "").replace("_", "")
-    if re.match(r"^[-+]?\d{1,3}(,\d{3})+(\.\d+)?", text):
-        text = text.replace(",", "")
-    elif text.count(",") == 1 and "." not in text:
-        text = text.replace(",", ".")  # a decimal comma
-    match = _NUMBER.match(text.replace(" ", ""))
-    return (float(match.group(1)), match.group(2)) if match else None
 
 
 @dataclass
@@ -175,22 +92,22 @@ class _Entry:
 
 
 class _Rows:
-    def __init__(self, name: str, columns: list[_Column], header: str):
+    def __init__(self, name: str, columns: list[Column], header: str):
         self.name, self.columns, self.header = name, columns, header
         self.assumed: dict[str, None] = {}
         self.entries: dict[str, _Entry] = {}
 
-    def _fail(self, line: int, column: _Column, message: str) -> TableImportError:
+    def _fail(self, line: int, column: Column, message: str) -> TableImportError:
         return TableImportError(f"{self.name} row {line}, column '{column.header}': {message}")
 
-    def _cell(self, row: list[str], role: str) -> tuple[_Column, str] | None:
+    def _cell(self, row: list[str], role: str) -> tuple[Column, str] | None:
         column = next((c for c in self.columns if c.role == role), None)
         if column is None or column.index >= len(row) or not row[column.index].strip():
             return None
         return column, row[column.index].strip()
 
-    def _value(self, line: int, column: _Column, cell: str) -> tuple[float, str]:
-        found = _number(cell)
+    def _value(self, line: int, column: Column, cell: str) -> tuple[float, str]:
+        found = number(cell)
         if found is None or found[0] < 0:
             raise self._fail(line, column, f"{cell!r} is not a non-negative number (with an optional unit)")
         return found[0], found[1] or column.unit.lower()
@@ -216,7 +133,7 @@ class _Rows:
             unit = "k"
         elif unit in ("kb", "mb"):
             self.assumed["access sizes in KB/MB read as KiB/MiB (1024-based), the storage convention"] = None
-        factor = _SIZE_UNITS.get(unit or "b")
+        factor = SIZE_UNITS.get(unit or "b")
         size = None if factor is None else value * factor
         if size is None or size % 512 or not 512 <= size <= 64 << 20:
             raise self._fail(line, column, f"{cell!r} is not an access size from 512 B to 64 MiB in whole sectors, e.g. 4K")
@@ -270,17 +187,17 @@ class _Rows:
             direction = column.direction or own
             if direction is None:
                 raise self._fail(line, column, "a mixed row needs read and write columns (e.g. 'read IOPS', 'write IOPS')")
-            key_name = (("clat_" if "clat" in _normal(column.header) else "") + column.stat) if column.role == "lat" else column.role
+            key_name = (("clat_" if "clat" in normal_header(column.header) else "") + column.stat) if column.role == "lat" else column.role
             entry.metrics.setdefault(direction, {}).setdefault(key_name, self._metric(line, column, row[column.index]))
             if column.role == "bw":
                 value, unit = self._value(line, column, row[column.index])
-                entry.bw_given.setdefault(direction, (value, _CHECK_UNITS.get(unit or "mb/s", unit or "mb/s")))
+                entry.bw_given.setdefault(direction, (value, CHECK_UNITS.get(unit or "mb/s", unit or "mb/s")))
 
-    def _metric(self, line: int, column: _Column, cell: str) -> float:
+    def _metric(self, line: int, column: Column, cell: str) -> float:
         value, unit = self._value(line, column, cell)
         if column.role == "iops":
-            return value * (1000 if re.search(r"kiops|k ?iops|\(k\)", _normal(column.header)) or unit == "k" else 1)
-        table = _BW_UNITS if column.role == "bw" else _LAT_UNITS
+            return value * (1000 if re.search(r"kiops|k ?iops|\(k\)", normal_header(column.header)) or unit == "k" else 1)
+        table = BW_UNITS if column.role == "bw" else LAT_UNITS
         if not unit:
             unit, said = ("mb/s", "bandwidth without a unit read as MB/s (10^6 bytes/s)") if column.role == "bw" \
                 else ("us", "latency without a unit read as µs")
