@@ -38,7 +38,7 @@ def test_a_local_run_plans_alike_from_both_faces(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("argv", "params", "field"), [
     (["--host", "h1", "--host", "h1"], {"hosts": ["h1", "h1"]}, "hosts"),
-    (["--rbd", "rbd/img"], {"rbd": "rbd/img"}, "rbd"),
+    (["--rbd", "rbd/img"], {"rbd": "rbd/img"}, "hosts"),
     (["--host", "h1", "--remote-dir", "h9=/x"], {"hosts": ["h1"], "remote_dirs": {"h9": "/x"}}, "remote_dirs"),
     (["--host", "h1", "--remote-dir", "relative"], {"hosts": ["h1"], "remote_dir": "relative"}, "remote_dir"),
     (["--host", "h1", "--remote-device", "/dev/sdb"], {"hosts": ["h1"], "remote_devices": {"h1": "/dev/sdb"}}, "size_bytes"),

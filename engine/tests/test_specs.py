@@ -5,14 +5,13 @@ from pathlib import Path
 
 import pytest
 
+from ssdprof.analysis.spec_library import SpecLibrary, capacity_from_model
 from ssdprof.analysis.specs import (
     Access,
     Figure,
     Spec,
     SpecError,
-    SpecLibrary,
     bundled_spec_dir,
-    capacity_from_model,
     delete_spec,
     load_spec_file,
     write_spec,

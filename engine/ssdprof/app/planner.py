@@ -14,8 +14,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ssdprof.model.sweep import MAX_REPEATS, RemoteSpec, SweepMode, SweepSpec, build_sweep, preset
 from ssdprof.model.workload import WorkloadError, parse_workload
+from ssdprof.remote.addresses import parse_host
 from ssdprof.remote.ceph import parse_rbd
-from ssdprof.remote.ssh import parse_host
 from ssdprof.target.plan import with_whole_device
 
 __all__ = ["Loose", "SweepRequest", "WorkloadInput", "plan_sweep"]
@@ -93,7 +93,7 @@ def _remote(request: SweepRequest) -> RemoteSpec | None:
     """Remote options, each host name checked (no option or shell syntax reaches ssh)."""
     if not request.hosts:
         if request.rbd:
-            raise WorkloadError.single("rbd", "--rbd", "an RBD image is reached from hosts: add --host for each Ceph client")
+            raise WorkloadError.single("hosts", "--host", "an RBD image is reached from hosts: add --host for each Ceph client")
         if request.remote_devices:
             raise WorkloadError.single("remote_devices", "--remote-device",
                                        "a device on hosts needs --host; a local device is --target /dev/…")

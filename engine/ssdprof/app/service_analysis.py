@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING
 
 from ssdprof.analysis.metrics import repeat_groups
 from ssdprof.analysis.spec_comparison import best_comparisons, compare_repeats
-from ssdprof.analysis.specs import Spec, SpecLibrary
+from ssdprof.analysis.spec_library import SpecLibrary
+from ssdprof.analysis.specs import Spec
 from ssdprof.app.contract import (
     GroupVerdict,
     MeanInterval,

@@ -12,7 +12,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ssdprof.analysis.specs import SpecLibrary, delete_spec, write_spec
+from ssdprof.analysis.spec_library import SpecLibrary
+from ssdprof.analysis.specs import delete_spec, write_spec
 from ssdprof.app.contract_analysis import (
     CheckInfo,
     CorrelationGroup,

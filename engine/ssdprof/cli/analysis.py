@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from ssdprof.analysis.metrics import METRICS
-from ssdprof.analysis.specs import Spec, SpecError, SpecLibrary, bundled_spec_dir, default_user_spec_dir, load_spec_file
+from ssdprof.analysis.spec_library import SpecLibrary
+from ssdprof.analysis.specs import Spec, SpecError, bundled_spec_dir, default_user_spec_dir, load_spec_file
 from ssdprof.model.quantities import parse_size_bytes
 from ssdprof.model.results import RunResult
 from ssdprof.model.workload import WorkloadError
