@@ -21,7 +21,7 @@ import pytest
 from conftest import requires_fio
 from infra import InfraUnavailable
 
-from ssdprof.remote.launch import LOST_AFTER_S
+from ssdprof.remote.heartbeat import LOST_AFTER_S
 
 pytestmark = requires_fio
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from ssdprof.cli.main import main
 from ssdprof.model.workload import FIELD_RULES, Workload, WorkloadError, parse_workload
-from ssdprof.remote.ssh import parse_host
+from ssdprof.remote.addresses import parse_host
 
 NASTY_TEXT = st.one_of(
     st.text(max_size=40),

@@ -5,7 +5,9 @@ import shlex
 import pytest
 
 from ssdprof.model.workload import WorkloadError
-from ssdprof.remote.ssh import HostAddress, Ssh, SshSettings, explain_ssh_failure, parse_host, parse_probe
+from ssdprof.remote.addresses import HostAddress, parse_host
+from ssdprof.remote.probe import parse_probe
+from ssdprof.remote.ssh import Ssh, SshSettings, explain_ssh_failure
 
 
 @pytest.mark.parametrize(("text", "user", "host", "port"), [

@@ -1,6 +1,10 @@
+import subprocess
+
 from ssdprof.fio.runner import FioPlan, job_file
 from ssdprof.model.workload import Workload
-from ssdprof.remote.launch import MonitorParser, fio_argv_from_job
+from ssdprof.remote.heartbeat import LOST_AFTER_S, host_program
+from ssdprof.remote.launch import fio_argv_from_job
+from ssdprof.remote.monitor import MonitorParser
 
 STAT = "cpu  {user} 0 {system} {idle} 0 0 0 0 0 0"
 NET = "lo: 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0; eth0: {rx} 10 0 0 0 0 0 0 {tx} 10 0 0 0 0 0 0;"
@@ -22,3 +26,10 @@ def test_monitor_snapshots_become_cpu_and_network_rates() -> None:
     assert sample.net_rx_bytes_per_s["eth0"] == 125_000_000
     assert sample.net_tx_bytes_per_s["eth0"] == 1_000
     assert sample.elapsed_s == 1.0
+
+
+def test_host_programs_are_posix_sh_that_set_the_watchdog_limit_first() -> None:
+    for program in (host_program("fio_wrapper.sh"), host_program("keeper.sh", probe=True)):
+        assert program.startswith(f"lost_after_s={LOST_AFTER_S}\n")
+        assert subprocess.run(["sh", "-n", "-c", program], check=False).returncode == 0
+    assert "probe_host() {" in host_program("keeper.sh", probe=True)

@@ -18,7 +18,7 @@ from ssdprof.app.runner import Runner
 from ssdprof.model.results import RunResult
 from ssdprof.model.sweep import SweepMode, build_sweep
 from ssdprof.model.workload import parse_workload
-from ssdprof.remote.launch import MonitorParser
+from ssdprof.remote.monitor import MonitorParser
 from ssdprof.report import ReportError, ReportRequest, RunGroup, build_pdf
 from ssdprof.report.layout import fmt_count, fmt_us
 from ssdprof.store.db import Store

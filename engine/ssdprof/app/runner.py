@@ -26,7 +26,8 @@ from ssdprof.model.workload import FIELD_RULES, EngineChoice, FieldProblem, Work
 from ssdprof.portable import PortableUnavailable, portable_engine
 from ssdprof.remote.ceph import parse_rbd
 from ssdprof.remote.multihost import DEFAULT_REMOTE_DIR, MultiHostEngine, RemoteOptions, cluster_warnings
-from ssdprof.remote.ssh import HostError, SshSettings, parse_host
+from ssdprof.remote.addresses import HostError, parse_host
+from ssdprof.remote.ssh import SshSettings
 from ssdprof.store.db import Store
 from ssdprof.target.environment import capture_environment
 from ssdprof.target.plan import (

@@ -21,7 +21,9 @@ from ssdprof.app.contract import (
     HostsListResult,
     HostTestResult,
 )
-from ssdprof.remote.ssh import HostError, HostProbe, Ssh, SshSettings, parse_host
+from ssdprof.remote.addresses import HostError, parse_host
+from ssdprof.remote.probe import HostProbe
+from ssdprof.remote.ssh import Ssh, SshSettings
 from ssdprof.store.db import Store
 
 __all__ = ["Hosts"]

@@ -9,7 +9,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ssdprof.remote.ssh import HostAddress, HostError, HostProbe, Ssh, SshSettings, parse_host
+from ssdprof.remote.addresses import HostAddress, HostError, parse_host
+from ssdprof.remote.probe import HostProbe
+from ssdprof.remote.ssh import Ssh, SshSettings
 from ssdprof.store.db import Store
 
 __all__ = ["handle", "register", "ssh_settings"]

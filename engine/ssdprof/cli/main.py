@@ -18,7 +18,7 @@ from ssdprof.cli.flags import Formatter, breakdown_flag, command, common, positi
 from ssdprof.cli.measure import measure, measure_flags
 from ssdprof.cli.runs import export, import_files, presets, runs
 from ssdprof.model.workload import WorkloadError
-from ssdprof.remote.ssh import HostError
+from ssdprof.remote.addresses import HostError
 from ssdprof.store.db import Store, default_db_path
 from ssdprof.store.interchange import ImportError_
 

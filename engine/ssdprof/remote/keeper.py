@@ -6,6 +6,7 @@ fill its RBD image), so nothing is written anywhere when one host is unusable. T
 the file until ssdprof says "remove", and removes it by itself when the session ends (ssdprof killed,
 connection dropped) or when ssdprof's heartbeat stops arriving (a link that went down). One session
 does what took three (probe, layout, removal): each SSH session costs a login shell on the host.
+The host's side is ``keeper.sh`` beside this module.
 """
 
 from __future__ import annotations
@@ -18,49 +19,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import IO
 
-from ssdprof.remote.launch import WATCHDOG_SH, beat, send_line
-from ssdprof.remote.ssh import PROBE_SCRIPT, HostAddress, HostError, HostProbe, Ssh, explain_ssh_failure, parse_probe
+from ssdprof.remote.addresses import HostAddress, HostError
+from ssdprof.remote.heartbeat import beat, host_program, send_line
+from ssdprof.remote.probe import HostProbe, parse_probe
+from ssdprof.remote.ssh import Ssh, explain_ssh_failure
 from ssdprof.target.processes import end_with_parent
 
-__all__ = ["KEEPER_SCRIPT", "Keeper", "Keepers"]
-
-KEEPER_SCRIPT = r"""
-exec 3<&0
-""" + WATCHDOG_SH + r"""
-n=$1; shift
-while [ "$n" -gt 0 ]; do rm -f -- "$1"; n=$((n - 1)); shift; done
-target=$1; shift
-lay=; reader=
-finish() {
-  trap '' TERM
-  [ -n "$lay" ] && kill -KILL "$lay" 2>/dev/null && wait "$lay"
-  [ -n "$target" ] && rm -f -- "$target"
-  ( echo "ssdprof-removed" )
-  end_helpers "$dog" $reader
-  exit 0
-}
-trap finish TERM
-watchdog kill -TERM $$; dog=$!
-""" + PROBE_SCRIPT + r"""
-echo "ssdprof-probed"
-while :; do
-  read line <&3 || finish
-  kill -USR1 "$dog" 2>/dev/null
-  case $line in layout) break ;; remove) finish ;; esac
-done
-( while read line <&3; do kill -USR1 "$dog" 2>/dev/null; [ "$line" = remove ] && break; done
-  kill -TERM $$ ) &
-reader=$!
-"$@" </dev/null >&2 &
-lay=$!
-wait "$lay"; rc=$?; lay=
-( echo "ssdprof-laid-out $rc" )
-wait "$reader"
-finish
-"""
-"""Arguments: the number of leftover files to remove, those paths, the test file to keep ('' for an RBD
-image, which is not removed), then the layout command. Protocol lines on stdout; the layout's output on
-stderr."""
+__all__ = ["Keeper", "Keepers"]
 
 _PROBE_TIMEOUT_S = 30.0
 _LAYOUT_TIMEOUT_S = 600.0
@@ -163,7 +128,8 @@ class Keepers:
         self._heartbeat = threading.Thread(target=beat, args=(self._processes, self._finished), daemon=True)
 
     def start(self, host: HostAddress, *, leftovers: list[str], target: str, layout: list[str]) -> Keeper:
-        argv = self.ssh.argv(host, ["sh", "-c", KEEPER_SCRIPT, "ssdprof-keeper", str(len(leftovers)), *leftovers, target, *layout])
+        program = host_program("keeper.sh", probe=True)  # its arguments: see keeper.sh
+        argv = self.ssh.argv(host, ["sh", "-c", program, "ssdprof-keeper", str(len(leftovers)), *leftovers, target, *layout])
         process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                    bufsize=1, start_new_session=True, preexec_fn=end_with_parent())  # noqa: PLW1509 - one prctl
         keeper = Keeper(host, process, target)

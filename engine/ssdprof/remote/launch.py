@@ -1,6 +1,7 @@
 """fio on several hosts at once over SSH, with a synchronised start.
 
-Each host runs a small POSIX-sh wrapper (below) that reports readiness, waits for a "go" line on
+Each host runs a small POSIX-sh wrapper (``fio_wrapper.sh`` beside this module, put together by
+:func:`ssdprof.remote.heartbeat.host_program`) that reports readiness, waits for a "go" line on
 stdin, starts fio (by argument list, quoted once at the SSH boundary), reports fio's PID and the
 host's clock at start, samples CPU and network every second, and ends fio by that PID when told
 to cancel, when the SSH connection drops (stdin closes), or when ssdprof's once-a-second heartbeat
@@ -9,7 +10,7 @@ otherwise run to its end with its output going nowhere. "go" is written to every
 so the start skew is the spread of SSH delivery, and it is measured from the hosts' own clocks.
 When fio ends, the wrapper ends its helpers and their sleeps, so nothing is left on the host and
 the SSH session closes at once. Commands travel over the run's shared connection per host
-(:meth:`ssdprof.hosts.Ssh.open_masters`) when it is up.
+(:meth:`ssdprof.remote.ssh.Ssh.open_masters`) when it is up.
 """
 
 from __future__ import annotations
@@ -27,68 +28,12 @@ from typing import IO
 from ssdprof.fio.output import FioOutputError, combine, parse_report
 from ssdprof.fio.progress import DocumentStream, ProgressTracker
 from ssdprof.model.results import HostResult, MonitorSample, ProgressSample
-from ssdprof.remote.ssh import HostAddress, HostError, Ssh, explain_ssh_failure
+from ssdprof.remote.addresses import HostAddress, HostError
+from ssdprof.remote.heartbeat import SEND_LOCK, beat, host_program, send_line
+from ssdprof.remote.monitor import MonitorParser
+from ssdprof.remote.ssh import Ssh, explain_ssh_failure
 
-__all__ = ["HEARTBEAT_S", "LOST_AFTER_S", "RUN_SCRIPT", "WATCHDOG_SH", "HostRun", "Launch", "MonitorParser", "beat", "fio_argv_from_job",
-           "run_on_hosts", "send_line"]
-
-HEARTBEAT_S = 1.0
-LOST_AFTER_S = 10
-"""The host ends fio when ssdprof has been silent this long: longer than ssh takes to give up on a dead
-connection (ServerAliveInterval 2 x ServerAliveCountMax 3), after which fio's output has nowhere to go."""
-
-WATCHDOG_SH = r"""
-watchdog() {  # runs "$@" once ssdprof has been silent for LOST_AFTER_S; each line it sends resets the count
-  ( trap 'quiet=0' USR1; quiet=0
-    while [ "$quiet" -lt LOST_AFTER_S ]; do sleep 1 </dev/null >/dev/null 2>&1; quiet=$((quiet + 1)); done
-    ( echo "ssdprof-lost" >&2 ); "$@" ) &
-}
-end_helpers() {  # frozen first, so they start nothing new, then their sleeps, then themselves
-  kill -STOP "$@" 2>/dev/null
-  for helper; do pkill -KILL -P "$helper" 2>/dev/null; done
-  kill -KILL "$@" 2>/dev/null
-}
-""".replace("LOST_AFTER_S", str(LOST_AFTER_S))
-"""Shell functions for the host side: a watchdog fed by ssdprof's heartbeat (``kill -USR1 "$dog"`` per
-line received), and an end to background helpers and their sleeps. A subshell's echo keeps SIGPIPE
-from a dropped connection away from the shell that must still clean up."""
-
-RUN_SCRIPT = r"""
-exec 3<&0
-""" + WATCHDOG_SH + r"""
-stop_fio() { kill -INT "$pid" 2>/dev/null; sleep 10 </dev/null >/dev/null 2>&1; kill -KILL "$pid" 2>/dev/null; }
-trap 'end_helpers "$dog"; exit 0' TERM
-watchdog kill -TERM $$; dog=$!
-echo "ssdprof-ready" >&2
-while :; do
-  read line <&3 || { end_helpers "$dog"; exit 0; }
-  [ "$line" = go ] && break
-  kill -USR1 "$dog" 2>/dev/null
-done
-echo "ssdprof-start $(date +%s%N)" >&2
-"$@" </dev/null &
-pid=$!
-echo "ssdprof-pid $pid" >&2
-end_helpers "$dog"; trap - TERM
-watchdog stop_fio; dog=$!
-( while :; do
-    net=$(tail -n +3 /proc/net/dev 2>/dev/null | tr -s ' ' | tr '\n' ';')
-    echo "ssdprof-mon $(date +%s%N) $(head -n 1 /proc/stat 2>/dev/null) | $net" >&2
-    sleep 1 </dev/null >/dev/null 2>&1
-  done ) &
-mon=$!
-( while read line <&3; do kill -USR1 "$dog" 2>/dev/null; [ "$line" = cancel ] && break; done
-  stop_fio ) &
-watch=$!
-wait "$pid"; rc=$?
-( echo "ssdprof-exit $rc" >&2 )  # in a subshell: a write to a dropped connection raises SIGPIPE
-# The helpers and their sleeps hold none of the session's descriptors, so SSH does not wait for them.
-end_helpers "$mon" "$watch" "$dog"
-exit "$rc"
-"""
-"""Each host's wrapper: reports readiness, waits for "go" (every other line is ssdprof's heartbeat),
-starts fio, reports its PID, the host's clock at start and fio's exit status, samples CPU and network
-every second, and ends fio by its PID on "cancel", when stdin closes, or after LOST_AFTER_S of silence."""
+__all__ = ["HostRun", "Launch", "fio_argv_from_job"]
 
 _GRACE_S = 60.0
 
@@ -139,55 +84,6 @@ class HostRun:
                           write=combine(j.write for j in report.jobs), error=error, start_epoch_ns=self.start_epoch_ns)
 
 
-class MonitorParser:
-    """Turns the wrapper's per-second /proc/stat and /proc/net/dev snapshots into rates."""
-
-    def __init__(self, host: str, t0_ns: int | None = None):
-        self.host = host
-        self._previous: tuple[int, list[int], dict[str, tuple[int, int]]] | None = None
-        self._t0_ns = t0_ns
-
-    def feed(self, line: str) -> MonitorSample | None:
-        parts = line.split(" ", 1)
-        if len(parts) < 2 or not parts[0].isdigit():
-            return None
-        now_ns = int(parts[0])
-        cpu_text, _, net_text = parts[1].partition("|")
-        cpu = [int(v) for v in cpu_text.split()[1:] if v.isdigit()]
-        net = _net_counters(net_text)
-        previous, self._previous = self._previous, (now_ns, cpu, net)
-        self._t0_ns = self._t0_ns or now_ns
-        if previous is None or len(cpu) < 4:
-            return None
-        then_ns, cpu0, net0 = previous
-        interval_s = max((now_ns - then_ns) / 1e9, 1e-3)
-        total = sum(cpu) - sum(cpu0)
-        idle = (cpu[3] + (cpu[4] if len(cpu) > 4 else 0)) - (cpu0[3] + (cpu0[4] if len(cpu0) > 4 else 0))
-        return MonitorSample(
-            host=self.host, elapsed_s=round((now_ns - self._t0_ns) / 1e9, 3),
-            cpu_busy_pct=100.0 * (1 - idle / total) if total > 0 else 0.0,
-            net_rx_bytes_per_s={n: (v[0] - net0[n][0]) / interval_s for n, v in net.items() if n in net0},
-            net_tx_bytes_per_s={n: (v[1] - net0[n][1]) / interval_s for n, v in net.items() if n in net0},
-        )
-
-
-def _net_counters(text: str) -> dict[str, tuple[int, int]]:
-    counters = {}
-    for entry in text.split(";"):
-        name, sep, values = entry.strip().partition(":")
-        fields = values.split()
-        if sep and len(fields) >= 9 and fields[0].isdigit() and fields[8].isdigit():
-            counters[name.strip()] = (int(fields[0]), int(fields[8]))
-    return counters
-
-
-def run_on_hosts(ssh: Ssh, commands: dict[str, list[str]], hosts: list[HostAddress], *, duration_s: float,
-                 ramp_s: float, on_progress: Callable[[ProgressSample], None] | None,
-                 cancel: threading.Event) -> list[HostRun]:
-    """Start ``commands[host.name]`` on every host behind one barrier; collect every host's output."""
-    return Launch(ssh, commands, hosts, ramp_s=ramp_s).run(duration_s=duration_s, on_progress=on_progress, cancel=cancel)
-
-
 class Launch:
     """One point's wrapper on every host, connected and waiting for "go". Starting it ahead of time (while
     the test files are laid out) takes its SSH session and login shell off the run's critical path."""
@@ -203,7 +99,7 @@ class Launch:
         self._ended = False
         try:
             for run in self.runs:
-                argv = ssh.argv(run.host, ["sh", "-c", RUN_SCRIPT, "ssdprof-run", *commands[run.host.name]])
+                argv = ssh.argv(run.host, ["sh", "-c", host_program("fio_wrapper.sh"), "ssdprof-run", *commands[run.host.name]])
                 process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                            text=True, bufsize=1, start_new_session=True)
                 self._processes.append(process)
@@ -310,30 +206,10 @@ def _supervise(runs: list[HostRun], processes: list[subprocess.Popen[str]], limi
         time.sleep(0.05)
 
 
-def beat(processes: list[subprocess.Popen[str]], finished: threading.Event) -> None:
-    """Tell every host ssdprof is still there (see LOST_AFTER_S), until the run is over."""
-    while not finished.wait(HEARTBEAT_S):
-        for process in list(processes):
-            send_line(process, "alive")
-
-
-_SEND_LOCK = threading.Lock()  # the heartbeat and the barrier write to the same pipes
-
-
-def send_line(process: subprocess.Popen[str], line: str) -> None:
-    try:
-        with _SEND_LOCK:
-            if process.stdin is not None and not process.stdin.closed and process.poll() is None:
-                process.stdin.write(line + "\n")
-                process.stdin.flush()
-    except (BrokenPipeError, OSError, ValueError):
-        pass
-
-
 def _close(process: subprocess.Popen[str]) -> None:
     """Closing stdin makes the remote wrapper end fio; then the local ssh ends."""
     try:
-        with _SEND_LOCK:
+        with SEND_LOCK:
             if process.stdin is not None:
                 process.stdin.close()
     except OSError:

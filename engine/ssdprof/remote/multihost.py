@@ -24,11 +24,13 @@ from ssdprof.fio.jobfile import FioPlan, job_file
 from ssdprof.model.results import ClusterFacts, EngineInfo, Environment, HostResult, Measurement, ProgressSample, Severity, ValidityWarning
 from ssdprof.model.sweep import SweepSpec
 from ssdprof.model.workload import Workload, WorkloadError
+from ssdprof.remote.addresses import HostAddress, HostError
 from ssdprof.remote.ceph import CEPH_STATUS_COMMANDS, RbdTarget, cluster_facts
 from ssdprof.remote.keeper import Keepers
 from ssdprof.remote.launch import Launch, fio_argv_from_job
 from ssdprof.remote.leftovers import Leftovers
-from ssdprof.remote.ssh import HostAddress, HostError, HostProbe, Ssh, SshSettings
+from ssdprof.remote.probe import HostProbe
+from ssdprof.remote.ssh import Ssh, SshSettings
 from ssdprof.target.devices import BlockDevice, device_problems, parse_probe, probe_script
 from ssdprof.target.environment import device_environment
 from ssdprof.target.plan import TEST_FILE_PREFIX, widest

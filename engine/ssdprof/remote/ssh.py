@@ -9,7 +9,6 @@ is refused. Passwords are never asked for or stored (BatchMode: keys and agents 
 
 from __future__ import annotations
 
-import re
 import shlex
 import shutil
 import subprocess
@@ -21,58 +20,14 @@ from pathlib import Path
 
 import platformdirs
 
-from ssdprof.model.workload import WorkloadError
+from ssdprof.remote.addresses import HostAddress, HostError
 from ssdprof.remote.leftovers import default_leftovers_path
+from ssdprof.remote.probe import HostProbe, parse_probe, probe_script
 from ssdprof.target.processes import end_with_parent
 
-__all__ = [
-    "PROBE_SCRIPT",
-    "HostAddress",
-    "HostError",
-    "HostKey",
-    "HostProbe",
-    "Ssh",
-    "SshSettings",
-    "default_known_hosts",
-    "parse_host",
-    "parse_probe",
-]
+__all__ = ["CHANGED_KEY_MARKERS", "HostKey", "Ssh", "SshSettings", "default_known_hosts", "explain_ssh_failure"]
 
-_USER = r"[A-Za-z_][A-Za-z0-9._-]{0,31}"
-_NAME = r"[A-Za-z0-9](?:[A-Za-z0-9._-]{0,252})"
-_IPV6 = r"\[[0-9A-Fa-f:.]{2,45}\]"
-_HOST_RE = re.compile(rf"^(?:(?P<user>{_USER})@)?(?P<host>{_NAME}|{_IPV6})(?::(?P<port>[0-9]{{1,5}}))?$")
 CHANGED_KEY_MARKERS = ("REMOTE HOST IDENTIFICATION HAS CHANGED", "Host key for", "has changed and you have requested strict checking")
-
-
-class HostError(RuntimeError):
-    """A host cannot be used; the message says why and what to do."""
-
-
-@dataclass(frozen=True)
-class HostAddress:
-    """What the user typed: an ssh alias (resolved by ssh itself) or user@host:port."""
-
-    text: str
-    host: str
-    user: str | None = None
-    port: int | None = None
-
-    @property
-    def name(self) -> str:
-        return self.text
-
-
-def parse_host(text: str) -> HostAddress:
-    """Accept an ssh alias or user@host:port; refuse anything ssh could read as an option or a shell could run."""
-    match = _HOST_RE.fullmatch(text)
-    if not match or text.startswith("-") or len(text) > 300:
-        raise WorkloadError.single("host", "--host", f"{text!r} is not a host: use an ssh alias or user@host:port "
-                                   "(letters, digits, '.', '-', '_'; no spaces, options or shell characters)")
-    port = int(match.group("port")) if match.group("port") else None
-    if port is not None and not 1 <= port <= 65535:
-        raise WorkloadError.single("host", "--host", f"{text!r}: port must be 1-65535")
-    return HostAddress(text=text, host=match.group("host"), user=match.group("user"), port=port)
 
 
 def default_known_hosts() -> Path:
@@ -98,19 +53,6 @@ class HostKey:
     fingerprint: str
     """SHA256:... as ssh-keygen -l prints it."""
     key_type: str
-
-
-@dataclass(frozen=True)
-class HostProbe:
-    reachable: bool
-    os: str = ""
-    cpu_count: int = 0
-    fio_version: str = ""
-    fio_engines: tuple[str, ...] = ()
-    ceph_tools: tuple[str, ...] = ()
-    nics: dict[str, int] = field(default_factory=dict)
-    """Interface name -> link speed in Mb/s (-1 when the OS does not say)."""
-    error: str = ""
 
 
 class Ssh:
@@ -188,10 +130,6 @@ class Ssh:
             shutil.rmtree(self._control_dir, ignore_errors=True)
             self._control_dir = None
 
-    @property
-    def master_pids(self) -> list[int]:
-        return [master.pid for master, _ in self._masters.values()]
-
     def resolved(self, host: HostAddress) -> dict[str, str]:
         """ssh's own view of the host after ~/.ssh/config (ssh -G): hostname, port, user, known hosts files."""
         if host.text in self._resolved:
@@ -210,9 +148,6 @@ class Ssh:
     def argv(self, host: HostAddress, remote: list[str], *, tty: bool = False) -> list[str]:
         """The local argv that runs ``remote`` (an argument list) on ``host``."""
         return [*self._base(host), "-T" if not tty else "-t", "--", host.host, shlex.join(remote)]
-
-    def forward_argv(self, host: HostAddress, local_port: int, remote_port: int) -> list[str]:
-        return [*self._base(host), "-N", "-L", f"127.0.0.1:{local_port}:127.0.0.1:{remote_port}", "--", host.host]
 
     def run(self, host: HostAddress, remote: list[str], *, timeout_s: float = 60,
             stdin: str | None = None) -> subprocess.CompletedProcess[str]:
@@ -283,7 +218,7 @@ class Ssh:
 
     def probe(self, host: HostAddress) -> HostProbe:
         try:
-            done = self.run(host, ["sh", "-c", PROBE_SCRIPT], timeout_s=30)
+            done = self.run(host, ["sh", "-c", probe_script()], timeout_s=30)
         except HostError as exc:
             return HostProbe(reachable=False, error=str(exc))
         except subprocess.TimeoutExpired:
@@ -305,34 +240,3 @@ def explain_ssh_failure(host: HostAddress, stderr: str, master: str = "") -> str
     if "Connection refused" in text or "timed out" in text or "No route" in text or "Could not resolve" in text:
         return f"{host.name}: cannot connect: {text.splitlines()[-1] if text else 'no answer'}"
     return f"{host.name}: ssh failed: {text.splitlines()[-1] if text else 'connection lost'}"
-
-
-PROBE_SCRIPT = r"""
-echo "os=$(uname -srm)"
-echo "cpus=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 0)"
-if command -v fio >/dev/null 2>&1; then
-  echo "fio=$(fio --version)"
-  echo "engines=$(fio --enghelp 2>/dev/null | tail -n +2 | tr -d '\t' | tr '\n' ' ')"
-fi
-for tool in ceph rbd rados; do command -v "$tool" >/dev/null 2>&1 && echo "ceph_tool=$tool"; done
-for nic in /sys/class/net/*; do
-  [ -e "$nic" ] || continue
-  echo "nic=$(basename "$nic") $(cat "$nic/speed" 2>/dev/null || echo -1)"
-done
-"""
-
-
-def parse_probe(text: str) -> HostProbe:
-    values: dict[str, list[str]] = {}
-    for line in text.splitlines():
-        key, sep, value = line.partition("=")
-        if sep:
-            values.setdefault(key.strip(), []).append(value.strip())
-    nics = {}
-    for entry in values.get("nic", []):
-        name, _, speed = entry.partition(" ")
-        nics[name] = int(speed) if speed.lstrip("-").isdigit() else -1
-    cpus = values.get("cpus", ["0"])[0]
-    return HostProbe(reachable=True, os=values.get("os", [""])[0], cpu_count=int(cpus) if cpus.isdigit() else 0,
-                     fio_version=values.get("fio", [""])[0], fio_engines=tuple(values.get("engines", [""])[0].split()),
-                     ceph_tools=tuple(values.get("ceph_tool", [])), nics=nics)

@@ -1,0 +1,42 @@
+"""What a host offers (OS, CPUs, fio and its engines, Ceph tools, NICs), as ``probe.sh`` reports it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+__all__ = ["HostProbe", "parse_probe", "probe_script"]
+
+
+@dataclass(frozen=True)
+class HostProbe:
+    reachable: bool
+    os: str = ""
+    cpu_count: int = 0
+    fio_version: str = ""
+    fio_engines: tuple[str, ...] = ()
+    ceph_tools: tuple[str, ...] = ()
+    nics: dict[str, int] = field(default_factory=dict)
+    """Interface name -> link speed in Mb/s (-1 when the OS does not say)."""
+    error: str = ""
+
+
+def probe_script() -> str:
+    """The POSIX-sh program (``probe.sh`` beside this module) whose key=value lines :func:`parse_probe` reads."""
+    return Path(__file__).with_name("probe.sh").read_text()
+
+
+def parse_probe(text: str) -> HostProbe:
+    values: dict[str, list[str]] = {}
+    for line in text.splitlines():
+        key, sep, value = line.partition("=")
+        if sep:
+            values.setdefault(key.strip(), []).append(value.strip())
+    nics = {}
+    for entry in values.get("nic", []):
+        name, _, speed = entry.partition(" ")
+        nics[name] = int(speed) if speed.lstrip("-").isdigit() else -1
+    cpus = values.get("cpus", ["0"])[0]
+    return HostProbe(reachable=True, os=values.get("os", [""])[0], cpu_count=int(cpus) if cpus.isdigit() else 0,
+                     fio_version=values.get("fio", [""])[0], fio_engines=tuple(values.get("engines", [""])[0].split()),
+                     ceph_tools=tuple(values.get("ceph_tool", [])), nics=nics)

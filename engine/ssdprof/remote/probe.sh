@@ -1,0 +1,14 @@
+# shellcheck shell=sh
+# What a host offers, as key=value lines read by ssdprof.remote.probe.parse_probe: run alone by
+# Ssh.probe (sh -c PROGRAM), and as the function probe_host inside keeper.sh.
+echo "os=$(uname -srm)"
+echo "cpus=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 0)"
+if command -v fio >/dev/null 2>&1; then
+  echo "fio=$(fio --version)"
+  echo "engines=$(fio --enghelp 2>/dev/null | tail -n +2 | tr -d '\t' | tr '\n' ' ')"
+fi
+for tool in ceph rbd rados; do command -v "$tool" >/dev/null 2>&1 && echo "ceph_tool=$tool"; done
+for nic in /sys/class/net/*; do
+  [ -e "$nic" ] || continue
+  echo "nic=$(basename "$nic") $(cat "$nic/speed" 2>/dev/null || echo -1)"
+done
