@@ -40,15 +40,17 @@ system_packages() {
 }
 
 test_host_packages() {
-  # The integration tests' SSH hosts and Ceph cluster (engine/tests/infra); without these, those tests skip (and fail under CI=true).
+  # The integration tests' SSH hosts and Ceph cluster (engine/tests/infra), and shellcheck for `npm run lint:sh`;
+  # without these, those tests skip (and fail under CI=true) and lint:sh fails.
   local missing=() extra cmd pkg
-  for extra in sshd:openssh-server ssh:openssh-client ip:iproute2 ceph-mon:ceph-mon ceph-mgr:ceph-mgr ceph-osd:ceph-osd ceph:ceph-common; do
+  for extra in sshd:openssh-server ssh:openssh-client ip:iproute2 ceph-mon:ceph-mon ceph-mgr:ceph-mgr ceph-osd:ceph-osd ceph:ceph-common \
+      shellcheck:shellcheck; do
     IFS=: read -r cmd pkg <<<"$extra"
     command -v "$cmd" >/dev/null || [ -x "/usr/sbin/$cmd" ] || missing+=("$pkg")
   done
   [ ${#missing[@]} -eq 0 ] && return 0
-  say "installing ${missing[*]} (for the SSH-host and Ceph integration tests)"
-  apt_install "${missing[@]}" || say "could not install ${missing[*]}: needs root (or sudo) and apt-get; the SSH-host and Ceph tests will skip (and fail under CI=true)."
+  say "installing ${missing[*]} (for the SSH-host and Ceph integration tests, and shellcheck for lint:sh)"
+  apt_install "${missing[@]}" || say "could not install ${missing[*]}: needs root (or sudo) and apt-get; the SSH-host and Ceph tests will skip (and fail under CI=true), and without shellcheck \`npm run lint:sh\` fails (Debian/Ubuntu: apt install shellcheck; macOS: brew install shellcheck)."
 }
 
 python_env() {
@@ -94,7 +96,8 @@ build_tools() {
 
 node_modules() {
   [ -f "$root/package-lock.json" ] || return 0
-  local stamp=$root/node_modules/.ssdprof-lock-$(sha256sum "$root/package-lock.json" | cut -c1-16)
+  local stamp
+  stamp=$root/node_modules/.ssdprof-lock-$(sha256sum "$root/package-lock.json" | cut -c1-16)
   [ -f "$stamp" ] && return 0
   say "installing npm packages (package-lock.json)"
   (cd "$root" && npm ci --no-audit --no-fund --loglevel=error)

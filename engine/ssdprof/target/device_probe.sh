@@ -47,7 +47,7 @@ while [ "$steps" -lt 8 ]; do
       [ -d "$below" ] || { echo "layer=- filesystem $fs"; here=; break; }
       here=$below ;;
     dm | md)
-      first=$(ls "$here/slaves" 2>/dev/null | head -n 1)
+      first=; for slave in "$here"/slaves/*; do [ -e "$slave" ] && first=${slave##*/}; break; done  # the first, as ls would
       echo "layer=${here##*/} $(kind_of "$here") $(read_file "$here/dm/name")"
       [ -n "$first" ] || break
       here=$(readlink -f "$here/slaves/$first") ;;
