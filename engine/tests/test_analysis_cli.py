@@ -8,6 +8,7 @@ import pytest
 from analysis_runs import make_run
 
 from ssdprof.cli import analysis as cli_analysis
+from ssdprof.cli import specs as cli_specs
 from ssdprof.model.workload import WorkloadError
 from ssdprof.store.db import Store
 
@@ -16,11 +17,16 @@ def parser() -> argparse.ArgumentParser:
     root = argparse.ArgumentParser(prog="ssdprof")
     sub = root.add_subparsers(dest="command")
     cli_analysis.register(sub)
+    cli_specs.register(sub)
     return root
 
 
+def handle(args: argparse.Namespace, store: Store) -> int:
+    return (cli_specs.handle if args.command == "specs" else cli_analysis.handle)(args, store)
+
+
 def run_cli(store: Store, capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
-    code = cli_analysis.handle(parser().parse_args(list(argv)), store)
+    code = handle(parser().parse_args(list(argv)), store)
     return code, capsys.readouterr().out
 
 
@@ -97,7 +103,7 @@ def test_predict_without_runs_is_bad_input(fresh_store: Store) -> None:
     from ssdprof.model.workload import WorkloadError
 
     with pytest.raises(WorkloadError, match="name the runs"):
-        cli_analysis.handle(parser().parse_args(["predict"]), fresh_store)
+        handle(parser().parse_args(["predict"]), fresh_store)
 
 
 @pytest.mark.parametrize("argv", [["compare", "1", "--confidence", "95"], ["predict", "1", "--degree", "0"]])
@@ -105,7 +111,7 @@ def test_out_of_range_levels_are_bad_input_naming_the_flag(fresh_store: Store, a
     from ssdprof.model.workload import WorkloadError
 
     with pytest.raises(WorkloadError, match=argv[-2]):
-        cli_analysis.handle(parser().parse_args(argv), fresh_store)
+        handle(parser().parse_args(argv), fresh_store)
 
 
 def test_specs_add_and_delete_your_own_sheet_but_never_a_bundled_one(fresh_store: Store, capsys: pytest.CaptureFixture[str],
@@ -124,7 +130,7 @@ def test_specs_add_and_delete_your_own_sheet_but_never_a_bundled_one(fresh_store
     with pytest.raises(WorkloadError, match="bundled"):
         run_cli(fresh_store, capsys, "specs", "delete", "samsung-870-evo-1tb", "--spec-dir", str(mine))
     (tmp_path / "bad.json").write_text(json.dumps({**edited, "interface": "floppy"}))
-    assert cli_analysis.handle(parser().parse_args(["specs", "add", str(tmp_path / "bad.json"), "--spec-dir", str(mine)]), fresh_store) == 2
+    assert handle(parser().parse_args(["specs", "add", str(tmp_path / "bad.json"), "--spec-dir", str(mine)]), fresh_store) == 2
     assert "bad.json: interface" in capsys.readouterr().err
 
 

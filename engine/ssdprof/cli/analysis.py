@@ -16,32 +16,17 @@ from typing import Any
 
 from ssdprof.analysis.metrics import METRICS
 from ssdprof.analysis.spec_library import SpecLibrary
-from ssdprof.analysis.specs import Spec, SpecError, bundled_spec_dir, default_user_spec_dir, load_spec_file
+from ssdprof.analysis.specs import Spec, SpecError, bundled_spec_dir, default_user_spec_dir
+from ssdprof.cli.flags import command, common
 from ssdprof.model.quantities import parse_size_bytes
 from ssdprof.model.results import RunResult
 from ssdprof.model.workload import WorkloadError
 from ssdprof.store.db import RunFilter, Store
 
-__all__ = ["COMMANDS", "handle", "register"]
+__all__ = ["COMMANDS", "handle", "print_json", "register", "spec_library"]
 
-COMMANDS = ("compare", "predict", "correlate", "specs")
+COMMANDS = ("compare", "predict", "correlate")
 _ALL_RUNS = 1_000_000
-
-
-class _Formatter(argparse.RawDescriptionHelpFormatter):
-    pass
-
-
-def _command(sub: Any, name: str, summary: str, example: str) -> argparse.ArgumentParser:
-    """Stand-in for cli.py's helper of the same name, so the module also works on its own (tests)."""
-    parser: argparse.ArgumentParser = sub.add_parser(name, help=summary, description=f"{summary}\n\nexample:\n  {example}",
-                                                     formatter_class=_Formatter)
-    return parser
-
-
-def _common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--db", type=Path, help="results database (default: the one in the user data folder)")
-    parser.add_argument("--json", action="store_true", help="machine-readable output")
 
 
 def _selection(parser: argparse.ArgumentParser, prefix: str = "") -> None:
@@ -52,8 +37,8 @@ def _selection(parser: argparse.ArgumentParser, prefix: str = "") -> None:
     parser.add_argument(f"--{side}sweep", dest=f"{dest}sweep", type=int, help="every run of this sweep")
 
 
-def register(sub: Any, command: Any = _command, common: Any = _common) -> None:
-    """Add the analysis commands; ``command`` and ``common`` are cli.py's helpers (local stand-ins by default)."""
+def register(sub: Any) -> None:
+    """Add ``compare``, ``predict`` and ``correlate``."""
     compare = command(sub, "compare", "mean ± 95 % CI of repeats, % of vendor spec, and whether two groups differ (Welch)",
                        "ssdprof compare 12 13 14 --with 20 21 22 --metric iops\n"
                        "  ssdprof compare --tag interface=SATA --with-tag interface=PCIe --metric bw_bytes_per_s\n"
@@ -93,26 +78,7 @@ def register(sub: Any, command: Any = _command, common: Any = _common) -> None:
     _selection(correlate)
     correlate.add_argument("--method", default="spearman", choices=["spearman", "pearson"])
 
-    specs = command(sub, "specs", "vendor spec sheets: list, show, match a drive model, add or delete your own",
-                     "ssdprof specs match \"Samsung SSD 870 EVO 1TB\"")
-    specs_sub = specs.add_subparsers(dest="specs_command", metavar="ACTION", required=True)
-    lst = command(specs_sub, "list", "list the spec library (bundled and your own)", "ssdprof specs list --json")
-    show = command(specs_sub, "show", "show one spec sheet with its sources", "ssdprof specs show samsung-870-evo-1tb")
-    show.add_argument("spec_id")
-    match = command(specs_sub, "match", "which spec a drive model string (or a stored run's drive) matches",
-                     "ssdprof specs match \"Samsung SSD 870 EVO 1TB\"\n  ssdprof specs match --run 12")
-    match.add_argument("model", nargs="?", help="the model string as the OS reports it")
-    match.add_argument("--run", type=int, help="use the drive model recorded with this run")
-    add = command(specs_sub, "add", "add (or with --replace, change) one of your own spec sheets from a JSON file",
-                   "ssdprof specs show samsung-870-evo-1tb --json > mine.json  # edit, then:\n  ssdprof specs add mine.json")
-    add.add_argument("file", type=Path, help="a spec sheet as JSON (schema: assets/specs/README.md)")
-    add.add_argument("--replace", action="store_true", help="overwrite your own spec sheet with the same id")
-    delete = command(specs_sub, "delete", "delete one of your own spec sheets (bundled ones are never deleted)",
-                      "ssdprof specs delete my-lab-drive")
-    delete.add_argument("spec_id")
-    for parser in (lst, show, match, add, delete):
-        parser.add_argument("--spec-dir", type=Path, help=f"your own spec sheets (default: {default_user_spec_dir()})")
-    for parser in (compare, predict, correlate, lst, show, match, add, delete):
+    for parser in (compare, predict, correlate):
         common(parser)
 
 
@@ -123,8 +89,6 @@ def handle(args: argparse.Namespace, store: Store) -> int:
     if getattr(args, "degree", 1) < 1:
         raise WorkloadError.single("degree", "--degree", f"a polynomial degree of at least 1; got {args.degree}")
     try:
-        if args.command == "specs":
-            return _specs(args, store)
         if args.command == "compare":
             return _compare(args, store)
         if args.command == "correlate":
@@ -142,7 +106,7 @@ def handle(args: argparse.Namespace, store: Store) -> int:
 
 # --- helpers ---------------------------------------------------------------------------------
 
-def _library(args: argparse.Namespace) -> SpecLibrary:
+def spec_library(args: argparse.Namespace) -> SpecLibrary:
     return SpecLibrary.load([bundled_spec_dir(), args.spec_dir or default_user_spec_dir()])
 
 
@@ -171,7 +135,7 @@ def _unit(metric: str) -> tuple[float, str]:
     return 1.0, "IOPS"
 
 
-def _print_json(data: Any) -> None:
+def print_json(data: Any) -> None:
     print(json.dumps(data, indent=2, default=lambda o: o.model_dump(mode="json") if hasattr(o, "model_dump") else str(o)))
 
 
@@ -208,7 +172,7 @@ def _compare(args: argparse.Namespace, store: Store) -> int:
     report["observations"] = [o.__dict__ for o in observations]
     lines += [f"note: {o.message}" for o in observations]
     if args.json:
-        _print_json(report)
+        print_json(report)
     else:
         print("\n".join(line for line in lines if line))
     return 0
@@ -231,7 +195,7 @@ def _spec_lines(runs: list[RunResult], args: argparse.Namespace, lines: list[str
     from ssdprof.analysis.stats import summarise_repeats
 
     """% of spec per setting: fair comparisons are printed, the rest only counted (all are in --json)."""
-    library = _library(args)
+    library = spec_library(args)
     out: list[dict[str, Any]] = []
     said: set[str] = set()
     for group in summarise_repeats(runs, "iops", args.confidence):
@@ -281,7 +245,7 @@ def _predict(args: argparse.Namespace, store: Store) -> int:
     reports = predict_runs(runs, args.metric, vary=args.vary, at=_settings(args.at, args.vary == "block_size"),
                            degree=args.degree, confidence=args.confidence, check=checked)
     if args.json:
-        _print_json({"metric": args.metric, "unit": unit, "series": [r.as_dict() for r in reports]})
+        print_json({"metric": args.metric, "unit": unit, "series": [r.as_dict() for r in reports]})
     else:
         print("\n\n".join(r.describe(scale, unit) for r in reports))
     return 0
@@ -295,7 +259,7 @@ def _scale(runs: list[RunResult], args: argparse.Namespace) -> int:
                          client_link_bytes_per_s=args.link_gbps * 1e9 / 8 if args.link_gbps else None,
                          node_link_bytes_per_s=args.node_link_gbps * 1e9 / 8 if args.node_link_gbps else None)
     if args.json:
-        _print_json({"metric": args.metric, "unit": unit, "scale": args.scale, "fits": [r.as_dict() for r in reports]})
+        print_json({"metric": args.metric, "unit": unit, "scale": args.scale, "fits": [r.as_dict() for r in reports]})
         return 0
     for r in reports:
         print(f"{r.label}: {r.fit.describe(scale, unit)}")
@@ -313,7 +277,7 @@ def _correlate(args: argparse.Namespace, store: Store) -> int:
         raise WorkloadError.single("run_ids", "RUN_ID", "name the runs to correlate: RUN_ID..., --tag KEY=VALUE or --sweep ID")
     matrices = correlation_by_node_count(runs, method=args.method)
     if args.json:
-        _print_json({"method": args.method, "groups": [{"nodes": nodes, "runs": m.runs, "factors": m.factors, "metrics": m.metrics,
+        print_json({"method": args.method, "groups": [{"nodes": nodes, "runs": m.runs, "factors": m.factors, "metrics": m.metrics,
                                                         "values": m.values} for nodes, m in matrices.items()]})
         return 0
     for nodes, m in matrices.items():
@@ -323,77 +287,3 @@ def _correlate(args: argparse.Namespace, store: Store) -> int:
     return 0
 
 
-def _own_specs(args: argparse.Namespace, library: SpecLibrary) -> int:
-    from ssdprof.app.contract_analysis import SpecDeleteParams, SpecSaveParams
-    from ssdprof.app.service_predict import Models
-
-    models = Models(lambda _ids: [], lambda: library, args.spec_dir or default_user_spec_dir())
-    if args.specs_command == "delete":
-        models.delete_spec(SpecDeleteParams(spec_id=args.spec_id))
-        print(f"deleted your spec sheet {args.spec_id}")
-        return 0
-    saved = models.save_spec(SpecSaveParams(spec=load_spec_file(args.file), replace=args.replace))
-    print(f"saved {saved.spec.title} as {saved.path}" + (" (overrides the bundled sheet with this id)" if saved.overrides_bundled else ""))
-    return 0
-
-
-def _specs(args: argparse.Namespace, store: Store) -> int:
-    library = _library(args)
-    if args.specs_command in ("add", "delete"):
-        return _own_specs(args, library)
-    for problem in library.problems:
-        print(f"ssdprof: skipped {problem}", file=sys.stderr)
-    if args.specs_command == "list":
-        rows = sorted(library.specs.values(), key=lambda s: (s.vendor, s.model))
-        if args.json:
-            _print_json({"specs": [{"id": s.id, "vendor": s.vendor, "model": s.model, "interface": s.interface.value,
-                                    "figures": len(s.figures), "unsourced": s.unsourced, "file": str(library.origins[s.id])}
-                                   for s in rows]})
-        for s in [] if args.json else rows:
-            print(f"{s.id:32} {s.title:44} {s.interface.value:5} {len(s.figures):2} figures{'  UNSOURCED' if s.unsourced else ''}")
-        return 0
-    if args.specs_command == "show":
-        spec = library.get(args.spec_id)
-        if args.json:
-            _print_json(spec.model_dump(mode="json"))
-        else:
-            print(_format_spec(spec, library.origins[spec.id]))
-        return 0
-    return _specs_match(args, store, library)
-
-
-def _specs_match(args: argparse.Namespace, store: Store, library: SpecLibrary) -> int:
-    model = args.model
-    if args.run is not None:
-        run = store.run(args.run)
-        if run is None:
-            raise KeyError(f"run {args.run} does not exist; see: ssdprof runs list")
-        model = run.environment.device_model
-    if not model:
-        raise WorkloadError.single("model", "MODEL", "give a model string or --run RUN_ID (with a recorded drive model)")
-    found = library.match_detail(model)
-    if args.json:
-        _print_json({"model": model, "spec_id": found.spec.id if found else None, "score": found.score if found else 0,
-                     "pattern": found.pattern if found else None, "note": found.note if found else ""})
-    elif found:
-        print(f"'{model}' → {found.spec.id} ({found.spec.title}; pattern '{found.pattern}'){'; ' + found.note if found.note else ''}")
-    else:
-        print(f"'{model}': no spec sheet matches; add one to {args.spec_dir or default_user_spec_dir()}")
-    return 0 if found else 1
-
-
-def _format_spec(spec: Spec, origin: Path) -> str:
-    lines = [f"{spec.title}  [{spec.id}]", f"  interface {spec.interface.value} ({spec.link}), form factor {spec.form_factor}",
-             f"  capacity {spec.capacity_bytes / 1e9:g} GB" if spec.capacity_bytes else "  capacity: series (several)",
-             f"  matches: {', '.join(spec.match_patterns) or '-'}", f"  file: {origin}"]
-    for figure in spec.figures:
-        lines.append(f"  {figure.statistic:7} {figure.value:>12,g} {figure.unit:5}  {figure.conditions()}"
-                     f"{'  (' + figure.note + ')' if figure.note else ''}  [source {figure.source + 1}]")
-    if not spec.figures:
-        lines.append("  no rated figures (see notes)")
-    lines += [f"  source {i + 1}: {s.title} {s.url or '(no public URL)'}" for i, s in enumerate(spec.sources)]
-    if spec.unsourced:
-        lines.append("  UNSOURCED: no public source URL for this sheet or some of its figures; % of spec against them cannot be checked")
-    if spec.notes:
-        lines.append(f"  notes: {spec.notes}")
-    return "\n".join(lines)

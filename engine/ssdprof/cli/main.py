@@ -14,6 +14,7 @@ from ssdprof import __version__
 from ssdprof.cli import analysis as cli_analysis
 from ssdprof.cli import hosts as cli_hosts
 from ssdprof.cli import report as cli_report
+from ssdprof.cli import specs as cli_specs
 from ssdprof.cli.flags import Formatter, breakdown_flag, command, common, positive_int
 from ssdprof.cli.measure import measure, measure_flags
 from ssdprof.cli.runs import export, import_files, presets, runs
@@ -76,7 +77,8 @@ def build_parser() -> argparse.ArgumentParser:
     common(presets)
 
     cli_hosts.register(sub, command, common)
-    cli_analysis.register(sub, command, common)
+    cli_analysis.register(sub)
+    cli_specs.register(sub)
     cli_report.register(sub, command, common)
 
     rpc = command(sub, "rpc", "serve JSON-RPC 2.0 on standard input/output (used by the desktop app)",
@@ -129,6 +131,7 @@ def _dispatch(args: argparse.Namespace) -> int:
 
         return serve(args.db or default_db_path(), port=args.port)
     handlers = {"run": measure, "sweep": measure, "runs": runs, "export": export, "import": import_files, "hosts": cli_hosts.handle,
+                "specs": cli_specs.handle,
                 **dict.fromkeys(cli_analysis.COMMANDS, cli_analysis.handle), **dict.fromkeys(cli_report.COMMANDS, cli_report.handle)}
     store = Store(args.db or default_db_path())
     try:

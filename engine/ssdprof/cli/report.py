@@ -17,6 +17,7 @@ from types import FrameType
 from typing import TYPE_CHECKING, Any
 
 from ssdprof.app.runner import Runner
+from ssdprof.cli.measure import parse_tags
 from ssdprof.cli.terminal import ProgressPrinter, format_runs_table
 from ssdprof.fio.job_import import JobFileError, read_job_file
 from ssdprof.model.results import RunResult
@@ -72,16 +73,6 @@ def handle(args: argparse.Namespace, store: Store) -> int:
     if args.command == "import-table":
         return _import_table(args, store)
     return _import_job(args, store)
-
-
-def _parse_tags(items: list[str]) -> dict[str, str]:
-    tags = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip() or len(item) > 200:
-            raise WorkloadError.single("tag", "--tag", f"{item!r} is not KEY=VALUE (at most 200 characters), e.g. interface=SATA")
-        tags[key.strip()] = value.strip()
-    return tags
 
 
 def _load(store: Store, run_ids: list[int]) -> list[RunResult]:
@@ -154,7 +145,7 @@ def _write_pdf(request: ReportRequest, output: Path, as_json: bool) -> int:
 
 def _import_table(args: argparse.Namespace, store: Store) -> int:
     try:
-        imported = import_table(args.file, _parse_tags(args.tag))
+        imported = import_table(args.file, parse_tags(args.tag))
     except TableImportError as exc:
         raise WorkloadError.single("file", "FILE.csv", str(exc)) from None
     stored = [store.add_run(run) for run in imported.runs]
@@ -180,7 +171,7 @@ def _import_job(args: argparse.Namespace, store: Store) -> int:
         for problem in exc.problems:
             print(f"ssdprof: refused: {problem}", file=sys.stderr)
         return 2
-    tags = {"job_file": args.file.name, **_parse_tags(args.tag)}
+    tags = {"job_file": args.file.name, **parse_tags(args.tag)}
     spec = SweepSpec(name=f"job file {args.file.name}", points=[w for _, w in imported.workloads], repeats=args.repeat, tags=tags)
     if args.json and not args.run:
         print(json.dumps({"jobs": [{"name": n, "workload": w.model_dump(mode="json")} for n, w in imported.workloads],

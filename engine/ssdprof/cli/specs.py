@@ -1,0 +1,127 @@
+"""``ssdprof specs``: the vendor spec-sheet library listed, shown, matched to a drive, and the user's own sheets
+added or deleted."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from ssdprof.analysis.spec_library import SpecLibrary
+from ssdprof.analysis.specs import Spec, SpecError, default_user_spec_dir, load_spec_file
+from ssdprof.cli.analysis import print_json, spec_library
+from ssdprof.cli.flags import command, common
+from ssdprof.model.workload import WorkloadError
+from ssdprof.store.db import Store
+
+__all__ = ["handle", "register"]
+
+
+def _own_specs(args: argparse.Namespace, library: SpecLibrary) -> int:
+    from ssdprof.app.contract_analysis import SpecDeleteParams, SpecSaveParams
+    from ssdprof.app.service_predict import Models
+
+    models = Models(lambda _ids: [], lambda: library, args.spec_dir or default_user_spec_dir())
+    if args.specs_command == "delete":
+        models.delete_spec(SpecDeleteParams(spec_id=args.spec_id))
+        print(f"deleted your spec sheet {args.spec_id}")
+        return 0
+    saved = models.save_spec(SpecSaveParams(spec=load_spec_file(args.file), replace=args.replace))
+    print(f"saved {saved.spec.title} as {saved.path}" + (" (overrides the bundled sheet with this id)" if saved.overrides_bundled else ""))
+    return 0
+
+
+def handle(args: argparse.Namespace, store: Store) -> int:
+    try:
+        return _handle(args, store)
+    except SpecError as exc:
+        print(f"ssdprof: {exc}", file=sys.stderr)
+        return 2
+
+
+def _handle(args: argparse.Namespace, store: Store) -> int:
+    library = spec_library(args)
+    if args.specs_command in ("add", "delete"):
+        return _own_specs(args, library)
+    for problem in library.problems:
+        print(f"ssdprof: skipped {problem}", file=sys.stderr)
+    if args.specs_command == "list":
+        rows = sorted(library.specs.values(), key=lambda s: (s.vendor, s.model))
+        if args.json:
+            print_json({"specs": [{"id": s.id, "vendor": s.vendor, "model": s.model, "interface": s.interface.value,
+                                    "figures": len(s.figures), "unsourced": s.unsourced, "file": str(library.origins[s.id])}
+                                   for s in rows]})
+        for s in [] if args.json else rows:
+            print(f"{s.id:32} {s.title:44} {s.interface.value:5} {len(s.figures):2} figures{'  UNSOURCED' if s.unsourced else ''}")
+        return 0
+    if args.specs_command == "show":
+        spec = library.get(args.spec_id)
+        if args.json:
+            print_json(spec.model_dump(mode="json"))
+        else:
+            print(_format_spec(spec, library.origins[spec.id]))
+        return 0
+    return _specs_match(args, store, library)
+
+
+def _specs_match(args: argparse.Namespace, store: Store, library: SpecLibrary) -> int:
+    model = args.model
+    if args.run is not None:
+        run = store.run(args.run)
+        if run is None:
+            raise KeyError(f"run {args.run} does not exist; see: ssdprof runs list")
+        model = run.environment.device_model
+    if not model:
+        raise WorkloadError.single("model", "MODEL", "give a model string or --run RUN_ID (with a recorded drive model)")
+    found = library.match_detail(model)
+    if args.json:
+        print_json({"model": model, "spec_id": found.spec.id if found else None, "score": found.score if found else 0,
+                     "pattern": found.pattern if found else None, "note": found.note if found else ""})
+    elif found:
+        print(f"'{model}' → {found.spec.id} ({found.spec.title}; pattern '{found.pattern}'){'; ' + found.note if found.note else ''}")
+    else:
+        print(f"'{model}': no spec sheet matches; add one to {args.spec_dir or default_user_spec_dir()}")
+    return 0 if found else 1
+
+
+def _format_spec(spec: Spec, origin: Path) -> str:
+    lines = [f"{spec.title}  [{spec.id}]", f"  interface {spec.interface.value} ({spec.link}), form factor {spec.form_factor}",
+             f"  capacity {spec.capacity_bytes / 1e9:g} GB" if spec.capacity_bytes else "  capacity: series (several)",
+             f"  matches: {', '.join(spec.match_patterns) or '-'}", f"  file: {origin}"]
+    for figure in spec.figures:
+        lines.append(f"  {figure.statistic:7} {figure.value:>12,g} {figure.unit:5}  {figure.conditions()}"
+                     f"{'  (' + figure.note + ')' if figure.note else ''}  [source {figure.source + 1}]")
+    if not spec.figures:
+        lines.append("  no rated figures (see notes)")
+    lines += [f"  source {i + 1}: {s.title} {s.url or '(no public URL)'}" for i, s in enumerate(spec.sources)]
+    if spec.unsourced:
+        lines.append("  UNSOURCED: no public source URL for this sheet or some of its figures; % of spec against them cannot be checked")
+    if spec.notes:
+        lines.append(f"  notes: {spec.notes}")
+    return "\n".join(lines)
+
+
+def register(sub: Any) -> None:
+    """Add ``specs`` with its actions."""
+    specs = command(sub, "specs", "vendor spec sheets: list, show, match a drive model, add or delete your own",
+                     "ssdprof specs match \"Samsung SSD 870 EVO 1TB\"")
+    specs_sub = specs.add_subparsers(dest="specs_command", metavar="ACTION", required=True)
+    lst = command(specs_sub, "list", "list the spec library (bundled and your own)", "ssdprof specs list --json")
+    show = command(specs_sub, "show", "show one spec sheet with its sources", "ssdprof specs show samsung-870-evo-1tb")
+    show.add_argument("spec_id")
+    match = command(specs_sub, "match", "which spec a drive model string (or a stored run's drive) matches",
+                     "ssdprof specs match \"Samsung SSD 870 EVO 1TB\"\n  ssdprof specs match --run 12")
+    match.add_argument("model", nargs="?", help="the model string as the OS reports it")
+    match.add_argument("--run", type=int, help="use the drive model recorded with this run")
+    add = command(specs_sub, "add", "add (or with --replace, change) one of your own spec sheets from a JSON file",
+                   "ssdprof specs show samsung-870-evo-1tb --json > mine.json  # edit, then:\n  ssdprof specs add mine.json")
+    add.add_argument("file", type=Path, help="a spec sheet as JSON (schema: assets/specs/README.md)")
+    add.add_argument("--replace", action="store_true", help="overwrite your own spec sheet with the same id")
+    delete = command(specs_sub, "delete", "delete one of your own spec sheets (bundled ones are never deleted)",
+                      "ssdprof specs delete my-lab-drive")
+    delete.add_argument("spec_id")
+    for parser in (lst, show, match, add, delete):
+        common(parser)
+        parser.add_argument("--spec-dir", type=Path, help=f"your own spec sheets (default: {default_user_spec_dir()})")
+
