@@ -6,7 +6,8 @@ from pathlib import Path
 import pytest
 from conftest import requires_fio
 
-from ssdprof.app.runner import Runner, choose_engine
+from ssdprof.app.engines import choose_engine
+from ssdprof.app.runner import Runner
 from ssdprof.model.events import PointFinished, PointProgress, RunEvent, SweepStarted
 from ssdprof.model.sweep import SweepMode, SweepSpec, build_sweep
 from ssdprof.model.workload import EngineChoice, WorkloadError, parse_workload

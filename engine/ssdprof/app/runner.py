@@ -4,84 +4,30 @@ once, measures each point, checks validity, commits each finished point, cleans 
 
 from __future__ import annotations
 
-import contextlib
-import os
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Protocol
 
 import psutil
 
+from ssdprof.app.engines import EngineUnavailable, PointEngine, choose_engine
+from ssdprof.app.sites import LocalSite, RemoteSite, Site
 from ssdprof.fio.output import combine
-from ssdprof.fio.runner import FioEngine, FioError, detect_fio
-from ssdprof.model.events import LayoutDone, PointFinished, PointProgress, PointStarted, RunEvent, SweepFinished, SweepStarted
-from ssdprof.model.results import EngineInfo, Environment, Measurement, ProgressSample, RunResult
+from ssdprof.fio.runner import FioError
+from ssdprof.model.events import PointFinished, PointProgress, PointStarted, RunEvent, SweepFinished, SweepStarted
+from ssdprof.model.results import EngineInfo, Measurement, ProgressSample, RunResult
 from ssdprof.model.sweep import POINT_OVERHEAD_S, SweepSpec, estimate_s
 from ssdprof.model.validity import check_validity
-from ssdprof.model.workload import FIELD_RULES, EngineChoice, FieldProblem, Workload, WorkloadError
-from ssdprof.portable import PortableUnavailable, portable_engine
-from ssdprof.remote.ceph import parse_rbd
-from ssdprof.remote.multihost import DEFAULT_REMOTE_DIR, MultiHostEngine, RemoteOptions, cluster_warnings
-from ssdprof.remote.addresses import HostError, parse_host
+from ssdprof.model.workload import Workload
+from ssdprof.remote.addresses import HostError
+from ssdprof.remote.multihost import cluster_warnings
 from ssdprof.remote.ssh import SshSettings
 from ssdprof.store.db import Store
-from ssdprof.target.environment import capture_environment
-from ssdprof.target.plan import (
-    TargetKind,
-    TargetPlan,
-    direct_io_refusal,
-    hold_device,
-    plan_target,
-    remove_stale_test_files,
-    remove_test_file,
-    widest,
-)
 
 __all__ = ["EngineUnavailable", "PointEngine", "Runner", "SweepOutcome", "choose_engine"]
-
-
-RAM_FILESYSTEMS = frozenset({"tmpfs", "ramfs", "devtmpfs", "hugetlbfs"})
-
-
-class EngineUnavailable(WorkloadError):
-    pass
-
-
-class PointEngine(Protocol):
-    name: str
-    reason: str
-
-    @property
-    def tool_versions(self) -> dict[str, str]: ...
-
-    def layout(self, path: Path, size_bytes: int, *, direct: bool) -> float: ...
-
-    def measure(self, workload: Workload, path: Path, *, is_device: bool,
-                on_progress: Callable[[ProgressSample], None] | None, cancel: threading.Event) -> Measurement: ...
-
-
-def choose_engine(choice: EngineChoice, fio_executable: str = "fio") -> PointEngine:
-    """fio where it is installed; the portable engine when asked for, or when fio is missing."""
-    fio = detect_fio(fio_executable) if choice is not EngineChoice.PORTABLE else None
-    if fio is not None:
-        reason = "fio was requested" if choice is EngineChoice.FIO else f"fio found at {fio.path}"
-        return FioEngine(fio, reason)
-    if choice is EngineChoice.FIO:
-        raise _engine_error("fio is not installed (not on PATH); install it (apt install fio, brew install fio, "
-                            "winget install fio) or use --engine portable")
-    reason = "the portable engine was requested" if choice is EngineChoice.PORTABLE else "fio is not installed"
-    try:
-        return portable_engine(reason)
-    except PortableUnavailable as exc:
-        raise _engine_error(str(exc)) from None
-
-
-def _engine_error(message: str) -> EngineUnavailable:
-    return EngineUnavailable([FieldProblem(field="engine", flag=FIELD_RULES["engine"][0], message=message)])
 
 
 @dataclass(frozen=True)
@@ -113,147 +59,6 @@ class _Clock:
 
     def finish(self, workload: Workload) -> None:
         self.remaining_s = max(self.remaining_s - workload.duration_s() - POINT_OVERHEAD_S, 0.0)
-
-
-class _Site(Protocol):
-    engine: PointEngine
-    environment: Environment
-    path: Path
-    is_device: bool
-
-    def set_up(self, emit: Callable[[RunEvent], None]) -> float: ...
-
-    def vanished(self) -> str | None: ...
-
-    def lost(self, result: RunResult) -> str | None:
-        """Why the sweep cannot go on after this point, or None."""
-        ...
-
-    def tear_down(self, *, keep: bool) -> None: ...
-
-
-class _LocalSite:
-    """This machine: a directory (with our test file), a file or a block device."""
-
-    def __init__(self, spec: SweepSpec, engine: PointEngine, default_dir: Path | None):
-        self.engine = engine
-        self.size_bytes = max(p.size_bytes for p in spec.points)
-        self.direct = spec.points[0].direct
-        self.plan = plan_target(widest(spec.points), default_dir)
-        if self.plan.kind is TargetKind.DIRECTORY:
-            remove_stale_test_files(self.plan.path.parent)
-        where = self.plan.path.parent if self.plan.kind is TargetKind.DIRECTORY else self.plan.path
-        self.environment = capture_environment(where, engine.tool_versions, block_device=self.plan.device)
-        self.path = self.plan.path
-        self.is_device = self.plan.kind is TargetKind.BLOCK_DEVICE
-        self._check_points(spec, self.plan, self.environment)
-        self._folder = _hold(self.plan.path.parent) if self.plan.kind is TargetKind.DIRECTORY else None
-        # Held for the whole sweep: nothing can mount or claim a device that is being written.
-        self._claim = hold_device(self.plan.path) if self.is_device and any(p.does_write for p in spec.points) else None
-
-    def set_up(self, emit: Callable[[RunEvent], None]) -> float:
-        if self.plan.kind is not TargetKind.DIRECTORY:
-            return 0.0
-        seconds = self.engine.layout(self.plan.path, self.size_bytes, direct=self.direct)
-        emit(LayoutDone(path=str(self.plan.path), size_bytes=self.size_bytes, seconds=seconds))
-        return seconds
-
-    def vanished(self) -> str | None:
-        """Why the next point cannot run where the sweep was laid out: the target (or our test file in
-        it) is gone. fio would otherwise create a fresh file, and even its folder, and measure that."""
-        if self.plan.path.exists():
-            return None
-        where = "the test file in " + str(self.plan.path.parent) if self.plan.kind is TargetKind.DIRECTORY else str(self.plan.path)
-        gone = "" if self.plan.path.parent.exists() else " (its folder was removed)"
-        return f"{where} vanished during the sweep{gone}; the finished points are kept; check the target and resume"
-
-    def lost(self, result: RunResult) -> str | None:
-        return None  # a failed point says why; the next point checks the target again (vanished)
-
-    def tear_down(self, *, keep: bool) -> None:
-        if self._claim is not None:
-            os.close(self._claim)
-            self._claim = None
-        if not keep:
-            remove_test_file(self.plan)
-        if self._folder is not None:
-            held, self._folder = self._folder, None
-            try:
-                if os.fstat(held).st_nlink == 0 and self.plan.path.parent.exists():
-                    # The user's folder was deleted mid-sweep and fio made a new one in its place before
-                    # failing (our open handle kept the old one's identity): remove that one if empty.
-                    with contextlib.suppress(OSError):
-                        self.plan.path.parent.rmdir()
-            finally:
-                os.close(held)
-
-    def _check_points(self, spec: SweepSpec, plan: TargetPlan, environment: Environment) -> None:
-        """Rules that need the target: direct I/O support and the device's block size."""
-        problems: list[FieldProblem] = []
-        if any(p.direct for p in spec.points) and plan.kind is not TargetKind.BLOCK_DEVICE:
-            refusal = direct_io_refusal(plan.path.parent)
-            if refusal:
-                problems.append(FieldProblem(field="direct", flag="--buffered", message=(
-                    f"the filesystem at {plan.path.parent} refuses direct I/O ({refusal}), e.g. tmpfs lives in RAM; "
-                    "choose a folder on the SSD, or pass --buffered to measure the page cache, labelled as such")))
-        if environment.filesystem in RAM_FILESYSTEMS and any(p.direct for p in spec.points):
-            problems.append(FieldProblem(field="target", flag="--target", message=(
-                f"{plan.path.parent} is on {environment.filesystem}, which lives in RAM: no device would be measured; "
-                "choose a folder on the SSD (or pass --buffered to measure memory, labelled as such)")))
-        logical = environment.logical_block_bytes or 512
-        for name, flag in (("block_size_bytes", "--bs"), ("offset_bytes", "--offset")):
-            odd = sorted({getattr(p, name) for p in spec.points if p.direct and getattr(p, name) % logical})
-            if odd:
-                problems.append(FieldProblem(field=name, flag=flag, message=(
-                    f"{', '.join(map(str, odd))} B is not a multiple of the device's {logical} B logical block, "
-                    "which direct I/O requires")))
-        if len({p.target for p in spec.points}) > 1:
-            problems.append(FieldProblem(field="target", flag="--target", message="all points of a sweep share one target"))
-        if problems:
-            raise WorkloadError(problems)
-
-
-
-class _RemoteSite:
-    """Several hosts over SSH: every host checked and prepared before any point starts."""
-
-    def __init__(self, spec: SweepSpec, ssh: SshSettings):
-        assert spec.remote is not None
-        remote = spec.remote
-        rbd = parse_rbd(remote.rbd, remote.ceph_user, remote.ceph_conf) if remote.rbd else None
-        options = RemoteOptions(hosts=[parse_host(h) for h in remote.hosts], ssh=ssh, rbd=rbd,
-                                target_dir=remote.target_dir or DEFAULT_REMOTE_DIR, target_dirs=remote.target_dirs,
-                                devices=remote.devices)
-        self.hosts = MultiHostEngine(options)
-        self.engine: PointEngine = self.hosts
-        self._spec = spec
-        self.environment = Environment()
-        self.path = Path(options.target_dir)
-        self.is_device = False
-
-    def set_up(self, emit: Callable[[RunEvent], None]) -> float:
-        started = time.monotonic()
-        self.environment = self.hosts.prepare(self._spec)
-        seconds = time.monotonic() - started
-        emit(LayoutDone(path=", ".join(f"{h}:{t}" for h, t in self.hosts.targets.items()),
-                        size_bytes=max(p.size_bytes for p in self._spec.points), seconds=seconds))
-        return seconds
-
-    def vanished(self) -> str | None:
-        return None  # each host's target is checked by fio there; a lost host marks its part
-
-    def lost(self, result: RunResult) -> str | None:
-        # Later points on fewer hosts would not measure the same cluster, and without the host they
-        # cannot start at all: stop, keep what was measured, and let the user resume.
-        errors = [h.error for h in result.hosts if h.error]
-        return "; ".join(errors) if errors else None
-
-    def tear_down(self, *, keep: bool) -> None:
-        try:
-            if not keep:
-                self.hosts.cleanup()
-        finally:
-            self.hosts.close()
 
 
 class Runner:
@@ -309,11 +114,11 @@ class Runner:
                            wall_s=wall_s, layout_s=layout_s, reason=reason))
         return SweepOutcome(sweep_id, status, results, wall_s, layout_s, reason)
 
-    def _site(self, spec: SweepSpec) -> _Site:
+    def _site(self, spec: SweepSpec) -> Site:
         """Check everything that can be checked before anything is written anywhere."""
         if spec.remote is not None:
-            return _RemoteSite(spec, self.ssh)
-        return _LocalSite(spec, choose_engine(spec.points[0].engine, self.fio_executable), self.default_dir)
+            return RemoteSite(spec, self.ssh)
+        return LocalSite(spec, choose_engine(spec.points[0].engine, self.fio_executable), self.default_dir)
 
     def _open_sweep(self, spec: SweepSpec, resume_id: int | None) -> tuple[int | None, set[tuple[int, int]]]:
         if self.store is None:
@@ -326,7 +131,7 @@ class Runner:
         self.store.set_sweep_status(resume_id, "running")
         return resume_id, stored.done
 
-    def _measure_point(self, site: _Site, point: _Point, *, emit: Callable[[RunEvent], None], cancel: threading.Event,
+    def _measure_point(self, site: Site, point: _Point, *, emit: Callable[[RunEvent], None], cancel: threading.Event,
                        clock: _Clock) -> RunResult | None:
         engine, environment = site.engine, site.environment
         workload = point.workload
@@ -398,11 +203,3 @@ def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
 
 
-def _hold(folder: Path) -> int | None:
-    """An open handle on the target folder for the sweep, to tell later whether it is still the same
-    folder (a deleted one keeps its identity while held, with no links left). None where folders
-    cannot be opened (Windows)."""
-    try:
-        return os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-    except OSError:
-        return None

@@ -25,7 +25,7 @@ def spec_and_statistics_section(b: Builder, groups: Sequence[RunGroup], spec_fol
     """Writes what the analysis modules can say; returns the notes on what was left out and why."""
     try:
         from ssdprof.analysis.spec_comparison import best_comparisons, compare_repeats
-        from ssdprof.analysis.specs import SpecLibrary
+        from ssdprof.analysis.spec_library import SpecLibrary
     except ImportError as exc:
         return [f"spec comparison and statistics were left out: the analysis modules are not installed ({exc.name})"]
     notes: list[str] = []
