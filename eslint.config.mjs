@@ -1,0 +1,38 @@
+// ESLint for the TypeScript and the node scripts (`npm run lint:ts`); the engine has ruff.
+// Type-aware: typescript-eslint's recommendedTypeChecked reads the types through tsconfig.json
+// (the .mjs files, in no tsconfig, get a default project). React's hook rules cover the renderer.
+import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
+import { defineConfig, globalIgnores } from 'eslint/config';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+const NODE_SCRIPTS = ['bench/*.mjs', 'scripts/*.mjs', 'eslint.config.mjs'];
+
+export default defineConfig(
+  globalIgnores(['dist/', 'node_modules/', 'engine/', 'test-results/', 'release/', 'src/api/contract.gen.ts']),
+  {
+    files: ['src/**/*.{ts,tsx}', 'electron/**/*.ts', 'e2e/**/*.ts', 'vite.config.mts', 'playwright.config.ts', ...NODE_SCRIPTS],
+    extends: [js.configs.recommended, tseslint.configs.recommendedTypeChecked],
+    languageOptions: {
+      parserOptions: {
+        projectService: { allowDefaultProject: NODE_SCRIPTS },
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    rules: {
+      // `_`-prefixed names mark a parameter or binding kept for its position.
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    extends: [reactHooks.configs.flat.recommended],
+    languageOptions: { globals: globals.browser },
+  },
+  {
+    files: ['electron/**/*.ts', 'e2e/**/*.ts', 'vite.config.mts', 'playwright.config.ts', ...NODE_SCRIPTS],
+    languageOptions: { globals: globals.node },
+  },
+);
