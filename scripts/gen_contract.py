@@ -108,7 +108,7 @@ def render(document: dict[str, Any]) -> str:
 
 def generate() -> str:
     sys.path.insert(0, str(ROOT / "engine"))
-    from ssdprof.app.contract import schema
+    from ssdprof.app.contract.methods import schema
 
     return render(schema())
 

@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ssdprof.app.contract import METHODS
+from ssdprof.app.contract.methods import METHODS
 from ssdprof.app.server import BrowserServer
 
 # would write or send traffic

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from conftest import requires_fio
 
-from ssdprof.app.contract import EngineLog
+from ssdprof.app.contract.methods import EngineLog
 from ssdprof.app.server import BrowserServer
 
 

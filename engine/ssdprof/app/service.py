@@ -16,32 +16,24 @@ from pydantic import BaseModel, ValidationError
 
 from ssdprof import __version__
 from ssdprof.analysis.specs import bundled_spec_dir, default_user_spec_dir
-from ssdprof.app.contract import (
-    ERROR_CODES,
-    METHODS,
+from ssdprof.app.contract.analysis import CorrelationParams, ObserveParams, PredictParams, ScalingParams, SpecDeleteParams, SpecSaveParams
+from ssdprof.app.contract.hosts import HostAddParams, HostParams
+from ssdprof.app.contract.methods import ERROR_CODES, METHODS, EngineLog, RpcErrorData, RunEventNotification
+from ssdprof.app.contract.runs import (
     CancelResult,
     DeleteResult,
     DevicesResult,
     EngineInfoResult,
-    EngineLog,
     ExportParams,
     ExportResult,
     FieldRule,
-    HostAddParams,
-    HostParams,
     PlannedPoint,
     PresetInfo,
     PresetsResult,
-    ReportParams,
     ResumeParams,
-    RpcErrorData,
-    RunEventNotification,
     RunResultEnvelope,
-    RunsCompareParams,
     RunsListParams,
     RunsListResult,
-    SpecCompareParams,
-    SpecMatchParams,
     SweepEstimate,
     SweepInfo,
     SweepsResult,
@@ -51,7 +43,7 @@ from ssdprof.app.contract import (
     ValidateResult,
     target_device,
 )
-from ssdprof.app.contract_analysis import CorrelationParams, ObserveParams, PredictParams, ScalingParams, SpecDeleteParams, SpecSaveParams
+from ssdprof.app.contract.specs import ReportParams, RunsCompareParams, SpecCompareParams, SpecMatchParams
 from ssdprof.app.planner import SweepRequest, plan_sweep
 from ssdprof.app.runner import Runner
 from ssdprof.app.service_analysis import Analysis

@@ -16,7 +16,7 @@ from ssdprof.analysis.metrics import repeat_groups
 from ssdprof.analysis.spec_comparison import best_comparisons, compare_repeats
 from ssdprof.analysis.spec_library import SpecLibrary
 from ssdprof.analysis.specs import Spec
-from ssdprof.app.contract import (
+from ssdprof.app.contract.specs import (
     GroupVerdict,
     MeanInterval,
     ReportParams,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from ssdprof.app.contract import (
+from ssdprof.app.contract.hosts import (
     HostAddParams,
     HostAddResult,
     HostInfo,

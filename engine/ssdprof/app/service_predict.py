@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from ssdprof.analysis.spec_library import SpecLibrary
 from ssdprof.analysis.specs import delete_spec, write_spec
-from ssdprof.app.contract_analysis import (
+from ssdprof.app.contract.analysis import (
     CheckInfo,
     CorrelationGroup,
     CorrelationParams,

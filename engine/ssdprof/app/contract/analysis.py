@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from ssdprof.analysis.specs import Spec
+from ssdprof.app.contract.base import Params, Result
 
 __all__ = [
     "CorrelationGroup", "CorrelationParams", "CorrelationResult", "CurvePoint", "LooPointInfo", "ObservationInfo",
@@ -21,12 +22,8 @@ __all__ = [
 ]
 
 
-class Params(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
 
-class Result(BaseModel):
-    model_config = ConfigDict(frozen=True)
 
 
 Metric = Literal["iops", "bw_bytes_per_s", "lat_ns_mean", "lat_ns_p50", "lat_ns_p99", "lat_ns_p99_9",

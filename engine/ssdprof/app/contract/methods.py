@@ -14,9 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from pydantic.json_schema import GenerateJsonSchema, models_json_schema
 from pydantic_core import core_schema
 
-from ssdprof.analysis.spec_comparison import SpecComparison
-from ssdprof.analysis.specs import Spec
-from ssdprof.app.contract_analysis import (
+from ssdprof.app.contract.analysis import (
     CorrelationParams,
     CorrelationResult,
     ObserveParams,
@@ -29,320 +27,54 @@ from ssdprof.app.contract_analysis import (
     SpecSaveParams,
     SpecSaveResult,
 )
-from ssdprof.app.planner import SweepRequest, WorkloadInput
+from ssdprof.app.contract.base import Result
+from ssdprof.app.contract.hosts import HostAddParams, HostAddResult, HostParams, HostsListResult, HostTestResult
+from ssdprof.app.contract.runs import (
+    CancelResult,
+    DeleteResult,
+    DevicesResult,
+    EngineInfoResult,
+    ExportParams,
+    ExportResult,
+    NoParams,
+    PresetsResult,
+    ResumeParams,
+    RunIdParams,
+    RunResultEnvelope,
+    RunsListParams,
+    RunsListResult,
+    SweepEstimate,
+    SweepsResult,
+    SweepStatus,
+    TagParams,
+    ValidateParams,
+    ValidateResult,
+)
+from ssdprof.app.contract.specs import (
+    ReportParams,
+    ReportResult,
+    RunsCompareParams,
+    RunsCompareResult,
+    SpecCompareParams,
+    SpecCompareResult,
+    SpecMatchParams,
+    SpecMatchResult,
+    SpecsListResult,
+)
+from ssdprof.app.planner import SweepRequest
 from ssdprof.model.events import LayoutDone, PointFinished, PointProgress, PointStarted, SweepFinished, SweepStarted
-from ssdprof.model.results import RunResult
-from ssdprof.model.workload import FieldProblem, Workload
-from ssdprof.target.devices import BlockDevice
+from ssdprof.model.workload import FieldProblem
 
-__all__ = ["ERROR_CODES", "METHODS", "NOTIFICATIONS", "Method", "RpcErrorData", "TargetDevice", "WorkloadInput", "schema", "target_device"]
-
-
-class _Params(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class _Result(BaseModel):
-    model_config = ConfigDict(frozen=True)
+__all__ = ["ERROR_CODES", "METHODS", "NOTIFICATIONS", "Method", "RpcErrorData", "schema"]
 
 
 # --------------------------------------------------------------------------------------- methods
 
 
-class NoParams(_Params):
-    pass
-
-
-class FieldRule(_Result):
-    flag: str
-    allowed: str
-
-
-class EngineInfoResult(_Result):
-    version: str
-    fio_path: str | None
-    fio_version: str | None
-    portable_available: bool
-    portable_reason: str = Field(description="why the portable engine is or is not available")
-    default_target: str = Field(description="the scratch folder used when no target is given")
-    db_path: str
-    platform: str
-    defaults: Workload
-    field_rules: dict[str, FieldRule]
-
-
-class ValidateParams(_Params):
-    workload: WorkloadInput
-    check_target: bool = Field(default=True, description="also check the target exists, is writable and has room")
-
-
-class ValidateResult(_Result):
-    ok: bool
-    problems: list[FieldProblem]
-    workload: Workload | None = None
-    label: str = ""
-    duration_s: float = 0.0
-
-
-class PresetInfo(_Result):
-    name: str
-    description: str
-    points: int
-
-
-class PresetsResult(_Result):
-    presets: list[PresetInfo]
-
-
-class PlannedPoint(_Result):
-    label: str
-    workload: Workload
-
-
-class TargetDevice(_Result):
-    """A block device as a target: what it is, what lies beneath it, and what keeps it from being written."""
-
-    path: str
-    description: str = Field(description="e.g. '/dev/loop3 (loop device over /var/tmp/a.img on vda, 64MiB)'")
-    model: str = Field(description="the model of the disk holding the data ('' when the OS does not say)")
-    size_bytes: int
-    kind: str = Field(description="disk, partition, loop, zram, ram, dm or md")
-    stack: list[str] = Field(description="from the device down to the disk holding its data")
-    in_use: list[str] = Field(description="why it must not be written now (mounted, held, swap), each with what to do")
-    ram: str = Field(description="why measuring it would measure memory; '' for a real device")
-
-
-def target_device(device: BlockDevice) -> TargetDevice:
-    return TargetDevice(path=device.path, description=device.describe(), model=device.model, size_bytes=device.size_bytes,
-                        kind=device.kind, stack=list(device.stack), in_use=device.uses(), ram=device.ram_reason() or "")
-
-
-class DevicesResult(_Result):
-    devices: list[TargetDevice]
-
-
-class SweepEstimate(_Result):
-    name: str
-    points: list[PlannedPoint]
-    repeats: int
-    total_points: int
-    estimated_s: float = Field(description="ramp + runtime of every point, per-point overhead and test-file layout")
-    layout_bytes: int
-    device: TargetDevice | None = Field(default=None, description="the block device the sweep targets, if it is one")
-    overwrite_bytes: int = Field(default=0, description="bytes of the device the sweep overwrites (0: it only reads)")
-    region: str = Field(default="", description="what the sweep does to the device, in one sentence")
-
-
-class ResumeParams(_Params):
-    sweep_id: int | None = Field(default=None, description="default: the last unfinished sweep")
-
-
-class CancelResult(_Result):
-    cancelled: bool = Field(description="false when no sweep was running")
-    sweep_id: int | None = None
-
-
-class SweepStatus(_Result):
-    running: bool
-    sweep_id: int | None = None
-    name: str = ""
-    total_points: int = 0
-    finished_points: int = 0
-
-
-class SweepInfo(_Result):
-    id: int
-    created_at: str
-    name: str
-    status: str
-    runs: int
-
-
-class SweepsResult(_Result):
-    sweeps: list[SweepInfo]
-
-
-class RunsListParams(_Params):
-    tag: str | None = Field(default=None, description="key=value, or a bare value matching any tag")
-    text: str | None = Field(default=None, description="matched against target, device model, engine and source")
-    since: str | None = Field(default=None, description="ISO date or time")
-    sweep_id: int | None = None
-    limit: int = Field(default=500, ge=1, le=5000, description="the newest N matching runs; a sweep_id lists all its runs")
-
-
-class RunsListResult(_Result):
-    runs: list[RunResult] = Field(description="oldest first; without per-second progress and histogram bins; runs.get has them")
-    total: int = Field(description="how many runs match in all; more than len(runs) when the limit left older ones out")
-
-
-class RunIdParams(_Params):
-    run_id: int
-
-
-class RunResultEnvelope(_Result):
-    run: RunResult
-
-
-class TagParams(_Params):
-    run_id: int
-    tags: dict[str, Annotated[str, Field(max_length=200)]]
-
-
-class DeleteResult(_Result):
-    deleted: bool
-
-
-class ExportParams(_Params):
-    run_ids: list[int] = Field(default_factory=list)
-    sweep_id: int | None = None
-
-
-class ExportResult(_Result):
-    csv: str
-    filename: str
-    runs: int
-
-
 # ------------------------------------------------------------------------ spec sheets, compare
 
 
-class SpecsListResult(_Result):
-    specs: list[Spec]
-    problems: list[str] = Field(description="spec files that could not be read, each naming the file and field")
-    user_spec_ids: list[str] = Field(default_factory=list, description="the specs that are the user's own (editable, deletable)")
-    user_spec_dir: str | None = Field(default=None, description="where the user's own spec sheets are saved")
-
-
-class SpecMatchParams(_Params):
-    device_model: str = Field(min_length=1, max_length=300)
-    capacity_bytes: int | None = Field(default=None, gt=0)
-
-
-class SpecMatchResult(_Result):
-    spec: Spec | None
-    score: int = Field(description="3 exact, 2 the pattern appears in the model, 1 same family; 0 no match")
-    note: str
-
-
-class SpecCompareParams(_Params):
-    run_ids: list[int] = Field(min_length=1, max_length=2000)
-    spec_id: str | None = Field(default=None, description="default: the spec matching each run's device model")
-
-
-class RunSpecComparison(_Result):
-    run_id: int = Field(description="the first of run_ids")
-    run_ids: list[int] = Field(description="repeats of one setting, compared as the mean of their measurements")
-    spec_id: str
-    how: str = Field(description="why this spec: matched the device model, or chosen")
-    comparison: SpecComparison
-    sentence: str
-
-
-class SpecCompareResult(_Result):
-    comparisons: list[RunSpecComparison]
-    unmatched: dict[str, str] = Field(description="run id -> why no spec was compared with it")
-
-
-class RunsCompareParams(_Params):
-    a: list[int] = Field(min_length=1, max_length=2000, description="run ids of group A (e.g. an earlier run)")
-    b: list[int] = Field(min_length=1, max_length=2000, description="run ids of group B")
-    metric: Literal["iops", "bw_bytes_per_s", "lat_ns_mean", "lat_ns_p50", "lat_ns_p99", "lat_ns_p99_9"] = "iops"
-    confidence: float = Field(default=0.95, gt=0.5, lt=1)
-
-
-class MeanInterval(_Result):
-    n: int
-    mean: float
-    stddev: float | None
-    half_width: float | None = Field(description="half the confidence interval; null when n < 2")
-
-
-class GroupVerdict(_Result):
-    setting: str
-    same_setting: bool
-    a_run_ids: list[int]
-    b_run_ids: list[int]
-    a: MeanInterval
-    b: MeanInterval
-    diff_pct: float | None = Field(description="mean(B) - mean(A), relative to mean(A)")
-    p_value: float | None = Field(description="Welch's t-test, two-sided; null without 2 repeats a side")
-    significant: bool
-    verdict: str
-
-
-class RunsCompareResult(_Result):
-    metric: str
-    unit: str = Field(description="of the means: IOPS, MB/s (10^6 bytes/s) or µs")
-    comparisons: list[GroupVerdict]
-    latency_note: str = Field(default="", description="set when A's and B's latencies are of different kinds")
-
-
-class ReportParams(_Params):
-    run_ids: list[int] = Field(default_factory=list, max_length=2000)
-    sweep_id: int | None = None
-    compare_with: list[int] = Field(default_factory=list, max_length=2000, description="earlier runs: a second group")
-    spec_id: str | None = Field(default=None, description="default: the spec matching the device model")
-    title: str | None = Field(default=None, max_length=200)
-
-
-class ReportResult(_Result):
-    pdf_base64: str
-    filename: str
-    bytes: int
-    runs: int
-
-
 # ---------------------------------------------------------------------------------------- hosts
-
-
-class HostProbeInfo(_Result):
-    reachable: bool
-    os: str
-    cpu_count: int
-    fio_version: str
-    fio_engines: list[str]
-    ceph_tools: list[str]
-    nics: dict[str, int] = Field(description="interface -> link speed in Mb/s (-1 when the OS does not say)")
-    error: str
-
-
-class HostInfo(_Result):
-    name: str
-    added_at: str
-    fingerprint: str
-    probe: HostProbeInfo
-
-
-class HostsListResult(_Result):
-    hosts: list[HostInfo]
-
-
-class HostParams(_Params):
-    host: str = Field(min_length=1, max_length=300, description="an ssh alias or user@host:port")
-
-
-class HostAddParams(_Params):
-    host: str = Field(min_length=1, max_length=300, description="an ssh alias or user@host:port")
-    accept_fingerprint: str | None = Field(default=None, max_length=200,
-                                           description="accept the host key with this fingerprint (as offered by a first call)")
-
-
-class HostKeyInfo(_Result):
-    key_type: str
-    fingerprint: str
-
-
-class HostAddResult(_Result):
-    added: bool
-    host: str
-    offered: list[HostKeyInfo] = Field(description="unknown host keys: show them; add again with accept_fingerprint")
-    probe: HostProbeInfo | None
-    message: str
-
-
-class HostTestResult(_Result):
-    host: str
-    probe: HostProbeInfo
 
 
 class Method(BaseModel):
@@ -398,20 +130,20 @@ RunEventUnion = Annotated[
 ]
 
 
-class RunEventNotification(_Result):
+class RunEventNotification(Result):
     """``run.event``: one event of the running sweep, in order."""
 
     event: RunEventUnion
 
 
-class EngineLog(_Result):
+class EngineLog(Result):
     """``engine.log``: something the user should know that belongs to no request."""
 
     level: Literal["info", "warning", "error"]
     message: str
 
 
-class EngineStatus(_Result):
+class EngineStatus(Result):
     """``engine.status``: sent by the desktop shell when the engine process stops or restarts."""
 
     state: Literal["ready", "restarting", "stopped"]
@@ -438,7 +170,7 @@ ERROR_CODES: dict[str, int] = {
 }
 
 
-class RpcErrorData(_Result):
+class RpcErrorData(Result):
     """``error.data`` of an invalid_params error: each problem names its field, as the CLI does."""
 
     problems: list[FieldProblem] = Field(default_factory=list)

@@ -1,0 +1,167 @@
+"""The RPC's params and results for the engine, sweeps and stored runs."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import Field
+
+from ssdprof.app.contract.base import Params, Result
+from ssdprof.app.planner import WorkloadInput
+from ssdprof.model.results import RunResult
+from ssdprof.model.workload import FieldProblem, Workload
+from ssdprof.target.devices import BlockDevice
+
+
+class NoParams(Params):
+    pass
+
+
+class FieldRule(Result):
+    flag: str
+    allowed: str
+
+
+class EngineInfoResult(Result):
+    version: str
+    fio_path: str | None
+    fio_version: str | None
+    portable_available: bool
+    portable_reason: str = Field(description="why the portable engine is or is not available")
+    default_target: str = Field(description="the scratch folder used when no target is given")
+    db_path: str
+    platform: str
+    defaults: Workload
+    field_rules: dict[str, FieldRule]
+
+
+class ValidateParams(Params):
+    workload: WorkloadInput
+    check_target: bool = Field(default=True, description="also check the target exists, is writable and has room")
+
+
+class ValidateResult(Result):
+    ok: bool
+    problems: list[FieldProblem]
+    workload: Workload | None = None
+    label: str = ""
+    duration_s: float = 0.0
+
+
+class PresetInfo(Result):
+    name: str
+    description: str
+    points: int
+
+
+class PresetsResult(Result):
+    presets: list[PresetInfo]
+
+
+class PlannedPoint(Result):
+    label: str
+    workload: Workload
+
+
+class TargetDevice(Result):
+    """A block device as a target: what it is, what lies beneath it, and what keeps it from being written."""
+
+    path: str
+    description: str = Field(description="e.g. '/dev/loop3 (loop device over /var/tmp/a.img on vda, 64MiB)'")
+    model: str = Field(description="the model of the disk holding the data ('' when the OS does not say)")
+    size_bytes: int
+    kind: str = Field(description="disk, partition, loop, zram, ram, dm or md")
+    stack: list[str] = Field(description="from the device down to the disk holding its data")
+    in_use: list[str] = Field(description="why it must not be written now (mounted, held, swap), each with what to do")
+    ram: str = Field(description="why measuring it would measure memory; '' for a real device")
+
+
+def target_device(device: BlockDevice) -> TargetDevice:
+    return TargetDevice(path=device.path, description=device.describe(), model=device.model, size_bytes=device.size_bytes,
+                        kind=device.kind, stack=list(device.stack), in_use=device.uses(), ram=device.ram_reason() or "")
+
+
+class DevicesResult(Result):
+    devices: list[TargetDevice]
+
+
+class SweepEstimate(Result):
+    name: str
+    points: list[PlannedPoint]
+    repeats: int
+    total_points: int
+    estimated_s: float = Field(description="ramp + runtime of every point, per-point overhead and test-file layout")
+    layout_bytes: int
+    device: TargetDevice | None = Field(default=None, description="the block device the sweep targets, if it is one")
+    overwrite_bytes: int = Field(default=0, description="bytes of the device the sweep overwrites (0: it only reads)")
+    region: str = Field(default="", description="what the sweep does to the device, in one sentence")
+
+
+class ResumeParams(Params):
+    sweep_id: int | None = Field(default=None, description="default: the last unfinished sweep")
+
+
+class CancelResult(Result):
+    cancelled: bool = Field(description="false when no sweep was running")
+    sweep_id: int | None = None
+
+
+class SweepStatus(Result):
+    running: bool
+    sweep_id: int | None = None
+    name: str = ""
+    total_points: int = 0
+    finished_points: int = 0
+
+
+class SweepInfo(Result):
+    id: int
+    created_at: str
+    name: str
+    status: str
+    runs: int
+
+
+class SweepsResult(Result):
+    sweeps: list[SweepInfo]
+
+
+class RunsListParams(Params):
+    tag: str | None = Field(default=None, description="key=value, or a bare value matching any tag")
+    text: str | None = Field(default=None, description="matched against target, device model, engine and source")
+    since: str | None = Field(default=None, description="ISO date or time")
+    sweep_id: int | None = None
+    limit: int = Field(default=500, ge=1, le=5000, description="the newest N matching runs; a sweep_id lists all its runs")
+
+
+class RunsListResult(Result):
+    runs: list[RunResult] = Field(description="oldest first; without per-second progress and histogram bins; runs.get has them")
+    total: int = Field(description="how many runs match in all; more than len(runs) when the limit left older ones out")
+
+
+class RunIdParams(Params):
+    run_id: int
+
+
+class RunResultEnvelope(Result):
+    run: RunResult
+
+
+class TagParams(Params):
+    run_id: int
+    tags: dict[str, Annotated[str, Field(max_length=200)]]
+
+
+class DeleteResult(Result):
+    deleted: bool
+
+
+class ExportParams(Params):
+    run_ids: list[int] = Field(default_factory=list)
+    sweep_id: int | None = None
+
+
+class ExportResult(Result):
+    csv: str
+    filename: str
+    runs: int
