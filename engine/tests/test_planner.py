@@ -53,6 +53,6 @@ def test_both_faces_get_the_same_refusal_naming_the_same_field(argv: list[str], 
 
 
 def test_the_rpc_service_plans_with_the_same_function() -> None:
-    from ssdprof.app import service
+    from ssdprof.app.service import sweeps
 
-    assert service.plan_sweep is plan_sweep
+    assert sweeps.plan_sweep is plan_sweep

@@ -18,7 +18,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from ssdprof.app.service import EngineService, RpcError
+from ssdprof.app.service.engine import EngineService, RpcError
 
 __all__ = ["EngineService", "RpcError", "handle_message", "notification", "serve_stdio"]
 

@@ -20,7 +20,7 @@ __all__ = ["handle", "register"]
 
 def _own_specs(args: argparse.Namespace, library: SpecLibrary) -> int:
     from ssdprof.app.contract.analysis import SpecDeleteParams, SpecSaveParams
-    from ssdprof.app.service_predict import Models
+    from ssdprof.app.service.predict import Models
 
     models = Models(lambda _ids: [], lambda: library, args.spec_dir or default_user_spec_dir())
     if args.specs_command == "delete":

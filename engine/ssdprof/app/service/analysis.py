@@ -16,6 +16,7 @@ from ssdprof.analysis.metrics import repeat_groups
 from ssdprof.analysis.spec_comparison import best_comparisons, compare_repeats
 from ssdprof.analysis.spec_library import SpecLibrary
 from ssdprof.analysis.specs import Spec
+from ssdprof.app.contract.base import Params
 from ssdprof.app.contract.specs import (
     GroupVerdict,
     MeanInterval,
@@ -30,6 +31,7 @@ from ssdprof.app.contract.specs import (
     SpecMatchResult,
     SpecsListResult,
 )
+from ssdprof.app.service.registry import handles
 from ssdprof.model.results import RunResult
 from ssdprof.model.workload import WorkloadError
 from ssdprof.store.db import RunFilter, Store
@@ -55,19 +57,22 @@ class Analysis:
     def library(self) -> SpecLibrary:
         return SpecLibrary.load(self.spec_folders)  # re-read: the user may have edited a spec since
 
-    def specs_list(self) -> SpecsListResult:
+    @handles("specs.list")
+    def specs_list(self, _: Params) -> SpecsListResult:
         library = self.library()
         user = self.spec_folders[-1] if len(self.spec_folders) > 1 else None
         return SpecsListResult(specs=sorted(library.specs.values(), key=lambda s: (s.vendor, s.model)),
                                problems=library.problems, user_spec_dir=str(user) if user else None,
                                user_spec_ids=sorted(i for i, path in library.origins.items() if user and path.parent == user))
 
+    @handles("specs.match")
     def specs_match(self, params: SpecMatchParams) -> SpecMatchResult:
         found = self.library().match_detail(params.device_model, params.capacity_bytes)
         if found is None:
             return SpecMatchResult(spec=None, score=0, note=f"no spec sheet matches {params.device_model!r}")
         return SpecMatchResult(spec=found.spec, score=found.score, note=found.note)
 
+    @handles("specs.compare")
     def specs_compare(self, params: SpecCompareParams) -> SpecCompareResult:
         library = self.library()
         chosen = library.get(params.spec_id) if params.spec_id else None
@@ -86,6 +91,7 @@ class Analysis:
                     for c in comparisons]
         return SpecCompareResult(comparisons=out, unmatched=unmatched)
 
+    @handles("runs.compare")
     def runs_compare(self, params: RunsCompareParams) -> RunsCompareResult:
         from ssdprof.analysis.metrics import latency_kind_note
         from ssdprof.analysis.stats import compare_groups
@@ -101,6 +107,7 @@ class Analysis:
             diff_pct=c.result.diff_pct, p_value=c.result.p_value, significant=c.result.significant,
             verdict=c.result.verdict) for c in found], latency_note=latency_kind_note(a, b))
 
+    @handles("report.pdf")
     def report_pdf(self, params: ReportParams) -> ReportResult:
         from ssdprof.report import ReportError, ReportRequest, RunGroup, build_pdf
 

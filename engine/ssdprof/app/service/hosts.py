@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from ssdprof.app.contract.base import Params
 from ssdprof.app.contract.hosts import (
     HostAddParams,
     HostAddResult,
@@ -21,6 +22,8 @@ from ssdprof.app.contract.hosts import (
     HostsListResult,
     HostTestResult,
 )
+from ssdprof.app.contract.runs import DeleteResult
+from ssdprof.app.service.registry import handles
 from ssdprof.remote.addresses import HostError, parse_host
 from ssdprof.remote.probe import HostProbe
 from ssdprof.remote.ssh import Ssh, SshSettings
@@ -34,10 +37,12 @@ class Hosts:
         self.store = store
         self.settings = settings
 
-    def list(self) -> HostsListResult:
+    @handles("hosts.list")
+    def list(self, _: Params) -> HostsListResult:
         return HostsListResult(hosts=[HostInfo(name=row["name"], added_at=row["added_at"], fingerprint=row["fingerprint"],
                                                probe=_probe_info(row["probe"])) for row in self.store.hosts()])
 
+    @handles("hosts.add")
     def add(self, params: HostAddParams) -> HostAddResult:
         host = parse_host(params.host)
         ssh = Ssh(self.settings)
@@ -61,6 +66,7 @@ class Hosts:
         return HostAddResult(added=True, host=host.name, offered=[], probe=_probe_info(dataclasses.asdict(probe)),
                              message=f"added {host.name}")
 
+    @handles("hosts.test")
     def test(self, params: HostParams) -> HostTestResult:
         host = parse_host(params.host)
         try:
@@ -69,10 +75,11 @@ class Hosts:
             probe = HostProbe(reachable=False, error=str(exc))
         return HostTestResult(host=host.name, probe=_probe_info(dataclasses.asdict(probe)))
 
-    def remove(self, params: HostParams) -> bool:
+    @handles("hosts.remove")
+    def remove(self, params: HostParams) -> DeleteResult:
         if not self.store.remove_host(params.host):
             raise KeyError(f"host {params.host} is not in the list")
-        return True
+        return DeleteResult(deleted=True)
 
 
 def _probe_info(raw: dict[str, Any]) -> HostProbeInfo:

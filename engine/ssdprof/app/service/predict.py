@@ -37,6 +37,8 @@ from ssdprof.app.contract.analysis import (
     SpecSaveParams,
     SpecSaveResult,
 )
+from ssdprof.app.contract.runs import DeleteResult
+from ssdprof.app.service.registry import handles
 from ssdprof.model.results import RunResult
 from ssdprof.model.workload import WorkloadError
 
@@ -58,6 +60,7 @@ class Models:
         self.library = library
         self.user_spec_dir = user_spec_dir
 
+    @handles("analysis.predict")
     def predict(self, params: PredictParams) -> PredictResult:
         from ssdprof.analysis.prediction import predict_runs
 
@@ -73,6 +76,7 @@ class Models:
         return PredictResult(metric=params.metric, vary=params.vary,
                              series=[_series_fit(r, params, check) for r in reports])
 
+    @handles("analysis.scaling")
     def scaling(self, params: ScalingParams) -> ScalingResult:
         from ssdprof.analysis.prediction import scale_runs
 
@@ -96,6 +100,7 @@ class Models:
                 curve=curve, projections=[ScalingProjection(**p.__dict__) for p in r.projections], description=fit.describe()))
         return ScalingResult(metric=params.metric, by=params.by, fits=fits)
 
+    @handles("analysis.correlation")
     def correlation(self, params: CorrelationParams) -> CorrelationResult:
         from ssdprof.analysis.correlation import correlation_by_node_count
 
@@ -106,6 +111,7 @@ class Models:
                                            values=[list(row) for row in matrix.values]))
         return CorrelationResult(method=params.method, groups=groups)
 
+    @handles("analysis.observe")
     def observe(self, params: ObserveParams) -> ObserveResult:
         from ssdprof.analysis.observations import observe
 
@@ -114,6 +120,7 @@ class Models:
             ObservationInfo(code=o.code, severity="warning" if o.severity == "warning" else "info", message=o.message,
                             run_ids=[i for i in o.run_ids if i is not None]) for o in found])
 
+    @handles("specs.save")
     def save_spec(self, params: SpecSaveParams) -> SpecSaveResult:
         folder = self._user_folder("spec.id")
         library = self.library()
@@ -129,10 +136,11 @@ class Models:
         return SpecSaveResult(spec=params.spec, path=str(written),
                               overrides_bundled=origin is not None and origin.parent != folder)
 
-    def delete_spec(self, params: SpecDeleteParams) -> bool:
+    @handles("specs.delete")
+    def delete_spec(self, params: SpecDeleteParams) -> DeleteResult:
         folder = self._user_folder("spec_id")
         if delete_spec(params.spec_id, folder):
-            return True
+            return DeleteResult(deleted=True)
         if params.spec_id in self.library().specs:
             raise WorkloadError.single("spec_id", "ID", f"{params.spec_id!r} is a bundled spec sheet and cannot be deleted; "
                                        "save your own copy with the same id to override it")

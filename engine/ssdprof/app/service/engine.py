@@ -1,0 +1,138 @@
+"""One client's session with the engine: every method of the contract, whatever the transport.
+
+The session is made of components (sweeps, runs, analysis, models, hosts, and the engine's own
+facts here), each answering the methods it marks with ``@handles``; ``app/rpc.py`` (stdio) and
+``app/server.py`` (browser mode) wrap it.
+"""
+
+from __future__ import annotations
+
+import platform
+import threading
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from ssdprof import __version__
+from ssdprof.analysis.specs import bundled_spec_dir, default_user_spec_dir
+from ssdprof.app.contract.base import Params
+from ssdprof.app.contract.methods import METHODS
+from ssdprof.app.contract.runs import (
+    DevicesResult,
+    EngineInfoResult,
+    FieldRule,
+    PresetInfo,
+    PresetsResult,
+    ValidateParams,
+    ValidateResult,
+    target_device,
+)
+from ssdprof.app.service.analysis import Analysis
+from ssdprof.app.service.hosts import Hosts
+from ssdprof.app.service.predict import Models
+from ssdprof.app.service.registry import Handler, RpcError, handlers_of, handles
+from ssdprof.app.service.runs import Runs
+from ssdprof.app.service.sweeps import Notify, Sweeps
+from ssdprof.fio.runner import detect_fio
+from ssdprof.model.sweep import PRESETS, preset
+from ssdprof.model.workload import FIELD_RULES, FieldProblem, Workload, WorkloadError, parse_workload
+from ssdprof.portable import PortableUnavailable, portable_engine
+from ssdprof.remote.ssh import SshSettings
+from ssdprof.store.db import Store
+from ssdprof.target.devices import list_devices
+from ssdprof.target.plan import default_target_dir, plan_target, with_whole_device
+
+__all__ = ["EngineService", "Notify", "RpcError"]
+
+
+class EngineService:
+    """The engine's operations for a GUI; one instance per client session."""
+
+    def __init__(self, db_path: Path, notify: Notify, *, default_dir: Path | None = None, fio_executable: str = "fio",
+                 ssh: SshSettings | None = None, spec_folders: tuple[Path | None, ...] | None = None):
+        self.db_path = db_path
+        self.default_dir = default_dir
+        self.fio_executable = fio_executable
+        self.store = Store(db_path)
+        ssh = ssh or SshSettings()
+        folders = spec_folders if spec_folders is not None else (bundled_spec_dir(), default_user_spec_dir())
+        analysis = Analysis(self.store, folders)
+        models = Models(analysis.runs, analysis.library, folders[-1] if len(folders) > 1 else None)  # bundled first, user last
+        self._sweeps = Sweeps(self.store, db_path, notify, default_dir=default_dir, fio_executable=fio_executable, ssh=ssh)
+        self._lock = threading.Lock()
+        self._handlers: dict[str, Handler] = handlers_of([self, self._sweeps, Runs(self.store), analysis, models,
+                                                           Hosts(self.store, ssh)])
+
+    def call(self, method: str, raw_params: Any) -> BaseModel:
+        """Validate ``raw_params`` against the contract and run the method; raises RpcError."""
+        spec = METHODS.get(method)
+        if spec is None:
+            raise RpcError("method_not_found", f"unknown method {method!r}; known: {', '.join(METHODS)}")
+        if raw_params is None:
+            raw_params = {}
+        if not isinstance(raw_params, dict):
+            raise RpcError("invalid_params", "params must be an object with named members",
+                           [FieldProblem(field="params", flag="-", message=f"expected an object, got {type(raw_params).__name__}")])
+        try:
+            params = spec.params.model_validate(raw_params)
+        except ValidationError as exc:
+            raise RpcError("invalid_params", "invalid params", [_problem_from(e) for e in exc.errors()]) from None
+        with self._lock:
+            try:
+                return self._handlers[method](params)
+            except WorkloadError as exc:
+                raise RpcError("invalid_params", str(exc), exc.problems) from None
+            except KeyError as exc:
+                raise RpcError("not_found", str(exc.args[0]) if exc.args else "not found") from None
+
+    def close(self) -> None:
+        self._sweeps.close()
+        self.store.close()
+
+    @handles("engine.info")
+    def engine_info(self, _: Params) -> EngineInfoResult:
+        fio = detect_fio(self.fio_executable)
+        try:
+            portable_engine("probe")
+            portable, portable_reason = True, "available"
+        except PortableUnavailable as exc:
+            portable, portable_reason = False, str(exc)
+        return EngineInfoResult(
+            version=__version__, fio_path=fio.path if fio else None, fio_version=fio.version if fio else None,
+            portable_available=portable, portable_reason=portable_reason,
+            default_target=str(self.default_dir or default_target_dir()), db_path=str(self.db_path),
+            platform=f"{platform.system()} {platform.release()}", defaults=Workload(),
+            field_rules={name: FieldRule(flag=flag, allowed=allowed) for name, (flag, allowed) in FIELD_RULES.items()})
+
+    @handles("workload.validate")
+    def validate(self, params: ValidateParams) -> ValidateResult:
+        try:
+            workload = parse_workload(with_whole_device(params.workload.raw()))
+            if params.check_target:
+                plan_target(workload, self.default_dir)
+        except WorkloadError as exc:
+            return ValidateResult(ok=False, problems=exc.problems)
+        return ValidateResult(ok=True, problems=[], workload=workload, label=workload.label(),
+                              duration_s=workload.duration_s())
+
+    @handles("presets.list")
+    def presets(self, _: Params) -> PresetsResult:
+        base = Workload()
+        return PresetsResult(presets=[PresetInfo(name=name, description=desc, points=len(preset(name, base).points))
+                                      for name, (desc, _) in PRESETS.items()])
+
+    @handles("devices.list")
+    def devices(self, _: Params) -> DevicesResult:
+        return DevicesResult(devices=[target_device(d) for d in list_devices()])
+
+
+def _problem_from(error: Any) -> FieldProblem:
+    loc = [str(part) for part in error.get("loc", ())]
+    field = loc[1] if len(loc) > 1 and loc[0] in ("workload", "base") else ".".join(loc) or "params"
+    flag, allowed = FIELD_RULES.get(field, ("-", ""))
+    detail = str(error.get("msg", "invalid"))
+    if error.get("type") == "extra_forbidden":
+        detail = "unknown field" + (f"; known fields are {', '.join(FIELD_RULES)}" if field not in FIELD_RULES else "")
+    message = f"must be {allowed}; got {error.get('input')!r} ({detail})" if allowed else detail
+    return FieldProblem(field=field, flag=flag, message=message)

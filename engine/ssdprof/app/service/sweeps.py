@@ -1,0 +1,163 @@
+"""Sweeps in the app: planned (``plan_sweep``, as on the command line), estimated, started in their own
+thread with their own store connection, resumed, cancelled; their events go out as ``run.event``."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+from pydantic import BaseModel
+
+from ssdprof.app.contract.base import Params
+from ssdprof.app.contract.methods import EngineLog, RunEventNotification
+from ssdprof.app.contract.runs import (
+    CancelResult,
+    PlannedPoint,
+    ResumeParams,
+    SweepEstimate,
+    SweepInfo,
+    SweepsResult,
+    SweepStatus,
+    target_device,
+)
+from ssdprof.app.planner import SweepRequest, plan_sweep
+from ssdprof.app.runner import Runner
+from ssdprof.app.service.registry import RpcError, handles
+from ssdprof.model.events import PointFinished, RunEvent, SweepFinished, SweepStarted
+from ssdprof.model.sweep import SweepSpec, estimate_s
+from ssdprof.model.workload import WorkloadError
+from ssdprof.remote.ssh import SshSettings
+from ssdprof.store.db import Store
+from ssdprof.target.plan import device_region, plan_target, widest
+
+__all__ = ["Notify", "Sweeps"]
+
+Notify = Callable[[str, BaseModel], None]
+"""Sends a notification (method name, payload) to the client; must be safe from any thread."""
+
+START_TIMEOUT_S = 120.0
+
+
+class _ActiveSweep:
+    """The sweep running in its own thread, with its own store connection."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.cancel = threading.Event()
+        self.started = threading.Event()
+        self.announced: SweepStarted | None = None
+        self.error: BaseException | None = None
+        self.finished_points = 0
+        self.thread: threading.Thread | None = None
+
+    @property
+    def running(self) -> bool:
+        return self.thread is not None and self.thread.is_alive()
+
+
+class Sweeps:
+    def __init__(self, store: Store, db_path: Path, notify: Notify, *, default_dir: Path | None, fio_executable: str,
+                 ssh: SshSettings):
+        self.store = store
+        self.db_path = db_path
+        self.notify = notify
+        self.default_dir = default_dir
+        self.fio_executable = fio_executable
+        self.ssh = ssh
+        self._sweep: _ActiveSweep | None = None
+
+    @handles("sweep.estimate")
+    def estimate(self, params: SweepRequest) -> SweepEstimate:
+        spec = plan_sweep(params)
+        region = device_region(spec.points) if spec.remote is None else None
+        layout = 0 if region else max(p.size_bytes for p in spec.points)
+        return SweepEstimate(name=spec.name, points=[PlannedPoint(label=p.label(), workload=p) for p in spec.points],
+                             repeats=spec.repeats, total_points=spec.total_points(), estimated_s=estimate_s(spec, layout),
+                             layout_bytes=layout, device=target_device(region.device) if region else None,
+                             overwrite_bytes=region.size_bytes if region and region.writes else 0,
+                             region=region.sentence() if region else "")
+
+    @handles("sweep.start")
+    def start(self, params: SweepRequest) -> SweepStarted:
+        spec = plan_sweep(params)
+        if spec.remote is None:
+            plan_target(widest(spec.points), self.default_dir)  # fail fast, before a sweep is stored
+        return self._launch(spec, None, params.tags)
+
+    @handles("sweep.resume")
+    def resume(self, params: ResumeParams) -> SweepStarted:
+        stored = self.store.sweep(params.sweep_id) if params.sweep_id is not None else self.store.last_unfinished_sweep()
+        if stored is None:
+            raise KeyError("no unfinished sweep to resume" if params.sweep_id is None else f"sweep {params.sweep_id} does not exist")
+        return self._launch(stored.spec, stored.id, {})
+
+    @handles("sweep.cancel")
+    def cancel(self, _: Params) -> CancelResult:
+        active = self._sweep
+        if active is None or not active.running:
+            return CancelResult(cancelled=False)
+        active.cancel.set()
+        return CancelResult(cancelled=True, sweep_id=active.announced.sweep_id if active.announced else None)
+
+    @handles("sweep.status")
+    def status(self, _: Params) -> SweepStatus:
+        active = self._sweep
+        if active is None or not active.running or active.announced is None:
+            return SweepStatus(running=False)
+        return SweepStatus(running=True, sweep_id=active.announced.sweep_id, name=active.name,
+                           total_points=active.announced.total_points,
+                           finished_points=active.announced.already_done + active.finished_points)
+
+    @handles("sweeps.list")
+    def list(self, _: Params) -> SweepsResult:
+        return SweepsResult(sweeps=[SweepInfo(**s) for s in self.store.list_sweeps()])
+
+    def close(self) -> None:
+        """Cancel a running sweep and wait for it (fio is stopped by the PID we started)."""
+        active = self._sweep
+        if active is not None and active.thread is not None:
+            active.cancel.set()
+            active.thread.join(timeout=60)
+
+    def _launch(self, spec: SweepSpec, resume_id: int | None, tags: dict[str, str]) -> SweepStarted:
+        if self._sweep is not None and self._sweep.running:
+            raise RpcError("busy", "a sweep is already running; cancel it or wait for it to finish")
+        active = _ActiveSweep(spec.name)
+        active.thread = threading.Thread(target=self._run_sweep, args=(active, spec, resume_id, tags),
+                                         name="ssdprof-sweep", daemon=True)
+        self._sweep = active
+        active.thread.start()
+        if not active.started.wait(START_TIMEOUT_S):
+            active.cancel.set()
+            raise RpcError("internal_error", f"the sweep did not start within {START_TIMEOUT_S:.0f} s")
+        if active.error is not None:
+            if isinstance(active.error, WorkloadError):
+                raise active.error
+            raise RpcError("internal_error", f"the sweep could not start: {active.error}")
+        assert active.announced is not None
+        return active.announced
+
+    def _run_sweep(self, active: _ActiveSweep, spec: SweepSpec, resume_id: int | None, tags: dict[str, str]) -> None:
+        def on_event(event: RunEvent) -> None:
+            if isinstance(event, SweepStarted):
+                active.announced = event
+                active.started.set()
+            elif isinstance(event, PointFinished):
+                active.finished_points += 1
+            self.notify("run.event", RunEventNotification(event=event))
+
+        store = Store(self.db_path)
+        try:
+            runner = Runner(store, default_dir=self.default_dir, fio_executable=self.fio_executable, ssh=self.ssh)
+            runner.run_sweep(spec, resume_id=resume_id, tags=tags, on_event=on_event, cancel=active.cancel)
+        except Exception as exc:  # reported to the client: a sweep thread must never die silently
+            active.error = exc
+            if active.started.is_set():
+                self.notify("engine.log", EngineLog(level="error", message=f"the sweep stopped: {exc}"))
+                self.notify("run.event", RunEventNotification(event=SweepFinished(
+                    sweep_id=active.announced.sweep_id if active.announced else None, status="failed", run_ids=[],
+                    wall_s=0.0, layout_s=0.0)))
+        finally:
+            active.started.set()
+            store.close()
