@@ -64,7 +64,7 @@ export async function startBrowserMode(dir: string, argv = ['-m', 'ssdprof', 'se
 async function startElectron(dir: string): Promise<Running> {
   const app: ElectronApplication = await _electron.launch({
     args: [join(ROOT, 'dist', 'electron', 'electron', 'main.js'), '--no-sandbox'],
-    env: { ...process.env, SSDPROF_DB: join(dir, 'results.sqlite3'), XDG_DATA_HOME: join(dir, 'data') } as Record<string, string>,
+    env: { ...process.env, SSDPROF_DB: join(dir, 'results.sqlite3'), XDG_DATA_HOME: join(dir, 'data') },
   });
   return {
     pid: app.process().pid!,
@@ -78,6 +78,8 @@ async function startElectron(dir: string): Promise<Running> {
 }
 
 export const test = base.extend<{ app: Page; scratch: string }, { running: Running & { dir: string } }>({
+  // Playwright reads a fixture's dependencies from its first parameter, which must be a pattern.
+  // eslint-disable-next-line no-empty-pattern
   running: [async ({}, use) => {
     const dir = diskDir();
     const running = MODE === 'electron' ? await startElectron(dir) : await startBrowserMode(dir);

@@ -8,6 +8,8 @@ import { test as base, type Page } from '@playwright/test';
 import { ROOT, SCREENSHOTS, Unavailable, expect, startBrowserMode, type Running } from './fixtures';
 
 const test = base.extend<{ hostsApp: { page: Page; dir: string } }>({
+  // Playwright reads a fixture's dependencies from its first parameter, which must be a pattern.
+  // eslint-disable-next-line no-empty-pattern
   hostsApp: async ({}, use, testInfo) => {
     test.skip(process.env.SSDPROF_E2E_MODE === 'electron', 'the test hosts are reached from browser mode');
     const dir = mkdtempSync(join('/var/tmp', 'ssdprof-e2e-hosts-'));

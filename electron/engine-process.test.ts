@@ -61,7 +61,7 @@ describe('EngineProcess', () => {
     const target = join(dir, 'target');
     mkdirSync(target);
     const notes: { kind: string; point_index?: number }[] = [];
-    engine.onNotification((note) => { if (note.method === 'run.event') notes.push(note.params.event as { kind: string }); });
+    engine.onNotification((note) => { if (note.method === 'run.event') notes.push(note.params.event); });
     const firstDone = waitFor<unknown>((l) => engine.onNotification(l), (n) => (n as { params: { event?: { kind: string } } }).params.event?.kind === 'point_finished');
     const started = await engine.call('sweep.start', {
       base: { target, runtime_s: 1, ramp_s: 0, size_bytes: '32MiB' }, factors: { queue_depth: [1, 2, 4] }, mode: 'one-at-a-time',
@@ -104,7 +104,7 @@ describe('EngineProcess', () => {
 function holdersOf(folder: string): number[] {
   const holders: number[] = [];
   for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-    let fds: string[] = [];
+    let fds: string[];
     try {
       fds = readdirSync(`/proc/${pid}/fd`);
     } catch {

@@ -28,28 +28,28 @@ beforeEach(() => {
 
 describe('handle', () => {
   it('runs the handler for our window with a valid payload', async () => {
-    const run = vi.fn(async (p: { method: string }) => p.method);
+    const run = vi.fn((p: { method: string }) => Promise.resolve(p.method));
     handle('engine:call', APP, validateEngineCall, run);
     const result = await electron.handlers.get('engine:call')!(event(ours), { method: 'runs.list', params: {} });
     expect(result).toBe('runs.list');
   });
 
   it('refuses a sender that is not one of our windows', async () => {
-    const run = vi.fn(async () => 'ran');
+    const run = vi.fn(() => Promise.resolve('ran'));
     handle('engine:call', APP, validateEngineCall, run);
     await expect(electron.handlers.get('engine:call')!(event({ id: 2 }), { method: 'runs.list', params: {} })).rejects.toThrow(/untrusted/);
     expect(run).not.toHaveBeenCalled();
   });
 
   it('refuses our window once it shows another page', async () => {
-    const run = vi.fn(async () => 'ran');
+    const run = vi.fn(() => Promise.resolve('ran'));
     handle('engine:call', APP, validateEngineCall, run);
     await expect(electron.handlers.get('engine:call')!(event(ours, 'https://example.com/'), { method: 'runs.list' })).rejects.toThrow(/untrusted/);
     expect(run).not.toHaveBeenCalled();
   });
 
   it('refuses an invalid payload before the handler runs', async () => {
-    const run = vi.fn(async () => 'ran');
+    const run = vi.fn(() => Promise.resolve('ran'));
     handle('engine:call', APP, validateEngineCall, run);
     await expect(electron.handlers.get('engine:call')!(event(ours), { method: 'fs.readFile' })).rejects.toThrow(/unknown method/);
     expect(run).not.toHaveBeenCalled();

@@ -20,10 +20,10 @@ class FakeWindow {
   constructor(readonly options: { webPreferences: Record<string, unknown> }) { created.windows.push(this); }
   once() {}
   show() {}
-  async loadFile(path: string) { this.loaded = path; }
+  loadFile(path: string) { this.loaded = path; return Promise.resolve(); }
 }
 
-vi.mock('electron', () => ({ BrowserWindow: FakeWindow, shell: { openExternal: async (url: string) => { created.opened.push(url); } } }));
+vi.mock('electron', () => ({ BrowserWindow: FakeWindow, shell: { openExternal: (url: string) => { created.opened.push(url); return Promise.resolve(); } } }));
 
 const { createMainWindow, isExternalLink } = await import('./window');
 

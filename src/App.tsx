@@ -55,11 +55,14 @@ export function App() {
     }
   }), [engine]);
 
-  useEffect(() => {
+  // A sweep that ends becomes the results shown; adjusted while rendering, not after.
+  const [seen, setSeen] = useState({ status: live.status, finished: live.finished, sweep: live.sweep });
+  if (seen.status !== live.status || seen.finished !== live.finished || seen.sweep !== live.sweep) {
+    setSeen({ status: live.status, finished: live.finished, sweep: live.sweep });
     if (live.status === 'done' || live.status === 'cancelled') {
       setResults({ title: live.sweep?.sweep_id ? `sweep ${live.sweep.sweep_id}` : 'this run', runs: live.finished });
     }
-  }, [live.status, live.finished, live.sweep]);
+  }
 
   function started(sweep: SweepStarted) {
     dispatch(sweep); // the same event may already have arrived as a notification: the reducer keeps one

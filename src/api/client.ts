@@ -24,7 +24,7 @@ export class Engine {
     if (!fn) throw new EngineError(`the engine bridge has no ${method}`, -32601);
     const reply = await fn(params);
     if (!reply.ok) throw new EngineError(reply.error.message, reply.error.code, reply.error.data?.problems ?? []);
-    return reply.result as unknown as Methods[M]['result'];
+    return reply.result;
   }
 
   async savePdf(request: SavePdfRequest): Promise<SavePdfResult> {

@@ -8,18 +8,18 @@ function jsonResponse(body: unknown, status = 200): Response {
 
 describe('browser-mode transport', () => {
   it('posts JSON-RPC with the token header and returns the result', async () => {
-    const fetch = vi.fn(async (_url: RequestInfo | URL, _init?: RequestInit) => jsonResponse({ jsonrpc: '2.0', id: 1, result: { presets: [] } }));
+    const fetch = vi.fn((_url: RequestInfo | URL, _init?: RequestInit) => Promise.resolve(jsonResponse({ jsonrpc: '2.0', id: 1, result: { presets: [] } })));
     const engine = new Engine(createHttpApi({ token: 'tok', fetch }));
     await expect(engine.call('presets.list', {})).resolves.toEqual({ presets: [] });
     const [url, init] = fetch.mock.calls[0]!;
     expect(url).toBe('/rpc');
     expect((init!.headers as Record<string, string>)[TOKEN_HEADER]).toBe('tok');
-    expect(JSON.parse(String(init!.body))).toMatchObject({ jsonrpc: '2.0', method: 'presets.list' });
+    expect(JSON.parse(init!.body as string)).toMatchObject({ jsonrpc: '2.0', method: 'presets.list' });
   });
 
   it('keeps the field problems of an error reply', async () => {
     const problems = [{ field: 'queue_depth', flag: '--qd', message: 'must be an integer from 1 to 4096; got 0' }];
-    const fetch = vi.fn(async () => jsonResponse({ jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'bad', data: { problems } } }));
+    const fetch = vi.fn(() => Promise.resolve(jsonResponse({ jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'bad', data: { problems } } })));
     const engine = new Engine(createHttpApi({ token: 'tok', fetch }));
     const error = await engine.call('sweep.start', {}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(EngineError);
@@ -27,7 +27,7 @@ describe('browser-mode transport', () => {
   });
 
   it('says what to do when the server refuses the token', async () => {
-    const engine = new Engine(createHttpApi({ token: 'old', fetch: vi.fn(async () => new Response('no', { status: 403 })) }));
+    const engine = new Engine(createHttpApi({ token: 'old', fetch: vi.fn(() => Promise.resolve(new Response('no', { status: 403 }))) }));
     await expect(engine.call('engine.info', {})).rejects.toThrow(/open the URL/);
   });
 

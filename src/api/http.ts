@@ -54,12 +54,12 @@ export function createHttpApi(options: HttpOptions): EngineApi {
   const methods = Object.fromEntries(METHOD_NAMES.map((m) => [apiName(m), (params: unknown) => call(m, params)]));
   return {
     ...methods,
-    savePdf: async (request) => {
+    savePdf: (request) => {
       try {
         download(request.filename, request.pdf_base64, options.document ?? document);
-        return { ok: true, result: { saved: true, path: null } };
+        return Promise.resolve({ ok: true, result: { saved: true, path: null } });
       } catch (error) {
-        return failure(-32096, `the browser did not take the download: ${String(error)}`);
+        return Promise.resolve(failure(-32096, `the browser did not take the download: ${String(error)}`));
       }
     },
     onNotification(listener) {

@@ -128,7 +128,7 @@ function config(props: ChartFigureProps): ChartConfiguration {
       },
     },
     plugins: [errorBars],
-  } as ChartConfiguration;
+  };
 }
 
 /** What the picture depends on (the formatters are assumed to follow from the rest), so an unchanged chart is not redrawn. */

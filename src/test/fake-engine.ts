@@ -8,8 +8,10 @@ import { METHOD_NAMES } from '../api/contract.gen';
 type Handlers = { [M in MethodName]?: (params: Methods[M]['params']) => Methods[M]['result'] };
 
 /** Thrown by a handler to answer with a JSON-RPC error. */
-export class RpcReplyError {
-  constructor(readonly error: RpcErrorBody) {}
+export class RpcReplyError extends Error {
+  constructor(readonly error: RpcErrorBody) {
+    super(error.message);
+  }
 }
 
 export interface FakeEngine {
@@ -24,22 +26,26 @@ export function fakeEngine(handlers: Handlers): FakeEngine {
   const calls: FakeEngine['calls'] = [];
   const saved: string[] = [];
   const listeners = new Set<(note: Notification) => void>();
-  const methods = Object.fromEntries(METHOD_NAMES.map((method) => [apiName(method), async (params: unknown) => {
-    calls.push({ method, params });
+  const reply = (method: MethodName, params: unknown): Reply<unknown> => {
     const handler = handlers[method] as ((p: unknown) => unknown) | undefined;
     if (!handler) return { ok: false, error: { code: -32601, message: `${method} is not faked` } };
     try {
-      return { ok: true, result: handler(params) } satisfies Reply<unknown>;
+      return { ok: true, result: handler(params) };
     } catch (thrown) {
-      if (thrown instanceof RpcReplyError) return { ok: false, error: thrown.error } satisfies Reply<unknown>;
+      if (thrown instanceof RpcReplyError) return { ok: false, error: thrown.error };
       throw thrown;
     }
+  };
+  const methods = Object.fromEntries(METHOD_NAMES.map((method) => [apiName(method), (params: unknown) => {
+    calls.push({ method, params });
+    // Whatever else a handler throws becomes a rejection, as it would from an async bridge.
+    return new Promise<Reply<unknown>>((resolve) => resolve(reply(method, params)));
   }]));
   const bridge = {
     ...methods,
-    savePdf: async (request: { filename: string }) => {
+    savePdf: (request: { filename: string }) => {
       saved.push(request.filename);
-      return { ok: true, result: { saved: true, path: `/tmp/${request.filename}` } };
+      return Promise.resolve({ ok: true, result: { saved: true, path: `/tmp/${request.filename}` } });
     },
     onNotification: (listener: (note: Notification) => void) => {
       listeners.add(listener);

@@ -48,7 +48,7 @@ describe('ComparePanel', () => {
   it('cannot compare before an earlier run is chosen', async () => {
     const fake = fakeEngine({ 'runs.list': () => ({ runs: [], total: 0 }) });
     renderWith(fake.engine, <ComparePanel runs={[current]} earlier={[]} onEarlier={vi.fn()} />);
-    expect((screen.getByRole('button', { name: 'Compare' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Compare' }).disabled).toBe(true);
     expect(await screen.findByText('No other runs match.')).toBeDefined();
   });
 });

@@ -42,7 +42,12 @@ export function ComparePanel({ runs, earlier, onEarlier }: Props) {
     return () => { current = false; clearTimeout(timer); };
   }, [engine, filter]);
 
-  useEffect(() => setResult(null), [earlier, runs, metric]);
+  // A verdict belongs to the runs and metric it compared: forget it, while rendering, when they change.
+  const [compared, setCompared] = useState({ earlier, runs, metric });
+  if (compared.earlier !== earlier || compared.runs !== runs || compared.metric !== metric) {
+    setCompared({ earlier, runs, metric });
+    setResult(null);
+  }
 
   function toggle(run: RunResult, on: boolean) {
     onEarlier(on ? [...earlier, run] : earlier.filter((r) => r.id !== run.id));

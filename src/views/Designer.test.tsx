@@ -30,7 +30,7 @@ describe('Designer', () => {
     await userEvent.type(qd, '0');
     expect(await screen.findByText(problem.message)).toBeDefined();
     expect(qd.getAttribute('aria-invalid')).toBe('true');
-    expect((screen.getByRole('button', { name: 'Start' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Start' }).disabled).toBe(true);
     expect(fake.calls.some((c) => c.method === 'sweep.start')).toBe(false);
   });
 
@@ -67,8 +67,8 @@ describe('Designer', () => {
     const onStarted = vi.fn();
     renderWith(fake.engine, <Designer info={info} running={false} onStarted={onStarted} />);
     await userEvent.selectOptions(await screen.findByLabelText('Block device'), loop.path);
-    expect((screen.getByLabelText('Target') as HTMLInputElement).value).toBe('/dev/loop3');
-    expect((screen.getByLabelText('Test size') as HTMLInputElement).value).toBe('64m');
+    expect(screen.getByLabelText<HTMLInputElement>('Target').value).toBe('/dev/loop3');
+    expect(screen.getByLabelText<HTMLInputElement>('Test size').value).toBe('64m');
     await userEvent.selectOptions(screen.getByLabelText('Pattern'), 'randwrite');
     expect(await screen.findByTestId('device-region')).toBeDefined();
     await userEvent.click(screen.getByRole('button', { name: 'Start' }));

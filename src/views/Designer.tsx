@@ -43,7 +43,7 @@ export function Designer({ info, running, onStarted }: Props) {
 
   useEffect(() => {
     let current = true;
-    const timer = setTimeout(async () => {
+    const check = async () => {
       const found: FieldProblem[] = [];
       const [checked, planned] = await Promise.allSettled([
         engine.call('workload.validate', { workload: workloadInput(form), check_target: sweep.hosts.length === 0 }),
@@ -54,7 +54,8 @@ export function Designer({ info, running, onStarted }: Props) {
       if (!current) return;
       setProblems(found);
       setEstimate(planned.status === 'fulfilled' ? planned.value : null);
-    }, CHECK_DELAY_MS);
+    };
+    const timer = setTimeout(() => void check(), CHECK_DELAY_MS);
     return () => {
       current = false;
       clearTimeout(timer);

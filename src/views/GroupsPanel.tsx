@@ -42,7 +42,7 @@ export function GroupsPanel({ runs }: { runs: RunResult[] }) {
   const [metric, setMetric] = useState<MetricId>('iops');
   const [verdicts, setVerdicts] = useState<{ group: string; result: RunsCompareResult | null; problem?: string }[]>([]);
 
-  useEffect(() => { if (!keys.includes(key)) setKey(keys[0] ?? 'recorded interface'); }, [keys, key]);
+  if (!keys.includes(key)) setKey(keys[0] ?? 'recorded interface'); // runs without the chosen key
 
   const info = metricInfo(metric);
   const view = useMemo(() => {
@@ -63,6 +63,7 @@ export function GroupsPanel({ runs }: { runs: RunResult[] }) {
 
   useEffect(() => {
     let current = true;
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- cleared as the request for the new groups goes out
     setVerdicts([]);
     const [first, ...others] = view.groups;
     if (first === undefined || others.length === 0 || others.length > 8) return;

@@ -27,11 +27,13 @@ export function Heatmap({ runs }: { runs: RunResult[] }) {
 
   useEffect(() => {
     let current = true;
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- cleared as the request for the new runs goes out
     setProblem(null);
     engine.call('analysis.correlation', { run_ids: runs.map((r) => r.id!), method: 'spearman' }).then(
       (r) => current && setResult(r),
       (e: unknown) => { if (current) { setResult(null); setProblem(e instanceof Error ? e.message : String(e)); } });
     return () => { current = false; };
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- keyed on the ids, so new arrays of the same runs ask nothing again
   }, [engine, key]);
 
   return (

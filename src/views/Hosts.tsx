@@ -1,6 +1,6 @@
 // Hosts: remote machines reached over SSH (the user's ~/.ssh/config, agent and keys apply).
 // An unknown host key is shown with its fingerprint and added only when the user accepts it.
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { EngineError, useEngine, type HostAddResult, type HostInfo, type HostProbeInfo } from '../api';
 
 export function probeSummary(probe: HostProbeInfo): string {
@@ -21,8 +21,8 @@ export function Hosts() {
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const [tests, setTests] = useState<Record<string, HostProbeInfo>>({});
 
-  const refresh = () => engine.call('hosts.list', {}).then((r) => setHosts(r.hosts), () => setHosts([]));
-  useEffect(() => { void refresh(); }, [engine]);
+  const refresh = useCallback(() => engine.call('hosts.list', {}).then((r) => setHosts(r.hosts), () => setHosts([])), [engine]);
+  useEffect(() => { void refresh(); }, [refresh]);
 
   async function run(action: () => Promise<void>) {
     setBusy(true);

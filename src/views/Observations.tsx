@@ -14,11 +14,13 @@ export function Observations({ runs }: { runs: RunResult[] }) {
 
   useEffect(() => {
     let current = true;
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- no runs: nothing to ask the engine
     if (!ids.length) return setFound([]);
     engine.call('analysis.observe', { run_ids: ids }).then(
       (r) => { if (current) { setFound(r.observations); setProblem(null); } },
       (e: unknown) => { if (current) { setFound(null); setProblem(e instanceof Error ? e.message : String(e)); } });
     return () => { current = false; };
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- keyed on the ids, so new arrays of the same runs ask nothing again
   }, [engine, key]);
 
   return (

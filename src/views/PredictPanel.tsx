@@ -1,7 +1,7 @@
 // Prediction: a model of a metric along access size (polynomial in log2 size) or outstanding I/Os
 // (queueing saturation), its goodness of fit, each setting predicted without it (leave one out),
 // untested settings with a prediction interval, and whether one run is an anomaly against the rest.
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useEngine, type PredictResult, type RunResult, type SeriesFit } from '../api';
 import { ChartFigure, type Series } from '../charts/ChartFigure';
 import { METRICS, fmt, metricInfo, parseSettings, type MetricId, type MetricInfo } from '../lib/metrics';
@@ -20,7 +20,12 @@ export function PredictPanel({ runs }: { runs: RunResult[] }) {
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
-  useEffect(() => setResult(null), [runs]);
+  // A fit belongs to the runs it was made from: forget it, while rendering, when they change.
+  const [fitted, setFitted] = useState(runs);
+  if (fitted !== runs) {
+    setFitted(runs);
+    setResult(null);
+  }
 
   async function fit() {
     setProblem(null);

@@ -119,9 +119,15 @@ export function Results({ title, runs, onDesign }: Props) {
   const tableRuns = useMemo(() => [...runs, ...earlier], [runs, earlier]);
   const points = useMemo(() => groupRepeats(runs), [runs]);
 
-  useEffect(() => setSelectedId(runs[0]?.id ?? null), [runs]);
-  useEffect(() => setEarlier([]), [runs]);
+  // New runs start from their first run and no earlier ones; adjusted while rendering, not after.
+  const [shownRuns, setShownRuns] = useState(runs);
+  if (shownRuns !== runs) {
+    setShownRuns(runs);
+    setSelectedId(runs[0]?.id ?? null);
+    setEarlier([]);
+  }
   useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- no run chosen: nothing to ask the engine
     if (selectedId === null) return setDetail(null);
     let current = true;
     engine.call('runs.get', { run_id: selectedId }).then((r) => current && setDetail(r.run), () => current && setDetail(null))

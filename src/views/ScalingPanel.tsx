@@ -1,7 +1,7 @@
 // Scale-out what-if: the metric against storage-node count (the runs' nodes tag) or client hosts,
 // the Universal Scalability Law fitted to it, and larger clusters predicted — capped by what the
 // clients' and nodes' links can carry, saying which limit binds.
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useEngine, type RunResult, type ScalingResult } from '../api';
 import { ChartFigure, type Series } from '../charts/ChartFigure';
 import { METRICS, fmt, metricInfo, parseSettings, type MetricId } from '../lib/metrics';
@@ -26,7 +26,12 @@ export function ScalingPanel({ runs }: { runs: RunResult[] }) {
   const [result, setResult] = useState<ScalingResult | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
 
-  useEffect(() => setResult(null), [runs]);
+  // A projection belongs to the runs it was made from: forget it, while rendering, when they change.
+  const [projected, setProjected] = useState(runs);
+  if (projected !== runs) {
+    setProjected(runs);
+    setResult(null);
+  }
 
   async function project() {
     setProblem(null);

@@ -62,6 +62,7 @@ export function SpecPanel({ runs, choice, onChoice, onSpec }: Props) {
 
   useEffect(() => {
     let current = true;
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- cleared as the request for the new runs or spec goes out
     setProblem(null);
     if (choice === NONE || ids.length === 0) {
       setResult(null);
@@ -72,6 +73,7 @@ export function SpecPanel({ runs, choice, onChoice, onSpec }: Props) {
       (e: unknown) => current && (setResult(null), setProblem(e instanceof Error ? e.message : String(e))),
     );
     return () => { current = false; };
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- keyed on the ids, so new arrays of the same runs ask nothing again
   }, [engine, key, choice]);
 
   const usedId = choice === AUTO ? result?.comparisons[0]?.spec_id : choice === NONE ? undefined : choice;

@@ -36,7 +36,7 @@ describe('Specs', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
 
     expect((await screen.findByTestId('spec-problems')).textContent).toBe('figures 1 value: Input should be greater than 0');
-    expect((screen.getByLabelText('Model') as HTMLInputElement).value).toBe('Drive 1TB'); // nothing typed is lost
+    expect(screen.getByLabelText<HTMLInputElement>('Model').value).toBe('Drive 1TB'); // nothing typed is lost
     const value = screen.getByLabelText('figure 1 value');
     await userEvent.clear(value);
     await userEvent.type(value, '500000');
@@ -55,8 +55,8 @@ describe('Specs', () => {
     const detail = screen.getByTestId('spec-detail');
     expect(within(detail).queryByRole('button', { name: 'Delete' })).toBeNull();
     await userEvent.click(within(detail).getByRole('button', { name: 'Edit a copy' }));
-    expect((screen.getByLabelText('Id') as HTMLInputElement).value).toBe(evoPlus.id);
-    expect((screen.getByLabelText('figure 1 access size') as HTMLInputElement).value).toBe('4k');
+    expect(screen.getByLabelText<HTMLInputElement>('Id').value).toBe(evoPlus.id);
+    expect(screen.getByLabelText<HTMLInputElement>('figure 1 access size').value).toBe('4k');
     await userEvent.click(screen.getByRole('button', { name: 'Cancel' }));
     await userEvent.click(screen.getByRole('button', { name: 'Samsung Mine' }));
     expect(within(screen.getByTestId('spec-detail')).getByRole('button', { name: 'Delete' })).toBeDefined();

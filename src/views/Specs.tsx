@@ -56,7 +56,7 @@ export function specOf(form: SpecForm): SpecInput {
     capacity_bytes: typeof capacity === 'number' ? Math.round(capacity * 1e9) : capacity, link: form.link.trim(), form_factor: form.formFactor.trim(),
     match_patterns: form.patterns.split(/\n|,/).map((p) => p.trim()).filter(Boolean),
     figures: form.figures.map((f): FigureInput => ({
-      metric: f.metric as FigureInput['metric'], value: num(f.value) ?? (0 as number), unit: f.unit, block_size_bytes: bytes(f.size),
+      metric: f.metric as FigureInput['metric'], value: num(f.value) ?? 0, unit: f.unit, block_size_bytes: bytes(f.size),
       queue_depth: num(f.qd), threads: num(f.threads), read_pct: f.metric === 'rand_mixed' ? num(f.readPct) : null, statistic: f.statistic || 'up_to', source: 0,
     })),
     sources: [{ title: form.sourceTitle.trim() || 'entered by hand', url: form.sourceUrl.trim(), kind: '' }],
@@ -81,6 +81,7 @@ export function Specs() {
       setProblems([e instanceof Error ? e.message : String(e)]);
     }
   }, [engine]);
+  // eslint-disable-next-line react-hooks/set-state-in-effect -- load sets state only once the engine answers
   useEffect(() => void load(), [load]);
 
   const mine = new Set(library?.user_spec_ids ?? []);

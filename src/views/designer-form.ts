@@ -80,7 +80,7 @@ export function workloadInput(form: WorkloadForm): WorkloadInput {
   if (MIXED_PATTERNS.includes(form.pattern) && form.read_pct.trim()) input.read_pct = form.read_pct.trim();
   if (form.allow_overwrite) input.allow_overwrite = true;
   if (!form.direct) input.direct = false;
-  return input as WorkloadInput;
+  return input;
 }
 
 export function parseTags(text: string): { tags: Record<string, string>; problem: FieldProblem | null } {
