@@ -2,7 +2,7 @@
 // Restarts it when it dies, telling the renderer; stops it, and so its fio, with the app.
 import { spawn as nodeSpawn, type ChildProcessWithoutNullStreams, type SpawnOptionsWithoutStdio } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import type { EngineStatus } from '../src/api/contract.gen';
+import { ERROR_CODES, type EngineStatus } from '../src/api/contract.gen';
 import type { Notification, Reply, RpcErrorBody } from '../src/api/engine-api';
 
 export interface EngineCommand {
@@ -24,7 +24,7 @@ export interface EngineProcessOptions {
 
 type Pending = (reply: Reply<unknown>) => void;
 
-export const ENGINE_GONE = -32098;
+export const ENGINE_GONE = ERROR_CODES.engine_gone;
 
 export class EngineProcess {
   private child: ChildProcessWithoutNullStreams | null = null;

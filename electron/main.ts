@@ -3,6 +3,7 @@
 import { app, BrowserWindow, dialog } from 'electron';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { ERROR_CODES } from '../src/api/contract.gen';
 import type { Notification } from '../src/api/engine-api';
 import { EngineProcess } from './engine-process';
 import { handle, validateEngineCall, validateSavePdf, type SavePdf } from './ipc';
@@ -40,7 +41,7 @@ async function savePdf({ filename, pdf }: SavePdf) {
   try {
     await writeFile(chosen.filePath, pdf);
   } catch (error) {
-    return { ok: false, error: { code: -32095, message: `could not write ${chosen.filePath}: ${String(error)}` } } as const;
+    return { ok: false, error: { code: ERROR_CODES.file_not_written, message: `could not write ${chosen.filePath}: ${String(error)}` } } as const;
   }
   return { ok: true, result: { saved: true, path: chosen.filePath } } as const;
 }

@@ -102,6 +102,8 @@ def render(document: dict[str, Any]) -> str:
     parts.append("export type NotificationName = keyof Notifications;\n")
     parts.append(f"export const NOTIFICATION_NAMES = {json.dumps(list(notes))} as const satisfies readonly NotificationName[];\n")
     parts.append(f"export const ERROR_CODES = {json.dumps(document['errors'])} as const;\n")
+    parts.append("/** Browser mode: the header that carries the per-launch token. */\n"
+                 f"export const TOKEN_HEADER = {json.dumps(document['token_header'])};\n")
     parts.append(f"export type ErrorData = {type_name(document['error_data'])};\n")
     return "\n".join(parts)
 

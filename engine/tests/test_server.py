@@ -17,14 +17,16 @@ import pytest
 from conftest import requires_fio
 
 from ssdprof.app.contract.methods import EngineLog
-from ssdprof.app.server import BrowserServer
+from ssdprof.app.server import BrowserServer, page_csp
+
+PROJECT_INDEX = Path(__file__).resolve().parents[2] / "index.html"
 
 
 @pytest.fixture
 def server(disk_dir: Path) -> Iterator[BrowserServer]:
     renderer = disk_dir / "renderer"
     (renderer / "assets").mkdir(parents=True)
-    (renderer / "index.html").write_text("<!doctype html><title>ssdprof</title>")
+    (renderer / "index.html").write_text(PROJECT_INDEX.read_text())  # its CSP is the one the server sends
     (renderer / "assets" / "app.js").write_text("console.log('app')")
     (disk_dir / "secret.txt").write_text("outside the renderer")
     running = BrowserServer(disk_dir / "db.sqlite3", renderer_dir=renderer, default_dir=disk_dir / "scratch")
@@ -70,6 +72,18 @@ def test_page_with_token_is_served_and_sets_a_strict_cookie(server: BrowserServe
     assert "SameSite=Strict" in headers["set-cookie"] and "HttpOnly" in headers["set-cookie"]
     assert "default-src 'self'" in headers["content-security-policy"]
     assert headers["referrer-policy"] == "no-referrer"
+
+
+def test_the_page_policy_is_the_one_index_html_declares_and_framing_is_refused(server: BrowserServer) -> None:
+    declared = re.search(r'Content-Security-Policy" content="([^"]+)"', PROJECT_INDEX.read_text())
+    assert declared is not None
+    _, headers, _ = request(server, "GET", f"/?token={server.token}")
+    assert headers["content-security-policy"] == f"{declared.group(1)}; frame-ancestors 'none'"
+
+
+def test_a_renderer_without_a_declared_policy_loads_nothing(tmp_path: Path) -> None:
+    (tmp_path / "index.html").write_text("<!doctype html><title>no policy</title>")
+    assert page_csp(tmp_path) == "default-src 'none'"
 
 
 def test_assets_load_with_the_cookie(server: BrowserServer) -> None:

@@ -1,7 +1,7 @@
 // What components use: the bridge's replies turned into results or a thrown EngineError that
 // keeps the engine's field problems, plus a subscription to run events.
-import type { FieldProblem, MethodName, Methods, RunEventNotification } from './contract.gen';
-import { apiName, type EngineApi, type Notification, type SavePdfRequest, type SavePdfResult } from './engine-api';
+import { ERROR_CODES, type FieldProblem, type MethodName, type Methods, type RunEventNotification } from './contract.gen';
+import { type EngineApi, type Notification, type SavePdfRequest, type SavePdfResult } from './engine-api';
 
 export class EngineError extends Error {
   constructor(
@@ -20,9 +20,8 @@ export class Engine {
   constructor(private readonly bridge: EngineApi) {}
 
   async call<M extends MethodName>(method: M, params: Methods[M]['params']): Promise<Methods[M]['result']> {
-    const fn = (this.bridge as unknown as Record<string, (p: unknown) => ReturnType<EngineApi['runsList']>>)[apiName(method)];
-    if (!fn) throw new EngineError(`the engine bridge has no ${method}`, -32601);
-    const reply = await fn(params);
+    if (typeof this.bridge.call !== 'function') throw new EngineError(`the engine bridge cannot call ${method}`, ERROR_CODES.bridge_missing);
+    const reply = await this.bridge.call(method, params);
     if (!reply.ok) throw new EngineError(reply.error.message, reply.error.code, reply.error.data?.problems ?? []);
     return reply.result;
   }

@@ -1055,6 +1055,9 @@ export type NotificationName = keyof Notifications;
 
 export const NOTIFICATION_NAMES = ["run.event", "engine.log", "engine.status"] as const satisfies readonly NotificationName[];
 
-export const ERROR_CODES = {"parse_error": -32700, "invalid_request": -32600, "method_not_found": -32601, "invalid_params": -32602, "internal_error": -32603, "not_found": -32001, "busy": -32002} as const;
+export const ERROR_CODES = {"parse_error": -32700, "invalid_request": -32600, "method_not_found": -32601, "invalid_params": -32602, "internal_error": -32603, "not_found": -32001, "busy": -32002, "file_not_written": -32093, "engine_gone": -32094, "bridge_missing": -32095, "download_refused": -32096, "http_error": -32097, "token_refused": -32098, "server_unreachable": -32099} as const;
+
+/** Browser mode: the header that carries the per-launch token. */
+export const TOKEN_HEADER = "X-Ssdprof-Token";
 
 export type ErrorData = RpcErrorData;

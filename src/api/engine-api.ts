@@ -1,5 +1,5 @@
 // The bridge between the renderer and the engine, whatever carries it (Electron's preload or
-// browser mode's HTTP): one method per RPC operation, typed from the generated contract.
+// browser mode's HTTP): one typed call for every RPC method of the generated contract.
 import type { ErrorData, MethodName, Methods, NotificationName, Notifications } from './contract.gen';
 
 /** A JSON-RPC error as the engine sends it; `data.problems` names each bad field. */
@@ -11,9 +11,6 @@ export interface RpcErrorBody {
 
 /** Replies cross the bridge as values, never as thrown errors, so field problems survive it. */
 export type Reply<T> = { ok: true; result: T } | { ok: false; error: RpcErrorBody };
-
-/** `runs.list` -> `runsList`, `workload.validate` -> `workloadValidate`. */
-type Camel<S extends string> = S extends `${infer Head}.${infer Tail}` ? `${Head}${Capitalize<Camel<Tail>>}` : S;
 
 export type Notification = { [N in NotificationName]: { method: N; params: Notifications[N] } }[NotificationName];
 
@@ -29,15 +26,13 @@ export interface SavePdfResult {
   path: string | null;
 }
 
+/** Calls RPC method `method` (a name of the contract, e.g. 'sweep.start'); the engine answers it with the handler marked @handles('sweep.start'). */
+export type CallEngine = <M extends MethodName>(method: M, params: Methods[M]['params']) => Promise<Reply<Methods[M]['result']>>;
+
 export type EngineApi = {
-  readonly [M in MethodName as Camel<M>]: (params: Methods[M]['params']) => Promise<Reply<Methods[M]['result']>>;
-} & {
+  readonly call: CallEngine;
   /** Calls `listener` with every notification until the returned function is called. */
   readonly onNotification: (listener: (note: Notification) => void) => () => void;
   /** Saves a PDF: Electron's save dialog in the desktop app, a download in browser mode. */
   readonly savePdf: (request: SavePdfRequest) => Promise<Reply<SavePdfResult>>;
 };
-
-export function apiName(method: string): string {
-  return method.replace(/\.(\w)/g, (_, first: string) => first.toUpperCase());
-}

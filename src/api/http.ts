@@ -1,8 +1,8 @@
 // Browser mode's transport: JSON-RPC over POST /rpc and notifications as server-sent events.
-import { METHOD_NAMES, NOTIFICATION_NAMES, type MethodName } from './contract.gen';
-import { apiName, type EngineApi, type Notification, type Reply, type RpcErrorBody } from './engine-api';
+import { ERROR_CODES, NOTIFICATION_NAMES, TOKEN_HEADER, type MethodName } from './contract.gen';
+import { type EngineApi, type Notification, type Reply, type RpcErrorBody } from './engine-api';
 
-export const TOKEN_HEADER = 'X-Ssdprof-Token';
+export { TOKEN_HEADER };
 
 export interface HttpOptions {
   token: string;
@@ -27,12 +27,12 @@ export function createHttpApi(options: HttpOptions): EngineApi {
         body: JSON.stringify({ jsonrpc: '2.0', id: nextId, method, params }),
       });
     } catch (error) {
-      return failure(-32099, `the ssdprof server cannot be reached (${String(error)}); is \`ssdprof serve\` still running?`);
+      return failure(ERROR_CODES.server_unreachable, `the ssdprof server cannot be reached (${String(error)}); is \`ssdprof serve\` still running?`);
     }
     if (response.status === 401 || response.status === 403) {
-      return failure(-32098, 'the server refused this page: open the URL (with its token) that `ssdprof serve` printed');
+      return failure(ERROR_CODES.token_refused, 'the server refused this page: open the URL (with its token) that `ssdprof serve` printed');
     }
-    if (!response.ok) return failure(-32097, `the server answered ${response.status}: ${await response.text()}`);
+    if (!response.ok) return failure(ERROR_CODES.http_error, `the server answered ${response.status}: ${await response.text()}`);
     const body = (await response.json()) as { result?: unknown; error?: RpcErrorBody };
     return body.error ? { ok: false, error: body.error } : { ok: true, result: body.result };
   }
@@ -51,15 +51,14 @@ export function createHttpApi(options: HttpOptions): EngineApi {
     };
   }
 
-  const methods = Object.fromEntries(METHOD_NAMES.map((m) => [apiName(m), (params: unknown) => call(m, params)]));
   return {
-    ...methods,
+    call,
     savePdf: (request) => {
       try {
         download(request.filename, request.pdf_base64, options.document ?? document);
         return Promise.resolve({ ok: true, result: { saved: true, path: null } });
       } catch (error) {
-        return Promise.resolve(failure(-32096, `the browser did not take the download: ${String(error)}`));
+        return Promise.resolve(failure(ERROR_CODES.download_refused, `the browser did not take the download: ${String(error)}`));
       }
     },
     onNotification(listener) {

@@ -2,8 +2,8 @@
 // lets a test push notifications. Realistic results come from sample-run.ts (a real fio run).
 import { Engine } from '../api/client';
 import type { MethodName, Methods } from '../api/contract.gen';
-import { apiName, type EngineApi, type Notification, type Reply, type RpcErrorBody } from '../api/engine-api';
-import { METHOD_NAMES } from '../api/contract.gen';
+import { type EngineApi, type Notification, type Reply, type RpcErrorBody } from '../api/engine-api';
+import { ERROR_CODES } from '../api/contract.gen';
 
 type Handlers = { [M in MethodName]?: (params: Methods[M]['params']) => Methods[M]['result'] };
 
@@ -28,7 +28,7 @@ export function fakeEngine(handlers: Handlers): FakeEngine {
   const listeners = new Set<(note: Notification) => void>();
   const reply = (method: MethodName, params: unknown): Reply<unknown> => {
     const handler = handlers[method] as ((p: unknown) => unknown) | undefined;
-    if (!handler) return { ok: false, error: { code: -32601, message: `${method} is not faked` } };
+    if (!handler) return { ok: false, error: { code: ERROR_CODES.method_not_found, message: `${method} is not faked` } };
     try {
       return { ok: true, result: handler(params) };
     } catch (thrown) {
@@ -36,13 +36,13 @@ export function fakeEngine(handlers: Handlers): FakeEngine {
       throw thrown;
     }
   };
-  const methods = Object.fromEntries(METHOD_NAMES.map((method) => [apiName(method), (params: unknown) => {
+  const call = (method: MethodName, params: unknown) => {
     calls.push({ method, params });
     // Whatever else a handler throws becomes a rejection, as it would from an async bridge.
     return new Promise<Reply<unknown>>((resolve) => resolve(reply(method, params)));
-  }]));
+  };
   const bridge = {
-    ...methods,
+    call,
     savePdf: (request: { filename: string }) => {
       saved.push(request.filename);
       return Promise.resolve({ ok: true, result: { saved: true, path: `/tmp/${request.filename}` } });

@@ -17,9 +17,9 @@ from __future__ import annotations
 import hmac
 import json
 import mimetypes
+import re
 import secrets
 import threading
-from collections import deque
 from http import HTTPStatus
 from http.cookies import SimpleCookie
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -27,58 +27,34 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from pydantic import BaseModel
-
-from ssdprof.app.rpc import EngineService, handle_message, notification
+from ssdprof.app.contract.methods import TOKEN_HEADER
+from ssdprof.app.event_hub import EventHub
+from ssdprof.app.rpc import EngineService, handle_message
 from ssdprof.remote.ssh import SshSettings
 
-__all__ = ["CSP", "BrowserServer", "EventHub", "default_renderer_dir"]
+__all__ = ["BrowserServer", "default_renderer_dir", "page_csp"]
 
 HOST = "127.0.0.1"
-TOKEN_HEADER = "X-Ssdprof-Token"  # noqa: S105 - a header name, not a secret
 COOKIE = "ssdprof_token"
 MAX_BODY_BYTES = 1 << 20
 HEARTBEAT_S = 15.0
-CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; "
-       "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+_CSP_META = re.compile(r'http-equiv="Content-Security-Policy"\s+content="([^"]+)"')
+FALLBACK_CSP = "default-src 'none'"
+"""Served when the renderer's index.html carries no policy: nothing loads, which is noticed at once."""
+
+
+def page_csp(renderer_dir: Path) -> str:
+    """The policy index.html declares (written once, there), plus what only a header can say: no framing."""
+    try:
+        found = _CSP_META.search((renderer_dir / "index.html").read_text())
+    except OSError:
+        found = None
+    return f"{found.group(1)}; frame-ancestors 'none'" if found else FALLBACK_CSP
 
 
 def default_renderer_dir() -> Path:
     """``dist/renderer`` of the source checkout this engine runs from."""
     return Path(__file__).resolve().parents[3] / "dist" / "renderer"
-
-
-class EventHub:
-    """Notifications for browser clients: a bounded, numbered backlog that streams wait on."""
-
-    def __init__(self, backlog: int = 5000) -> None:
-        self._events: deque[tuple[int, str]] = deque(maxlen=backlog)
-        self._seq = 0
-        self._changed = threading.Condition()
-        self.closed = False
-
-    def publish(self, method: str, payload: BaseModel) -> None:
-        data = json.dumps(notification(method, payload), separators=(",", ":"))
-        with self._changed:
-            self._seq += 1
-            self._events.append((self._seq, data))
-            self._changed.notify_all()
-
-    def after(self, seq: int, timeout_s: float) -> list[tuple[int, str]]:
-        """Events numbered above ``seq``, waiting up to ``timeout_s`` for the first one."""
-        with self._changed:
-            self._changed.wait_for(lambda: self.closed or self._seq > seq, timeout=timeout_s)
-            return [(n, data) for n, data in self._events if n > seq]
-
-    @property
-    def last(self) -> int:
-        with self._changed:
-            return self._seq
-
-    def close(self) -> None:
-        with self._changed:
-            self.closed = True
-            self._changed.notify_all()
 
 
 class BrowserServer(ThreadingHTTPServer):
@@ -90,6 +66,7 @@ class BrowserServer(ThreadingHTTPServer):
         super().__init__((HOST, port), _Handler)
         self.token = secrets.token_urlsafe(24)
         self.renderer_dir = (renderer_dir or default_renderer_dir()).resolve()
+        self.csp = page_csp(self.renderer_dir)
         self.hub = EventHub()
         self.service = EngineService(db_path, self.hub.publish, default_dir=default_dir, fio_executable=fio_executable, ssh=ssh)
 
@@ -267,7 +244,7 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_response(status)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))
-        self.send_header("Content-Security-Policy", CSP)
+        self.send_header("Content-Security-Policy", self.server.csp)
         self.send_header("X-Content-Type-Options", "nosniff")
         self.send_header("Referrer-Policy", "no-referrer")
         self.send_header("X-Frame-Options", "DENY")

@@ -65,16 +65,10 @@ from ssdprof.app.planner import SweepRequest
 from ssdprof.model.events import LayoutDone, PointFinished, PointProgress, PointStarted, SweepFinished, SweepStarted
 from ssdprof.model.workload import FieldProblem
 
-__all__ = ["ERROR_CODES", "METHODS", "NOTIFICATIONS", "Method", "RpcErrorData", "schema"]
+__all__ = ["ERROR_CODES", "METHODS", "NOTIFICATIONS", "TOKEN_HEADER", "Method", "RpcErrorData", "schema"]
 
 
 # --------------------------------------------------------------------------------------- methods
-
-
-# ------------------------------------------------------------------------ spec sheets, compare
-
-
-# ---------------------------------------------------------------------------------------- hosts
 
 
 class Method(BaseModel):
@@ -167,7 +161,18 @@ ERROR_CODES: dict[str, int] = {
     "internal_error": -32603,
     "not_found": -32001,
     "busy": -32002,
+    # Raised by the desktop shell and the renderer's transports, never by the engine: each names one failure.
+    "file_not_written": -32093,
+    "engine_gone": -32094,
+    "bridge_missing": -32095,
+    "download_refused": -32096,
+    "http_error": -32097,
+    "token_refused": -32098,
+    "server_unreachable": -32099,
 }
+
+TOKEN_HEADER = "X-Ssdprof-Token"  # noqa: S105 - a header name, not a secret
+"""Browser mode: the header carrying the per-launch token (the page's first load sets a cookie instead)."""
 
 
 class RpcErrorData(Result):
@@ -208,6 +213,7 @@ def schema() -> dict[str, Any]:
                            "summary": m.summary} for name, m in METHODS.items()},
         "notifications": {name: ref(model, "serialization") for name, model in NOTIFICATIONS.items()},
         "errors": ERROR_CODES,
+        "token_header": TOKEN_HEADER,
         "error_data": ref(RpcErrorData, "serialization"),
     }
 
