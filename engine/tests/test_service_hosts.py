@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from infra.netns_hosts import TestHosts
 from pydantic import BaseModel
-from test_session_analysis import Rpc
+from test_service_analysis import Rpc
 
 from ssdprof.app.rpc import EngineService
 from ssdprof.remote.ssh import SshSettings
