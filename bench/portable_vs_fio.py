@@ -163,7 +163,7 @@ def _print_point(workload: Workload, rounds: list[dict[str, Figures]]) -> int:
     fio_iops = statistics.median(r["psync"].iops for r in rounds)
     port_iops = statistics.median(r["portable"].iops for r in rounds)
     psync, other = ratios["psync"], ratios["async"]
-    print(f"{workload.label():28} {fio_iops:9.0f} {port_iops:9.0f} {psync[0]:6.3f} {psync[1]:6.3f} {psync[2]:6.3f}   "
+    print(f"{workload.label:28} {fio_iops:9.0f} {port_iops:9.0f} {psync[0]:6.3f} {psync[1]:6.3f} {psync[2]:6.3f}   "
           f"{other[0]:6.3f} {other[1]:6.3f} {other[2]:6.3f}  {' '.join(marks)}", flush=True)
     return marks.count("MISS")
 

@@ -7,7 +7,7 @@ BASE = parse_workload({"runtime_s": 5, "ramp_s": 1})
 
 
 def test_quick_preset_is_crystaldiskmarks_eight_points() -> None:
-    labels = [p.label() for p in preset("quick", BASE).points]
+    labels = [p.label for p in preset("quick", BASE).points]
     assert labels[:4] == ["read 1MiB QD8 T1", "read 1MiB QD1 T1", "randread 4KiB QD32 T1", "randread 4KiB QD1 T1"]
     assert labels[4:] == ["write 1MiB QD8 T1", "write 1MiB QD1 T1", "randwrite 4KiB QD32 T1", "randwrite 4KiB QD1 T1"]
 

@@ -65,7 +65,7 @@ def test_ssdprofs_own_csv_export_imports_back_to_the_same_numbers() -> None:
     back = parse_table(export_csv(runs), "export.csv").runs
     assert len(back) == len(runs)
     for original, imported in zip(runs, back, strict=True):
-        assert imported.workload.label() == original.workload.label()
+        assert imported.workload.label == original.workload.label
         for side in ("read", "write"):
             a, b = getattr(original, side), getattr(imported, side)
             assert b.iops == pytest.approx(a.iops, rel=1e-6) and b.bw_bytes_per_s == pytest.approx(a.bw_bytes_per_s, rel=1e-6)

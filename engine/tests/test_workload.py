@@ -71,4 +71,4 @@ def test_workload_key_ignores_cleanup_options_but_not_settings() -> None:
 
 
 def test_label_reads_like_the_literature() -> None:
-    assert parse_workload({"pattern": "randrw", "read_pct": 70, "queue_depth": 32}).label() == "randrw 70%R 4KiB QD32 T1"
+    assert parse_workload({"pattern": "randrw", "read_pct": 70, "queue_depth": 32}).label == "randrw 70%R 4KiB QD32 T1"

@@ -956,6 +956,8 @@ export interface Workload {
   engine: EngineChoice;
   allow_overwrite: boolean;
   keep_file: boolean;
+  /** e.g. 'randrw 70%R 4KiB QD32 T4': how every face names the point */
+  label: string;
 }
 
 /** Workload fields as typed in a form or on the command line; omitted fields take the engine's defaults. */

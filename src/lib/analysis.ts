@@ -17,7 +17,7 @@ export function totals(run: RunResult): { iops: number; bwBytesPerS: number; mai
 }
 
 function settingsKey(workload: Workload, except: Factor): string {
-  const { target: _target, keep_file: _k, allow_overwrite: _a, [except]: _varied, ...rest } = workload;
+  const { target: _target, keep_file: _k, allow_overwrite: _a, label: _label, [except]: _varied, ...rest } = workload;
   if (except === 'read_pct') delete (rest as Partial<Workload>).pattern;
   return JSON.stringify(rest, Object.keys(rest).sort());
 }
@@ -90,14 +90,9 @@ export function groupRepeats(runs: RunResult[]): { label: string; runs: RunResul
     if (group) group.push(run);
     else groups.set(key, [run]);
   }
-  return [...groups.values()].map((rs) => ({ label: workloadLabel(rs[0]!.workload), runs: rs }));
+  return [...groups.values()].map((rs) => ({ label: rs[0]!.workload.label, runs: rs }));
 }
 
-export function workloadLabel(w: Workload): string {
-  const mix = w.pattern === 'rw' || w.pattern === 'randrw' ? ` ${w.read_pct}%R` : '';
-  const size = w.block_size_bytes % 1024 === 0 ? `${w.block_size_bytes / 1024}KiB` : `${w.block_size_bytes}B`;
-  return `${w.pattern}${mix} ${size} QD${w.queue_depth} T${w.numjobs}`;
-}
 
 /** (latency ns, percentile) steps of the cumulative distribution held in fio-layout bins. */
 export function percentileCurve(bins: Record<string, number>): { latencyNs: number; percentile: number }[] {

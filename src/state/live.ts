@@ -1,6 +1,5 @@
 // The live view's state, folded from run events in order. Pure, so it is tested without React.
 import type { ProgressSample, RunEvent, RunResult, SweepStarted } from '../api';
-import { workloadLabel } from '../lib/analysis';
 
 /** 'interrupted': the engine process died mid-sweep (the shell restarts it); finished points are kept. */
 export type LiveStatus = 'idle' | 'starting' | 'running' | 'done' | 'cancelled' | 'failed' | 'interrupted';
@@ -57,7 +56,7 @@ export function liveReducer(state: LiveState, action: LiveAction): LiveState {
     case 'point_started':
       return {
         ...state,
-        current: { number: action.number, label: workloadLabel(action.workload), elapsedS: 0, durationS: action.workload.runtime_s + action.workload.ramp_s },
+        current: { number: action.number, label: action.workload.label, elapsedS: 0, durationS: action.workload.runtime_s + action.workload.ramp_s },
         etaS: action.eta_s,
         pointOffsetS: state.lastElapsedS,
       };

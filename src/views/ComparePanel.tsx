@@ -2,7 +2,6 @@
 // the runs on screen — mean ± 95 % CI on each side and Welch's verdict, computed by the engine.
 import { useEffect, useState } from 'react';
 import { useEngine, type RunResult, type RunsCompareResult } from '../api';
-import { workloadLabel } from '../lib/analysis';
 
 const METRICS = [
   { id: 'iops', label: 'IOPS' },
@@ -82,7 +81,7 @@ export function ComparePanel({ runs, earlier, onEarlier }: Props) {
             <tr key={r.id} data-run-id={r.id ?? ''}>
               <td><input type="checkbox" aria-label={`overlay run ${r.id}`} checked={chosen.has(r.id)} onChange={(e) => toggle(r, e.target.checked)} /></td>
               <td>#{r.id}</td>
-              <td>{workloadLabel(r.workload)}</td>
+              <td>{r.workload.label}</td>
               <td>{r.started_at.slice(0, 19).replace('T', ' ')}</td>
               <td>{Object.entries(r.tags).map(([k, v]) => `${k}=${v}`).join(' ')}</td>
             </tr>

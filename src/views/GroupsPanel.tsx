@@ -4,7 +4,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useEngine, type RunResult, type RunsCompareResult } from '../api';
 import { ChartFigure } from '../charts/ChartFigure';
-import { meanCi95, totals, workloadLabel } from '../lib/analysis';
+import { meanCi95, totals } from '../lib/analysis';
 import { METRICS, fmt, metricInfo, type MetricId } from '../lib/metrics';
 
 const RECORDED: Record<string, (r: RunResult) => string> = {
@@ -48,11 +48,11 @@ export function GroupsPanel({ runs }: { runs: RunResult[] }) {
   const view = useMemo(() => {
     const of = valueOf(key);
     const groups = [...new Set(runs.map(of))].sort();
-    const settings = [...new Set(runs.map((r) => workloadLabel(r.workload)))];
+    const settings = [...new Set(runs.map((r) => r.workload.label))];
     const series = groups.map((g) => ({
       label: g,
       points: settings.map((s, i) => {
-        const values = runs.filter((r) => of(r) === g && workloadLabel(r.workload) === s).map((r) => metricOf(r, metric))
+        const values = runs.filter((r) => of(r) === g && r.workload.label === s).map((r) => metricOf(r, metric))
           .filter((v): v is number => v !== null).map((v) => v / info.scale);
         const spread = meanCi95(values);
         return { x: i, y: values.length ? spread.mean : null, err: spread.n > 1 ? spread.ci95 : undefined };

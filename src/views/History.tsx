@@ -1,7 +1,7 @@
 // History: earlier runs, searchable by tag, target/device/engine text and date; open, tag, delete.
 import { useCallback, useEffect, useState } from 'react';
 import { EngineError, useEngine, type RunResult } from '../api';
-import { totals, workloadLabel } from '../lib/analysis';
+import { totals } from '../lib/analysis';
 import { formatIops } from '../lib/units';
 
 interface Props {
@@ -102,7 +102,7 @@ export function History({ onOpen }: Props) {
                   <td><input type="checkbox" aria-label={`select run ${id}`} checked={selected.has(id)} onChange={() => toggle(id)} /></td>
                   <td>{id}</td>
                   <td>{run.started_at.replace('T', ' ').slice(0, 19)}</td>
-                  <td>{workloadLabel(run.workload)}</td>
+                  <td>{run.workload.label}</td>
                   <td className="path">{run.workload.target || '(default)'}</td>
                   <td>{[run.environment.device, run.environment.device_model].filter(Boolean).join(' ') || '–'}</td>
                   <td className="num">{formatIops(totals(run).iops)}</td>

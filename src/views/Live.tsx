@@ -2,7 +2,7 @@
 import { ChartFigure } from '../charts/ChartFigure';
 import type { LiveState } from '../state/live';
 import { overallFraction } from '../state/live';
-import { totals, workloadLabel } from '../lib/analysis';
+import { totals } from '../lib/analysis';
 import { formatDuration, formatIops, formatLatencyNs, mbPerS } from '../lib/units';
 import type { ProgressSample } from '../api';
 import type { Series } from '../charts/ChartFigure';
@@ -105,7 +105,7 @@ export function Live({ state, onCancel, onOpenResults, onDesign, onResume }: Pro
               const t = totals(run);
               return (
                 <tr key={run.id ?? i}>
-                  <td>{i + 1}</td><td>{workloadLabel(run.workload)}</td><td className="num">{formatIops(t.iops)}</td>
+                  <td>{i + 1}</td><td>{run.workload.label}</td><td className="num">{formatIops(t.iops)}</td>
                   <td className="num">{mbPerS(t.bwBytesPerS).toFixed(1)}</td><td className="num">{formatLatencyNs(t.main.lat_ns.p99)}</td>
                   <td>{run.status}{run.warnings.length ? ` ⚠ ${run.warnings.length}` : ''}</td>
                 </tr>

@@ -8,7 +8,7 @@ import { ComparePanel } from './ComparePanel';
 import { HostResults } from './HostResults';
 import { Observations } from './Observations';
 import { AUTO, NONE, SpecPanel } from './SpecPanel';
-import { groupRepeats, meanCi95, percentileCurve, seriesAlong, totals, workloadLabel, type FactorSeries } from '../lib/analysis';
+import { groupRepeats, meanCi95, percentileCurve, seriesAlong, totals, type FactorSeries } from '../lib/analysis';
 import { formatSize } from '../lib/units';
 import { ResultsTable } from './ResultsTable';
 
@@ -203,7 +203,7 @@ export function Results({ title, runs, onDesign }: Props) {
       <DetailChoice points={points} selectedId={selectedId} onSelect={setSelectedId} />
       <div className="chart-grid">
         <ChartFigure id="percentiles" title="Latency percentile distribution" kind="line" xLabel="latency (µs)" yLabel="percentile" xLog
-          series={main ? [{ label: detail ? workloadLabel(detail.workload) : '', points: percentileCurve(main.lat_bins_ns).map((p) => ({ x: p.latencyNs / 1e3, y: p.percentile })) }] : []}
+          series={main ? [{ label: detail ? detail.workload.label : '', points: percentileCurve(main.lat_bins_ns).map((p) => ({ x: p.latencyNs / 1e3, y: p.percentile })) }] : []}
           empty="This run has no total-latency histogram (imported output made without lat_percentiles)." />
         <ChartFigure id="time-series" title="IOPS per second" kind="line" xLabel="s" yLabel="IOPS"
           series={detail ? [{ label: 'read + write', points: detail.progress.map((s) => ({ x: s.elapsed_s, y: s.read_iops + s.write_iops })) }] : []}

@@ -2,7 +2,7 @@
 // next to the number it concerns; copy as tab-separated text, or CSV from the engine.
 import { useMemo, useState } from 'react';
 import { useEngine, type DirectionStats, type RunResult, type ValidityWarning } from '../api';
-import { activeDirections, workloadLabel, type Direction } from '../lib/analysis';
+import { activeDirections, type Direction } from '../lib/analysis';
 import { mbPerS, mibPerS } from '../lib/units';
 
 interface Column {
@@ -57,7 +57,7 @@ export function ResultsTable({ runs }: { runs: RunResult[] }) {
   async function copy() {
     const header = ['run', 'workload', 'direction', ...columns.map((c) => c.head), 'status', 'warnings'].join('\t');
     const lines = rows.map(({ run, direction }) => [
-      run.id ?? '', workloadLabel(run.workload), direction,
+      run.id ?? '', run.workload.label, direction,
       ...columns.map((c) => { const v = c.value(run[direction]); return v === null ? '' : v.toFixed(c.digits); }),
       run.status, run.warnings.map((w) => w.message).join(' | '),
     ].join('\t'));
@@ -109,7 +109,7 @@ export function ResultsTable({ runs }: { runs: RunResult[] }) {
         <tbody>
           {shown.map(({ run, direction }) => (
             <tr key={`${run.id}-${direction}`}>
-              <td>{run.id}</td><td>{workloadLabel(run.workload)}</td><td>{direction}</td>
+              <td>{run.id}</td><td>{run.workload.label}</td><td>{direction}</td>
               {columns.map((c) => {
                 const value = c.value(run[direction]);
                 const flags = concerning(run, direction, c.concern ?? c.key);

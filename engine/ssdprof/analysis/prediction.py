@@ -193,7 +193,7 @@ def scale_runs(runs: Sequence[RunResult], metric: str, *, by: str = "nodes", at:
         node_cap = node_link_bytes_per_s * per_byte if node_link_bytes_per_s and per_byte else None
         count = clients or max(max(len(r.hosts), 1) for r, _, _ in members)
         points = list(at) or [2 * max(u for _, u, _ in members)]
-        reports.append(ScalingReport(first.workload.label(), fit, tuple(scaling.project(fit, points, count, client_cap, node_cap))))
+        reports.append(ScalingReport(first.workload.label, fit, tuple(scaling.project(fit, points, count, client_cap, node_cap))))
     if not reports:
         raise ValueError(f"need runs of one setting at two or more {by} counts" +
                          (" (tag runs with nodes=N: ssdprof runs tag ID nodes=3)" if by == "nodes" else ""))

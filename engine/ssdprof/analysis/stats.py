@@ -176,7 +176,7 @@ class GroupSummary:
     def label(self) -> str:
         nodes = f" nodes={self.nodes}" if self.nodes is not None else ""
         hosts = f" on {len(self.hosts)} hosts" if len(self.hosts) > 1 else ""
-        return f"{self.workload.label()}{hosts}{nodes}"
+        return f"{self.workload.label}{hosts}{nodes}"
 
 
 def summarise_repeats(runs: Sequence[RunResult], metric: str, confidence: float = 0.95) -> list[GroupSummary]:
@@ -230,6 +230,6 @@ def compare_groups(a: Sequence[RunResult], b: Sequence[RunResult], metric: str, 
         vb = [v / scale for r in runs_b if (v := metric_value(r, metric)) is not None]
         if va and vb:
             result = welch_t_test(va, vb, 1 - confidence, ("A", "B"), unit)
-            found.append(GroupComparison(runs_a[0].workload.label(), tuple(r.id for r in runs_a), tuple(r.id for r in runs_b),
+            found.append(GroupComparison(runs_a[0].workload.label, tuple(r.id for r in runs_a), tuple(r.id for r in runs_b),
                                          result, same))
     return found

@@ -165,7 +165,7 @@ def measure(args: argparse.Namespace, store: Store) -> int:
     if getattr(args, "estimate", False):
         print(_announcement(spec, check=False))
         for point in spec.points:
-            print(f"  {point.label()}  {point.duration_s():g}s")
+            print(f"  {point.label}  {point.duration_s():g}s")
         return 0
     print(_announcement(spec, check=True), file=sys.stderr)
     cancel = threading.Event()

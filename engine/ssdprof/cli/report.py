@@ -154,7 +154,7 @@ def _import_table(args: argparse.Namespace, store: Store) -> int:
                           "unit_warnings": imported.unit_warnings}, indent=2))
         return 0
     for run in stored:
-        print(f"imported run {run.id}: {run.workload.label()} from {args.file.name}")
+        print(f"imported run {run.id}: {run.workload.label} from {args.file.name}")
     for assumption in imported.assumptions:
         print(f"assumed: {assumption}")
     for warning in imported.unit_warnings:
@@ -179,7 +179,7 @@ def _import_job(args: argparse.Namespace, store: Store) -> int:
         return 0
     out = sys.stderr if args.run else sys.stdout
     for job_name, workload in imported.workloads:
-        print(f"[{job_name}] {workload.label()}, {workload.runtime_s:g} s, {'direct' if workload.direct else 'BUFFERED'}", file=out)
+        print(f"[{job_name}] {workload.label}, {workload.runtime_s:g} s, {'direct' if workload.direct else 'BUFFERED'}", file=out)
     for note in imported.notes:
         print(f"note: {note}", file=out)
     if not args.run:

@@ -93,5 +93,5 @@ def import_files(args: argparse.Namespace, store: Store) -> int:
         print(json.dumps({"runs": [r.summary_json() for r in stored]}, indent=2))
     else:
         for run in stored:
-            print(f"imported run {run.id}: {run.workload.label()} from {run.source.removeprefix('imported:')}")
+            print(f"imported run {run.id}: {run.workload.label} from {run.source.removeprefix('imported:')}")
     return 0

@@ -43,7 +43,7 @@ class ProgressPrinter:
             self._line(f"laid out {format_size(event.size_bytes)} test file in {event.seconds:.1f} s "
                        "(not part of any measurement)", final=True)
         elif isinstance(event, PointStarted):
-            self._label = f"[{event.number}/{event.total_points}] {event.workload.label()}"
+            self._label = f"[{event.number}/{event.total_points}] {event.workload.label}"
             self._hosts = {}
             self._line(f"{self._label}  ETA {format_duration(event.eta_s)}", final=not self.tty)
         elif isinstance(event, PointProgress) and self.tty:
@@ -112,7 +112,7 @@ def format_runs_table(runs: list[RunResult], *, breakdown: bool = False) -> str:
                 lines.append(_row(run, name, stats, breakdown=breakdown))
         if not (run.read.active or run.write.active):
             width = sum(w + 1 for _, w in columns) - 1
-            lines.append(f"{run.id or '-':>5}  {run.workload.label():28} {'-':5} {'no I/O completed':>{width}}  {run.status}")
+            lines.append(f"{run.id or '-':>5}  {run.workload.label:28} {'-':5} {'no I/O completed':>{width}}  {run.status}")
     lines.append(LATENCY_NOTE)
     if breakdown:
         lines.append(BREAKDOWN_NOTE)
@@ -132,7 +132,7 @@ def _kind_notes(runs: list[RunResult]) -> list[str]:
 def _row(run: RunResult, name: str, stats: DirectionStats, *, breakdown: bool) -> str:
     lat = stats.lat_ns
     flag = " !" if run.warnings else ""
-    head = f"{run.id or '-':>5}  {run.workload.label():28} {name:5} {stats.iops:>10.0f} {stats.bw_bytes_per_s / 1e6:>9.1f} "
+    head = f"{run.id or '-':>5}  {run.workload.label:28} {name:5} {stats.iops:>10.0f} {stats.bw_bytes_per_s / 1e6:>9.1f} "
     if breakdown:
         split = stats.slat_ns.mean is not None
         submit = format_latency_ns(stats.slat_ns.mean) if split else "-"
@@ -147,7 +147,7 @@ def format_run(run: RunResult, *, breakdown: bool = False) -> str:
     env = run.environment
     lines = [
         f"run {run.id}  {run.started_at}  {run.status}  ({run.source})",
-        f"workload: {run.workload.label()}  runtime {run.workload.runtime_s:g}s ramp {run.workload.ramp_s:g}s "
+        f"workload: {run.workload.label}  runtime {run.workload.runtime_s:g}s ramp {run.workload.ramp_s:g}s "
         f"size {format_size(run.workload.size_bytes)} {'direct' if run.workload.direct else 'BUFFERED'}",
         f"engine:   {run.engine.name} {run.engine.version} {run.engine.ioengine} - {run.engine.reason}",
         f"device:   {env.device or '?'} {env.device_model} {env.interface} {env.pcie_link} on {env.filesystem} {env.mount_point}",

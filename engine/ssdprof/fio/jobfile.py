@@ -28,7 +28,7 @@ def job_file(workload: Workload, filename: str | None, plan: FioPlan, *, is_devi
     ``create_file`` False makes fio fail where the file is missing instead of creating it.
     """
     lines = [
-        "; written by ssdprof: " + workload.label(),
+        "; written by ssdprof: " + workload.label,
         "[global]",
         f"ioengine={plan.ioengine}",
         f"direct={1 if workload.direct else 0}",

@@ -12,7 +12,7 @@ import hashlib
 import json
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, computed_field, field_validator, model_validator
 
 from ssdprof.model.quantities import format_size, parse_duration_s, parse_size_bytes
 
@@ -109,6 +109,14 @@ class Workload(BaseModel):
     allow_overwrite: bool = False
     keep_file: bool = False
 
+    @model_validator(mode="before")
+    @classmethod
+    def _label_is_not_input(cls, data: Any) -> Any:
+        """``label`` is computed; a workload sent back as it was received (stored sweeps, the GUI) may carry it."""
+        if isinstance(data, dict) and "label" in data:
+            data = {k: v for k, v in data.items() if k != "label"}
+        return data
+
     @field_validator("block_size_bytes", "size_bytes", "offset_bytes")
     @classmethod
     def _multiple_of_sector(cls, value: int) -> int:
@@ -146,9 +154,12 @@ class Workload(BaseModel):
     def key(self) -> str:
         """A stable hash of the measured settings (not the target's cleanup options)."""
         # offset 0 left out: the hashes of runs stored before offsets existed stay the same
-        fields = self.model_dump(mode="json", exclude={"keep_file", "allow_overwrite", *(() if self.offset_bytes else ("offset_bytes",))})
+        fields = self.model_dump(mode="json", exclude={"keep_file", "allow_overwrite", "label",
+                                                       *(() if self.offset_bytes else ("offset_bytes",))})
         return hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()[:16]
 
+    @computed_field(description="e.g. 'randrw 70%R 4KiB QD32 T4': how every face names the point")  # type: ignore[prop-decorator]
+    @property
     def label(self) -> str:
         mix = "" if self.pattern.fixed_read_pct is not None else f" {self.read_pct}%R"
         return f"{self.pattern.value}{mix} {format_size(self.block_size_bytes)} QD{self.queue_depth} T{self.numjobs}"

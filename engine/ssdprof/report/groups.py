@@ -55,7 +55,7 @@ def _setting(run: RunResult) -> tuple[object, ...]:
 
 def setting_label(run: RunResult) -> str:
     hosts = f" on {len(run.hosts)} hosts" if len(run.hosts) > 1 else ""
-    return run.workload.label() + hosts
+    return run.workload.label + hosts
 
 
 @dataclass(frozen=True)
@@ -119,7 +119,7 @@ def series_over(groups: Sequence[RunGroup], factor: str) -> list[Series]:
             if len(by_x) < 2:
                 continue
             first = next(iter(by_x.values()))[0]
-            label = first.workload.label().replace(f" {_varying_part(first, short)}", "")
+            label = first.workload.label.replace(f" {_varying_part(first, short)}", "")
             if len(groups) > 1:
                 label = f"{group.label}: {label}"
             found.append(Series(label, tuple(Point(x, tuple(runs)) for x, runs in sorted(by_x.items()))))
@@ -128,7 +128,7 @@ def series_over(groups: Sequence[RunGroup], factor: str) -> list[Series]:
 
 def _varying_part(run: RunResult, short: str) -> str:
     """The label's token for the varied factor, e.g. '4KiB' or 'QD8', left out of a series' name."""
-    tokens = run.workload.label().split()
+    tokens = run.workload.label.split()
     if short == "QD":
         return next(t for t in tokens if t.startswith("QD"))
     return tokens[-3]

@@ -100,7 +100,7 @@ def warnings_section(b: Builder, groups: Sequence[RunGroup], notes: Sequence[str
     for run in runs:
         for warning in run.warnings:
             entry = seen.setdefault((warning.code, warning.message), (warning.severity, []))
-            entry[1].append(str(run.id) if run.id else run.workload.label())
+            entry[1].append(str(run.id) if run.id else run.workload.label)
     if not observations and not seen and not notes:
         b.para("No observations, and no validity warnings: every run passed ssdprof's checks.")
     for text in observations:

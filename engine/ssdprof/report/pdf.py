@@ -113,7 +113,7 @@ def _scope(groups: Sequence[RunGroup]) -> str:
     runs = groups[0].runs
     sweeps = sorted({r.sweep_id for r in runs if r.sweep_id is not None})
     if len(runs) == 1:
-        return f"Run {runs[0].id}: {runs[0].workload.label()}" if runs[0].id else runs[0].workload.label()
+        return f"Run {runs[0].id}: {runs[0].workload.label}" if runs[0].id else runs[0].workload.label
     if len(sweeps) == 1:
         return f"Sweep {sweeps[0]}, {len(runs)} runs"
     return f"{len(runs)} runs"

@@ -80,7 +80,7 @@ def workloads_section(b: Builder, groups: Sequence[RunGroup]) -> None:
             numeric_from=2 if len(groups) > 1 else 1)
     first = _runs(groups)[0]
     job = first.job_text or export_fio_job(first)
-    b.para(f"Every measurement is a plain fio job. The job of the first setting ({first.workload.label()}) is below; "
+    b.para(f"Every measurement is a plain fio job. The job of the first setting ({first.workload.label}) is below; "
            "plain <font name='DejaVuSansMono'>fio job.fio</font> repeats it. Any run's job file is written by "
            f"<font name='DejaVuSansMono'>ssdprof export {first.id or 'RUN_ID'} --format fio -o job.fio</font>; the other "
            "settings differ only in the rw, bs, iodepth, numjobs and rwmixread lines.", markup=True)
@@ -99,7 +99,7 @@ def results_section(b: Builder, groups: Sequence[RunGroup]) -> None:
     b.heading("Results")
     rows: list[list[str]] = []
     for run in _runs(groups):
-        label = run.workload.label() + (" ⚠" if run.warnings else "") + ("" if run.status == "ok" else f" ({run.status})")
+        label = run.workload.label + (" ⚠" if run.warnings else "") + ("" if run.status == "ok" else f" ({run.status})")
         for name, stats in _direction_rows(run) or [("–", DirectionStats())]:
             c = stats.lat_ns
             rows.append([str(run.id or "–"), label, name, fmt_count(stats.iops), fmt_mb(stats.bw_bytes_per_s),
@@ -116,7 +116,7 @@ def results_section(b: Builder, groups: Sequence[RunGroup]) -> None:
 
 def _breakdown_table(b: Builder, groups: Sequence[RunGroup]) -> None:
     """Where an engine split total latency (fio's asynchronous engines), its two parts per run."""
-    rows = [[str(run.id or "–"), run.workload.label(), name, fmt_us(stats.slat_ns.mean), fmt_us(stats.clat_ns.mean),
+    rows = [[str(run.id or "–"), run.workload.label, name, fmt_us(stats.slat_ns.mean), fmt_us(stats.clat_ns.mean),
              fmt_us(stats.lat_ns.mean)]
             for run in _runs(groups) for name, stats in _direction_rows(run) if stats.slat_ns.mean is not None]
     if rows:

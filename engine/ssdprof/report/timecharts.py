@@ -103,7 +103,7 @@ def time_series_chart(groups: Sequence[RunGroup]) -> Chart | None:
     with new_figure(1, 2, height_in=2.7) as (figure, (iops_ax, lat_ax)):
         for i, run in enumerate(shown):
             seconds, iops, latency = _per_second(run)
-            label = f"run {run.id}: {run.workload.label()}" if run.id else run.workload.label()
+            label = f"run {run.id}: {run.workload.label}" if run.id else run.workload.label
             iops_ax.plot(seconds, iops, marker=".", color=f"C{i}", label=label)
             lat_ax.plot([s for s, v in zip(seconds, latency, strict=True) if v is not None],
                         [v for v in latency if v is not None], marker=".", color=f"C{i}")
@@ -162,7 +162,7 @@ def monitor_chart(groups: Sequence[RunGroup]) -> Chart | None:
         cpu_ax.legend(loc="lower left")
         net_ax.legend(loc="lower left")
         svg = to_svg(figure)
-    name = f"run {run.id} ({run.workload.label()})" if run.id else run.workload.label()
+    name = f"run {run.id} ({run.workload.label})" if run.id else run.workload.label
     caption = (f"Every host's CPU and network each second during {name}. A network line at the link speed means the "
                "network, not the drives, limited the result; CPU near 100 % means the clients did.")
     return Chart("monitor", "CPU and network during the run", caption, svg)

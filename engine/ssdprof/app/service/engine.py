@@ -113,7 +113,7 @@ class EngineService:
                 plan_target(workload, self.default_dir)
         except WorkloadError as exc:
             return ValidateResult(ok=False, problems=exc.problems)
-        return ValidateResult(ok=True, problems=[], workload=workload, label=workload.label(),
+        return ValidateResult(ok=True, problems=[], workload=workload, label=workload.label,
                               duration_s=workload.duration_s())
 
     @handles("presets.list")

@@ -72,7 +72,7 @@ class Sweeps:
         spec = plan_sweep(params)
         region = device_region(spec.points) if spec.remote is None else None
         layout = 0 if region else max(p.size_bytes for p in spec.points)
-        return SweepEstimate(name=spec.name, points=[PlannedPoint(label=p.label(), workload=p) for p in spec.points],
+        return SweepEstimate(name=spec.name, points=[PlannedPoint(label=p.label, workload=p) for p in spec.points],
                              repeats=spec.repeats, total_points=spec.total_points(), estimated_s=estimate_s(spec, layout),
                              layout_bytes=layout, device=target_device(region.device) if region else None,
                              overwrite_bytes=region.size_bytes if region and region.writes else 0,
