@@ -42,10 +42,6 @@ class MeanCI:
     def high(self) -> float | None:
         return None if self.half_width is None else self.mean + self.half_width
 
-    @property
-    def relative_half_width(self) -> float | None:
-        return None if self.half_width is None or self.mean == 0 else self.half_width / abs(self.mean)
-
     def format(self, scale: float = 1.0, unit: str = "") -> str:
         unit = f" {unit}" if unit else ""
         if self.half_width is None:

@@ -13,7 +13,7 @@ from ssdprof.model.results import Measurement, ProgressSample
 from ssdprof.model.workload import FIELD_RULES, EngineChoice, FieldProblem, Workload, WorkloadError
 from ssdprof.portable import PortableUnavailable, portable_engine
 
-__all__ = ["EngineUnavailable", "PointEngine", "choose_engine"]
+__all__ = ["EngineUnavailable", "LocalEngine", "PointEngine", "choose_engine"]
 
 
 class EngineUnavailable(WorkloadError):
@@ -27,13 +27,17 @@ class PointEngine(Protocol):
     @property
     def tool_versions(self) -> dict[str, str]: ...
 
-    def layout(self, path: Path, size_bytes: int, *, direct: bool) -> float: ...
-
     def measure(self, workload: Workload, path: Path, *, is_device: bool,
                 on_progress: Callable[[ProgressSample], None] | None, cancel: threading.Event) -> Measurement: ...
 
 
-def choose_engine(choice: EngineChoice, fio_executable: str = "fio") -> PointEngine:
+class LocalEngine(PointEngine, Protocol):
+    """An engine that measures on this machine, where it also lays out the test file (hosts lay out their own)."""
+
+    def layout(self, path: Path, size_bytes: int, *, direct: bool) -> float: ...
+
+
+def choose_engine(choice: EngineChoice, fio_executable: str = "fio") -> LocalEngine:
     """fio where it is installed; the portable engine when asked for, or when fio is missing."""
     fio = detect_fio(fio_executable) if choice is not EngineChoice.PORTABLE else None
     if fio is not None:

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 
-from ssdprof.app.engines import PointEngine
+from ssdprof.app.engines import LocalEngine, PointEngine
 from ssdprof.model.events import LayoutDone, RunEvent
 from ssdprof.model.results import Environment, RunResult
 from ssdprof.model.sweep import SweepSpec
@@ -38,10 +38,12 @@ RAM_FILESYSTEMS = frozenset({"tmpfs", "ramfs", "devtmpfs", "hugetlbfs"})
 
 
 class Site(Protocol):
-    engine: PointEngine
     environment: Environment
     path: Path
     is_device: bool
+
+    @property
+    def engine(self) -> PointEngine: ...
 
     def set_up(self, emit: Callable[[RunEvent], None]) -> float: ...
 
@@ -57,7 +59,7 @@ class Site(Protocol):
 class LocalSite:
     """This machine: a directory (with our test file), a file or a block device."""
 
-    def __init__(self, spec: SweepSpec, engine: PointEngine, default_dir: Path | None):
+    def __init__(self, spec: SweepSpec, engine: LocalEngine, default_dir: Path | None):
         self.engine = engine
         self.size_bytes = max(p.size_bytes for p in spec.points)
         self.direct = spec.points[0].direct

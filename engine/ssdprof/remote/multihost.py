@@ -105,9 +105,6 @@ class MultiHostEngine:
         return Environment(os=f"{len(hosts)} remote host(s)", hostname=",".join(h.name for h in hosts), ssdprof=__version__,
                            tool_versions=self.tool_versions, cluster=self.cluster).model_copy(update=facts)
 
-    def layout(self, path: Path, size_bytes: int, *, direct: bool) -> float:
-        return 0.0  # done per host in prepare()
-
     def measure(self, workload: Workload, path: Path, *, is_device: bool,
                 on_progress: Callable[[ProgressSample], None] | None, cancel: threading.Event) -> Measurement:
         commands = self._commands(workload)
