@@ -83,7 +83,7 @@ def test_a_random_read_run_has_the_fio_runners_shape(scratch: Path, test_file: P
     w = workload(scratch, queue_depth=2)
     result, samples = measure(test_file, w)
     assert result.errors == []
-    assert (result.engine.name, result.engine.version, result.engine.ioengine) == ("portable", __version__, "pread/pwrite+O_DIRECT")
+    assert (result.engine.name, result.engine.version, result.engine.ioengine) == ("portable", __version__, "io_uring+O_DIRECT")
     assert result.engine.effective_queue_depth == 2 and result.engine.direct
     [host] = result.hosts
     read = host.read
@@ -94,8 +94,10 @@ def test_a_random_read_run_has_the_fio_runners_shape(scratch: Path, test_file: P
     assert sum(read.bins_ns.values()) == read.io_count == read.clat_ns.samples
     assert read.clat_ns.min is not None and read.clat_ns.min <= read.clat_ns.p50 <= read.clat_ns.p99 <= read.clat_ns.max  # type: ignore[operator]
     assert samples == result.progress and [s.elapsed_s for s in samples] == [1.0, 1.3]
-    assert "ioengine=libaio" in result.job_text and "iodepth=2" in result.job_text and "direct=1" in result.job_text
-    assert json.loads(result.raw_output)["lanes"] == 2
+    assert "ioengine=io_uring" in result.job_text and "iodepth=2" in result.job_text and "direct=1" in result.job_text
+    raw = json.loads(result.raw_output)
+    assert (raw["lanes"], raw["workers"], raw["backend"]) == (2, 1, "io_uring")
+    assert "io_uring: 2 I/O(s) kept in flight by 1 worker process(es), engine CPU" in result.engine.reason
 
 
 @linux_only
@@ -109,7 +111,7 @@ def test_on_a_file_small_enough_for_ram_it_still_reports_device_latency(scratch:
     assert device_p50 is not None and cached_p50 is not None
     assert device_p50 > 10_000, f"4K reads at {device_p50 / 1000:.1f} µs: the page cache answered"
     assert cached_p50 < device_p50 / 3  # the classic home-made benchmark's number, for contrast
-    assert cached.engine.ioengine == "pread/pwrite (buffered)" and not cached.engine.direct
+    assert cached.engine.ioengine == "io_uring (buffered)" and not cached.engine.direct
 
 
 @linux_only
@@ -130,7 +132,8 @@ def test_sequential_jobs_run_side_by_side(scratch: Path, test_file: Path) -> Non
 
 
 @linux_only
-def test_cancel_stops_promptly_and_leaves_no_worker_behind(scratch: Path, test_file: Path,
+@pytest.mark.parametrize("backend", ["io_uring", "sync"])
+def test_cancel_stops_promptly_and_leaves_no_worker_behind(scratch: Path, test_file: Path, backend: str,
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     started: list[int] = []
     original_start = WorkerPool.start
@@ -143,10 +146,11 @@ def test_cancel_stops_promptly_and_leaves_no_worker_behind(scratch: Path, test_f
     cancel = threading.Event()
     threading.Timer(1.0, cancel.set).start()
     began = time.monotonic()
-    result, _ = measure(test_file, workload(scratch, queue_depth=4, runtime_s=60), cancel=cancel)
+    result, _ = measure(test_file, workload(scratch, queue_depth=4, runtime_s=60), cancel=cancel,
+                        engine=PortableEngine("test", backend=backend))
     assert result.cancelled and result.hosts == []
     assert time.monotonic() - began < 4
-    assert len(started) == 4  # one process per lane at this depth
+    assert len(started) == (4 if backend == "sync" else 1)  # a process per lane at this depth, or one queue
     deadline = time.monotonic() + 2
     while any(psutil.pid_exists(pid) for pid in started) and time.monotonic() < deadline:
         time.sleep(0.05)

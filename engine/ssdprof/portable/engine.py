@@ -1,7 +1,8 @@
 """The portable engine behind the runner's ``PointEngine`` interface.
 
 One measurement: check that the cache can really be bypassed on this target, plan the lanes
-(queue depth x jobs synchronous I/O threads) over worker processes, start them, release them
+(queue depth x jobs slots of an asynchronous queue, see :mod:`ssdprof.portable.aio`, or as
+many synchronous I/O threads where no asynchronous interface can run) over worker processes, start them, release them
 together, publish per-second progress, collect exact totals, and prove the result (device
 byte counters, the engine's own CPU use). Results have the fio runner's shape and units.
 """
@@ -22,12 +23,14 @@ import numpy as np
 
 from ssdprof import __version__
 from ssdprof.fio import FioPlan, job_file
+from ssdprof.portable.aio import SYNC, BackendChoice, backend_label, choose_backend
 from ssdprof.portable.collector import Collector
 from ssdprof.portable.directio import DirectIoRefused, alignment_problem, io_method, logical_block_bytes, memory_filesystem, open_io_file
 from ssdprof.portable.lanes import IoShape, plan_lanes, spread_over_workers
 from ssdprof.portable.layout import lay_out
 from ssdprof.portable.messages import Schedule, WorkerSpec
 from ssdprof.portable.pool import WorkerPool, default_start_method
+from ssdprof.portable.posixaio import slots_per_process
 from ssdprof.portable.proof import DeviceProof, cpu_warnings, disk_of
 from ssdprof.quantities import format_size
 from ssdprof.results import EngineInfo, HostResult, Measurement, ProgressSample, ValidityWarning
@@ -40,7 +43,8 @@ _STARTUP_LIMIT_S = 120.0
 _OVERRUN_LIMIT_S = 30.0
 _PROCESSES_PER_CORE = {"forkserver": 4, "fork": 4}
 _MAX_WORKERS = 64
-_FIO_EQUIVALENT = {"Linux": "libaio", "Darwin": "posixaio", "Windows": "windowsaio"}
+_FIO_EQUIVALENT = {"Linux": "libaio", "Darwin": "posixaio", "Windows": "windowsaio", "io_uring": "io_uring",
+                   "libaio": "libaio", "posixaio": "posixaio", "iocp": "windowsaio"}
 
 
 @dataclass(frozen=True)
@@ -59,11 +63,20 @@ class PortableEngine:
     name = "portable"
 
     def __init__(self, reason: str, *, workers: int | None = None, start_method: str | None = None,
-                 system: str | None = None):
+                 system: str | None = None, backend: str | None = None):
         self.reason = reason
         self.system = system or platform.system()
         self.start_method = start_method or default_start_method(self.system)
         self._workers = workers
+        self._requested_backend = backend
+        self._backend: BackendChoice | None = None
+
+    @property
+    def backend(self) -> BackendChoice:
+        """The I/O interface this engine uses here (probed once: a ring or context is set up and closed)."""
+        if self._backend is None:
+            self._backend = choose_backend(self.system, self._requested_backend)
+        return self._backend
 
     @property
     def tool_versions(self) -> dict[str, str]:
@@ -76,6 +89,16 @@ class PortableEngine:
             return lay_out(path, size_bytes, direct=direct, system=self.system)
         except DirectIoRefused as exc:
             raise _direct_refused(path, exc) from None
+
+    def queue_workers(self, outstanding_ios: int) -> int:
+        """Worker processes for an asynchronous queue: one, unless told otherwise or an OS caps a process's queue.
+
+        One thread keeps a whole queue in flight, so more processes only pay off when one core
+        cannot keep up; ``workers`` asks for them (bench/portable_vs_fio.py measures when)."""
+        if self._workers:
+            return max(1, min(outstanding_ios, self._workers))
+        cap = slots_per_process(self.system) if self.backend.name == "posixaio" else None
+        return max(1, -(-outstanding_ios // cap)) if cap else 1
 
     def worker_count(self, outstanding_ios: int) -> int:
         """Processes first, threads beyond a few processes per core.
@@ -97,23 +120,39 @@ class PortableEngine:
         shape = IoShape(block_size_bytes=workload.block_size_bytes, size_bytes=workload.size_bytes,
                         random=workload.pattern.is_random, read_pct=workload.read_pct,
                         queue_depth=workload.queue_depth, numjobs=workload.numjobs)
-        groups = spread_over_workers(plan_lanes(shape, secrets.randbits(63)), self.worker_count(shape.outstanding_ios))
+        backend = self.backend
+        workers = (self.worker_count if backend.name == SYNC else self.queue_workers)(shape.outstanding_ios)
+        groups = spread_over_workers(plan_lanes(shape, secrets.randbits(63)), workers)
         schedule = Schedule(ramp_ns=round(workload.ramp_s * 1e9), runtime_ns=round(workload.runtime_s * 1e9))
         specs = [WorkerSpec(worker_id=i, path=str(path), direct=workload.direct, writes=workload.does_write, system=self.system,
-                            lanes=tuple(lanes), schedule=schedule, parent_pid=os.getpid()) for i, lanes in enumerate(groups)]
+                            lanes=tuple(lanes), schedule=schedule, parent_pid=os.getpid(), backend=backend.name)
+                 for i, lanes in enumerate(groups)]
         collector = Collector(lanes=shape.outstanding_ios, block_size_bytes=shape.block_size_bytes, ramp_s=workload.ramp_s,
                               duration_s=workload.duration_s(), on_progress=on_progress)
         # A buffered run is labelled as such already; proving it reached the device would be moot.
         proof = DeviceProof(disk_of(path, self.system)) if workload.direct else None
         outcome = _run(specs, self.start_method, collector, cancel, proof)
-        info = EngineInfo(name="portable", version=__version__, ioengine=io_method(self.system, direct=workload.direct),
-                          reason=f"{self.reason}; {shape.outstanding_ios} I/O thread(s) in {len(specs)} worker process(es)",
+        info = EngineInfo(name="portable", version=__version__, ioengine=self._ioengine(workload.direct),
+                          reason=f"{self.reason}; {self._layout_note(shape.outstanding_ios, len(specs), outcome)}",
                           effective_queue_depth=workload.queue_depth, direct=workload.direct)
         return self._measurement(workload, path, is_device=is_device, info=info, outcome=outcome, specs=specs)
 
+    def _ioengine(self, direct: bool) -> str:
+        name = self.backend.name
+        return io_method(self.system, direct=direct) if name == SYNC else backend_label(name, self.system, direct=direct)
+
+    def _layout_note(self, outstanding_ios: int, workers: int, outcome: _Outcome) -> str:
+        """How the queue was kept, and what it cost: the engine's CPU over the run, in cores."""
+        backend = self.backend
+        cpu = f", engine CPU {outcome.engine_cpu_s / outcome.wall_s:.2f} core(s)" if outcome.wall_s > 0 else ""
+        if backend.name == SYNC:
+            return f"{backend.note}: {outstanding_ios} I/O thread(s) in {workers} worker process(es){cpu}"
+        return f"{backend.note}: {outstanding_ios} I/O(s) kept in flight by {workers} worker process(es){cpu}"
+
     def _measurement(self, workload: Workload, path: Path, *, is_device: bool, info: EngineInfo, outcome: _Outcome,
                      specs: list[WorkerSpec]) -> Measurement:
-        plan = FioPlan(_FIO_EQUIVALENT.get(self.system, "psync"), workload.queue_depth, workload.numjobs,
+        fio_engine = _FIO_EQUIVALENT.get(self.backend.name) or _FIO_EQUIVALENT.get(self.system, "psync")
+        plan = FioPlan(fio_engine, workload.queue_depth, workload.numjobs,
                        "the asynchronous fio engine that reproduces this queue")
         job_text = job_file(workload, str(path), plan, is_device=is_device)
         if outcome.cancelled:
@@ -124,7 +163,8 @@ class PortableEngine:
         host = HostResult(host="local", read=read, write=write, jobs=workload.numjobs, error="; ".join(errors) or None,
                           target=str(path))
         issued_read, issued_write = collector.issued_bytes()
-        raw = {"engine": "portable", "method": info.ioengine, "start_method": self.start_method, "workers": len(specs),
+        raw = {"engine": "portable", "method": info.ioengine, "backend": self.backend.name,
+               "backend_refusals": list(self.backend.refusals), "start_method": self.start_method, "workers": len(specs),
                "lanes": sum(len(s.lanes) for s in specs), "wall_s": round(outcome.wall_s, 6),
                "engine_cpu_s": round(outcome.engine_cpu_s, 6), "issued_read_bytes": issued_read,
                "issued_write_bytes": issued_write, "errors": errors}

@@ -54,6 +54,10 @@ class WriteBuffers:
         self._count = 0
 
     def next(self) -> tuple[memoryview]:
+        return self.views[self.next_index()]
+
+    def next_index(self) -> int:
+        """Stamp the next write's window and return its index in ``views``."""
         self._count += 1
         k = self._count % _POOL_VIEWS
         if self._block <= _SECTOR:
@@ -61,7 +65,7 @@ class WriteBuffers:
         else:
             first = k * _SECTOR // 8
             self._words[first : first + self._block // 8 : _SECTOR // 8] = self._count
-        return self.views[k]
+        return k
 
 
 @dataclass(frozen=True)
