@@ -96,8 +96,9 @@ def test_a_random_read_run_has_the_fio_runners_shape(scratch: Path, test_file: P
     assert samples == result.progress and [s.elapsed_s for s in samples] == [1.0, 1.3]
     assert "ioengine=io_uring" in result.job_text and "iodepth=2" in result.job_text and "direct=1" in result.job_text
     raw = json.loads(result.raw_output)
-    assert (raw["lanes"], raw["workers"], raw["backend"]) == (2, 1, "io_uring")
-    assert "io_uring: 2 I/O(s) kept in flight by 1 worker process(es), engine CPU" in result.engine.reason
+    assert (raw["lanes"], raw["backend"]) == (2, "io_uring")
+    assert f"io_uring: 2 I/O(s) kept in flight by {raw['workers']} worker process(es): one core" in result.engine.reason
+    assert "engine CPU" in result.engine.reason
 
 
 @linux_only
@@ -192,3 +193,19 @@ def test_an_access_size_off_the_logical_block_is_refused(scratch: Path, test_fil
 def test_a_file_smaller_than_the_region_is_refused(scratch: Path, test_file: Path) -> None:
     with pytest.raises(WorkloadError, match="larger than the test file"):
         measure(test_file, workload(scratch, size_bytes=64 * MIB))
+
+
+@linux_only
+def test_a_ram_speed_queue_gets_a_process_per_core_and_says_why() -> None:
+    if not Path("/dev/shm").is_dir():
+        pytest.skip("no tmpfs at /dev/shm")
+    with tempfile.TemporaryDirectory(dir="/dev/shm") as ram:
+        path = Path(ram) / "ssdprof-testfile-ram.dat"
+        PortableEngine("test").layout(path, 16 * MIB, direct=False)
+        result, _ = measure(path, workload(Path(ram), size_bytes=16 * MIB, direct=False, queue_depth=32, runtime_s=0.5,
+                                           ramp_s=0.1))
+    raw = json.loads(result.raw_output)
+    assert "probe:" in result.engine.reason and "engine CPU" in result.engine.reason
+    assert raw["probe_core_busy"] >= raw["probe_core_python"] > 0 and raw["engine_cpu_s"] > 0
+    # At RAM speed Python is the bottleneck, unless the machine is too busy to give the probe a core.
+    assert (raw["workers"] > 1) == (raw["probe_core_busy"] >= 0.85 and raw["probe_core_python"] >= 0.45)

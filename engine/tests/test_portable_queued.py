@@ -80,8 +80,8 @@ class InflightSampler:
 
 
 @pytest.mark.parametrize(("backend", "queue_depth", "pattern"), [
-    ("io_uring", 8, "randread"), ("io_uring", 4, "randwrite"), ("libaio", 8, "randread"),
-    ("posixaio", 8, "randread"), ("posixaio", 4, "randwrite"), ("sync", 4, "randread"),
+    ("io_uring", 6, "randread"), ("io_uring", 4, "randwrite"), ("libaio", 6, "randread"),
+    ("posixaio", 6, "randread"), ("posixaio", 4, "randwrite"), ("sync", 4, "randread"),
 ])
 def test_queue_depth_n_keeps_n_ios_outstanding_at_the_device(scratch: Path, test_file: Path, backend: str,
                                                              queue_depth: int, pattern: str) -> None:
@@ -99,7 +99,9 @@ def test_queue_depth_n_keeps_n_ios_outstanding_at_the_device(scratch: Path, test
     # Other processes' I/O can only add to the counter; the queue's own refills leave a slot
     # empty for microseconds of each 128 KiB I/O's hundreds, so the typical sample is the full
     # depth (4 KiB I/O on a fast virtual disk would measure how often a busy machine
-    # schedules the engine rather than the depth it keeps).
+    # schedules the engine rather than the depth it keeps). Depths stay below 8: when other
+    # processes exhaust the disk's tags, io_uring hands reads to its kernel workers, at most
+    # 4 per CPU, and this 2-CPU machine then shows 7-8 in flight for fio's io_uring too.
     assert statistics.median(sampler.samples) >= queue_depth, sorted(sampler.samples)[:: len(sampler.samples) // 20]
     assert result.engine.ioengine.startswith({"io_uring": "io_uring", "libaio": "libaio", "posixaio": "aio_read/aio_write",
                                               "sync": "pread/pwrite"}[backend])

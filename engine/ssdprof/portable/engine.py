@@ -26,12 +26,13 @@ from ssdprof.fio import FioPlan, job_file
 from ssdprof.portable.aio import SYNC, BackendChoice, backend_label, choose_backend
 from ssdprof.portable.collector import Collector
 from ssdprof.portable.directio import DirectIoRefused, alignment_problem, io_method, logical_block_bytes, memory_filesystem, open_io_file
-from ssdprof.portable.lanes import IoShape, plan_lanes, spread_over_workers
+from ssdprof.portable.lanes import IoShape, LaneSpec, plan_lanes, spread_over_workers
 from ssdprof.portable.layout import lay_out
 from ssdprof.portable.messages import Schedule, WorkerSpec
 from ssdprof.portable.pool import WorkerPool, default_start_method
 from ssdprof.portable.posixaio import slots_per_process
 from ssdprof.portable.proof import DeviceProof, cpu_warnings, disk_of
+from ssdprof.portable.sizing import ProbeShares, QueueSizing, probe_queue, size_queue
 from ssdprof.quantities import format_size
 from ssdprof.results import EngineInfo, HostResult, Measurement, ProgressSample, ValidityWarning
 from ssdprof.workload import Workload, WorkloadError
@@ -90,15 +91,20 @@ class PortableEngine:
         except DirectIoRefused as exc:
             raise _direct_refused(path, exc) from None
 
-    def queue_workers(self, outstanding_ios: int) -> int:
-        """Worker processes for an asynchronous queue: one, unless told otherwise or an OS caps a process's queue.
-
-        One thread keeps a whole queue in flight, so more processes only pay off when one core
-        cannot keep up; ``workers`` asks for them (bench/portable_vs_fio.py measures when)."""
+    def queue_sizing(self, lanes: list[LaneSpec], path: Path, workload: Workload) -> QueueSizing:
+        """Worker processes for the asynchronous queue: as asked, as an OS's per-process cap
+        demands, or one unless a probe shows one core cannot keep the queue full."""
+        outstanding = len(lanes)
         if self._workers:
-            return max(1, min(outstanding_ios, self._workers))
+            return QueueSizing(max(1, min(outstanding, self._workers)))
         cap = slots_per_process(self.system) if self.backend.name == "posixaio" else None
-        return max(1, -(-outstanding_ios // cap)) if cap else 1
+        if cap and outstanding > cap:
+            return QueueSizing(-(-outstanding // cap))
+        if outstanding == 1:
+            return QueueSizing(1)
+        probe = probe_queue(tuple(lanes), self.backend.name, path, direct=workload.direct, writes=workload.does_write,
+                            system=self.system)
+        return size_queue(probe, outstanding_ios=outstanding, cores=os.cpu_count() or 1)
 
     def worker_count(self, outstanding_ios: int) -> int:
         """Processes first, threads beyond a few processes per core.
@@ -121,8 +127,10 @@ class PortableEngine:
                         random=workload.pattern.is_random, read_pct=workload.read_pct,
                         queue_depth=workload.queue_depth, numjobs=workload.numjobs)
         backend = self.backend
-        workers = (self.worker_count if backend.name == SYNC else self.queue_workers)(shape.outstanding_ios)
-        groups = spread_over_workers(plan_lanes(shape, secrets.randbits(63)), workers)
+        lanes = plan_lanes(shape, secrets.randbits(63))
+        sizing = (QueueSizing(self.worker_count(len(lanes))) if backend.name == SYNC
+                  else self.queue_sizing(lanes, path, workload))
+        groups = spread_over_workers(lanes, sizing.workers)
         schedule = Schedule(ramp_ns=round(workload.ramp_s * 1e9), runtime_ns=round(workload.runtime_s * 1e9))
         specs = [WorkerSpec(worker_id=i, path=str(path), direct=workload.direct, writes=workload.does_write, system=self.system,
                             lanes=tuple(lanes), schedule=schedule, parent_pid=os.getpid(), backend=backend.name)
@@ -133,24 +141,25 @@ class PortableEngine:
         proof = DeviceProof(disk_of(path, self.system)) if workload.direct else None
         outcome = _run(specs, self.start_method, collector, cancel, proof)
         info = EngineInfo(name="portable", version=__version__, ioengine=self._ioengine(workload.direct),
-                          reason=f"{self.reason}; {self._layout_note(shape.outstanding_ios, len(specs), outcome)}",
+                          reason=f"{self.reason}; {self._layout_note(shape.outstanding_ios, sizing, outcome)}",
                           effective_queue_depth=workload.queue_depth, direct=workload.direct)
-        return self._measurement(workload, path, is_device=is_device, info=info, outcome=outcome, specs=specs)
+        return self._measurement(workload, path, is_device=is_device, info=info, outcome=outcome, specs=specs,
+                                 probe=sizing.probe)
 
     def _ioengine(self, direct: bool) -> str:
         name = self.backend.name
         return io_method(self.system, direct=direct) if name == SYNC else backend_label(name, self.system, direct=direct)
 
-    def _layout_note(self, outstanding_ios: int, workers: int, outcome: _Outcome) -> str:
+    def _layout_note(self, outstanding_ios: int, sizing: QueueSizing, outcome: _Outcome) -> str:
         """How the queue was kept, and what it cost: the engine's CPU over the run, in cores."""
         backend = self.backend
-        cpu = f", engine CPU {outcome.engine_cpu_s / outcome.wall_s:.2f} core(s)" if outcome.wall_s > 0 else ""
+        cpu = f"; engine CPU {outcome.engine_cpu_s / outcome.wall_s:.2f} core(s)" if outcome.wall_s > 0 else ""
         if backend.name == SYNC:
-            return f"{backend.note}: {outstanding_ios} I/O thread(s) in {workers} worker process(es){cpu}"
-        return f"{backend.note}: {outstanding_ios} I/O(s) kept in flight by {workers} worker process(es){cpu}"
+            return f"{backend.note}: {outstanding_ios} I/O thread(s) in {sizing.workers} worker process(es){cpu}"
+        return f"{backend.note}: {outstanding_ios} I/O(s) kept in flight by {sizing.note}{cpu}"
 
     def _measurement(self, workload: Workload, path: Path, *, is_device: bool, info: EngineInfo, outcome: _Outcome,
-                     specs: list[WorkerSpec]) -> Measurement:
+                     specs: list[WorkerSpec], probe: ProbeShares | None) -> Measurement:
         fio_engine = _FIO_EQUIVALENT.get(self.backend.name) or _FIO_EQUIVALENT.get(self.system, "psync")
         plan = FioPlan(fio_engine, workload.queue_depth, workload.numjobs,
                        "the asynchronous fio engine that reproduces this queue")
@@ -166,7 +175,9 @@ class PortableEngine:
         raw = {"engine": "portable", "method": info.ioengine, "backend": self.backend.name,
                "backend_refusals": list(self.backend.refusals), "start_method": self.start_method, "workers": len(specs),
                "lanes": sum(len(s.lanes) for s in specs), "wall_s": round(outcome.wall_s, 6),
-               "engine_cpu_s": round(outcome.engine_cpu_s, 6), "issued_read_bytes": issued_read,
+               "engine_cpu_s": round(outcome.engine_cpu_s, 6), "probe_core_busy": probe and round(probe.busy, 3),
+               "probe_core_python": probe and round(probe.user, 3),
+               "issued_read_bytes": issued_read,
                "issued_write_bytes": issued_write, "errors": errors}
         return Measurement(engine=info, hosts=[host], raw_output=json.dumps(raw, indent=2), errors=errors,
                            progress=collector.samples, job_text=job_text, extra_warnings=outcome.warnings)
