@@ -184,7 +184,7 @@ async function measureLive(page) {
       const wave = 1 + 0.1 * Math.sin(second / 7);
       return { kind: 'point_progress', number: 1, total_points: 1, point_elapsed_s: second, point_duration_s: duration, eta_s: duration - second,
         sample: { elapsed_s: second, read_iops: 12000 * wave, write_iops: 0, read_bw_bytes_per_s: 49_152_000 * wave, write_bw_bytes_per_s: 0,
-          read_clat_ns_mean: 80_000 / wave, write_clat_ns_mean: null, read_clat_ns_p99: 210_000 / wave, write_clat_ns_p99: null, host: '', ramping: false } };
+          read_lat_ns_mean: 80_000 / wave, write_lat_ns_mean: null, read_lat_ns_p99: 210_000 / wave, write_lat_ns_p99: null, host: '', ramping: false } };
     };
     send({ kind: 'sweep_started', sweep_id: null, name: 'bench', total_points: 1, already_done: 0, estimated_s: duration, engine: 'fio', engine_reason: 'bench/ui.mjs' });
     send({ kind: 'point_started', index: 0, repeat: 0, number: 1, total_points: 1, workload: { ...workload, runtime_s: duration }, eta_s: duration });

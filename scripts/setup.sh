@@ -40,7 +40,7 @@ system_packages() {
 }
 
 test_host_packages() {
-  # The integration tests' SSH hosts and Ceph cluster (engine/tests/infra); without these, those tests skip.
+  # The integration tests' SSH hosts and Ceph cluster (engine/tests/infra); without these, those tests skip (and fail under CI=true).
   local missing=() extra cmd pkg
   for extra in sshd:openssh-server ssh:openssh-client ip:iproute2 ceph-mon:ceph-mon ceph-mgr:ceph-mgr ceph-osd:ceph-osd ceph:ceph-common; do
     IFS=: read -r cmd pkg <<<"$extra"
@@ -48,7 +48,7 @@ test_host_packages() {
   done
   [ ${#missing[@]} -eq 0 ] && return 0
   say "installing ${missing[*]} (for the SSH-host and Ceph integration tests)"
-  apt_install "${missing[@]}" || say "could not install ${missing[*]}: needs root (or sudo) and apt-get; the SSH-host and Ceph tests will skip."
+  apt_install "${missing[@]}" || say "could not install ${missing[*]}: needs root (or sudo) and apt-get; the SSH-host and Ceph tests will skip (and fail under CI=true)."
 }
 
 python_env() {

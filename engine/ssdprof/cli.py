@@ -59,10 +59,12 @@ def build_parser() -> argparse.ArgumentParser:
     lst.add_argument("--sweep", type=int, help="only the runs of this sweep (all of them)")
     lst.add_argument("--limit", type=_positive_int, default=500, help="show the newest N matching runs (default 500)")
     _common(lst)
+    _breakdown_flag(lst)
     show = _command(runs_sub, "show", "show one run in full", "ssdprof runs show 12")
     show.add_argument("run_id", type=int)
     show.add_argument("--raw", action="store_true", help="print the tool's raw output as stored")
     _common(show)
+    _breakdown_flag(show)
     tag = _command(runs_sub, "tag", "add or change tags of a run", "ssdprof runs tag 12 interface=SATA nodes=3")
     tag.add_argument("run_id", type=int)
     tag.add_argument("tags", nargs="+", metavar="KEY=VALUE")
@@ -136,6 +138,11 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="machine-readable output (fields documented in README)")
 
 
+def _breakdown_flag(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--breakdown", action="store_true",
+                        help="tables show total latency split into submission and completion (--json always has both)")
+
+
 def _workload_flags(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("workload")
     group.add_argument("--target", help="directory (default: a scratch folder on the local disk), file or block device")
@@ -166,6 +173,7 @@ def _run_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--repeat", type=int, default=1, help="repeat every point N times (default 1)")
     parser.add_argument("--tag", action="append", default=[], metavar="KEY=VALUE", help="tag the runs, e.g. interface=SATA")
     _common(parser)
+    _breakdown_flag(parser)
 
 
 def workload_from_args(args: argparse.Namespace) -> Workload:
@@ -348,7 +356,7 @@ def _measure(args: argparse.Namespace, store: Store) -> int:
         else:
             print(json.dumps({"sweep_id": outcome.sweep_id, "status": outcome.status, "reason": outcome.reason, "runs": runs}, indent=2))
     else:
-        print(format_runs_table(outcome.results))
+        print(format_runs_table(outcome.results, breakdown=args.breakdown))
         if outcome.sweep_id is not None and outcome.status == "cancelled":
             print(f"cancelled; finished points are kept. Continue with: ssdprof sweep --resume {outcome.sweep_id}")
     if outcome.status == "stopped":
@@ -379,7 +387,7 @@ def _runs(args: argparse.Namespace, store: Store) -> int:
         if args.json:
             print(json.dumps({"runs": [r.summary_json() for r in runs], "total": total}, indent=2))
         else:
-            print(format_runs_table(runs))
+            print(format_runs_table(runs, breakdown=args.breakdown))
             if total > len(runs):
                 print(f"the newest {len(runs)} of {total} matching runs; see more with --limit {total}")
         return 0
@@ -398,7 +406,7 @@ def _runs(args: argparse.Namespace, store: Store) -> int:
     if args.raw:
         print(result.raw_output)
     else:
-        print(json.dumps(result.summary_json(), indent=2) if args.json else format_run(result))
+        print(json.dumps(result.summary_json(), indent=2) if args.json else format_run(result, breakdown=args.breakdown))
     return 0
 
 

@@ -99,7 +99,7 @@ def register(sub: Any, command: Any = _command, common: Any = _common) -> None:
     show = command(specs_sub, "show", "show one spec sheet with its sources", "ssdprof specs show samsung-870-evo-1tb")
     show.add_argument("spec_id")
     match = command(specs_sub, "match", "which spec a drive model string (or a stored run's drive) matches",
-                     "ssdprof specs match \"INTEL SSDPF2KX038TZ\"\n  ssdprof specs match --run 12")
+                     "ssdprof specs match \"Samsung SSD 870 EVO 1TB\"\n  ssdprof specs match --run 12")
     match.add_argument("model", nargs="?", help="the model string as the OS reports it")
     match.add_argument("--run", type=int, help="use the drive model recorded with this run")
     add = command(specs_sub, "add", "add (or with --replace, change) one of your own spec sheets from a JSON file",
@@ -177,6 +177,7 @@ def _print_json(data: Any) -> None:
 # --- compare ---------------------------------------------------------------------------------
 
 def _compare(args: argparse.Namespace, store: Store) -> int:
+    from ssdprof.analysis.metrics import latency_kind_note
     from ssdprof.analysis.observations import observe  # scipy loads only for the commands that use it
     from ssdprof.analysis.stats import compare_groups, summarise_repeats
 
@@ -195,6 +196,8 @@ def _compare(args: argparse.Namespace, store: Store) -> int:
             lines += ["" if c.same_setting else "note: the two groups were measured with different settings",
                       f"{c.setting}: A {c.result.a.format(1, unit)} | B {c.result.b.format(1, unit)}", f"  {c.result.verdict}"]
         report["comparisons"] = [c.as_dict() for c in found]
+        report["latency_note"] = latency_kind_note(a, b)
+        lines.append(f"note: {report['latency_note']}" if report["latency_note"] else "")
     else:
         groups = summarise_repeats(a, args.metric, args.confidence)
         lines += [f"{g.label:34} {g.ci.format(scale, unit)}  runs {', '.join(map(str, g.run_ids))}" for g in groups]
@@ -343,9 +346,10 @@ def _specs(args: argparse.Namespace, store: Store) -> int:
         rows = sorted(library.specs.values(), key=lambda s: (s.vendor, s.model))
         if args.json:
             _print_json({"specs": [{"id": s.id, "vendor": s.vendor, "model": s.model, "interface": s.interface.value,
-                                    "figures": len(s.figures), "file": str(library.origins[s.id])} for s in rows]})
+                                    "figures": len(s.figures), "unsourced": s.unsourced, "file": str(library.origins[s.id])}
+                                   for s in rows]})
         for s in [] if args.json else rows:
-            print(f"{s.id:32} {s.title:44} {s.interface.value:5} {len(s.figures):2} figures")
+            print(f"{s.id:32} {s.title:44} {s.interface.value:5} {len(s.figures):2} figures{'  UNSOURCED' if s.unsourced else ''}")
         return 0
     if args.specs_command == "show":
         spec = library.get(args.spec_id)
@@ -386,7 +390,9 @@ def _format_spec(spec: Spec, origin: Path) -> str:
                      f"{'  (' + figure.note + ')' if figure.note else ''}  [source {figure.source + 1}]")
     if not spec.figures:
         lines.append("  no rated figures (see notes)")
-    lines += [f"  source {i + 1}: {s.title} {s.url}".rstrip() for i, s in enumerate(spec.sources)]
+    lines += [f"  source {i + 1}: {s.title} {s.url or '(no public URL)'}" for i, s in enumerate(spec.sources)]
+    if spec.unsourced:
+        lines.append("  UNSOURCED: no public source URL for this sheet or some of its figures; % of spec against them cannot be checked")
     if spec.notes:
         lines.append(f"  notes: {spec.notes}")
     return "\n".join(lines)

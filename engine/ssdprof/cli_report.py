@@ -159,12 +159,15 @@ def _import_table(args: argparse.Namespace, store: Store) -> int:
         raise WorkloadError.single("file", "FILE.csv", str(exc)) from None
     stored = [store.add_run(run) for run in imported.runs]
     if args.json:
-        print(json.dumps({"runs": [r.summary_json() for r in stored], "assumptions": imported.assumptions}, indent=2))
+        print(json.dumps({"runs": [r.summary_json() for r in stored], "assumptions": imported.assumptions,
+                          "unit_warnings": imported.unit_warnings}, indent=2))
         return 0
     for run in stored:
         print(f"imported run {run.id}: {run.workload.label()} from {args.file.name}")
     for assumption in imported.assumptions:
         print(f"assumed: {assumption}")
+    for warning in imported.unit_warnings:
+        print(f"warning: {warning}")
     return 0
 
 

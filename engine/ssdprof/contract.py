@@ -292,6 +292,7 @@ class RunsCompareResult(_Result):
     metric: str
     unit: str = Field(description="of the means: IOPS, MB/s (10^6 bytes/s) or µs")
     comparisons: list[GroupVerdict]
+    latency_note: str = Field(default="", description="set when A's and B's latencies are of different kinds")
 
 
 class ReportParams(_Params):

@@ -153,6 +153,10 @@ def job_file(workload: Workload, filename: str | None, plan: FioPlan, *, is_devi
         # would cap fio, not the drive, on fast large writes.
         "scramble_buffers=1",
         "group_reporting=0",
+        # Total latency (submission to completion) is what ssdprof reports; with these fio's json+ carries
+        # histogram bins for lat as well as clat, so both percentiles are exact and merge by adding bins.
+        "lat_percentiles=1",
+        "clat_percentiles=1",
         # The vDSO clock is as exact as the TSC for microsecond I/O and spares fio's 70 ms calibration per point.
         "clocksource=clock_gettime",
     ]

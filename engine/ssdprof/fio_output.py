@@ -3,7 +3,8 @@
 Real output is not one clean document: fio prints notes and "fio: terminating on signal"
 before the JSON, ``--status-interval`` prints back-to-back cumulative documents, fio 2.x
 reports microseconds under ``clat`` where 3.x reports nanoseconds under ``clat_ns``, json+
-adds histogram bins, and client/server output lists jobs under ``client_stats`` (with an
+adds histogram bins (for total latency ``lat_ns`` only when the job ran with ``lat_percentiles=1``),
+and client/server output lists jobs under ``client_stats`` (with an
 "All clients" entry only when there are several clients). Everything is converted to
 nanoseconds and bytes here, once.
 """
@@ -17,7 +18,7 @@ from fractions import Fraction
 from typing import Any
 
 from ssdprof import histogram
-from ssdprof.results import ClatStats, DirectionStats
+from ssdprof.results import DirectionStats, LatencyStats, SpanStats
 
 __all__ = [
     "ALL_CLIENTS",
@@ -25,6 +26,7 @@ __all__ = [
     "FioOutputError",
     "FioReport",
     "combine",
+    "latency_from_bins",
     "parse_document",
     "parse_report",
     "split_documents",
@@ -133,46 +135,60 @@ def parse_document(document: dict[str, Any], notes: list[str] | None = None) -> 
 def combine(directions: Iterable[DirectionStats]) -> DirectionStats:
     """Exact aggregate of concurrent jobs/hosts: counts and rates add, bins add, means weigh
     by sample count; percentiles come from the added bins, or are left out when a part has none."""
-    parts = [d for d in directions if d.io_count > 0 or d.clat_ns.samples > 0]
+    parts = [d for d in directions if d.io_count > 0 or d.clat_ns.samples > 0 or d.lat_ns.samples > 0]
     if not parts:
         return DirectionStats()
     if len(parts) == 1:
         return parts[0]
-    have_bins = all(p.bins_ns for p in parts)
-    bins = histogram.merge(p.bins_ns for p in parts) if have_bins else {}
+    lat_bins = _merged_bins([p.lat_bins_ns for p in parts])
+    clat_bins = _merged_bins([p.clat_bins_ns for p in parts])
     return DirectionStats(
         io_count=sum(p.io_count for p in parts),
         io_bytes=sum(p.io_bytes for p in parts),
         runtime_ms=max(p.runtime_ms for p in parts),
         iops=sum(p.iops for p in parts),
         bw_bytes_per_s=sum(p.bw_bytes_per_s for p in parts),
-        clat_ns=_combined_clat([p.clat_ns for p in parts], bins),
-        bins_ns=bins,
+        lat_ns=_combined_latency([p.lat_ns for p in parts], lat_bins),
+        clat_ns=_combined_latency([p.clat_ns for p in parts], clat_bins),
+        slat_ns=_combined_span([p.slat_ns for p in parts]),
+        lat_bins_ns=lat_bins,
+        clat_bins_ns=clat_bins,
     )
 
 
-def clat_from_bins(bins: dict[int, int], mean: float | None, stddev: float | None,
-                   minimum: float | None, maximum: float | None) -> ClatStats:
+def latency_from_bins(bins: dict[int, int], span: SpanStats) -> LatencyStats:
+    """``span``'s moments with percentiles taken from ``bins`` (the smallest bin reaching p/100 * N)."""
     names = list(histogram.REPORTED_PERCENTILES)
     values = histogram.percentiles(bins, list(histogram.REPORTED_PERCENTILES.values()))
     pct = {name: (float(v) if v is not None else None) for name, v in zip(names, values, strict=True)}
-    return ClatStats(samples=sum(bins.values()), mean=mean, stddev=stddev, min=minimum, max=maximum,
-                     from_bins=True, **pct)
+    return LatencyStats(samples=sum(bins.values()), mean=span.mean, stddev=span.stddev, min=span.min, max=span.max,
+                        from_bins=True, **pct)
 
 
-def _combined_clat(parts: list[ClatStats], bins: dict[int, int]) -> ClatStats:
+def _merged_bins(parts: list[dict[int, int]]) -> dict[int, int]:
+    """Bins add; a part without bins leaves the union without them (its percentiles are unknown)."""
+    return histogram.merge(parts) if all(parts) else {}
+
+
+def _combined_latency(parts: list[LatencyStats], bins: dict[int, int]) -> LatencyStats:
+    span = _combined_span(parts)
+    if bins:
+        return latency_from_bins(bins, span)
+    return LatencyStats(**span.model_dump())
+
+
+def _combined_span(parts: list[SpanStats] | list[LatencyStats]) -> SpanStats:
     weighted = [p for p in parts if p.samples and p.mean is not None]
     total = sum(p.samples for p in weighted)
     mean = sum(p.samples * (p.mean or 0.0) for p in weighted) / total if total else None
-    stddev = _pooled_stddev(weighted, mean, total)
-    minimum = min((p.min for p in parts if p.min is not None), default=None)
-    maximum = max((p.max for p in parts if p.max is not None), default=None)
-    if bins:
-        return clat_from_bins(bins, mean, stddev, minimum, maximum)
-    return ClatStats(samples=sum(p.samples for p in parts), mean=mean, stddev=stddev, min=minimum, max=maximum)
+    return SpanStats(
+        samples=sum(p.samples for p in parts), mean=mean, stddev=_pooled_stddev(weighted, mean, total),
+        min=min((p.min for p in parts if p.min is not None), default=None),
+        max=max((p.max for p in parts if p.max is not None), default=None),
+    )
 
 
-def _pooled_stddev(parts: list[ClatStats], mean: float | None, total: int) -> float | None:
+def _pooled_stddev(parts: list[SpanStats], mean: float | None, total: int) -> float | None:
     """Sample stddev of the union, from each part's n, mean and sample stddev."""
     if mean is None or total < 2 or any(p.stddev is None for p in parts):
         return None
@@ -203,28 +219,47 @@ def _parse_job(raw: dict[str, Any], host: str) -> FioJob:
 
 
 def _parse_direction(raw: dict[str, Any]) -> DirectionStats:
-    clat_raw, to_ns = (raw["clat_ns"], 1) if "clat_ns" in raw else (raw.get("clat") or {}, 1000)
-    bins = _bins_ns(clat_raw.get("bins"), to_ns)
     runtime_ms = float(raw.get("runtime", 0) or 0)
     iops = float(raw.get("iops", 0) or 0)
     # fio 3.x: io_bytes in bytes (beside io_kbytes); fio 2.x: io_bytes in KiB, bw in KiB/s.
     io_bytes = int(raw.get("io_bytes", 0) or 0) * (1 if "io_kbytes" in raw else 1024)
     bw_bytes = float(raw["bw_bytes"]) if "bw_bytes" in raw else float(raw.get("bw", 0) or 0) * 1024
     io_count = int(raw["total_ios"]) if "total_ios" in raw else round(iops * runtime_ms / 1000)
-    samples = int(clat_raw.get("N", 0) or 0) or (sum(bins.values()) if bins else io_count)
-    mean = _scaled(clat_raw.get("mean"), to_ns)
-    stddev = _scaled(clat_raw.get("stddev"), to_ns)
-    minimum = _scaled(clat_raw.get("min"), to_ns)
-    maximum = _scaled(clat_raw.get("max"), to_ns)
-    if io_count == 0 and samples == 0:
+    clat, clat_bins = _latency(raw, "clat", io_count)
+    lat, lat_bins = _latency(raw, "lat", io_count)
+    if io_count == 0 and clat.samples == 0:
         return DirectionStats()
+    slat_raw, to_ns = _span_raw(raw, "slat")
+    return DirectionStats(io_count=io_count, io_bytes=io_bytes, runtime_ms=runtime_ms, iops=iops, bw_bytes_per_s=bw_bytes,
+                          lat_ns=lat, clat_ns=clat, slat_ns=_span(slat_raw, to_ns, io_count), lat_bins_ns=lat_bins,
+                          clat_bins_ns=clat_bins)
+
+
+def _span_raw(raw: dict[str, Any], name: str) -> tuple[dict[str, Any], int]:
+    """fio 3.x writes ``<name>_ns`` in ns; fio 2.x wrote ``<name>`` in µs."""
+    if f"{name}_ns" in raw:
+        return raw[f"{name}_ns"] or {}, 1
+    return raw.get(name) or {}, 1000
+
+
+def _span(raw: dict[str, Any], to_ns: int, io_count: int) -> SpanStats:
+    samples = int(raw.get("N", 0) or 0)
+    mean = _scaled(raw.get("mean"), to_ns)
+    if not samples and not mean:  # fio prints zeros for a span it did not time (slat on sync engines)
+        return SpanStats()
+    return SpanStats(samples=samples or io_count, mean=mean, stddev=_scaled(raw.get("stddev"), to_ns),
+                     min=_scaled(raw.get("min"), to_ns), max=_scaled(raw.get("max"), to_ns))
+
+
+def _latency(raw: dict[str, Any], name: str, io_count: int) -> tuple[LatencyStats, dict[int, int]]:
+    """A latency with percentiles from its own bins, else from fio's own table for it; never from
+    another latency's (old output with only ``clat`` percentiles keeps ``lat``'s empty)."""
+    span_raw, to_ns = _span_raw(raw, name)
+    bins = _bins_ns(span_raw.get("bins"), to_ns)
+    span = _span(span_raw, to_ns, sum(bins.values()) if bins else io_count)
     if bins:
-        clat = clat_from_bins(bins, mean, stddev, minimum, maximum)
-    else:
-        clat = ClatStats(samples=samples, mean=mean, stddev=stddev, min=minimum, max=maximum,
-                         **_fio_percentiles(clat_raw.get("percentile"), to_ns))
-    return DirectionStats(io_count=io_count, io_bytes=io_bytes, runtime_ms=runtime_ms, iops=iops,
-                          bw_bytes_per_s=bw_bytes, clat_ns=clat, bins_ns=bins)
+        return latency_from_bins(bins, span), bins
+    return LatencyStats(**span.model_dump(), **_fio_percentiles(span_raw.get("percentile"), to_ns)), {}
 
 
 def _bins_ns(raw: Any, to_ns: int) -> dict[int, int]:

@@ -8,10 +8,11 @@ import json
 from pathlib import Path
 from typing import Any
 
+from ssdprof.crosscheck import check_bandwidth
 from ssdprof.fio import FioPlan, job_file, measurement_from_report
 from ssdprof.fio_output import FioOutputError, FioReport, combine, parse_report
 from ssdprof.quantities import parse_duration_s, parse_size_bytes
-from ssdprof.results import EngineInfo, Environment, RunResult
+from ssdprof.results import DirectionStats, EngineInfo, Environment, RunResult, ValidityWarning
 from ssdprof.workload import Pattern, Workload
 
 __all__ = ["CSV_COLUMNS", "ImportError_", "export_csv", "export_fio_job", "export_json", "import_fio_output"]
@@ -45,12 +46,29 @@ def import_fio_output(path: Path, tags: dict[str, str] | None = None) -> list[Ru
             direct=str(options.get("direct", "0")) == "1"))
         read = combine(h.read for h in measurement.hosts)
         write = combine(h.write for h in measurement.hosts)
+        workload = _workload_from_options(options, len(jobs))
         runs.append(RunResult(
             started_at=_iso(report.timestamp_ms), finished_at=_iso(report.timestamp_ms), status="ok",
-            engine=measurement.engine, workload=_workload_from_options(options, len(jobs)),
+            engine=measurement.engine, workload=workload,
             environment=Environment(tool_versions={"fio": report.fio_version}), hosts=measurement.hosts,
+            warnings=_unit_checks(f"{path.name} group {group}", read, write, options, workload.block_size_bytes),
             read=read, write=write, tags=dict(tags or {}), source=f"imported:{path.name}", raw_output=text))
     return runs
+
+
+def _unit_checks(where: str, read: DirectionStats, write: DirectionStats, options: dict[str, Any],
+                 block_size_bytes: int) -> list[ValidityWarning]:
+    """fio's bandwidth against its IOPS x the job's one access size (none to check with bssplit or a bs range)."""
+    if any(key in options for key in ("bssplit", "bsrange", "blocksize_range")) or "," in str(options.get("bs", "")):
+        return []
+    found = []
+    for direction, stats in (("read", read), ("write", write)):
+        check = check_bandwidth(stats.bw_bytes_per_s, "b/s", iops=stats.iops, block_size_bytes=block_size_bytes)
+        message = check.message(f"{where}, {direction}", "b/s")
+        if message:
+            found.append(ValidityWarning(code="bandwidth_contradicts_iops", message=message,
+                                         concerns=[f"{direction}.bw_bytes_per_s", f"{direction}.iops"]))
+    return found
 
 
 def _workload_from_options(options: dict[str, Any], n_jobs: int) -> Workload:
@@ -106,9 +124,22 @@ def _iso(timestamp_ms: int | None) -> str:
 CSV_COLUMNS = [
     "run_id", "started_at", "status", "engine", "ioengine", "pattern", "read_pct", "block_size_bytes", "queue_depth",
     "numjobs", "runtime_s", "ramp_s", "direct", "device_model", "interface", "direction", "io_count", "iops",
-    "bw_bytes_per_s", "bw_MB_per_s", "bw_MiB_per_s", "clat_ns_mean", "clat_ns_stddev", "clat_ns_min", "clat_ns_max",
-    "clat_ns_p50", "clat_ns_p90", "clat_ns_p95", "clat_ns_p99", "clat_ns_p99_9", "clat_ns_p99_99", "warnings", "tags",
+    "bw_bytes_per_s", "bw_MB_per_s", "bw_MiB_per_s", "latency_kind",
+    "lat_ns_mean", "lat_ns_stddev", "lat_ns_min", "lat_ns_max", "lat_ns_p50", "lat_ns_p90", "lat_ns_p95", "lat_ns_p99",
+    "lat_ns_p99_9", "lat_ns_p99_99", "slat_ns_mean", "clat_ns_mean", "clat_ns_p50", "clat_ns_p99", "warnings", "tags",
 ]
+"""lat_ns is total latency (submission to completion); slat_ns and clat_ns are its breakdown."""
+
+
+def _latency_columns(stats: DirectionStats) -> dict[str, str]:
+    lat, clat = stats.lat_ns, stats.clat_ns
+    return {
+        "latency_kind": stats.latency_kind, "lat_ns_mean": _num(lat.mean), "lat_ns_stddev": _num(lat.stddev),
+        "lat_ns_min": _num(lat.min), "lat_ns_max": _num(lat.max), "lat_ns_p50": _num(lat.p50), "lat_ns_p90": _num(lat.p90),
+        "lat_ns_p95": _num(lat.p95), "lat_ns_p99": _num(lat.p99), "lat_ns_p99_9": _num(lat.p99_9),
+        "lat_ns_p99_99": _num(lat.p99_99), "slat_ns_mean": _num(stats.slat_ns.mean), "clat_ns_mean": _num(clat.mean),
+        "clat_ns_p50": _num(clat.p50), "clat_ns_p99": _num(clat.p99),
+    }
 
 
 def export_json(runs: list[RunResult]) -> str:
@@ -125,7 +156,6 @@ def export_csv(runs: list[RunResult]) -> str:
             stats = run.read if name == "read" else run.write
             if not stats.active:
                 continue
-            clat = stats.clat_ns
             writer.writerow({
                 "run_id": run.id, "started_at": run.started_at, "status": run.status, "engine": run.engine.name,
                 "ioengine": run.engine.ioengine, "pattern": run.workload.pattern.value, "read_pct": run.workload.read_pct,
@@ -135,10 +165,7 @@ def export_csv(runs: list[RunResult]) -> str:
                 "interface": run.environment.interface, "direction": name, "io_count": stats.io_count,
                 "iops": f"{stats.iops:.3f}", "bw_bytes_per_s": f"{stats.bw_bytes_per_s:.0f}",
                 "bw_MB_per_s": f"{stats.bw_bytes_per_s / 1e6:.3f}", "bw_MiB_per_s": f"{stats.bw_bytes_per_s / 1048576:.3f}",
-                "clat_ns_mean": _num(clat.mean), "clat_ns_stddev": _num(clat.stddev), "clat_ns_min": _num(clat.min),
-                "clat_ns_max": _num(clat.max), "clat_ns_p50": _num(clat.p50), "clat_ns_p90": _num(clat.p90),
-                "clat_ns_p95": _num(clat.p95), "clat_ns_p99": _num(clat.p99), "clat_ns_p99_9": _num(clat.p99_9),
-                "clat_ns_p99_99": _num(clat.p99_99), "warnings": " | ".join(w.message for w in run.warnings),
+                **_latency_columns(stats), "warnings": " | ".join(w.message for w in run.warnings),
                 "tags": ";".join(f"{k}={v}" for k, v in run.tags.items()),
             })
     return out.getvalue()

@@ -2,7 +2,7 @@
 
 fio prints a complete cumulative JSON document every interval; the difference between two
 consecutive documents is what happened in that second (I/O counts, bytes, and histogram bins,
-so per-second percentiles are exact too).
+so per-second percentiles are exact too). Latency is total latency (``lat_ns``), as everywhere.
 """
 
 from __future__ import annotations
@@ -93,20 +93,20 @@ class ProgressTracker:
         w = _interval(write, write0, interval_s)
         return ProgressSample(
             elapsed_s=round(elapsed_s, 3), host=host, ramping=ramping,
-            read_iops=r[0], read_bw_bytes_per_s=r[1], read_clat_ns_mean=r[2], read_clat_ns_p99=r[3],
-            write_iops=w[0], write_bw_bytes_per_s=w[1], write_clat_ns_mean=w[2], write_clat_ns_p99=w[3],
+            read_iops=r[0], read_bw_bytes_per_s=r[1], read_lat_ns_mean=r[2], read_lat_ns_p99=r[3],
+            write_iops=w[0], write_bw_bytes_per_s=w[1], write_lat_ns_mean=w[2], write_lat_ns_p99=w[3],
         )
 
 
 def _interval(now: DirectionStats, before: DirectionStats, interval_s: float) -> tuple[float, float, float | None, float | None]:
     ios = now.io_count - before.io_count
     io_bytes = now.io_bytes - before.io_bytes
-    bins = histogram.subtract(now.bins_ns, before.bins_ns)
+    bins = histogram.subtract(now.lat_bins_ns, before.lat_bins_ns)
     p99 = histogram.percentile(bins, histogram.REPORTED_PERCENTILES["p99"]) if bins else None
     mean = None
-    n_now, n_before = now.clat_ns.samples, before.clat_ns.samples
-    if n_now > n_before and now.clat_ns.mean is not None:
-        total_now = n_now * now.clat_ns.mean
-        total_before = n_before * (before.clat_ns.mean or 0.0)
+    n_now, n_before = now.lat_ns.samples, before.lat_ns.samples
+    if n_now > n_before and now.lat_ns.mean is not None:
+        total_now = n_now * now.lat_ns.mean
+        total_before = n_before * (before.lat_ns.mean or 0.0)
         mean = (total_now - total_before) / (n_now - n_before)
     return ios / interval_s, io_bytes / interval_s, mean, (float(p99) if p99 is not None else None)

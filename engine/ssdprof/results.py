@@ -8,26 +8,28 @@ from __future__ import annotations
 import enum
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, computed_field
 
 from ssdprof.workload import Workload
 
 __all__ = [
-    "ClatStats",
+    "BIN_FIELDS",
     "DirectionStats",
     "EngineInfo",
     "Environment",
     "HostResult",
+    "LatencyStats",
     "Measurement",
     "ProgressSample",
     "RunResult",
     "Severity",
+    "SpanStats",
     "ValidityWarning",
 ]
 
 
-class ClatStats(BaseModel):
-    """Completion latency (submission to completion) in nanoseconds."""
+class SpanStats(BaseModel):
+    """A timed span's moments in nanoseconds, with no percentiles (fio's ``slat_ns``)."""
 
     model_config = ConfigDict(frozen=True)
     samples: int = 0
@@ -35,6 +37,11 @@ class ClatStats(BaseModel):
     stddev: float | None = None
     min: float | None = None
     max: float | None = None
+
+
+class LatencyStats(SpanStats):
+    """A latency in nanoseconds with its percentiles, from histogram bins where there are any."""
+
     p50: float | None = None
     p90: float | None = None
     p95: float | None = None
@@ -45,7 +52,14 @@ class ClatStats(BaseModel):
 
 
 class DirectionStats(BaseModel):
-    """One direction (read or write) of a run, a host or a job."""
+    """One direction (read or write) of a run, a host or a job.
+
+    ``lat_ns`` is THE latency: total, from submission to completion (fio's ``lat``, SNIA's response
+    time), the span an application waits, and the one figure that compares across engines. fio's
+    asynchronous engines split it into submission (``slat_ns``) and completion (``clat_ns``, which
+    starts when the submission call returns); synchronous engines and the portable engine time the
+    whole call, so there ``clat_ns`` is the same span as ``lat_ns``.
+    """
 
     model_config = ConfigDict(frozen=True)
     io_count: int = 0
@@ -53,12 +67,33 @@ class DirectionStats(BaseModel):
     runtime_ms: float = 0.0
     iops: float = 0.0
     bw_bytes_per_s: float = 0.0
-    clat_ns: ClatStats = ClatStats()
-    bins_ns: dict[int, int] = Field(default_factory=dict, description="fio-layout histogram: bucket midpoint ns -> count")
+    lat_ns: LatencyStats = Field(default=LatencyStats(), description="total latency, submission to completion")
+    clat_ns: LatencyStats = Field(default=LatencyStats(), description="completion latency (after the submission call returned)")
+    slat_ns: SpanStats = Field(default=SpanStats(), description="submission latency (the submission call itself)")
+    lat_bins_ns: dict[int, int] = Field(default_factory=dict,
+                                        description="total latency, fio-layout histogram: bucket midpoint ns -> count")
+    clat_bins_ns: dict[int, int] = Field(default_factory=dict, description="completion latency, fio-layout histogram")
 
     @property
     def active(self) -> bool:
         return self.io_count > 0
+
+    @computed_field(  # type: ignore[prop-decorator]  # pydantic's documented form: computed_field over property
+        description="what was recorded of latency: total (with percentiles), total_mean_only (old fio output: "
+                    "mean/min/max), completion_only (clat without total), none; empty without I/O")
+    @property
+    def latency_kind(self) -> str:
+        if not self.active:
+            return ""
+        if self.lat_ns.p50 is not None:
+            return "total"
+        if self.lat_ns.mean is not None:
+            return "total_mean_only"
+        return "completion_only" if self.clat_ns.mean is not None or self.clat_ns.p50 is not None else "none"
+
+
+BIN_FIELDS = ("lat_bins_ns", "clat_bins_ns")
+"""Histogram fields of DirectionStats, left out of summaries and light listings."""
 
 
 class HostResult(BaseModel):
@@ -163,10 +198,10 @@ class ProgressSample(BaseModel):
     write_iops: float = 0.0
     read_bw_bytes_per_s: float = 0.0
     write_bw_bytes_per_s: float = 0.0
-    read_clat_ns_mean: float | None = None
-    write_clat_ns_mean: float | None = None
-    read_clat_ns_p99: float | None = None
-    write_clat_ns_p99: float | None = None
+    read_lat_ns_mean: float | None = Field(default=None, description="total latency over the interval")
+    write_lat_ns_mean: float | None = None
+    read_lat_ns_p99: float | None = None
+    write_lat_ns_p99: float | None = None
     host: str = "local"
     ramping: bool = False
 
@@ -200,11 +235,10 @@ class RunResult(BaseModel):
     def summary_json(self) -> dict[str, Any]:
         """The documented, stable ``--json`` shape (bins and time series left out)."""
         data = self.model_dump(mode="json", exclude={"progress"})
-        for direction in ("read", "write"):
-            data[direction].pop("bins_ns", None)
-        for host in data["hosts"]:
+        for part in (data, *data["hosts"]):
             for direction in ("read", "write"):
-                host[direction].pop("bins_ns", None)
+                for bins in BIN_FIELDS:
+                    part[direction].pop(bins, None)
         return data
 
 

@@ -56,7 +56,7 @@ from ssdprof.fio import detect_fio
 from ssdprof.hosts import SshSettings, parse_host
 from ssdprof.interchange import export_csv
 from ssdprof.portable import PortableUnavailable, portable_engine
-from ssdprof.results import DirectionStats, RunResult
+from ssdprof.results import BIN_FIELDS, DirectionStats, RunResult
 from ssdprof.runner import Runner
 from ssdprof.session_analysis import Analysis
 from ssdprof.session_hosts import Hosts
@@ -356,7 +356,7 @@ def _remote(params: SweepParams) -> RemoteSpec | None:
 def _light(run: RunResult) -> RunResult:
     """A run without its time series and histogram bins, for lists."""
     def strip(stats: DirectionStats) -> DirectionStats:
-        return stats.model_copy(update={"bins_ns": {}})
+        return stats.model_copy(update={key: {} for key in BIN_FIELDS})
 
     hosts = [h.model_copy(update={"read": strip(h.read), "write": strip(h.write)}) for h in run.hosts]
     return run.model_copy(update={"progress": [], "read": strip(run.read), "write": strip(run.write), "hosts": hosts})

@@ -86,6 +86,7 @@ class Analysis:
         return SpecCompareResult(comparisons=out, unmatched=unmatched)
 
     def runs_compare(self, params: RunsCompareParams) -> RunsCompareResult:
+        from ssdprof.analysis.metrics import latency_kind_note
         from ssdprof.analysis.stats import compare_groups
 
         a, b = self.runs(params.a), self.runs(params.b)
@@ -97,7 +98,7 @@ class Analysis:
             setting=c.setting, same_setting=c.same_setting, a_run_ids=[i for i in c.a_run_ids if i is not None],
             b_run_ids=[i for i in c.b_run_ids if i is not None], a=_interval(c.result.a), b=_interval(c.result.b),
             diff_pct=c.result.diff_pct, p_value=c.result.p_value, significant=c.result.significant,
-            verdict=c.result.verdict) for c in found])
+            verdict=c.result.verdict) for c in found], latency_note=latency_kind_note(a, b))
 
     def report_pdf(self, params: ReportParams) -> ReportResult:
         from ssdprof.report import ReportError, ReportRequest, RunGroup, build_pdf

@@ -18,9 +18,10 @@ import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import platformdirs
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, computed_field, field_validator, model_validator
 
 __all__ = [
     "Access", "Figure", "Interface", "Spec", "SpecError", "SpecLibrary", "SpecMatch", "bundled_spec_dir",
@@ -115,6 +116,14 @@ class Spec(BaseModel):
     sources: list[Source] = Field(default_factory=list)
     notes: str = ""
 
+    @model_validator(mode="before")
+    @classmethod
+    def _derived_fields_are_not_input(cls, data: Any) -> Any:
+        """``unsourced`` is computed; a sheet sent back as it was received (e.g. by the editor) may carry it."""
+        if isinstance(data, dict) and "unsourced" in data:
+            data = {k: v for k, v in data.items() if k != "unsourced"}
+        return data
+
     @model_validator(mode="after")
     def _consistent(self) -> Spec:
         if self.schema_version != SCHEMA_VERSION:
@@ -129,6 +138,17 @@ class Spec(BaseModel):
     @property
     def title(self) -> str:
         return f"{self.vendor} {self.model}"
+
+    def figure_sourced(self, figure: Figure) -> bool:
+        """Whether the figure names a public source (an http(s) URL) that the user can check."""
+        return self.sources[figure.source].url.startswith(("http://", "https://"))
+
+    @computed_field(description="no public source URL for the sheet or for one of its figures: % of spec cannot be checked")  # type: ignore[prop-decorator]
+    @property
+    def unsourced(self) -> bool:
+        if not any(s.url.startswith(("http://", "https://")) for s in self.sources):
+            return True
+        return not all(self.figure_sourced(f) for f in self.figures)
 
 
 def default_user_spec_dir() -> Path:
@@ -157,7 +177,7 @@ def write_spec(spec: Spec, folder: Path) -> Path:
     """Save a (user) spec as ``<id>.json``; the folder is created if needed."""
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{spec.id}.json"
-    path.write_text(json.dumps(spec.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n")
+    path.write_text(json.dumps(spec.model_dump(mode="json", exclude={"unsourced"}), indent=2, ensure_ascii=False) + "\n")
     return path
 
 

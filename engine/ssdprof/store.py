@@ -17,56 +17,14 @@ from typing import Any
 
 import platformdirs
 
-from ssdprof.results import RunResult
+from ssdprof.migrations import MIGRATIONS
+from ssdprof.results import BIN_FIELDS, RunResult
 from ssdprof.sweep import SweepSpec
 
 __all__ = ["MIGRATIONS", "RunFilter", "Store", "StoredSweep", "default_db_path"]
 
-MIGRATIONS: list[tuple[str, str]] = [
-    ("0001_create_runs_and_sweeps", """
-        CREATE TABLE sweeps (
-            id INTEGER PRIMARY KEY,
-            created_at TEXT NOT NULL,
-            name TEXT NOT NULL,
-            spec_json TEXT NOT NULL,
-            status TEXT NOT NULL DEFAULT 'running'
-        );
-        CREATE TABLE runs (
-            id INTEGER PRIMARY KEY,
-            sweep_id INTEGER REFERENCES sweeps(id) ON DELETE CASCADE,
-            point_index INTEGER,
-            repeat INTEGER NOT NULL DEFAULT 0,
-            workload_key TEXT NOT NULL,
-            host_key TEXT NOT NULL,
-            started_at TEXT NOT NULL,
-            finished_at TEXT NOT NULL,
-            status TEXT NOT NULL,
-            engine TEXT NOT NULL,
-            target TEXT NOT NULL,
-            device_model TEXT NOT NULL,
-            source TEXT NOT NULL,
-            result_json TEXT NOT NULL,
-            raw_output TEXT NOT NULL
-        );
-        CREATE INDEX runs_sweep_point ON runs(sweep_id, point_index, repeat);
-        CREATE INDEX runs_key ON runs(workload_key, host_key);
-        CREATE TABLE run_tags (
-            run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
-            key TEXT NOT NULL,
-            value TEXT NOT NULL,
-            PRIMARY KEY (run_id, key)
-        );
-        CREATE INDEX run_tags_key_value ON run_tags(key, value);
-    """),
-    ("0002_create_hosts", """
-        CREATE TABLE hosts (
-            name TEXT PRIMARY KEY,
-            added_at TEXT NOT NULL,
-            fingerprint TEXT NOT NULL,
-            probe_json TEXT NOT NULL
-        );
-    """),
-]
+_LIGHT_PATHS = ", ".join(f"'$.{d}.{b}'" for d in ("read", "write") for b in BIN_FIELDS)
+"""The top-level histogram bins, dropped by SQLite for light listings."""
 
 
 def default_db_path() -> Path:
@@ -124,12 +82,15 @@ class Store:
     def _migrate(self) -> None:
         self._db.execute("CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
         applied = {row[0] for row in self._db.execute("SELECT name FROM schema_migrations")}
-        for name, sql in MIGRATIONS:
+        for name, step in MIGRATIONS:
             if name in applied:
                 continue
             with self._transaction() as db:
-                for statement in (s for s in sql.split(";") if s.strip()):
-                    db.execute(statement)
+                if callable(step):
+                    step(db)
+                else:
+                    for statement in (s for s in step.split(";") if s.strip()):
+                        db.execute(statement)
                 db.execute("INSERT INTO schema_migrations VALUES (?, ?)", (name, _now()))
 
     def applied_migrations(self) -> list[str]:
@@ -208,7 +169,7 @@ class Store:
         (SQLite drops them before Python parses anything: a long list loads several times faster)."""
         where = where or RunFilter()
         sql, params = self._where(where)
-        column = "json_remove(r.result_json, '$.progress', '$.read.bins_ns', '$.write.bins_ns')" if light else "r.result_json"
+        column = f"json_remove(r.result_json, '$.progress', {_LIGHT_PATHS})" if light else "r.result_json"
         if where.limit is not None:
             sql = f"SELECT * FROM (SELECT r.id, {column} AS result_json FROM runs r WHERE {sql} ORDER BY r.id DESC LIMIT ?) ORDER BY id"
             params.append(where.limit)

@@ -4,8 +4,11 @@ earlier runs (source ``imported:<file>``) that overlay and compare like measured
 Columns are recognised by common spellings, with the unit in the header (``latency (ms)``,
 ``bw_MiB_per_s``) or in the cells (``85 µs``, ``550 MB/s``). Whatever had to be assumed (a unit
 nobody stated, sequential vs random, a missing runtime) is said in the import's ``assumptions`` and
-in an info warning on every imported run. A malformed file is refused as a whole, the message
-naming the row and the column.
+in an info warning on every imported run. Bandwidth is cross-checked against IOPS x access size
+(``crosscheck``): a mislabelled unit is read as the unit it matches, a contradiction is kept and
+flagged, each with a warning on that run. A ``clat`` column is completion latency; any other
+latency column is taken as total latency (what datasheets and other tools report). A malformed
+file is refused as a whole, the message naming the row and the column.
 """
 
 from __future__ import annotations
@@ -16,7 +19,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ssdprof.results import ClatStats, DirectionStats, EngineInfo, Environment, RunResult, Severity, ValidityWarning
+from ssdprof.crosscheck import check_bandwidth
+from ssdprof.results import DirectionStats, EngineInfo, Environment, LatencyStats, RunResult, Severity, ValidityWarning
 from ssdprof.workload import Pattern, Workload
 
 __all__ = ["MAX_TABLE_BYTES", "TableImport", "TableImportError", "import_table", "parse_table"]
@@ -39,6 +43,7 @@ _ROLES: list[tuple[str, re.Pattern[str]]] = [(role, re.compile(rx)) for role, rx
     ("bw", r"[kmg]i?b/s|[kmg]i?bps|bandwidth|throughput|\bbw\b|bytes_per_s|per_s\b"),
     ("lat", r"lat|response ?time|clat"),
 )]
+_CHECK_UNITS = {"bytes_per_s": "b/s", "kbps": "kb/s", "mbps": "mb/s", "gbps": "gb/s", "mb_per_s": "mb/s", "mib_per_s": "mib/s"}
 _BW_UNITS = {"b/s": 1.0, "bytes_per_s": 1.0, "kb/s": 1e3, "kib/s": 1024.0, "mb/s": 1e6, "mib/s": 1048576.0, "gb/s": 1e9,
              "gib/s": float(1 << 30), "kbps": 1e3, "mbps": 1e6, "gbps": 1e9, "mb_per_s": 1e6, "mib_per_s": 1048576.0}
 _LAT_UNITS = {"ns": 1.0, "us": 1e3, "usec": 1e3, "ms": 1e6, "msec": 1e6, "s": 1e9, "sec": 1e9}
@@ -56,6 +61,8 @@ class TableImportError(ValueError):
 class TableImport:
     runs: list[RunResult]
     assumptions: list[str]
+    unit_warnings: list[str]
+    """Bandwidths read in another unit than labelled, or contradicting IOPS x access size (also on the runs)."""
 
 
 @dataclass(frozen=True)
@@ -99,6 +106,8 @@ def _unit(text: str, role: str) -> str:
 
 def _column(index: int, header: str) -> _Column | None:
     text = _normal(header)
+    if "slat" in text or "latency_kind" in text:
+        return None  # submission latency is part of the total, not a figure of its own; the kind is ours
     direction = None
     prefixed = re.match(r"^(read|write|rd|wr)[ _:-]+(.*)$", text)
     if prefixed and not re.match(r"^read[ _]?(%|pct|percent|share)", text):
@@ -141,7 +150,7 @@ def parse_table(text: str, name: str = "table", tags: dict[str, str] | None = No
     runs = rows.runs(dict(tags or {}))
     if not runs:
         raise TableImportError(f"{name}: no data rows below the header")
-    return TableImport(runs, list(rows.assumed))
+    return TableImport(runs, list(rows.assumed), [w.message for r in runs for w in r.warnings if w.code in _UNIT_CODES.values()])
 
 
 def _number(cell: str) -> tuple[float, str] | None:
@@ -161,6 +170,8 @@ class _Entry:
     device: str
     metrics: dict[str, dict[str, float]]
     raw: list[str]
+    bw_given: dict[str, tuple[float, str]]
+    """Per direction: the bandwidth as written and its unit, for the cross-check."""
 
 
 class _Rows:
@@ -251,7 +262,7 @@ class _Rows:
                             direct=direct is None or direct[1] not in ("0", "false"))
         key = (self._cell(row, "run") or (None, str(line)))[1]
         device = self._cell(row, "device")
-        entry = self.entries.setdefault(key, _Entry(line, workload, device[1] if device else "", {}, []))
+        entry = self.entries.setdefault(key, _Entry(line, workload, device[1] if device else "", {}, [], {}))
         if entry.workload != workload:
             raise TableImportError(f"{self.name} row {line}: run {key} has another workload than on row {entry.line}")
         entry.raw.append(",".join(row))
@@ -259,8 +270,11 @@ class _Rows:
             direction = column.direction or own
             if direction is None:
                 raise self._fail(line, column, "a mixed row needs read and write columns (e.g. 'read IOPS', 'write IOPS')")
-            key_name = column.stat if column.role == "lat" else column.role
+            key_name = (("clat_" if "clat" in _normal(column.header) else "") + column.stat) if column.role == "lat" else column.role
             entry.metrics.setdefault(direction, {}).setdefault(key_name, self._metric(line, column, row[column.index]))
+            if column.role == "bw":
+                value, unit = self._value(line, column, row[column.index])
+                entry.bw_given.setdefault(direction, (value, _CHECK_UNITS.get(unit or "mb/s", unit or "mb/s")))
 
     def _metric(self, line: int, column: _Column, cell: str) -> float:
         value, unit = self._value(line, column, cell)
@@ -276,36 +290,51 @@ class _Rows:
         return value * table[unit]
 
     def runs(self, tags: dict[str, str]) -> list[RunResult]:
-        built = [(entry, self._sides(entry)) for entry in self.entries.values()]  # notes first, so every run carries all
+        built = [(entry, *self._sides(entry)) for entry in self.entries.values()]  # notes first, so every run carries all
         return [_run(self.name, entry.workload, sides.get("read", DirectionStats()), sides.get("write", DirectionStats()),
-                     device=entry.device, assumptions=list(self.assumed), tags=tags, raw="\n".join([self.header, *entry.raw]))
-                for entry, sides in built]
+                     device=entry.device, assumptions=list(self.assumed), checks=checks, tags=tags,
+                     raw="\n".join([self.header, *entry.raw]))
+                for entry, sides, checks in built]
 
-    def _sides(self, entry: _Entry) -> dict[str, DirectionStats]:
+    def _sides(self, entry: _Entry) -> tuple[dict[str, DirectionStats], list[ValidityWarning]]:
         sides: dict[str, DirectionStats] = {}
+        checks: list[ValidityWarning] = []
         block = entry.workload.block_size_bytes
         for direction, metrics in entry.metrics.items():
+            if direction in entry.bw_given and "iops" in metrics:
+                value, unit = entry.bw_given[direction]
+                check = check_bandwidth(value, unit, iops=metrics["iops"], block_size_bytes=block)
+                metrics["bw"] = check.bw_bytes_per_s
+                message = check.message(f"{self.name} row {entry.line}, {direction}", unit)
+                if message:
+                    checks.append(ValidityWarning(code=_UNIT_CODES[check.verdict], message=message,
+                                                  concerns=[f"{direction}.bw_bytes_per_s", f"{direction}.iops"]))
             iops = metrics.get("iops", metrics.get("bw", 0.0) / block)
             bw = metrics.get("bw", iops * block)
             if ("iops" in metrics) != ("bw" in metrics) and iops:
                 self.assumed["IOPS and bandwidth derived from each other through the access size where one was missing"] = None
-            latency = {k: v for k, v in metrics.items() if k not in ("iops", "bw")}
-            sides[direction] = _stats(iops, bw, entry.workload.runtime_s, latency)
+            sides[direction] = _stats(iops, bw, entry.workload.runtime_s, metrics)
         if not sides:
             raise TableImportError(f"{self.name} row {entry.line}: no IOPS, bandwidth or latency value")
-        return sides
+        return sides, checks
 
-def _stats(iops: float, bw: float, runtime_s: float, latency: dict[str, float]) -> DirectionStats:
+
+_UNIT_CODES = {"reinterpreted": "bandwidth_unit_reinterpreted", "mismatch": "bandwidth_contradicts_iops"}
+
+def _stats(iops: float, bw: float, runtime_s: float, metrics: dict[str, float]) -> DirectionStats:
     count = max(1, round(iops * runtime_s))
-    return DirectionStats(io_count=count, io_bytes=round(bw * runtime_s), runtime_ms=runtime_s * 1000, iops=iops,
-                          bw_bytes_per_s=bw, clat_ns=ClatStats.model_validate({"samples": count, **latency}))
+    lat = {k: v for k, v in metrics.items() if k not in ("iops", "bw") and not k.startswith("clat_")}
+    clat = {k.removeprefix("clat_"): v for k, v in metrics.items() if k.startswith("clat_")}
+    return DirectionStats(io_count=count, io_bytes=round(bw * runtime_s), runtime_ms=runtime_s * 1000, iops=iops, bw_bytes_per_s=bw,
+                          lat_ns=LatencyStats.model_validate({"samples": count, **lat}) if lat else LatencyStats(),
+                          clat_ns=LatencyStats.model_validate({"samples": count, **clat}) if clat else LatencyStats())
 
 
 def _run(name: str, workload: Workload, read: DirectionStats, write: DirectionStats, *, device: str, assumptions: list[str],
-         tags: dict[str, str], raw: str) -> RunResult:
+         checks: list[ValidityWarning], tags: dict[str, str], raw: str) -> RunResult:
     note = ValidityWarning(code="imported_table", severity=Severity.INFO,
                            message=f"imported from the table {name}" + (": " + "; ".join(assumptions) if assumptions else ""))
     return RunResult(engine=EngineInfo(name="imported", reason=f"tabular import from {name}",
                                        effective_queue_depth=workload.queue_depth, direct=workload.direct),
-                     workload=workload, environment=Environment(device_model=device), warnings=[note], read=read, write=write,
+                     workload=workload, environment=Environment(device_model=device), warnings=[note, *checks], read=read, write=write,
                      tags=tags, source=f"imported:{name}", raw_output=raw)

@@ -69,7 +69,7 @@ class ProgressPrinter:
         for host, s in sorted(self._hosts.items()):
             iops = s.read_iops + s.write_iops
             bw = s.read_bw_bytes_per_s + s.write_bw_bytes_per_s
-            p99 = max(v for v in (s.read_clat_ns_p99, s.write_clat_ns_p99, 0.0) if v is not None)
+            p99 = max(v for v in (s.read_lat_ns_p99, s.write_lat_ns_p99, 0.0) if v is not None)
             prefix = f"{host}: " if len(self._hosts) > 1 else ""
             parts.append(f"{prefix}{format_iops(iops)} IOPS {bw / 1e6:.1f} MB/s p99 {format_latency_ns(p99 or None)}")
         return " | ".join(parts)
@@ -88,36 +88,62 @@ def _direction_brief(run: RunResult | HostResult) -> str:
     for name, stats in (("read", run.read), ("write", run.write)):
         if stats.active:
             parts.append(f"{name} {format_iops(stats.iops)} IOPS {stats.bw_bytes_per_s / 1e6:.1f} MB/s "
-                         f"p50 {format_latency_ns(stats.clat_ns.p50)} p99 {format_latency_ns(stats.clat_ns.p99)}")
+                         f"p50 {format_latency_ns(stats.lat_ns.p50)} p99 {format_latency_ns(stats.lat_ns.p99)}")
     return "; ".join(parts) or f"no I/O ({getattr(run, 'status', 'failed')})"
 
 
-def format_runs_table(runs: list[RunResult]) -> str:
+LATENCY_NOTE = "latency: total, submission to completion (fio's lat); MB = 10^6 bytes, MiB = 2^20 bytes"
+BREAKDOWN_NOTE = ("total = submission (slat) + completion (clat); '-' where the engine does not split it "
+                  "(synchronous calls and the portable engine time the whole call)")
+_MAIN_COLUMNS = (("IOPS", 10), ("MB/s", 9), ("MiB/s", 9), ("mean", 10), ("p50", 10), ("p99", 10), ("p99.9", 10))
+_BREAKDOWN_COLUMNS = (("IOPS", 10), ("MB/s", 9), ("submit", 10), ("complete", 10), ("total", 10), ("tot p99", 10))
+
+
+def format_runs_table(runs: list[RunResult], *, breakdown: bool = False) -> str:
+    """One row per run and direction; ``breakdown`` shows total latency's submission and completion means."""
     if not runs:
         return "no runs"
-    columns = ("IOPS", "MB/s", "MiB/s", "mean", "p50", "p99", "p99.9")
-    widths = (10, 9, 9, 10, 10, 10, 10)
-    header = f"{'id':>5}  {'workload':28} {'dir':5} " + " ".join(f"{c:>{w}}" for c, w in zip(columns, widths, strict=True)) + "  status"
+    columns = _BREAKDOWN_COLUMNS if breakdown else _MAIN_COLUMNS
+    header = f"{'id':>5}  {'workload':28} {'dir':5} " + " ".join(f"{c:>{w}}" for c, w in columns) + "  status"
     lines = [header]
     for run in runs:
         for name, stats in (("read", run.read), ("write", run.write)):
             if stats.active:
-                lines.append(_row(run, name, stats))
+                lines.append(_row(run, name, stats, breakdown=breakdown))
         if not (run.read.active or run.write.active):
-            lines.append(f"{run.id or '-':>5}  {run.workload.label():28} {'-':5} {'no I/O completed':>73}  {run.status}")
-    lines.append("latencies are completion latency (clat); MB = 10^6 bytes, MiB = 2^20 bytes")
+            width = sum(w + 1 for _, w in columns) - 1
+            lines.append(f"{run.id or '-':>5}  {run.workload.label():28} {'-':5} {'no I/O completed':>{width}}  {run.status}")
+    lines.append(LATENCY_NOTE)
+    if breakdown:
+        lines.append(BREAKDOWN_NOTE)
+    lines += _kind_notes(runs)
     return "\n".join(lines)
 
 
-def _row(run: RunResult, name: str, stats: DirectionStats) -> str:
-    c = stats.clat_ns
+def _kind_notes(runs: list[RunResult]) -> list[str]:
+    older = sorted({str(r.id) for r in runs for d in (r.read, r.write) if d.latency_kind in ("total_mean_only", "completion_only")},
+                   key=lambda text: (len(text), text))
+    if not older:
+        return []
+    return [f"run(s) {', '.join(older)}: imported output without total-latency percentiles; their p50/p99 are left "
+            "empty rather than filled from completion latency"]
+
+
+def _row(run: RunResult, name: str, stats: DirectionStats, *, breakdown: bool) -> str:
+    lat = stats.lat_ns
     flag = " !" if run.warnings else ""
-    return (f"{run.id or '-':>5}  {run.workload.label():28} {name:5} {stats.iops:>10.0f} {stats.bw_bytes_per_s / 1e6:>9.1f} "
-            f"{stats.bw_bytes_per_s / 1048576:>9.1f} {format_latency_ns(c.mean):>10} {format_latency_ns(c.p50):>10} "
-            f"{format_latency_ns(c.p99):>10} {format_latency_ns(c.p99_9):>10}  {run.status}{flag}")
+    head = f"{run.id or '-':>5}  {run.workload.label():28} {name:5} {stats.iops:>10.0f} {stats.bw_bytes_per_s / 1e6:>9.1f} "
+    if breakdown:
+        split = stats.slat_ns.mean is not None
+        submit = format_latency_ns(stats.slat_ns.mean) if split else "-"
+        complete = format_latency_ns(stats.clat_ns.mean) if split else "-"
+        return (head + f"{submit:>10} {complete:>10} {format_latency_ns(lat.mean):>10} "
+                f"{format_latency_ns(lat.p99):>10}  {run.status}{flag}")
+    return (head + f"{stats.bw_bytes_per_s / 1048576:>9.1f} {format_latency_ns(lat.mean):>10} {format_latency_ns(lat.p50):>10} "
+            f"{format_latency_ns(lat.p99):>10} {format_latency_ns(lat.p99_9):>10}  {run.status}{flag}")
 
 
-def format_run(run: RunResult) -> str:
+def format_run(run: RunResult, *, breakdown: bool = False) -> str:
     env = run.environment
     lines = [
         f"run {run.id}  {run.started_at}  {run.status}  ({run.source})",
@@ -129,6 +155,6 @@ def format_run(run: RunResult) -> str:
     ]
     if run.tags:
         lines.append("tags:     " + ", ".join(f"{k}={v}" for k, v in run.tags.items()))
-    lines.append(format_runs_table([run]))
+    lines.append(format_runs_table([run], breakdown=breakdown))
     lines += [f"{w.severity.value}: {w.message}" for w in run.warnings]
     return "\n".join(lines)

@@ -29,10 +29,10 @@ def check_validity(workload: Workload, measurement: Measurement, read: Direction
             warnings.append(ValidityWarning(
                 code="short_run", concerns=[f"{name}.iops"],
                 message=f"{name} ran {stats.runtime_ms / 1000:.1f} s of the {workload.runtime_s:g} s asked"))
-    if workload.direct and read.active and read.clat_ns.p50 is not None and read.clat_ns.p50 < CACHE_READ_LATENCY_NS:
+    if workload.direct and read.active and read.lat_ns.p50 is not None and read.lat_ns.p50 < CACHE_READ_LATENCY_NS:
         warnings.append(ValidityWarning(
-            code="cache_suspected", concerns=["read.clat_ns.p50"],
-            message=f"median read latency {read.clat_ns.p50 / 1000:.1f} µs is faster than any flash device: "
+            code="cache_suspected", concerns=["read.lat_ns.p50"],
+            message=f"median read latency {read.lat_ns.p50 / 1000:.1f} µs is faster than any flash device: "
                     "a cache (RAM disk, hypervisor or controller cache) is answering"))
     if not workload.direct:
         warnings.append(ValidityWarning(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ssdprof.results import ClatStats, DirectionStats, EngineInfo, Environment, HostResult, RunResult
+from ssdprof.results import DirectionStats, EngineInfo, Environment, HostResult, LatencyStats, RunResult
 from ssdprof.workload import Pattern, Workload
 
 
@@ -21,7 +21,7 @@ def make_run(*, rw: str = "randread", bs: int = 4096, qd: int = 1, jobs: int = 1
             return DirectionStats()
         part = iops * share
         return DirectionStats(io_count=int(part * 10) or 1, io_bytes=int(part * 10) * bs, runtime_ms=10_000, iops=part,
-                              bw_bytes_per_s=part * bs, clat_ns=ClatStats(samples=int(part * 10), mean=lat_ns, p99=lat_ns))
+                              bw_bytes_per_s=part * bs, lat_ns=LatencyStats(samples=int(part * 10), mean=lat_ns, p99=lat_ns))
 
     return RunResult(
         id=run_id, engine=EngineInfo(name="fio", effective_queue_depth=qd), workload=workload,

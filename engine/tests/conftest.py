@@ -12,7 +12,7 @@ import pytest
 
 from ssdprof.store import Store
 
-pytest_plugins = ["infra.netns_hosts", "infra.ceph_cluster"]
+pytest_plugins = ["infra.netns_hosts", "infra.ceph_cluster", "infra.ci_rule"]
 
 DATA = Path(__file__).parent / "data"
 FIO_DATA = DATA / "fio"

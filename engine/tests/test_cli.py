@@ -83,10 +83,14 @@ def test_run_json_has_the_documented_stable_fields(disk_dir: Path) -> None:
     done = ssdprof("run", "--target", str(disk_dir), *SHORT, "--json", "--tag", "interface=virtio", db=db, check=True)
     run = json.loads(done.stdout)
     assert {"engine", "workload", "environment", "warnings", "hosts", "read", "write", "tags"} <= set(run)
-    assert set(run["read"]) >= {"io_count", "iops", "bw_bytes_per_s", "clat_ns"}
-    assert set(run["read"]["clat_ns"]) >= {"mean", "stddev", "min", "max", "p50", "p90", "p95", "p99", "p99_9", "p99_99"}
+    assert set(run["read"]) >= {"io_count", "iops", "bw_bytes_per_s", "lat_ns", "clat_ns", "slat_ns", "latency_kind"}
+    for latency in ("lat_ns", "clat_ns"):
+        assert set(run["read"][latency]) >= {"samples", "mean", "stddev", "min", "max", "p50", "p90", "p95", "p99", "p99_9",
+                                             "p99_99", "from_bins"}
+    assert set(run["read"]["slat_ns"]) >= {"samples", "mean", "stddev", "min", "max"}
+    assert run["read"]["latency_kind"] == "total" and run["read"]["lat_ns"]["from_bins"]
     assert run["hosts"][0]["host"] == "local" and run["tags"] == {"interface": "virtio"}
-    assert "bins_ns" not in run["read"]
+    assert "lat_bins_ns" not in run["read"] and "clat_bins_ns" not in run["read"]
     (disk_dir.parent / f"{disk_dir.name}.db").unlink()
 
 
@@ -103,9 +107,11 @@ def test_ssdprof_reports_exactly_what_fio_measured(disk_dir: Path) -> None:
     assert run["read"]["io_count"] == fio_read["total_ios"]
     assert run["read"]["iops"] == fio_read["iops"]
     assert run["read"]["bw_bytes_per_s"] == fio_read["bw_bytes"]
-    assert run["read"]["clat_ns"]["p50"] == fio_read["clat_ns"]["percentile"]["50.000000"]
-    assert run["read"]["clat_ns"]["p99_9"] == fio_read["clat_ns"]["percentile"]["99.900000"]
-    assert run["read"]["clat_ns"]["mean"] == pytest.approx(fio_read["clat_ns"]["mean"])
+    for latency in ("lat_ns", "clat_ns"):
+        assert run["read"][latency]["p50"] == fio_read[latency]["percentile"]["50.000000"]
+        assert run["read"][latency]["p99_9"] == fio_read[latency]["percentile"]["99.900000"]
+        assert run["read"][latency]["mean"] == pytest.approx(fio_read[latency]["mean"])
+    assert run["read"]["slat_ns"]["mean"] == pytest.approx(fio_read["slat_ns"]["mean"])
 
 
 def running_fio_on(directory: Path) -> list[psutil.Process]:

@@ -70,7 +70,7 @@ def test_a_real_run_streams_per_second_progress_and_parses_its_own_result(fio: F
     run = run_fio(fio, job_file(workload, str(path), plan_fio(fio, workload)), workload=workload, on_progress=seen.append)
     read = combine(j.read for j in run.report.jobs)
     assert run.returncode == 0 and not run.cancelled
-    assert read.io_count > 0 and read.clat_ns.from_bins
+    assert read.io_count > 0 and read.lat_ns.from_bins and read.clat_ns.from_bins
     assert read.runtime_ms == pytest.approx(3000, abs=150)
     measured = [s for s in seen if not s.ramping]
     assert len(measured) >= 2

@@ -9,7 +9,7 @@ import pytest
 from conftest import FIO_DATA
 
 from ssdprof import histogram
-from ssdprof.fio_output import ALL_CLIENTS, FioOutputError, combine, parse_report, split_documents
+from ssdprof.fio_output import ALL_CLIENTS, FioOutputError, combine, parse_document, parse_report, split_documents
 from ssdprof.progress import DocumentStream, ProgressTracker
 from ssdprof.results import DirectionStats
 
@@ -57,7 +57,7 @@ def test_percentiles_equal_fios_own_whether_from_bins_or_from_its_table(entry: d
 def test_json_plus_percentiles_come_from_bins() -> None:
     report = parse_report(fixture("fio-3.33_randread_qd1.jsonplus.json"))
     assert report.jobs[0].read.clat_ns.from_bins
-    assert sum(report.jobs[0].read.bins_ns.values()) == report.jobs[0].read.clat_ns.samples
+    assert sum(report.jobs[0].read.clat_bins_ns.values()) == report.jobs[0].read.clat_ns.samples
 
 
 def test_fio_2x_microseconds_and_kib_are_converted_to_ns_and_bytes() -> None:
@@ -96,7 +96,7 @@ def test_streamed_status_documents_become_per_second_samples_summing_to_the_tota
     samples = [s for line in text.splitlines(keepends=True) for doc in stream.feed(line) for s in tracker.update(doc)]
     assert stream.text == text
     assert len(samples) >= 3
-    assert all(s.read_iops > 0 and s.read_clat_ns_p99 is not None for s in samples)
+    assert all(s.read_iops > 0 for s in samples)
 
 
 def test_the_interval_across_the_end_of_the_ramp_is_not_mistaken_for_a_measured_second() -> None:
@@ -124,8 +124,8 @@ def test_combining_jobs_adds_bins_and_counts_and_weights_means_by_samples() -> N
     total = combine(pair)
     assert total.io_count == sum(p.io_count for p in pair)
     assert total.iops == pytest.approx(sum(p.iops for p in pair))
-    assert total.bins_ns == histogram.merge(p.bins_ns for p in pair)
-    assert total.clat_ns.p99 == histogram.percentile(total.bins_ns, 99)
+    assert total.clat_bins_ns == histogram.merge(p.clat_bins_ns for p in pair)
+    assert total.clat_ns.p99 == histogram.percentile(total.clat_bins_ns, 99)
     weighted = sum(p.clat_ns.samples * (p.clat_ns.mean or 0) for p in pair) / sum(p.clat_ns.samples for p in pair)
     assert total.clat_ns.mean == pytest.approx(weighted)
 
@@ -185,3 +185,68 @@ def test_fixture_manifest_covers_the_formats_the_issue_names() -> None:
     assert any(e["global_options"] == "list" for e in MANIFEST)
     assert all((FIO_DATA / e["file"]).exists() for e in MANIFEST)
     assert Path(FIO_DATA / "README.md").exists()
+
+
+LAT_FIXTURES = [e for e in MANIFEST if "lat_percentiles" in e["expected"]["read"]]
+
+
+def test_the_lat_fixtures_cover_async_sync_plain_json_and_status_documents() -> None:
+    files = {e["file"] for e in LAT_FIXTURES}
+    assert {"fio-3.33_randread_qd1_io_uring_lat.jsonplus.json", "fio-3.33_randrw_psync_lat.jsonplus.json",
+            "fio-3.33_randread_qd4_libaio_lat.json", "fio-3.33_status_interval_lat.jsonplus.txt"} <= files
+
+
+@pytest.mark.parametrize("entry", LAT_FIXTURES, ids=[e["file"] for e in LAT_FIXTURES])
+def test_total_latency_percentiles_equal_fios_own_lat_percentiles(entry: dict[str, Any]) -> None:
+    expected = entry["expected"]
+    for direction, stats in zip(("read", "write"), entry_stats(entry, expected), strict=True):
+        want = expected[direction]
+        if not stats.active:
+            continue
+        assert stats.latency_kind == "total"
+        assert stats.lat_ns.samples == want["lat_N"] and stats.lat_ns.mean == pytest.approx(want["lat"]["mean"])
+        assert (stats.lat_ns.min, stats.lat_ns.max) == (want["lat"]["min"], want["lat"]["max"])
+        assert sum(stats.lat_bins_ns.values()) == (want["lat_N"] if want["lat_bins_count"] else 0)
+        for key, field in REPORTED.items():
+            assert getattr(stats.lat_ns, field) == want["lat_percentiles"][key], (direction, key)
+            assert getattr(stats.clat_ns, field) == want["clat_percentiles"][key], (direction, key)
+
+
+def test_submission_latency_is_kept_where_fio_timed_it_and_empty_where_it_did_not() -> None:
+    uring = parse_report(fixture("fio-3.33_randread_qd1_io_uring_lat.jsonplus.json")).jobs[0].read
+    raw = json.loads(fixture("fio-3.33_randread_qd1_io_uring_lat.jsonplus.json"))["jobs"][0]["read"]
+    assert uring.slat_ns.mean == pytest.approx(raw["slat_ns"]["mean"]) and uring.slat_ns.samples == raw["slat_ns"]["N"]
+    # total = submission + completion, mean for mean (fio times both per I/O)
+    assert uring.lat_ns.mean == pytest.approx((uring.slat_ns.mean or 0) + (uring.clat_ns.mean or 0), rel=0.01)
+    assert uring.lat_ns.p50 > uring.clat_ns.p50  # type: ignore[operator]
+    psync = parse_report(fixture("fio-3.33_randrw_psync_lat.jsonplus.json")).jobs[0]
+    assert psync.read.slat_ns.mean is None and psync.write.slat_ns.mean is None  # fio prints zeros: not timed
+
+
+def test_old_output_keeps_fios_lat_mean_but_never_borrows_clat_percentiles() -> None:
+    for name in ("fio-3.33_randread_qd1.jsonplus.json", "fio-2.17_pkb_group_reporting.json"):
+        read = parse_report(fixture(name)).jobs[0].read
+        assert read.latency_kind == "total_mean_only", name
+        assert read.lat_ns.mean is not None and read.lat_ns.mean > (read.clat_ns.mean or 0), name
+        assert (read.lat_ns.p50, read.lat_ns.p99, read.lat_bins_ns) == (None, None, {}), name
+    raw = json.loads(fixture("fio-2.17_pkb_group_reporting.json"))["jobs"][0]["read"]["lat"]
+    assert parse_report(fixture("fio-2.17_pkb_group_reporting.json")).jobs[0].read.lat_ns.mean == pytest.approx(raw["mean"] * 1000)
+
+
+def test_combining_merges_total_latency_bins_like_completion_bins() -> None:
+    report = parse_report(fixture("fio-3.33_randrw_psync_lat.jsonplus.json"))
+    job = report.jobs[0]
+    both = combine([job.read, job.read])
+    assert both.lat_bins_ns == histogram.merge([job.read.lat_bins_ns, job.read.lat_bins_ns])
+    assert both.lat_ns.p99 == job.read.lat_ns.p99 and both.lat_ns.samples == 2 * job.read.lat_ns.samples
+
+
+def test_live_progress_reports_total_latency_from_the_lat_bins_of_each_second() -> None:
+    text = fixture("fio-3.33_status_interval_lat.jsonplus.txt")
+    stream, tracker = DocumentStream(), ProgressTracker(ramp_s=0)
+    samples = [s for line in text.splitlines(keepends=True) for doc in stream.feed(line) for s in tracker.update(doc)]
+    documents, _ = split_documents(text)
+    first = parse_document(documents[0]).jobs[0].read
+    assert samples[0].read_lat_ns_p99 == histogram.percentile(first.lat_bins_ns, 99)
+    assert samples[0].read_lat_ns_mean == pytest.approx(first.lat_ns.mean)
+    assert all(s.read_lat_ns_p99 is not None and s.read_lat_ns_mean is not None for s in samples)

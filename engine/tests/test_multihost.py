@@ -65,10 +65,11 @@ def test_the_aggregate_percentiles_are_those_of_the_summed_bins(ssh_hosts: Any, 
     run_id = json.loads(remote_run(ssh_hosts, db).stdout)["id"]
     run = Store(db).run(run_id)
     assert run is not None
-    summed = histogram.merge(h.read.bins_ns for h in run.hosts)
-    assert run.read.bins_ns == summed
-    assert run.read.clat_ns.p99 == histogram.percentile(summed, 99)
-    assert run.read.clat_ns.p50 == histogram.percentile(summed, 50)
+    summed = histogram.merge(h.read.lat_bins_ns for h in run.hosts)
+    assert summed and run.read.lat_bins_ns == summed
+    assert run.read.lat_ns.p99 == histogram.percentile(summed, 99)
+    assert run.read.lat_ns.p50 == histogram.percentile(summed, 50)
+    assert run.read.clat_bins_ns == histogram.merge(h.read.clat_bins_ns for h in run.hosts)
 
 
 def _argv(pid: int) -> str:

@@ -46,8 +46,9 @@ def test_a_run_with_the_portable_engine_prints_the_documented_json(disk_folder: 
     read = result["read"]
     assert read["iops"] > 0 and read["io_count"] > 0
     assert read["runtime_ms"] >= 1900
-    assert read["clat_ns"]["from_bins"] and read["clat_ns"]["p50"] > 10_000
-    assert "bins_ns" not in read
+    assert read["lat_ns"]["from_bins"] and read["lat_ns"]["p50"] > 10_000
+    assert read["clat_ns"] == read["lat_ns"] and read["latency_kind"] == "total"  # one timed span: the whole call
+    assert "lat_bins_ns" not in read
     assert "ioengine=" in result["job_text"]
     assert not [c for c in result["warnings"] if c["code"] in ("cache_answered", "cache_suspected")]
     assert list(target.iterdir()) == []  # the test file is removed afterwards

@@ -91,8 +91,8 @@ def test_a_random_read_run_has_the_fio_runners_shape(scratch: Path, test_file: P
     assert read.io_count > 100 and read.io_bytes == read.io_count * 4096
     assert read.runtime_ms == pytest.approx(1000, abs=50)
     assert read.iops == pytest.approx(read.io_count / (read.runtime_ms / 1000))
-    assert sum(read.bins_ns.values()) == read.io_count == read.clat_ns.samples
-    assert read.clat_ns.min is not None and read.clat_ns.min <= read.clat_ns.p50 <= read.clat_ns.p99 <= read.clat_ns.max  # type: ignore[operator]
+    assert sum(read.lat_bins_ns.values()) == read.io_count == read.lat_ns.samples
+    assert read.lat_ns.min is not None and read.lat_ns.min <= read.lat_ns.p50 <= read.lat_ns.p99 <= read.lat_ns.max  # type: ignore[operator]
     assert samples == result.progress and [s.elapsed_s for s in samples] == [1.0, 1.3]
     assert "ioengine=io_uring" in result.job_text and "iodepth=2" in result.job_text and "direct=1" in result.job_text
     raw = json.loads(result.raw_output)
@@ -108,7 +108,7 @@ def test_on_a_file_small_enough_for_ram_it_still_reports_device_latency(scratch:
     path.read_bytes()  # the whole file is now in the page cache
     device, _ = measure(path, workload(scratch, size_bytes=16 * MIB, runtime_s=1, ramp_s=0.2))
     cached, _ = measure(path, workload(scratch, size_bytes=16 * MIB, runtime_s=0.5, ramp_s=0.1, direct=False))
-    device_p50, cached_p50 = device.hosts[0].read.clat_ns.p50, cached.hosts[0].read.clat_ns.p50
+    device_p50, cached_p50 = device.hosts[0].read.lat_ns.p50, cached.hosts[0].read.lat_ns.p50
     assert device_p50 is not None and cached_p50 is not None
     assert device_p50 > 10_000, f"4K reads at {device_p50 / 1000:.1f} µs: the page cache answered"
     assert cached_p50 < device_p50 / 3  # the classic home-made benchmark's number, for contrast

@@ -20,7 +20,7 @@ def test_reads_the_device_never_saw_mean_a_cache_answered() -> None:
     warnings = cache_warnings(before, after, issued_read_bytes=100 * MB, issued_write_bytes=0)
     assert [w.code for w in warnings] == ["cache_answered"]
     assert "only 30 %" in warnings[0].message and "nvme0n1" in warnings[0].message
-    assert warnings[0].concerns == ["read.iops", "read.clat_ns"]
+    assert warnings[0].concerns == ["read.iops", "read.lat_ns"]
 
 
 def test_writes_are_checked_on_their_own() -> None:

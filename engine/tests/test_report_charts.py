@@ -29,7 +29,7 @@ def test_mean_ci95_is_students_t_interval() -> None:
 
 
 def test_the_percentile_line_reads_fios_own_percentiles_off_the_bins() -> None:
-    bins = fio_run("fio-3.33_randread_qd1.jsonplus.json").read.bins_ns
+    bins = fio_run("fio-3.33_randread_qd1_io_uring_lat.jsonplus.json").read.lat_bins_ns
     xs, ys = _percentile_line(bins)
     for pct in (50, 90, 99, 99.9):
         x = _nines(pct / 100)
@@ -49,9 +49,15 @@ def test_series_hold_only_runs_that_differ_in_the_varied_factor() -> None:
 
 
 def test_one_run_gets_distribution_charts_but_no_scaling_charts() -> None:
-    main, cluster = report_charts([RunGroup("one", (fio_run("fio-3.33_randread_qd1.jsonplus.json"),))])
+    main, cluster = report_charts([RunGroup("one", (fio_run("fio-3.33_randread_qd1_io_uring_lat.jsonplus.json"),))])
     assert [c.key for c in main] == ["percentiles"] and cluster == []
-    assert b"<svg" in main[0].svg and b"Completion latency percentiles" in main[0].svg
+    assert b"<svg" in main[0].svg and b"Latency percentiles (total, submission to completion)" in main[0].svg
+    assert b"completion latency only" not in main[0].svg
+
+
+def test_a_run_without_total_latency_bins_is_drawn_labelled_as_completion_latency() -> None:
+    main, _ = report_charts([RunGroup("one", (fio_run("fio-3.33_randread_qd1.jsonplus.json"),))])
+    assert [c.key for c in main] == ["percentiles"] and b"completion latency only" in main[0].svg
 
 
 def test_repeats_and_comparisons_get_error_bar_charts() -> None:

@@ -68,7 +68,7 @@ def test_the_report_names_the_workload_the_device_and_every_number_of_the_result
     assert (env.device_model or env.device) in text
     for run in sweep_runs:
         row = next(line for line in text.splitlines() if re.match(rf"\s*{run.id}\s+randread", line))
-        for number in (fmt_count(run.read.iops), fmt_us(run.read.clat_ns.mean), fmt_us(run.read.clat_ns.p99)):
+        for number in (fmt_count(run.read.iops), fmt_us(run.read.lat_ns.mean), fmt_us(run.read.lat_ns.p99)):
             assert number in row
     header = text[text.index("Results"):]
     for word in ("IOPS", "MB/s", "MiB/s", "Mean", "p50", "p99", "p99.9", "(µs)"):  # a header cell may wrap its unit
@@ -89,7 +89,7 @@ def test_repeats_are_reported_as_mean_plus_minus_a_95_percent_interval(sweep_pdf
 def test_every_chart_stays_whole_on_one_page_with_its_caption(sweep_pdf: Path) -> None:
     pages = page_texts(sweep_pdf)
     titles = {"IOPS vs access size": "Figure 1:", "Latency vs queue depth": "Figure 2:", "Latency–IOPS curve": "Figure 3:",
-              "IOPS per setting": "Figure 4:", "Completion latency percentiles": "Figure 5:", "IOPS each second": "Figure 6:"}
+              "IOPS per setting": "Figure 4:", "Latency percentiles (total, submission to completion)": "Figure 5:", "IOPS each second": "Figure 6:"}
     for title, caption in titles.items():
         page = next(i for i, text in enumerate(pages) if caption in text)
         assert title in pages[page], f"{title!r} is not on the page of its caption {caption!r}"

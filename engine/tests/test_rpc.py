@@ -171,9 +171,9 @@ def test_sweep_streams_events_and_stores_every_point(client: Client, disk_dir: P
     assert events[-1]["status"] == "done"
     runs = client.call("runs.list", {"tag": "interface=test"})["runs"]
     assert [r["workload"]["queue_depth"] for r in runs] == [1, 4]
-    assert runs[0]["progress"] == [] and runs[0]["read"]["bins_ns"] == {}
+    assert runs[0]["progress"] == [] and runs[0]["read"]["lat_bins_ns"] == {}
     full = client.call("runs.get", {"run_id": runs[0]["id"]})["run"]
-    assert full["read"]["iops"] > 0 and full["read"]["bins_ns"] and full["progress"]
+    assert full["read"]["iops"] > 0 and full["read"]["lat_bins_ns"] and full["progress"]
     tagged = client.call("runs.tag", {"run_id": runs[0]["id"], "tags": {"nodes": "3"}})["run"]
     assert tagged["tags"] == {"interface": "test", "nodes": "3"}
     csv = client.call("export.csv", {"sweep_id": started["sweep_id"]})

@@ -36,7 +36,7 @@ def test_a_sweep_commits_each_point_emits_progress_and_removes_its_test_file(dis
     outcome = Runner(fresh_store).run_sweep(spec, on_event=events.append)
     assert outcome.status == "done"
     assert [r.workload.queue_depth for r in outcome.results] == [1, 4]
-    assert all(r.read.iops > 0 and r.read.clat_ns.p99 is not None for r in outcome.results)
+    assert all(r.read.iops > 0 and r.read.lat_ns.p99 is not None for r in outcome.results)
     assert len(fresh_store.runs(RunFilter(sweep_id=outcome.sweep_id))) == 2
     assert any(isinstance(e, PointProgress) for e in events)
     assert isinstance(events[0], SweepStarted)

@@ -8,6 +8,7 @@ import pytest
 from ssdprof.specs import (
     Access,
     Figure,
+    Spec,
     SpecError,
     SpecLibrary,
     bundled_spec_dir,
@@ -42,7 +43,7 @@ def test_the_library_holds_at_least_20_drives_with_rated_figures(library: SpecLi
     assert len({s.vendor for s in rated}) >= 6
 
 
-@pytest.mark.parametrize("spec_id", ["intel-d7-p5600", "intel-ssd-e-5400s", "samsung-830-256gb", "shannon-direct-io-g3i",
+@pytest.mark.parametrize("spec_id", ["intel-d7-p5600", "intel-ssd-e-5410s", "samsung-830-256gb", "shannon-direct-io-g3i",
                                      "samsung-870-evo-1tb", "crucial-mx500-1tb", "wd-black-sn770-1tb", "kingston-a400-240gb"])
 def test_the_drives_named_in_the_brief_are_present(library: SpecLibrary, spec_id: str) -> None:
     assert spec_id in library.specs
@@ -60,7 +61,7 @@ def test_the_brief_s_130k_random_write_enterprise_drive_is_the_d7_p5500(library:
     ("ata-Samsung_SSD_870_EVO_1TB_S6PTNX0R123456A", "samsung-870-evo-1tb"),  # /dev/disk/by-id, serial appended
     ("SAMSUNG SSD 830 Series", "samsung-830-256gb"),                       # hdparm / smartctl, no capacity in the name
     ("Samsung SSD 850 EVO 500GB", None),                                   # real drive, not in the library
-    ("INTEL SSDPF2KX038TZ", "intel-d7-p5510-3.84tb"),                      # nvme list
+    ("INTEL SSDPF2KX038TZ", None),                                         # nvme list: a D7-P5510, no sourced sheet
     ("SSDPF2KE016T9L", "intel-d7-p5600"),                                  # an OEM variant of the part number
     ("WD_BLACK SN770 1TB", "wd-black-sn770-1tb"),
     ("WD_BLACK SN850X 2000GB", "wd-black-sn850x-2tb"),
@@ -138,3 +139,30 @@ def test_rated_figures_are_normalised_once_to_bytes_per_second_iops_and_nanoseco
     assert Figure(metric=Access.SEQ_READ, value=2, unit="GiB/s").canonical_value == 2 * 1024**3
     assert Figure(metric=Access.RAND_READ, value=85, unit="us").canonical_value == 85_000
     assert Figure(metric=Access.RAND_READ, value=98_000, unit="IOPS").quantity == "iops"
+
+
+def test_every_bundled_figure_names_a_public_source_url_and_its_conditions(library: SpecLibrary) -> None:
+    assert BUNDLED is not None
+    for path in sorted(BUNDLED.glob("*.json")):
+        spec = library.get(path.stem)
+        assert spec.sources and all(s.url.startswith(("https://", "http://")) for s in spec.sources), path.name
+        assert not spec.unsourced, path.name
+        for figure in spec.figures:  # a condition the source leaves out is null, and said "not stated"
+            assert figure.statistic in ("up_to", "typical", "mean") or figure.statistic.startswith("p"), (path.name, figure)
+            assert ("not stated" in figure.conditions()) == (figure.block_size_bytes is None or figure.queue_depth is None)
+
+
+def test_a_sheet_without_a_source_url_is_marked_unsourced_and_its_percentages_indicative(tmp_path: Path) -> None:
+    from ssdprof.analysis.spec_comparison import Status, compare_run
+    from ssdprof.interchange import import_fio_output
+
+    assert BUNDLED is not None
+    mine = json.loads((BUNDLED / "samsung-870-evo-1tb.json").read_text())
+    mine["id"], mine["sources"] = "my-870", [{"title": "a colleague's notes", "url": ""}]
+    spec = Spec.model_validate(mine)
+    assert spec.unsourced and spec.model_dump()["unsourced"]
+    from conftest import FIO_DATA
+
+    run = import_fio_output(FIO_DATA / "fio-3.33_randread_qd1_io_uring_lat.jsonplus.json")[0]
+    compared = [c for c in compare_run(spec, run) if c.pct_of_spec is not None]
+    assert compared and all(c.status is Status.UNSTATED and any("unsourced" in n for n in c.notes) for c in compared)

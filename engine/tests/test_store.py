@@ -1,7 +1,11 @@
+import json
 import sqlite3
 from pathlib import Path
 
-from ssdprof.results import DirectionStats, EngineInfo, RunResult
+from conftest import FIO_DATA
+
+from ssdprof.interchange import import_fio_output
+from ssdprof.results import DirectionStats, EngineInfo, RunResult, SpanStats
 from ssdprof.store import MIGRATIONS, RunFilter, Store
 from ssdprof.sweep import SweepSpec
 from ssdprof.workload import Workload
@@ -69,3 +73,53 @@ def test_a_sweep_remembers_which_points_finished(fresh_store: Store) -> None:
     stored = fresh_store.sweep(sweep_id)
     assert stored is not None and stored.done == {(0, 1)} and stored.spec == spec
     assert fresh_store.last_unfinished_sweep() is not None
+
+
+def _as_stored_before_total_latency(run: RunResult) -> str:
+    """The JSON a run had in the store before migration 0003: completion latency only, bins under ``bins_ns``."""
+    data = run.model_dump(mode="json")
+    for part in (data, *data["hosts"]):
+        for side in ("read", "write"):
+            stats = part[side]
+            stats["bins_ns"] = stats.pop("clat_bins_ns")
+            for gone in ("lat_ns", "slat_ns", "lat_bins_ns", "latency_kind"):
+                stats.pop(gone)
+    for sample in data["progress"]:
+        for side in ("read", "write"):
+            for stat in ("mean", "p99"):
+                sample[f"{side}_clat_ns_{stat}"] = sample.pop(f"{side}_lat_ns_{stat}")
+    return json.dumps(data)
+
+
+def _old_database(path: Path, rows: list[tuple[str, RunResult]]) -> None:
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE schema_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
+    for name, sql in MIGRATIONS[:2]:
+        assert isinstance(sql, str)
+        db.executescript(sql)
+        db.execute("INSERT INTO schema_migrations VALUES (?, '2026-11-01')", (name,))
+    for engine, run in rows:
+        db.execute("INSERT INTO runs (workload_key, host_key, started_at, finished_at, status, engine, target, device_model,"
+                   " source, result_json, raw_output) VALUES ('k', 'local', '', '', 'ok', ?, '', '', 'measured', ?, ?)",
+                   (engine, _as_stored_before_total_latency(run), run.raw_output))
+    db.commit()
+    db.close()
+
+
+def test_runs_stored_before_total_latency_get_it_from_their_raw_output_or_their_engine(tmp_path: Path) -> None:
+    fio = import_fio_output(FIO_DATA / "fio-3.33_randread_qd1_io_uring_lat.jsonplus.json")[0]
+    old_fio = import_fio_output(FIO_DATA / "fio-3.33_randread_qd1.jsonplus.json")[0]
+    portable_read = fio.read.model_copy(update={"lat_ns": fio.read.clat_ns, "lat_bins_ns": fio.read.clat_bins_ns, "slat_ns": SpanStats()})
+    portable = fio.model_copy(update={"engine": EngineInfo(name="portable"), "read": portable_read, "hosts": [], "raw_output": "{}"})
+    _old_database(tmp_path / "old.db", [("fio", fio), ("fio", old_fio), ("portable", portable)])
+
+    store = Store(tmp_path / "old.db")
+    assert store.applied_migrations()[-1] == "0003_total_latency"
+    migrated_fio, migrated_old, migrated_portable = (store.run(i) for i in (1, 2, 3))
+    assert migrated_fio is not None and migrated_old is not None and migrated_portable is not None
+    assert migrated_fio.read.lat_ns == fio.read.lat_ns and migrated_fio.read.lat_bins_ns == fio.read.lat_bins_ns
+    assert migrated_fio.read.slat_ns == fio.read.slat_ns and migrated_fio.read.clat_bins_ns == fio.read.clat_bins_ns
+    assert migrated_fio.hosts[0].read.lat_ns == fio.hosts[0].read.lat_ns
+    assert migrated_old.read.latency_kind == "total_mean_only" and migrated_old.read.lat_ns.p99 is None
+    assert migrated_portable.read.lat_ns == portable.read.clat_ns and migrated_portable.read.latency_kind == "total"
+    store.close()

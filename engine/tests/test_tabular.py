@@ -27,7 +27,7 @@ def test_a_datasheet_table_becomes_one_run_per_row_in_canonical_units() -> None:
     imported = parse_table(DATASHEET, "datasheet.csv")
     qd1, qd32, seq, write = imported.runs
     assert (qd1.workload.pattern, qd1.workload.block_size_bytes, qd1.workload.queue_depth) == (Pattern.RANDREAD, 4096, 1)
-    assert (qd1.read.iops, qd1.read.bw_bytes_per_s, qd1.read.clat_ns.mean, qd1.read.clat_ns.p99_9) == (14500, 59.4e6, 68200, 120000)
+    assert (qd1.read.iops, qd1.read.bw_bytes_per_s, qd1.read.lat_ns.mean, qd1.read.lat_ns.p99_9) == (14500, 59.4e6, 68200, 120000)
     assert qd32.read.iops == 480_000
     assert (seq.workload.pattern, seq.read.bw_bytes_per_s, seq.read.iops) == (Pattern.READ, 3.5e9, 3.5e9 / 131072)
     assert (write.workload.pattern, write.write.iops, write.read.active) == (Pattern.RANDWRITE, 130_000, False)
@@ -45,7 +45,7 @@ def test_units_in_cells_headers_and_european_csv_are_read() -> None:
     text = "bs;qd;rw;throughput;latency\n128 KiB;QD8;seq write;1,5 GB/s;850 us\n"
     (run,) = parse_table(text, "eu.csv").runs
     assert (run.workload.block_size_bytes, run.workload.queue_depth, run.workload.pattern) == (131072, 8, Pattern.WRITE)
-    assert (run.write.bw_bytes_per_s, run.write.clat_ns.mean) == (1.5e9, 850_000)
+    assert (run.write.bw_bytes_per_s, run.write.lat_ns.mean) == (1.5e9, 850_000)
 
 
 def test_separate_read_and_write_columns_make_one_mixed_run() -> None:
@@ -53,7 +53,7 @@ def test_separate_read_and_write_columns_make_one_mixed_run() -> None:
             "4k,16,randrw,70,7000,3000,90,40\n")
     (run,) = parse_table(text, "mixed.csv").runs
     assert (run.workload.pattern, run.workload.read_pct) == (Pattern.RANDRW, 70)
-    assert (run.read.iops, run.write.iops, run.read.clat_ns.mean, run.write.clat_ns.mean) == (7000, 3000, 90_000, 40_000)
+    assert (run.read.iops, run.write.iops, run.read.lat_ns.mean, run.write.lat_ns.mean) == (7000, 3000, 90_000, 40_000)
 
 
 def test_ssdprofs_own_csv_export_imports_back_to_the_same_numbers() -> None:
@@ -68,6 +68,7 @@ def test_ssdprofs_own_csv_export_imports_back_to_the_same_numbers() -> None:
             a, b = getattr(original, side), getattr(imported, side)
             assert b.iops == pytest.approx(a.iops, rel=1e-6) and b.bw_bytes_per_s == pytest.approx(a.bw_bytes_per_s, rel=1e-6)
             assert b.clat_ns.p99 == pytest.approx(a.clat_ns.p99, abs=0.1)
+            assert b.lat_ns.mean == pytest.approx(a.lat_ns.mean, abs=0.1) and b.lat_ns.p99 == a.lat_ns.p99
 
 
 @pytest.mark.parametrize(("text", "message"), [
@@ -118,3 +119,46 @@ def test_a_file_that_is_not_text_is_refused(tmp_path: Path) -> None:
     path.write_bytes(b"\xff\xfe\x00bs")
     with pytest.raises(TableImportError, match="not UTF-8"):
         import_table(path)
+
+
+MIB_LABELLED_MB = """\
+bs,qd,direction,IOPS,MB/s
+4k,1,randread,20000,78.1
+4k,32,randread,120000,468.8
+"""
+
+
+def test_a_mb_per_s_column_that_is_really_mib_per_s_is_read_as_mib_and_said_so() -> None:
+    imported = parse_table(MIB_LABELLED_MB, "tool.csv")
+    for run, iops in zip(imported.runs, (20000, 120000), strict=True):
+        assert run.read.bw_bytes_per_s == pytest.approx(iops * 4096, rel=0.001)
+        (warning,) = [w for w in run.warnings if w.code == "bandwidth_unit_reinterpreted"]
+        assert "labelled MB/s" in warning.message and "read as MiB/s" in warning.message and "tool.csv row" in warning.message
+    assert len(imported.unit_warnings) == 2
+
+
+def test_a_bandwidth_that_contradicts_its_iops_is_kept_with_both_figures_named() -> None:
+    imported = parse_table("bs,qd,direction,IOPS,MB/s\n4k,1,randread,20000,40\n4k,1,randwrite,10000,41.0\n", "odd.csv")
+    contradicted, fine = imported.runs
+    assert contradicted.read.bw_bytes_per_s == 40e6  # kept as given, never silently changed
+    (warning,) = [w for w in contradicted.warnings if w.code == "bandwidth_contradicts_iops"]
+    assert "odd.csv row 2, read" in warning.message and "40.00 MB/s" in warning.message and "81.92 MB/s" in warning.message
+    assert not [w for w in fine.warnings if w.code.startswith("bandwidth_")]
+    assert imported.unit_warnings == [warning.message]
+
+
+def test_a_table_whose_figures_agree_gets_no_unit_warning() -> None:
+    assert parse_table(DATASHEET, "datasheet.csv").unit_warnings == []
+
+
+def test_clat_columns_are_completion_latency_and_other_latency_columns_total() -> None:
+    (run,) = parse_table("bs,qd,direction,IOPS,lat_ns_mean,clat_ns_mean,slat_ns_mean\n4k,1,randread,1000,60000,50000,10000\n").runs
+    assert (run.read.lat_ns.mean, run.read.clat_ns.mean) == (60000, 50000)
+
+
+def test_cli_import_table_prints_the_unit_warnings(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    table = tmp_path / "tool.csv"
+    table.write_text(MIB_LABELLED_MB)
+    assert cli.main(["import-table", str(table), "--db", str(tmp_path / "r.db")]) == 0
+    out = capsys.readouterr().out
+    assert out.count("warning: tool.csv row") == 2 and "read as MiB/s" in out

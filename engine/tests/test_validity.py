@@ -1,4 +1,4 @@
-from ssdprof.results import ClatStats, DirectionStats, EngineInfo, Environment, Measurement
+from ssdprof.results import DirectionStats, EngineInfo, Environment, LatencyStats, Measurement
 from ssdprof.validity import check_validity
 from ssdprof.workload import Workload
 
@@ -14,7 +14,7 @@ def codes(read: DirectionStats, *, env: Environment = SATA, cpu: float | None = 
 
 
 def reads(bw: float = 500e6, runtime_ms: float = 10_000, p50: float = 80_000) -> DirectionStats:
-    return DirectionStats(io_count=1000, iops=1000, bw_bytes_per_s=bw, runtime_ms=runtime_ms, clat_ns=ClatStats(samples=1000, p50=p50))
+    return DirectionStats(io_count=1000, iops=1000, bw_bytes_per_s=bw, runtime_ms=runtime_ms, lat_ns=LatencyStats(samples=1000, p50=p50))
 
 
 def test_an_honest_run_has_no_warnings() -> None:

@@ -17,23 +17,6 @@ export interface CheckInfo {
   message: string;
 }
 
-/** Completion latency (submission to completion) in nanoseconds. */
-export interface ClatStats {
-  samples: number;
-  mean: number | null;
-  stddev: number | null;
-  min: number | null;
-  max: number | null;
-  p50: number | null;
-  p90: number | null;
-  p95: number | null;
-  p99: number | null;
-  p99_9: number | null;
-  p99_99: number | null;
-  /** percentiles computed from histogram bins */
-  from_bins: boolean;
-}
-
 /** A Ceph cluster as `ceph -s` and `ceph osd tree` described it when the run started. */
 export interface ClusterFacts {
   fsid: string;
@@ -82,16 +65,25 @@ export interface DeleteResult {
   deleted: boolean;
 }
 
-/** One direction (read or write) of a run, a host or a job. */
+/** One direction (read or write) of a run, a host or a job.  ``lat_ns`` is THE latency: total, from submission to completion (fio's ``lat``, SNIA's response time), the span an application waits, and the one figure that compares across engines. fio's asynchronous engines split it into submission (``slat_ns``) and completion (``clat_ns``, which starts when the submission call returns); synchronous engines and the portable engine time the whole call, so there ``clat_ns`` is the same span as ``lat_ns``. */
 export interface DirectionStats {
   io_count: number;
   io_bytes: number;
   runtime_ms: number;
   iops: number;
   bw_bytes_per_s: number;
-  clat_ns: ClatStats;
-  /** fio-layout histogram: bucket midpoint ns -> count */
-  bins_ns: Record<string, number>;
+  /** total latency, submission to completion */
+  lat_ns: LatencyStats;
+  /** completion latency (after the submission call returned) */
+  clat_ns: LatencyStats;
+  /** submission latency (the submission call itself) */
+  slat_ns: SpanStats;
+  /** total latency, fio-layout histogram: bucket midpoint ns -> count */
+  lat_bins_ns: Record<string, number>;
+  /** completion latency, fio-layout histogram */
+  clat_bins_ns: Record<string, number>;
+  /** what was recorded of latency: total (with percentiles), total_mean_only (old fio output: mean/min/max), completion_only (clat without total), none; empty without I/O */
+  latency_kind: string;
 }
 
 export type EngineChoice = "auto" | "fio" | "portable";
@@ -313,6 +305,23 @@ export interface HostsListResult {
 
 export type Interface = "SATA" | "NVMe" | "PCIe" | "SAS";
 
+/** A latency in nanoseconds with its percentiles, from histogram bins where there are any. */
+export interface LatencyStats {
+  samples: number;
+  mean: number | null;
+  stddev: number | null;
+  min: number | null;
+  max: number | null;
+  p50: number | null;
+  p90: number | null;
+  p95: number | null;
+  p99: number | null;
+  p99_9: number | null;
+  p99_99: number | null;
+  /** percentiles computed from histogram bins */
+  from_bins: boolean;
+}
+
 export interface LayoutDone {
   kind: "layout_done";
   path: string;
@@ -454,10 +463,11 @@ export interface ProgressSample {
   write_iops: number;
   read_bw_bytes_per_s: number;
   write_bw_bytes_per_s: number;
-  read_clat_ns_mean: number | null;
-  write_clat_ns_mean: number | null;
-  read_clat_ns_p99: number | null;
-  write_clat_ns_p99: number | null;
+  /** total latency over the interval */
+  read_lat_ns_mean: number | null;
+  write_lat_ns_mean: number | null;
+  read_lat_ns_p99: number | null;
+  write_lat_ns_p99: number | null;
   host: string;
   ramping: boolean;
 }
@@ -558,6 +568,8 @@ export interface RunsCompareResult {
   /** of the means: IOPS, MB/s (10^6 bytes/s) or µs */
   unit: string;
   comparisons: GroupVerdict[];
+  /** set when A's and B's latencies are of different kinds */
+  latency_note: string;
 }
 
 export interface RunsListParams {
@@ -670,6 +682,15 @@ export interface SourceOutput {
 /** Source as the engine sends it; SourceInput is what it accepts. */
 export type Source = SourceOutput;
 
+/** A timed span's moments in nanoseconds, with no percentiles (fio's ``slat_ns``). */
+export interface SpanStats {
+  samples: number;
+  mean: number | null;
+  stddev: number | null;
+  min: number | null;
+  max: number | null;
+}
+
 export interface SpecInput {
   schema_version?: number;
   id: string;
@@ -700,6 +721,8 @@ export interface SpecOutput {
   figures: FigureOutput[];
   sources: SourceOutput[];
   notes: string;
+  /** no public source URL for the sheet or for one of its figures: % of spec cannot be checked */
+  unsourced: boolean;
 }
 
 /** Spec as the engine sends it; SpecInput is what it accepts. */

@@ -4,7 +4,7 @@ import { fullRun } from '../test/fixtures';
 import { idle, liveReducer, overallFraction } from './live';
 
 const started: SweepStarted = { kind: 'sweep_started', sweep_id: 3, name: 'student', total_points: 10, already_done: 0, estimated_s: 13, engine: 'fio', engine_reason: 'fio found' };
-const sample = { elapsed_s: 1, read_iops: 1000, write_iops: 0, read_bw_bytes_per_s: 4096000, write_bw_bytes_per_s: 0, read_clat_ns_mean: 60000, write_clat_ns_mean: null, read_clat_ns_p99: 90000, write_clat_ns_p99: null, host: 'local', ramping: false };
+const sample = { elapsed_s: 1, read_iops: 1000, write_iops: 0, read_bw_bytes_per_s: 4096000, write_bw_bytes_per_s: 0, read_lat_ns_mean: 60000, write_lat_ns_mean: null, read_lat_ns_p99: 90000, write_lat_ns_p99: null, host: 'local', ramping: false };
 
 describe('liveReducer', () => {
   it('keeps each remote host on its own series, the sweep time running on across points', () => {

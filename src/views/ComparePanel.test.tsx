@@ -14,6 +14,7 @@ const verdict: RunsCompareResult = {
     a: { n: 3, mean: 10000, stddev: 100, half_width: 248.4 }, b: { n: 3, mean: 15000, stddev: 200, half_width: 496.8 },
     diff_pct: 50, p_value: 0.0004, significant: true, verdict: 'B is 50.0 % higher than A: significant at 5%',
   }],
+  latency_note: '',
 };
 
 describe('ComparePanel', () => {
@@ -33,6 +34,15 @@ describe('ComparePanel', () => {
     expect(cell.textContent).toMatch(/^significant — B is 50.0 % higher/);
     expect(within(screen.getByTestId('compare-table')).getByText('10,000 ± 248.4 (n=3)')).toBeDefined();
     expect(fake.calls.find((c) => c.method === 'runs.compare')?.params).toEqual({ a: [earlier.id], b: [current.id], metric: 'iops', confidence: 0.95 });
+    expect(screen.queryByTestId('latency-note')).toBeNull();
+  });
+
+  it('says so when the engine finds the two groups\' latencies are of different kinds', async () => {
+    const note = 'latencies of different kinds are compared (group A: completion latency only; group B: total latency)';
+    const fake = fakeEngine({ 'runs.list': () => ({ runs: [current, earlier], total: 2 }), 'runs.compare': () => ({ ...verdict, latency_note: note }) });
+    renderWith(fake.engine, <ComparePanel runs={[current]} earlier={[earlier]} onEarlier={vi.fn()} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Compare' }));
+    expect((await screen.findByTestId('latency-note')).textContent).toBe(note);
   });
 
   it('cannot compare before an earlier run is chosen', async () => {

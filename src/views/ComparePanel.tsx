@@ -93,6 +93,7 @@ export function ComparePanel({ runs, earlier, onEarlier }: Props) {
         <button type="button" disabled={earlier.length === 0} onClick={() => void compare()}>Compare</button>
       </div>
       {problem && <p role="alert" className="error">{problem}</p>}
+      {result?.latency_note && <p role="note" className="warning" data-testid="latency-note">{result.latency_note}</p>}
       {result && (
         <table className="data" data-testid="compare-table">
           <caption>A = earlier run(s), B = the runs shown; mean ± 95 % CI in {result.unit}; Welch's t-test</caption>

@@ -18,9 +18,9 @@ export function metricOf(run: RunResult, metric: MetricId): number | null {
   switch (metric) {
     case 'iops': return t.iops;
     case 'bw_bytes_per_s': return t.bwBytesPerS;
-    case 'lat_ns_mean': return t.main.clat_ns.mean ?? null;
-    case 'lat_ns_p99': return t.main.clat_ns.p99 ?? null;
-    case 'lat_ns_p99_9': return t.main.clat_ns.p99_9 ?? null;
+    case 'lat_ns_mean': return t.main.lat_ns.mean ?? null;
+    case 'lat_ns_p99': return t.main.lat_ns.p99 ?? null;
+    case 'lat_ns_p99_9': return t.main.lat_ns.p99_9 ?? null;
     default: return null;
   }
 }

@@ -39,8 +39,8 @@ export function HostResults({ run }: { run: RunResult }) {
               <td>{Math.round(r.read.iops).toLocaleString('en-US')}</td>
               <td>{Math.round(r.write.iops).toLocaleString('en-US')}</td>
               <td>{mbPerS(r.read.bw_bytes_per_s + r.write.bw_bytes_per_s).toFixed(1)}</td>
-              <td>{us(r.read.clat_ns.p99)}</td>
-              <td>{us(r.write.clat_ns.p99)}</td>
+              <td>{us(r.read.lat_ns.p99)}</td>
+              <td>{us(r.write.lat_ns.p99)}</td>
               <td>{r.error ?? 'ok'}</td>
             </tr>
           ))}

@@ -26,7 +26,7 @@ describe('Live', () => {
 describe('Live, several hosts', () => {
   const sample = (host: string, second: number, iops: number) => ({
     elapsed_s: second, read_iops: iops, write_iops: 0, read_bw_bytes_per_s: iops * 4096, write_bw_bytes_per_s: 0,
-    read_clat_ns_mean: 90_000, write_clat_ns_mean: null, read_clat_ns_p99: 200_000, write_clat_ns_p99: null, host, ramping: false,
+    read_lat_ns_mean: 90_000, write_lat_ns_mean: null, read_lat_ns_p99: 200_000, write_lat_ns_p99: null, host, ramping: false,
   });
   const progress = (host: string, second: number, iops: number) => ({
     kind: 'point_progress' as const, number: 1, total_points: 1, point_elapsed_s: second, point_duration_s: 10, eta_s: 10 - second,

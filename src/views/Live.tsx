@@ -88,10 +88,10 @@ export function Live({ state, onCancel, onOpenResults, onDesign, onResume }: Pro
           series={hostNames.length ? perHost((s) => mbPerS(s.read_bw_bytes_per_s + s.write_bw_bytes_per_s))
             : [{ label: 'read + write', points: state.samples.map((s, i) => ({ x: seconds[i]!, y: mbPerS(s.read_bw_bytes_per_s + s.write_bw_bytes_per_s) })) }]}
           empty="Waiting for the first sample." />
-        <ChartFigure id="live-latency" tableLast={LIVE_TABLE_POINTS} title="Completion latency, per second (µs)" kind="line" xLabel="sweep time (s)" yLabel="µs"
-          series={hostNames.length ? perHost((s) => usOf(s.read_clat_ns_mean ?? s.write_clat_ns_mean), ' mean') : [
-            { label: 'mean', points: state.samples.map((s, i) => ({ x: seconds[i]!, y: usOf(s.read_clat_ns_mean ?? s.write_clat_ns_mean) })) },
-            { label: 'p99', points: state.samples.map((s, i) => ({ x: seconds[i]!, y: usOf(s.read_clat_ns_p99 ?? s.write_clat_ns_p99) })) },
+        <ChartFigure id="live-latency" tableLast={LIVE_TABLE_POINTS} title="Latency (submission to completion), per second (µs)" kind="line" xLabel="sweep time (s)" yLabel="µs"
+          series={hostNames.length ? perHost((s) => usOf(s.read_lat_ns_mean ?? s.write_lat_ns_mean), ' mean') : [
+            { label: 'mean', points: state.samples.map((s, i) => ({ x: seconds[i]!, y: usOf(s.read_lat_ns_mean ?? s.write_lat_ns_mean) })) },
+            { label: 'p99', points: state.samples.map((s, i) => ({ x: seconds[i]!, y: usOf(s.read_lat_ns_p99 ?? s.write_lat_ns_p99) })) },
           ]}
           empty="Waiting for the first sample." />
       </div>
@@ -106,7 +106,7 @@ export function Live({ state, onCancel, onOpenResults, onDesign, onResume }: Pro
               return (
                 <tr key={run.id ?? i}>
                   <td>{i + 1}</td><td>{workloadLabel(run.workload)}</td><td className="num">{formatIops(t.iops)}</td>
-                  <td className="num">{mbPerS(t.bwBytesPerS).toFixed(1)}</td><td className="num">{formatLatencyNs(t.main.clat_ns.p99)}</td>
+                  <td className="num">{mbPerS(t.bwBytesPerS).toFixed(1)}</td><td className="num">{formatLatencyNs(t.main.lat_ns.p99)}</td>
                   <td>{run.status}{run.warnings.length ? ` ⚠ ${run.warnings.length}` : ''}</td>
                 </tr>
               );

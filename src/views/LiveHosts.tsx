@@ -34,8 +34,8 @@ export function LiveHosts({ hosts, latestS, running }: { hosts: Record<string, P
               <td>{name}</td><td>{status}</td>
               <td className="num">{last ? formatIops(last.read_iops + last.write_iops) : '–'}</td>
               <td className="num">{last ? mbPerS(last.read_bw_bytes_per_s + last.write_bw_bytes_per_s).toFixed(1) : '–'}</td>
-              <td className="num">{formatLatencyNs(last ? last.read_clat_ns_mean ?? last.write_clat_ns_mean : null)}</td>
-              <td className="num">{formatLatencyNs(last ? last.read_clat_ns_p99 ?? last.write_clat_ns_p99 : null)}</td>
+              <td className="num">{formatLatencyNs(last ? last.read_lat_ns_mean ?? last.write_lat_ns_mean : null)}</td>
+              <td className="num">{formatLatencyNs(last ? last.read_lat_ns_p99 ?? last.write_lat_ns_p99 : null)}</td>
             </tr>
           );
         })}

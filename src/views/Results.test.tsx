@@ -32,6 +32,19 @@ describe('Results', () => {
     expect(within(table).getByRole('img', { name: 'read ran 0.5 s of the 1 s asked' })).toBeDefined();
   });
 
+  it('shows total latency, and its submission and completion parts on request', async () => {
+    const run = studentRuns[0]!;
+    renderWith(engine(), <Results title="one" runs={[run]} onDesign={vi.fn()} />);
+    const table = screen.getByTestId('results-table');
+    expect(within(table).getByRole('caption').textContent).toMatch(/total latency, submission to completion/);
+    const mean = (run.read.lat_ns.mean! / 1e3).toFixed(1);
+    expect(within(table).getByText(mean)).toBeDefined();
+    expect(within(table).queryByText('submission mean µs')).toBeNull();
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Submission / completion' }));
+    expect(within(table).getByText((run.read.slat_ns.mean! / 1e3).toFixed(1))).toBeDefined();
+    expect(within(table).getByText((run.read.clat_ns.mean! / 1e3).toFixed(1))).toBeDefined();
+  });
+
   it('draws the first rows of a long sweep and the rest on request', async () => {
     const many: RunResult[] = Array.from({ length: 250 }, (_, i) => ({ ...studentRuns[0]!, id: 1000 + i, repeat: i }));
     renderWith(engine(), <Results title="long" runs={many} onDesign={vi.fn()} />);

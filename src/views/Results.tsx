@@ -85,12 +85,12 @@ function chartSeries(runs: RunResult[], earlier: RunResult[], spec: Spec | null)
   });
   return {
     bySizeSeries: [...along(bySize, iops), ...earlierAlong('block_size_bytes', iops), ...withSpec(bySize, runs, spec, iops)],
-    byQdSeries: [...along(byQd, (r) => us(totals(r).main.clat_ns.mean), ' mean'), ...along(byQd, (r) => us(totals(r).main.clat_ns.p99), ' p99'),
-      ...earlierAlong('queue_depth', (r) => us(totals(r).main.clat_ns.mean), ' mean')],
+    byQdSeries: [...along(byQd, (r) => us(totals(r).main.lat_ns.mean), ' mean'), ...along(byQd, (r) => us(totals(r).main.lat_ns.p99), ' p99'),
+      ...earlierAlong('queue_depth', (r) => us(totals(r).main.lat_ns.mean), ' mean')],
     curveSeries: byQd.flatMap((g) => (['p50', 'p99', 'p99_9'] as const).map((p) => ({
       label: `${g.label} ${p.replace('_', '.')}`,
       points: g.points.map((pt) => {
-        const latencies = pt.runs.map((r) => us(totals(r).main.clat_ns[p])).filter((v): v is number => v !== null);
+        const latencies = pt.runs.map((r) => us(totals(r).main.lat_ns[p])).filter((v): v is number => v !== null);
         return { x: meanCi95(pt.runs.map(iops)).mean, y: latencies.length ? meanCi95(latencies).mean : null };
       }),
     }))),
@@ -164,7 +164,7 @@ export function Results({ title, runs, onDesign }: Props) {
     <section aria-labelledby="results-title" className="results">
       <h2 id="results-title">Results — {title}</h2>
       <div className="toolbar">
-        <p className="hint">{runs.length} run(s). Latency is completion latency (clat); percentiles come from fio's histogram bins.</p>
+        <p className="hint">{runs.length} run(s). Latency is total latency, submission to completion (fio's lat), on every engine; percentiles come from histogram bins.</p>
         <button type="button" className="primary" disabled={exporting} onClick={() => void exportPdf()}>{exporting ? 'Making the PDF…' : 'Export PDF'}</button>
       </div>
       {exportNote && <p role={exportNote.ok ? 'status' : 'alert'} className={exportNote.ok ? 'hint' : 'error'} data-testid="export-note">{exportNote.text}</p>}
@@ -197,8 +197,8 @@ export function Results({ title, runs, onDesign }: Props) {
       <DetailChoice points={points} selectedId={selectedId} onSelect={setSelectedId} />
       <div className="chart-grid">
         <ChartFigure id="percentiles" title="Latency percentile distribution" kind="line" xLabel="latency (µs)" yLabel="percentile" xLog
-          series={main ? [{ label: detail ? workloadLabel(detail.workload) : '', points: percentileCurve(main.bins_ns).map((p) => ({ x: p.latencyNs / 1e3, y: p.percentile })) }] : []}
-          empty="This run has no latency histogram (imported without bins?)." />
+          series={main ? [{ label: detail ? workloadLabel(detail.workload) : '', points: percentileCurve(main.lat_bins_ns).map((p) => ({ x: p.latencyNs / 1e3, y: p.percentile })) }] : []}
+          empty="This run has no total-latency histogram (imported output made without lat_percentiles)." />
         <ChartFigure id="time-series" title="IOPS per second" kind="line" xLabel="s" yLabel="IOPS"
           series={detail ? [{ label: 'read + write', points: detail.progress.map((s) => ({ x: s.elapsed_s, y: s.read_iops + s.write_iops })) }] : []}
           empty="This run has no per-second samples." />

@@ -5,15 +5,34 @@ import { useEngine, type DirectionStats, type RunResult, type ValidityWarning } 
 import { activeDirections, workloadLabel, type Direction } from '../lib/analysis';
 import { mbPerS, mibPerS } from '../lib/units';
 
-const COLUMNS = [
-  { key: 'iops', head: 'IOPS', value: (s: DirectionStats) => s.iops, digits: 0 },
-  { key: 'bw_bytes_per_s', head: 'MB/s', value: (s: DirectionStats) => mbPerS(s.bw_bytes_per_s), digits: 1 },
-  { key: 'bw_MiB', head: 'MiB/s', value: (s: DirectionStats) => mibPerS(s.bw_bytes_per_s), digits: 1, concern: 'bw_bytes_per_s' },
-  { key: 'clat_ns.mean', head: 'mean µs', value: (s: DirectionStats) => us(s.clat_ns.mean), digits: 1 },
-  { key: 'clat_ns.p50', head: 'p50 µs', value: (s: DirectionStats) => us(s.clat_ns.p50), digits: 1 },
-  { key: 'clat_ns.p99', head: 'p99 µs', value: (s: DirectionStats) => us(s.clat_ns.p99), digits: 1 },
-  { key: 'clat_ns.p99_9', head: 'p99.9 µs', value: (s: DirectionStats) => us(s.clat_ns.p99_9), digits: 1 },
-] as const;
+interface Column {
+  key: string;
+  head: string;
+  value: (s: DirectionStats) => number | null;
+  digits: number;
+  concern?: string;
+}
+
+const COLUMNS: readonly Column[] = [
+  { key: 'iops', head: 'IOPS', value: (s) => s.iops, digits: 0 },
+  { key: 'bw_bytes_per_s', head: 'MB/s', value: (s) => mbPerS(s.bw_bytes_per_s), digits: 1 },
+  { key: 'bw_MiB', head: 'MiB/s', value: (s) => mibPerS(s.bw_bytes_per_s), digits: 1, concern: 'bw_bytes_per_s' },
+  { key: 'lat_ns.mean', head: 'mean µs', value: (s) => us(s.lat_ns.mean), digits: 1 },
+  { key: 'lat_ns.p50', head: 'p50 µs', value: (s) => us(s.lat_ns.p50), digits: 1 },
+  { key: 'lat_ns.p99', head: 'p99 µs', value: (s) => us(s.lat_ns.p99), digits: 1 },
+  { key: 'lat_ns.p99_9', head: 'p99.9 µs', value: (s) => us(s.lat_ns.p99_9), digits: 1 },
+];
+
+/** Total latency's two parts, where the engine timed them apart (fio's asynchronous engines). */
+const BREAKDOWN: readonly Column[] = [
+  { key: 'slat_ns.mean', head: 'submission mean µs', value: (s) => us(s.slat_ns.mean), digits: 1 },
+  { key: 'clat_ns.mean', head: 'completion mean µs', value: (s) => us(s.slat_ns.mean === null ? null : s.clat_ns.mean), digits: 1 },
+];
+
+const KIND_NOTES: Record<string, string> = {
+  total_mean_only: 'imported without total-latency percentiles: p50/p99 left empty rather than taken from completion latency',
+  completion_only: 'only completion latency was recorded: total latency is unknown',
+};
 
 function us(ns: number | null): number | null {
   return ns === null ? null : ns / 1e3;
@@ -30,14 +49,16 @@ export function ResultsTable({ runs }: { runs: RunResult[] }) {
   const engine = useEngine();
   const [note, setNote] = useState('');
   const [showAll, setShowAll] = useState(false);
+  const [breakdown, setBreakdown] = useState(false);
+  const columns = breakdown ? [...COLUMNS, ...BREAKDOWN] : COLUMNS;
   const rows = useMemo(() => runs.flatMap((run) => activeDirections(run).map((direction) => ({ run, direction }))), [runs]);
   const shown = showAll ? rows : rows.slice(0, FIRST_ROWS);
 
   async function copy() {
-    const header = ['run', 'workload', 'direction', ...COLUMNS.map((c) => c.head), 'status', 'warnings'].join('\t');
+    const header = ['run', 'workload', 'direction', ...columns.map((c) => c.head), 'status', 'warnings'].join('\t');
     const lines = rows.map(({ run, direction }) => [
       run.id ?? '', workloadLabel(run.workload), direction,
-      ...COLUMNS.map((c) => { const v = c.value(run[direction]); return v === null ? '' : v.toFixed(c.digits); }),
+      ...columns.map((c) => { const v = c.value(run[direction]); return v === null ? '' : v.toFixed(c.digits); }),
       run.status, run.warnings.map((w) => w.message).join(' | '),
     ].join('\t'));
     try {
@@ -69,14 +90,19 @@ export function ResultsTable({ runs }: { runs: RunResult[] }) {
       <div className="actions">
         <button type="button" onClick={() => void copy()}>Copy table</button>
         <button type="button" onClick={() => void downloadCsv()}>Download CSV</button>
+        <label><input type="checkbox" checked={breakdown} onChange={(e) => setBreakdown(e.target.checked)} /> Submission / completion</label>
         <span role="status">{note}</span>
       </div>
       <table className="data" data-testid="results-table">
-        <caption>Results: completion latency (clat); MB = 10⁶ bytes, MiB = 2²⁰ bytes</caption>
+        <caption>
+          Results: latency is total latency, submission to completion (fio&apos;s lat; the same span on every engine)
+          {breakdown && <>; submission + completion = total where the engine timed them apart (fio&apos;s asynchronous engines), – elsewhere</>};
+          MB = 10⁶ bytes, MiB = 2²⁰ bytes
+        </caption>
         <thead>
           <tr>
             <th scope="col">run</th><th scope="col">workload</th><th scope="col">dir</th>
-            {COLUMNS.map((c) => <th key={c.key} scope="col" className="num">{c.head}</th>)}
+            {columns.map((c) => <th key={c.key} scope="col" className="num">{c.head}</th>)}
             <th scope="col">status</th><th scope="col">warnings</th>
           </tr>
         </thead>
@@ -84,9 +110,9 @@ export function ResultsTable({ runs }: { runs: RunResult[] }) {
           {shown.map(({ run, direction }) => (
             <tr key={`${run.id}-${direction}`}>
               <td>{run.id}</td><td>{workloadLabel(run.workload)}</td><td>{direction}</td>
-              {COLUMNS.map((c) => {
+              {columns.map((c) => {
                 const value = c.value(run[direction]);
-                const flags = concerning(run, direction, 'concern' in c ? c.concern : c.key);
+                const flags = concerning(run, direction, c.concern ?? c.key);
                 return (
                   <td key={c.key} className="num">
                     {value === null ? '–' : value.toFixed(c.digits)}
@@ -95,7 +121,10 @@ export function ResultsTable({ runs }: { runs: RunResult[] }) {
                 );
               })}
               <td>{run.status}</td>
-              <td className="warnings">{run.warnings.map((w) => <div key={w.code} className={w.severity}>{w.message}</div>)}</td>
+              <td className="warnings">
+                {run.warnings.map((w) => <div key={w.code} className={w.severity}>{w.message}</div>)}
+                {KIND_NOTES[run[direction].latency_kind] && <div className="info">{KIND_NOTES[run[direction].latency_kind]}</div>}
+              </td>
             </tr>
           ))}
         </tbody>

@@ -61,4 +61,16 @@ describe('Specs', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Samsung Mine' }));
     expect(within(screen.getByTestId('spec-detail')).getByRole('button', { name: 'Delete' })).toBeDefined();
   });
+
+  it('marks a sheet without a public source URL as unsourced, in the list and in its detail', async () => {
+    const sourced = { ...evoPlus, id: 'sourced', model: 'Sourced', unsourced: false, sources: [{ title: 'datasheet', url: 'https://example.org/ds.pdf', kind: '' }] };
+    const fake = fakeEngine({ 'specs.list': () => ({ ...list(), specs: [evoPlus, sourced] }) });
+    renderWith(fake.engine, <Specs />);
+    const rows = within(await screen.findByTestId('spec-list')).getAllByRole('row').slice(1);
+    expect(rows.map((r) => r.textContent?.includes('unsourced'))).toEqual([true, false]);
+    await userEvent.click(screen.getByRole('button', { name: 'Samsung 970 EVO Plus 1TB' }));
+    expect(screen.getByTestId('spec-unsourced').textContent).toMatch(/indicative/);
+    await userEvent.click(screen.getByRole('button', { name: 'Samsung Sourced' }));
+    expect(screen.queryByTestId('spec-unsourced')).toBeNull();
+  });
 });

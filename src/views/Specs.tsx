@@ -147,7 +147,8 @@ export function Specs() {
             {shown.map((s) => (
               <tr key={s.id} aria-selected={s.id === selected}>
                 <td><button type="button" className="link" onClick={() => { setSelected(s.id); setForm(null); }}>{s.vendor} {s.model}</button></td>
-                <td>{s.interface}</td><td>{s.figures.length}</td><td>{mine.has(s.id) ? 'yours' : 'bundled'}</td>
+                <td>{s.interface}</td><td>{s.figures.length}</td>
+                <td>{mine.has(s.id) ? 'yours' : 'bundled'}{s.unsourced && <strong className="warning"> · unsourced</strong>}</td>
               </tr>
             ))}
           </tbody>
@@ -166,6 +167,11 @@ export function Specs() {
               </tbody>
             </table>
             <p className="hint">Source: {spec.sources.map((s) => s.url ? <a key={s.title} href={s.url} target="_blank" rel="noreferrer">{s.title}</a> : s.title)}</p>
+            {spec.unsourced && (
+              <p role="note" className="warning" data-testid="spec-unsourced">
+                Unsourced: no public source URL for this sheet or some of its figures, so “% of spec” against them is marked indicative. Add the datasheet&apos;s URL.
+              </p>
+            )}
             <div className="toolbar">
               {mine.has(spec.id)
                 ? <><button type="button" onClick={() => edit(formOf(spec), true)}>Edit</button>

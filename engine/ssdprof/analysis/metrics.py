@@ -2,7 +2,8 @@
 
 Metric names carry their unit (``read_iops``, ``bw_bytes_per_s``, ``lat_ns_p99``). The unprefixed
 ones combine what the run did: ``iops`` and ``bw_bytes_per_s`` add reads and writes; latencies
-are the I/O-count-weighted mean, or the worse direction for percentiles.
+are the I/O-count-weighted mean, or the worse direction for percentiles. Latency is total latency
+(``lat_ns``, submission to completion) on every engine.
 """
 
 from __future__ import annotations
@@ -10,37 +11,60 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
-from ssdprof.results import ClatStats, RunResult
+from ssdprof.results import LatencyStats, RunResult
 
-__all__ = ["FACTORS", "METRICS", "factor_value", "metric_value", "node_count", "repeat_groups", "setting_key", "values"]
+__all__ = ["FACTORS", "LATENCY_METRICS", "METRICS", "factor_value", "latency_kind_note", "metric_value", "node_count",
+           "repeat_groups", "setting_key", "values"]
 
 
 def _weighted_mean_ns(run: RunResult) -> float | None:
-    parts = [(d.io_count, d.clat_ns.mean) for d in (run.read, run.write) if d.active and d.clat_ns.mean is not None]
+    parts = [(d.io_count, d.lat_ns.mean) for d in (run.read, run.write) if d.active and d.lat_ns.mean is not None]
     total = sum(count for count, _ in parts)
     return sum(count * mean for count, mean in parts if mean is not None) / total if total else None
 
 
-def _worst(run: RunResult, pick: Callable[[ClatStats], float | None]) -> float | None:
-    found = [v for d in (run.read, run.write) if d.active and (v := pick(d.clat_ns)) is not None]
-    return max(found) if found else None
+def _worst(pick: Callable[[LatencyStats], float | None]) -> Callable[[RunResult], float | None]:
+    def metric(run: RunResult) -> float | None:
+        found = [v for d in (run.read, run.write) if d.active and (v := pick(d.lat_ns)) is not None]
+        return max(found) if found else None
 
+    return metric
+
+
+_KIND_WORDS = {"total": "total latency", "total_mean_only": "total latency, mean only (no percentiles)",
+               "completion_only": "completion latency only", "none": "no latency"}
+
+
+def latency_kind_note(*groups: Sequence[RunResult]) -> str:
+    """A sentence when the groups' latencies are not the same quantity (e.g. total vs completion only), else ''."""
+    kinds = [sorted({d.latency_kind for r in g for d in (r.read, r.write) if d.active}) for g in groups]
+    if len({tuple(k) for k in kinds if k}) <= 1:
+        return ""
+    described = "; ".join(f"group {chr(65 + i)}: {', '.join(_KIND_WORDS.get(k, k) for k in found)}"
+                          for i, found in enumerate(kinds) if found)
+    return f"latencies of different kinds are compared ({described}): compare latency only between runs of the same kind"
+
+
+LATENCY_METRICS: dict[str, Callable[[RunResult], float | None]] = {
+    "lat_ns_mean": _weighted_mean_ns,
+    "lat_ns_p50": _worst(lambda c: c.p50),
+    "lat_ns_p99": _worst(lambda c: c.p99),
+    "lat_ns_p99_9": _worst(lambda c: c.p99_9),
+}
+"""A run's total latency: the I/O-weighted mean of both directions, or the worse direction's percentile."""
 
 METRICS: dict[str, Callable[[RunResult], float | None]] = {
     "iops": lambda r: r.read.iops + r.write.iops,
     "bw_bytes_per_s": lambda r: r.read.bw_bytes_per_s + r.write.bw_bytes_per_s,
-    "lat_ns_mean": _weighted_mean_ns,
-    "lat_ns_p50": lambda r: _worst(r, lambda c: c.p50),
-    "lat_ns_p99": lambda r: _worst(r, lambda c: c.p99),
-    "lat_ns_p99_9": lambda r: _worst(r, lambda c: c.p99_9),
+    **LATENCY_METRICS,
     "read_iops": lambda r: r.read.iops if r.read.active else None,
     "write_iops": lambda r: r.write.iops if r.write.active else None,
     "read_bw_bytes_per_s": lambda r: r.read.bw_bytes_per_s if r.read.active else None,
     "write_bw_bytes_per_s": lambda r: r.write.bw_bytes_per_s if r.write.active else None,
-    "read_lat_ns_mean": lambda r: r.read.clat_ns.mean if r.read.active else None,
-    "write_lat_ns_mean": lambda r: r.write.clat_ns.mean if r.write.active else None,
-    "read_lat_ns_p99": lambda r: r.read.clat_ns.p99 if r.read.active else None,
-    "write_lat_ns_p99": lambda r: r.write.clat_ns.p99 if r.write.active else None,
+    "read_lat_ns_mean": lambda r: r.read.lat_ns.mean if r.read.active else None,
+    "write_lat_ns_mean": lambda r: r.write.lat_ns.mean if r.write.active else None,
+    "read_lat_ns_p99": lambda r: r.read.lat_ns.p99 if r.read.active else None,
+    "write_lat_ns_p99": lambda r: r.write.lat_ns.p99 if r.write.active else None,
 }
 
 

@@ -70,9 +70,9 @@ def _measured(figure: Figure, run: RunResult, stats: DirectionStats) -> float | 
         return stats.bw_bytes_per_s or None
     if figure.quantity == "iops":
         return (run.read.iops + run.write.iops) if figure.metric is Access.RAND_MIXED else stats.iops or None
-    clat = stats.clat_ns
-    percentiles = {"p50": clat.p50, "p90": clat.p90, "p95": clat.p95, "p99": clat.p99, "p99.9": clat.p99_9, "p99.99": clat.p99_99}
-    return percentiles.get(figure.statistic, clat.mean)
+    lat = stats.lat_ns  # a spec sheet's latency is what the host waits: total latency
+    percentiles = {"p50": lat.p50, "p90": lat.p90, "p95": lat.p95, "p99": lat.p99, "p99.9": lat.p99_9, "p99.99": lat.p99_99}
+    return percentiles.get(figure.statistic, lat.mean)
 
 
 def _size_notes(figure: Figure, run: RunResult, differ: list[str], unstated: list[str]) -> None:
@@ -132,6 +132,8 @@ def compare_run(spec: Spec, run: RunResult) -> list[SpecComparison]:
     comparisons: list[SpecComparison] = []
     for figure in (f for f in spec.figures if f.metric is kind):
         differ, unstated = _condition_notes(figure, run)
+        if not spec.figure_sourced(figure):
+            unstated.append("unsourced: the sheet names no public source for this figure, so it cannot be checked")
         measured = _measured(figure, run, stats)
         if measured is None:
             differ.append("this run has no measurement of that quantity")

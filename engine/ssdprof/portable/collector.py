@@ -16,10 +16,10 @@ import numpy as np
 import numpy.typing as npt
 
 from ssdprof import histogram
-from ssdprof.fio_output import clat_from_bins
+from ssdprof.fio_output import latency_from_bins
 from ssdprof.portable.messages import Chunk, LaneDone, LaneReady, WorkerDone
 from ssdprof.portable.stats import LatencyAccumulator
-from ssdprof.results import DirectionStats, ProgressSample
+from ssdprof.results import DirectionStats, ProgressSample, SpanStats
 
 __all__ = ["Collector", "direction_stats"]
 
@@ -31,16 +31,21 @@ Samples = npt.NDArray[np.int64]
 
 
 def direction_stats(latencies: LatencyAccumulator, block_size_bytes: int, runtime_ns: int) -> DirectionStats:
-    """One direction's result in the same shape and units the fio parser produces."""
+    """One direction's result in the same shape and units the fio parser produces.
+
+    Each I/O is timed from just before it is issued to its completion: total latency, fio's
+    ``lat``. There is no separate submission step to split off, so ``clat_ns`` is that same span
+    (as with fio's synchronous engines) and ``slat_ns`` stays empty."""
     if latencies.n == 0 or runtime_ns <= 0:
         return DirectionStats()
     runtime_s = runtime_ns / 1e9
     bins = latencies.bins_ns()
+    latency = latency_from_bins(bins, SpanStats(samples=latencies.n, mean=latencies.mean, stddev=latencies.stddev,
+                                                min=float(latencies.min_ns), max=float(latencies.max_ns)))
     return DirectionStats(
         io_count=latencies.n, io_bytes=latencies.n * block_size_bytes, runtime_ms=runtime_ns / 1e6,
         iops=latencies.n / runtime_s, bw_bytes_per_s=latencies.n * block_size_bytes / runtime_s,
-        clat_ns=clat_from_bins(bins, latencies.mean, latencies.stddev, float(latencies.min_ns), float(latencies.max_ns)),
-        bins_ns=bins,
+        lat_ns=latency, clat_ns=latency, lat_bins_ns=bins, clat_bins_ns=bins,
     )
 
 
@@ -132,8 +137,8 @@ class Collector:
                                 read_iops=read.n / length_s, write_iops=write.n / length_s,
                                 read_bw_bytes_per_s=read.n * self._block / length_s,
                                 write_bw_bytes_per_s=write.n * self._block / length_s,
-                                read_clat_ns_mean=_mean(read), write_clat_ns_mean=_mean(write),
-                                read_clat_ns_p99=_p99(read), write_clat_ns_p99=_p99(write))
+                                read_lat_ns_mean=_mean(read), write_lat_ns_mean=_mean(write),
+                                read_lat_ns_p99=_p99(read), write_lat_ns_p99=_p99(write))
         self.samples.append(sample)
         if self._on_progress is not None:
             self._on_progress(sample)

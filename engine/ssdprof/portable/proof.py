@@ -104,7 +104,7 @@ def cache_warnings(before: DiskBytes | None, after: DiskBytes | None, *, issued_
         share = moved / issued
         if share < DEVICE_SHARE_MIN:
             warnings.append(ValidityWarning(
-                code="cache_answered", concerns=[f"{name}.iops", f"{name}.clat_ns"],
+                code="cache_answered", concerns=[f"{name}.iops", f"{name}.lat_ns"],
                 message=f"only {share * 100:.0f} % of the {issued / 1e6:.0f} MB the engine {_verb(name)} reached {after.source} "
                         f"(its own counters say {max(moved, 0) / 1e6:.0f} MB): a cache answered, not the device"))
     return warnings
@@ -118,7 +118,7 @@ def cpu_warnings(engine_cpu_s: float, wall_s: float, cpu_count: int) -> list[Val
     if share <= ENGINE_CPU_MAX:
         return []
     return [ValidityWarning(
-        code="engine_cpu_bound", concerns=["read.iops", "write.iops", "read.clat_ns", "write.clat_ns"],
+        code="engine_cpu_bound", concerns=["read.iops", "write.iops", "read.lat_ns", "write.lat_ns"],
         message=f"the portable engine kept {share * 100:.0f} % of the {cpu_count} CPU cores busy: the result may show the "
                 "engine's limit rather than the device's; compare with fewer jobs, a lower queue depth, or fio")]
 

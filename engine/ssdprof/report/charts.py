@@ -85,14 +85,14 @@ def queue_depth_chart(groups: Sequence[RunGroup]) -> Chart | None:
             axes.set_xlabel("queue depth (I/Os in flight per job)")
             axes.set_ylim(bottom=0)
         lat_ax.set_title("Latency vs queue depth")
-        lat_ax.set_ylabel("completion latency (µs)")
+        lat_ax.set_ylabel("latency (µs)")
         iops_ax.set_title("IOPS vs queue depth")
         iops_ax.set_ylabel("IOPS")
         iops_ax.yaxis.set_major_formatter(lambda v, _: format_count(v))
         lat_ax.legend(loc="best")
         svg = to_svg(figure)
-    caption = ("Completion latency (mean, solid; 99th percentile from the histogram bins, dashed) and IOPS at each queue "
-               "depth, other settings fixed.")
+    caption = ("Latency, total from submission to completion (mean, solid; 99th percentile from the histogram bins, "
+               "dashed) and IOPS at each queue depth, other settings fixed.")
     return Chart("queue_depth", "Latency and IOPS vs queue depth", caption + (f" {_CI_NOTE}" if errors else ""), svg)
 
 
@@ -113,7 +113,7 @@ def latency_iops_chart(groups: Sequence[RunGroup]) -> Chart | None:
                                   fontsize=6, color=f"C{i}")
         axes.set_title("Latency–IOPS curve (p50 / p99 / p99.9)")
         axes.set_xlabel("IOPS")
-        axes.set_ylabel("completion latency (µs)")
+        axes.set_ylabel("latency (µs)")
         log_axis(axes, "y", "count")
         axes.xaxis.set_major_formatter(lambda v, _: format_count(v))
         axes.legend(loc="upper left", ncols=2)
@@ -134,7 +134,7 @@ def repeat_bars_chart(groups: Sequence[RunGroup]) -> Chart | None:
     width = 0.8 / len(names)
     with new_figure(1, 2, height_in=1.2 + 0.22 * len(labels) * max(len(names), 1) ** 0.5) as (figure, axes_pair):
         for axes, metric, scale, unit in ((axes_pair[0], "iops", 1.0, "IOPS"),
-                                          (axes_pair[1], "lat_ns_mean", _US, "mean completion latency (µs)")):
+                                          (axes_pair[1], "lat_ns_mean", _US, "mean latency (µs)")):
             for gi, name in enumerate(names):
                 rows = [(labels.index(s.label), s.mean_ci(metric)) for s in summaries if s.group == name and s.label in labels]
                 found = [(y, ci) for y, ci in rows if ci is not None]

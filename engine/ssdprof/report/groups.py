@@ -11,7 +11,8 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ssdprof.results import ClatStats, RunResult
+from ssdprof.analysis.metrics import LATENCY_METRICS
+from ssdprof.results import RunResult
 
 __all__ = ["METRICS", "Point", "RunGroup", "Series", "Summary", "mean_ci95", "repeat_summaries", "series_over", "setting_label"]
 
@@ -26,27 +27,10 @@ class RunGroup:
     runs: tuple[RunResult, ...]
 
 
-def _weighted_mean_ns(run: RunResult) -> float | None:
-    parts = [(d.io_count, d.clat_ns.mean) for d in (run.read, run.write) if d.active and d.clat_ns.mean is not None]
-    total = sum(count for count, _ in parts)
-    return sum(count * mean for count, mean in parts if mean is not None) / total if total else None
-
-
-def _worst(pick: Callable[[ClatStats], float | None]) -> Callable[[RunResult], float | None]:
-    def metric(run: RunResult) -> float | None:
-        found = [v for d in (run.read, run.write) if d.active and (v := pick(d.clat_ns)) is not None]
-        return max(found) if found else None
-
-    return metric
-
-
 METRICS: dict[str, Callable[[RunResult], float | None]] = {
     "iops": lambda r: r.read.iops + r.write.iops if r.read.active or r.write.active else None,
     "bw_bytes_per_s": lambda r: r.read.bw_bytes_per_s + r.write.bw_bytes_per_s if r.read.active or r.write.active else None,
-    "lat_ns_mean": _weighted_mean_ns,
-    "lat_ns_p50": _worst(lambda c: c.p50),
-    "lat_ns_p99": _worst(lambda c: c.p99),
-    "lat_ns_p99_9": _worst(lambda c: c.p99_9),
+    **LATENCY_METRICS,
 }
 """Reads and writes added for rates; latency is the I/O-weighted mean, or the worse direction's percentile."""
 

@@ -70,6 +70,7 @@ def _figure(value: float) -> str:
 def _group_statistics(b: Builder, groups: Sequence[RunGroup]) -> None:
     """Every later group against the first, setting by setting (Welch's t-test on the repeats)."""
     try:
+        from ssdprof.analysis.metrics import latency_kind_note
         from ssdprof.analysis.stats import compare_groups
     except ImportError:
         return
@@ -84,9 +85,10 @@ def _group_statistics(b: Builder, groups: Sequence[RunGroup]) -> None:
                              f"{r.a.format(unit=unit)}", f"{r.b.format(unit=unit)}",
                              "–" if r.diff_pct is None else f"{r.diff_pct:+.1f}", "–" if r.p_value is None else f"{r.p_value:.3g}"])
     if rows:
+        notes = [n for other in groups[1:] if (n := latency_kind_note(first.runs, other.runs))]
         b.table(["Groups", "Setting", f"{first.label} (mean ± 95 % CI)", "Other group (mean ± 95 % CI)", "Difference (%)",
                  "p (Welch)"], rows, "groups compared setting by setting; p below 0.05 means the difference is unlikely "
-                "to be noise", numeric_from=4)
+                "to be noise" + "".join(f". Note: {n}" for n in notes), numeric_from=4)
 
 
 def warnings_section(b: Builder, groups: Sequence[RunGroup], notes: Sequence[str]) -> None:

@@ -101,16 +101,29 @@ def results_section(b: Builder, groups: Sequence[RunGroup]) -> None:
     for run in _runs(groups):
         label = run.workload.label() + (" ⚠" if run.warnings else "") + ("" if run.status == "ok" else f" ({run.status})")
         for name, stats in _direction_rows(run) or [("–", DirectionStats())]:
-            c = stats.clat_ns
+            c = stats.lat_ns
             rows.append([str(run.id or "–"), label, name, fmt_count(stats.iops), fmt_mb(stats.bw_bytes_per_s),
                          fmt_mb(stats.bw_bytes_per_s, 1 << 20), fmt_us(c.mean), fmt_us(c.p50), fmt_us(c.p99), fmt_us(c.p99_9)])
     b.table(RESULT_HEADER, rows, "results per run and direction. MB/s and MiB/s: bandwidth (MB = 10^6 bytes, MiB = 2^20 bytes). "
-            "Mean, p50, p99, p99.9: completion latency (submission to completion) in microseconds, percentiles from the "
-            "histogram bins. ⚠: see Observations and warnings.",
+            "Mean, p50, p99, p99.9: latency (total, submission to completion: fio's lat) in microseconds, percentiles "
+            "from the histogram bins. ⚠: see Observations and warnings.",
             widths=_RESULT_WIDTHS, numeric_from=3)
+    _breakdown_table(b, groups)
     summaries = [s for s in repeat_summaries(groups) if len(s.runs) > 1]
     if summaries:
         _repeats_table(b, summaries, len(groups) > 1)
+
+
+def _breakdown_table(b: Builder, groups: Sequence[RunGroup]) -> None:
+    """Where an engine split total latency (fio's asynchronous engines), its two parts per run."""
+    rows = [[str(run.id or "–"), run.workload.label(), name, fmt_us(stats.slat_ns.mean), fmt_us(stats.clat_ns.mean),
+             fmt_us(stats.lat_ns.mean)]
+            for run in _runs(groups) for name, stats in _direction_rows(run) if stats.slat_ns.mean is not None]
+    if rows:
+        b.table(["Run", "Workload", "Dir.", "Submission (µs)", "Completion (µs)", "Total (µs)"], rows,
+                "latency breakdown, means: submission (slat, the submit call) + completion (clat, from the call's return "
+                "to completion) = total. Synchronous calls and the portable engine time the whole call, so their runs "
+                "are not listed here.", numeric_from=3)
 
 
 def _ci(found: tuple[float, float | None] | None, scale: float, fmt: str) -> str:
@@ -144,7 +157,7 @@ def hosts_section(b: Builder, groups: Sequence[RunGroup]) -> bool:
         for host in run.hosts:
             for name, stats in _direction_rows(host) or [("–", DirectionStats())]:
                 rows.append([str(run.id or "–"), host.host, name, fmt_count(stats.iops), fmt_mb(stats.bw_bytes_per_s),
-                             fmt_us(stats.clat_ns.mean), fmt_us(stats.clat_ns.p99), host.error or "ok"])
+                             fmt_us(stats.lat_ns.mean), fmt_us(stats.lat_ns.p99), host.error or "ok"])
     skew = [f"run {r.id}: {r.start_skew_ms:.0f} ms" for r in runs if r.start_skew_ms is not None]
     b.table(["Run", "Host", "Dir.", "IOPS", "Bandwidth (MB/s)", "Mean latency (µs)", "p99 (µs)", "Status"], rows,
             "each host's own result; the run's total adds IOPS and bandwidth over hosts that ran at the same time and "

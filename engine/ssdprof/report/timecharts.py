@@ -48,10 +48,13 @@ def percentile_chart(groups: Sequence[RunGroup]) -> Chart | None:
     lines: list[tuple[str, dict[int, int]]] = []
     for summary in repeat_summaries(groups):
         for direction in ("read", "write"):
-            bins = merge(getattr(r, direction).bins_ns for r in summary.runs)
+            sides = [getattr(r, direction) for r in summary.runs]
+            bins, kind = merge(s.lat_bins_ns for s in sides), ""
+            if not bins:  # older runs recorded only completion latency: drawn as such, never as total
+                bins, kind = merge(s.clat_bins_ns for s in sides), " (completion latency only)"
             if bins:
                 prefix = f"{summary.group}: " if len(groups) > 1 else ""
-                lines.append((f"{prefix}{summary.label} {direction}", bins))
+                lines.append((f"{prefix}{summary.label} {direction}{kind}", bins))
     if not lines:
         return None
     shown = lines[:MAX_LINES]
@@ -67,9 +70,9 @@ def percentile_chart(groups: Sequence[RunGroup]) -> Chart | None:
         axes.set_xlim(left=0)
         log_axis(axes, "y", "count")
         axes.set_ylim(low / 1.3, high * 1.3)
-        axes.set_title("Completion latency percentiles")
+        axes.set_title("Latency percentiles (total, submission to completion)")
         axes.set_xlabel("percentile (%)")
-        axes.set_ylabel("completion latency (µs)")
+        axes.set_ylabel("latency (µs)")
         axes.legend(loc="upper left")
         svg = to_svg(figure)
     more = f" The first {MAX_LINES} of {len(lines)} are shown." if len(lines) > MAX_LINES else ""
@@ -87,7 +90,7 @@ def _per_second(run: RunResult) -> tuple[list[float], list[float], list[float | 
             continue
         second = round(sample.elapsed_s, 1)
         iops[second] += sample.read_iops + sample.write_iops
-        latency[second] += [v for v in (sample.read_clat_ns_mean, sample.write_clat_ns_mean) if v is not None]
+        latency[second] += [v for v in (sample.read_lat_ns_mean, sample.write_lat_ns_mean) if v is not None]
     seconds = sorted(iops)
     return seconds, [iops[s] for s in seconds], [sum(latency[s]) / len(latency[s]) / _US if latency[s] else None for s in seconds]
 
@@ -108,7 +111,7 @@ def time_series_chart(groups: Sequence[RunGroup]) -> Chart | None:
         iops_ax.set_ylabel("IOPS")
         iops_ax.yaxis.set_major_formatter(lambda v, _: format_count(v))
         lat_ax.set_title("Mean latency each second")
-        lat_ax.set_ylabel("completion latency (µs)")
+        lat_ax.set_ylabel("latency (µs)")
         for axes in (iops_ax, lat_ax):
             axes.set_xlabel("time since the start (s)")
             axes.set_xlim(left=0)
@@ -116,8 +119,9 @@ def time_series_chart(groups: Sequence[RunGroup]) -> Chart | None:
         iops_ax.legend(loc="lower left")
         svg = to_svg(figure)
     more = f" The first {MAX_LINES} of {len(runs)} runs are shown." if len(runs) > MAX_LINES else ""
-    caption = ("Per-second IOPS and mean completion latency after the ramp: a steady line means the drive was measured in a "
-               f"steady state; a drop part-way often means a full write cache or thermal throttling.{more}")
+    caption = ("Per-second IOPS and mean latency (total, submission to completion) after the ramp: a steady line means "
+               "the drive was measured in a steady state; a drop part-way often means a full write cache or thermal throttling."
+               f"{more}")
     return Chart("time_series", "Time series", caption, svg)
 
 

@@ -1,0 +1,136 @@
+"""The store's schema changes: named, applied in order, each once, each in its own transaction.
+
+A step is SQL, or a function for changes SQL cannot express, such as re-reading stored raw output.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable
+from typing import Any
+
+from ssdprof.fio_output import FioOutputError, combine, parse_report
+from ssdprof.results import DirectionStats
+
+__all__ = ["MIGRATIONS"]
+
+_SIDES = ("read", "write")
+
+
+def _total_latency(db: sqlite3.Connection) -> None:
+    """Runs stored before latency meant total latency: ``bins_ns`` becomes ``clat_bins_ns``, and
+    ``lat_ns`` is filled where it can be known — the portable engine and psync timed the whole call
+    (their clat is the total); fio runs re-read it from the raw output kept beside them (fio always
+    printed lat's mean/min/max, and its bins where lat_percentiles was set). Anything else keeps an
+    empty ``lat_ns``, which the results show as "completion latency only", never as total."""
+    rows = db.execute("SELECT id, engine, result_json, raw_output FROM runs").fetchall()
+    for row_id, engine, result_json, raw_output in rows:
+        data = json.loads(result_json)
+        parts = [data, *data.get("hosts", [])]
+        for part in parts:
+            for side in _SIDES:
+                stats = part.setdefault(side, {})
+                if "bins_ns" in stats:
+                    stats["clat_bins_ns"] = stats.pop("bins_ns")
+        whole_call = engine == "portable" or (engine == "fio" and data.get("engine", {}).get("ioengine") in ("psync", "sync", "pvsync"))
+        if whole_call:
+            _copy_clat_to_lat(parts)
+        elif engine == "fio":
+            _reread_fio(data, raw_output)
+        elif engine == "imported" and "clat" not in raw_output.split("\n", 1)[0].lower():
+            _copy_clat_to_lat(parts)  # a table's latency column that did not say clat: what its author measured as latency
+        for sample in data.get("progress", []):
+            for side in _SIDES:
+                for stat in ("mean", "p99"):
+                    value = sample.pop(f"{side}_clat_ns_{stat}", None)
+                    sample[f"{side}_lat_ns_{stat}"] = value if whole_call else None
+        db.execute("UPDATE runs SET result_json = ? WHERE id = ?", (json.dumps(data), row_id))
+
+
+def _copy_clat_to_lat(parts: list[dict[str, Any]]) -> None:
+    for part in parts:
+        for side in _SIDES:
+            stats = part[side]
+            if "clat_ns" in stats and "lat_ns" not in stats:
+                stats["lat_ns"] = stats["clat_ns"]
+                stats["lat_bins_ns"] = stats.get("clat_bins_ns", {})
+
+
+def _reread_fio(data: dict[str, Any], raw_output: str) -> None:
+    """Total and submission latency from fio's own output, host by host; left empty where it cannot be matched."""
+    try:
+        report = parse_report(raw_output)
+    except FioOutputError:
+        return
+    hosts = data.get("hosts", [])
+    if len(report.groups) != 1 or len(hosts) != len(report.hosts):
+        return  # several groups in one imported file, or a host list that does not match: cannot tell which is which
+    names = [h.get("host") for h in hosts]
+    by_host = {name: [j for j in report.jobs if j.host == name] for name in report.hosts}
+    if len(hosts) == 1:
+        by_host = {names[0]: report.jobs}
+    elif set(names) != set(by_host):
+        return
+    totals: dict[str, list[DirectionStats]] = {side: [] for side in _SIDES}
+    for host in hosts:
+        for side in _SIDES:
+            parsed = combine(j.read if side == "read" else j.write for j in by_host[host["host"]])
+            totals[side].append(parsed)
+            _put_total(host[side], parsed)
+    for side in _SIDES:
+        _put_total(data[side], combine(totals[side]))
+
+
+def _put_total(stats: dict[str, Any], parsed: DirectionStats) -> None:
+    stats["lat_ns"] = parsed.lat_ns.model_dump(mode="json")
+    stats["slat_ns"] = parsed.slat_ns.model_dump(mode="json")
+    stats["lat_bins_ns"] = {str(k): v for k, v in parsed.lat_bins_ns.items()}
+
+
+MIGRATIONS: list[tuple[str, str | Callable[[sqlite3.Connection], None]]] = [
+    ("0001_create_runs_and_sweeps", """
+        CREATE TABLE sweeps (
+            id INTEGER PRIMARY KEY,
+            created_at TEXT NOT NULL,
+            name TEXT NOT NULL,
+            spec_json TEXT NOT NULL,
+            status TEXT NOT NULL DEFAULT 'running'
+        );
+        CREATE TABLE runs (
+            id INTEGER PRIMARY KEY,
+            sweep_id INTEGER REFERENCES sweeps(id) ON DELETE CASCADE,
+            point_index INTEGER,
+            repeat INTEGER NOT NULL DEFAULT 0,
+            workload_key TEXT NOT NULL,
+            host_key TEXT NOT NULL,
+            started_at TEXT NOT NULL,
+            finished_at TEXT NOT NULL,
+            status TEXT NOT NULL,
+            engine TEXT NOT NULL,
+            target TEXT NOT NULL,
+            device_model TEXT NOT NULL,
+            source TEXT NOT NULL,
+            result_json TEXT NOT NULL,
+            raw_output TEXT NOT NULL
+        );
+        CREATE INDEX runs_sweep_point ON runs(sweep_id, point_index, repeat);
+        CREATE INDEX runs_key ON runs(workload_key, host_key);
+        CREATE TABLE run_tags (
+            run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+            key TEXT NOT NULL,
+            value TEXT NOT NULL,
+            PRIMARY KEY (run_id, key)
+        );
+        CREATE INDEX run_tags_key_value ON run_tags(key, value);
+    """),
+    ("0002_create_hosts", """
+        CREATE TABLE hosts (
+            name TEXT PRIMARY KEY,
+            added_at TEXT NOT NULL,
+            fingerprint TEXT NOT NULL,
+            probe_json TEXT NOT NULL
+        );
+    """),
+    ("0003_total_latency", _total_latency),
+]
