@@ -74,7 +74,7 @@ def portable_figures(engine: PortableEngine, workload: Workload, path: Path) -> 
     if measurement.errors:
         raise RuntimeError("; ".join(measurement.errors))
     host = measurement.hosts[0]
-    return _figures(host.read.iops + host.write.iops, histogram.merge([host.read.bins_ns, host.write.bins_ns]))
+    return _figures(host.read.iops + host.write.iops, histogram.merge([host.read.lat_bins_ns, host.write.lat_bins_ns]))
 
 
 def fio_figures(install: FioInstall, workload: Workload, path: Path, plan: FioPlan) -> Figures:

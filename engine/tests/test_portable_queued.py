@@ -116,7 +116,7 @@ def test_every_interface_measures_a_mix_in_both_directions(scratch: Path, test_f
     read, write = result.hosts[0].read, result.hosts[0].write
     assert result.errors == [] and read.active and write.active
     assert 0.6 < read.io_count / (read.io_count + write.io_count) < 0.8
-    assert sum(read.bins_ns.values()) == read.io_count and read.runtime_ms == pytest.approx(600, abs=60)
+    assert sum(read.lat_bins_ns.values()) == read.io_count and read.runtime_ms == pytest.approx(600, abs=60)
 
 
 def run_lanes(path: Path, schedule: Schedule, *, depth: int = 4, read_pct: int = 100,
