@@ -112,7 +112,7 @@ def test_on_a_file_small_enough_for_ram_it_still_reports_device_latency(scratch:
     assert device_p50 is not None and cached_p50 is not None
     assert device_p50 > 10_000, f"4K reads at {device_p50 / 1000:.1f} µs: the page cache answered"
     assert cached_p50 < device_p50 / 3  # the classic home-made benchmark's number, for contrast
-    assert cached.engine.ioengine == "io_uring (buffered)" and not cached.engine.direct
+    assert cached.engine.ioengine == "pread/pwrite (buffered)" and not cached.engine.direct
 
 
 @linux_only
@@ -193,6 +193,16 @@ def test_an_access_size_off_the_logical_block_is_refused(scratch: Path, test_fil
 def test_a_file_smaller_than_the_region_is_refused(scratch: Path, test_file: Path) -> None:
     with pytest.raises(WorkloadError, match="larger than the test file"):
         measure(test_file, workload(scratch, size_bytes=64 * MIB))
+
+
+@linux_only
+def test_queue_depth_1_takes_the_synchronous_call_and_says_why(scratch: Path, test_file: Path) -> None:
+    result, _ = measure(test_file, workload(scratch, queue_depth=1, runtime_s=0.3, ramp_s=0.1))
+    assert result.engine.ioengine == "pread/pwrite+O_DIRECT"
+    assert "queue depth 1: one synchronous call per I/O" in result.engine.reason
+    asked, _ = measure(test_file, workload(scratch, queue_depth=1, runtime_s=0.3, ramp_s=0.1),
+                       engine=PortableEngine("test", backend="io_uring"))
+    assert asked.engine.ioengine == "io_uring+O_DIRECT"
 
 
 @linux_only

@@ -79,6 +79,17 @@ class PortableEngine:
             self._backend = choose_backend(self.system, self._requested_backend)
         return self._backend
 
+    def backend_for(self, queue_depth: int) -> BackendChoice:
+        """The interface for one measurement: at queue depth 1 a synchronous call, unless one was asked for.
+
+        With one I/O per job there is no queue to keep: a synchronous call is one system call
+        where an asynchronous queue makes two (submit, wait), and measured here it is the one
+        that matches fio io_uring's QD1 latency (bench/portable_vs_fio.py)."""
+        if queue_depth > 1 or self._requested_backend or self.backend.name == SYNC:
+            return self.backend
+        return BackendChoice(SYNC, (f"queue depth 1: one synchronous call per I/O, the shorter path than {self.backend.name}'s "
+                                    "submit and wait",))
+
     @property
     def tool_versions(self) -> dict[str, str]:
         return {"ssdprof-portable": __version__, "python": platform.python_version(), "numpy": np.__version__}
@@ -91,18 +102,18 @@ class PortableEngine:
         except DirectIoRefused as exc:
             raise _direct_refused(path, exc) from None
 
-    def queue_sizing(self, lanes: list[LaneSpec], path: Path, workload: Workload) -> QueueSizing:
+    def queue_sizing(self, backend: str, lanes: list[LaneSpec], path: Path, workload: Workload) -> QueueSizing:
         """Worker processes for the asynchronous queue: as asked, as an OS's per-process cap
         demands, or one unless a probe shows one core cannot keep the queue full."""
         outstanding = len(lanes)
         if self._workers:
             return QueueSizing(max(1, min(outstanding, self._workers)))
-        cap = slots_per_process(self.system) if self.backend.name == "posixaio" else None
+        cap = slots_per_process(self.system) if backend == "posixaio" else None
         if cap and outstanding > cap:
             return QueueSizing(-(-outstanding // cap))
         if outstanding == 1:
             return QueueSizing(1)
-        probe = probe_queue(tuple(lanes), self.backend.name, path, direct=workload.direct, writes=workload.does_write,
+        probe = probe_queue(tuple(lanes), backend, path, direct=workload.direct, writes=workload.does_write,
                             system=self.system)
         return size_queue(probe, outstanding_ios=outstanding, cores=os.cpu_count() or 1)
 
@@ -126,10 +137,10 @@ class PortableEngine:
         shape = IoShape(block_size_bytes=workload.block_size_bytes, size_bytes=workload.size_bytes,
                         random=workload.pattern.is_random, read_pct=workload.read_pct,
                         queue_depth=workload.queue_depth, numjobs=workload.numjobs)
-        backend = self.backend
+        backend = self.backend_for(workload.queue_depth)
         lanes = plan_lanes(shape, secrets.randbits(63))
         sizing = (QueueSizing(self.worker_count(len(lanes))) if backend.name == SYNC
-                  else self.queue_sizing(lanes, path, workload))
+                  else self.queue_sizing(backend.name, lanes, path, workload))
         groups = spread_over_workers(lanes, sizing.workers)
         schedule = Schedule(ramp_ns=round(workload.ramp_s * 1e9), runtime_ns=round(workload.runtime_s * 1e9))
         specs = [WorkerSpec(worker_id=i, path=str(path), direct=workload.direct, writes=workload.does_write, system=self.system,
@@ -140,27 +151,19 @@ class PortableEngine:
         # A buffered run is labelled as such already; proving it reached the device would be moot.
         proof = DeviceProof(disk_of(path, self.system)) if workload.direct else None
         outcome = _run(specs, self.start_method, collector, cancel, proof)
-        info = EngineInfo(name="portable", version=__version__, ioengine=self._ioengine(workload.direct),
-                          reason=f"{self.reason}; {self._layout_note(shape.outstanding_ios, sizing, outcome)}",
+        info = EngineInfo(name="portable", version=__version__, ioengine=self._ioengine(backend, workload.direct),
+                          reason=f"{self.reason}; {_layout_note(backend, shape.outstanding_ios, sizing, outcome)}",
                           effective_queue_depth=workload.queue_depth, direct=workload.direct)
         return self._measurement(workload, path, is_device=is_device, info=info, outcome=outcome, specs=specs,
-                                 probe=sizing.probe)
+                                 backend=backend, probe=sizing.probe)
 
-    def _ioengine(self, direct: bool) -> str:
-        name = self.backend.name
+    def _ioengine(self, backend: BackendChoice, direct: bool) -> str:
+        name = backend.name
         return io_method(self.system, direct=direct) if name == SYNC else backend_label(name, self.system, direct=direct)
 
-    def _layout_note(self, outstanding_ios: int, sizing: QueueSizing, outcome: _Outcome) -> str:
-        """How the queue was kept, and what it cost: the engine's CPU over the run, in cores."""
-        backend = self.backend
-        cpu = f"; engine CPU {outcome.engine_cpu_s / outcome.wall_s:.2f} core(s)" if outcome.wall_s > 0 else ""
-        if backend.name == SYNC:
-            return f"{backend.note}: {outstanding_ios} I/O thread(s) in {sizing.workers} worker process(es){cpu}"
-        return f"{backend.note}: {outstanding_ios} I/O(s) kept in flight by {sizing.note}{cpu}"
-
     def _measurement(self, workload: Workload, path: Path, *, is_device: bool, info: EngineInfo, outcome: _Outcome,
-                     specs: list[WorkerSpec], probe: ProbeShares | None) -> Measurement:
-        fio_engine = _FIO_EQUIVALENT.get(self.backend.name) or _FIO_EQUIVALENT.get(self.system, "psync")
+                     specs: list[WorkerSpec], backend: BackendChoice, probe: ProbeShares | None) -> Measurement:
+        fio_engine = _FIO_EQUIVALENT.get(backend.name) or _FIO_EQUIVALENT.get(self.system, "psync")
         plan = FioPlan(fio_engine, workload.queue_depth, workload.numjobs,
                        "the asynchronous fio engine that reproduces this queue")
         job_text = job_file(workload, str(path), plan, is_device=is_device)
@@ -172,8 +175,8 @@ class PortableEngine:
         host = HostResult(host="local", read=read, write=write, jobs=workload.numjobs, error="; ".join(errors) or None,
                           target=str(path))
         issued_read, issued_write = collector.issued_bytes()
-        raw = {"engine": "portable", "method": info.ioengine, "backend": self.backend.name,
-               "backend_refusals": list(self.backend.refusals), "start_method": self.start_method, "workers": len(specs),
+        raw = {"engine": "portable", "method": info.ioengine, "backend": backend.name,
+               "backend_refusals": list(backend.refusals), "start_method": self.start_method, "workers": len(specs),
                "lanes": sum(len(s.lanes) for s in specs), "wall_s": round(outcome.wall_s, 6),
                "engine_cpu_s": round(outcome.engine_cpu_s, 6), "probe_core_busy": probe and round(probe.busy, 3),
                "probe_core_python": probe and round(probe.user, 3),
@@ -208,6 +211,14 @@ class PortableEngine:
             raise WorkloadError.single("target", "--target", (
                 f"{str(path)!r} is on {filesystem}, which lives in RAM: no device would be measured; choose a folder "
                 "on the SSD, or pass --buffered to measure memory, labelled as such"))
+
+
+def _layout_note(backend: BackendChoice, outstanding_ios: int, sizing: QueueSizing, outcome: _Outcome) -> str:
+    """How the queue was kept, and what it cost: the engine's CPU over the run, in cores."""
+    cpu = f"; engine CPU {outcome.engine_cpu_s / outcome.wall_s:.2f} core(s)" if outcome.wall_s > 0 else ""
+    if backend.name == SYNC:
+        return f"{backend.note}: {outstanding_ios} I/O thread(s) in {sizing.workers} worker process(es){cpu}"
+    return f"{backend.note}: {outstanding_ios} I/O(s) kept in flight by {sizing.note}{cpu}"
 
 
 def _direct_refused(path: Path, exc: DirectIoRefused) -> WorkloadError:
