@@ -43,8 +43,8 @@ class WriteBuffers:
     are alike (defeats compression and deduplication) for the cost of one small store.
     """
 
-    def __init__(self, block_size_bytes: int, seed: int):
-        self._pool = aligned_buffer(block_size_bytes + (_POOL_VIEWS - 1) * _SECTOR)
+    def __init__(self, block_size_bytes: int, seed: int, memory: memoryview | None = None):
+        self._pool = aligned_buffer(self.pool_bytes(block_size_bytes)) if memory is None else memory
         self._pool[:] = np.random.default_rng(seed).bytes(len(self._pool))
         pool = memoryview(self._pool)
         self.views = [(pool[k * _SECTOR : k * _SECTOR + block_size_bytes],) for k in range(_POOL_VIEWS)]
@@ -52,6 +52,11 @@ class WriteBuffers:
         self._seed = seed & 0xFFFFFFFFFFFFFFFF
         self._block = block_size_bytes
         self._count = 0
+
+    @staticmethod
+    def pool_bytes(block_size_bytes: int) -> int:
+        """The memory one pool needs (callers may supply it, e.g. from :func:`contiguous_buffers`)."""
+        return block_size_bytes + (_POOL_VIEWS - 1) * _SECTOR
 
     def next(self) -> tuple[memoryview]:
         return self.views[self.next_index()]

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from ssdprof.portable.aio import AsyncQueue
-from ssdprof.portable.directio import aligned_buffer, buffer_address
+from ssdprof.portable.directio import buffer_address, contiguous_buffers
 from ssdprof.portable.lane import WriteBuffers
 from ssdprof.portable.lanes import LaneSpec, OffsetStream
 from ssdprof.portable.messages import Chunk, LaneDone, Schedule
@@ -61,16 +61,20 @@ class QueuedLanes:
         self._send = send
         self._stopped = stopped
         self._length = specs[0].block_size_bytes
-        self._read_buffers = [aligned_buffer(self._length) for _ in specs]
-        self._slots = [self._slot(spec, writes) for spec in specs]
+        writing = writes and specs[0].read_pct < 100
+        pool_bytes = WriteBuffers.pool_bytes(self._length)
+        memory = contiguous_buffers([self._length] * len(specs) + ([pool_bytes] * len(specs) if writing else []))
+        self._read_buffers = memory[: len(specs)]
+        pools: list[memoryview | None] = list(memory[len(specs) :]) if writing else [None] * len(specs)
+        self._slots = [self._slot(spec, pool) for spec, pool in zip(specs, pools, strict=True)]
         self._queue = open_queue(self._length, [buffer_address(b) for b in self._read_buffers])
         self._was_read = [True] * len(specs)
         self._start_ns = self._ramp_end_ns = self._end_ns = 0
         self._handover_ns = 0
         self._ramping = schedule.ramp_ns > 0
 
-    def _slot(self, spec: LaneSpec, writes: bool) -> _Slot:
-        buffers = WriteBuffers(spec.block_size_bytes, spec.seed) if writes and spec.read_pct < 100 else None
+    def _slot(self, spec: LaneSpec, pool: memoryview | None) -> _Slot:
+        buffers = WriteBuffers(spec.block_size_bytes, spec.seed, pool) if pool is not None else None
         addresses = [buffer_address(v[0]) for v in buffers.views] if buffers else []
         return _Slot(spec, _ios(OffsetStream(spec)), buffers, addresses, array("q"), array("q"))
 
