@@ -12,6 +12,7 @@ const api = {
   engineInfo: invoke('engine.info'),
   workloadValidate: invoke('workload.validate'),
   presetsList: invoke('presets.list'),
+  devicesList: invoke('devices.list'),
   sweepEstimate: invoke('sweep.estimate'),
   sweepStart: invoke('sweep.start'),
   sweepResume: invoke('sweep.resume'),

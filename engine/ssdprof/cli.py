@@ -22,6 +22,7 @@ from ssdprof.multihost import DEFAULT_REMOTE_DIR
 from ssdprof.runner import Runner
 from ssdprof.store import RunFilter, Store, default_db_path
 from ssdprof.sweep import MAX_REPEATS, PRESETS, RemoteSpec, SweepMode, SweepSpec, build_sweep, describe, preset
+from ssdprof.targets import device_region, plan_target, widest, with_whole_device
 from ssdprof.terminal import ProgressPrinter, format_run, format_runs_table
 from ssdprof.workload import Workload, WorkloadError, parse_workload
 
@@ -29,7 +30,7 @@ __all__ = ["build_parser", "main"]
 
 # CLI flag -> workload field; the same flags for run and sweep.
 WORKLOAD_FLAGS: dict[str, str] = {
-    "target": "target", "size": "size_bytes", "rw": "pattern", "bs": "block_size_bytes", "read_pct": "read_pct",
+    "target": "target", "size": "size_bytes", "offset": "offset_bytes", "rw": "pattern", "bs": "block_size_bytes", "read_pct": "read_pct",
     "qd": "queue_depth", "jobs": "numjobs", "runtime": "runtime_s", "ramp": "ramp_s", "engine": "engine",
 }
 VARY_NAMES = {"bs": "block_size_bytes", "qd": "queue_depth", "jobs": "numjobs", "rw": "pattern", "read-pct": "read_pct",
@@ -146,7 +147,8 @@ def _breakdown_flag(parser: argparse.ArgumentParser) -> None:
 def _workload_flags(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("workload")
     group.add_argument("--target", help="directory (default: a scratch folder on the local disk), file or block device")
-    group.add_argument("--size", help="test size, e.g. 256MiB, 1GiB (default 256MiB)")
+    group.add_argument("--size", help="test size, e.g. 256MiB, 1GiB (default 256MiB; on a block device, all of it from --offset)")
+    group.add_argument("--offset", help="where the region starts in a file or block device, e.g. 1GiB (default 0)")
     group.add_argument("--rw", help="read, write, randread, randwrite, rw or randrw (default randread)")
     group.add_argument("--bs", help="access size, e.g. 4k, 128KiB, 1MiB (default 4k)")
     group.add_argument("--read-pct", help="read share for rw/randrw, 0-100 (default 50)")
@@ -156,7 +158,8 @@ def _workload_flags(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--ramp", help="warm-up before measuring (default 2s)")
     group.add_argument("--engine", help="auto (fio if installed), fio or portable (default auto)")
     group.add_argument("--buffered", action="store_true", help="measure through the page cache (labelled as not device numbers)")
-    group.add_argument("--allow-overwrite", action="store_true", help="allow writes into an existing file or block device")
+    group.add_argument("--allow-overwrite", action="store_true",
+                       help="allow writes into an existing file or block device (never one mounted, held or used as swap)")
     group.add_argument("--keep-file", action="store_true", help="keep the test file afterwards")
 
 
@@ -166,6 +169,8 @@ def _run_flags(parser: argparse.ArgumentParser) -> None:
                         help="run on this host over SSH (an ssh alias or user@host:port); repeat for several hosts at once")
     remote.add_argument("--remote-dir", action="append", default=[], metavar="[HOST=]DIR",
                         help=f"directory for the test file on the hosts (default {DEFAULT_REMOTE_DIR}); HOST=DIR for one host")
+    remote.add_argument("--remote-device", action="append", default=[], metavar="[HOST=]DEVICE",
+                        help="a block device on the hosts, measured in place of a test file (needs --size); HOST=DEVICE for one host")
     remote.add_argument("--rbd", metavar="POOL/IMAGE", help="an RBD image via fio's rbd engine; {host} in IMAGE gives each host its own")
     remote.add_argument("--ceph-conf", help="ceph.conf path on the hosts (default: Ceph's search path)")
     remote.add_argument("--ceph-user", default="admin", help="Ceph client name without 'client.' (default admin)")
@@ -187,7 +192,7 @@ def workload_from_args(args: argparse.Namespace) -> Workload:
         raw["allow_overwrite"] = True
     if args.keep_file:
         raw["keep_file"] = True
-    return parse_workload(raw)
+    return parse_workload(with_whole_device(raw) if not getattr(args, "host", None) else raw)
 
 
 def _positive_int(text: str) -> int:
@@ -279,23 +284,36 @@ def _remote(args: argparse.Namespace) -> RemoteSpec | None:
     if not args.host:
         if args.rbd:
             raise WorkloadError.single("rbd", "--rbd", "an RBD image is reached from hosts: add --host for each Ceph client")
+        if args.remote_device:
+            raise WorkloadError.single("target", "--remote-device", "a device on hosts needs --host; a local device is --target /dev/…")
         return None
     for text in args.host:
         parse_host(text)
     if args.rbd:
         parse_rbd(args.rbd, args.ceph_user, args.ceph_conf or "")
-    default_dir, per_host = "", {}
-    for item in args.remote_dir:
-        host, sep, directory = item.partition("=") if not item.startswith("/") else ("", "", item)
-        if not directory.startswith("/") or "\n" in directory or (sep and host not in args.host):
-            raise WorkloadError.single("target", "--remote-dir",
-                                       f"{item!r}: give an absolute path, or HOST=PATH for one of the --host hosts")
-        if sep:
-            per_host[host] = directory
-        else:
-            default_dir = directory
-    return RemoteSpec(hosts=args.host, target_dir=default_dir, target_dirs=per_host, rbd=args.rbd or "",
+    default_dir, per_host = _per_host(args.remote_dir, "--remote-dir", args.host)
+    default_device, devices = _per_host(args.remote_device, "--remote-device", args.host)
+    if default_device:
+        devices = {host: devices.get(host, default_device) for host in args.host}
+    if devices and args.size is None:
+        raise WorkloadError.single("size_bytes", "--size", "give --size with --remote-device: the region is not guessed "
+                                                           "from devices on other machines")
+    return RemoteSpec(hosts=args.host, target_dir=default_dir, target_dirs=per_host, devices=devices, rbd=args.rbd or "",
                       ceph_conf=args.ceph_conf or "", ceph_user=args.ceph_user)
+
+
+def _per_host(items: list[str], flag: str, hosts: list[str]) -> tuple[str, dict[str, str]]:
+    """``PATH`` for every host and ``HOST=PATH`` for one: (the default, {host: path})."""
+    default, per_host = "", {}
+    for item in items:
+        host, sep, path = item.partition("=") if not item.startswith("/") else ("", "", item)
+        if not path.startswith("/") or "\n" in path or (sep and host not in hosts):
+            raise WorkloadError.single("target", flag, f"{item!r}: give an absolute path, or HOST=PATH for one of the --host hosts")
+        if sep:
+            per_host[host] = path
+        else:
+            default = path
+    return default, per_host
 
 
 def _sweep_spec(args: argparse.Namespace, base: Workload, store: Store) -> tuple[SweepSpec, int | None]:
@@ -329,6 +347,16 @@ def _points(args: argparse.Namespace, base: Workload, store: Store) -> tuple[Swe
     return build_sweep(base, converted, SweepMode.GRID if args.grid else SweepMode.ONE_AT_A_TIME, args.repeat), None  # type: ignore[arg-type]
 
 
+def _announcement(spec: SweepSpec, *, check: bool) -> str:
+    """The duration estimate and, on a block device, what will be read or overwritten (checked first when asked)."""
+    region = device_region(spec.points) if spec.remote is None else None
+    if region is None:
+        return describe(spec, max(p.size_bytes for p in spec.points))
+    if check:  # a refused run is not announced
+        plan_target(widest(spec.points))
+    return f"{describe(spec, 0)}\n{region.sentence()}"
+
+
 def _measure(args: argparse.Namespace, store: Store) -> int:
     if not 1 <= args.repeat <= MAX_REPEATS:
         raise WorkloadError.single("repeat", "--repeat", f"must be from 1 to {MAX_REPEATS}; got {args.repeat}")
@@ -336,11 +364,11 @@ def _measure(args: argparse.Namespace, store: Store) -> int:
     spec, resume_id = _sweep_spec(args, base, store)
     tags = parse_tags(args.tag)
     if getattr(args, "estimate", False):
-        print(describe(spec, max(p.size_bytes for p in spec.points)))
+        print(_announcement(spec, check=False))
         for point in spec.points:
             print(f"  {point.label()}  {point.duration_s():g}s")
         return 0
-    print(describe(spec, max(p.size_bytes for p in spec.points)), file=sys.stderr)
+    print(_announcement(spec, check=True), file=sys.stderr)
     cancel = threading.Event()
     printer = ProgressPrinter(sys.stderr)
     previous = _install_interrupt(cancel)

@@ -28,13 +28,14 @@ from ssdprof.contract_analysis import (
     SpecSaveParams,
     SpecSaveResult,
 )
+from ssdprof.devices import BlockDevice
 from ssdprof.events import LayoutDone, PointFinished, PointProgress, PointStarted, SweepFinished, SweepStarted
 from ssdprof.results import RunResult
 from ssdprof.specs import Spec
 from ssdprof.sweep import MAX_REPEATS, SweepMode
 from ssdprof.workload import FieldProblem, Workload
 
-__all__ = ["ERROR_CODES", "METHODS", "NOTIFICATIONS", "Method", "RpcErrorData", "WorkloadInput", "schema"]
+__all__ = ["ERROR_CODES", "METHODS", "NOTIFICATIONS", "Method", "RpcErrorData", "TargetDevice", "WorkloadInput", "schema", "target_device"]
 
 
 class _Params(BaseModel):
@@ -60,6 +61,7 @@ class WorkloadInput(_Params):
     runtime_s: Loose | None = None
     ramp_s: Loose | None = None
     size_bytes: Loose | None = None
+    offset_bytes: Loose | None = None
     target: str | None = None
     direct: bool | None = None
     engine: str | None = None
@@ -132,6 +134,8 @@ class SweepParams(_Params):
                              description="run on these SSH hosts (aliases or user@host:port) instead of locally")
     remote_dir: str = Field(default="", description="the folder on every host (default: the engine's remote scratch folder)")
     remote_dirs: dict[str, str] = Field(default_factory=dict, description="host -> its own folder, overriding remote_dir")
+    remote_devices: dict[str, str] = Field(default_factory=dict,
+                                           description="host -> a block device there, measured in place of a test file")
     rbd: str = Field(default="", description="POOL/IMAGE for fio's rbd engine on the hosts; {host} gives one image per host")
     ceph_conf: str = ""
     ceph_user: str = "admin"
@@ -142,6 +146,28 @@ class PlannedPoint(_Result):
     workload: Workload
 
 
+class TargetDevice(_Result):
+    """A block device as a target: what it is, what lies beneath it, and what keeps it from being written."""
+
+    path: str
+    description: str = Field(description="e.g. '/dev/loop3 (loop device over /var/tmp/a.img on vda, 64MiB)'")
+    model: str = Field(description="the model of the disk holding the data ('' when the OS does not say)")
+    size_bytes: int
+    kind: str = Field(description="disk, partition, loop, zram, ram, dm or md")
+    stack: list[str] = Field(description="from the device down to the disk holding its data")
+    in_use: list[str] = Field(description="why it must not be written now (mounted, held, swap), each with what to do")
+    ram: str = Field(description="why measuring it would measure memory; '' for a real device")
+
+
+def target_device(device: BlockDevice) -> TargetDevice:
+    return TargetDevice(path=device.path, description=device.describe(), model=device.model, size_bytes=device.size_bytes,
+                        kind=device.kind, stack=list(device.stack), in_use=device.uses(), ram=device.ram_reason() or "")
+
+
+class DevicesResult(_Result):
+    devices: list[TargetDevice]
+
+
 class SweepEstimate(_Result):
     name: str
     points: list[PlannedPoint]
@@ -149,6 +175,9 @@ class SweepEstimate(_Result):
     total_points: int
     estimated_s: float = Field(description="ramp + runtime of every point, per-point overhead and test-file layout")
     layout_bytes: int
+    device: TargetDevice | None = Field(default=None, description="the block device the sweep targets, if it is one")
+    overwrite_bytes: int = Field(default=0, description="bytes of the device the sweep overwrites (0: it only reads)")
+    region: str = Field(default="", description="what the sweep does to the device, in one sentence")
 
 
 class ResumeParams(_Params):
@@ -374,6 +403,7 @@ METHODS: dict[str, Method] = {
     "engine.info": Method(params=NoParams, result=EngineInfoResult, summary="fio and portable engine availability, defaults"),
     "workload.validate": Method(params=ValidateParams, result=ValidateResult, summary="the engine's own field checks"),
     "presets.list": Method(params=NoParams, result=PresetsResult, summary="the ready-made sweeps"),
+    "devices.list": Method(params=NoParams, result=DevicesResult, summary="this machine's block devices, and what uses them"),
     "sweep.estimate": Method(params=SweepParams, result=SweepEstimate, summary="points and duration; runs nothing"),
     "sweep.start": Method(params=SweepParams, result=SweepStarted, summary="start a sweep; events follow as run.event"),
     "sweep.resume": Method(params=ResumeParams, result=SweepStarted, summary="continue an interrupted sweep"),

@@ -16,6 +16,7 @@ from typing import Any
 import psutil
 
 from ssdprof import __version__
+from ssdprof.devices import BlockDevice
 from ssdprof.results import Environment
 
 __all__ = ["block_device_of", "capture_environment", "interface_limit_bytes_per_s"]
@@ -26,10 +27,48 @@ _SATA_BYTES_PER_S = {1.5: 150e6, 3.0: 300e6, 6.0: 600e6}
 _SYS_BLOCK = Path("/sys/class/block")
 
 
-def capture_environment(target: Path, tool_versions: dict[str, str] | None = None) -> Environment:
+def capture_environment(target: Path, tool_versions: dict[str, str] | None = None, *,
+                        block_device: BlockDevice | None = None) -> Environment:
+    """The machine and the device under ``target``; a block device target describes itself (and
+    what lies beneath it) instead of the filesystem holding its node."""
+    if block_device is not None:
+        return _machine(tool_versions).model_copy(update=device_environment(block_device))
     device = block_device_of(target)
     facts = _device_facts(device) if device else {}
     mount = _mount_of(target)
+    return _machine(tool_versions).model_copy(update={
+        "device": device or "", "filesystem": mount.fstype if mount else "", "mount_options": mount.opts if mount else "",
+        "mount_point": mount.mountpoint if mount else "", **facts})
+
+
+def device_environment(device: BlockDevice) -> dict[str, object]:
+    """Environment fields for a block device target: the device itself, and the disk at the bottom of its stack."""
+    base = device.base
+    interface = _interface(base.get("name", ""), base.get("hw_path", ""))
+    link = ""
+    if interface == "NVMe" and base.get("pcie_speed") and base.get("pcie_width"):
+        link = f"{base['pcie_speed'].replace(' PCIe', '')} PCIe x{base['pcie_width']}"
+    elif interface == "SATA" and base.get("sata_speed", "<unknown>") != "<unknown>":
+        link = base.get("sata_speed", "")
+    scheduler = base.get("scheduler", "")
+    active = scheduler[scheduler.find("[") + 1 : scheduler.find("]")] if "[" in scheduler else scheduler
+    return {
+        "target_device": device.path, "target_device_kind": device.kind, "target_device_bytes": device.size_bytes,
+        "backing_file": device.backing_file, "device_stack": list(device.stack), "device": base.get("name", ""),
+        "device_model": base.get("model", ""), "device_serial": base.get("serial", ""), "device_firmware": base.get("firmware", ""),
+        "interface": interface, "pcie_link": link, "interface_limit_bytes_per_s": interface_limit_bytes_per_s(interface, link),
+        "rotational": {"1": True, "0": False}.get(base.get("rotational", "")),
+        "logical_block_bytes": device.logical_block_bytes, "physical_block_bytes": _int(base.get("physical_block_size", "")),
+        "scheduler": active, "queue_depth_limit": _int(base.get("nr_requests", "")),
+        "device_queue_depth": _int(base.get("device_queue_depth", "")),
+    }
+
+
+def _int(text: str) -> int | None:
+    return int(text) if text.isdigit() else None
+
+
+def _machine(tool_versions: dict[str, str] | None) -> Environment:
     return Environment(
         os=platform.platform(),
         kernel=platform.release(),
@@ -40,11 +79,6 @@ def capture_environment(target: Path, tool_versions: dict[str, str] | None = Non
         python=sys.version.split()[0],
         ssdprof=__version__,
         tool_versions=dict(tool_versions or {}),
-        device=device or "",
-        filesystem=mount.fstype if mount else "",
-        mount_options=mount.opts if mount else "",
-        mount_point=mount.mountpoint if mount else "",
-        **facts,
     )
 
 

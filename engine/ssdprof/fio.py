@@ -163,6 +163,8 @@ def job_file(workload: Workload, filename: str | None, plan: FioPlan, *, is_devi
     if workload.pattern.fixed_read_pct is None:
         lines.append(f"rwmixread={workload.read_pct}")
     lines += _region(workload, plan)
+    if workload.offset_bytes:
+        lines.append(f"offset={workload.offset_bytes}")
     if is_device:
         lines.append("allow_mounted_write=0")
     if not create_file:

@@ -21,6 +21,8 @@ from pathlib import Path
 
 from ssdprof import __version__
 from ssdprof.ceph import CEPH_STATUS_COMMANDS, RbdTarget, cluster_facts
+from ssdprof.devices import BlockDevice, device_problems, parse_probe, probe_script
+from ssdprof.environment import device_environment
 from ssdprof.fio import FioPlan, job_file
 from ssdprof.hosts import HostAddress, HostError, HostProbe, Ssh, SshSettings
 from ssdprof.keeper import Keepers
@@ -28,8 +30,8 @@ from ssdprof.leftovers import Leftovers
 from ssdprof.remote import Launch, fio_argv_from_job
 from ssdprof.results import ClusterFacts, EngineInfo, Environment, HostResult, Measurement, ProgressSample, Severity, ValidityWarning
 from ssdprof.sweep import SweepSpec
-from ssdprof.targets import TEST_FILE_PREFIX
-from ssdprof.workload import Workload
+from ssdprof.targets import TEST_FILE_PREFIX, widest
+from ssdprof.workload import Workload, WorkloadError
 
 __all__ = ["DEFAULT_REMOTE_DIR", "SKEW_WARNING_MS", "MultiHostEngine", "RemoteOptions", "cluster_warnings"]
 
@@ -45,6 +47,8 @@ class RemoteOptions:
     """Directory on every host for the test file (ignored with ``rbd``)."""
     target_dirs: dict[str, str] = field(default_factory=dict)
     """Per-host directories, by host name, overriding ``target_dir``."""
+    devices: dict[str, str] = field(default_factory=dict)
+    """Per-host block devices, by host name: measured in place of a test file (no layout, nothing removed)."""
     rbd: RbdTarget | None = None
 
 
@@ -88,14 +92,16 @@ class MultiHostEngine:
                          if p.fio_version and "rbd" not in p.fio_engines]
         if problems:
             raise HostError("; ".join(problems))
+        devices = self._check_devices(spec)  # still nothing written anywhere
         self._created = {k.host.name: k.target for k in keepers if k.target}  # from here on, a file may exist
         first = spec.points[0]
         self._launch = Launch(self.ssh, self._commands(first), hosts, ramp_s=first.ramp_s)  # connects while the files are laid out
         with ThreadPoolExecutor(max_workers=min(len(hosts), 16)) as pool:
             list(pool.map(lambda k: k.lay_out(), keepers))
         self.cluster = self._cluster_facts()
+        facts = device_environment(devices[0]) if devices else {}  # the first host's device describes the run
         return Environment(os=f"{len(hosts)} remote host(s)", hostname=",".join(h.name for h in hosts), ssdprof=__version__,
-                           tool_versions=self.tool_versions, cluster=self.cluster)
+                           tool_versions=self.tool_versions, cluster=self.cluster).model_copy(update=facts)
 
     def layout(self, path: Path, size_bytes: int, *, direct: bool) -> float:
         return 0.0  # done per host in prepare()
@@ -125,7 +131,8 @@ class MultiHostEngine:
             errors=[h.error for h in hosts if h.error], cancelled=cancel.is_set(),
             monitor=[s for run in runs for s in run.monitor], start_skew_ms=skew_ms, extra_warnings=warnings,
             job_text=job_file(workload, self.targets.get(self.options.hosts[0].name), plan,
-                              extra_options=self._target_options(self.options.hosts[0])),
+                              extra_options=self._target_options(self.options.hosts[0]),
+                              is_device=self.options.hosts[0].name in self.options.devices),
         )
 
     def cleanup(self) -> list[str]:
@@ -165,11 +172,31 @@ class MultiHostEngine:
 
     # --------------------------------------------------------------------------------------------
 
+    def _check_devices(self, spec: SweepSpec) -> list[BlockDevice]:
+        """Each host's block device described by the host itself (device_probe.sh) and judged by the local rules."""
+        found, problems = [], []
+        for host in self.options.hosts:
+            path = self.options.devices.get(host.name)
+            if path is None:
+                continue
+            done = self.ssh.run(host, ["sh", "-c", probe_script(), "device_probe", path], timeout_s=30)
+            device = parse_probe(path, done.stdout or f"error={done.stderr.strip()[:300]}")
+            region = widest(spec.points)
+            problems += [problem.model_copy(update={"message": f"{host.name}: {problem.message}"})
+                         for problem in device_problems(device, region)]
+            found.append(device)
+        if problems:
+            raise WorkloadError(problems)
+        return found
+
     def _choose_target(self, host: HostAddress) -> str:
-        """The host's test file (kept and removed by its keeper), or '' for an RBD image (never removed)."""
+        """The host's test file (kept and removed by its keeper), or '' for an RBD image or a device (never removed)."""
         rbd = self.options.rbd
         if rbd is not None:
             self.targets[host.name] = f"{rbd.pool}/{rbd.image_for(host.name)}"
+            return ""
+        if host.name in self.options.devices:
+            self.targets[host.name] = self.options.devices[host.name]
             return ""
         directory = self.options.target_dirs.get(host.name, self.options.target_dir)
         path = f"{directory.rstrip('/')}/{TEST_FILE_PREFIX}{os.getpid()}-{secrets.token_hex(4)}.dat"
@@ -182,6 +209,8 @@ class MultiHostEngine:
             return ["env", *rbd.env(), "fio", "--name=layout", "--ioengine=rbd", *(f"--{o}" for o in rbd.fio_options(host.name)),
                     f"--size={size_bytes}", "--rw=write", "--bs=4M", "--iodepth=8", "--output-format=json"]
         path = self.targets[host.name]
+        if host.name in self.options.devices:
+            return ["true"]  # a device is measured as it is
         return ["fio", "--name=layout", f"--filename={path.replace(':', chr(92) + ':')}", f"--size={size_bytes}", "--rw=write",
                 "--bs=1M", "--ioengine=psync", "--direct=1", "--refill_buffers=1", "--end_fsync=1", "--output-format=json"]
 
@@ -203,7 +232,8 @@ class MultiHostEngine:
         plan = self._plan(self.probes[host.name], workload)
         rbd = self.options.rbd
         text = job_file(workload.model_copy(update={"direct": False}) if rbd else workload,
-                        None if rbd else self.targets[host.name], plan, extra_options=self._target_options(host))
+                        None if rbd else self.targets[host.name], plan, extra_options=self._target_options(host),
+                        is_device=host.name in self.options.devices)
         return ["env", *(rbd.env() if rbd else []), *fio_argv_from_job(text)]
 
     def _describe(self, result: HostResult) -> HostResult:

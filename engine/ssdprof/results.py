@@ -173,6 +173,17 @@ class Environment(BaseModel):
     mount_options: str = ""
     mount_point: str = ""
     cluster: ClusterFacts | None = None
+    # A block device as target: the device measured, and what lies beneath it (the device_* facts,
+    # interface and limits above are those of the disk at the bottom of that stack).
+    target_device: str = Field(default="", description="the block device measured, e.g. /dev/nvme1n1 or /dev/loop3")
+    target_device_kind: str = Field(default="", description="disk, partition, loop, dm, md, zram or ram")
+    target_device_bytes: int | None = None
+    backing_file: str = Field(default="", description="a loop device's backing file")
+    device_stack: list[str] = Field(default_factory=list, description="from the target down to the disk, one layer each")
+    physical_block_bytes: int | None = None
+    scheduler: str = ""
+    queue_depth_limit: int | None = Field(default=None, description="the block layer's nr_requests")
+    device_queue_depth: int | None = Field(default=None, description="the device's own queue depth (SCSI/SATA), where told")
 
 
 class Severity(str, enum.Enum):

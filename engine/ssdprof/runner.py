@@ -27,7 +27,16 @@ from ssdprof.portable import PortableUnavailable, portable_engine
 from ssdprof.results import EngineInfo, Environment, Measurement, ProgressSample, RunResult
 from ssdprof.store import Store
 from ssdprof.sweep import POINT_OVERHEAD_S, SweepSpec, estimate_s
-from ssdprof.targets import TargetKind, TargetPlan, direct_io_refusal, plan_target, remove_stale_test_files, remove_test_file
+from ssdprof.targets import (
+    TargetKind,
+    TargetPlan,
+    direct_io_refusal,
+    hold_device,
+    plan_target,
+    remove_stale_test_files,
+    remove_test_file,
+    widest,
+)
 from ssdprof.validity import check_validity
 from ssdprof.workload import FIELD_RULES, EngineChoice, FieldProblem, Workload, WorkloadError
 
@@ -129,15 +138,17 @@ class _LocalSite:
         self.engine = engine
         self.size_bytes = max(p.size_bytes for p in spec.points)
         self.direct = spec.points[0].direct
-        self.plan = plan_target(spec.points[0].model_copy(update={"size_bytes": self.size_bytes}), default_dir)
+        self.plan = plan_target(widest(spec.points), default_dir)
         if self.plan.kind is TargetKind.DIRECTORY:
             remove_stale_test_files(self.plan.path.parent)
         where = self.plan.path.parent if self.plan.kind is TargetKind.DIRECTORY else self.plan.path
-        self.environment = capture_environment(where, engine.tool_versions)
+        self.environment = capture_environment(where, engine.tool_versions, block_device=self.plan.device)
         self.path = self.plan.path
         self.is_device = self.plan.kind is TargetKind.BLOCK_DEVICE
         self._check_points(spec, self.plan, self.environment)
         self._folder = _hold(self.plan.path.parent) if self.plan.kind is TargetKind.DIRECTORY else None
+        # Held for the whole sweep: nothing can mount or claim a device that is being written.
+        self._claim = hold_device(self.plan.path) if self.is_device and any(p.does_write for p in spec.points) else None
 
     def set_up(self, emit: Callable[[RunEvent], None]) -> float:
         if self.plan.kind is not TargetKind.DIRECTORY:
@@ -159,6 +170,9 @@ class _LocalSite:
         return None  # a failed point says why; the next point checks the target again (vanished)
 
     def tear_down(self, *, keep: bool) -> None:
+        if self._claim is not None:
+            os.close(self._claim)
+            self._claim = None
         if not keep:
             remove_test_file(self.plan)
         if self._folder is not None:
@@ -186,11 +200,12 @@ class _LocalSite:
                 f"{plan.path.parent} is on {environment.filesystem}, which lives in RAM: no device would be measured; "
                 "choose a folder on the SSD (or pass --buffered to measure memory, labelled as such)")))
         logical = environment.logical_block_bytes or 512
-        odd = sorted({p.block_size_bytes for p in spec.points if p.direct and p.block_size_bytes % logical})
-        if odd:
-            problems.append(FieldProblem(field="block_size_bytes", flag="--bs", message=(
-                f"{', '.join(map(str, odd))} B is not a multiple of the device's {logical} B logical block, "
-                "which direct I/O requires")))
+        for name, flag in (("block_size_bytes", "--bs"), ("offset_bytes", "--offset")):
+            odd = sorted({getattr(p, name) for p in spec.points if p.direct and getattr(p, name) % logical})
+            if odd:
+                problems.append(FieldProblem(field=name, flag=flag, message=(
+                    f"{', '.join(map(str, odd))} B is not a multiple of the device's {logical} B logical block, "
+                    "which direct I/O requires")))
         if len({p.target for p in spec.points}) > 1:
             problems.append(FieldProblem(field="target", flag="--target", message="all points of a sweep share one target"))
         if problems:
@@ -206,7 +221,8 @@ class _RemoteSite:
         remote = spec.remote
         rbd = parse_rbd(remote.rbd, remote.ceph_user, remote.ceph_conf) if remote.rbd else None
         options = RemoteOptions(hosts=[parse_host(h) for h in remote.hosts], ssh=ssh, rbd=rbd,
-                                target_dir=remote.target_dir or DEFAULT_REMOTE_DIR, target_dirs=remote.target_dirs)
+                                target_dir=remote.target_dir or DEFAULT_REMOTE_DIR, target_dirs=remote.target_dirs,
+                                devices=remote.devices)
         self.hosts = MultiHostEngine(options)
         self.engine: PointEngine = self.hosts
         self._spec = spec

@@ -21,6 +21,7 @@ from ssdprof.contract import (
     METHODS,
     CancelResult,
     DeleteResult,
+    DevicesResult,
     EngineInfoResult,
     EngineLog,
     ExportParams,
@@ -49,8 +50,10 @@ from ssdprof.contract import (
     TagParams,
     ValidateParams,
     ValidateResult,
+    target_device,
 )
 from ssdprof.contract_analysis import CorrelationParams, ObserveParams, PredictParams, ScalingParams, SpecDeleteParams, SpecSaveParams
+from ssdprof.devices import list_devices
 from ssdprof.events import PointFinished, RunEvent, SweepFinished, SweepStarted
 from ssdprof.fio import detect_fio
 from ssdprof.hosts import SshSettings, parse_host
@@ -64,7 +67,7 @@ from ssdprof.session_predict import Models
 from ssdprof.specs import bundled_spec_dir, default_user_spec_dir
 from ssdprof.store import RunFilter, Store
 from ssdprof.sweep import PRESETS, RemoteSpec, SweepSpec, build_sweep, estimate_s, preset
-from ssdprof.targets import default_target_dir, plan_target
+from ssdprof.targets import default_target_dir, device_region, plan_target, widest, with_whole_device
 from ssdprof.workload import FIELD_RULES, FieldProblem, Workload, WorkloadError, parse_workload
 
 __all__ = ["EngineService", "Notify", "RpcError"]
@@ -126,6 +129,7 @@ class EngineService:
             "engine.info": lambda _: self.engine_info(),
             "workload.validate": self.validate,
             "presets.list": lambda _: self.presets(),
+            "devices.list": lambda _: DevicesResult(devices=[target_device(d) for d in list_devices()]),
             "sweep.estimate": self.estimate,
             "sweep.start": self.start,
             "sweep.resume": self.resume,
@@ -202,7 +206,7 @@ class EngineService:
 
     def validate(self, params: ValidateParams) -> ValidateResult:
         try:
-            workload = parse_workload(params.workload.raw())
+            workload = parse_workload(with_whole_device(params.workload.raw()))
             if params.check_target:
                 plan_target(workload, self.default_dir)
         except WorkloadError as exc:
@@ -217,15 +221,18 @@ class EngineService:
 
     def estimate(self, params: SweepParams) -> SweepEstimate:
         spec = _sweep_spec(params)
-        layout = max(p.size_bytes for p in spec.points)
+        region = device_region(spec.points) if spec.remote is None else None
+        layout = 0 if region else max(p.size_bytes for p in spec.points)
         return SweepEstimate(name=spec.name, points=[PlannedPoint(label=p.label(), workload=p) for p in spec.points],
                              repeats=spec.repeats, total_points=spec.total_points(), estimated_s=estimate_s(spec, layout),
-                             layout_bytes=layout)
+                             layout_bytes=layout, device=target_device(region.device) if region else None,
+                             overwrite_bytes=region.size_bytes if region and region.writes else 0,
+                             region=region.sentence() if region else "")
 
     def start(self, params: SweepParams) -> SweepStarted:
         spec = _sweep_spec(params)
         if spec.remote is None:
-            plan_target(spec.points[0], self.default_dir)  # fail fast, before a sweep is stored
+            plan_target(widest(spec.points), self.default_dir)  # fail fast, before a sweep is stored
         return self._launch(spec, None, params.tags)
 
     def resume(self, params: ResumeParams) -> SweepStarted:
@@ -320,7 +327,7 @@ class EngineService:
 
 
 def _sweep_spec(params: SweepParams) -> SweepSpec:
-    base = parse_workload(params.base.raw())
+    base = parse_workload(with_whole_device(params.base.raw()) if not params.hosts else params.base.raw())
     if params.preset and params.factors:
         raise WorkloadError.single("preset", "--preset", "give either a preset or factors to vary, not both")
     if params.preset:
@@ -338,18 +345,19 @@ def _sweep_spec(params: SweepParams) -> SweepSpec:
 def _remote(params: SweepParams) -> RemoteSpec | None:
     """Remote options, each host name checked (no option or shell syntax reaches ssh)."""
     if not params.hosts:
-        if params.rbd or params.remote_dirs or params.remote_dir:
+        if params.rbd or params.remote_dirs or params.remote_dir or params.remote_devices:
             raise WorkloadError.single("hosts", "--host", "remote options need at least one host")
         return None
     names = [parse_host(h).name for h in params.hosts]
-    unknown = sorted(set(params.remote_dirs) - set(names))
+    unknown = sorted((set(params.remote_dirs) | set(params.remote_devices)) - set(names))
     if unknown:
-        raise WorkloadError.single("remote_dirs", "--remote-dir", f"folders given for hosts not in the run: {', '.join(unknown)}")
+        raise WorkloadError.single("remote_dirs", "--remote-dir", f"given for hosts not in the run: {', '.join(unknown)}")
     if params.rbd:
         parse_rbd(params.rbd, params.ceph_user, params.ceph_conf)
     if len(set(names)) != len(names):
         raise WorkloadError.single("hosts", "--host", "each host may be named only once")
-    return RemoteSpec(hosts=names, target_dir=params.remote_dir, target_dirs=dict(params.remote_dirs), rbd=params.rbd,
+    return RemoteSpec(hosts=names, target_dir=params.remote_dir, target_dirs=dict(params.remote_dirs),
+                      devices=dict(params.remote_devices), rbd=params.rbd,
                       ceph_conf=params.ceph_conf, ceph_user=params.ceph_user)
 
 

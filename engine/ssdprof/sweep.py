@@ -46,6 +46,7 @@ class RemoteSpec(BaseModel):
     hosts: list[str] = Field(min_length=1, max_length=256)
     target_dir: str = ""
     target_dirs: dict[str, str] = Field(default_factory=dict, description="per-host directories, overriding target_dir")
+    devices: dict[str, str] = Field(default_factory=dict, description="host -> a block device measured there instead of a test file")
     rbd: str = ""
     """POOL/IMAGE, with {host} for one image per host."""
     ceph_conf: str = ""

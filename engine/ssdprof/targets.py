@@ -1,8 +1,9 @@
 """Where a workload writes, checked before anything is written.
 
 A directory gets a test file that ssdprof creates, sizes and removes; an existing file is used
-as it is (writes only with the user's consent); a block device is read-only unless the user
-confirms writes, and a mounted device is never written.
+as it is (writes only with the user's consent); a block device (:mod:`ssdprof.devices`) is
+read-only unless the user confirms writes, and a device in use (mounted, held, swap) is never
+written. A file or device region starts at ``offset_bytes``; on a device it defaults to all of it.
 """
 
 from __future__ import annotations
@@ -14,22 +15,30 @@ import shutil
 import stat
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import platformdirs
 import psutil
 
-from ssdprof.quantities import format_size
+from ssdprof.devices import BlockDevice, claim_exclusively, device_problems, probe_device
+from ssdprof.quantities import format_size, parse_size_bytes
 from ssdprof.workload import FIELD_RULES, FieldProblem, Workload, WorkloadError
 
 __all__ = [
     "TEST_FILE_PREFIX",
+    "DeviceRegion",
     "TargetKind",
     "TargetPlan",
     "default_target_dir",
+    "device_region",
     "direct_io_refusal",
+    "hold_device",
     "plan_target",
     "remove_stale_test_files",
     "remove_test_file",
+    "whole_device_bytes",
+    "widest",
+    "with_whole_device",
 ]
 
 TEST_FILE_PREFIX = "ssdprof-testfile-"
@@ -49,6 +58,8 @@ class TargetPlan:
     """The file or device the engine opens."""
     created_by_us: bool
     size_bytes: int
+    device: BlockDevice | None = None
+    """The block device's facts, when the target is one."""
 
 
 def default_target_dir() -> Path:
@@ -74,6 +85,9 @@ def plan_target(workload: Workload, default_dir: Path | None = None, *, test_fil
     except OSError as exc:  # a name too long, a loop of links, a dead network mount...
         raise _error("target", f"{raw[:200]!r} cannot be used: {exc.strerror or exc}") from None
     if stat.S_ISDIR(info.st_mode):
+        if workload.offset_bytes:
+            raise _error("offset_bytes", "an offset applies to an existing file or a block device; a directory gets a "
+                                         "test file of --size laid out for the run: leave --offset out")
         return _directory(workload, path, test_file)
     if stat.S_ISREG(info.st_mode):
         return _existing_file(workload, path, info.st_size)
@@ -124,9 +138,10 @@ def _can_create_in(directory: Path) -> bool:
 
 
 def _existing_file(workload: Workload, path: Path, file_size: int) -> TargetPlan:
-    if workload.size_bytes > file_size:
-        raise _error("size_bytes", f"{format_size(workload.size_bytes)} is larger than the file {str(path)!r} "
-                                   f"({file_size} bytes); use a size up to the file's, or a directory as target")
+    if workload.offset_bytes + workload.size_bytes > file_size:
+        where = f" from offset {workload.offset_bytes} ends beyond" if workload.offset_bytes else " is larger than"
+        raise _error("size_bytes", f"{format_size(workload.size_bytes)}{where} the file {str(path)!r} ({file_size} bytes); "
+                                   "use a region within the file, or a directory as target")
     ours = path.name.startswith(TEST_FILE_PREFIX)
     if workload.does_write and not ours and not workload.allow_overwrite:
         raise _error("allow_overwrite", f"writing would overwrite the contents of {str(path)!r}; "
@@ -137,51 +152,87 @@ def _existing_file(workload: Workload, path: Path, file_size: int) -> TargetPlan
 
 
 def _block_device(workload: Workload, path: Path) -> TargetPlan:
-    device_size = _device_size_bytes(path)
-    if workload.size_bytes > device_size:
-        raise _error("size_bytes", f"{format_size(workload.size_bytes)} is larger than the device ({device_size} bytes)")
-    if workload.does_write:
-        if not workload.allow_overwrite:
-            raise _error("allow_overwrite", f"writing to {path} destroys its data; pass --allow-overwrite "
-                                               "to confirm (reads need no confirmation)")
-        mounted = _mounted_parts(path)
-        if mounted:
-            raise _error("target", f"{path} is in use ({', '.join(mounted)}); ssdprof never writes to a mounted device")
+    device = probe_device(path)
+    problems = device_problems(device, workload)
+    if not problems and workload.does_write:
+        claim = claim_exclusively(path)  # the kernel knows of mounts in other namespaces too
+        if isinstance(claim, str):
+            problems.append(FieldProblem(field="target", flag="--target", message=claim))
+        else:
+            os.close(claim)
+    if problems:
+        raise WorkloadError(problems)
     if not os.access(path, os.R_OK | (os.W_OK if workload.does_write else 0)):
         raise _error("target", f"no permission to open {path}; run with access to the device (e.g. the disk group)")
-    return TargetPlan(TargetKind.BLOCK_DEVICE, path, False, workload.size_bytes)
+    return TargetPlan(TargetKind.BLOCK_DEVICE, path, False, workload.size_bytes, device)
 
 
-def _device_size_bytes(path: Path) -> int:
+def hold_device(path: Path) -> int:
+    """An exclusive claim on a device about to be written, kept until closed; raises WorkloadError if taken."""
+    claim = claim_exclusively(path)
+    if isinstance(claim, str):
+        raise _error("target", claim)
+    return claim
+
+
+def whole_device_bytes(target: str, offset_bytes: int = 0) -> int | None:
+    """The default region on a block device: from ``offset_bytes`` to its end; None for other targets."""
+    path = Path(target).expanduser()
     try:
-        with path.open("rb") as device:
-            return device.seek(0, os.SEEK_END)
-    except OSError as exc:
-        raise _error("target", f"cannot open {path}: {exc.strerror}") from None
-
-
-def _mounted_parts(path: Path) -> list[str]:
-    """Mount points on the device or any of its partitions, and holders such as LVM or md."""
-    real = os.path.realpath(path)
-    name = os.path.basename(real)
-    uses = [f"mounted at {p.mountpoint}" for p in psutil.disk_partitions(all=True)
-            if os.path.realpath(p.device) == real or os.path.basename(os.path.realpath(p.device)).startswith(name)]
-    sys_block = Path("/sys/class/block") / name
-    holders = sys_block / "holders"
-    if holders.is_dir():
-        uses += [f"held by {h.name}" for h in holders.iterdir()]
-    for swap in _swaps():
-        if os.path.realpath(swap).startswith(real):
-            uses.append("used as swap")
-    return uses
-
-
-def _swaps() -> list[str]:
-    try:
-        lines = Path("/proc/swaps").read_text().splitlines()[1:]
+        if not target or not stat.S_ISBLK(path.stat().st_mode):
+            return None
     except OSError:
-        return []
-    return [line.split()[0] for line in lines if line.strip()]
+        return None
+    size = probe_device(path).size_bytes
+    return max(size - offset_bytes, 0) // 512 * 512 if size else None
+
+
+def widest(points: list[Workload]) -> Workload:
+    """The sweep's points as one check: a writing point if any (writes need consent), over the largest region."""
+    first = next((p for p in points if p.does_write), points[0])
+    return first.model_copy(update={"size_bytes": max(p.size_bytes for p in points)})
+
+
+def with_whole_device(raw: dict[str, Any]) -> dict[str, Any]:
+    """Loose workload input with the default region on a block device: from the offset to its end,
+    when no size was given. Every front end (CLI, RPC) plans a workload through this."""
+    if raw.get("size_bytes") is not None or not isinstance(raw.get("target"), str):
+        return raw
+    try:
+        offset = parse_size_bytes(raw.get("offset_bytes", 0))
+    except ValueError:
+        return raw  # parse_workload names the bad offset
+    size = whole_device_bytes(raw["target"], offset)
+    return raw if size is None or size < 512 else {**raw, "size_bytes": size}
+
+
+@dataclass(frozen=True)
+class DeviceRegion:
+    """What a sweep will do to a block device, said before it starts."""
+
+    device: BlockDevice
+    offset_bytes: int
+    size_bytes: int
+    writes: bool
+
+    def sentence(self) -> str:
+        region = f"{format_size(self.size_bytes)} ({self.size_bytes} bytes) from offset {self.offset_bytes}"
+        if self.writes:
+            return f"target {self.device.describe()}: OVERWRITES {region}; the data there is destroyed"
+        return f"target {self.device.describe()}: reads {region} (nothing is written)"
+
+
+def device_region(points: list[Workload]) -> DeviceRegion | None:
+    """The region of the block device the points use (the largest of them), or None for other targets."""
+    target = points[0].target
+    path = Path(target).expanduser()
+    try:
+        if not target or not stat.S_ISBLK(path.stat().st_mode):
+            return None
+    except OSError:
+        return None
+    return DeviceRegion(probe_device(path), points[0].offset_bytes, max(p.size_bytes for p in points),
+                        any(p.does_write for p in points))
 
 
 def _error(field: str, message: str) -> WorkloadError:

@@ -80,6 +80,7 @@ FIELD_RULES: dict[str, tuple[str, str]] = {
     "runtime_s": ("--runtime", "a duration above 0 and at most 7 days, e.g. 30, 30s or 2m"),
     "ramp_s": ("--ramp", "a duration from 0 to 1 hour, e.g. 0, 2s"),
     "size_bytes": ("--size", "a multiple of 512 bytes, at least one block per job, e.g. 256MiB or 1GiB"),
+    "offset_bytes": ("--offset", "where the region starts in a file or block device: a multiple of 512 bytes, e.g. 0 or 1GiB"),
     "target": ("--target", "a directory (a test file is created and removed), an existing file, or a block device"),
     "direct": ("--buffered", "true for device numbers (O_DIRECT); false only for an explicitly buffered run"),
     "engine": ("--engine", "one of auto, fio, portable"),
@@ -101,13 +102,14 @@ class Workload(BaseModel):
     runtime_s: float = Field(default=10.0, gt=0, le=MAX_RUNTIME_S)
     ramp_s: float = Field(default=2.0, ge=0, le=3600.0)
     size_bytes: int = Field(default=256 << 20, ge=512)
+    offset_bytes: int = Field(default=0, ge=0)
     target: str = Field(default="", max_length=4096)
     direct: bool = True
     engine: EngineChoice = EngineChoice.AUTO
     allow_overwrite: bool = False
     keep_file: bool = False
 
-    @field_validator("block_size_bytes", "size_bytes")
+    @field_validator("block_size_bytes", "size_bytes", "offset_bytes")
     @classmethod
     def _multiple_of_sector(cls, value: int) -> int:
         if value % 512:
@@ -143,7 +145,8 @@ class Workload(BaseModel):
 
     def key(self) -> str:
         """A stable hash of the measured settings (not the target's cleanup options)."""
-        fields = self.model_dump(mode="json", exclude={"keep_file", "allow_overwrite"})
+        # offset 0 left out: the hashes of runs stored before offsets existed stay the same
+        fields = self.model_dump(mode="json", exclude={"keep_file", "allow_overwrite", *(() if self.offset_bytes else ("offset_bytes",))})
         return hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()[:16]
 
     def label(self) -> str:
@@ -154,6 +157,7 @@ class Workload(BaseModel):
 _FIELD_CONVERTERS: dict[str, Any] = {
     "block_size_bytes": parse_size_bytes,
     "size_bytes": parse_size_bytes,
+    "offset_bytes": parse_size_bytes,
     "runtime_s": parse_duration_s,
     "ramp_s": parse_duration_s,
 }

@@ -65,6 +65,10 @@ export interface DeleteResult {
   deleted: boolean;
 }
 
+export interface DevicesResult {
+  devices: TargetDevice[];
+}
+
 /** One direction (read or write) of a run, a host or a job.  ``lat_ns`` is THE latency: total, from submission to completion (fio's ``lat``, SNIA's response time), the span an application waits, and the one figure that compares across engines. fio's asynchronous engines split it into submission (``slat_ns``) and completion (``clat_ns``, which starts when the submission call returns); synchronous engines and the portable engine time the whole call, so there ``clat_ns`` is the same span as ``lat_ns``. */
 export interface DirectionStats {
   io_count: number;
@@ -154,6 +158,21 @@ export interface Environment {
   mount_options: string;
   mount_point: string;
   cluster: ClusterFacts | null;
+  /** the block device measured, e.g. /dev/nvme1n1 or /dev/loop3 */
+  target_device: string;
+  /** disk, partition, loop, dm, md, zram or ram */
+  target_device_kind: string;
+  target_device_bytes: number | null;
+  /** a loop device's backing file */
+  backing_file: string;
+  /** from the target down to the disk, one layer each */
+  device_stack: string[];
+  physical_block_bytes: number | null;
+  scheduler: string;
+  /** the block layer's nr_requests */
+  queue_depth_limit: number | null;
+  /** the device's own queue depth (SCSI/SATA), where told */
+  device_queue_depth: number | null;
 }
 
 export interface ExportParams {
@@ -800,6 +819,12 @@ export interface SweepEstimate {
   /** ramp + runtime of every point, per-point overhead and test-file layout */
   estimated_s: number;
   layout_bytes: number;
+  /** the block device the sweep targets, if it is one */
+  device: TargetDevice | null;
+  /** bytes of the device the sweep overwrites (0: it only reads) */
+  overwrite_bytes: number;
+  /** what the sweep does to the device, in one sentence */
+  region: string;
 }
 
 export interface SweepFinished {
@@ -839,6 +864,8 @@ export interface SweepParams {
   remote_dir?: string;
   /** host -> its own folder, overriding remote_dir */
   remote_dirs?: Record<string, string>;
+  /** host -> a block device there, measured in place of a test file */
+  remote_devices?: Record<string, string>;
   /** POOL/IMAGE for fio's rbd engine on the hosts; {host} gives one image per host */
   rbd?: string;
   ceph_conf?: string;
@@ -873,6 +900,24 @@ export interface TagParams {
   tags: Record<string, string>;
 }
 
+/** A block device as a target: what it is, what lies beneath it, and what keeps it from being written. */
+export interface TargetDevice {
+  path: string;
+  /** e.g. '/dev/loop3 (loop device over /var/tmp/a.img on vda, 64MiB)' */
+  description: string;
+  /** the model of the disk holding the data ('' when the OS does not say) */
+  model: string;
+  size_bytes: number;
+  /** disk, partition, loop, zram, ram, dm or md */
+  kind: string;
+  /** from the device down to the disk holding its data */
+  stack: string[];
+  /** why it must not be written now (mounted, held, swap), each with what to do */
+  in_use: string[];
+  /** why measuring it would measure memory; '' for a real device */
+  ram: string;
+}
+
 export interface ValidateParams {
   workload: WorkloadInput;
   /** also check the target exists, is writable and has room */
@@ -905,6 +950,7 @@ export interface Workload {
   runtime_s: number;
   ramp_s: number;
   size_bytes: number;
+  offset_bytes: number;
   target: string;
   direct: boolean;
   engine: EngineChoice;
@@ -922,6 +968,7 @@ export interface WorkloadInput {
   runtime_s?: number | string | null;
   ramp_s?: number | string | null;
   size_bytes?: number | string | null;
+  offset_bytes?: number | string | null;
   target?: string | null;
   direct?: boolean | null;
   engine?: string | null;
@@ -937,6 +984,8 @@ export interface Methods {
   "workload.validate": { params: ValidateParams; result: ValidateResult };
   /** the ready-made sweeps */
   "presets.list": { params: NoParams; result: PresetsResult };
+  /** this machine's block devices, and what uses them */
+  "devices.list": { params: NoParams; result: DevicesResult };
   /** points and duration; runs nothing */
   "sweep.estimate": { params: SweepParams; result: SweepEstimate };
   /** start a sweep; events follow as run.event */
@@ -993,7 +1042,7 @@ export interface Methods {
 
 export type MethodName = keyof Methods;
 
-export const METHOD_NAMES = ["engine.info", "workload.validate", "presets.list", "sweep.estimate", "sweep.start", "sweep.resume", "sweep.cancel", "sweep.status", "sweeps.list", "runs.list", "runs.get", "runs.tag", "runs.delete", "export.csv", "specs.list", "specs.match", "specs.compare", "specs.save", "specs.delete", "runs.compare", "analysis.predict", "analysis.scaling", "analysis.observe", "analysis.correlation", "report.pdf", "hosts.list", "hosts.add", "hosts.test", "hosts.remove"] as const satisfies readonly MethodName[];
+export const METHOD_NAMES = ["engine.info", "workload.validate", "presets.list", "devices.list", "sweep.estimate", "sweep.start", "sweep.resume", "sweep.cancel", "sweep.status", "sweeps.list", "runs.list", "runs.get", "runs.tag", "runs.delete", "export.csv", "specs.list", "specs.match", "specs.compare", "specs.save", "specs.delete", "runs.compare", "analysis.predict", "analysis.scaling", "analysis.observe", "analysis.correlation", "report.pdf", "hosts.list", "hosts.add", "hosts.test", "hosts.remove"] as const satisfies readonly MethodName[];
 
 /** Notifications from the engine (and, for engine.status, the desktop shell). */
 export interface Notifications {

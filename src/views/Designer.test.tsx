@@ -15,7 +15,7 @@ function engineFor() {
     'workload.validate': (p: ValidateParams) => (p.workload.queue_depth === '0'
       ? { ok: false, problems: [problem], workload: null, label: '', duration_s: 0 }
       : { ok: true, problems: [], workload: defaults, label: 'randread 4KiB QD1 T1', duration_s: 12 }),
-    'sweep.estimate': (p: SweepParams) => ({ name: 'x', points: [], repeats: 1, total_points: p.preset ? 10 : 1, estimated_s: p.preset ? 13 : 12.3, layout_bytes: 0 }),
+    'sweep.estimate': (p: SweepParams) => ({ name: 'x', points: [], repeats: 1, total_points: p.preset ? 10 : 1, estimated_s: p.preset ? 13 : 12.3, layout_bytes: 0, device: null, overwrite_bytes: 0, region: '' }),
     'sweep.start': () => ({ kind: 'sweep_started', sweep_id: 1, name: 'student', total_points: 10, already_done: 0, estimated_s: 13, engine: 'fio', engine_reason: 'fio found' }),
   });
 }
@@ -47,6 +47,43 @@ describe('Designer', () => {
     const start = fake.calls.find((c) => c.method === 'sweep.start')!.params as SweepParams;
     expect(start.preset).toBe('student');
     expect(start.base?.runtime_s).toBe('1s');
+  });
+
+  it('picks a block device over all of it and confirms a write in a dialog naming it, its model and size', async () => {
+    const loop = { path: '/dev/loop3', description: '/dev/loop3 (loop device over /var/tmp/d.img on vda, 64MiB)', model: 'QEMU HARDDISK',
+      size_bytes: 64 << 20, kind: 'loop', stack: ['loop3: loop device over /var/tmp/d.img', 'vda: disk, holding the data'], in_use: [], ram: '' };
+    const writes = (p: SweepParams) => String(p.base?.pattern ?? '').includes('write');
+    const fake = fakeEngine({
+      'presets.list': () => ({ presets: [] }),
+      'devices.list': () => ({ devices: [loop] }),
+      'workload.validate': (p: ValidateParams) => (String(p.workload.pattern).includes('write') && !p.workload.allow_overwrite
+        ? { ok: false, problems: [{ field: 'allow_overwrite', flag: '--allow-overwrite', message: 'writing destroys 64MiB' }], workload: null, label: '', duration_s: 0 }
+        : { ok: true, problems: [], workload: defaults, label: 'x', duration_s: 12 }),
+      'sweep.estimate': (p: SweepParams) => ({ name: 'run', points: [], repeats: 1, total_points: 1, estimated_s: 12, layout_bytes: 0,
+        device: p.base?.target === loop.path ? loop : null, overwrite_bytes: writes(p) ? 64 << 20 : 0,
+        region: writes(p) ? 'target /dev/loop3 (…): OVERWRITES 64MiB (67108864 bytes) from offset 0; the data there is destroyed' : '' }),
+      'sweep.start': () => ({ kind: 'sweep_started', sweep_id: 1, name: 'run', total_points: 1, already_done: 0, estimated_s: 12, engine: 'fio', engine_reason: '' }),
+    });
+    const onStarted = vi.fn();
+    renderWith(fake.engine, <Designer info={info} running={false} onStarted={onStarted} />);
+    await userEvent.selectOptions(await screen.findByLabelText('Block device'), loop.path);
+    expect((screen.getByLabelText('Target') as HTMLInputElement).value).toBe('/dev/loop3');
+    expect((screen.getByLabelText('Test size') as HTMLInputElement).value).toBe('64m');
+    await userEvent.selectOptions(screen.getByLabelText('Pattern'), 'randwrite');
+    expect(await screen.findByTestId('device-region')).toBeDefined();
+    await userEvent.click(screen.getByRole('button', { name: 'Start' }));
+    const dialog = await screen.findByRole('alertdialog');
+    expect(dialog.textContent).toContain('/dev/loop3');
+    expect(screen.getByTestId('overwrite-model').textContent).toBe('QEMU HARDDISK');
+    expect(screen.getByTestId('overwrite-size').textContent).toBe(`${64 << 20} bytes`);
+    await userEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(fake.calls.some((c) => c.method === 'sweep.start')).toBe(false);
+    await userEvent.click(screen.getByRole('button', { name: 'Start' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Overwrite /dev/loop3' }));
+    await waitFor(() => expect(onStarted).toHaveBeenCalled());
+    const start = fake.calls.find((c) => c.method === 'sweep.start')!.params as SweepParams;
+    expect(start.base?.allow_overwrite).toBe(true);
+    expect(start.base?.target).toBe('/dev/loop3');
   });
 
   it('says which engine auto will use and why', () => {

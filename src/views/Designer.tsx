@@ -1,7 +1,11 @@
 // Designer: the workload, a preset or a sweep, the estimate, and the engine's own checks inline.
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
-import { EngineError, useEngine, type HostInfo, type EngineInfoResult, type FieldProblem, type PresetInfo, type SweepEstimate, type SweepStarted } from '../api';
-import { formatDuration } from '../lib/units';
+import {
+  EngineError, useEngine, type HostInfo, type EngineInfoResult, type FieldProblem, type PresetInfo, type SweepEstimate, type SweepStarted,
+  type TargetDevice,
+} from '../api';
+import { formatDuration, sizeInput } from '../lib/units';
+import { ConfirmOverwrite, DevicePicker } from './DevicePicker';
 import {
   FACTOR_CHOICES, MIXED_PATTERNS, formFromWorkload, initialSweep, parseTags, problemsByField, sweepParams, workloadInput,
   type SweepForm, type WorkloadForm,
@@ -25,10 +29,13 @@ export function Designer({ info, running, onStarted }: Props) {
   const [estimate, setEstimate] = useState<SweepEstimate | null>(null);
   const [starting, setStarting] = useState(false);
   const [startError, setStartError] = useState<string | null>(null);
+  const [devices, setDevices] = useState<TargetDevice[]>([]);
+  const [confirming, setConfirming] = useState(false);
 
   useEffect(() => {
     engine.call('presets.list', {}).then((r) => setPresets(r.presets), () => setPresets([]));
     engine.call('hosts.list', {}).then((r) => setHosts(r.hosts), () => setHosts([]));
+    engine.call('devices.list', {}).then((r) => setDevices(r.devices), () => setDevices([]));
   }, [engine]);
 
   const params = useMemo(() => sweepParams(form, sweep), [form, sweep]);
@@ -56,13 +63,22 @@ export function Designer({ info, running, onStarted }: Props) {
 
   const byField = problemsByField(tagProblem ? [...problems, tagProblem] : problems);
   const set = (name: keyof WorkloadForm) => (value: string | boolean) => setForm((f) => ({ ...f, [name]: value }));
-  const blocked = byField.size > 0 || running || starting;
+  // On a block device the overwrite is confirmed in a dialog naming it, not by a checkbox.
+  const device = estimate?.device ?? null;
+  const overwrites = device !== null && estimate!.overwrite_bytes > 0 && !form.allow_overwrite;
+  const blocking = [...byField.keys()].filter((name) => !(overwrites && name === 'allow_overwrite'));
+  const blocked = blocking.length > 0 || running || starting;
 
-  async function start() {
+  async function start(confirmed = false) {
+    if (overwrites && !confirmed) {
+      setConfirming(true);
+      return;
+    }
+    setConfirming(false);
     setStarting(true);
     setStartError(null);
     try {
-      onStarted(await engine.call('sweep.start', params));
+      onStarted(await engine.call('sweep.start', confirmed ? sweepParams({ ...form, allow_overwrite: true }, sweep) : params));
     } catch (error) {
       if (error instanceof EngineError && error.problems.length) setProblems(error.problems);
       setStartError(error instanceof Error ? error.message : String(error));
@@ -120,7 +136,11 @@ export function Designer({ info, running, onStarted }: Props) {
               </select>
             ), engineHint(info, form.engine))}
           </div>
-          {(form.allow_overwrite || form.target.startsWith('/dev/') || byField.has('allow_overwrite')) && (
+          {sweep.hosts.length === 0 && (
+            <DevicePicker devices={devices} target={form.target.trim()}
+              onPick={(d) => setForm((f) => ({ ...f, target: d.path, size_bytes: sizeInput(d.size_bytes), allow_overwrite: false }))} />
+          )}
+          {!device && (form.allow_overwrite || byField.has('allow_overwrite') || (sweep.hosts.length > 0 && sweep.remoteDevice.trim() !== '')) && (
             <Field name="allow_overwrite" label="" messages={byField.get('allow_overwrite')} hint="reads need no confirmation; a mounted device is never written">
               <label className="check"><input id="field-allow_overwrite" type="checkbox" checked={form.allow_overwrite}
                 onChange={(e) => set('allow_overwrite')(e.target.checked)} /> Allow writes to this target — destroys its contents</label>
@@ -135,11 +155,16 @@ export function Designer({ info, running, onStarted }: Props) {
         <SweepBuilder sweep={sweep} setSweep={setSweep} presets={presets} byField={byField} />
         <div className="start-row">
           <EstimateLine estimate={estimate} />
+          {estimate?.region && <p className="hint" data-testid="device-region">{estimate.region}</p>}
           <button type="submit" className="primary" disabled={blocked} aria-describedby="start-help">{starting ? 'Starting…' : 'Start'}</button>
           <span id="start-help" className="hint">
-            {running ? 'a sweep is running: cancel it or wait' : byField.size ? 'fix the highlighted fields to start' : ''}
+            {running ? 'a sweep is running: cancel it or wait' : blocking.length ? 'fix the highlighted fields to start'
+              : overwrites ? 'Start asks you to confirm the overwrite' : ''}
           </span>
         </div>
+        {confirming && estimate && device && (
+          <ConfirmOverwrite estimate={estimate} device={device} onConfirm={() => void start(true)} onCancel={() => setConfirming(false)} />
+        )}
         {startError && <p role="alert" className="error">Could not start: {startError}</p>}
         {estimate && estimate.points.length > 1 && (
           <details className="points">
@@ -203,6 +228,11 @@ function HostPicker({ hosts, sweep, setSweep, byField }: { hosts: HostInfo[]; by
             <label htmlFor="field-remote-dir">Folder on each host</label>
             <input id="field-remote-dir" value={sweep.remoteDir} placeholder="the engine's remote scratch folder" onChange={(e) => update({ remoteDir: e.target.value })} />
             <p className="hint">on the SSD under test; the test file is created and removed there</p>
+          </div>
+          <div className="field">
+            <label htmlFor="field-remote-device">Block device on each host (optional)</label>
+            <input id="field-remote-device" value={sweep.remoteDevice} placeholder="/dev/nvme1n1" onChange={(e) => update({ remoteDevice: e.target.value })} />
+            <p className="hint">measured in place of a test file, over the test size; a write needs the overwrite box ticked, and a device in use is never written</p>
           </div>
           <div className="field">
             <label htmlFor="field-rbd">Ceph RBD image (optional)</label>

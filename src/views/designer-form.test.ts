@@ -38,4 +38,10 @@ describe('sweepParams with hosts', () => {
     const local = sweepParams(form, { ...initialSweep, remoteDir: '/srv/ssd' });
     expect([local.hosts, local.remote_dir]).toEqual([undefined, undefined]);
   });
+
+  it('measures the same block device on every ticked host', () => {
+    const params = sweepParams(formFromWorkload(defaults), { ...initialSweep, hosts: ['h1', 'h2'], remoteDevice: ' /dev/nvme1n1 ' });
+    expect(params.remote_devices).toEqual({ h1: '/dev/nvme1n1', h2: '/dev/nvme1n1' });
+    expect(sweepParams(formFromWorkload(defaults), { ...initialSweep, remoteDevice: '/dev/sdb' }).remote_devices).toBeUndefined();
+  });
 });

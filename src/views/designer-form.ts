@@ -32,6 +32,8 @@ export interface SweepForm {
   /** SSH hosts to run on at once; empty: this machine. */
   hosts: string[];
   remoteDir: string;
+  /** A block device measured on every ticked host instead of a test file. */
+  remoteDevice: string;
   rbd: string;
 }
 
@@ -64,7 +66,7 @@ export function formFromWorkload(w: Workload): WorkloadForm {
 
 export const initialSweep: SweepForm = {
   kind: 'single', preset: 'student', factors: [{ field: 'block_size_bytes', values: '4k, 16k, 128k' }],
-  mode: 'one-at-a-time', repeats: '1', tags: '', hosts: [], remoteDir: '', rbd: '',
+  mode: 'one-at-a-time', repeats: '1', tags: '', hosts: [], remoteDir: '', remoteDevice: '', rbd: '',
 };
 
 /** Only what the user filled in; the engine parses units and applies its defaults. */
@@ -100,6 +102,7 @@ export function sweepParams(form: WorkloadForm, sweep: SweepForm): SweepParams {
     params.hosts = sweep.hosts;
     if (sweep.remoteDir.trim()) params.remote_dir = sweep.remoteDir.trim();
     if (sweep.rbd.trim()) params.rbd = sweep.rbd.trim();
+    if (sweep.remoteDevice.trim()) params.remote_devices = Object.fromEntries(sweep.hosts.map((h) => [h, sweep.remoteDevice.trim()]));
   }
   if (sweep.kind === 'custom') {
     params.factors = Object.fromEntries(sweep.factors.filter((f) => f.values.trim()).map((f) => [

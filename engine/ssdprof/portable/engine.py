@@ -9,6 +9,7 @@ byte counters, the engine's own CPU use). Results have the fio runner's shape an
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import platform
@@ -138,7 +139,8 @@ class PortableEngine:
                         random=workload.pattern.is_random, read_pct=workload.read_pct,
                         queue_depth=workload.queue_depth, numjobs=workload.numjobs)
         backend = self.backend_for(workload.queue_depth)
-        lanes = plan_lanes(shape, secrets.randbits(63))
+        lanes = [dataclasses.replace(lane, region_start_bytes=lane.region_start_bytes + workload.offset_bytes)
+                 for lane in plan_lanes(shape, secrets.randbits(63))]  # the region starts at --offset, as fio's offset=
         sizing = (QueueSizing(self.worker_count(len(lanes))) if backend.name == SYNC
                   else self.queue_sizing(backend.name, lanes, path, workload))
         groups = spread_over_workers(lanes, sizing.workers)
@@ -188,14 +190,15 @@ class PortableEngine:
     def _check_target(self, workload: Workload, path: Path, *, is_device: bool) -> None:
         if not is_device:
             size = path.stat().st_size
-            if size < workload.size_bytes:
+            if size < workload.offset_bytes + workload.size_bytes:
+                where = f"from offset {workload.offset_bytes} ends beyond" if workload.offset_bytes else "is larger than"
                 raise WorkloadError.single("size_bytes", "--size", (
-                    f"{format_size(workload.size_bytes)} is larger than the test file {str(path)!r} ({size} bytes)"))
+                    f"{format_size(workload.size_bytes)} {where} the test file {str(path)!r} ({size} bytes)"))
             if workload.direct:
                 self._refuse_memory(path)
         if not workload.direct:
             return
-        problem = alignment_problem(block_size_bytes=workload.block_size_bytes, offset_bytes=0,
+        problem = alignment_problem(block_size_bytes=workload.block_size_bytes, offset_bytes=workload.offset_bytes,
                                     logical_block_bytes=logical_block_bytes(path, self.system), direct=True)
         if problem:
             raise WorkloadError.single("block_size_bytes", "--bs", f"{problem}, which direct I/O requires")
