@@ -217,5 +217,4 @@ def test_a_ram_speed_queue_gets_a_process_per_core_and_says_why() -> None:
     raw = json.loads(result.raw_output)
     assert "probe:" in result.engine.reason and "engine CPU" in result.engine.reason
     assert raw["probe_core_busy"] >= raw["probe_core_python"] > 0 and raw["engine_cpu_s"] > 0
-    # At RAM speed Python is the bottleneck, unless the machine is too busy to give the probe a core.
-    assert (raw["workers"] > 1) == (raw["probe_core_busy"] >= 0.85 and raw["probe_core_python"] >= 0.45)
+    assert (raw["workers"] > 1) == (raw["probe_waiting"] < 0.25)

@@ -25,6 +25,8 @@ class AsyncQueue(Protocol):
 
     submitted_ns: list[int]
     """Per slot: ``time.perf_counter_ns()`` read just before its current I/O was submitted."""
+    waited_ns: int
+    """Time spent blocked waiting for completions, in all: what the device left this thread idle."""
 
     @property
     def in_flight(self) -> int: ...

@@ -181,7 +181,7 @@ class PortableEngine:
                "backend_refusals": list(backend.refusals), "start_method": self.start_method, "workers": len(specs),
                "lanes": sum(len(s.lanes) for s in specs), "wall_s": round(outcome.wall_s, 6),
                "engine_cpu_s": round(outcome.engine_cpu_s, 6), "probe_core_busy": probe and round(probe.busy, 3),
-               "probe_core_python": probe and round(probe.user, 3),
+               "probe_core_python": probe and round(probe.user, 3), "probe_waiting": probe and round(probe.waiting, 3),
                "issued_read_bytes": issued_read,
                "issued_write_bytes": issued_write, "errors": errors}
         return Measurement(engine=info, hosts=[host], raw_output=json.dumps(raw, indent=2), errors=errors,

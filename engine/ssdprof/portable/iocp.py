@@ -52,6 +52,7 @@ class IocpQueue:
         self._length = length_bytes
         self._read_addresses = read_addresses
         self.submitted_ns = [0] * depth
+        self.waited_ns = 0
         self._overlapped = (Overlapped * depth)()
         self._first = ctypes.addressof(self._overlapped)
         self._entries = (OverlappedEntry * depth)()
@@ -94,9 +95,11 @@ class IocpQueue:
         for slot, write_address in queued:
             self._submit(slot, write_address)
         kernel = self._kernel
+        began = perf_counter_ns()
         if not kernel.GetQueuedCompletionStatusEx(ctypes.c_void_p(self._port), self._entries, len(self._entries),
                                                   ctypes.byref(self._removed), _INFINITE, False):
             raise_last_error("GetQueuedCompletionStatusEx")
+        self.waited_ns += perf_counter_ns() - began
         done = []
         for entry in self._entries[: self._removed.value]:
             slot = self.slot_of(int(entry.lpOverlapped))

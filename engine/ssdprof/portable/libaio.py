@@ -67,6 +67,7 @@ class LibaioQueue:
         self._context = _context(self._library, depth)
         self._on_close = on_close
         self.submitted_ns = [0] * depth
+        self.waited_ns = 0
         self._iocbs = ctypes.create_string_buffer(IOCB_BYTES * depth)
         base = ctypes.addressof(self._iocbs)
         for slot in range(depth):
@@ -99,8 +100,10 @@ class LibaioQueue:
         if queued:
             self._submit(queued)
         count = -errno.EINTR
+        began = perf_counter_ns()
         while count == -errno.EINTR:
             count = self._library.io_getevents(self._context, 1, self._depth, self._events, None)
+        self.waited_ns += perf_counter_ns() - began
         if count < 0:
             raise OSError(-count, f"io_getevents failed: {os.strerror(-count)}")
         words = self._event_words

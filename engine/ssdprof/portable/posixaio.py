@@ -109,6 +109,7 @@ class PosixAioQueue:
             _allow_threads(self._library, depth)
         self._descriptors = [os.dup(descriptor) for _ in range(depth)]
         self.submitted_ns = [0] * depth
+        self.waited_ns = 0
         self._blocks = ctypes.create_string_buffer(layout.size * depth)
         base = ctypes.addressof(self._blocks)
         self._addresses = [base + slot * layout.size for slot in range(depth)]
@@ -148,8 +149,10 @@ class PosixAioQueue:
             done = self._completed()
             if done:
                 return done
-            if library.aio_suspend(self._pending, len(self._pending), None) != 0 and ctypes.get_errno() not in (
-                    errno.EINTR, errno.EAGAIN):
+            began = perf_counter_ns()
+            refused = library.aio_suspend(self._pending, len(self._pending), None) != 0
+            self.waited_ns += perf_counter_ns() - began
+            if refused and ctypes.get_errno() not in (errno.EINTR, errno.EAGAIN):
                 code = ctypes.get_errno()
                 raise OSError(code, f"aio_suspend failed: {os.strerror(code)}")
 

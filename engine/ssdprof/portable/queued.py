@@ -155,6 +155,11 @@ class QueuedLanes:
             assert state.writes is not None
             self._queue.queue(slot, offset, write_address=state.write_addresses[state.writes.next_index()])
 
+    @property
+    def waited_ns(self) -> int:
+        """How long the thread was blocked waiting for completions (see ``AsyncQueue.waited_ns``)."""
+        return self._queue.waited_ns
+
     def close(self) -> None:
         """Release the queue of lanes that never ran (``run`` closes it itself)."""
         self._queue.close()

@@ -116,6 +116,7 @@ class UringQueue:
         self.depth = depth
         self._on_close = on_close
         self.submitted_ns = [0] * depth
+        self.waited_ns = 0
         self._fd, params = _setup(depth)
         try:
             self._map_rings(params)
@@ -185,8 +186,10 @@ class UringQueue:
             if not pending or self._enter(_SYS_ENTER, self._fd, pending, 0, _ENTER_GETEVENTS, None, 0) >= 0:
                 break
             self._check_errno("submit")
+        began = perf_counter_ns()
         while self._enter(_SYS_ENTER, self._fd, 0, 1, _ENTER_GETEVENTS, None, 0) < 0:
             self._check_errno("wait")
+        self.waited_ns += perf_counter_ns() - began
         return self._reap()
 
     @staticmethod
