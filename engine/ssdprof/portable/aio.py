@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-__all__ = ["ASYNC_BACKENDS", "SYNC", "AsyncQueue", "BackendChoice", "backend_label", "choose_backend", "open_queue"]
+__all__ = ["ASYNC_BACKENDS", "SYNC", "AsyncQueue", "BackendChoice", "backend_label", "choose_backend", "open_queue", "reap_batch"]
 
 SYNC = "sync"
 ASYNC_BACKENDS = {"Linux": ("io_uring", "libaio"), "Darwin": ("posixaio",), "Windows": ("iocp",)}
@@ -38,6 +38,21 @@ class AsyncQueue(Protocol):
         """Submit what is queued, wait for at least one completion, return ``(slot, result)`` per reaped I/O."""
 
     def close(self) -> None: ...
+
+
+BATCHED_FROM_DEPTH = 16
+
+
+def reap_batch(depth: int) -> int:
+    """How many completions to wait for at once: one, or a quarter of a queue of 16 or more.
+
+    Waking for every completion costs this Python thread ~2.5 µs of its own work per wake-up
+    on top of the system calls, and submits each refill on its own (on a virtual disk, one
+    notification of the hypervisor each). Measured on this project's virtual disk, 4 KiB random
+    reads at QD16 against fio io_uring: waiting for 1 gave 0.63-0.65 x fio's IOPS and 1.45 x its
+    p50; for 4, 0.74-0.77 x and 1.24-1.26 x; for 8, 0.83 x and 1.13 x. The device then holds
+    between three quarters of the queue and all of it; shallower queues are refilled one by one."""
+    return max(1, depth // 4) if depth >= BATCHED_FROM_DEPTH else 1
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,8 @@ from collections.abc import Callable
 from time import perf_counter_ns
 from typing import Any
 
+from ssdprof.portable.aio import reap_batch
+
 __all__ = ["IOCB_BYTES", "LibaioQueue", "iocb_bytes", "libaio_refusal"]
 
 IOCB_BYTES = 64
@@ -82,6 +84,7 @@ class LibaioQueue:
         self._events = ctypes.create_string_buffer(_EVENT_BYTES * depth)
         self._event_words = memoryview(self._events).cast("B").cast("q")
         self._depth = depth
+        self._batch = reap_batch(depth)
         self._in_flight = 0
 
     @property
@@ -102,7 +105,8 @@ class LibaioQueue:
         count = -errno.EINTR
         began = perf_counter_ns()
         while count == -errno.EINTR:
-            count = self._library.io_getevents(self._context, 1, self._depth, self._events, None)
+            count = self._library.io_getevents(self._context, min(self._batch, self._in_flight), self._depth, self._events,
+                                               None)
         self.waited_ns += perf_counter_ns() - began
         if count < 0:
             raise OSError(-count, f"io_getevents failed: {os.strerror(-count)}")

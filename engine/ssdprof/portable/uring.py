@@ -4,7 +4,8 @@ The ring is set up with one submission entry (SQE) per slot and the SQE of slot 
 always entry ``s``: its descriptor, length, buffer and ``user_data`` (the slot) are written
 once, so queuing an I/O stores only its offset (and, for writes, the buffer address), then
 places ``s`` in the submission array. One ``io_uring_enter`` submits what is queued and a
-second waits for at least one completion, as fio's io_uring engine does.
+second waits for completions (one, or a batch on deep queues: :func:`ssdprof.portable.aio.reap_batch`),
+as fio's io_uring engine does.
 
 Memory order: without SQPOLL the kernel reads the submission tail inside the system call
 and posts completions before it advances the completion tail, so stores made before the
@@ -22,6 +23,8 @@ import os
 import struct
 from collections.abc import Callable
 from time import perf_counter_ns
+
+from ssdprof.portable.aio import reap_batch
 
 __all__ = ["UringQueue", "UringRefused", "uring_refusal"]
 
@@ -114,6 +117,7 @@ class UringQueue:
     def __init__(self, descriptor: int, depth: int, *, length_bytes: int, read_addresses: list[int],
                  on_close: Callable[[], None] = lambda: None):
         self.depth = depth
+        self._batch = reap_batch(depth)
         self._on_close = on_close
         self.submitted_ns = [0] * depth
         self.waited_ns = 0
@@ -187,7 +191,8 @@ class UringQueue:
                 break
             self._check_errno("submit")
         began = perf_counter_ns()
-        while self._enter(_SYS_ENTER, self._fd, 0, 1, _ENTER_GETEVENTS, None, 0) < 0:
+        wanted = min(self._batch, self._in_flight)
+        while self._enter(_SYS_ENTER, self._fd, 0, wanted, _ENTER_GETEVENTS, None, 0) < 0:
             self._check_errno("wait")
         self.waited_ns += perf_counter_ns() - began
         return self._reap()
