@@ -121,7 +121,8 @@ def mark(ratio: float, tolerance: float) -> str:
 
 
 def run_grid(args: argparse.Namespace, install: FioInstall) -> int:
-    grid = QUICK_GRID if args.quick else FULL_GRID
+    grid = [point for point in (QUICK_GRID if args.quick else FULL_GRID)
+            if not args.queue_depths or point[1] in args.queue_depths]
     portable = PortableEngine("bench", backend=args.backend)
     misses = 0
     with tempfile.TemporaryDirectory(prefix="ssdprof-bench-", dir=args.target) as scratch:
@@ -200,6 +201,7 @@ def main() -> None:
     parser.add_argument("--alternations", type=int, default=5, help="rounds per point (default 5)")
     parser.add_argument("--workers", type=lambda s: [int(x) for x in s.split(",")], help="ceiling workers, e.g. 1,2,4")
     parser.add_argument("--skip-grid", action="store_true", help="only the software ceiling")
+    parser.add_argument("--queue-depths", type=lambda s: [int(x) for x in s.split(",")], help="only these grid points, e.g. 16,32")
     parser.add_argument("--skip-ceiling", action="store_true", help="only the device grid")
     parser.add_argument("--backend", help="the portable engine's I/O interface (default: this OS's first that runs)")
     args = parser.parse_args()
