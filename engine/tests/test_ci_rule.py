@@ -15,6 +15,10 @@ def test_needs_a_missing_part():
 @pytest.mark.xfail(reason="known")
 def test_expected_to_fail():
     assert False
+
+@pytest.mark.kernel_feature("device-mapper")
+def test_needs_a_kernel_feature():
+    pytest.skip("this kernel has no device-mapper driver")
 """
 
 
@@ -25,15 +29,16 @@ def _run(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, ci: str | N
         monkeypatch.setenv("CI", ci)
     pytester.syspathinsert(Path(__file__).parent)
     pytester.makeconftest('pytest_plugins = ["infra.ci_rule"]')
+    pytester.makeini("[pytest]\nmarkers =\n    kernel_feature(name): a kernel capability\n")
     pytester.makepyfile(SKIPPING)
     return pytester.runpytest_inprocess("-p", "no:cacheprovider")
 
 
 def test_under_ci_a_skip_fails_with_its_reason(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
     result = _run(pytester, monkeypatch, "true")
-    result.assert_outcomes(failed=1, xfailed=1)
+    result.assert_outcomes(failed=1, xfailed=1, skipped=1)
     result.stdout.fnmatch_lines(["*fails instead of skipping*fio is not installed*"])
 
 
 def test_elsewhere_a_skip_stays_a_skip(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
-    _run(pytester, monkeypatch, None).assert_outcomes(skipped=1, xfailed=1)
+    _run(pytester, monkeypatch, None).assert_outcomes(skipped=2, xfailed=1)

@@ -89,7 +89,8 @@ def test_repeats_are_reported_as_mean_plus_minus_a_95_percent_interval(sweep_pdf
 def test_every_chart_stays_whole_on_one_page_with_its_caption(sweep_pdf: Path) -> None:
     pages = page_texts(sweep_pdf)
     titles = {"IOPS vs access size": "Figure 1:", "Latency vs queue depth": "Figure 2:", "Latency–IOPS curve": "Figure 3:",
-              "IOPS per setting": "Figure 4:", "Latency percentiles (total, submission to completion)": "Figure 5:", "IOPS each second": "Figure 6:"}
+              "IOPS per setting": "Figure 4:", "Latency percentiles (total, submission to completion)": "Figure 5:",
+              "IOPS each second": "Figure 6:"}
     for title, caption in titles.items():
         page = next(i for i, text in enumerate(pages) if caption in text)
         assert title in pages[page], f"{title!r} is not on the page of its caption {caption!r}"

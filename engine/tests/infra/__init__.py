@@ -52,7 +52,8 @@ _CLONE_NEWUTS = 0x04000000
 
 
 class InfraUnavailable(RuntimeError):
-    """This machine cannot host the infrastructure (not root, no network namespaces, packages missing): tests skip, or fail under CI=true."""
+    """This machine cannot host the infrastructure (not root, no network namespaces, packages missing): tests
+    skip, or fail under CI=true."""
 
 
 class InfraError(RuntimeError):
