@@ -145,3 +145,14 @@ def test_tmpfs_is_recognised_as_living_in_ram(disk_dir: Path) -> None:
     if Path("/dev/shm").is_dir():
         assert memory_filesystem(Path("/dev/shm")) == "tmpfs"
     assert memory_filesystem(disk_dir) is None
+
+
+def test_contiguous_buffers_are_page_aligned_zeroed_and_disjoint() -> None:
+    from ssdprof.portable.directio import BUFFER_ALIGNMENT, buffer_address, contiguous_buffers
+
+    buffers = contiguous_buffers([4096, 131072, 5000, 4096])
+    addresses = [buffer_address(b) for b in buffers]
+    assert [len(b) for b in buffers] == [4096, 131072, 5000, 4096]
+    assert all(a % BUFFER_ALIGNMENT == 0 for a in addresses)
+    assert all(later >= earlier + len(b) for earlier, later, b in zip(addresses, addresses[1:], buffers, strict=False))
+    assert all(bytes(b) == bytes(len(b)) for b in buffers)

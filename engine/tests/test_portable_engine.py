@@ -83,7 +83,7 @@ def test_a_random_read_run_has_the_fio_runners_shape(scratch: Path, test_file: P
     w = workload(scratch, queue_depth=2)
     result, samples = measure(test_file, w)
     assert result.errors == []
-    assert (result.engine.name, result.engine.version, result.engine.ioengine) == ("portable", __version__, "pread/pwrite+O_DIRECT")
+    assert (result.engine.name, result.engine.version, result.engine.ioengine) == ("portable", __version__, "io_uring+O_DIRECT")
     assert result.engine.effective_queue_depth == 2 and result.engine.direct
     [host] = result.hosts
     read = host.read
@@ -94,8 +94,11 @@ def test_a_random_read_run_has_the_fio_runners_shape(scratch: Path, test_file: P
     assert sum(read.lat_bins_ns.values()) == read.io_count == read.lat_ns.samples
     assert read.lat_ns.min is not None and read.lat_ns.min <= read.lat_ns.p50 <= read.lat_ns.p99 <= read.lat_ns.max  # type: ignore[operator]
     assert samples == result.progress and [s.elapsed_s for s in samples] == [1.0, 1.3]
-    assert "ioengine=libaio" in result.job_text and "iodepth=2" in result.job_text and "direct=1" in result.job_text
-    assert json.loads(result.raw_output)["lanes"] == 2
+    assert "ioengine=io_uring" in result.job_text and "iodepth=2" in result.job_text and "direct=1" in result.job_text
+    raw = json.loads(result.raw_output)
+    assert (raw["lanes"], raw["backend"]) == (2, "io_uring")
+    assert f"io_uring: 2 I/O(s) kept in flight by {raw['workers']} worker process(es): one core" in result.engine.reason
+    assert "engine CPU" in result.engine.reason
 
 
 @linux_only
@@ -130,7 +133,8 @@ def test_sequential_jobs_run_side_by_side(scratch: Path, test_file: Path) -> Non
 
 
 @linux_only
-def test_cancel_stops_promptly_and_leaves_no_worker_behind(scratch: Path, test_file: Path,
+@pytest.mark.parametrize("backend", ["io_uring", "sync"])
+def test_cancel_stops_promptly_and_leaves_no_worker_behind(scratch: Path, test_file: Path, backend: str,
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     started: list[int] = []
     original_start = WorkerPool.start
@@ -143,10 +147,11 @@ def test_cancel_stops_promptly_and_leaves_no_worker_behind(scratch: Path, test_f
     cancel = threading.Event()
     threading.Timer(1.0, cancel.set).start()
     began = time.monotonic()
-    result, _ = measure(test_file, workload(scratch, queue_depth=4, runtime_s=60), cancel=cancel)
+    result, _ = measure(test_file, workload(scratch, queue_depth=4, runtime_s=60), cancel=cancel,
+                        engine=PortableEngine("test", backend=backend, workers=None if backend == "sync" else 1))
     assert result.cancelled and result.hosts == []
     assert time.monotonic() - began < 4
-    assert len(started) == 4  # one process per lane at this depth
+    assert len(started) == (4 if backend == "sync" else 1)  # a process per lane at this depth, or the one asked for
     deadline = time.monotonic() + 2
     while any(psutil.pid_exists(pid) for pid in started) and time.monotonic() < deadline:
         time.sleep(0.05)
@@ -188,3 +193,28 @@ def test_an_access_size_off_the_logical_block_is_refused(scratch: Path, test_fil
 def test_a_file_smaller_than_the_region_is_refused(scratch: Path, test_file: Path) -> None:
     with pytest.raises(WorkloadError, match="larger than the test file"):
         measure(test_file, workload(scratch, size_bytes=64 * MIB))
+
+
+@linux_only
+def test_queue_depth_1_takes_the_synchronous_call_and_says_why(scratch: Path, test_file: Path) -> None:
+    result, _ = measure(test_file, workload(scratch, queue_depth=1, runtime_s=0.3, ramp_s=0.1))
+    assert result.engine.ioengine == "pread/pwrite+O_DIRECT"
+    assert "queue depth 1: one synchronous call per I/O" in result.engine.reason
+    asked, _ = measure(test_file, workload(scratch, queue_depth=1, runtime_s=0.3, ramp_s=0.1),
+                       engine=PortableEngine("test", backend="io_uring"))
+    assert asked.engine.ioengine == "io_uring+O_DIRECT"
+
+
+@linux_only
+def test_a_ram_speed_queue_gets_a_process_per_core_and_says_why() -> None:
+    if not Path("/dev/shm").is_dir():
+        pytest.skip("no tmpfs at /dev/shm")
+    with tempfile.TemporaryDirectory(dir="/dev/shm") as ram:
+        path = Path(ram) / "ssdprof-testfile-ram.dat"
+        PortableEngine("test").layout(path, 16 * MIB, direct=False)
+        result, _ = measure(path, workload(Path(ram), size_bytes=16 * MIB, direct=False, queue_depth=32, runtime_s=0.5,
+                                           ramp_s=0.1))
+    raw = json.loads(result.raw_output)
+    assert "probe:" in result.engine.reason and "engine CPU" in result.engine.reason
+    assert raw["probe_core_busy"] >= raw["probe_core_python"] > 0 and raw["engine_cpu_s"] > 0
+    assert (raw["workers"] > 1) == (raw["probe_waiting"] < 0.25)

@@ -1,7 +1,8 @@
 """The portable engine behind the runner's ``PointEngine`` interface.
 
 One measurement: check that the cache can really be bypassed on this target, plan the lanes
-(queue depth x jobs synchronous I/O threads) over worker processes, start them, release them
+(queue depth x jobs slots of an asynchronous queue, see :mod:`ssdprof.portable.aio`, or as
+many synchronous I/O threads where no asynchronous interface can run) over worker processes, start them, release them
 together, publish per-second progress, collect exact totals, and prove the result (device
 byte counters, the engine's own CPU use). Results have the fio runner's shape and units.
 """
@@ -26,13 +27,16 @@ from ssdprof.fio.jobfile import FioPlan, job_file
 from ssdprof.model.quantities import format_size
 from ssdprof.model.results import EngineInfo, HostResult, Measurement, ProgressSample, ValidityWarning
 from ssdprof.model.workload import Workload, WorkloadError
+from ssdprof.portable.aio import SYNC, BackendChoice, backend_label, choose_backend
 from ssdprof.portable.collector import Collector
 from ssdprof.portable.directio import DirectIoRefused, alignment_problem, io_method, logical_block_bytes, memory_filesystem, open_io_file
-from ssdprof.portable.lanes import IoShape, plan_lanes, spread_over_workers
+from ssdprof.portable.lanes import IoShape, LaneSpec, plan_lanes, spread_over_workers
 from ssdprof.portable.layout import lay_out
 from ssdprof.portable.messages import Schedule, WorkerSpec
 from ssdprof.portable.pool import WorkerPool, default_start_method
+from ssdprof.portable.posixaio import slots_per_process
 from ssdprof.portable.proof import DeviceProof, cpu_warnings, disk_of
+from ssdprof.portable.sizing import ProbeShares, QueueSizing, probe_queue, size_queue
 
 __all__ = ["PortableEngine"]
 
@@ -41,7 +45,8 @@ _STARTUP_LIMIT_S = 120.0
 _OVERRUN_LIMIT_S = 30.0
 _PROCESSES_PER_CORE = {"forkserver": 4, "fork": 4}
 _MAX_WORKERS = 64
-_FIO_EQUIVALENT = {"Linux": "libaio", "Darwin": "posixaio", "Windows": "windowsaio"}
+_FIO_EQUIVALENT = {"Linux": "libaio", "Darwin": "posixaio", "Windows": "windowsaio", "io_uring": "io_uring",
+                   "libaio": "libaio", "posixaio": "posixaio", "iocp": "windowsaio"}
 
 
 @dataclass(frozen=True)
@@ -60,11 +65,31 @@ class PortableEngine:
     name = "portable"
 
     def __init__(self, reason: str, *, workers: int | None = None, start_method: str | None = None,
-                 system: str | None = None):
+                 system: str | None = None, backend: str | None = None):
         self.reason = reason
         self.system = system or platform.system()
         self.start_method = start_method or default_start_method(self.system)
         self._workers = workers
+        self._requested_backend = backend
+        self._backend: BackendChoice | None = None
+
+    @property
+    def backend(self) -> BackendChoice:
+        """The I/O interface this engine uses here (probed once: a ring or context is set up and closed)."""
+        if self._backend is None:
+            self._backend = choose_backend(self.system, self._requested_backend)
+        return self._backend
+
+    def backend_for(self, queue_depth: int) -> BackendChoice:
+        """The interface for one measurement: at queue depth 1 a synchronous call, unless one was asked for.
+
+        With one I/O per job there is no queue to keep: a synchronous call is one system call
+        where an asynchronous queue makes two (submit, wait), and measured here it is the one
+        that matches fio io_uring's QD1 latency (bench/portable_vs_fio.py)."""
+        if queue_depth > 1 or self._requested_backend or self.backend.name == SYNC:
+            return self.backend
+        return BackendChoice(SYNC, (f"queue depth 1: one synchronous call per I/O, the shorter path than {self.backend.name}'s "
+                                    "submit and wait",))
 
     @property
     def tool_versions(self) -> dict[str, str]:
@@ -77,6 +102,21 @@ class PortableEngine:
             return lay_out(path, size_bytes, direct=direct, system=self.system)
         except DirectIoRefused as exc:
             raise _direct_refused(path, exc) from None
+
+    def queue_sizing(self, backend: str, lanes: list[LaneSpec], path: Path, workload: Workload) -> QueueSizing:
+        """Worker processes for the asynchronous queue: as asked, as an OS's per-process cap
+        demands, or one unless a probe shows one core cannot keep the queue full."""
+        outstanding = len(lanes)
+        if self._workers:
+            return QueueSizing(max(1, min(outstanding, self._workers)))
+        cap = slots_per_process(self.system) if backend == "posixaio" else None
+        if cap and outstanding > cap:
+            return QueueSizing(-(-outstanding // cap))
+        if outstanding == 1:
+            return QueueSizing(1)
+        probe = probe_queue(tuple(lanes), backend, path, direct=workload.direct, writes=workload.does_write,
+                            system=self.system)
+        return size_queue(probe, outstanding_ios=outstanding, cores=os.cpu_count() or 1)
 
     def worker_count(self, outstanding_ios: int) -> int:
         """Processes first, threads beyond a few processes per core.
@@ -98,25 +138,35 @@ class PortableEngine:
         shape = IoShape(block_size_bytes=workload.block_size_bytes, size_bytes=workload.size_bytes,
                         random=workload.pattern.is_random, read_pct=workload.read_pct,
                         queue_depth=workload.queue_depth, numjobs=workload.numjobs)
+        backend = self.backend_for(workload.queue_depth)
         lanes = [dataclasses.replace(lane, region_start_bytes=lane.region_start_bytes + workload.offset_bytes)
                  for lane in plan_lanes(shape, secrets.randbits(63))]  # the region starts at --offset, as fio's offset=
-        groups = spread_over_workers(lanes, self.worker_count(shape.outstanding_ios))
+        sizing = (QueueSizing(self.worker_count(len(lanes))) if backend.name == SYNC
+                  else self.queue_sizing(backend.name, lanes, path, workload))
+        groups = spread_over_workers(lanes, sizing.workers)
         schedule = Schedule(ramp_ns=round(workload.ramp_s * 1e9), runtime_ns=round(workload.runtime_s * 1e9))
         specs = [WorkerSpec(worker_id=i, path=str(path), direct=workload.direct, writes=workload.does_write, system=self.system,
-                            lanes=tuple(lanes), schedule=schedule, parent_pid=os.getpid()) for i, lanes in enumerate(groups)]
+                            lanes=tuple(lanes), schedule=schedule, parent_pid=os.getpid(), backend=backend.name)
+                 for i, lanes in enumerate(groups)]
         collector = Collector(lanes=shape.outstanding_ios, block_size_bytes=shape.block_size_bytes, ramp_s=workload.ramp_s,
                               duration_s=workload.duration_s(), on_progress=on_progress)
         # A buffered run is labelled as such already; proving it reached the device would be moot.
         proof = DeviceProof(disk_of(path, self.system)) if workload.direct else None
         outcome = _run(specs, self.start_method, collector, cancel, proof)
-        info = EngineInfo(name="portable", version=__version__, ioengine=io_method(self.system, direct=workload.direct),
-                          reason=f"{self.reason}; {shape.outstanding_ios} I/O thread(s) in {len(specs)} worker process(es)",
+        info = EngineInfo(name="portable", version=__version__, ioengine=self._ioengine(backend, workload.direct),
+                          reason=f"{self.reason}; {_layout_note(backend, shape.outstanding_ios, sizing, outcome)}",
                           effective_queue_depth=workload.queue_depth, direct=workload.direct)
-        return self._measurement(workload, path, is_device=is_device, info=info, outcome=outcome, specs=specs)
+        return self._measurement(workload, path, is_device=is_device, info=info, outcome=outcome, specs=specs,
+                                 backend=backend, probe=sizing.probe)
+
+    def _ioengine(self, backend: BackendChoice, direct: bool) -> str:
+        name = backend.name
+        return io_method(self.system, direct=direct) if name == SYNC else backend_label(name, self.system, direct=direct)
 
     def _measurement(self, workload: Workload, path: Path, *, is_device: bool, info: EngineInfo, outcome: _Outcome,
-                     specs: list[WorkerSpec]) -> Measurement:
-        plan = FioPlan(_FIO_EQUIVALENT.get(self.system, "psync"), workload.queue_depth, workload.numjobs,
+                     specs: list[WorkerSpec], backend: BackendChoice, probe: ProbeShares | None) -> Measurement:
+        fio_engine = _FIO_EQUIVALENT.get(backend.name) or _FIO_EQUIVALENT.get(self.system, "psync")
+        plan = FioPlan(fio_engine, workload.queue_depth, workload.numjobs,
                        "the asynchronous fio engine that reproduces this queue")
         job_text = job_file(workload, str(path), plan, is_device=is_device)
         if outcome.cancelled:
@@ -127,9 +177,12 @@ class PortableEngine:
         host = HostResult(host="local", read=read, write=write, jobs=workload.numjobs, error="; ".join(errors) or None,
                           target=str(path))
         issued_read, issued_write = collector.issued_bytes()
-        raw = {"engine": "portable", "method": info.ioengine, "start_method": self.start_method, "workers": len(specs),
+        raw = {"engine": "portable", "method": info.ioengine, "backend": backend.name,
+               "backend_refusals": list(backend.refusals), "start_method": self.start_method, "workers": len(specs),
                "lanes": sum(len(s.lanes) for s in specs), "wall_s": round(outcome.wall_s, 6),
-               "engine_cpu_s": round(outcome.engine_cpu_s, 6), "issued_read_bytes": issued_read,
+               "engine_cpu_s": round(outcome.engine_cpu_s, 6), "probe_core_busy": probe and round(probe.busy, 3),
+               "probe_core_python": probe and round(probe.user, 3), "probe_waiting": probe and round(probe.waiting, 3),
+               "issued_read_bytes": issued_read,
                "issued_write_bytes": issued_write, "errors": errors}
         return Measurement(engine=info, hosts=[host], raw_output=json.dumps(raw, indent=2), errors=errors,
                            progress=collector.samples, job_text=job_text, extra_warnings=outcome.warnings)
@@ -161,6 +214,14 @@ class PortableEngine:
             raise WorkloadError.single("target", "--target", (
                 f"{str(path)!r} is on {filesystem}, which lives in RAM: no device would be measured; choose a folder "
                 "on the SSD, or pass --buffered to measure memory, labelled as such"))
+
+
+def _layout_note(backend: BackendChoice, outstanding_ios: int, sizing: QueueSizing, outcome: _Outcome) -> str:
+    """How the queue was kept, and what it cost: the engine's CPU over the run, in cores."""
+    cpu = f"; engine CPU {outcome.engine_cpu_s / outcome.wall_s:.2f} core(s)" if outcome.wall_s > 0 else ""
+    if backend.name == SYNC:
+        return f"{backend.note}: {outstanding_ios} I/O thread(s) in {sizing.workers} worker process(es){cpu}"
+    return f"{backend.note}: {outstanding_ios} I/O(s) kept in flight by {sizing.note}{cpu}"
 
 
 def _direct_refused(path: Path, exc: DirectIoRefused) -> WorkloadError:

@@ -43,8 +43,8 @@ class WriteBuffers:
     are alike (defeats compression and deduplication) for the cost of one small store.
     """
 
-    def __init__(self, block_size_bytes: int, seed: int):
-        self._pool = aligned_buffer(block_size_bytes + (_POOL_VIEWS - 1) * _SECTOR)
+    def __init__(self, block_size_bytes: int, seed: int, memory: memoryview | None = None):
+        self._pool = aligned_buffer(self.pool_bytes(block_size_bytes)) if memory is None else memory
         self._pool[:] = np.random.default_rng(seed).bytes(len(self._pool))
         pool = memoryview(self._pool)
         self.views = [(pool[k * _SECTOR : k * _SECTOR + block_size_bytes],) for k in range(_POOL_VIEWS)]
@@ -53,7 +53,16 @@ class WriteBuffers:
         self._block = block_size_bytes
         self._count = 0
 
+    @staticmethod
+    def pool_bytes(block_size_bytes: int) -> int:
+        """The memory one pool needs (callers may supply it, e.g. from :func:`contiguous_buffers`)."""
+        return block_size_bytes + (_POOL_VIEWS - 1) * _SECTOR
+
     def next(self) -> tuple[memoryview]:
+        return self.views[self.next_index()]
+
+    def next_index(self) -> int:
+        """Stamp the next write's window and return its index in ``views``."""
         self._count += 1
         k = self._count % _POOL_VIEWS
         if self._block <= _SECTOR:
@@ -61,7 +70,7 @@ class WriteBuffers:
         else:
             first = k * _SECTOR // 8
             self._words[first : first + self._block // 8 : _SECTOR // 8] = self._count
-        return self.views[k]
+        return k
 
 
 @dataclass(frozen=True)

@@ -40,6 +40,8 @@ class WorkerSpec:
     lanes: tuple[LaneSpec, ...]
     schedule: Schedule
     parent_pid: int
+    backend: str = "sync"
+    """``sync``: a thread per lane; otherwise the asynchronous interface that runs all lanes as one queue."""
 
 
 @dataclass(frozen=True)

@@ -23,11 +23,15 @@ from ssdprof.portable.directio import IoCall
 
 __all__ = [
     "FILE_FLAG_NO_BUFFERING",
+    "FILE_FLAG_OVERLAPPED",
     "FILE_FLAG_WRITE_THROUGH",
     "CreateArgs",
+    "Overlapped",
     "WindowsFile",
     "create_args",
+    "kernel32",
     "offset_words",
+    "raise_last_error",
     "sector_bytes",
     "volume_root",
 ]
@@ -41,6 +45,7 @@ OPEN_ALWAYS = 4
 FILE_ATTRIBUTE_NORMAL = 0x80
 FILE_FLAG_WRITE_THROUGH = 0x80000000
 FILE_FLAG_NO_BUFFERING = 0x20000000
+FILE_FLAG_OVERLAPPED = 0x40000000
 _INVALID_HANDLE = ctypes.c_void_p(-1).value
 
 
@@ -52,10 +57,11 @@ class CreateArgs:
     flags: int
 
 
-def create_args(*, direct: bool, write: bool, create: bool) -> CreateArgs:
+def create_args(*, direct: bool, write: bool, create: bool, overlapped: bool = False) -> CreateArgs:
     """CreateFileW's access, share mode, disposition and flags for a test file."""
     access = GENERIC_READ | (GENERIC_WRITE if write else 0)
     flags = FILE_ATTRIBUTE_NORMAL | (FILE_FLAG_NO_BUFFERING | FILE_FLAG_WRITE_THROUGH if direct else 0)
+    flags |= FILE_FLAG_OVERLAPPED if overlapped else 0
     return CreateArgs(access, FILE_SHARE_READ | FILE_SHARE_WRITE, OPEN_ALWAYS if create else OPEN_EXISTING, flags)
 
 
@@ -72,16 +78,16 @@ def volume_root(absolute_path: str) -> str:
     return drive.rstrip("\\/") + "\\"
 
 
-class _Overlapped(ctypes.Structure):
+class Overlapped(ctypes.Structure):
     _fields_ = [("Internal", ctypes.c_void_p), ("InternalHigh", ctypes.c_void_p),
                 ("Offset", ctypes.c_uint32), ("OffsetHigh", ctypes.c_uint32), ("hEvent", ctypes.c_void_p)]
 
 
-def _kernel32() -> Any:
+def kernel32() -> Any:
     return ctypes.WinDLL("kernel32", use_last_error=True)  # type: ignore[attr-defined,unused-ignore]
 
 
-def _raise_last_error(what: str) -> None:
+def raise_last_error(what: str) -> None:
     code = ctypes.get_last_error()  # type: ignore[attr-defined,unused-ignore]
     raise OSError(code, f"{what} failed: {ctypes.FormatError(code)}")  # type: ignore[attr-defined,unused-ignore]
 
@@ -90,7 +96,7 @@ def sector_bytes(path: Path) -> int:
     """The volume's bytes per sector: the alignment FILE_FLAG_NO_BUFFERING needs (512 if unknown)."""
     sectors_per_cluster, bytes_per_sector = ctypes.c_ulong(), ctypes.c_ulong()
     free_clusters, total_clusters = ctypes.c_ulong(), ctypes.c_ulong()
-    ok = _kernel32().GetDiskFreeSpaceW(ctypes.c_wchar_p(volume_root(os.path.abspath(path))), ctypes.byref(sectors_per_cluster),
+    ok = kernel32().GetDiskFreeSpaceW(ctypes.c_wchar_p(volume_root(os.path.abspath(path))), ctypes.byref(sectors_per_cluster),
                                        ctypes.byref(bytes_per_sector), ctypes.byref(free_clusters),
                                        ctypes.byref(total_clusters))
     return int(bytes_per_sector.value) if ok and bytes_per_sector.value else 512
@@ -106,13 +112,13 @@ class WindowsFile:
 
     @classmethod
     def open(cls, path: Path, *, direct: bool, write: bool, create: bool = False) -> WindowsFile:
-        kernel = _kernel32()
+        kernel = kernel32()
         kernel.CreateFileW.restype = ctypes.c_void_p
         args = create_args(direct=direct, write=write, create=create)
         handle = kernel.CreateFileW(ctypes.c_wchar_p(str(path)), ctypes.c_uint32(args.access), ctypes.c_uint32(args.share),
                                     None, ctypes.c_uint32(args.disposition), ctypes.c_uint32(args.flags), None)
         if handle is None or handle == _INVALID_HANDLE:
-            _raise_last_error(f"CreateFileW({path})")
+            raise_last_error(f"CreateFileW({path})")
         return cls(int(handle), kernel)
 
     @property
@@ -127,11 +133,11 @@ class WindowsFile:
         def transfer(handle: int, buffers: Sequence[memoryview], offset: int) -> int:
             buffer = buffers[0]
             done = ctypes.c_uint32()
-            overlapped = _Overlapped()
+            overlapped = Overlapped()
             overlapped.Offset, overlapped.OffsetHigh = offset_words(offset)
             if not function(ctypes.c_void_p(handle), ctypes.c_void_p(self._address(buffer)), ctypes.c_uint32(len(buffer)),
                             ctypes.byref(done), ctypes.byref(overlapped)):
-                _raise_last_error("ReadFile/WriteFile")
+                raise_last_error("ReadFile/WriteFile")
             return int(done.value)
 
         return transfer
@@ -146,7 +152,7 @@ class WindowsFile:
 
     def sync(self, *, full: bool = False) -> None:
         if not self._kernel.FlushFileBuffers(ctypes.c_void_p(self.descriptor)):
-            _raise_last_error("FlushFileBuffers")
+            raise_last_error("FlushFileBuffers")
 
     def close(self) -> None:
         self._kernel.CloseHandle(ctypes.c_void_p(self.descriptor))

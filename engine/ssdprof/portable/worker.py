@@ -1,4 +1,5 @@
-"""A worker process: its lanes run as threads, released together by the engine's start signal.
+"""A worker process: its lanes run as one asynchronous queue (or as threads on the synchronous
+path), released together by the engine's start signal.
 
 Start-up (importing, opening files, allocating and filling buffers) happens before the start
 signal, so it is never measured: each lane reports :class:`LaneReady` and waits; the engine
@@ -20,10 +21,13 @@ from typing import Any
 
 import psutil
 
+from ssdprof.portable import aio
+from ssdprof.portable.aio import SYNC, AsyncQueue
 from ssdprof.portable.directio import open_io_file
 from ssdprof.portable.lane import Lane
 from ssdprof.portable.lanes import LaneSpec
 from ssdprof.portable.messages import LaneDone, LaneReady, WorkerDone, WorkerSpec
+from ssdprof.portable.queued import QueuedLanes
 
 __all__ = ["run_worker"]
 
@@ -43,9 +47,11 @@ def run_worker(spec: WorkerSpec, connection: Connection, go: Any, start_ns: Any,
     def stopped() -> bool:
         return bool(stop.value)
 
-    threads = [threading.Thread(target=_lane_main, args=(spec, lane), daemon=True,
-                                kwargs={"send": send, "stopped": stopped, "go": go, "start_ns": start_ns})
-               for lane in spec.lanes]
+    common = {"send": send, "stopped": stopped, "go": go, "start_ns": start_ns}
+    if spec.backend == SYNC:
+        threads = [threading.Thread(target=_lane_main, args=(spec, lane), daemon=True, kwargs=common) for lane in spec.lanes]
+    else:
+        threads = [threading.Thread(target=_queue_main, args=(spec,), daemon=True, kwargs=common)]
     for thread in threads:
         thread.start()
     cpu_at_start = time.process_time()
@@ -75,6 +81,32 @@ def _lane_main(spec: WorkerSpec, lane_spec: LaneSpec, *, send: Callable[[object]
         return  # the pipe to the engine broke: it was cancelled or died
     finally:
         io.close()
+
+
+def _queue_main(spec: WorkerSpec, *, send: Callable[[object], None], stopped: Callable[[], bool], go: Any,
+                start_ns: Any) -> None:
+    """All of this worker's lanes as the slots of one asynchronous queue, in this one thread."""
+
+    def open_queue(length_bytes: int, read_addresses: list[int]) -> AsyncQueue:
+        return aio.open_queue(spec.backend, Path(spec.path), direct=spec.direct, write=spec.writes, system=spec.system,
+                              length_bytes=length_bytes, read_addresses=read_addresses)
+
+    try:
+        lanes = QueuedLanes(spec.lanes, open_queue, spec.schedule, writes=spec.writes, send=send, stopped=stopped)
+    except OSError as exc:
+        for lane in spec.lanes:
+            send(LaneDone(lane_id=lane.lane_id, error=f"cannot start {spec.backend} on {spec.path}: {exc.strerror or exc}"))
+        return
+    try:
+        for lane in spec.lanes:
+            send(LaneReady(lane.lane_id))
+        if not _wait_for_start(go, spec.parent_pid) or stopped():
+            lanes.close()
+            return
+        for done in lanes.run(int(start_ns.value)):
+            send(done)
+    except (OSError, EOFError):
+        return  # the pipe to the engine broke: it was cancelled or died
 
 
 def _wait_for_start(go: Any, parent_pid: int) -> bool:

@@ -1,0 +1,96 @@
+"""How many worker processes an asynchronous queue needs: one, unless one core cannot keep it full.
+
+One thread keeps a whole queue in flight, so a second process only helps when that thread
+is the bottleneck: a RAM-speed target, or a device faster than Python's ~2 µs of work per
+I/O. A short probe answers it on the real target before the measurement: the queue runs for
+``PROBE_NS`` in the engine's own process, and the share of the time its thread spent blocked
+waiting for completions says who set the pace. A thread that seldom waits found completions
+already there each time it looked: the device was ahead of it (whether the thread was busy,
+or waiting for a core the machine's other work held). Its CPU use is recorded beside.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from ssdprof.portable import aio
+from ssdprof.portable.aio import AsyncQueue
+from ssdprof.portable.lanes import LaneSpec
+from ssdprof.portable.messages import Schedule
+from ssdprof.portable.queued import QueuedLanes
+
+__all__ = ["PROBE_NS", "WAITING_SHARE_MIN", "ProbeShares", "QueueSizing", "probe_queue", "size_queue"]
+
+PROBE_NS = 200_000_000
+WAITING_SHARE_MIN = 0.25
+"""A probe thread waiting for the device less than this share of the time was the bottleneck.
+Measured on this project's 2-core VM, whose other work makes it vary: 0.4-0.6 for its virtual
+disk at QD8-32, but 0.1 at QD2, where each submission holds the core while the hypervisor
+takes it; 0.07-0.4 for a RAM-backed file at QD32."""
+
+
+@dataclass(frozen=True)
+class ProbeShares:
+    busy: float
+    """CPU time (user + system) / wall time of the thread keeping the queue full."""
+    user: float
+    """Its user (Python) part."""
+    waiting: float
+    """Time blocked waiting for completions / wall time."""
+
+
+@dataclass(frozen=True)
+class QueueSizing:
+    workers: int
+    probe: ProbeShares | None = None
+
+    @property
+    def note(self) -> str:
+        if self.probe is None:
+            return f"{self.workers} worker process(es)"
+        verdict = "one core could not keep the queue full" if self.workers > 1 else "one core kept the queue full"
+        return (f"{self.workers} worker process(es): {verdict} (probe: waited for the device "
+                f"{self.probe.waiting * 100:.0f} % of the time; {self.probe.busy:.2f} core busy, {self.probe.user:.2f} in Python)")
+
+
+def _thread_cpu_s() -> tuple[float, float]:
+    """(user + system, user) CPU seconds of the calling thread; both the total where the split is unknown."""
+    try:
+        import resource
+
+        usage = resource.getrusage(resource.RUSAGE_THREAD)  # type: ignore[attr-defined,unused-ignore]
+    except (ImportError, AttributeError, OSError):
+        total = time.thread_time()
+        return total, total
+    return usage.ru_utime + usage.ru_stime, usage.ru_utime
+
+
+def probe_queue(lanes: tuple[LaneSpec, ...], backend: str, path: Path, *, direct: bool, writes: bool,
+                system: str) -> ProbeShares | None:
+    """How much of a core one thread needs to keep ``lanes`` in flight on ``path``; None if it failed."""
+
+    def open_queue(length_bytes: int, read_addresses: list[int]) -> AsyncQueue:
+        return aio.open_queue(backend, path, direct=direct, write=writes, system=system, length_bytes=length_bytes,
+                              read_addresses=read_addresses)
+
+    try:
+        queue = QueuedLanes(lanes, open_queue, Schedule(ramp_ns=0, runtime_ns=PROBE_NS, checkpoint_ns=PROBE_NS // 4),
+                            writes=writes, send=lambda message: None, stopped=lambda: False)
+        (busy_before, user_before), wall_before = _thread_cpu_s(), time.perf_counter()
+        done = queue.run(time.perf_counter_ns())
+        (busy_after, user_after), wall_s = _thread_cpu_s(), time.perf_counter() - wall_before
+    except OSError:
+        return None  # the measurement itself will meet the problem and report it
+    if any(d.error for d in done) or wall_s <= 0:
+        return None
+    return ProbeShares(busy=(busy_after - busy_before) / wall_s, user=(user_after - user_before) / wall_s,
+                       waiting=queue.waited_ns / 1e9 / wall_s)
+
+
+def size_queue(probe: ProbeShares | None, *, outstanding_ios: int, cores: int) -> QueueSizing:
+    """One process, or one per core (at most one per outstanding I/O) when the probe's thread was the bottleneck."""
+    if probe is None or probe.waiting >= WAITING_SHARE_MIN:
+        return QueueSizing(1, probe)
+    return QueueSizing(max(1, min(cores, outstanding_ios)), probe)
