@@ -26,7 +26,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-
 from ssdprof.analysis.prediction import SeriesReport, predict_runs
 from ssdprof.analysis.stats import number
 from ssdprof.model.quantities import format_size
