@@ -6,8 +6,9 @@ import {
 } from '../api';
 import { formatDuration, sizeInput } from '../lib/units';
 import { ConfirmOverwrite, DevicePicker } from './DevicePicker';
+import { HostPicker, SweepBuilder } from './SweepBuilder';
 import {
-  FACTOR_CHOICES, MIXED_PATTERNS, formFromWorkload, initialSweep, parseTags, problemsByField, sweepRequest, workloadInput,
+  MIXED_PATTERNS, formFromWorkload, initialSweep, parseTags, problemsByField, sweepRequest, workloadInput,
   type SweepForm, type WorkloadForm,
 } from './designer-form';
 
@@ -203,115 +204,5 @@ function EstimateLine({ estimate }: { estimate: SweepEstimate | null }) {
     <p className="estimate" aria-live="polite" data-testid="estimate">
       {estimate.total_points} point{estimate.total_points === 1 ? '' : 's'}, estimated <strong>{formatDuration(estimate.estimated_s)}</strong>
     </p>
-  );
-}
-
-function HostPicker({ hosts, sweep, setSweep, byField }: { hosts: HostInfo[]; byField: Map<string, string[]> } & Pick<SweepProps, 'sweep' | 'setSweep'>) {
-  if (hosts.length === 0) return null;
-  const update = (patch: Partial<SweepForm>) => setSweep((s) => ({ ...s, ...patch }));
-  const messages = ['host', 'hosts', 'rbd', 'remote_dirs'].flatMap((f) => byField.get(f) ?? []);
-  return (
-    <fieldset>
-      <legend>Run on</legend>
-      <p className="hint">Tick hosts to run on all of them at once (synchronised start, per-host and aggregate results); none ticked: this machine.</p>
-      <div className="segmented" role="group" aria-label="Hosts">
-        {hosts.map((h) => (
-          <label key={h.name} className="check">
-            <input type="checkbox" checked={sweep.hosts.includes(h.name)}
-              onChange={(e) => update({ hosts: e.target.checked ? [...sweep.hosts, h.name] : sweep.hosts.filter((x) => x !== h.name) })} />
-            {h.name}
-          </label>
-        ))}
-      </div>
-      {sweep.hosts.length > 0 && (
-        <div className="grid">
-          <div className="field">
-            <label htmlFor="field-remote-dir">Folder on each host</label>
-            <input id="field-remote-dir" value={sweep.remoteDir} placeholder="the engine's remote scratch folder" onChange={(e) => update({ remoteDir: e.target.value })} />
-            <p className="hint">on the SSD under test; the test file is created and removed there</p>
-          </div>
-          <div className="field">
-            <label htmlFor="field-remote-device">Block device on each host (optional)</label>
-            <input id="field-remote-device" value={sweep.remoteDevice} placeholder="/dev/nvme1n1" onChange={(e) => update({ remoteDevice: e.target.value })} />
-            <p className="hint">measured in place of a test file, over the test size; a write needs the overwrite box ticked, and a device in use is never written</p>
-          </div>
-          <div className="field">
-            <label htmlFor="field-rbd">Ceph RBD image (optional)</label>
-            <input id="field-rbd" value={sweep.rbd} placeholder="rbd/img-{host}" onChange={(e) => update({ rbd: e.target.value })} />
-            <p className="hint">POOL/IMAGE through fio's rbd engine; {'{host}'} gives each host its own image</p>
-          </div>
-        </div>
-      )}
-      {messages.map((m) => <p key={m} className="problem" role="alert">{m}</p>)}
-    </fieldset>
-  );
-}
-
-interface SweepProps {
-  sweep: SweepForm;
-  setSweep: (update: (s: SweepForm) => SweepForm) => void;
-  presets: PresetInfo[];
-  byField: Map<string, string[]>;
-}
-
-function SweepBuilder({ sweep, setSweep, presets, byField }: SweepProps) {
-  const update = (patch: Partial<SweepForm>) => setSweep((s) => ({ ...s, ...patch }));
-  const sweepProblems = ['preset', 'vary', 'repeat', 'repeats', 'tags', ...sweep.factors.map((f) => f.field)]
-    .flatMap((f) => (f === 'tags' || sweep.kind !== 'single' ? byField.get(f) ?? [] : []));
-  return (
-    <fieldset>
-      <legend>Sweep</legend>
-      <div className="segmented" role="radiogroup" aria-label="What to run">
-        {(['single', 'preset', 'custom'] as const).map((kind) => (
-          <label key={kind} className="check">
-            <input type="radio" name="sweep-kind" value={kind} checked={sweep.kind === kind} onChange={() => update({ kind })} />
-            {{ single: 'this workload once', preset: 'a preset', custom: 'vary factors' }[kind]}
-          </label>
-        ))}
-      </div>
-      {sweep.kind === 'preset' && (
-        <div className="field">
-          <label htmlFor="field-preset">Preset</label>
-          <select id="field-preset" value={sweep.preset} onChange={(e) => update({ preset: e.target.value })}>
-            {presets.map((p) => <option key={p.name} value={p.name}>{p.name} ({p.points} points)</option>)}
-          </select>
-          <p className="hint">{presets.find((p) => p.name === sweep.preset)?.description}; runtime, ramp, size and target come from above</p>
-        </div>
-      )}
-      {sweep.kind === 'custom' && (
-        <div className="factors">
-          {sweep.factors.map((row, i) => (
-            <div key={i} className="factor-row">
-              <label htmlFor={`factor-${i}`} className="sr-only">factor {i + 1}</label>
-              <select id={`factor-${i}`} value={row.field} onChange={(e) => update({ factors: sweep.factors.map((f, j) => j === i ? { ...f, field: e.target.value } : f) })}>
-                {FACTOR_CHOICES.map((c) => <option key={c.field} value={c.field}>{c.label}</option>)}
-              </select>
-              <label htmlFor={`factor-values-${i}`} className="sr-only">values of factor {i + 1}</label>
-              <input id={`factor-values-${i}`} value={row.values} placeholder={FACTOR_CHOICES.find((c) => c.field === row.field)?.example}
-                onChange={(e) => update({ factors: sweep.factors.map((f, j) => j === i ? { ...f, values: e.target.value } : f) })} />
-              <button type="button" onClick={() => update({ factors: sweep.factors.filter((_, j) => j !== i) })} aria-label={`remove factor ${i + 1}`}>Remove</button>
-            </div>
-          ))}
-          <button type="button" onClick={() => update({ factors: [...sweep.factors, { field: 'queue_depth', values: '' }] })}>Add factor</button>
-          <div className="segmented" role="radiogroup" aria-label="How to combine factors">
-            <label className="check"><input type="radio" name="mode" checked={sweep.mode === 'one-at-a-time'} onChange={() => update({ mode: 'one-at-a-time' })} /> one factor at a time</label>
-            <label className="check"><input type="radio" name="mode" checked={sweep.mode === 'grid'} onChange={() => update({ mode: 'grid' })} /> every combination (grid)</label>
-          </div>
-        </div>
-      )}
-      <div className="grid">
-        <div className="field">
-          <label htmlFor="field-repeats">Repeats</label>
-          <input id="field-repeats" inputMode="numeric" value={sweep.repeats} onChange={(e) => update({ repeats: e.target.value })} />
-          <p className="hint">each point measured this many times (mean ± 95 % CI)</p>
-        </div>
-        <div className="field">
-          <label htmlFor="field-tags">Tags</label>
-          <input id="field-tags" value={sweep.tags} placeholder="interface=NVMe nodes=3" onChange={(e) => update({ tags: e.target.value })} />
-          <p className="hint">key=value, to find and compare runs later</p>
-        </div>
-      </div>
-      {sweepProblems.map((m) => <p key={m} className="problem" role="alert">{m}</p>)}
-    </fieldset>
   );
 }
