@@ -20,18 +20,25 @@ try {
   cpSync(join(ROOT, 'dist', 'electron'), join(app, 'electron'), { recursive: true });
   cpSync(join(ROOT, 'dist', 'renderer'), join(app, 'renderer'), { recursive: true });
   cpSync(join(ROOT, 'package.json'), join(app, 'package.json'));
-  const csv = join(app, 'findings.csv');
+  // SARIF, not CSV: Electronegativity writes the CSV header and the rows with two racing async
+  // writes, so the header can land over the first row (seen in CI). SARIF is one write.
+  const report = join(app, 'findings.sarif');
   // The version is given so the scan needs no network (it would look up Electron's releases).
-  execFileSync(join(ROOT, 'node_modules', '.bin', 'electronegativity'), ['-i', app, '-e', electronVersion, '-r', '-v', 'false', '-o', csv],
+  execFileSync(join(ROOT, 'node_modules', '.bin', 'electronegativity'), ['-i', app, '-e', electronVersion, '-r', '-v', 'false', '-o', report],
     { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
-  const findings = readFileSync(csv, 'utf8').trim().split('\n').slice(1).filter(Boolean).map((line) => {
-    const [check, severity, confidence, file, location] = line.split(',').map((cell) => cell.replace(/^"|"$/g, ''));
-    return { check, severity, confidence, file, location };
+  const findings = JSON.parse(readFileSync(report, 'utf8')).runs[0].results.map((result) => {
+    const where = result.locations[0].physicalLocation;
+    return {
+      check: result.ruleId,
+      level: result.level,
+      file: where.artifactLocation.uri,
+      location: `${where.region.startLine}:${where.region.startColumn - 1}`,
+    };
   });
   const review = readFileSync(REVIEW, 'utf8');
   const unexplained = findings.filter((f) => !review.includes(`\`${f.check}\` in \`${f.file}\``));
   for (const f of findings) {
-    console.log(`${unexplained.includes(f) ? 'UNEXPLAINED' : 'explained  '} ${f.check} (${f.severity}, ${f.confidence}) ${f.file}:${f.location}`);
+    console.log(`${unexplained.includes(f) ? 'UNEXPLAINED' : 'explained  '} ${f.check} (${f.level}) ${f.file}:${f.location}`);
   }
   if (unexplained.length) {
     console.error(`security: ${unexplained.length} finding(s) not explained in electron/security-review.md: fix them, or explain why they are safe there`);
