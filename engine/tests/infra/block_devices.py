@@ -10,6 +10,7 @@ PYTEST_DONT_REWRITE
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shlex
 import stat
@@ -128,3 +129,16 @@ def zram_device(size_bytes: int, folder: Path) -> Iterator[Path]:
     finally:
         Path(f"/sys/block/zram{number}/reset").write_text("1")
         (control / "hot_remove").write_text(number)
+
+
+def digest(path: Path, start: int = 0, length: int | None = None) -> str:
+    with path.open("rb") as file:
+        file.seek(start)
+        return hashlib.sha256(file.read(length) if length is not None else file.read()).hexdigest()
+
+
+def in_fresh_mount(device: Path, mount: Path, script: str) -> subprocess.CompletedProcess[str]:
+    mount.mkdir(exist_ok=True)
+    wrapped = f"mount {shlex.quote(str(device))} {shlex.quote(str(mount))} || exit 99\n{script}"
+    return subprocess.run(["unshare", "-m", "--propagation", "private", "sh", "-c", wrapped], capture_output=True, text=True,
+                          timeout=180, check=False)

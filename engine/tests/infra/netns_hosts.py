@@ -13,12 +13,14 @@ import os
 import shlex
 import shutil
 import subprocess
+import sys
 import time
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -363,3 +365,11 @@ def ssh_hosts_fixture(ssh_hosts_session: TestHosts) -> Iterator[TestHosts]:
     leftovers = ssh_hosts_session.reset()
     if leftovers:
         warnings.warn(f"still running on the SSH test hosts after the test, killed: {', '.join(leftovers)}", stacklevel=1)
+
+
+def ssdprof_on_hosts(hosts: TestHosts, *args: str, db: Path, env: dict[str, str] | None = None,
+            **kwargs: Any) -> subprocess.CompletedProcess[str]:
+    argv = [sys.executable, "-m", "ssdprof", *args, "--ssh-config", str(hosts.ssh_config_path), "--db", str(db)]
+    isolated = {"XDG_DATA_HOME": str(db.parent / "data")}  # the record of leftovers on hosts is this test's own
+    return subprocess.run(argv, capture_output=True, text=True, timeout=300, check=False, env={**os.environ, **isolated, **(env or {})},
+                          **kwargs)

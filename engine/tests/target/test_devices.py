@@ -4,7 +4,6 @@ confirmation, region too large, mounted, held, swap, RAM), each leaving the devi
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shlex
@@ -17,7 +16,7 @@ from pathlib import Path
 import pytest
 from conftest import requires_fio
 from infra import InfraUnavailable
-from infra.block_devices import dm_linear, loop_device, mounted_elsewhere, require, swap_on, zram_device
+from infra.block_devices import digest, dm_linear, in_fresh_mount, loop_device, mounted_elsewhere, require, swap_on, zram_device
 
 from ssdprof.target.devices import parse_probe, probe_device
 
@@ -30,12 +29,6 @@ DEVICE_BYTES = 64 << 20
 def ssdprof(*args: str | Path, db: Path) -> subprocess.CompletedProcess[str]:
     argv = [sys.executable, "-m", "ssdprof", *(str(a) for a in args), "--db", str(db)]
     return subprocess.run(argv, capture_output=True, text=True, timeout=180, check=False)
-
-
-def digest(path: Path, start: int = 0, length: int | None = None) -> str:
-    with path.open("rb") as file:
-        file.seek(start)
-        return hashlib.sha256(file.read(length) if length is not None else file.read()).hexdigest()
 
 
 @pytest.fixture
@@ -127,13 +120,6 @@ echo "exit=$?"; sha256sum {mount}/data.bin {mount}/notes.txt""")
     assert done.returncode == 2 and "in use (an exclusive open fails)" in done.stderr, done.stderr
     again = in_fresh_mount(device, mount, f"sha256sum {mount}/data.bin {mount}/notes.txt")  # read back from the device
     assert again.stdout.strip() == sums.stdout.split("exit=2", 1)[1].strip()
-
-
-def in_fresh_mount(device: Path, mount: Path, script: str) -> subprocess.CompletedProcess[str]:
-    mount.mkdir(exist_ok=True)
-    wrapped = f"mount {shlex.quote(str(device))} {shlex.quote(str(mount))} || exit 99\n{script}"
-    return subprocess.run(["unshare", "-m", "--propagation", "private", "sh", "-c", wrapped], capture_output=True, text=True,
-                          timeout=180, check=False)
 
 
 @pytest.mark.kernel_feature("device-mapper (CONFIG_BLK_DEV_DM); the holder rule is also tested on probe lines below")

@@ -27,7 +27,7 @@ def _run(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, ci: str | N
         monkeypatch.delenv("CI", raising=False)
     else:
         monkeypatch.setenv("CI", ci)
-    pytester.syspathinsert(Path(__file__).parent)
+    pytester.syspathinsert(Path(__file__).parents[1])
     pytester.makeconftest('pytest_plugins = ["infra.ci_rule"]')
     pytester.makeini("[pytest]\nmarkers =\n    kernel_feature(name): a kernel capability\n")
     pytester.makepyfile(SKIPPING)

@@ -13,9 +13,8 @@ from typing import Any
 import pytest
 from conftest import requires_fio
 from infra import InfraUnavailable
-from infra.block_devices import loop_device, require
-from test_devices import digest, in_fresh_mount
-from test_multihost import ssdprof
+from infra.block_devices import digest, in_fresh_mount, loop_device, require
+from infra.netns_hosts import ssdprof_on_hosts as ssdprof
 
 pytestmark = requires_fio
 

@@ -17,7 +17,7 @@ from ssdprof.model.results import RunResult
 from ssdprof.remote.ssh import SshSettings
 from ssdprof.store.interchange import import_fio_output
 
-DATA = Path(__file__).parent / "data" / "fio"
+DATA = Path(__file__).parents[1] / "data" / "fio"
 EVO_PLUS = "Samsung SSD 970 EVO Plus 1TB"
 
 

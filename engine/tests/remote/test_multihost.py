@@ -13,18 +13,11 @@ from typing import Any
 
 import pytest
 from conftest import requires_fio
+from infra.netns_hosts import ssdprof_on_hosts as ssdprof
 
 from ssdprof.fio import histogram
 
 pytestmark = requires_fio
-
-
-def ssdprof(hosts: Any, *args: str, db: Path, env: dict[str, str] | None = None,
-            **kwargs: Any) -> subprocess.CompletedProcess[str]:
-    argv = [sys.executable, "-m", "ssdprof", *args, "--ssh-config", str(hosts.ssh_config_path), "--db", str(db)]
-    isolated = {"XDG_DATA_HOME": str(db.parent / "data")}  # the record of leftovers on hosts is this test's own
-    return subprocess.run(argv, capture_output=True, text=True, timeout=300, check=False, env={**os.environ, **isolated, **(env or {})},
-                          **kwargs)
 
 
 def remote_run(hosts: Any, db: Path, *extra: str, runtime: str = "2") -> subprocess.CompletedProcess[str]:

@@ -10,7 +10,7 @@ from types import ModuleType
 
 from ssdprof.app.contract.methods import METHODS, NOTIFICATIONS, schema
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def generator() -> ModuleType:

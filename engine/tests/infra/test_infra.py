@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+
 from infra import NETNS_DIR, cleanup_stale, namespace_pids, netns_hosts
 from infra.ceph_cluster import TestCeph
 from infra.netns_hosts import TestHosts, hosts_unavailable_reason
@@ -126,7 +127,7 @@ def test_cleanup_stale_removes_what_a_killed_run_left_and_nothing_alive(tmp_path
         os.kill(os.getpid(), signal.SIGKILL)
     """)
     crashed = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=False,
-                             cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(Path(__file__).parent)})
+                             cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[1])})
     assert crashed.returncode == -signal.SIGKILL, crashed.stderr
     netns, bridge, base = json.loads(crashed.stdout)
     assert (NETNS_DIR / netns).exists() and bridge in links() and Path(base).exists()
