@@ -109,7 +109,12 @@ def test_hosts_leave_nothing_behind() -> None:
     with netns_hosts.ssh_hosts(3) as hosts:
         assert ssh(hosts, "h3", "hostname").stdout.strip() == "h3"
         names, bridge, base = set(hosts.netns_names.values()), hosts.network.bridge, hosts.base_dir
-        sshd_pids = [pid for alias in hosts.aliases for pid, _name in hosts.processes(alias)]
+        # The session's sshd of the `hostname` call may take a moment to exit after ssh returns: wait for it.
+        deadline = time.monotonic() + 10
+        def sshd_pids_now() -> list[int]:
+            return [pid for alias in hosts.aliases for pid, _name in hosts.processes(alias)]
+        while len(sshd_pids := sshd_pids_now()) > 3 and time.monotonic() < deadline:
+            time.sleep(0.05)
         assert len(sshd_pids) == 3 and bridge in links()
     assert not names & set(os.listdir(NETNS_DIR) if NETNS_DIR.exists() else [])
     assert not any(name.startswith(f"ssdv{hosts.network.tag}") or name == bridge for name in links())
