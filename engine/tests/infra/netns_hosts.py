@@ -151,6 +151,14 @@ class TestHosts:
         """(pid, name) of everything running in the host's network namespace, sshd included."""
         return [(pid, process_name(pid)) for pid in namespace_pids(self._hosts[alias].netns.name)]
 
+    def settled_processes(self, alias: str, timeout_s: float = 10.0) -> set[str]:
+        """Names of what runs in the host once only sshd is left, or at the timeout: a session's processes (its shell,
+        a fio that has just written its output) take a moment to exit after the ssh client returns."""
+        deadline = time.monotonic() + timeout_s
+        while (names := {name for _pid, name in self.processes(alias)}) - {"sshd"} and time.monotonic() < deadline:
+            time.sleep(0.05)
+        return names
+
     def kill_processes(self, alias: str, name: str) -> list[str]:
         """SIGKILLs the processes called `name` (e.g. "fio") in this host only; returns 'name[pid]' of each."""
         return kill_namespace_processes(self._hosts[alias].netns.name, keep=lambda pid: process_name(pid) != name)

@@ -63,7 +63,7 @@ def test_hosts_have_separate_disk_backed_folders_and_no_route_out(ssh_hosts: Tes
 def test_run_in_sees_the_hosts_namespace_and_its_sshd(ssh_hosts: TestHosts) -> None:
     assert ssh_hosts.run_in("h2", ["hostname"]).stdout.strip() == "h2"
     assert ssh_hosts.addresses["h2"] in ssh_hosts.run_in("h2", ["ip", "-4", "-o", "addr", "show", "eth0"]).stdout
-    assert {name for _pid, name in ssh_hosts.processes("h2")} == {"sshd"}
+    assert ssh_hosts.settled_processes("h2") == {"sshd"}
 
 
 def test_a_changed_host_key_is_refused_until_reset(ssh_hosts: TestHosts) -> None:
@@ -173,4 +173,4 @@ def test_fio_rbd_engine_writes_each_hosts_image_over_ssh_at_once(ceph_cluster: T
         assert process.returncode == 0, err
         job = json.loads(out[out.index("{"):])["jobs"][0]
         assert job["error"] == 0 and job["write"]["io_bytes"] > 0, alias
-    assert all(name == "sshd" for alias in ssh_hosts.aliases for _pid, name in ssh_hosts.processes(alias))
+    assert all(ssh_hosts.settled_processes(alias) == {"sshd"} for alias in ssh_hosts.aliases)
