@@ -1,7 +1,7 @@
 """The desktop app's contract: every RPC method's params and result, the notifications, the errors.
 
 Defined once, here. :func:`schema` emits it as JSON Schema; ``scripts/gen_contract.py`` turns
-that into ``src/api/contract.gen.ts`` and ``engine/tests/app/test_contract.py`` fails when the
+that into ``contract/contract.gen.ts`` (imported by both ``electron/`` and ``src/``) and ``engine/tests/app/test_contract.py`` fails when the
 generated file is stale. The stdio RPC (``rpc.py``) and browser mode (``server.py``) both
 speak exactly this.
 """
