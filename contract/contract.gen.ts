@@ -3,10 +3,71 @@
 
 export type Access = "seq_read" | "seq_write" | "rand_read" | "rand_write" | "rand_mixed";
 
+/** One bar per category (a setting) per series (a group of runs); ``x`` is the category's index. */
+export interface BarChart {
+  categories: string[];
+  series: ChartSeries[];
+}
+
+export interface BarGroup {
+  /** e.g. 'interface=SATA' */
+  label: string;
+  run_ids: number[];
+}
+
+export interface BarsParams {
+  /** one series of bars each, in this order */
+  groups: BarGroup[];
+  metric?: "iops" | "bw_bytes_per_s" | "lat_ns_mean" | "lat_ns_p50" | "lat_ns_p99" | "lat_ns_p99_9";
+}
+
 export interface CancelResult {
   /** false when no sweep was running */
   cancelled: boolean;
   sweep_id: number | null;
+}
+
+export interface ChartPoint {
+  /** in the unit the chart names (bytes, queue depth, % reads, IOPS, or a bar's index) */
+  x: number;
+  /** mean of the point's repeats, in the chart's unit; None when none has the metric */
+  y: number | null;
+  /** half the 95 % confidence interval of the mean (Student's t); None below 2 */
+  half_width: number | null;
+  /** how many runs the mean is of */
+  n: number;
+}
+
+export interface ChartSeries {
+  /** e.g. 'randread QD1 T1' (the settings that stay fixed), or a spec sheet's figure */
+  label: string;
+  points: ChartPoint[];
+}
+
+export interface ChartSet {
+  /** x: access size in bytes; y: IOPS (reads and writes added); earlier runs and spec sheet figures follow the runs' own series */
+  iops_by_size: ChartSeries[];
+  /** x: queue depth; y: total latency in ns (mean, p99) */
+  lat_ns_by_queue_depth: ChartSeries[];
+  /** x: mean IOPS at each queue depth; y: latency in ns (p50, p99, p99.9) */
+  lat_ns_by_iops: ChartSeries[];
+  /** x: % reads; y: IOPS */
+  iops_by_read_pct: ChartSeries[];
+  /** mean IOPS per setting ± 95 % CI; earlier runs as their own series */
+  repeat_iops: BarChart;
+  /** whether the repeat bars say anything: some setting was repeated, or earlier runs given */
+  repeats_shown: boolean;
+  /** the runs' settings, each with its repeats: what a detail view picks from */
+  points: RunPoint[];
+}
+
+export interface ChartsParams {
+  /** the runs the charts are about */
+  run_ids: number[];
+  /** earlier runs, drawn beside them */
+  compare_with?: number[];
+  /** a spec sheet whose rated IOPS are drawn as reference points */
+  spec_id?: string | null;
 }
 
 export interface CheckInfo {
@@ -403,6 +464,21 @@ export interface ObserveResult {
 
 export type Pattern = "read" | "write" | "randread" | "randwrite" | "rw" | "randrw";
 
+export interface PercentileCurve {
+  label: string;
+  /** read or write: the direction with the most I/Os */
+  direction: string;
+  /** the cumulative distribution of total latency, from the histogram bins */
+  points: PercentilePoint[];
+}
+
+export interface PercentilePoint {
+  /** a histogram bucket's value */
+  lat_ns: number;
+  /** the share of I/Os at or below it, in % */
+  percentile: number;
+}
+
 export interface PlannedPoint {
   label: string;
   workload: Workload;
@@ -525,6 +601,12 @@ export interface RunEventNotification {
 
 export interface RunIdParams {
   run_id: number;
+}
+
+export interface RunPoint {
+  label: string;
+  /** the repeats of this setting, in run order */
+  run_ids: number[];
 }
 
 /** A finished measurement point: the aggregate, every host, and how it was obtained. */
@@ -1008,6 +1090,12 @@ export interface Methods {
   "runs.tag": { params: TagParams; result: RunResultEnvelope };
   /** delete a run */
   "runs.delete": { params: RunIdParams; result: DeleteResult };
+  /** every series the Results view draws: mean ± 95 % CI per point, spec and earlier runs */
+  "runs.charts": { params: ChartsParams; result: ChartSet };
+  /** mean ± 95 % CI of a metric per setting, one series per group */
+  "runs.bars": { params: BarsParams; result: BarChart };
+  /** a run's latency distribution from its bins */
+  "runs.percentiles": { params: RunIdParams; result: PercentileCurve };
   /** runs as CSV, units in the column names */
   "export.csv": { params: ExportParams; result: ExportResult };
   /** the spec library (bundled and the user's own) */
@@ -1044,7 +1132,7 @@ export interface Methods {
 
 export type MethodName = keyof Methods;
 
-export const METHOD_NAMES = ["engine.info", "workload.validate", "presets.list", "devices.list", "sweep.estimate", "sweep.start", "sweep.resume", "sweep.cancel", "sweep.status", "sweeps.list", "runs.list", "runs.get", "runs.tag", "runs.delete", "export.csv", "specs.list", "specs.match", "specs.compare", "specs.save", "specs.delete", "runs.compare", "analysis.predict", "analysis.scaling", "analysis.observe", "analysis.correlation", "report.pdf", "hosts.list", "hosts.add", "hosts.test", "hosts.remove"] as const satisfies readonly MethodName[];
+export const METHOD_NAMES = ["engine.info", "workload.validate", "presets.list", "devices.list", "sweep.estimate", "sweep.start", "sweep.resume", "sweep.cancel", "sweep.status", "sweeps.list", "runs.list", "runs.get", "runs.tag", "runs.delete", "runs.charts", "runs.bars", "runs.percentiles", "export.csv", "specs.list", "specs.match", "specs.compare", "specs.save", "specs.delete", "runs.compare", "analysis.predict", "analysis.scaling", "analysis.observe", "analysis.correlation", "report.pdf", "hosts.list", "hosts.add", "hosts.test", "hosts.remove"] as const satisfies readonly MethodName[];
 
 /** Notifications from the engine (and, for engine.status, the desktop shell). */
 export interface Notifications {
