@@ -9,10 +9,10 @@ import pytest
 from conftest import FIO_DATA
 from scipy import stats
 
+from ssdprof.analysis.stats import mean_ci
 from ssdprof.fio.histogram import percentile
 from ssdprof.model.results import RunResult
 from ssdprof.report import RunGroup, report_charts
-from ssdprof.analysis.stats import mean_ci
 from ssdprof.report.groups import Summary, repeat_summaries, series_over
 from ssdprof.report.timecharts import _nines, _percentile_line
 from ssdprof.store.interchange import import_fio_output
