@@ -10,9 +10,9 @@ import tseslint from 'typescript-eslint';
 const NODE_SCRIPTS = ['bench/*.mjs', 'scripts/*.mjs', 'eslint.config.mjs'];
 
 export default defineConfig(
-  globalIgnores(['dist/', 'node_modules/', 'engine/', 'test-results/', 'release/', 'src/api/contract.gen.ts']),
+  globalIgnores(['dist/', 'node_modules/', 'engine/', 'test-results/', 'release/', 'contract/contract.gen.ts']),
   {
-    files: ['src/**/*.{ts,tsx}', 'electron/**/*.ts', 'e2e/**/*.ts', 'vite.config.mts', 'playwright.config.ts', ...NODE_SCRIPTS],
+    files: ['contract/**/*.ts', 'src/**/*.{ts,tsx}', 'electron/**/*.ts', 'e2e/**/*.ts', 'vite.config.mts', 'playwright.config.ts', ...NODE_SCRIPTS],
     extends: [js.configs.recommended, tseslint.configs.recommendedTypeChecked],
     languageOptions: {
       parserOptions: {
@@ -25,6 +25,16 @@ export default defineConfig(
       // `_`-prefixed names mark a parameter or binding kept for its position.
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
+  },
+  {
+    // The shell and the renderer share the transport contract from contract/; neither reaches into
+    // the other's folder, and contract/ imports neither.
+    files: ['electron/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/src/**'], message: 'electron/ imports the shared contract/ only, never the renderer (src/)' }] }] },
+  },
+  {
+    files: ['contract/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/src/**', '**/electron/**'], message: 'contract/ stands alone: both faces import it' }] }] },
   },
   {
     files: ['src/**/*.{ts,tsx}'],

@@ -3,7 +3,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { EngineStatus } from '../src/api/contract.gen';
+import type { EngineStatus } from '../contract/contract.gen';
 import { ENGINE_GONE, EngineProcess } from './engine-process';
 import { engineCommand } from './paths';
 

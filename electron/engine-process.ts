@@ -2,8 +2,8 @@
 // Restarts it when it dies, telling the renderer; stops it, and so its fio, with the app.
 import { spawn as nodeSpawn, type ChildProcessWithoutNullStreams, type SpawnOptionsWithoutStdio } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { ERROR_CODES, type EngineStatus } from '../src/api/contract.gen';
-import type { Notification, Reply, RpcErrorBody } from '../src/api/engine-api';
+import { ERROR_CODES, type EngineStatus } from '../contract/contract.gen';
+import type { Notification, Reply, RpcErrorBody } from '../contract/engine-api';
 
 export interface EngineCommand {
   command: string;

@@ -1,7 +1,7 @@
 // Every ipcMain.handle goes through handle(): it answers only our own window's frames, and only
 // with a payload that passed its validator.
 import { BrowserWindow, ipcMain, type IpcMainInvokeEvent } from 'electron';
-import { METHOD_NAMES, type MethodName } from '../src/api/contract.gen';
+import { METHOD_NAMES, type MethodName } from '../contract/contract.gen';
 
 export class PayloadError extends Error {}
 

@@ -3,8 +3,8 @@
 import { app, BrowserWindow, dialog } from 'electron';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ERROR_CODES } from '../src/api/contract.gen';
-import type { Notification } from '../src/api/engine-api';
+import { ERROR_CODES } from '../contract/contract.gen';
+import type { Notification } from '../contract/engine-api';
 import { EngineProcess } from './engine-process';
 import { handle, validateEngineCall, validateSavePdf, type SavePdf } from './ipc';
 import { engineCommand, rendererIndex, repoRoot } from './paths';

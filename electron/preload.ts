@@ -1,7 +1,7 @@
 // The renderer's only door to the engine: one typed call for every RPC method. Sandboxed preloads
 // may load nothing but 'electron', so this file imports types only.
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
-import type { CallEngine, EngineApi, Notification, Reply, SavePdfRequest, SavePdfResult } from '../src/api/engine-api';
+import type { CallEngine, EngineApi, Notification, Reply, SavePdfRequest, SavePdfResult } from '../contract/engine-api';
 
 const api = {
   call: ((method, params) => ipcRenderer.invoke('engine:call', { method, params })) as CallEngine,

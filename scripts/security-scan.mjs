@@ -3,7 +3,7 @@
 // (a line "- `CHECK_NAME` in `file`: why"); an unexplained one fails `npm test`.
 //   npm run security
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +14,13 @@ const electronVersion = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf
 
 for (const [built, script] of [['dist/electron/electron/main.js', 'build:electron'], ['dist/renderer/index.html', 'build:renderer']]) {
   if (!existsSync(join(ROOT, built))) execFileSync('npm', ['run', script], { cwd: ROOT, stdio: 'inherit' });
+}
+// The shell is built from electron/ and the shared contract/ alone: a renderer file in its build
+// would mean electron/ imports from src/ again.
+const shellParts = readdirSync(join(ROOT, 'dist', 'electron')).sort();
+if (shellParts.join(',') !== 'contract,electron') {
+  console.error(`security: dist/electron holds ${shellParts.join(', ')}; expected only contract and electron (is a stale build there? npm run build)`);
+  process.exit(1);
 }
 const app = mkdtempSync(join(tmpdir(), 'ssdprof-security-'));
 try {

@@ -12,13 +12,13 @@ stale() {
   [ ! -f "$output" ] || [ -n "$(find "$@" -newer "$output" -type f -print -quit 2>/dev/null)" ]
 }
 
-if stale dist/renderer/index.html src index.html vite.config.mts package-lock.json; then
+if stale dist/renderer/index.html src contract index.html vite.config.mts package-lock.json; then
   say "building the app (dist/renderer)"
   npx vite build --logLevel warn
 fi
 
 if binary=$(node scripts/electron-binary.mjs 2>/dev/null); then
-  if stale dist/electron/electron/main.js electron src/api; then
+  if stale dist/electron/electron/main.js electron contract; then
     npm run --silent build:electron
   fi
   flags=()

@@ -1,7 +1,7 @@
 // What components use: the bridge's replies turned into results or a thrown EngineError that
 // keeps the engine's field problems, plus a subscription to run events.
-import { ERROR_CODES, type FieldProblem, type MethodName, type Methods, type RunEventNotification } from './contract.gen';
-import { type EngineApi, type Notification, type SavePdfRequest, type SavePdfResult } from './engine-api';
+import { ERROR_CODES, type FieldProblem, type MethodName, type Methods, type RunEventNotification } from '../../contract/contract.gen';
+import { type EngineApi, type Notification, type SavePdfRequest, type SavePdfResult } from '../../contract/engine-api';
 
 export class EngineError extends Error {
   constructor(

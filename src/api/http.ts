@@ -1,6 +1,6 @@
 // Browser mode's transport: JSON-RPC over POST /rpc and notifications as server-sent events.
-import { ERROR_CODES, NOTIFICATION_NAMES, TOKEN_HEADER, type MethodName } from './contract.gen';
-import { type EngineApi, type Notification, type Reply, type RpcErrorBody } from './engine-api';
+import { ERROR_CODES, NOTIFICATION_NAMES, TOKEN_HEADER, type MethodName } from '../../contract/contract.gen';
+import { type EngineApi, type Notification, type Reply, type RpcErrorBody } from '../../contract/engine-api';
 
 export { TOKEN_HEADER };
 

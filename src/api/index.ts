@@ -2,12 +2,12 @@
 // when present, otherwise browser mode's HTTP server with the token from the page's URL.
 import { createContext, useContext } from 'react';
 import { Engine } from './client';
-import type { EngineApi } from './engine-api';
+import type { EngineApi } from '../../contract/engine-api';
 import { createHttpApi } from './http';
 
 export { Engine, EngineError, type RunEvent } from './client';
-export type { EngineApi, Notification, SavePdfRequest, SavePdfResult } from './engine-api';
-export * from './contract.gen';
+export type { EngineApi, Notification, SavePdfRequest, SavePdfResult } from '../../contract/engine-api';
+export * from '../../contract/contract.gen';
 
 declare global {
   interface Window {

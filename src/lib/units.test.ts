@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { chartAnswers, studentRuns } from '../test/fixtures';
 import { formatDuration, formatIops, formatLatencyNs, formatSize, mbPerS, mibPerS, sizeInput } from './units';
 
 describe('units', () => {
@@ -6,6 +7,13 @@ describe('units', () => {
     expect(formatSize(4096)).toBe('4KiB');
     expect(formatSize(1536)).toBe('1536B');
     expect(sizeInput(32 << 20)).toBe('32m');
+  });
+
+  it('spells a size as the engine does in its labels (model/quantities.format_size)', () => {
+    for (const run of studentRuns) expect(run.workload.label.split(' ')).toContain(formatSize(run.workload.block_size_bytes));
+    const axis = chartAnswers[0]!.result as { iops_by_size: { points: { x: number }[] }[]; points: { label: string }[] };
+    const labels = axis.points.map((p) => p.label).join(' ');
+    for (const p of axis.iops_by_size[0]!.points) expect(labels).toContain(` ${formatSize(p.x)} `);
   });
 
   it('keeps MB and MiB apart', () => {

@@ -1,9 +1,9 @@
 // An in-memory engine for component tests: answers chosen methods, records every call, and
 // lets a test push notifications. Realistic results come from sample-run.ts (a real fio run).
 import { Engine } from '../api/client';
-import type { MethodName, Methods } from '../api/contract.gen';
-import { type EngineApi, type Notification, type Reply, type RpcErrorBody } from '../api/engine-api';
-import { ERROR_CODES } from '../api/contract.gen';
+import type { MethodName, Methods } from '../../contract/contract.gen';
+import { type EngineApi, type Notification, type Reply, type RpcErrorBody } from '../../contract/engine-api';
+import { ERROR_CODES } from '../../contract/contract.gen';
 
 type Handlers = { [M in MethodName]?: (params: Methods[M]['params']) => Methods[M]['result'] };
 

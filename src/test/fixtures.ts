@@ -1,4 +1,6 @@
-import type { EngineInfoResult, RunResult, Spec, Workload } from '../api';
+import type { EngineInfoResult, MethodName, RunResult, Spec, Workload } from '../api';
+import { RpcReplyError } from './fake-engine';
+import charts from './student-charts.json';
 import sample from './student-runs.json';
 
 /** A real student sweep (fio 3.33): light runs as runs.list returns them, and one run in full. */
@@ -21,3 +23,23 @@ export const info: EngineInfoResult = {
 
 /** A bundled spec sheet (assets/specs/samsung-970-evo-plus-1tb.json), its random-read figures. */
 export const evoPlus: Spec = {"schema_version": 1, "id": "samsung-970-evo-plus-1tb", "vendor": "Samsung", "model": "970 EVO Plus 1TB", "match_patterns": ["Samsung SSD 970 EVO Plus 1TB", "MZ-V7S1T0*"], "capacity_bytes": 1000000000000, "interface": "NVMe", "link": "PCIe 3.0 x4", "form_factor": "M.2 2280", "figures": [{"metric": "rand_read", "value": 19000, "unit": "IOPS", "block_size_bytes": 4096, "queue_depth": 1, "threads": null, "statistic": "up_to", "source": 0, "read_pct": null, "note": ""}, {"metric": "rand_read", "value": 600000, "unit": "IOPS", "block_size_bytes": 4096, "queue_depth": 32, "threads": null, "statistic": "up_to", "source": 0, "read_pct": null, "note": ""}], "sources": [{"title": "datasheet", "url": "", "kind": ""}], "notes": "", "unsourced": true};
+
+/** What the real engine answered (scripts/gen_chart_fixtures.py, checked fresh by the engine's tests). */
+export const chartAnswers = charts.answers as { case: string; method: MethodName; params: Record<string, unknown>; result: unknown }[];
+
+export function chartCase(name: string): (typeof chartAnswers)[number] {
+  const found = chartAnswers.find((a) => a.case === name);
+  if (!found) throw new Error(`no chart answer named ${name}`);
+  return found;
+}
+
+/** Fake handlers for the chart methods: the engine's recorded answer to the same params, else an error saying so. */
+export function chartHandlers() {
+  const answer = (method: MethodName) => (params: unknown) => {
+    const key = JSON.stringify(params);
+    const found = chartAnswers.find((a) => a.method === method && JSON.stringify(a.params) === key);
+    if (!found) throw new RpcReplyError({ code: -32001, message: `${method} ${key} is not among the recorded answers` });
+    return found.result as never;
+  };
+  return { 'runs.charts': answer('runs.charts'), 'runs.percentiles': answer('runs.percentiles') };
+}

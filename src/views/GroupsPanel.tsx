@@ -1,29 +1,17 @@
 // Groups side by side: the runs split by a tag (interface=SATA / PCIe, nodes=3 / 5, cluster=...)
 // or by the recorded interface or drive, one bar per group at each setting (mean ± 95 % CI of
-// the repeats), and each group against the first with Welch's t-test (from the engine).
+// the repeats, runs.bars), and each group against the first with Welch's t-test (runs.compare): the
+// grouping is chosen here, every number comes from the engine.
 import { useEffect, useMemo, useState } from 'react';
-import { useEngine, type RunResult, type RunsCompareResult } from '../api';
+import { useEngine, type BarChart, type RunResult, type RunsCompareResult } from '../api';
 import { ChartFigure } from '../charts/ChartFigure';
-import { meanCi95, totals } from '../lib/analysis';
+import { drawn } from '../charts/engine-series';
 import { METRICS, fmt, metricInfo, type MetricId } from '../lib/metrics';
 
 const RECORDED: Record<string, (r: RunResult) => string> = {
   'recorded interface': (r) => r.environment.interface || 'not recorded',
   'recorded drive': (r) => r.environment.device_model || 'not recorded',
 };
-
-/** The metric in its own unit, as the engine's models read it (reads and writes added; latency of the main direction). */
-export function metricOf(run: RunResult, metric: MetricId): number | null {
-  const t = totals(run);
-  switch (metric) {
-    case 'iops': return t.iops;
-    case 'bw_bytes_per_s': return t.bwBytesPerS;
-    case 'lat_ns_mean': return t.main.lat_ns.mean ?? null;
-    case 'lat_ns_p99': return t.main.lat_ns.p99 ?? null;
-    case 'lat_ns_p99_9': return t.main.lat_ns.p99_9 ?? null;
-    default: return null;
-  }
-}
 
 export function groupKeys(runs: RunResult[]): string[] {
   const tags = new Set(runs.flatMap((r) => Object.keys(r.tags)));
@@ -48,18 +36,17 @@ export function GroupsPanel({ runs }: { runs: RunResult[] }) {
   const view = useMemo(() => {
     const of = valueOf(key);
     const groups = [...new Set(runs.map(of))].sort();
-    const settings = [...new Set(runs.map((r) => r.workload.label))];
-    const series = groups.map((g) => ({
-      label: g,
-      points: settings.map((s, i) => {
-        const values = runs.filter((r) => of(r) === g && r.workload.label === s).map((r) => metricOf(r, metric))
-          .filter((v): v is number => v !== null).map((v) => v / info.scale);
-        const spread = meanCi95(values);
-        return { x: i, y: values.length ? spread.mean : null, err: spread.n > 1 ? spread.ci95 : undefined };
-      }),
-    }));
-    return { of, groups, settings, series };
-  }, [runs, key, metric, info.scale]);
+    return { of, groups };
+  }, [runs, key]);
+  const [bars, setBars] = useState<BarChart | null>(null);
+
+  useEffect(() => {
+    let current = true;
+    const groups = view.groups.map((g) => ({ label: g, run_ids: runs.filter((r) => view.of(r) === g).map((r) => r.id!) }));
+    if (groups.length === 0) return;
+    engine.call('runs.bars', { groups, metric }).then((b) => current && setBars(b), () => current && setBars(null));
+    return () => { current = false; };
+  }, [engine, runs, view, metric]);
 
   useEffect(() => {
     let current = true;
@@ -96,7 +83,7 @@ export function GroupsPanel({ runs }: { runs: RunResult[] }) {
         <p className="hint">Every run is in one group ({view.groups[0] ?? 'none'}). Tag runs in History (e.g. interface=SATA, interface=PCIe) to compare groups.</p>
       )}
       <ChartFigure id="groups" title={`${info.label} per setting and ${key.replace(/^tag /, '')} (mean ± 95 % CI)`} kind="bar"
-        xLabel="setting" yLabel={info.unit} categories={view.settings} series={view.series} />
+        xLabel="setting" yLabel={info.unit} categories={bars?.categories ?? []} series={drawn(bars?.series ?? [], info.scale)} />
       {verdicts.length > 0 && (
         <table className="data" data-testid="group-verdicts">
           <caption>Each group against {view.groups[0]}: mean ± 95 % CI, Welch's t-test, setting by setting</caption>

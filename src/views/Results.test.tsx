@@ -1,11 +1,11 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import type { RunResult } from '../api';
 import { fakeEngine } from '../test/fake-engine';
-import { evoPlus, fullRun, studentRuns } from '../test/fixtures';
+import { chartCase, chartHandlers, fullRun, studentRuns } from '../test/fixtures';
 import { renderWith } from '../test/render';
-import { Results, specPoints } from './Results';
+import { Results } from './Results';
 
 function chartPoints(title: string): string[] {
   const table = screen.getByRole('table', { name: title });
@@ -13,11 +13,13 @@ function chartPoints(title: string): string[] {
 }
 
 describe('Results', () => {
-  const engine = () => fakeEngine({ 'runs.get': () => ({ run: fullRun }) }).engine;
+  const engine = () => fakeEngine({ 'runs.get': () => ({ run: fullRun }), ...chartHandlers() }).engine;
 
-  it('draws the student curves from the runs', async () => {
-    renderWith(engine(), <Results title="sweep 1" runs={studentRuns} onDesign={vi.fn()} />);
-    expect(chartPoints('IOPS vs access size')).toEqual(['4096', '16384', '131072']);
+  it('draws the student curves the engine computed', async () => {
+    const fake = fakeEngine({ 'runs.get': () => ({ run: fullRun }), ...chartHandlers() });
+    renderWith(fake.engine, <Results title="sweep 1" runs={studentRuns} onDesign={vi.fn()} />);
+    await waitFor(() => expect(chartPoints('IOPS vs access size')).toEqual(['4096', '16384', '131072']));
+    expect(fake.calls.find((c) => c.method === 'runs.charts')?.params).toEqual(chartCase('the student sweep').params);
     expect(chartPoints('Latency vs queue depth (µs)')).toEqual(['1', '10', '100', '1', '10', '100']);
     expect(chartPoints('IOPS vs read/write mix')).toEqual(['0', '50', '70', '100']);
     expect(await screen.findAllByRole('row')).not.toHaveLength(0);
@@ -55,12 +57,13 @@ describe('Results', () => {
   });
 
   it('picks the run to detail by point, then by repeat', async () => {
-    const fake = fakeEngine({ 'runs.get': () => ({ run: fullRun }) });
-    const repeats: RunResult[] = [0, 1, 2].map((i) => ({ ...studentRuns[0]!, id: 500 + i, repeat: i }));
-    renderWith(fake.engine, <Results title="repeats" runs={[...repeats, studentRuns[1]!]} onDesign={vi.fn()} />);
-    expect(screen.getByLabelText('Run').querySelectorAll('option')).toHaveLength(2);
-    await userEvent.selectOptions(screen.getByLabelText('Repeat'), '502');
-    expect(fake.calls.filter((c) => c.method === 'runs.get').at(-1)?.params).toEqual({ run_id: 502 });
+    const fake = fakeEngine({ 'runs.get': () => ({ run: fullRun }), ...chartHandlers() });
+    const ids = chartCase('a point repeated three times beside another').params.run_ids as number[];
+    const repeats: RunResult[] = ids.slice(0, 3).map((id, i) => ({ ...studentRuns[0]!, id, repeat: i }));
+    renderWith(fake.engine, <Results title="repeats" runs={[...repeats, { ...studentRuns[1]!, id: ids[3]! }]} onDesign={vi.fn()} />);
+    await waitFor(() => expect(screen.getByLabelText('Run').querySelectorAll('option')).toHaveLength(2));
+    await userEvent.selectOptions(screen.getByLabelText('Repeat'), String(ids[2]));
+    expect(fake.calls.filter((c) => c.method === 'runs.get').at(-1)?.params).toEqual({ run_id: ids[2] });
   });
 
   it('suggests what to run when there are no results', () => {
@@ -89,14 +92,11 @@ describe('Results', () => {
     expect((await screen.findByTestId('export-note')).textContent).toContain('The report could not be made: report.pdf is not faked');
   });
 
-  it('draws the rated IOPS at their access size for the patterns measured', () => {
-    const randread = studentRuns.filter((r) => r.workload.pattern === 'randread');
-    const points = specPoints(evoPlus, randread);
-    expect(points.map((s) => s.label)).toEqual(['spec: 970 EVO Plus 1TB rand read QD1']); // the student runs reach QD100, not QD32 (x2)
-    expect(points[0]!.points).toEqual([{ x: 4096, y: 19000 }]);
-    const deep = randread.map((r) => ({ ...r, engine: { ...r.engine, effective_queue_depth: 64 } }));
-    expect(specPoints(evoPlus, deep).map((s) => s.label)).toEqual(['spec: 970 EVO Plus 1TB rand read QD32']);
-    expect(specPoints(evoPlus, studentRuns.filter((r) => r.workload.pattern === 'randwrite'))).toEqual([]);
+  it('draws the percentile curve the engine reads off the run\'s bins, in µs', async () => {
+    const curve = chartCase('the run in full');
+    renderWith(engine(), <Results title="one" runs={[{ ...studentRuns[0]!, id: curve.params.run_id as number }]} onDesign={vi.fn()} />);
+    const points = (curve.result as { points: { lat_ns: number }[] }).points;
+    await waitFor(() => expect(chartPoints('Latency percentile distribution')).toEqual(points.map((p) => String(p.lat_ns / 1e3))));
   });
 
   it('shows each host and the aggregate, and the hosts\' CPU, for a multi-host run', async () => {

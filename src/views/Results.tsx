@@ -2,13 +2,13 @@
 // overlaid; observations in plain words; % of spec; the comparison with earlier runs; one run in detail (distribution, time
 // series, hosts); the table; the PDF report (made by the engine).
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { ChartFigure, type Series } from '../charts/ChartFigure';
-import { useEngine, type RunResult, type Spec } from '../api';
+import { ChartFigure } from '../charts/ChartFigure';
+import { drawn } from '../charts/engine-series';
+import { useEngine, type ChartSet, type PercentileCurve, type RunPoint, type RunResult, type Spec } from '../api';
 import { ComparePanel } from './ComparePanel';
 import { HostResults } from './HostResults';
 import { Observations } from './Observations';
 import { AUTO, NONE, SpecPanel } from './SpecPanel';
-import { groupRepeats, meanCi95, percentileCurve, seriesAlong, totals, type FactorSeries } from '../lib/analysis';
 import { formatSize } from '../lib/units';
 import { ResultsTable } from './ResultsTable';
 
@@ -18,88 +18,8 @@ interface Props {
   onDesign: () => void;
 }
 
-const us = (ns: number | null) => (ns === null ? null : ns / 1e3);
-
-function along(groups: FactorSeries[], metric: (run: RunResult) => number | null, suffix = ''): Series[] {
-  return groups.map((g) => ({
-    label: `${g.label}${suffix}`,
-    points: g.points.map((p) => {
-      const values = p.runs.map(metric).filter((v): v is number => v !== null);
-      const spread = meanCi95(values);
-      return { x: p.x, y: values.length ? spread.mean : null, err: spread.n > 1 ? spread.ci95 : undefined };
-    }),
-  }));
-}
-
-const SPEC_METRIC: Record<string, string> = {
-  randread: 'rand_read', randwrite: 'rand_write', read: 'seq_read', write: 'seq_write', randrw: 'rand_mixed',
-};
-
-const DEEP_QUEUE = 16;
-
-/** As the engine judges fairness: the same outstanding I/Os, or both deep (16+) within a factor of two. */
-function comparableDepth(rated: number, outstanding: number): boolean {
-  return rated === outstanding || (Math.min(rated, outstanding) >= DEEP_QUEUE && outstanding / rated >= 0.5 && outstanding / rated <= 2);
-}
-
-/** The spec's rated IOPS at stated access sizes, for the patterns and queue depths among the runs: one reference point each. */
-export function specPoints(spec: Spec | null, runs: RunResult[]): Series[] {
-  if (!spec) return [];
-  const metrics = new Set(runs.map((r) => SPEC_METRIC[r.workload.pattern]));
-  const depths = runs.map((r) => r.engine.effective_queue_depth * r.workload.numjobs);
-  return spec.figures
-    .filter((f) => f.unit === 'IOPS' && f.block_size_bytes !== null && metrics.has(f.metric))
-    .filter((f) => f.queue_depth === null || depths.some((d) => comparableDepth(f.queue_depth! * (f.threads ?? 1), d)))
-    .map((f) => ({
-      label: `spec: ${spec.model} ${f.metric.replace('_', ' ')} QD${f.queue_depth ?? '?'}${f.threads ? `×${f.threads}` : ''}`,
-      points: [{ x: f.block_size_bytes!, y: f.value }],
-    }));
-}
-
-/** Spec reference points, plus the runs themselves when no curve along access size carries them. */
-function withSpec(bySize: FactorSeries[], runs: RunResult[], spec: Spec | null, iops: (r: RunResult) => number): Series[] {
-  const reference = specPoints(spec, runs);
-  if (!reference.length || bySize.length) return reference;
-  return [{ label: 'measured', points: runs.map((r) => ({ x: r.workload.block_size_bytes, y: iops(r) })) }, ...reference];
-}
-
-const iops = (r: RunResult) => totals(r).iops;
-
-/** Every series of the top charts; computed once per set of runs, not on each re-render. */
-function chartSeries(runs: RunResult[], earlier: RunResult[], spec: Spec | null) {
-  const earlierAlong = (factor: Parameters<typeof seriesAlong>[1], metric: (run: RunResult) => number | null, suffix = '') =>
-    along(seriesAlong(earlier, factor), metric, ` (earlier)${suffix}`);
-  const bySize = seriesAlong(runs, 'block_size_bytes');
-  const byQd = seriesAlong(runs, 'queue_depth');
-  const byMix = seriesAlong(runs, 'read_pct');
-  const repeated = groupRepeats(runs);
-  const earlierGroups = groupRepeats(earlier);
-  const categories = [...new Set([...repeated, ...earlierGroups].map((g) => g.label))];
-  const bars = (groups: typeof repeated, label: string) => ({
-    label,
-    points: categories.map((c, i) => {
-      const group = groups.find((g) => g.label === c);
-      const s = meanCi95(group ? group.runs.map(iops) : []);
-      return { x: i, y: group ? s.mean : null, err: s.n > 1 ? s.ci95 : undefined };
-    }),
-  });
-  return {
-    bySizeSeries: [...along(bySize, iops), ...earlierAlong('block_size_bytes', iops), ...withSpec(bySize, runs, spec, iops)],
-    byQdSeries: [...along(byQd, (r) => us(totals(r).main.lat_ns.mean), ' mean'), ...along(byQd, (r) => us(totals(r).main.lat_ns.p99), ' p99'),
-      ...earlierAlong('queue_depth', (r) => us(totals(r).main.lat_ns.mean), ' mean')],
-    curveSeries: byQd.flatMap((g) => (['p50', 'p99', 'p99_9'] as const).map((p) => ({
-      label: `${g.label} ${p.replace('_', '.')}`,
-      points: g.points.map((pt) => {
-        const latencies = pt.runs.map((r) => us(totals(r).main.lat_ns[p])).filter((v): v is number => v !== null);
-        return { x: meanCi95(pt.runs.map(iops)).mean, y: latencies.length ? meanCi95(latencies).mean : null };
-      }),
-    }))),
-    byMixSeries: [...along(byMix, iops), ...earlierAlong('read_pct', iops)],
-    repeatSeries: earlier.length ? [bars(earlierGroups, 'earlier runs'), bars(repeated, 'these runs')] : [bars(repeated, 'mean IOPS')],
-    categories,
-    hasRepeats: repeated.some((g) => g.runs.length > 1) || earlier.length > 0,
-  };
-}
+const US = 1e3;
+const ids = (runs: RunResult[]) => runs.map((r) => r.id).filter((id): id is number => id !== null);
 
 export function Results({ title, runs, onDesign }: Props) {
   const engine = useEngine();
@@ -115,9 +35,21 @@ export function Results({ title, runs, onDesign }: Props) {
   const [exportNote, setExportNote] = useState<{ ok: boolean; text: string } | null>(null);
   const onSpec = useCallback((s: Spec | null) => setSpec(s), []);
 
-  const charts = useMemo(() => chartSeries(runs, earlier, spec), [runs, earlier, spec]);
+  // Every series the charts draw comes from the engine (runs.charts): the same numbers as the PDF's.
+  const [charts, setCharts] = useState<ChartSet | null>(null);
+  const [curve, setCurve] = useState<PercentileCurve | null>(null);
   const tableRuns = useMemo(() => [...runs, ...earlier], [runs, earlier]);
-  const points = useMemo(() => groupRepeats(runs), [runs]);
+  const runIds = ids(runs).join(',');
+  const earlierIds = ids(earlier).join(',');
+  const specId = spec?.id ?? null;
+  useEffect(() => {
+    let current = true;
+    const asked = { run_ids: ids(runs), compare_with: ids(earlier), spec_id: specId };
+    if (asked.run_ids.length === 0) return;
+    engine.call('runs.charts', asked).then((c) => current && setCharts(c), () => current && setCharts(null));
+    return () => { current = false; };
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- keyed on the ids, so new arrays of the same runs ask nothing again
+  }, [engine, runIds, earlierIds, specId]);
 
   // New runs start from their first run and no earlier ones; adjusted while rendering, not after.
   const [shownRuns, setShownRuns] = useState(runs);
@@ -132,6 +64,7 @@ export function Results({ title, runs, onDesign }: Props) {
     let current = true;
     engine.call('runs.get', { run_id: selectedId }).then((r) => current && setDetail(r.run), () => current && setDetail(null))
       .finally(() => setPanelsReady(true));
+    engine.call('runs.percentiles', { run_id: selectedId }).then((c) => current && setCurve(c), () => current && setCurve(null));
     return () => { current = false; };
   }, [engine, selectedId]);
 
@@ -163,8 +96,7 @@ export function Results({ title, runs, onDesign }: Props) {
     }
   }
 
-  const { bySizeSeries, byQdSeries, curveSeries, byMixSeries, repeatSeries, categories, hasRepeats } = charts;
-  const main = detail ? totals(detail).main : null;
+  const points = charts?.points ?? [];
 
   return (
     <section aria-labelledby="results-title" className="results">
@@ -176,20 +108,20 @@ export function Results({ title, runs, onDesign }: Props) {
       {exportNote && <p role={exportNote.ok ? 'status' : 'alert'} className={exportNote.ok ? 'hint' : 'error'} data-testid="export-note">{exportNote.text}</p>}
       <div className="chart-grid">
         <ChartFigure id="iops-vs-size" title="IOPS vs access size" kind="line" xLabel="access size" yLabel="IOPS" xLog2
-          formatX={formatSize} series={bySizeSeries}
+          formatX={formatSize} series={drawn(charts?.iops_by_size ?? [])}
           empty="No runs that differ only in access size: run the student preset or vary access size." />
         <ChartFigure id="latency-vs-qd" title="Latency vs queue depth (µs)" kind="line" xLabel="queue depth" yLabel="µs" xLog
-          series={byQdSeries}
+          series={drawn(charts?.lat_ns_by_queue_depth ?? [], US)}
           empty="No runs that differ only in queue depth: vary queue depth (e.g. 1, 10, 100)." />
         <ChartFigure id="latency-iops" title="Latency vs IOPS as queue depth grows (µs)" kind="line" xLabel="IOPS" yLabel="µs" yLog
-          series={curveSeries}
+          series={drawn(charts?.lat_ns_by_iops ?? [], US)}
           empty="Needs runs at several queue depths." />
         <ChartFigure id="iops-vs-mix" title="IOPS vs read/write mix" kind="line" xLabel="% reads" yLabel="IOPS"
-          series={byMixSeries} empty="No runs that differ only in read/write mix: vary read % (e.g. 100, 70, 50, 0)." />
-        {hasRepeats && (
+          series={drawn(charts?.iops_by_read_pct ?? [])} empty="No runs that differ only in read/write mix: vary read % (e.g. 100, 70, 50, 0)." />
+        {charts?.repeats_shown && (
           <ChartFigure id="repeats" title="Mean IOPS per point, ± 95 % confidence interval" kind="bar" xLabel="point" yLabel="IOPS"
-            categories={categories}
-            series={repeatSeries} />
+            categories={charts.repeat_iops.categories}
+            series={drawn(charts.repeat_iops.series)} />
         )}
       </div>
       {(panelsReady || selectedId === null) && (
@@ -203,7 +135,7 @@ export function Results({ title, runs, onDesign }: Props) {
       <DetailChoice points={points} selectedId={selectedId} onSelect={setSelectedId} />
       <div className="chart-grid">
         <ChartFigure id="percentiles" title="Latency percentile distribution" kind="line" xLabel="latency (µs)" yLabel="percentile" xLog
-          series={main ? [{ label: detail ? detail.workload.label : '', points: percentileCurve(main.lat_bins_ns).map((p) => ({ x: p.latencyNs / 1e3, y: p.percentile })) }] : []}
+          series={curve?.points.length ? [{ label: curve.label, points: curve.points.map((p) => ({ x: p.lat_ns / US, y: p.percentile })) }] : []}
           empty="This run has no total-latency histogram (imported output made without lat_percentiles)." />
         <ChartFigure id="time-series" title="IOPS per second" kind="line" xLabel="s" yLabel="IOPS"
           series={detail ? [{ label: 'read + write', points: detail.progress.map((s) => ({ x: s.elapsed_s, y: s.read_iops + s.write_iops })) }] : []}
@@ -216,21 +148,21 @@ export function Results({ title, runs, onDesign }: Props) {
 }
 
 /** Which run to detail: the point, then (when repeated) which repeat — two short lists, not one per run. */
-function DetailChoice({ points, selectedId, onSelect }: { points: { label: string; runs: RunResult[] }[]; selectedId: number | null; onSelect: (id: number) => void }) {
-  const pointIndex = Math.max(0, points.findIndex((p) => p.runs.some((r) => r.id === selectedId)));
+function DetailChoice({ points, selectedId, onSelect }: { points: RunPoint[]; selectedId: number | null; onSelect: (id: number) => void }) {
+  const pointIndex = Math.max(0, points.findIndex((p) => p.run_ids.includes(selectedId ?? -1)));
   const point = points[pointIndex];
-  const first = (index: number) => points[index]?.runs[0]?.id;
+  const first = (index: number) => points[index]?.run_ids[0];
   return (
     <div className="field inline">
       <label htmlFor="detail-run">Run</label>
       <select id="detail-run" value={pointIndex} onChange={(e) => { const id = first(Number(e.target.value)); if (id != null) onSelect(id); }}>
-        {points.map((p, i) => <option key={i} value={i}>{p.runs.length > 1 ? `${p.label} (${p.runs.length} repeats)` : `#${p.runs[0]!.id} ${p.label}`}</option>)}
+        {points.map((p, i) => <option key={i} value={i}>{p.run_ids.length > 1 ? `${p.label} (${p.run_ids.length} repeats)` : `#${p.run_ids[0]} ${p.label}`}</option>)}
       </select>
-      {point && point.runs.length > 1 && (
+      {point && point.run_ids.length > 1 && (
         <>
           <label htmlFor="detail-repeat">Repeat</label>
           <select id="detail-repeat" value={selectedId ?? ''} onChange={(e) => onSelect(Number(e.target.value))}>
-            {point.runs.map((r, i) => <option key={r.id} value={r.id ?? ''}>{i + 1} (#{r.id})</option>)}
+            {point.run_ids.map((id, i) => <option key={id} value={id}>{i + 1} (#{id})</option>)}
           </select>
         </>
       )}

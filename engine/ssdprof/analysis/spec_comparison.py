@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from ssdprof.analysis.specs import Access, Figure, Spec
 from ssdprof.model.results import DirectionStats, RunResult
 
-__all__ = ["SpecComparison", "Status", "best_comparisons", "compare_repeats", "compare_run"]
+__all__ = ["SpecComparison", "Status", "best_comparisons", "comparable_outstanding", "compare_repeats", "compare_run", "run_access"]
 
 _OUTSTANDING_FACTOR = 2.0
 _DEEP_QUEUE = 16
@@ -55,7 +55,7 @@ class SpecComparison(BaseModel):
         return f"reached {self.pct_of_spec:.0f} % of the rated {self.figure.metric.value} {what} ({rated}){hedge}"
 
 
-def _run_access(run: RunResult) -> tuple[Access, DirectionStats] | None:
+def run_access(run: RunResult) -> tuple[Access, DirectionStats] | None:
     pattern = run.workload.pattern
     if pattern.fixed_read_pct is None:
         return (Access.RAND_MIXED, run.read) if pattern.is_random else None
@@ -73,6 +73,13 @@ def _measured(figure: Figure, run: RunResult, stats: DirectionStats) -> float | 
     lat = stats.lat_ns  # a spec sheet's latency is what the host waits: total latency
     percentiles = {"p50": lat.p50, "p90": lat.p90, "p95": lat.p95, "p99": lat.p99, "p99.9": lat.p99_9, "p99.99": lat.p99_99}
     return percentiles.get(figure.statistic, lat.mean)
+
+
+def comparable_outstanding(rated: int, outstanding: int) -> bool:
+    """Whether a figure rated at ``rated`` outstanding I/Os (QD x threads) is fair against a run with
+    ``outstanding``: the same, or both deep (16+) and within a factor of two."""
+    deep = min(rated, outstanding) >= _DEEP_QUEUE and 1 / _OUTSTANDING_FACTOR <= outstanding / rated <= _OUTSTANDING_FACTOR
+    return outstanding == rated or deep
 
 
 def _size_notes(figure: Figure, run: RunResult, differ: list[str], unstated: list[str]) -> None:
@@ -94,8 +101,7 @@ def _depth_notes(figure: Figure, run: RunResult, differ: list[str], unstated: li
         unstated.append(f"queue depth not stated by the source (this run: {outstanding} outstanding I/Os)")
     else:
         rated = figure.queue_depth * (figure.threads or 1)
-        deep = min(rated, outstanding) >= _DEEP_QUEUE and 1 / _OUTSTANDING_FACTOR <= outstanding / rated <= _OUTSTANDING_FACTOR
-        if outstanding != rated and not deep:
+        if not comparable_outstanding(rated, outstanding):
             differ.append(f"rated at QD{figure.queue_depth}x{figure.threads or 1} = {rated} outstanding I/Os, this run had "
                           f"{outstanding} (QD{run.engine.effective_queue_depth}x{run.workload.numjobs} jobs)")
         elif figure.threads is None and figure.quantity != "bandwidth":
@@ -125,7 +131,7 @@ def _condition_notes(figure: Figure, run: RunResult) -> tuple[list[str], list[st
 
 def compare_run(spec: Spec, run: RunResult) -> list[SpecComparison]:
     """Every figure of the spec that rates the run's access pattern, with % of spec where fair."""
-    access = _run_access(run)
+    access = run_access(run)
     if access is None:
         return []
     kind, stats = access

@@ -23,6 +23,7 @@ __all__ = [
     "PLAT_VAL",
     "REPORTED_PERCENTILES",
     "bucket_value",
+    "cumulative",
     "index_to_value",
     "merge",
     "percentile",
@@ -93,6 +94,17 @@ def subtract(later: Mapping[int, int], earlier: Mapping[int, int]) -> Histogram:
     """Samples recorded between two cumulative snapshots (for per-second latency)."""
     diff = {v: c - earlier.get(v, 0) for v, c in later.items()}
     return {v: c for v, c in diff.items() if c > 0}
+
+
+def cumulative(hist: Mapping[int, int]) -> list[tuple[int, int]]:
+    """(bucket value, samples at or below it) for every non-empty bucket, smallest first: the
+    distribution that the percentiles are read from (the p-th is the first whose count reaches p/100·N)."""
+    steps: list[tuple[int, int]] = []
+    seen = 0
+    for value in sorted(v for v, c in hist.items() if c > 0):
+        seen += hist[value]
+        steps.append((value, seen))
+    return steps
 
 
 def percentile(hist: Mapping[int, int], pct: Fraction | float) -> int | None:

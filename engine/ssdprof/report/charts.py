@@ -32,11 +32,11 @@ def _plot(axes: Axes, series: Sequence[Series], metric: str, scale: float, *, st
         errors: list[float] = []
         for point in line.points:
             found = point.mean_ci(metric)
-            x_found = point.mean_ci(x_metric) if x_metric else (point.x, None)
-            if found is not None and x_found is not None:
-                xs.append(x_found[0])
-                ys.append(found[0] / scale)
-                errors.append((found[1] or 0.0) / scale)
+            x_found = point.mean_ci(x_metric) if x_metric else None
+            if found is not None and (x_found is not None or not x_metric):
+                xs.append(x_found.mean if x_found else point.x)
+                ys.append(found.mean / scale)
+                errors.append((found.half_width or 0.0) / scale)
         label = f"{line.label}{suffix}"
         if any(errors):
             any_errors = True
@@ -109,7 +109,7 @@ def latency_iops_chart(groups: Sequence[RunGroup]) -> Chart | None:
             for point in line.points:
                 iops, p50 = point.mean_ci("iops"), point.mean_ci("lat_ns_p50")
                 if iops and p50:
-                    axes.annotate(f"QD{point.x:g}", (iops[0], p50[0] / _US), textcoords="offset points", xytext=(3, -9),
+                    axes.annotate(f"QD{point.x:g}", (iops.mean, p50.mean / _US), textcoords="offset points", xytext=(3, -9),
                                   fontsize=6, color=f"C{i}")
         axes.set_title("Latency–IOPS curve (p50 / p99 / p99.9)")
         axes.set_xlabel("IOPS")
@@ -138,8 +138,8 @@ def repeat_bars_chart(groups: Sequence[RunGroup]) -> Chart | None:
             for gi, name in enumerate(names):
                 rows = [(labels.index(s.label), s.mean_ci(metric)) for s in summaries if s.group == name and s.label in labels]
                 found = [(y, ci) for y, ci in rows if ci is not None]
-                axes.barh([y + (gi - (len(names) - 1) / 2) * width for y, _ in found], [ci[0] / scale for _, ci in found],
-                          height=width, xerr=[(ci[1] or 0.0) / scale for _, ci in found], color=f"C{gi}",
+                axes.barh([y + (gi - (len(names) - 1) / 2) * width for y, _ in found], [ci.mean / scale for _, ci in found],
+                          height=width, xerr=[(ci.half_width or 0.0) / scale for _, ci in found], color=f"C{gi}",
                           label=name if len(names) > 1 else None, error_kw={"elinewidth": 0.9, "capsize": 2.5})
             axes.set_yticks(range(len(labels)), labels if axes is axes_pair[0] else [""] * len(labels))
             axes.invert_yaxis()

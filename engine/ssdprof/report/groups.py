@@ -2,19 +2,24 @@
 
 A report covers one run, a sweep's runs, or a comparison of labelled groups (e.g. SATA vs PCIe).
 Repeats of one setting are summarised as mean ± 95 % confidence interval from Student's t
-distribution; percentiles of repeats are never averaged for the tables (each run keeps its own).
+distribution (:func:`ssdprof.analysis.stats.mean_ci`, the one implementation); percentiles of repeats
+are never averaged for the tables (each run keeps its own). The PDF's charts and the GUI's
+(``report/series.py``, the ``runs.charts`` RPC) read the same series from here.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ssdprof.analysis.metrics import LATENCY_METRICS
 from ssdprof.model.results import RunResult
 
-__all__ = ["METRICS", "Point", "RunGroup", "Series", "Summary", "mean_ci95", "repeat_summaries", "series_over", "setting_label"]
+if TYPE_CHECKING:
+    from ssdprof.analysis.stats import MeanCI
+
+__all__ = ["METRICS", "Point", "RunGroup", "Series", "Summary", "repeat_summaries", "series_over", "setting_label"]
 
 CONFIDENCE = 0.95
 
@@ -33,18 +38,6 @@ METRICS: dict[str, Callable[[RunResult], float | None]] = {
     **LATENCY_METRICS,
 }
 """Reads and writes added for rates; latency is the I/O-weighted mean, or the worse direction's percentile."""
-
-
-def mean_ci95(values: Sequence[float]) -> tuple[float, float | None]:
-    """Mean and the half width of its 95 % confidence interval (t distribution); None below 2 values."""
-    n = len(values)
-    mean = sum(values) / n
-    if n < 2:
-        return mean, None
-    from scipy import stats as sps  # loaded on first use: importing scipy.stats takes half a second
-
-    stddev = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
-    return mean, float(sps.t.ppf(0.5 + CONFIDENCE / 2, n - 1)) * stddev / math.sqrt(n)
 
 
 def _setting(run: RunResult) -> tuple[object, ...]:
@@ -66,9 +59,12 @@ class Summary:
     label: str
     runs: tuple[RunResult, ...]
 
-    def mean_ci(self, metric: str) -> tuple[float, float | None] | None:
+    def mean_ci(self, metric: str) -> MeanCI | None:
+        """Mean ± 95 % CI of the repeats' ``metric``; None when no repeat has it."""
+        from ssdprof.analysis.stats import mean_ci  # loaded on first use: importing scipy.stats takes half a second
+
         found = [v for r in self.runs if (v := METRICS[metric](r)) is not None]
-        return mean_ci95(found) if found else None
+        return mean_ci(found, CONFIDENCE) if found else None
 
 
 def repeat_summaries(groups: Sequence[RunGroup]) -> list[Summary]:
@@ -87,7 +83,7 @@ class Point:
     x: float
     runs: tuple[RunResult, ...]
 
-    def mean_ci(self, metric: str) -> tuple[float, float | None] | None:
+    def mean_ci(self, metric: str) -> MeanCI | None:
         return Summary("", "", self.runs).mean_ci(metric)
 
 
@@ -100,35 +96,47 @@ class Series:
 _FACTORS: dict[str, tuple[int, Callable[[RunResult], float], str]] = {
     "block_size": (2, lambda r: float(r.workload.block_size_bytes), "bs"),
     "queue_depth": (3, lambda r: float(r.workload.queue_depth), "QD"),
+    "read_pct": (1, lambda r: float(r.workload.read_pct), "%R"),
 }
 
 
+def _rest(run: RunResult, factor: str) -> tuple[object, ...]:
+    """The settings other than ``factor``; along the read/write mix the pattern goes too (randread is
+    randrw at 100 %), keeping only whether access is random."""
+    setting = _setting(run)
+    index = _FACTORS[factor][0]
+    if factor == "read_pct":
+        return (run.workload.pattern.is_random, *setting[2:])
+    return setting[:index] + setting[index + 1:]
+
+
 def series_over(groups: Sequence[RunGroup], factor: str) -> list[Series]:
-    """Runs that differ only in ``factor`` (block_size or queue_depth), as x-sorted series of 2+ points."""
-    index, value, short = _FACTORS[factor]
+    """Runs that differ only in ``factor`` (block_size, queue_depth or read_pct), as x-sorted series of 2+ points."""
+    _, value, short = _FACTORS[factor]
     found: list[Series] = []
     for group in groups:
         by_rest: dict[tuple[object, ...], dict[float, list[RunResult]]] = {}
         for run in group.runs:
-            if METRICS["iops"](run) is None:
+            if run.status == "failed" or METRICS["iops"](run) is None:
                 continue
-            setting = _setting(run)
-            rest = setting[:index] + setting[index + 1:]
-            by_rest.setdefault(rest, {}).setdefault(value(run), []).append(run)
+            by_rest.setdefault(_rest(run, factor), {}).setdefault(value(run), []).append(run)
         for by_x in by_rest.values():
             if len(by_x) < 2:
                 continue
-            first = next(iter(by_x.values()))[0]
-            label = first.workload.label.replace(f" {_varying_part(first, short)}", "")
+            label = _label_without(next(iter(by_x.values()))[0], short)
             if len(groups) > 1:
                 label = f"{group.label}: {label}"
             found.append(Series(label, tuple(Point(x, tuple(runs)) for x, runs in sorted(by_x.items()))))
     return found
 
 
-def _varying_part(run: RunResult, short: str) -> str:
-    """The label's token for the varied factor, e.g. '4KiB' or 'QD8', left out of a series' name."""
+def _label_without(run: RunResult, short: str) -> str:
+    """The run's label without the varied factor's token ('4KiB', 'QD8'); along the mix, the pattern and
+    its '70%R' become 'random' or 'sequential'."""
     tokens = run.workload.label.split()
     if short == "QD":
-        return next(t for t in tokens if t.startswith("QD"))
-    return tokens[-3]
+        return " ".join(t for t in tokens if not t.startswith("QD"))
+    if short == "bs":
+        return " ".join(tokens[:-3] + tokens[-2:])
+    kind = "random" if run.workload.pattern.is_random else "sequential"
+    return " ".join([kind, *tokens[-3:]])

@@ -5,6 +5,7 @@ tables (units in every header), and per-host results of multi-host runs.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from reportlab.lib.units import cm
 
@@ -13,6 +14,9 @@ from ssdprof.model.results import DirectionStats, Environment, HostResult, RunRe
 from ssdprof.report.groups import RunGroup, Summary, repeat_summaries
 from ssdprof.report.layout import Builder, fmt_count, fmt_mb, fmt_us
 from ssdprof.store.interchange import export_fio_job
+
+if TYPE_CHECKING:
+    from ssdprof.analysis.stats import MeanCI
 
 __all__ = ["hosts_section", "results_section", "setup_section", "workloads_section"]
 
@@ -126,11 +130,11 @@ def _breakdown_table(b: Builder, groups: Sequence[RunGroup]) -> None:
                 "are not listed here.", numeric_from=3)
 
 
-def _ci(found: tuple[float, float | None] | None, scale: float, fmt: str) -> str:
+def _ci(found: MeanCI | None, scale: float, fmt: str) -> str:
     if found is None:
         return "–"
-    mean, half = found
-    return f"{mean / scale:,.{fmt}f}" + (f" ± {half / scale:,.{fmt}f}" if half is not None else "")
+    half = found.half_width
+    return f"{found.mean / scale:,.{fmt}f}" + (f" ± {half / scale:,.{fmt}f}" if half is not None else "")
 
 
 def _repeats_table(b: Builder, summaries: Sequence[Summary], with_group: bool) -> None:

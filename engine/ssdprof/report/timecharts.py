@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from matplotlib.axes import Axes
 
-from ssdprof.fio.histogram import merge
+from ssdprof.fio.histogram import cumulative, merge
 from ssdprof.model.results import RunResult
 from ssdprof.report.figure import Chart, format_count, log_axis, new_figure, to_svg
 from ssdprof.report.groups import RunGroup, repeat_summaries
@@ -32,11 +32,10 @@ def _percentile_line(bins: dict[int, int]) -> tuple[list[float], list[float]]:
     total = sum(bins.values())
     xs: list[float] = []
     ys: list[float] = []
-    seen = 0
-    for value in sorted(bins):
-        start = seen / total
-        seen += bins[value]
-        end = min(seen / total, 1.0 - 0.5 / total)
+    before = 0
+    for value, seen in cumulative(bins):
+        start, end = before / total, min(seen / total, 1.0 - 0.5 / total)
+        before = seen
         if end <= start:
             continue
         xs += [_nines(start), _nines(end)]

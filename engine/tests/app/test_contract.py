@@ -27,6 +27,13 @@ def test_generated_typescript_is_up_to_date() -> None:
     assert done.returncode == 0, done.stderr
 
 
+def test_generated_contract_lives_in_the_folder_both_faces_import() -> None:
+    assert generator().OUTPUT == ROOT / "contract" / "contract.gen.ts"
+    shell = "\n".join(p.read_text() for p in (ROOT / "electron").glob("*.ts"))
+    assert "../contract/contract.gen" in shell
+    assert "/src/" not in shell
+
+
 def test_every_method_names_defined_params_and_result() -> None:
     document = schema()
     for name, method in document["methods"].items():

@@ -9,10 +9,11 @@ import pytest
 from conftest import FIO_DATA
 from scipy import stats
 
+from ssdprof.analysis.stats import mean_ci
 from ssdprof.fio.histogram import percentile
 from ssdprof.model.results import RunResult
 from ssdprof.report import RunGroup, report_charts
-from ssdprof.report.groups import mean_ci95, repeat_summaries, series_over
+from ssdprof.report.groups import Summary, repeat_summaries, series_over
 from ssdprof.report.timecharts import _nines, _percentile_line
 from ssdprof.store.interchange import import_fio_output
 
@@ -22,10 +23,13 @@ def fio_run(name: str, **workload: object) -> RunResult:
     return run.model_copy(update={"workload": run.workload.model_copy(update=workload)})
 
 
-def test_mean_ci95_is_students_t_interval() -> None:
-    mean, half = mean_ci95([10.0, 12.0, 14.0])
-    assert mean == 12.0 and half == pytest.approx(stats.t.ppf(0.975, 2) * 2 / math.sqrt(3))
-    assert mean_ci95([5.0]) == (5.0, None)
+def test_repeats_are_summarised_by_the_one_students_t_interval() -> None:
+    run = fio_run("fio-3.33_randread_qd1.jsonplus.json")
+    runs = tuple(run.model_copy(update={"read": run.read.model_copy(update={"iops": v})}) for v in (10.0, 12.0, 14.0))
+    found = Summary("", "", runs).mean_ci("iops")
+    assert found == mean_ci([10.0, 12.0, 14.0])
+    assert found is not None and found.half_width == pytest.approx(stats.t.ppf(0.975, 2) * 2 / math.sqrt(3))
+    assert Summary("", "", runs[:1]).mean_ci("iops") == mean_ci([10.0])
 
 
 def test_the_percentile_line_reads_fios_own_percentiles_off_the_bins() -> None:

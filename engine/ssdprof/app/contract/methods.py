@@ -1,9 +1,9 @@
 """The desktop app's contract: every RPC method's params and result, the notifications, the errors.
 
 Defined once, here. :func:`schema` emits it as JSON Schema; ``scripts/gen_contract.py`` turns
-that into ``src/api/contract.gen.ts`` and ``engine/tests/app/test_contract.py`` fails when the
-generated file is stale. The stdio RPC (``rpc.py``) and browser mode (``server.py``) both
-speak exactly this.
+that into ``contract/contract.gen.ts`` (imported by both ``electron/`` and ``src/``), and
+``engine/tests/app/test_contract.py`` fails when the generated file is stale. The stdio RPC
+(``rpc.py``) and browser mode (``server.py``) both speak exactly this.
 """
 
 from __future__ import annotations
@@ -30,7 +30,9 @@ from ssdprof.app.contract.analysis import (
 from ssdprof.app.contract.base import Result
 from ssdprof.app.contract.hosts import HostAddParams, HostAddResult, HostParams, HostsListResult, HostTestResult
 from ssdprof.app.contract.runs import (
+    BarsParams,
     CancelResult,
+    ChartsParams,
     DeleteResult,
     DevicesResult,
     EngineInfoResult,
@@ -64,6 +66,7 @@ from ssdprof.app.contract.specs import (
 from ssdprof.app.planner import SweepRequest
 from ssdprof.model.events import LayoutDone, PointFinished, PointProgress, PointStarted, SweepFinished, SweepStarted
 from ssdprof.model.workload import FieldProblem
+from ssdprof.report.series import BarChart, ChartSet, PercentileCurve
 
 __all__ = ["ERROR_CODES", "METHODS", "NOTIFICATIONS", "TOKEN_HEADER", "Method", "RpcErrorData", "schema"]
 
@@ -93,6 +96,10 @@ METHODS: dict[str, Method] = {
     "runs.get": Method(params=RunIdParams, result=RunResultEnvelope, summary="one run in full"),
     "runs.tag": Method(params=TagParams, result=RunResultEnvelope, summary="add or change tags of a run"),
     "runs.delete": Method(params=RunIdParams, result=DeleteResult, summary="delete a run"),
+    "runs.charts": Method(params=ChartsParams, result=ChartSet,
+                          summary="every series the Results view draws: mean ± 95 % CI per point, spec and earlier runs"),
+    "runs.bars": Method(params=BarsParams, result=BarChart, summary="mean ± 95 % CI of a metric per setting, one series per group"),
+    "runs.percentiles": Method(params=RunIdParams, result=PercentileCurve, summary="a run's latency distribution from its bins"),
     "export.csv": Method(params=ExportParams, result=ExportResult, summary="runs as CSV, units in the column names"),
     "specs.list": Method(params=NoParams, result=SpecsListResult, summary="the spec library (bundled and the user's own)"),
     "specs.match": Method(params=SpecMatchParams, result=SpecMatchResult, summary="the spec sheet for a device model"),

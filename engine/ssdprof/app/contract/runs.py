@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import Field
 
@@ -165,3 +165,19 @@ class ExportResult(Result):
     csv: str
     filename: str
     runs: int
+
+
+class ChartsParams(Params):
+    run_ids: list[int] = Field(max_length=20000, description="the runs the charts are about")
+    compare_with: list[int] = Field(default_factory=list, max_length=20000, description="earlier runs, drawn beside them")
+    spec_id: str | None = Field(default=None, description="a spec sheet whose rated IOPS are drawn as reference points")
+
+
+class BarGroup(Params):
+    label: str = Field(max_length=200, description="e.g. 'interface=SATA'")
+    run_ids: list[int] = Field(max_length=20000)
+
+
+class BarsParams(Params):
+    groups: list[BarGroup] = Field(min_length=1, max_length=64, description="one series of bars each, in this order")
+    metric: Literal["iops", "bw_bytes_per_s", "lat_ns_mean", "lat_ns_p50", "lat_ns_p99", "lat_ns_p99_9"] = "iops"

@@ -1,5 +1,6 @@
 // The bridge between the renderer and the engine, whatever carries it (Electron's preload or
-// browser mode's HTTP): one typed call for every RPC method of the generated contract.
+// browser mode's HTTP): one typed call for every RPC method of the generated contract. Shared by
+// the shell (electron/) and the renderer (src/api/), which both import this folder.
 import type { ErrorData, MethodName, Methods, NotificationName, Notifications } from './contract.gen';
 
 /** A JSON-RPC error as the engine sends it; `data.problems` names each bad field. */

@@ -1,0 +1,34 @@
+"""The charts' numbers for the GUI: the same series the PDF draws (``report/series.py``), computed here and
+drawn by the renderer as they arrive, so no statistic is worked out twice."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from ssdprof.analysis.spec_library import SpecLibrary
+from ssdprof.app.contract.runs import BarsParams, ChartsParams, RunIdParams
+from ssdprof.app.service.registry import handles
+from ssdprof.model.results import RunResult
+from ssdprof.report.groups import RunGroup
+from ssdprof.report.series import BarChart, ChartSet, PercentileCurve, bar_chart, chart_set, percentile_curve
+
+__all__ = ["Charts"]
+
+
+class Charts:
+    def __init__(self, runs: Callable[[Sequence[int]], list[RunResult]], library: Callable[[], SpecLibrary]):
+        self.runs = runs
+        self.library = library
+
+    @handles("runs.charts")
+    def charts(self, params: ChartsParams) -> ChartSet:
+        spec = self.library().get(params.spec_id) if params.spec_id else None
+        return chart_set(self.runs(params.run_ids), self.runs(params.compare_with), spec)
+
+    @handles("runs.bars")
+    def bars(self, params: BarsParams) -> BarChart:
+        return bar_chart([RunGroup(g.label, tuple(self.runs(g.run_ids))) for g in params.groups], params.metric)
+
+    @handles("runs.percentiles")
+    def percentiles(self, params: RunIdParams) -> PercentileCurve:
+        return percentile_curve(self.runs([params.run_id])[0])

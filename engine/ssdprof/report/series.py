@@ -1,0 +1,166 @@
+"""The numbers behind every chart, as values a client draws: the GUI's Results view (the ``runs.charts``,
+``runs.bars`` and ``runs.percentiles`` RPC methods) reads them from here, and the PDF's charts read
+the same series (``groups.series_over``, ``groups.repeat_summaries``), so the two cannot disagree.
+
+Each point carries the mean of its repeats, the half width of their 95 % confidence interval
+(Student's t, :func:`ssdprof.analysis.stats.mean_ci`) and how many repeats it holds. Values keep
+their unit (IOPS, ns, bytes): a client scales them for display only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ssdprof.analysis.spec_comparison import comparable_outstanding, run_access
+from ssdprof.analysis.specs import Spec
+from ssdprof.fio.histogram import cumulative
+from ssdprof.model.results import RunResult
+from ssdprof.report.groups import Point, RunGroup, Series, repeat_summaries, series_over
+
+__all__ = ["BarChart", "ChartPoint", "ChartSeries", "ChartSet", "PercentileCurve", "PercentilePoint", "RunPoint", "bar_chart",
+           "chart_set", "percentile_curve", "spec_points"]
+
+
+class _Value(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+class ChartPoint(_Value):
+    x: float = Field(description="in the unit the chart names (bytes, queue depth, % reads, IOPS, or a bar's index)")
+    y: float | None = Field(description="mean of the point's repeats, in the chart's unit; None when none has the metric")
+    half_width: float | None = Field(description="half the 95 % confidence interval of the mean (Student's t); None below 2")
+    n: int = Field(description="how many runs the mean is of")
+
+
+class ChartSeries(_Value):
+    label: str = Field(description="e.g. 'randread QD1 T1' (the settings that stay fixed), or a spec sheet's figure")
+    points: list[ChartPoint]
+
+
+class BarChart(_Value):
+    """One bar per category (a setting) per series (a group of runs); ``x`` is the category's index."""
+
+    categories: list[str]
+    series: list[ChartSeries]
+
+
+class RunPoint(_Value):
+    label: str
+    run_ids: list[int] = Field(description="the repeats of this setting, in run order")
+
+
+class ChartSet(_Value):
+    iops_by_size: list[ChartSeries] = Field(description="x: access size in bytes; y: IOPS (reads and writes added); "
+                                                        "earlier runs and spec sheet figures follow the runs' own series")
+    lat_ns_by_queue_depth: list[ChartSeries] = Field(description="x: queue depth; y: total latency in ns (mean, p99)")
+    lat_ns_by_iops: list[ChartSeries] = Field(description="x: mean IOPS at each queue depth; y: latency in ns (p50, p99, p99.9)")
+    iops_by_read_pct: list[ChartSeries] = Field(description="x: % reads; y: IOPS")
+    repeat_iops: BarChart = Field(description="mean IOPS per setting ± 95 % CI; earlier runs as their own series")
+    repeats_shown: bool = Field(description="whether the repeat bars say anything: some setting was repeated, or earlier runs given")
+    points: list[RunPoint] = Field(description="the runs' settings, each with its repeats: what a detail view picks from")
+
+
+class PercentilePoint(_Value):
+    lat_ns: int = Field(description="a histogram bucket's value")
+    percentile: float = Field(description="the share of I/Os at or below it, in %")
+
+
+class PercentileCurve(_Value):
+    label: str
+    direction: str = Field(description="read or write: the direction with the most I/Os")
+    points: list[PercentilePoint] = Field(description="the cumulative distribution of total latency, from the histogram bins")
+
+
+_LATENCY_SERIES = (("lat_ns_p50", " p50"), ("lat_ns_p99", " p99"), ("lat_ns_p99_9", " p99.9"))
+
+
+def _point(point: Point, metric: str, x_metric: str | None = None) -> ChartPoint | None:
+    found = point.mean_ci(metric)
+    x = point.mean_ci(x_metric) if x_metric else None
+    if x_metric and x is None:
+        return None
+    return ChartPoint(x=x.mean if x else point.x, y=found.mean if found else None,
+                      half_width=found.half_width if found else None, n=found.n if found else 0)
+
+
+def _along(series: Sequence[Series], metric: str, suffix: str = "", x_metric: str | None = None) -> list[ChartSeries]:
+    return [ChartSeries(label=f"{s.label}{suffix}", points=[p for point in s.points if (p := _point(point, metric, x_metric))])
+            for s in series]
+
+
+def spec_points(spec: Spec | None, runs: Sequence[RunResult]) -> list[ChartSeries]:
+    """The spec's rated IOPS at stated access sizes, for the access patterns among the runs and a queue depth
+    the engine judges fair against one of them (:func:`comparable_outstanding`): one reference point each."""
+    if spec is None:
+        return []
+    accesses = {access[0] for r in runs if (access := run_access(r))}
+    depths = [r.engine.effective_queue_depth * r.workload.numjobs for r in runs]
+    found = []
+    for f in spec.figures:
+        if f.unit != "IOPS" or f.block_size_bytes is None or f.metric not in accesses:
+            continue
+        if f.queue_depth is not None and not any(comparable_outstanding(f.queue_depth * (f.threads or 1), d) for d in depths):
+            continue
+        threads = f"×{f.threads}" if f.threads else ""
+        label = f"spec: {spec.model} {f.metric.value.replace('_', ' ', 1)} QD{f.queue_depth or '?'}{threads}"
+        found.append(ChartSeries(label=label, points=[ChartPoint(x=f.block_size_bytes, y=f.canonical_value, half_width=None, n=1)]))
+    return found
+
+
+def _iops_by_size(runs: Sequence[RunResult], earlier: Sequence[RunResult], spec: Spec | None) -> list[ChartSeries]:
+    by_size = series_over([RunGroup("", tuple(runs))], "block_size")
+    reference = spec_points(spec, runs)
+    if reference and not by_size:  # the runs themselves, so the reference points have something to stand beside
+        measured = [ChartPoint(x=r.workload.block_size_bytes, y=r.read.iops + r.write.iops, half_width=None, n=1) for r in runs]
+        reference = [ChartSeries(label="measured", points=measured), *reference]
+    return [*_along(by_size, "iops"), *_along(series_over([RunGroup("", tuple(earlier))], "block_size"), "iops", " (earlier)"),
+            *reference]
+
+
+def bar_chart(groups: Sequence[RunGroup], metric: str, first: Sequence[str] = ()) -> BarChart:
+    """Mean ± 95 % CI of ``metric`` for every setting (category) of every group (series), in first-seen order
+    (the settings named in ``first`` ahead)."""
+    summaries = repeat_summaries(groups)
+    categories = list(dict.fromkeys([*first, *(s.label for s in summaries)]))
+    series = []
+    for group in groups:
+        mine = {s.label: s for s in summaries if s.group == group.label}
+        points = []
+        for i, category in enumerate(categories):
+            ci = mine[category].mean_ci(metric) if category in mine else None
+            points.append(ChartPoint(x=i, y=ci.mean if ci else None, half_width=ci.half_width if ci else None, n=ci.n if ci else 0))
+        series.append(ChartSeries(label=group.label, points=points))
+    return BarChart(categories=categories, series=series)
+
+
+def chart_set(runs: Sequence[RunResult], earlier: Sequence[RunResult] = (), spec: Spec | None = None) -> ChartSet:
+    """Every series the Results view draws, for ``runs`` beside ``earlier`` ones and a spec sheet's figures."""
+    these, before = [RunGroup("", tuple(runs))], [RunGroup("", tuple(earlier))]
+    by_qd = series_over(these, "queue_depth")
+    repeats = repeat_summaries(these)
+    bar_groups = [RunGroup("earlier runs", tuple(earlier)), RunGroup("these runs", tuple(runs))] if earlier else \
+        [RunGroup("mean IOPS", tuple(runs))]
+    bars = bar_chart(bar_groups, "iops", first=[s.label for s in repeats])  # the runs' own settings first
+    return ChartSet(
+        iops_by_size=_iops_by_size(runs, earlier, spec),
+        lat_ns_by_queue_depth=[*_along(by_qd, "lat_ns_mean", " mean"), *_along(by_qd, "lat_ns_p99", " p99"),
+                               *_along(series_over(before, "queue_depth"), "lat_ns_mean", " (earlier) mean")],
+        lat_ns_by_iops=[s for metric, suffix in _LATENCY_SERIES for s in _along(by_qd, metric, suffix, x_metric="iops")],
+        iops_by_read_pct=[*_along(series_over(these, "read_pct"), "iops"),
+                          *_along(series_over(before, "read_pct"), "iops", " (earlier)")],
+        repeat_iops=bars,
+        repeats_shown=any(len(s.runs) > 1 for s in repeats) or bool(earlier),
+        points=[RunPoint(label=s.label, run_ids=[r.id for r in s.runs if r.id is not None]) for s in repeats],
+    )
+
+
+def percentile_curve(run: RunResult) -> PercentileCurve:
+    """The cumulative distribution of the run's total latency, step by histogram bucket (fio's own rule:
+    the p-th percentile is the first bucket whose count reaches p/100·N). Empty without bins."""
+    direction, stats = ("read", run.read) if run.read.io_count >= run.write.io_count else ("write", run.write)
+    steps = cumulative(stats.lat_bins_ns)
+    total = steps[-1][1] if steps else 0
+    return PercentileCurve(label=run.workload.label, direction=direction,
+                           points=[PercentilePoint(lat_ns=value, percentile=100 * seen / total) for value, seen in steps])
