@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import json
+import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
+from infra.netns_hosts import ssdprof_on_hosts
 
 from ssdprof.model.results import HostResult, MonitorSample
 from ssdprof.model.validity import host_warnings
@@ -62,3 +66,31 @@ def test_network_bound_names_the_limit_and_spares_the_host_below_it() -> None:
     flagged = [w for w in host_warnings(hosts, monitor) if w.code == "network_bound"]
     assert [w.concerns for w in flagged] == [["hosts.h1"]]
     assert "tbf rate on eth0" in flagged[0].message and "25.0 MB/s" in flagged[0].message
+
+
+SHAPED_MBIT = 200
+
+
+def test_a_shaped_client_hits_the_network_wall_on_a_real_ceph_cluster(ceph_cluster: Any, ssh_hosts: Any, tmp_path: Path) -> None:
+    """The cluster's namespace is reached over veth from the clients' namespaces; h1's link is shaped to 200 Mb/s with tbf.
+    A sequential RBD read sweep: h1's bandwidth goes flat at the shaped rate from the larger chunks and it is flagged
+    network-bound naming the tbf; h2, unshaped, is not flagged."""
+    if shutil.which("fio") is None:
+        pytest.skip("fio is not installed (npm test installs it)")
+    ssh_hosts.shape_link("h1", SHAPED_MBIT)
+    done = ssdprof_on_hosts(ssh_hosts, "sweep", "--host", "h1", "--host", "h2", "--rbd", f"{ceph_cluster.pool}/img-{{host}}",
+                            "--ceph-conf", str(ceph_cluster.conf_path), "--rw", "read", "--vary", "bs=4k,128k,4M",
+                            "--size", "48MiB", "--runtime", "3", "--ramp", "1", "--qd", "4", "--json", db=tmp_path / "r.db")
+    assert done.returncode == 0, done.stderr
+    runs = {run["workload"]["block_size_bytes"]: run for run in json.loads(done.stdout)["runs"]}
+    rate = SHAPED_MBIT * 1e6 / 8
+    bandwidth = {bs: {h["host"]: h["read"]["bw_bytes_per_s"] for h in run["hosts"]} for bs, run in runs.items()}
+    assert bandwidth[4 << 20]["h1"] == pytest.approx(rate, rel=0.10), bandwidth
+    assert bandwidth[128 << 10]["h1"] == pytest.approx(rate, rel=0.15), bandwidth  # flat from the larger chunks on
+    assert bandwidth[4 << 20]["h2"] > 1.5 * bandwidth[4 << 20]["h1"], bandwidth  # unaffected by h1's link
+    shaped_host = next(h for h in runs[4 << 20]["hosts"] if h["host"] == "h1")
+    assert shaped_host["link_limit_source"] == "tbf rate on eth0" and shaped_host["link_limit_bytes_per_s"] == rate
+    flags = [w for w in runs[4 << 20]["warnings"] if w["code"] == "network_bound"]
+    assert [w["concerns"] for w in flags] == [["hosts.h1"]], runs[4 << 20]["warnings"]
+    assert "tbf rate on eth0" in flags[0]["message"]
+    assert not any(w["code"] == "network_bound" and "hosts.h2" in w["concerns"] for run in runs.values() for w in run["warnings"])
