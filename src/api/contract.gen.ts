@@ -646,6 +646,10 @@ export interface ScalingFit {
   /** the USL curve from 1 unit to beyond the largest asked */
   curve: CurvePoint[];
   projections: ScalingProjection[];
+  /** the client link that capped the projections */
+  client_link_bytes_per_s: number | null;
+  /** 'given', or the hosts' recorded limit it came from */
+  client_link_source: string;
   description: string;
 }
 
@@ -657,7 +661,7 @@ export interface ScalingParams {
   by?: "nodes" | "clients";
   /** counts to predict (default: twice the largest) */
   at?: number[];
-  /** each client's network link, Gb/s */
+  /** each client's network link, Gb/s (default: the hosts' recorded link limits) */
   client_link_gbps?: number | null;
   /** each storage node's link, Gb/s */
   node_link_gbps?: number | null;
