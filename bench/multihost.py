@@ -1,26 +1,26 @@
-"""Multi-host orchestration: start skew across hosts and overhead per host, on real sshd test hosts.
+"""Multi-host orchestration at lab scale: overhead per point and start skew at 1, 2, 4, 8 and 16 hosts, side by side.
 
-Goals (issue 5): start skew < 50 ms; orchestration overhead < 1 s per host.
+Goals (issue 17), at 16 hosts on this machine: orchestration overhead per point <= 2 s in total (not per host);
+start skew <= 10 ms.
 
-Two measures of overhead are printed, side by side, for 1 and 2 hosts:
-- raw: (wall time of `ssdprof run --host ...` - its runtime) / hosts. It counts everything: the CLI's
-  start (~0.5 s here, mostly building the result models), laying out the 32 MiB test file, fio's own
-  start-up and the store, which a local run pays too.
-- orchestration (judged against the goal): (wall time of the remote run - wall time of the same run
-  made locally with `ssdprof run --target`, on the same disk) / hosts. What is left is what reaching
-  the hosts costs: SSH connections, a login shell per session, probing, the barrier, collecting and
-  removing. The local run's layout is the same fio command writing the same file, so subtracting it is
-  the honest way to leave the layout out. The layout alone (fio on a host, no SSH) is printed as well.
+Overhead per point is measured by difference, so that nothing a local run also pays is counted: for every host count n,
+a sweep of 1 point and a sweep of 3 points (bs 4k, 8k, 16k; 1 s each) run on n hosts and the same two sweeps run locally
+(`--target`, same disk). One-time set-up (connections, probes, layout, clean-up) cancels in R3 - R1, the points' own
+work in L3 - L1, so
 
-The test hosts' login shell is root's, whose .bashrc runs pyenv: ~0.2 s per SSH session, twice per host
-(the keeper and the run). Runs alternate local / 1 host / 2 hosts, so a busy machine hurts them alike.
-Run as root (it makes network namespaces): engine/.venv/bin/python bench/multihost.py [--rounds 5]
+    per point = ((R3 - R1) - (L3 - L1)) / 2        one-time = (R1 - L1) - per point
+
+The 16 hosts are network namespaces on this 2-core machine: 16 fio processes start per point where the local run starts
+one (fio's start-up alone is ~0.3 s of CPU), so the figure includes what 16 real clients would pay on their own CPUs.
+Skew is the median over the 3-point sweep's points, from the hosts' own clocks.
+Run as root (it makes network namespaces): engine/.venv/bin/python bench/multihost.py [--hosts 1,2,4,8,16]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -33,71 +33,56 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "engine" / "test
 
 from infra.netns_hosts import ssh_hosts
 
-RUNTIME_S = 2
-SIZE = "32MiB"
-SIZE_BYTES = 32 * 2**20
-COMMON = ["--size", SIZE, "--runtime", str(RUNTIME_S), "--ramp", "0", "--json"]
+RUNTIME_S = 1
+SIZE = "16MiB"
+SWEEP = ["--size", SIZE, "--runtime", str(RUNTIME_S), "--ramp", "0", "--json"]
+ONE_POINT = ["--vary", "bs=4k"]
+THREE_POINTS = ["--vary", "bs=4k,8k,16k"]
 
 
 def timed(argv: list[str]) -> tuple[float, dict[str, Any]]:
     started = time.monotonic()
-    done = subprocess.run(argv, capture_output=True, text=True, check=True)
-    return time.monotonic() - started, json.loads(done.stdout)
-
-
-def remote_run(hosts: Any, aliases: list[str], db: Path) -> tuple[float, float | None]:
-    dirs = [f"--remote-dir={a}={hosts.host_dirs[a]}" for a in aliases]
-    wall, run = timed([sys.executable, "-m", "ssdprof", "run", *(f"--host={a}" for a in aliases), *dirs, *COMMON,
-                       "--ssh-config", str(hosts.ssh_config_path), "--db", str(db)])
-    return wall, run["start_skew_ms"]
-
-
-def local_run(hosts: Any, db: Path) -> float:
-    wall, _ = timed([sys.executable, "-m", "ssdprof", "run", "--target", str(hosts.host_dirs["h1"]), *COMMON, "--db", str(db)])
-    return wall
-
-
-def layout_only(hosts: Any) -> float:
-    """The layout fio command ssdprof runs, on a host without SSH: what any run pays for its test file."""
-    path = f"{hosts.host_dirs['h1']}/ssdprof-testfile-bench.dat"
-    started = time.monotonic()
-    hosts.run_in("h1", ["fio", "--name=layout", f"--filename={path}", f"--size={SIZE_BYTES}", "--rw=write", "--bs=1M",
-                        "--ioengine=psync", "--direct=1", "--refill_buffers=1", "--end_fsync=1", "--output-format=json"])
+    done = subprocess.run(argv, capture_output=True, text=True, check=False)
     seconds = time.monotonic() - started
-    Path(path).unlink(missing_ok=True)
-    return seconds
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(argv[:6])} ... failed: {done.stderr.strip()[-500:]}")
+    return seconds, json.loads(done.stdout)
+
+
+def remote_sweep(hosts: Any, aliases: list[str], points: list[str], db: Path) -> tuple[float, list[float]]:
+    dirs = [f"--remote-dir={a}={hosts.host_dirs[a]}" for a in aliases]
+    wall, out = timed([sys.executable, "-m", "ssdprof", "sweep", *(f"--host={a}" for a in aliases), *dirs, *SWEEP, *points,
+                       "--ssh-config", str(hosts.ssh_config_path), "--db", str(db)])
+    return wall, [run["start_skew_ms"] for run in out["runs"] if run.get("start_skew_ms") is not None]
+
+
+def local_sweep(hosts: Any, points: list[str], db: Path) -> float:
+    wall, _ = timed([sys.executable, "-m", "ssdprof", "sweep", "--target", str(hosts.host_dirs["h1"]), *SWEEP, *points, "--db", str(db)])
+    return wall
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--hosts", default="1,2,4,8,16", help="host counts to measure, comma-separated")
     args = parser.parse_args()
-    walls: dict[int, list[float]] = {0: [], 1: [], 2: []}
-    skews: list[float] = []
-    layouts: list[float] = []
-    with ssh_hosts(2) as hosts, tempfile.TemporaryDirectory() as scratch:
+    counts = [int(n) for n in args.hosts.split(",")]
+    rows = []
+    with ssh_hosts(max(counts)) as hosts, tempfile.TemporaryDirectory() as scratch:
         db = Path(scratch) / "r.db"
-        for _ in range(args.rounds):
-            walls[0].append(local_run(hosts, db))
-            layouts.append(layout_only(hosts))
-            for n in (1, 2):
-                wall, skew = remote_run(hosts, hosts.aliases[:n], db)
-                walls[n].append(wall)
-                if n == 2 and skew is not None:
-                    skews.append(skew)
-    wall = {n: statistics.median(w) for n, w in walls.items()}
-    print(f"local run (same workload, same disk): {wall[0]:.2f} s wall; of which laying out the {SIZE} test file "
-          f"{statistics.median(layouts):.2f} s   (medians of {args.rounds})")
-    print(f"{'hosts':>5} {'wall s':>7} {'raw overhead s/host':>20} {'orchestration s/host':>21}")
-    for n in (1, 2):
-        print(f"{n:>5} {wall[n]:>7.2f} {(wall[n] - RUNTIME_S) / n:>20.2f} {(wall[n] - wall[0]) / n:>21.2f}")
-    skew = statistics.median(skews) if skews else float("nan")
-    per_host = (wall[2] - wall[0]) / 2
-    print(f"start skew (2 hosts): {skew:.1f} ms, goal < 50 ms: {'MET' if skew < 50 else 'NOT MET'}")
-    print(f"orchestration overhead per host (2 hosts, over a local run): {per_host:.2f} s, goal < 1 s: "
-          f"{'MET' if per_host < 1 else 'NOT MET'}")
-    print(f"raw overhead per host (2 hosts, wall - runtime, CLI start and layout included): {(wall[2] - RUNTIME_S) / 2:.2f} s; "
-          f"each further host adds {wall[2] - wall[1]:.2f} s")
+        for n in counts:  # local and remote alternate, so a busy machine hurts them alike
+            l1 = local_sweep(hosts, ONE_POINT, db)
+            r1, _ = remote_sweep(hosts, hosts.aliases[:n], ONE_POINT, db)
+            l3 = local_sweep(hosts, THREE_POINTS, db)
+            r3, skews = remote_sweep(hosts, hosts.aliases[:n], THREE_POINTS, db)
+            per_point = ((r3 - r1) - (l3 - l1)) / 2
+            rows.append((n, r1, r3, l1, l3, per_point, (r1 - l1) - per_point, statistics.median(skews) if skews else float("nan")))
+    print(f"{'hosts':>5} {'R1 s':>6} {'R3 s':>6} {'L1 s':>6} {'L3 s':>6} {'overhead/point s':>17} {'one-time s':>10} {'skew ms':>8}")
+    for n, r1, r3, l1, l3, per_point, once, skew in rows:
+        print(f"{n:>5} {r1:>6.2f} {r3:>6.2f} {l1:>6.2f} {l3:>6.2f} {per_point:>17.2f} {once:>10.2f} {skew:>8.1f}")
+    n, *_, per_point, _, skew = rows[-1]
+    print(f"at {n} hosts: overhead per point {per_point:.2f} s (goal <= 2 s: {'MET' if per_point <= 2 else 'NOT MET'}), "
+          f"start skew {skew:.1f} ms (goal <= 10 ms: {'MET' if skew <= 10 else 'NOT MET'})")
+    print(f"machine load while measuring (1-min average): {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
 
 
 if __name__ == "__main__":

@@ -317,6 +317,8 @@ export interface HostAddParams {
   host: string;
   /** accept the host key with this fingerprint (as offered by a first call) */
   accept_fingerprint?: string | null;
+  /** the host's network link in Gb/s, when its NIC misreports */
+  link_gbps?: number | null;
 }
 
 export interface HostAddResult {
@@ -333,11 +335,20 @@ export interface HostInfo {
   added_at: string;
   fingerprint: string;
   probe: HostProbeInfo;
+  /** the link speed the user set for this host, Gb/s */
+  link_gbps: number | null;
 }
 
 export interface HostKeyInfo {
   key_type: string;
   fingerprint: string;
+}
+
+export interface HostLinkParams {
+  /** a host in the list */
+  host: string;
+  /** the host's network link in Gb/s; null clears it */
+  link_gbps: number | null;
 }
 
 export interface HostParams {
@@ -354,6 +365,8 @@ export interface HostProbeInfo {
   ceph_tools: string[];
   /** interface -> link speed in Mb/s (-1 when the OS does not say) */
   nics: Record<string, number>;
+  /** interface -> its egress qdisc's rate limit in Mb/s (tbf or htb), when shaped */
+  shaped_mbps: Record<string, number>;
   error: string;
 }
 
@@ -372,6 +385,12 @@ export interface HostResult {
   nic_speeds_mbps: Record<string, number>;
   /** when fio started on the host, by the host's clock */
   start_epoch_ns: number | null;
+  /** the host's link limit: the lowest of NIC speed, egress qdisc rate and the speed set for it */
+  link_limit_bytes_per_s: number | null;
+  /** where the link limit came from, e.g. 'tbf rate on eth0' */
+  link_limit_source: string;
+  /** the interface that carried the run's traffic */
+  link_interface: string;
 }
 
 export interface HostTestResult {
@@ -709,6 +728,10 @@ export interface ScalingFit {
   /** the USL curve from 1 unit to beyond the largest asked */
   curve: CurvePoint[];
   projections: ScalingProjection[];
+  /** the client link that capped the projections */
+  client_link_bytes_per_s: number | null;
+  /** 'given', or the hosts' recorded limit it came from */
+  client_link_source: string;
   description: string;
 }
 
@@ -720,7 +743,7 @@ export interface ScalingParams {
   by?: "nodes" | "clients";
   /** counts to predict (default: twice the largest) */
   at?: number[];
-  /** each client's network link, Gb/s */
+  /** each client's network link, Gb/s (default: the hosts' recorded link limits) */
   client_link_gbps?: number | null;
   /** each storage node's link, Gb/s */
   node_link_gbps?: number | null;
@@ -1128,11 +1151,13 @@ export interface Methods {
   "hosts.test": { params: HostParams; result: HostTestResult };
   /** forget a host */
   "hosts.remove": { params: HostParams; result: DeleteResult };
+  /** set or clear the link speed set for a host */
+  "hosts.set_link": { params: HostLinkParams; result: HostInfo };
 }
 
 export type MethodName = keyof Methods;
 
-export const METHOD_NAMES = ["engine.info", "workload.validate", "presets.list", "devices.list", "sweep.estimate", "sweep.start", "sweep.resume", "sweep.cancel", "sweep.status", "sweeps.list", "runs.list", "runs.get", "runs.tag", "runs.delete", "runs.charts", "runs.bars", "runs.percentiles", "export.csv", "specs.list", "specs.match", "specs.compare", "specs.save", "specs.delete", "runs.compare", "analysis.predict", "analysis.scaling", "analysis.observe", "analysis.correlation", "report.pdf", "hosts.list", "hosts.add", "hosts.test", "hosts.remove"] as const satisfies readonly MethodName[];
+export const METHOD_NAMES = ["engine.info", "workload.validate", "presets.list", "devices.list", "sweep.estimate", "sweep.start", "sweep.resume", "sweep.cancel", "sweep.status", "sweeps.list", "runs.list", "runs.get", "runs.tag", "runs.delete", "runs.charts", "runs.bars", "runs.percentiles", "export.csv", "specs.list", "specs.match", "specs.compare", "specs.save", "specs.delete", "runs.compare", "analysis.predict", "analysis.scaling", "analysis.observe", "analysis.correlation", "report.pdf", "hosts.list", "hosts.add", "hosts.test", "hosts.remove", "hosts.set_link"] as const satisfies readonly MethodName[];
 
 /** Notifications from the engine (and, for engine.status, the desktop shell). */
 export interface Notifications {

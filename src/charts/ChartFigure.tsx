@@ -83,6 +83,11 @@ function cssVar(name: string, fallback: string): string {
 
 const PALETTE = ['--chart-1', '--chart-2', '--chart-3', '--chart-4', '--chart-5', '--chart-6'];
 
+/** Colour `index` of `count` when the palette is too short (16 hosts): hues spread evenly round the wheel, so no two repeat. */
+export function spreadColour(index: number, count: number): string {
+  return `hsl(${Math.round((index * 360) / Math.max(count, 1))} 70% 42%)`;
+}
+
 function config(props: ChartFigureProps): ChartConfiguration {
   const fg = cssVar('--fg', '#222');
   const grid = cssVar('--grid', '#ddd');
@@ -90,7 +95,8 @@ function config(props: ChartFigureProps): ChartConfiguration {
   const bar = props.kind === 'bar';
   const colour = (i: number): string => {
     const index = props.series[i]?.sameColourAs ?? i;
-    return colors[index % colors.length]!;
+    const distinct = props.series.filter((series) => series.sameColourAs === undefined).length;
+    return distinct > colors.length ? spreadColour(index, distinct) : colors[index % colors.length]!;
   };
   const datasets = props.series.map((s, i) => ({
     label: s.label,

@@ -10,8 +10,9 @@ export function HostResults({ run }: { run: RunResult }) {
   if (run.hosts.length === 0) return null;
   const hosts = run.hosts;
   const rows = [
-    ...hosts.map((h) => ({ name: h.host, read: h.read, write: h.write, target: h.target, error: h.error, cpus: h.cpu_count })),
-    { name: 'aggregate', read: run.read, write: run.write, target: '', error: null, cpus: null },
+    ...hosts.map((h) => ({ name: h.host, read: h.read, write: h.write, target: h.target, error: h.error, cpus: h.cpu_count,
+      link: h.link_limit_bytes_per_s ? `${mbPerS(h.link_limit_bytes_per_s).toFixed(0)} MB/s (${h.link_limit_source})` : '' })),
+    { name: 'aggregate', read: run.read, write: run.write, target: '', error: null, cpus: null, link: '' },
   ];
   const byHost = new Map<string, RunResult['monitor']>();
   for (const sample of run.monitor) byHost.set(sample.host, [...(byHost.get(sample.host) ?? []), sample]);
@@ -28,9 +29,9 @@ export function HostResults({ run }: { run: RunResult }) {
   return (
     <section className="host-results" aria-labelledby="hosts-results-title">
       <h3 id="hosts-results-title">Per host — run #{run.id} on {hosts.length} host(s){run.start_skew_ms !== null ? `, start skew ${run.start_skew_ms.toFixed(1)} ms` : ''}</h3>
-      <table className="data" data-testid="host-table">
+      <table className={hosts.length > 8 ? 'data compact' : 'data'} data-testid="host-table">
         <caption>Each host, and the exact aggregate (histogram bins added; IOPS summed over overlapping time)</caption>
-        <thead><tr><th>host</th><th>target</th><th>read IOPS</th><th>write IOPS</th><th>MB/s</th><th>read p99 µs</th><th>write p99 µs</th><th>status</th></tr></thead>
+        <thead><tr><th>host</th><th>target</th><th>read IOPS</th><th>write IOPS</th><th>MB/s</th><th>link limit</th><th>read p99 µs</th><th>write p99 µs</th><th>status</th></tr></thead>
         <tbody>
           {rows.map((r) => (
             <tr key={r.name} data-host={r.name}>
@@ -39,6 +40,7 @@ export function HostResults({ run }: { run: RunResult }) {
               <td>{Math.round(r.read.iops).toLocaleString('en-US')}</td>
               <td>{Math.round(r.write.iops).toLocaleString('en-US')}</td>
               <td>{mbPerS(r.read.bw_bytes_per_s + r.write.bw_bytes_per_s).toFixed(1)}</td>
+              <td>{r.link}</td>
               <td>{us(r.read.lat_ns.p99)}</td>
               <td>{us(r.write.lat_ns.p99)}</td>
               <td>{r.error ?? 'ok'}</td>

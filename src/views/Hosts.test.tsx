@@ -8,7 +8,7 @@ import { Hosts, probeSummary } from './Hosts';
 
 const probe: HostProbeInfo = {
   reachable: true, os: 'Linux 6.1', cpu_count: 4, fio_version: 'fio-3.33', fio_engines: ['io_uring', 'libaio', 'rbd', 'sync'],
-  ceph_tools: ['rbd'], nics: { lo: -1, eth0: 10000 }, error: '',
+  ceph_tools: ['rbd'], nics: { lo: -1, eth0: 10000 }, shaped_mbps: {}, error: '',
 };
 const FINGERPRINT = 'SHA256:abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG';
 
@@ -20,7 +20,7 @@ function engineWithHosts() {
       if (!p.accept_fingerprint) {
         return { added: false, host: p.host, offered: [{ key_type: 'ED25519', fingerprint: FINGERPRINT }], probe: null, message: `${p.host} is not known yet` };
       }
-      hosts.push({ name: p.host, added_at: 'now', fingerprint: p.accept_fingerprint, probe });
+      hosts.push({ name: p.host, added_at: 'now', fingerprint: p.accept_fingerprint, probe, link_gbps: null });
       return { added: true, host: p.host, offered: [], probe, message: `added ${p.host}` };
     },
     'hosts.test': (p) => ({ host: p.host, probe: { ...probe, cpu_count: 8 } }),

@@ -6,8 +6,10 @@ import { EngineError, useEngine, type HostAddResult, type HostInfo, type HostPro
 export function probeSummary(probe: HostProbeInfo): string {
   if (!probe.reachable) return `unreachable: ${probe.error}`;
   const engines = probe.fio_engines.filter((e) => ['io_uring', 'libaio', 'rbd', 'psync'].includes(e)).join(', ');
+  const shaped = probe.shaped_mbps ?? {};
   const nics = Object.entries(probe.nics).filter(([n]) => n !== 'lo')
-    .map(([n, speed]) => (speed > 0 ? `${n} ${speed} Mb/s` : `${n} (speed unknown)`)).join(', ');
+    .map(([n, speed]) => (speed > 0 ? `${n} ${speed} Mb/s` : `${n} (speed unknown)`)
+      + (shaped[n] !== undefined ? ` shaped to ${shaped[n]} Mb/s` : '')).join(', ');
   return `${probe.os}; ${probe.cpu_count} CPUs; ${probe.fio_version || 'fio missing'}${engines ? ` (${engines})` : ''}; `
     + `Ceph tools: ${probe.ceph_tools.join(', ') || 'none'}; NICs: ${nics || 'none'}`;
 }
@@ -20,6 +22,7 @@ export function Hosts() {
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const [tests, setTests] = useState<Record<string, HostProbeInfo>>({});
+  const [links, setLinks] = useState<Record<string, string>>({});
 
   const refresh = useCallback(() => engine.call('hosts.list', {}).then((r) => setHosts(r.hosts), () => setHosts([])), [engine]);
   useEffect(() => { void refresh(); }, [refresh]);
@@ -49,6 +52,17 @@ export function Hosts() {
       setName('');
       await refresh();
     }
+  });
+
+  const setLink = (host: string) => run(async () => {
+    const text = (links[host] ?? '').trim();
+    const gbps = text === '' ? null : Number(text);
+    if (gbps !== null && !(Number.isFinite(gbps) && gbps > 0 && gbps <= 10000)) {
+      throw new Error(`link speed of ${host}: "${text}" is not a speed in Gb/s above 0 and at most 10000 (leave it empty to clear it)`);
+    }
+    await engine.call('hosts.set_link', { host, link_gbps: gbps });
+    setMessage({ ok: true, text: gbps === null ? `${host}: link speed cleared` : `${host}: link speed set to ${gbps} Gb/s` });
+    await refresh();
   });
 
   const test = (host: string) => run(async () => {
@@ -82,7 +96,7 @@ export function Hosts() {
       {message && <p role={message.ok ? 'status' : 'alert'} className={message.ok ? 'hint' : 'error'} data-testid="hosts-message">{message.text}</p>}
       <table className="data" data-testid="hosts-table">
         <caption>Hosts added ({hosts.length})</caption>
-        <thead><tr><th>host</th><th>key</th><th>last seen as</th><th></th></tr></thead>
+        <thead><tr><th>host</th><th>key</th><th>last seen as</th><th>link Gb/s (set)</th><th></th></tr></thead>
         <tbody>
           {hosts.map((h) => (
             <tr key={h.name} data-host={h.name}>
@@ -90,12 +104,20 @@ export function Hosts() {
               <td><code>{h.fingerprint}</code></td>
               <td data-testid="probe">{probeSummary(tests[h.name] ?? h.probe)}</td>
               <td>
+                <form className="inline" onSubmit={(e) => { e.preventDefault(); void setLink(h.name); }}>
+                  <input className="narrow" inputMode="decimal" aria-label={`link speed of ${h.name} in Gb/s`} placeholder="from NIC"
+                    value={links[h.name] ?? (h.link_gbps === null || h.link_gbps === undefined ? '' : String(h.link_gbps))}
+                    onChange={(e) => setLinks((l) => ({ ...l, [h.name]: e.target.value }))} />
+                  <button type="submit" disabled={busy}>Set</button>
+                </form>
+              </td>
+              <td>
                 <button type="button" disabled={busy} onClick={() => void test(h.name)}>Test connection</button>
                 <button type="button" disabled={busy} onClick={() => void remove(h.name)} aria-label={`remove ${h.name}`}>Remove</button>
               </td>
             </tr>
           ))}
-          {hosts.length === 0 && <tr><td colSpan={4} className="hint">No hosts yet: runs are local.</td></tr>}
+          {hosts.length === 0 && <tr><td colSpan={5} className="hint">No hosts yet: runs are local.</td></tr>}
         </tbody>
       </table>
     </section>

@@ -6,7 +6,7 @@ import { totals } from '../lib/analysis';
 import { formatDuration, formatIops, formatLatencyNs, mbPerS } from '../lib/units';
 import type { ProgressSample } from '../api';
 import type { Series } from '../charts/ChartFigure';
-import { LiveHosts } from './LiveHosts';
+import { LiveHosts, naturally } from './LiveHosts';
 
 interface Props {
   state: LiveState;
@@ -36,7 +36,7 @@ export function Live({ state, onCancel, onOpenResults, onDesign, onResume }: Pro
   const current = state.current;
   const running = state.status === 'running';
   const seconds = state.samples.map((s) => s.elapsed_s);
-  const hostNames = Object.keys(state.hosts).sort();
+  const hostNames = Object.keys(state.hosts).sort(naturally);
   const perHost = (value: (s: ProgressSample) => number | null, suffix = ''): Series[] =>
     hostNames.map((host) => ({ label: `${host}${suffix}`, points: state.hosts[host]!.map((s) => ({ x: s.elapsed_s, y: value(s) })) }));
   return (

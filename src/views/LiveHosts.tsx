@@ -15,10 +15,30 @@ export function hostStatus(samples: ProgressSample[], latestS: number, running: 
   return last.ramping ? 'ramping' : 'running';
 }
 
-export function LiveHosts({ hosts, latestS, running }: { hosts: Record<string, ProgressSample[]>; latestS: number; running: boolean }) {
+/** Hosts that need a look while the others carry on: silent ones, and those under half the median IOPS of the latest second. */
+export function hostsToWatch(hosts: Record<string, ProgressSample[]>, latestS: number, running: boolean): string[] {
   const names = Object.keys(hosts).sort();
+  const rate = (name: string) => { const last = hosts[name]!.at(-1); return last ? last.read_iops + last.write_iops : 0; };
+  const rates = names.map(rate).sort((a, b) => a - b);
+  const median = rates.length ? (rates.length % 2 ? rates[(rates.length - 1) / 2]! : (rates[rates.length / 2 - 1]! + rates[rates.length / 2]!) / 2) : 0;
+  const notes: string[] = [];
+  for (const name of names) {
+    const status = hostStatus(hosts[name]!, latestS, running);
+    if (status.startsWith('no data')) notes.push(`${name}: ${status}`);
+    else if (running && names.length > 1 && median > 0 && rate(name) < median / 2) {
+      notes.push(`${name}: slow, ${formatIops(rate(name))} IOPS against a median of ${formatIops(median)}`);
+    }
+  }
+  return notes;
+}
+
+export function LiveHosts({ hosts, latestS, running }: { hosts: Record<string, ProgressSample[]>; latestS: number; running: boolean }) {
+  const names = Object.keys(hosts).sort(naturally);
+  const watch = hostsToWatch(hosts, latestS, running);
   return (
-    <table className="data" data-testid="live-hosts">
+    <>
+    {watch.length > 0 && <p className="warning" role="status" data-testid="hosts-to-watch">Check: {watch.join('; ')}</p>}
+    <table className={names.length > 8 ? 'data compact' : 'data'} data-testid="live-hosts">
       <caption>Hosts: the latest second of each</caption>
       <thead>
         <tr><th scope="col">host</th><th scope="col">status</th><th scope="col" className="num">IOPS</th><th scope="col" className="num">MB/s</th>
@@ -41,5 +61,11 @@ export function LiveHosts({ hosts, latestS, running }: { hosts: Record<string, P
         })}
       </tbody>
     </table>
+    </>
   );
+}
+
+/** h2 before h10. */
+export function naturally(a: string, b: string): number {
+  return a.localeCompare(b, 'en', { numeric: true });
 }

@@ -112,6 +112,9 @@ export function ScalingPanel({ runs }: { runs: RunResult[] }) {
               λ = {fmt(f.lam / info.scale)} {info.unit} per unit, contention σ = {f.sigma.toFixed(3)}, coherency κ = {f.kappa.toFixed(4)};
               {f.peak_units ? ` throughput peaks at about ${f.peak_units.toFixed(1)} ${unitName}` : ' no peak in sight'}; R² {f.r2 === null ? 'n/a' : f.r2.toFixed(3)}.
             </p>
+            {f.client_link_bytes_per_s !== null && (
+              <p className="hint" data-testid="client-link">Client link {fmt((f.client_link_bytes_per_s * 8) / 1e9)} Gb/s: {f.client_link_source}.</p>
+            )}
             <ChartFigure id={`scaling-${i}`} title={`${info.label} (${info.unit}) vs ${unitName} — ${f.setting}`} kind="line"
               xLabel={unitName} yLabel={info.unit} series={series} />
             <table className="data" data-testid="projection-table">

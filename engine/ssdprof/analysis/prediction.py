@@ -159,10 +159,22 @@ class ScalingReport:
     label: str
     fit: scaling.UslFit
     projections: tuple[scaling.ScalingPoint, ...]
+    client_link_bytes_per_s: float | None = None
+    client_link_source: str = ""
+    """Where the client link cap came from: the user's figure, or the hosts' recorded link limits."""
 
     def as_dict(self) -> dict[str, Any]:
         return {"setting": self.label, "usl": self.fit.__dict__, "peak_units": self.fit.peak_units,
+                "client_link_bytes_per_s": self.client_link_bytes_per_s, "client_link_source": self.client_link_source,
                 "projections": [p.__dict__ for p in self.projections]}
+
+
+def recorded_client_link(runs: Sequence[RunResult]) -> tuple[float, str] | None:
+    """The lowest link limit the runs' hosts recorded (NIC speed, egress shaping or the user's per-host speed),
+    and where it came from, e.g. (25e6, "h1: tbf rate on eth0"); None when no host recorded one."""
+    limits = [(host.link_limit_bytes_per_s, f"{host.host}: {host.link_limit_source or 'link limit'}")
+              for run in runs for host in run.hosts if host.link_limit_bytes_per_s]
+    return min(limits) if limits else None
 
 
 def scale_runs(runs: Sequence[RunResult], metric: str, *, by: str = "nodes", at: Sequence[float] = (),
@@ -171,7 +183,9 @@ def scale_runs(runs: Sequence[RunResult], metric: str, *, by: str = "nodes", at:
     """Fit the USL per setting across node counts (``nodes`` tag) or client counts (hosts per run).
 
     Links cap bandwidth metrics directly and IOPS metrics through the access size; latency
-    metrics are not capped. Without ``at``, the projection is at twice the largest count measured.
+    metrics are not capped. Without ``client_link_bytes_per_s``, the client link is the lowest link
+    limit the runs' hosts recorded (their NIC, egress shaping or per-host speed), named as such.
+    Without ``at``, the projection is at twice the largest count measured.
     """
     if by not in ("nodes", "clients"):
         raise KeyError(f"unknown scale factor {by!r}; use nodes or clients")
@@ -189,11 +203,15 @@ def scale_runs(runs: Sequence[RunResult], metric: str, *, by: str = "nodes", at:
         first = members[0][0]
         fit = scaling.fit_usl([u for _, u, _ in members], [v for _, _, v in members])
         per_byte = 1.0 if "bw_bytes" in metric else 1 / first.workload.block_size_bytes if "iops" in metric else None
-        client_cap = client_link_bytes_per_s * per_byte if client_link_bytes_per_s and per_byte else None
+        link, source = client_link_bytes_per_s, "given" if client_link_bytes_per_s else ""
+        if link is None and (recorded := recorded_client_link([r for r, _, _ in members])):
+            link, source = recorded[0], f"recorded on the hosts (lowest: {recorded[1]})"
+        client_cap = link * per_byte if link and per_byte else None
         node_cap = node_link_bytes_per_s * per_byte if node_link_bytes_per_s and per_byte else None
         count = clients or max(max(len(r.hosts), 1) for r, _, _ in members)
         points = list(at) or [2 * max(u for _, u, _ in members)]
-        reports.append(ScalingReport(first.workload.label, fit, tuple(scaling.project(fit, points, count, client_cap, node_cap))))
+        reports.append(ScalingReport(first.workload.label, fit, tuple(scaling.project(fit, points, count, client_cap, node_cap)),
+                                     link, source))
     if not reports:
         raise ValueError(f"need runs of one setting at two or more {by} counts" +
                          (" (tag runs with nodes=N: ssdprof runs tag ID nodes=3)" if by == "nodes" else ""))

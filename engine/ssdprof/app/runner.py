@@ -117,7 +117,7 @@ class Runner:
     def _site(self, spec: SweepSpec) -> Site:
         """Check everything that can be checked before anything is written anywhere."""
         if spec.remote is not None:
-            return RemoteSite(spec, self.ssh)
+            return RemoteSite(spec, self.ssh, links_gbps=self.store.host_links() if self.store is not None else {})
         return LocalSite(spec, choose_engine(spec.points[0].engine, self.fio_executable), self.default_dir)
 
     def _open_sweep(self, spec: SweepSpec, resume_id: int | None) -> tuple[int | None, set[tuple[int, int]]]:

@@ -140,13 +140,13 @@ class LocalSite:
 class RemoteSite:
     """Several hosts over SSH: every host checked and prepared before any point starts."""
 
-    def __init__(self, spec: SweepSpec, ssh: SshSettings):
+    def __init__(self, spec: SweepSpec, ssh: SshSettings, links_gbps: dict[str, float] | None = None):
         assert spec.remote is not None
         remote = spec.remote
         rbd = parse_rbd(remote.rbd, remote.ceph_user, remote.ceph_conf) if remote.rbd else None
         options = RemoteOptions(hosts=[parse_host(h) for h in remote.hosts], ssh=ssh, rbd=rbd,
                                 target_dir=remote.target_dir or DEFAULT_REMOTE_DIR, target_dirs=remote.target_dirs,
-                                devices=remote.devices)
+                                devices=remote.devices, link_gbps=links_gbps or {})
         self.hosts = MultiHostEngine(options)
         self.engine: PointEngine = self.hosts
         self._spec = spec

@@ -68,7 +68,8 @@ def register(sub: Any) -> None:
     predict.add_argument("--confidence", type=float, default=0.95)
     predict.add_argument("--check", type=int, metavar="RUN_ID", help="is this run anomalous against the others?")
     predict.add_argument("--scale", choices=["nodes", "clients"], help="fit the Universal Scalability Law instead")
-    predict.add_argument("--link-gbps", type=float, help="client network link in Gb/s (caps --scale predictions)")
+    predict.add_argument("--link-gbps", type=float,
+                         help="client network link in Gb/s (caps --scale predictions; default: the hosts' recorded link limits)")
     predict.add_argument("--node-link-gbps", type=float, help="storage-node network link in Gb/s")
     predict.add_argument("--clients", type=int, help="client count for the network cap (default: hosts per run)")
 
@@ -263,6 +264,8 @@ def _scale(runs: list[RunResult], args: argparse.Namespace) -> int:
         return 0
     for r in reports:
         print(f"{r.label}: {r.fit.describe(scale, unit)}")
+        if r.client_link_bytes_per_s:
+            print(f"  client link {r.client_link_bytes_per_s * 8 / 1e9:g} Gb/s ({r.client_link_source})")
         print("\n".join(f"  {p.sentence(args.scale, scale, unit)}" for p in r.projections))
     return 0
 

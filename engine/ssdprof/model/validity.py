@@ -62,15 +62,7 @@ def host_warnings(hosts: list[HostResult], monitor: list[MonitorSample]) -> list
     warnings: list[ValidityWarning] = []
     for host in hosts:
         samples = [s for s in monitor if s.host == host.host]
-        for nic, speed_mbps in host.nic_speeds_mbps.items():
-            link_bytes_per_s = speed_mbps * 1e6 / 8
-            if speed_mbps <= 0 or not samples:
-                continue
-            peak = max(max(s.net_rx_bytes_per_s.get(nic, 0.0), s.net_tx_bytes_per_s.get(nic, 0.0)) for s in samples)
-            if peak >= NETWORK_BOUND_FRACTION * link_bytes_per_s:
-                warnings.append(ValidityWarning(code="network_bound", concerns=[f"hosts.{host.host}"], message=(
-                    f"{host.host}: {nic} carried {peak / 1e6:.0f} MB/s of its {link_bytes_per_s / 1e6:.0f} MB/s link: "
-                    "the network, not the storage, was the limit")))
+        warnings += _network_bound(host, samples)
         busy = [s.cpu_busy_pct for s in samples]
         if busy and sum(busy) / len(busy) >= CPU_SATURATED_PCT:
             warnings.append(ValidityWarning(code="cpu_bound", concerns=[f"hosts.{host.host}"], message=(
@@ -84,3 +76,29 @@ def host_warnings(hosts: list[HostResult], monitor: list[MonitorSample]) -> list
                 warnings.append(ValidityWarning(code="slow_host", concerns=[f"hosts.{host.host}"], message=(
                     f"{host.host}: {rate:.0f} IOPS is under half the hosts' median ({median:.0f}): check that host")))
     return warnings
+
+
+def _network_bound(host: HostResult, samples: list[MonitorSample]) -> list[ValidityWarning]:
+    """Traffic near the host's link limit (the lowest of NIC speed, egress shaping and the speed set for the host,
+    named by its source), or, for a host recorded without one, near any NIC's speed."""
+    if not samples:
+        return []
+    links: list[tuple[str, float, str]] = []  # (interface or "" for all, bytes/s, source)
+    if host.link_limit_bytes_per_s:
+        links.append((host.link_interface, host.link_limit_bytes_per_s, host.link_limit_source))
+    else:
+        links += [(nic, mbps * 1e6 / 8, f"NIC speed of {nic}") for nic, mbps in host.nic_speeds_mbps.items() if mbps > 0]
+    warnings = []
+    for nic, limit, source in links:
+        peak = max(_traffic(s.net_rx_bytes_per_s, nic) for s in samples)
+        peak = max(peak, *(_traffic(s.net_tx_bytes_per_s, nic) for s in samples))
+        if peak >= NETWORK_BOUND_FRACTION * limit:
+            where = nic or "its NICs"
+            warnings.append(ValidityWarning(code="network_bound", concerns=[f"hosts.{host.host}"], message=(
+                f"{host.host}: {where} carried {peak / 1e6:.1f} MB/s of its {limit / 1e6:.1f} MB/s link ({source}): "
+                "the network, not the storage, was the limit")))
+    return warnings
+
+
+def _traffic(rates: dict[str, float], nic: str) -> float:
+    return rates.get(nic, 0.0) if nic else sum(rate for name, rate in rates.items() if name != "lo")

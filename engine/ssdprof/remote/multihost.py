@@ -21,7 +21,17 @@ from pathlib import Path
 
 from ssdprof import __version__
 from ssdprof.fio.jobfile import FioPlan, job_file
-from ssdprof.model.results import ClusterFacts, EngineInfo, Environment, HostResult, Measurement, ProgressSample, Severity, ValidityWarning
+from ssdprof.model.results import (
+    ClusterFacts,
+    EngineInfo,
+    Environment,
+    HostResult,
+    Measurement,
+    MonitorSample,
+    ProgressSample,
+    Severity,
+    ValidityWarning,
+)
 from ssdprof.model.sweep import SweepSpec
 from ssdprof.model.workload import Workload, WorkloadError
 from ssdprof.remote.addresses import HostAddress, HostError
@@ -29,6 +39,7 @@ from ssdprof.remote.ceph import CEPH_STATUS_COMMANDS, RbdTarget, cluster_facts
 from ssdprof.remote.keeper import Keepers
 from ssdprof.remote.launch import Launch, fio_argv_from_job
 from ssdprof.remote.leftovers import Leftovers
+from ssdprof.remote.links import busiest_interface, host_link_limit
 from ssdprof.remote.probe import HostProbe
 from ssdprof.remote.ssh import Ssh, SshSettings
 from ssdprof.target.devices import BlockDevice, device_problems, parse_probe, probe_script
@@ -52,6 +63,8 @@ class RemoteOptions:
     devices: dict[str, str] = field(default_factory=dict)
     """Per-host block devices, by host name: measured in place of a test file (no layout, nothing removed)."""
     rbd: RbdTarget | None = None
+    link_gbps: dict[str, float] = field(default_factory=dict)
+    """Per-host link speeds the user set, by host name (hosts add --link-gbps): one of the link limits."""
 
 
 class MultiHostEngine:
@@ -78,6 +91,7 @@ class MultiHostEngine:
         hosts = self.options.hosts
         self.ssh.open_masters(hosts)  # closed in close()
         self.ssh.wait_masters()
+        self._launch = Launch(self.ssh, hosts)  # its sessions and login shells start while the hosts are probed
         size = max(p.size_bytes for p in spec.points)
         pending = {h.name: self.leftovers.pending(self.ssh.destination(h)) for h in hosts}
         keepers = [self.keepers.start(h, leftovers=pending[h.name], target=self._choose_target(h), layout=self._layout_argv(h, size))
@@ -96,8 +110,6 @@ class MultiHostEngine:
             raise HostError("; ".join(problems))
         devices = self._check_devices(spec)  # still nothing written anywhere
         self._created = {k.host.name: k.target for k in keepers if k.target}  # from here on, a file may exist
-        first = spec.points[0]
-        self._launch = Launch(self.ssh, self._commands(first), hosts, ramp_s=first.ramp_s)  # connects while the files are laid out
         with ThreadPoolExecutor(max_workers=min(len(hosts), 16)) as pool:
             list(pool.map(lambda k: k.lay_out(), keepers))
         self.cluster = self._cluster_facts()
@@ -107,15 +119,12 @@ class MultiHostEngine:
 
     def measure(self, workload: Workload, path: Path, *, is_device: bool,
                 on_progress: Callable[[ProgressSample], None] | None, cancel: threading.Event) -> Measurement:
-        commands = self._commands(workload)
-        launch, self._launch = self._launch, None
-        if launch is None or not launch.matches(commands, workload.ramp_s):
-            if launch is not None:
-                launch.end()
-            launch = Launch(self.ssh, commands, self.options.hosts, ramp_s=workload.ramp_s)
-        runs = launch.run(duration_s=workload.duration_s(), on_progress=on_progress, cancel=cancel)
-        hosts = [self._describe(run.result()) for run in runs]
-        starts = [h.start_epoch_ns for h in hosts if h.start_epoch_ns is not None]
+        if self._launch is None:
+            self._launch = Launch(self.ssh, self.options.hosts)
+        runs = self._launch.run(self._commands(workload), ramp_s=workload.ramp_s, duration_s=workload.duration_s(),
+                                on_progress=on_progress, cancel=cancel)
+        hosts = [self._describe(run.result(), run.monitor) for run in runs]
+        starts = [run.start_epoch_ns - run.clock_offset_ns for run in runs if run.start_epoch_ns is not None]
         skew_ms = (max(starts) - min(starts)) / 1e6 if len(starts) > 1 else (0.0 if starts else None)
         warnings = [ValidityWarning(code="remote_cleanup", message=problem, concerns=[f"hosts.{h.host}"])
                     for h in hosts if h.error and (problem := self._remove(h.host))]
@@ -235,10 +244,15 @@ class MultiHostEngine:
                         is_device=host.name in self.options.devices)
         return ["env", *(rbd.env() if rbd else []), *fio_argv_from_job(text)]
 
-    def _describe(self, result: HostResult) -> HostResult:
+    def _describe(self, result: HostResult, monitor: list[MonitorSample]) -> HostResult:
         probe = self.probes.get(result.host, HostProbe(reachable=False))
-        return result.model_copy(update={"target": self.targets.get(result.host, ""), "os": probe.os, "cpu_count": probe.cpu_count,
-                                         "fio_version": probe.fio_version, "nic_speeds_mbps": probe.nics})
+        interface = busiest_interface(monitor)
+        limit = host_link_limit(result.host, interface, probe.nics, probe.shaping, self.options.link_gbps.get(result.host))
+        return result.model_copy(update={
+            "target": self.targets.get(result.host, ""), "os": probe.os, "cpu_count": probe.cpu_count,
+            "fio_version": probe.fio_version, "nic_speeds_mbps": probe.nics,
+            "link_interface": interface or (limit.interface if limit else ""),
+            "link_limit_bytes_per_s": limit.bytes_per_s if limit else None, "link_limit_source": limit.source if limit else ""})
 
     def _cluster_facts(self) -> ClusterFacts | None:
         rbd = self.options.rbd

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ssdprof.remote.links import parse_htb_classes, parse_qdiscs
+
 __all__ = ["HostProbe", "parse_probe", "probe_script"]
 
 
@@ -18,6 +20,8 @@ class HostProbe:
     ceph_tools: tuple[str, ...] = ()
     nics: dict[str, int] = field(default_factory=dict)
     """Interface name -> link speed in Mb/s (-1 when the OS does not say)."""
+    shaping: dict[str, tuple[str, float]] = field(default_factory=dict)
+    """Interface name -> (qdisc kind, egress rate limit in bytes/s), for the interfaces that are shaped."""
     error: str = ""
 
 
@@ -36,7 +40,8 @@ def parse_probe(text: str) -> HostProbe:
     for entry in values.get("nic", []):
         name, _, speed = entry.partition(" ")
         nics[name] = int(speed) if speed.lstrip("-").isdigit() else -1
+    shaping = {**parse_qdiscs(values.get("qdisc", [""])[0]), **parse_htb_classes(values.get("htb_class", []))}
     cpus = values.get("cpus", ["0"])[0]
     return HostProbe(reachable=True, os=values.get("os", [""])[0], cpu_count=int(cpus) if cpus.isdigit() else 0,
                      fio_version=values.get("fio", [""])[0], fio_engines=tuple(values.get("engines", [""])[0].split()),
-                     ceph_tools=tuple(values.get("ceph_tool", [])), nics=nics)
+                     ceph_tools=tuple(values.get("ceph_tool", [])), nics=nics, shaping=shaping)

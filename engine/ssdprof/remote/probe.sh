@@ -12,3 +12,12 @@ for nic in /sys/class/net/*; do
   [ -e "$nic" ] || continue
   echo "nic=$(basename "$nic") $(cat "$nic/speed" 2>/dev/null || echo -1)"
 done
+# Egress shaping (tbf in the qdisc list; htb's rates live in its classes), read by ssdprof.remote.links.
+tc=$(PATH="$PATH:/sbin:/usr/sbin" command -v tc 2>/dev/null)
+if [ -n "$tc" ]; then
+  echo "qdisc=$("$tc" -j qdisc show 2>/dev/null | tr -d '\n')"
+  for nic in /sys/class/net/*; do
+    [ -e "$nic" ] || continue
+    "$tc" class show dev "$(basename "$nic")" 2>/dev/null | sed -n "s|^\\(class htb .* root .*\\)|htb_class=$(basename "$nic") \\1|p"
+  done
+fi

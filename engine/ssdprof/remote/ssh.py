@@ -9,12 +9,14 @@ is refused. Passwords are never asked for or stored (BatchMode: keys and agents 
 
 from __future__ import annotations
 
+import contextlib
 import shlex
 import shutil
 import subprocess
 import tempfile
 import time
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -74,6 +76,9 @@ class Ssh:
         reported by the command that follows."""
         if self._control_dir is None:
             self._control_dir = Path(tempfile.mkdtemp(prefix="ssdprof-ssh-"))
+        unresolved = [host for host in hosts if host.text not in self._resolved]
+        with ThreadPoolExecutor(max_workers=min(len(unresolved), 16) or 1) as pool:  # ssh -G per host, all at once
+            list(pool.map(self._resolve_quietly, unresolved))
         for host in hosts:
             if host.text in self._masters:
                 continue
@@ -85,6 +90,10 @@ class Ssh:
             master = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                       start_new_session=True, preexec_fn=end_with_parent())  # noqa: PLW1509 - one prctl syscall
             self._masters[host.text] = (master, path)
+
+    def _resolve_quietly(self, host: HostAddress) -> None:
+        with contextlib.suppress(HostError, OSError, subprocess.TimeoutExpired):  # raised again, where it matters, by resolved()
+            self.resolved(host)
 
     def wait_masters(self) -> None:
         """Wait until every master is ready or has failed (a failed one's host then gets direct connections,

@@ -128,13 +128,26 @@ class Store:
 
     # hosts --------------------------------------------------------------------------------
 
-    def save_host(self, name: str, fingerprint: str, probe: dict[str, Any]) -> None:
+    def save_host(self, name: str, fingerprint: str, probe: dict[str, Any], link_gbps: float | None = None) -> None:
+        """Adds or refreshes a host; a link speed set earlier is kept unless one is given."""
         with self._transaction() as db:
-            db.execute("INSERT OR REPLACE INTO hosts VALUES (?, ?, ?, ?)", (name, _now(), fingerprint, json.dumps(probe)))
+            kept = db.execute("SELECT link_gbps FROM hosts WHERE name = ?", (name,)).fetchone()
+            db.execute("INSERT OR REPLACE INTO hosts (name, added_at, fingerprint, probe_json, link_gbps) VALUES (?, ?, ?, ?, ?)",
+                       (name, _now(), fingerprint, json.dumps(probe), link_gbps if link_gbps is not None else (kept[0] if kept else None)))
+
+    def set_host_link(self, name: str, link_gbps: float | None) -> bool:
+        """The link speed the user set for a host (None: none, the NIC and its shaping decide); False if no such host."""
+        with self._transaction() as db:
+            return db.execute("UPDATE hosts SET link_gbps = ? WHERE name = ?", (link_gbps, name)).rowcount > 0
+
+    def host_links(self) -> dict[str, float]:
+        """Host name -> the link speed in Gb/s the user set, for the hosts that have one."""
+        rows = self._db.execute("SELECT name, link_gbps FROM hosts WHERE link_gbps IS NOT NULL")
+        return {r[0]: float(r[1]) for r in rows}
 
     def hosts(self) -> list[dict[str, Any]]:
-        rows = self._db.execute("SELECT name, added_at, fingerprint, probe_json FROM hosts ORDER BY name")
-        return [{"name": r[0], "added_at": r[1], "fingerprint": r[2], "probe": json.loads(r[3])} for r in rows]
+        rows = self._db.execute("SELECT name, added_at, fingerprint, probe_json, link_gbps FROM hosts ORDER BY name")
+        return [{"name": r[0], "added_at": r[1], "fingerprint": r[2], "probe": json.loads(r[3]), "link_gbps": r[4]} for r in rows]
 
     def remove_host(self, name: str) -> bool:
         with self._transaction() as db:

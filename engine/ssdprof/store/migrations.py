@@ -133,4 +133,7 @@ MIGRATIONS: list[tuple[str, str | Callable[[sqlite3.Connection], None]]] = [
         );
     """),
     ("0003_total_latency", _total_latency),
+    ("0004_host_link_speed", """
+        ALTER TABLE hosts ADD COLUMN link_gbps REAL;
+    """),
 ]

@@ -5,6 +5,7 @@ from analysis_runs import make_run
 
 from ssdprof.analysis.prediction import scale_runs
 from ssdprof.analysis.scaling import degradation_projection, fit_usl, project
+from ssdprof.model.results import RunResult
 
 
 def usl(n: float, lam: float = 1000.0, sigma: float = 0.05, kappa: float = 0.002) -> float:
@@ -62,3 +63,21 @@ def test_node_tags_give_a_scalability_fit_per_setting() -> None:
 def test_scaling_needs_two_node_counts() -> None:
     with pytest.raises(ValueError, match="nodes=N"):
         scale_runs([make_run(tags={"nodes": "3"})], "iops")
+
+
+def test_without_a_given_link_the_hosts_recorded_limits_cap_the_projection_and_are_named() -> None:
+    def shaped(run: RunResult, slow_host: int) -> RunResult:
+        hosts = [h.model_copy(update={"link_limit_bytes_per_s": 25e6 if i == slow_host else 1.25e9,
+                                      "link_limit_source": "tbf rate on eth0" if i == slow_host else "NIC speed of eth0"})
+                 for i, h in enumerate(run.hosts)]
+        return run.model_copy(update={"hosts": hosts})
+
+    runs = [shaped(make_run(rw="read", bs=4 << 20, iops=usl(n, lam=100.0), tags={"nodes": str(n)}, hosts=4), 1) for n in (2, 3, 4, 5)]
+    (report,) = scale_runs(runs, "iops", at=[8])
+    assert report.client_link_bytes_per_s == 25e6
+    assert report.client_link_source == "recorded on the hosts (lowest: client1: tbf rate on eth0)"
+    # 4 clients x 25 MB/s = 100 MB/s = 23.8 IOPS of 4 MiB: the network binds, well below the USL's figure.
+    assert report.projections[0].binding == "client network"
+    assert report.projections[0].client_network_cap == pytest.approx(4 * 25e6 / (4 << 20))
+    (given,) = scale_runs(runs, "iops", at=[8], client_link_bytes_per_s=10e9 / 8)
+    assert given.client_link_source == "given" and given.projections[0].binding == "scalability"

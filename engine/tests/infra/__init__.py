@@ -46,6 +46,7 @@ STALE_LINK = re.compile(r"^(?:ssdprof-|ssdv)([0-9a-z]+)[0-9a-z](?:-[a-z0-9]+)?$"
 STALE_DIR = re.compile(r"^ssdprof-infra-(\d+)-")
 STALE_CGROUP = re.compile(r"^ssdprof-(\d+)-")  # cgroups: ssdprof-<pid>-<alias>
 _link_counter = itertools.count()
+MTU = 9000  # jumbo frames, as storage networks (and Ceph clusters) use them
 _libc = ctypes.CDLL(None, use_errno=True)
 _PR_SET_PDEATHSIG = 1
 _CLONE_NEWUTS = 0x04000000
@@ -265,7 +266,7 @@ class Network:
             except InfraError as error:
                 raise InfraUnavailable(f"ip netns add failed: {error}") from error
             self.namespaces[role] = ns
-            run(["ip", "link", "add", ns.veth, "type", "veth", "peer", "name", "eth0", "netns", ns.name])
+            run(["ip", "link", "add", ns.veth, "mtu", str(MTU), "type", "veth", "peer", "name", "eth0", "mtu", str(MTU), "netns", ns.name])
             self._label(ns.veth)
             run(["ip", "link", "set", ns.veth, "master", self.bridge, "up"])
         for argv in (["link", "set", "lo", "up"], ["link", "set", "eth0", "addrgenmode", "none"],

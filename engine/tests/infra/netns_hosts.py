@@ -94,6 +94,7 @@ class TestHosts:
         self.startup_seconds = 0.0
         self._hosts: dict[str, _Host] = {}
         self._cpu_groups: dict[str, Path] = {}
+        self._shaped: set[str] = set()
         self._closed = False
 
     @property
@@ -200,6 +201,20 @@ class TestHosts:
                 (group / "cgroup.procs").write_text(str(pid))
         self._cpu_groups[alias] = group
 
+    def shape_link(self, alias: str, rate_mbit: int) -> None:
+        """Limits the host's link to `rate_mbit` both ways with tbf, as a slower switch port would: on the host's eth0
+        (its egress, which the host itself sees with `tc qdisc`) and on the bridge side of its veth (what reaches it).
+        reset() and the link's removal take both away."""
+        tbf = ["root", "tbf", "rate", f"{rate_mbit}mbit", "burst", "256kb", "latency", "400ms"]
+        run(["ip", "netns", "exec", self._hosts[alias].netns.name, "tc", "qdisc", "replace", "dev", "eth0", *tbf])
+        run(["tc", "qdisc", "replace", "dev", self._hosts[alias].netns.veth, *tbf])
+        self._shaped.add(alias)
+
+    def unshape_link(self, alias: str) -> None:
+        run(["ip", "netns", "exec", self._hosts[alias].netns.name, "tc", "qdisc", "del", "dev", "eth0", "root"], check=False)
+        run(["tc", "qdisc", "del", "dev", self._hosts[alias].netns.veth, "root"], check=False)
+        self._shaped.discard(alias)
+
     def disconnect(self, alias: str) -> None:
         """Takes the host's link down: packets vanish and connections hang (nothing is killed)."""
         self.network.set_link(alias, up=False)
@@ -230,6 +245,8 @@ class TestHosts:
         Returns what it killed ('fio[1234]')."""
         killed: list[str] = []
         self._lift_cpu_limits()
+        for alias in list(self._shaped):
+            self.unshape_link(alias)
         for alias, host in self._hosts.items():
             self.reconnect(alias)
             killed += kill_namespace_processes(host.netns.name, keep=lambda pid: process_name(pid) == "sshd")

@@ -175,3 +175,35 @@ def test_rbd_images_on_a_real_ceph_cluster_from_two_hosts(ceph_cluster: Any, ssh
     assert cluster["osd_count"] == 3 and cluster["osds_up"] == 3 and cluster["storage_nodes"] >= 1
     assert cluster["health"].startswith("HEALTH_") and cluster["ceph_version"]
     assert no_fio_anywhere(ssh_hosts)
+
+
+def test_sixteen_hosts_start_together_and_leave_nothing_behind(tmp_path: Path) -> None:
+    """16 SSH test hosts (started in parallel), one short point: every host's data, the exact aggregate, the start skew
+    from the hosts' own clocks, and nothing left running or on disk."""
+    from infra import InfraUnavailable
+    from infra.netns_hosts import ssh_hosts
+
+    try:
+        context = ssh_hosts(16)
+        hosts = context.__enter__()
+    except InfraUnavailable as reason:
+        pytest.skip(str(reason))
+    try:
+        aliases = hosts.aliases
+        done = ssdprof(hosts, "run", *(f"--host={a}" for a in aliases), *(f"--remote-dir={a}={hosts.host_dirs[a]}" for a in aliases),
+                       "--size", "8MiB", "--runtime", "1", "--ramp", "0", "--qd", "2", "--json", db=tmp_path / "r.db")
+        assert done.returncode == 0, done.stderr
+        run = json.loads(done.stdout)
+        per_host = {h["host"]: h for h in run["hosts"]}
+        assert sorted(per_host) == sorted(aliases)
+        assert all(h["error"] is None and h["read"]["io_count"] > 0 and h["start_epoch_ns"] for h in per_host.values())
+        assert run["read"]["io_count"] == sum(h["read"]["io_count"] for h in per_host.values())
+        assert run["read"]["iops"] == pytest.approx(sum(h["read"]["iops"] for h in per_host.values()))
+        starts = [h["start_epoch_ns"] for h in per_host.values()]
+        assert run["start_skew_ms"] == pytest.approx((max(starts) - min(starts)) / 1e6)  # one machine: one clock
+        assert {s["host"] for s in run["monitor"]} == set(aliases)
+        for alias in aliases:
+            assert [name for _, name in hosts.processes(alias) if name != "sshd"] == [], alias
+            assert list(Path(hosts.host_dirs[alias]).glob("ssdprof-testfile-*")) == [], alias
+    finally:
+        context.__exit__(None, None, None)

@@ -107,7 +107,8 @@ class ScalingParams(Params):
     metric: Metric = "bw_bytes_per_s"
     by: Literal["nodes", "clients"] = Field(default="nodes", description="storage nodes (the runs' nodes tag) or client hosts")
     at: list[int] = Field(default_factory=list, max_length=20, description="counts to predict (default: twice the largest)")
-    client_link_gbps: float | None = Field(default=None, gt=0, le=10_000, description="each client's network link, Gb/s")
+    client_link_gbps: float | None = Field(default=None, gt=0, le=10_000,
+                                           description="each client's network link, Gb/s (default: the hosts' recorded link limits)")
     node_link_gbps: float | None = Field(default=None, gt=0, le=10_000, description="each storage node's link, Gb/s")
     clients: int | None = Field(default=None, ge=1, le=10_000, description="clients for the network cap (default: hosts per run)")
 
@@ -132,6 +133,8 @@ class ScalingFit(Result):
     observed: list[CurvePoint] = Field(description="x: unit count; value: measured (low/high unused)")
     curve: list[CurvePoint] = Field(description="the USL curve from 1 unit to beyond the largest asked")
     projections: list[ScalingProjection]
+    client_link_bytes_per_s: float | None = Field(default=None, description="the client link that capped the projections")
+    client_link_source: str = Field(default="", description="'given', or the hosts' recorded limit it came from")
     description: str
 
 

@@ -15,6 +15,8 @@ class HostProbeInfo(Result):
     fio_engines: list[str]
     ceph_tools: list[str]
     nics: dict[str, int] = Field(description="interface -> link speed in Mb/s (-1 when the OS does not say)")
+    shaped_mbps: dict[str, float] = Field(default_factory=dict,
+                                          description="interface -> its egress qdisc's rate limit in Mb/s (tbf or htb), when shaped")
     error: str
 
 
@@ -23,6 +25,7 @@ class HostInfo(Result):
     added_at: str
     fingerprint: str
     probe: HostProbeInfo
+    link_gbps: float | None = Field(default=None, description="the link speed the user set for this host, Gb/s")
 
 
 class HostsListResult(Result):
@@ -37,6 +40,12 @@ class HostAddParams(Params):
     host: str = Field(min_length=1, max_length=300, description="an ssh alias or user@host:port")
     accept_fingerprint: str | None = Field(default=None, max_length=200,
                                            description="accept the host key with this fingerprint (as offered by a first call)")
+    link_gbps: float | None = Field(default=None, gt=0, le=10_000, description="the host's network link in Gb/s, when its NIC misreports")
+
+
+class HostLinkParams(Params):
+    host: str = Field(min_length=1, max_length=300, description="a host in the list")
+    link_gbps: float | None = Field(gt=0, le=10_000, description="the host's network link in Gb/s; null clears it")
 
 
 class HostKeyInfo(Result):

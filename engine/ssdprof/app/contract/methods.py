@@ -28,7 +28,7 @@ from ssdprof.app.contract.analysis import (
     SpecSaveResult,
 )
 from ssdprof.app.contract.base import Result
-from ssdprof.app.contract.hosts import HostAddParams, HostAddResult, HostParams, HostsListResult, HostTestResult
+from ssdprof.app.contract.hosts import HostAddParams, HostAddResult, HostInfo, HostLinkParams, HostParams, HostsListResult, HostTestResult
 from ssdprof.app.contract.runs import (
     BarsParams,
     CancelResult,
@@ -120,6 +120,7 @@ METHODS: dict[str, Method] = {
     "hosts.add": Method(params=HostAddParams, result=HostAddResult, summary="add a host; an unknown key is offered first"),
     "hosts.test": Method(params=HostParams, result=HostTestResult, summary="reachability, fio, engines, CPUs, NICs"),
     "hosts.remove": Method(params=HostParams, result=DeleteResult, summary="forget a host"),
+    "hosts.set_link": Method(params=HostLinkParams, result=HostInfo, summary="set or clear the link speed set for a host"),
 }
 
 

@@ -17,6 +17,7 @@ from ssdprof.app.contract.hosts import (
     HostAddResult,
     HostInfo,
     HostKeyInfo,
+    HostLinkParams,
     HostParams,
     HostProbeInfo,
     HostsListResult,
@@ -39,8 +40,13 @@ class Hosts:
 
     @handles("hosts.list")
     def list(self, _: Params) -> HostsListResult:
-        return HostsListResult(hosts=[HostInfo(name=row["name"], added_at=row["added_at"], fingerprint=row["fingerprint"],
-                                               probe=_probe_info(row["probe"])) for row in self.store.hosts()])
+        return HostsListResult(hosts=[_host_info(row) for row in self.store.hosts()])
+
+    @handles("hosts.set_link")
+    def set_link(self, params: HostLinkParams) -> HostInfo:
+        if not self.store.set_host_link(params.host, params.link_gbps):
+            raise KeyError(f"host {params.host} is not in the list")
+        return next(_host_info(row) for row in self.store.hosts() if row["name"] == params.host)
 
     @handles("hosts.add")
     def add(self, params: HostAddParams) -> HostAddResult:
@@ -62,7 +68,7 @@ class Hosts:
         if not probe.reachable:
             return HostAddResult(added=False, host=host.name, offered=[], probe=_probe_info(dataclasses.asdict(probe)),
                                  message=probe.error or f"{host.name} cannot be reached")
-        self.store.save_host(host.name, fingerprint or "known to ssh", dataclasses.asdict(probe))
+        self.store.save_host(host.name, fingerprint or "known to ssh", dataclasses.asdict(probe), link_gbps=params.link_gbps)
         return HostAddResult(added=True, host=host.name, offered=[], probe=_probe_info(dataclasses.asdict(probe)),
                              message=f"added {host.name}")
 
@@ -82,7 +88,13 @@ class Hosts:
         return DeleteResult(deleted=True)
 
 
+def _host_info(row: dict[str, Any]) -> HostInfo:
+    return HostInfo(name=row["name"], added_at=row["added_at"], fingerprint=row["fingerprint"], probe=_probe_info(row["probe"]),
+                    link_gbps=row.get("link_gbps"))
+
+
 def _probe_info(raw: dict[str, Any]) -> HostProbeInfo:
     return HostProbeInfo(reachable=bool(raw.get("reachable")), os=str(raw.get("os", "")), cpu_count=int(raw.get("cpu_count", 0)),
                          fio_version=str(raw.get("fio_version", "")), fio_engines=list(raw.get("fio_engines", [])),
-                         ceph_tools=list(raw.get("ceph_tools", [])), nics=dict(raw.get("nics", {})), error=str(raw.get("error", "")))
+                         ceph_tools=list(raw.get("ceph_tools", [])), nics=dict(raw.get("nics", {})), error=str(raw.get("error", "")),
+                         shaped_mbps={nic: float(rate) * 8 / 1e6 for nic, (_, rate) in dict(raw.get("shaping", {})).items()})

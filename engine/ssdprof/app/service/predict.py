@@ -97,7 +97,8 @@ class Models:
             fits.append(ScalingFit(
                 setting=r.label, lam=fit.lam, sigma=fit.sigma, kappa=fit.kappa, peak_units=fit.peak_units, rmse=fit.rmse,
                 r2=fit.r2, observed=[CurvePoint(x=n, value=v, low=None, high=None) for n, v in zip(fit.units, fit.observed, strict=True)],
-                curve=curve, projections=[ScalingProjection(**p.__dict__) for p in r.projections], description=fit.describe()))
+                curve=curve, projections=[ScalingProjection(**p.__dict__) for p in r.projections], description=fit.describe(),
+                client_link_bytes_per_s=r.client_link_bytes_per_s, client_link_source=r.client_link_source))
         return ScalingResult(metric=params.metric, by=params.by, fits=fits)
 
     @handles("analysis.correlation")

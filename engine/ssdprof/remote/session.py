@@ -1,0 +1,177 @@
+"""Each host's part of a sweep's points: its one SSH session running ``fio_wrapper.sh`` (:class:`HostSession`),
+whose reader threads fill in the current point's :class:`HostRun`. Orchestrated by :mod:`ssdprof.remote.launch`."""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import signal
+import subprocess
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import IO
+
+from ssdprof.fio.output import FioOutputError, combine, parse_report
+from ssdprof.fio.progress import DocumentStream, ProgressTracker
+from ssdprof.model.results import HostResult, MonitorSample, ProgressSample
+from ssdprof.remote.addresses import HostAddress
+from ssdprof.remote.heartbeat import host_program
+from ssdprof.remote.monitor import MonitorParser
+from ssdprof.remote.ssh import Ssh, explain_ssh_failure
+from ssdprof.target.processes import end_with_parent
+
+__all__ = ["HostRun", "HostSession", "last_error"]
+
+
+@dataclass
+class HostRun:
+    """One host's part of one point, filled in by its session's reader threads."""
+
+    host: HostAddress
+    ramp_s: float = 0.0
+    stream: DocumentStream = field(default_factory=DocumentStream)
+    stderr_lines: list[str] = field(default_factory=list)
+    fio_pid: int | None = None
+    start_epoch_ns: int | None = None
+    clock_offset_ns: int = 0
+    """The host's clock minus ours, when the two clearly differ (0 when they agree within a round trip)."""
+    ready: threading.Event = field(default_factory=threading.Event)
+    ready_clock_ns: int | None = None
+    ready_local_ns: int | None = None
+    """The host's clock in its ready line, and ours when that line arrived."""
+    done: threading.Event = field(default_factory=threading.Event)
+    """The point's output is complete (fio's report and exit status), or the session ended."""
+    exited: threading.Event = field(default_factory=threading.Event)
+    monitor: list[MonitorSample] = field(default_factory=list)
+    fio_exit: int | None = None
+    """fio's exit status as the wrapper saw it; None when the connection ended first."""
+    returncode: int | None = None
+    """The SSH session's exit status when it ended during this point."""
+    master_reason: Callable[[], str] = lambda: ""
+    """Why the shared SSH connection ended, when it did (Ssh.master_reason)."""
+
+    def __post_init__(self) -> None:
+        self.tracker = ProgressTracker(ramp_s=self.ramp_s)
+        self.monitor_parser = MonitorParser(self.host.name)
+
+    def ssh_failure(self) -> str:
+        return explain_ssh_failure(self.host, "\n".join(self.stderr_lines), self.master_reason())
+
+    def result(self) -> HostResult:
+        name = self.host.name
+        try:
+            report = parse_report(self.stream.text)
+        except FioOutputError:
+            reason = self.ssh_failure() if self.returncode == 255 else (
+                last_error(self.stderr_lines) or f"{name}: fio produced no result (exit status {self.returncode})")
+            return HostResult(host=name, error=reason, start_epoch_ns=self.start_epoch_ns)
+        error = None
+        if self.fio_exit is None and self.returncode is not None:
+            error = self.ssh_failure() + " (mid-run; data up to then kept)"
+        elif any(j.error for j in report.jobs):
+            error = f"{name}: fio reported error {sorted({j.error for j in report.jobs if j.error})}"
+        elif self.fio_exit:
+            error = f"{name}: fio {_ending(self.fio_exit)} mid-run; its data up to then kept"
+        return HostResult(host=name, jobs=len(report.jobs), read=combine(j.read for j in report.jobs),
+                          write=combine(j.write for j in report.jobs), error=error, start_epoch_ns=self.start_epoch_ns)
+
+
+class HostSession:
+    """One host's SSH session running ``fio_wrapper.sh`` for the sweep; its readers feed the current point's HostRun."""
+
+    def __init__(self, ssh: Ssh, host: HostAddress):
+        self.host = host
+        self.ssh = ssh
+        self.current: HostRun | None = None
+        self.on_progress: Callable[[ProgressSample], None] | None = None
+        argv = ssh.argv(host, ["sh", "-c", host_program("fio_wrapper.sh"), "ssdprof-run"])
+        self.process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                        bufsize=1, start_new_session=True, preexec_fn=end_with_parent())  # noqa: PLW1509 - one prctl
+        assert self.process.stdout is not None and self.process.stderr is not None
+        self.readers = [threading.Thread(target=self._read_stdout, args=(self.process.stdout,), daemon=True),
+                        threading.Thread(target=self._read_stderr, args=(self.process.stderr,), daemon=True)]
+        self.ended = threading.Event()
+        self._open_streams = 2
+        self._lock = threading.Lock()
+        for reader in self.readers:
+            reader.start()
+
+    def alive(self) -> bool:
+        return self.process.poll() is None and not self.ended.is_set()
+
+    def _read_stdout(self, stdout: IO[str]) -> None:
+        for line in stdout:
+            run = self.current
+            if run is None:
+                continue
+            if line.rstrip("\n") == "ssdprof-point-end":
+                run.exited.wait(5)  # the exit status travels on stderr, written just before
+                run.done.set()
+                continue
+            for document in run.stream.feed(line):
+                for sample in run.tracker.update(document):
+                    if self.on_progress:
+                        self.on_progress(sample.model_copy(update={"host": self.host.name}))
+        self._stream_closed()
+
+    def _read_stderr(self, stderr: IO[str]) -> None:
+        for raw in stderr:
+            line = raw.rstrip("\n")
+            run = self.current
+            if run is None:
+                continue
+            if line.startswith("ssdprof-ready"):
+                value = line.removeprefix("ssdprof-ready").strip()
+                run.ready_clock_ns = int(value) if value.isdigit() else None
+                run.ready_local_ns = time.time_ns()
+                run.ready.set()
+            elif line.startswith("ssdprof-start "):
+                value = line.split()[1]
+                run.start_epoch_ns = int(value) if value.isdigit() else None
+            elif line.startswith("ssdprof-pid "):
+                run.fio_pid = int(line.split()[1])
+            elif line.startswith("ssdprof-exit "):
+                run.fio_exit = int(line.split()[1])
+                run.exited.set()
+            elif line.startswith("ssdprof-mon "):
+                sample = run.monitor_parser.feed(line.removeprefix("ssdprof-mon "))
+                if sample is not None:
+                    run.monitor.append(sample)
+            else:
+                run.stderr_lines.append(line)
+        self._stream_closed()
+
+    def _stream_closed(self) -> None:
+        with self._lock:
+            self._open_streams -= 1
+            if self._open_streams:
+                return
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.process.wait(timeout=10)
+        self.ended.set()
+        run = self.current
+        if run is not None:  # nobody waits any more for what this session would have said
+            run.returncode = self.process.returncode
+            run.ready.set()
+            run.exited.set()
+            run.done.set()
+
+
+_ERROR = re.compile(r"(error|fio:|denied|not found|no such|refused|cannot)", re.IGNORECASE)
+
+
+def _ending(status: int) -> str:
+    """How fio ended, from its exit status as a POSIX shell reports it (128 + signal when killed)."""
+    if status > 128:
+        try:
+            return f"was killed by {signal.Signals(status - 128).name}"
+        except ValueError:
+            return f"was killed by signal {status - 128}"
+    return f"ended with exit status {status}"
+
+
+def last_error(lines: list[str]) -> str:
+    errors = [line for line in lines if _ERROR.search(line)]
+    return (errors or lines or ["no output"])[-1][:300]

@@ -1,0 +1,49 @@
+import { render, screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { ProgressSample } from '../api';
+import { spreadColour } from '../charts/ChartFigure';
+import { LiveHosts, hostsToWatch } from './LiveHosts';
+
+function sample(host: string, elapsed: number, iops: number): ProgressSample {
+  return {
+    host, elapsed_s: elapsed, ramping: false, read_iops: iops, write_iops: 0, read_bw_bytes_per_s: iops * 4096, write_bw_bytes_per_s: 0,
+    read_lat_ns_mean: 100_000, write_lat_ns_mean: null, read_lat_ns_p99: 400_000, write_lat_ns_p99: null,
+  };
+}
+
+/** 16 hosts 5 s in: h7 at a quarter of the others' rate, h12 silent since second 1. */
+function sixteen(): Record<string, ProgressSample[]> {
+  const hosts: Record<string, ProgressSample[]> = {};
+  for (let k = 1; k <= 16; k += 1) {
+    const name = `h${k}`;
+    const last = k === 12 ? 1 : 5;
+    hosts[name] = Array.from({ length: last }, (_, i) => sample(name, i + 1, k === 7 ? 250 : 1000));
+  }
+  return hosts;
+}
+
+describe('LiveHosts at 16 hosts', () => {
+  it('shows one compact row per host in natural order and names the slow and the silent host', () => {
+    render(<LiveHosts hosts={sixteen()} latestS={5} running />);
+    const table = screen.getByTestId('live-hosts');
+    expect(table.className).toContain('compact');
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(rows.map((r) => r.getAttribute('data-host'))).toEqual(Array.from({ length: 16 }, (_, i) => `h${i + 1}`));
+    const watch = screen.getByTestId('hosts-to-watch').textContent ?? '';
+    expect(watch).toContain('h7: slow');
+    expect(watch).toContain('h12: no data for 4 s');
+    expect(watch).not.toMatch(/h(1|2|3|16):/);
+  });
+
+  it('names nobody when every host keeps pace', () => {
+    const even = sixteen();
+    even.h7 = even.h1!.map((s) => ({ ...s, host: 'h7' }));
+    even.h12 = even.h1!.map((s) => ({ ...s, host: 'h12' }));
+    expect(hostsToWatch(even, 5, true)).toEqual([]);
+  });
+
+  it('gives 16 series 16 different colours', () => {
+    const colours = Array.from({ length: 16 }, (_, i) => spreadColour(i, 16));
+    expect(new Set(colours).size).toBe(16);
+  });
+});
