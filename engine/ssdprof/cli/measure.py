@@ -27,7 +27,7 @@ __all__ = ["VARY_NAMES", "WORKLOAD_FLAGS", "measure", "measure_flags", "parse_ta
 # CLI flag -> workload field; the same flags for run and sweep.
 WORKLOAD_FLAGS: dict[str, str] = {
     "target": "target", "size": "size_bytes", "offset": "offset_bytes", "rw": "pattern", "bs": "block_size_bytes", "read_pct": "read_pct",
-    "qd": "queue_depth", "jobs": "numjobs", "runtime": "runtime_s", "ramp": "ramp_s", "engine": "engine",
+    "qd": "queue_depth", "jobs": "numjobs", "runtime": "runtime_s", "ramp": "ramp_s", "engine": "engine", "rate": "rate_iops",
 }
 VARY_NAMES = {"bs": "block_size_bytes", "qd": "queue_depth", "jobs": "numjobs", "rw": "pattern", "read-pct": "read_pct",
               "runtime": "runtime_s", "ramp": "ramp_s", "size": "size_bytes"}
@@ -67,6 +67,7 @@ def _workload_flags(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--runtime", help="measured time per point, e.g. 30, 30s, 2m (default 10s)")
     group.add_argument("--ramp", help="warm-up before measuring (default 2s)")
     group.add_argument("--engine", help="auto (fio if installed), fio or portable (default auto)")
+    group.add_argument("--rate", help="offered I/O per second in all, Poisson arrivals (default 0: as fast as the queue allows)")
     group.add_argument("--buffered", action="store_true", help="measure through the page cache (labelled as not device numbers)")
     group.add_argument("--allow-overwrite", action="store_true",
                        help="allow writes into an existing file or block device (never one mounted, held or used as swap)")
