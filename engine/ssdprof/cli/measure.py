@@ -22,7 +22,8 @@ from ssdprof.remote.multihost import DEFAULT_REMOTE_DIR
 from ssdprof.store.db import Store
 from ssdprof.target.plan import device_region, plan_target, widest
 
-__all__ = ["VARY_NAMES", "WORKLOAD_FLAGS", "measure", "measure_flags", "parse_tags", "request_from_args"]
+__all__ = ["VARY_NAMES", "WORKLOAD_FLAGS", "install_interrupt", "measure", "measure_flags", "parse_tags", "request_from_args",
+           "run_flags", "workload_flags"]
 
 # CLI flag -> workload field; the same flags for run and sweep.
 WORKLOAD_FLAGS: dict[str, str] = {
@@ -37,14 +38,14 @@ def measure_flags(sub: Any) -> None:
     """The ``run`` and ``sweep`` commands and their flags."""
     run = command(sub, "run", "measure one workload (with --repeat, several times)",
                   "ssdprof run --target ~/ssdtest --size 1GiB --rw randread --bs 4k --qd 1 --runtime 10 --json")
-    _workload_flags(run)
-    _run_flags(run)
+    workload_flags(run)
+    run_flags(run)
     sweep = command(sub, "sweep", "measure many points: a preset, or factors varied one at a time or as a grid",
                     "ssdprof sweep --preset student --runtime 5 --ramp 1\n"
                     "  ssdprof sweep --vary bs=4k,16k,128k --vary qd=1,8,32 --grid --repeat 3\n"
                     "  ssdprof sweep --resume")
-    _workload_flags(sweep)
-    _run_flags(sweep)
+    workload_flags(sweep)
+    run_flags(sweep)
     sweep.add_argument("--preset", choices=sorted(PRESETS), help="a ready-made sweep (see: ssdprof presets)")
     sweep.add_argument("--vary", action="append", default=[], metavar="FACTOR=V1,V2,...",
                        help=f"vary a factor over values; factors: {', '.join(VARY_NAMES)}")
@@ -54,7 +55,7 @@ def measure_flags(sub: Any) -> None:
     sweep.add_argument("--estimate", action="store_true", help="print the points and estimated duration, run nothing")
 
 
-def _workload_flags(parser: argparse.ArgumentParser) -> None:
+def workload_flags(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("workload")
     group.add_argument("--target", help="directory (default: a scratch folder on the local disk), file or block device")
     group.add_argument("--size", help="test size, e.g. 256MiB, 1GiB (default 256MiB; on a block device, all of it from --offset)")
@@ -74,7 +75,7 @@ def _workload_flags(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--keep-file", action="store_true", help="keep the test file afterwards")
 
 
-def _run_flags(parser: argparse.ArgumentParser) -> None:
+def run_flags(parser: argparse.ArgumentParser) -> None:
     remote = parser.add_argument_group("remote hosts")
     remote.add_argument("--host", action="append", default=[], metavar="HOST",
                         help="run on this host over SSH (an ssh alias or user@host:port); repeat for several hosts at once")
@@ -171,7 +172,7 @@ def measure(args: argparse.Namespace, store: Store) -> int:
     print(_announcement(spec, check=True), file=sys.stderr)
     cancel = threading.Event()
     printer = ProgressPrinter(sys.stderr)
-    previous = _install_interrupt(cancel)
+    previous = install_interrupt(cancel)
     try:
         runner = Runner(store, ssh=cli_hosts.ssh_settings(args))
         outcome = runner.run_sweep(spec, resume_id=resume_id, tags=tags, on_event=printer.handle, cancel=cancel)
@@ -197,7 +198,7 @@ def measure(args: argparse.Namespace, store: Store) -> int:
     return 1 if any(r.status in ("failed", "partial") for r in outcome.results) else 0
 
 
-def _install_interrupt(cancel: threading.Event) -> Any:
+def install_interrupt(cancel: threading.Event) -> Any:
     def handler(signum: int, frame: FrameType | None) -> None:
         if cancel.is_set():
             raise KeyboardInterrupt

@@ -20,7 +20,7 @@ import numpy as np
 
 from ssdprof.portable.lanes import LaneSpec
 from ssdprof.portable.messages import Schedule
-from ssdprof.portable.queued import QueueFactory, QueuedLanes, failed_transfer
+from ssdprof.portable.queued import QueuedLanes, QueueFactory, failed_transfer
 
 __all__ = ["Arrivals", "PacedLanes"]
 
