@@ -28,6 +28,7 @@ from ssdprof.app.contract.analysis import (
     SpecSaveResult,
 )
 from ssdprof.app.contract.base import Result
+from ssdprof.app.contract.curves import CURVE_METHODS
 from ssdprof.app.contract.hosts import HostAddParams, HostAddResult, HostParams, HostsListResult, HostTestResult
 from ssdprof.app.contract.runs import (
     CancelResult,
@@ -113,6 +114,7 @@ METHODS: dict[str, Method] = {
     "hosts.add": Method(params=HostAddParams, result=HostAddResult, summary="add a host; an unknown key is offered first"),
     "hosts.test": Method(params=HostParams, result=HostTestResult, summary="reachability, fio, engines, CPUs, NICs"),
     "hosts.remove": Method(params=HostParams, result=DeleteResult, summary="forget a host"),
+    **{name: Method(params=params, result=result, summary=summary) for name, (params, result, summary) in CURVE_METHODS.items()},
 }
 
 
