@@ -2,6 +2,7 @@
 import { useEffect, useReducer, useState } from 'react';
 import { useEngine, type EngineInfoResult, type RunResult, type SweepStarted } from './api';
 import { idle, liveReducer } from './state/live';
+import { Curves } from './views/Curves';
 import { Designer } from './views/Designer';
 import { History } from './views/History';
 import { Hosts } from './views/Hosts';
@@ -12,6 +13,7 @@ import { Specs } from './views/Specs';
 
 const VIEWS = [
   { id: 'designer', label: 'Designer' },
+  { id: 'curves', label: 'Curves' },
   { id: 'live', label: 'Live run' },
   { id: 'results', label: 'Results' },
   { id: 'models', label: 'Models' },
@@ -109,6 +111,7 @@ export function App() {
       <main id="view" role="tabpanel" aria-labelledby={`tab-${view}`}>
         {problem && <p role="alert" className="error">The engine is not reachable: {problem}</p>}
         {view === 'designer' && info && <Designer info={info} running={live.status === 'running'} onStarted={started} />}
+        {view === 'curves' && <Curves onStarted={started} />}
         {view === 'live' && <Live state={live} onCancel={() => void cancel()} onOpenResults={() => setView('results')} onDesign={() => setView('designer')}
           onResume={() => void resume()} />}
         {view === 'results' && <Results title={results.title} runs={results.runs} onDesign={() => setView('designer')} />}
