@@ -13,10 +13,10 @@ import { Specs } from './views/Specs';
 
 const VIEWS = [
   { id: 'designer', label: 'Designer' },
-  { id: 'curves', label: 'Curves' },
   { id: 'live', label: 'Live run' },
   { id: 'results', label: 'Results' },
   { id: 'models', label: 'Models' },
+  { id: 'curves', label: 'Curves' },
   { id: 'history', label: 'History' },
   { id: 'hosts', label: 'Hosts' },
   { id: 'specs', label: 'Spec sheets' },
