@@ -114,12 +114,42 @@ export interface CorrelationResult {
   groups: CorrelationGroup[];
 }
 
-export interface CurvePoint {
-  x: number;
-  value: number;
-  /** prediction interval; None where the model has no spare degrees of freedom */
-  low: number | null;
-  high: number | null;
+export interface CurveIdParams {
+  sweep_id: number;
+}
+
+/** A curve as the CLI's flags, the RPC and the designer give it: a one-point sweep request and the rates. */
+export interface CurveRequest {
+  sweep?: SweepRequest;
+  /** percentages of the maximum, e.g. 10,50,70,80,90,100 */
+  points_pct?: string | ((number | string)[]);
+  /** stop once p99 passes this, e.g. 5ms */
+  stop_latency?: string | number | null;
+}
+
+/** A curve as every face shows it: latency (total, from bins) against achieved IOPS, per offered rate. */
+export interface CurveSummary {
+  sweep_id: number | null;
+  name: string;
+  /** the workload, e.g. 'randread 4KiB QD32 T1' */
+  label: string;
+  status: string;
+  reason: string;
+  engine: string;
+  max_iops: number | null;
+  tolerance_pct: number;
+  stop_latency_ns: number | null;
+  /** the point whose p99 passed the stop latency */
+  stopped_at_pct: number | null;
+  points_pct: number[];
+  points: ssdprof__model__curves__CurvePoint[];
+  knee: Knee | null;
+  /** where latency starts: the I/O's actual submission (fio's lat under rate_iops), not its scheduled arrival; a point that falls behind its schedule is marked saturated instead */
+  latency_from: string;
+}
+
+export interface CurvesListResult {
+  curves: StoredCurve[];
 }
 
 export interface DeleteResult {
@@ -404,6 +434,13 @@ export interface HostsListResult {
 
 export type Interface = "SATA" | "NVMe" | "PCIe" | "SAS";
 
+/** Where latency turns up, named in words by the engine; the renderer and the PDF only show it. */
+export interface Knee {
+  text: string;
+  from_pct: number | null;
+  to_pct: number | null;
+}
+
 /** A latency in nanoseconds with its percentiles, from histogram bins where there are any. */
 export interface LatencyStats {
   samples: number;
@@ -459,6 +496,8 @@ export interface MonitorSample {
   net_rx_bytes_per_s: Record<string, number>;
   net_tx_bytes_per_s: Record<string, number>;
 }
+
+export type NoCurveParams = Record<string, never>;
 
 export type NoParams = Record<string, never>;
 
@@ -724,9 +763,9 @@ export interface ScalingFit {
   rmse: number;
   r2: number | null;
   /** x: unit count; value: measured (low/high unused) */
-  observed: CurvePoint[];
+  observed: ssdprof__app__contract__analysis__CurvePoint[];
   /** the USL curve from 1 unit to beyond the largest asked */
-  curve: CurvePoint[];
+  curve: ssdprof__app__contract__analysis__CurvePoint[];
   projections: ScalingProjection[];
   /** the client link that capped the projections */
   client_link_bytes_per_s: number | null;
@@ -784,12 +823,46 @@ export interface SeriesFit {
   loo_mean_abs_error_pct: number | null;
   loo: LooPointInfo[];
   /** the fitted curve with its interval across the measured (and asked) range */
-  curve: CurvePoint[];
+  curve: ssdprof__app__contract__analysis__CurvePoint[];
   predictions: PredictionInfo[];
   check: CheckInfo | null;
 }
 
 export type Severity = "info" | "warning" | "error";
+
+export interface SloPoint {
+  queue_depth: number;
+  iops: number;
+  lat_ns_at_percentile: number | null;
+  lat_ns_p99: number | null;
+  meets: boolean;
+  run_id: number | null;
+}
+
+export interface SloRequest {
+  sweep?: SweepRequest;
+  /** e.g. 99 or 99.9 */
+  percentile?: number | string;
+  /** the target, e.g. 1ms or 500us (at least 1us) */
+  latency?: string | number;
+  max_qd?: number | string;
+}
+
+/** The deepest queue whose total latency at the percentile stayed within the target, and every point tried. */
+export interface SloSummary {
+  sweep_id: number | null;
+  status: string;
+  reason: string;
+  /** how the depth was searched, e.g. ssdprof's bisection over measured runs */
+  method: string;
+  percentile: number;
+  latency_ns: number;
+  max_qd: number;
+  best: SloPoint | null;
+  /** in the order they were tried */
+  points: SloPoint[];
+  text: string;
+}
 
 export interface SourceInput {
   title: string;
@@ -915,6 +988,15 @@ export interface SpecsListResult {
 }
 
 export type Status = "matched" | "unstated" | "mismatch";
+
+export interface StoredCurve {
+  sweep_id: number;
+  created_at: string;
+  name: string;
+  status: string;
+  /** curve or slo */
+  kind: string;
+}
 
 export interface SweepEstimate {
   name: string;
@@ -1061,6 +1143,8 @@ export interface Workload {
   engine: EngineChoice;
   allow_overwrite: boolean;
   keep_file: boolean;
+  /** offered I/O per second in all (Poisson arrivals); 0 = as fast as the queue allows */
+  rate_iops: number;
   /** e.g. 'randrw 70%R 4KiB QD32 T4': how every face names the point */
   label: string;
 }
@@ -1081,6 +1165,33 @@ export interface WorkloadInput {
   engine?: string | null;
   allow_overwrite?: boolean | null;
   keep_file?: boolean | null;
+  rate_iops?: number | string | null;
+}
+
+export interface ssdprof__app__contract__analysis__CurvePoint {
+  x: number;
+  value: number;
+  /** prediction interval; None where the model has no spare degrees of freedom */
+  low: number | null;
+  high: number | null;
+}
+
+/** One point of a curve: the full-speed run (``pct`` None, offered 0) or a fixed offered rate. */
+export interface ssdprof__model__curves__CurvePoint {
+  index: number;
+  /** offered rate as % of the maximum; None for the full-speed run */
+  pct: number | null;
+  /** 0 for the full-speed run */
+  offered_iops: number;
+  achieved_iops: number;
+  /** achieved fell short of offered by more than the tolerance (or full speed) */
+  saturated: boolean;
+  lat_ns_mean: number | null;
+  lat_ns_p50: number | null;
+  lat_ns_p99: number | null;
+  lat_ns_p99_9: number | null;
+  run_id: number | null;
+  status: string;
 }
 
 /** Every RPC method: its params and its result. */
@@ -1153,11 +1264,21 @@ export interface Methods {
   "hosts.remove": { params: HostParams; result: DeleteResult };
   /** set or clear the link speed set for a host */
   "hosts.set_link": { params: HostLinkParams; result: HostInfo };
+  /** a curve: the maximum, then Poisson rates at % of it; events as run.event */
+  "curve.start": { params: CurveRequest; result: SweepStarted };
+  /** a stored curve: offered/achieved IOPS, total latency, saturation, knee */
+  "curve.get": { params: CurveIdParams; result: CurveSummary };
+  /** stored curves and latency target searches, newest first */
+  "curves.list": { params: NoCurveParams; result: CurvesListResult };
+  /** the deepest queue within a latency target; events as run.event */
+  "slo.start": { params: SloRequest; result: SweepStarted };
+  /** a stored latency target search: the depth found and every depth tried */
+  "slo.get": { params: CurveIdParams; result: SloSummary };
 }
 
 export type MethodName = keyof Methods;
 
-export const METHOD_NAMES = ["engine.info", "workload.validate", "presets.list", "devices.list", "sweep.estimate", "sweep.start", "sweep.resume", "sweep.cancel", "sweep.status", "sweeps.list", "runs.list", "runs.get", "runs.tag", "runs.delete", "runs.charts", "runs.bars", "runs.percentiles", "export.csv", "specs.list", "specs.match", "specs.compare", "specs.save", "specs.delete", "runs.compare", "analysis.predict", "analysis.scaling", "analysis.observe", "analysis.correlation", "report.pdf", "hosts.list", "hosts.add", "hosts.test", "hosts.remove", "hosts.set_link"] as const satisfies readonly MethodName[];
+export const METHOD_NAMES = ["engine.info", "workload.validate", "presets.list", "devices.list", "sweep.estimate", "sweep.start", "sweep.resume", "sweep.cancel", "sweep.status", "sweeps.list", "runs.list", "runs.get", "runs.tag", "runs.delete", "runs.charts", "runs.bars", "runs.percentiles", "export.csv", "specs.list", "specs.match", "specs.compare", "specs.save", "specs.delete", "runs.compare", "analysis.predict", "analysis.scaling", "analysis.observe", "analysis.correlation", "report.pdf", "hosts.list", "hosts.add", "hosts.test", "hosts.remove", "hosts.set_link", "curve.start", "curve.get", "curves.list", "slo.start", "slo.get"] as const satisfies readonly MethodName[];
 
 /** Notifications from the engine (and, for engine.status, the desktop shell). */
 export interface Notifications {

@@ -2,6 +2,7 @@
 import { useEffect, useReducer, useState } from 'react';
 import { useEngine, type EngineInfoResult, type RunResult, type SweepStarted } from './api';
 import { idle, liveReducer } from './state/live';
+import { Curves } from './views/Curves';
 import { Designer } from './views/Designer';
 import { History } from './views/History';
 import { Hosts } from './views/Hosts';
@@ -15,6 +16,7 @@ const VIEWS = [
   { id: 'live', label: 'Live run' },
   { id: 'results', label: 'Results' },
   { id: 'models', label: 'Models' },
+  { id: 'curves', label: 'Curves' },
   { id: 'history', label: 'History' },
   { id: 'hosts', label: 'Hosts' },
   { id: 'specs', label: 'Spec sheets' },
@@ -109,6 +111,7 @@ export function App() {
       <main id="view" role="tabpanel" aria-labelledby={`tab-${view}`}>
         {problem && <p role="alert" className="error">The engine is not reachable: {problem}</p>}
         {view === 'designer' && info && <Designer info={info} running={live.status === 'running'} onStarted={started} />}
+        {view === 'curves' && <Curves onStarted={started} />}
         {view === 'live' && <Live state={live} onCancel={() => void cancel()} onOpenResults={() => setView('results')} onDesign={() => setView('designer')}
           onResume={() => void resume()} />}
         {view === 'results' && <Results title={results.title} runs={results.runs} onDesign={() => setView('designer')} />}

@@ -9,7 +9,7 @@ export const fullRun = sample.full as unknown as RunResult;
 
 export const defaults: Workload = {
   pattern: 'randread', read_pct: 100, block_size_bytes: 4096, queue_depth: 1, numjobs: 1, runtime_s: 10, ramp_s: 2,
-  size_bytes: 256 << 20, offset_bytes: 0, target: '', direct: true, engine: 'auto', allow_overwrite: false, keep_file: false,
+  size_bytes: 256 << 20, offset_bytes: 0, target: '', direct: true, engine: 'auto', allow_overwrite: false, keep_file: false, rate_iops: 0,
   label: 'randread 4KiB QD1 T1',
 };
 

@@ -45,6 +45,7 @@ class WorkloadInput(_Request):
     engine: str | None = None
     allow_overwrite: bool | None = None
     keep_file: bool | None = None
+    rate_iops: Loose | None = None
 
     def raw(self) -> dict[str, Any]:
         return self.model_dump(exclude_none=True)

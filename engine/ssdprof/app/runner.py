@@ -7,12 +7,13 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
 import psutil
 
+from ssdprof.app.adaptive import adapt, is_adaptive, point_tags
 from ssdprof.app.engines import EngineUnavailable, PointEngine, choose_engine
 from ssdprof.app.sites import LocalSite, RemoteSite, Site
 from ssdprof.fio.output import combine
@@ -39,6 +40,10 @@ class SweepOutcome:
     layout_s: float
     reason: str = ""
     """Why a sweep stopped before its end ("stopped": a host was lost; resume when it is back)."""
+    spec: SweepSpec | None = None
+    """The sweep as it ended: a curve or a search has the points it grew."""
+    measured: dict[int, RunResult] = field(default_factory=dict)
+    """A curve's or a search's finished points by index, resumed ones included."""
 
 
 @dataclass(frozen=True)
@@ -76,7 +81,9 @@ class Runner:
         started = time.monotonic()
         site = self._site(spec)
         sweep_id, done = self._open_sweep(spec, resume_id)
-        todo = [(r, i) for r in range(spec.repeats) for i in range(len(spec.points)) if (i, r) not in done]
+        measured = self._measured(sweep_id) if resume_id is not None and is_adaptive(spec) else {}
+        spec = self._adapted(spec, sweep_id, measured)
+        todo = _todo(spec, done)
         clock = _Clock(sum(spec.points[i].duration_s() + POINT_OVERHEAD_S for _, i in todo))
         emit(SweepStarted(sweep_id=sweep_id, name=spec.name, total_points=spec.total_points(), already_done=len(done),
                           estimated_s=estimate_s(spec) * len(todo) / max(spec.total_points(), 1),
@@ -84,13 +91,17 @@ class Runner:
         results: list[RunResult] = []
         layout_s = 0.0
         status, reason = "done", ""
+        number = len(done)
         try:
             layout_s = site.set_up(emit) if todo else 0.0
-            for number, (repeat, index) in enumerate(todo, start=len(done) + 1):
+            while todo:
+                repeat, index = todo.pop(0)
+                number += 1
                 workload = spec.points[index]
                 emit(PointStarted(index=index, repeat=repeat, number=number, total_points=spec.total_points(),
                                   workload=workload, eta_s=clock.remaining_s))
-                point = _Point(workload, number, spec.total_points(), sweep_id, repeat, {**spec.tags, **(tags or {})})
+                point = _Point(workload, number, spec.total_points(), sweep_id, repeat,
+                               {**spec.tags, **(tags or {}), **point_tags(spec, index)})
                 result = None if cancel.is_set() else self._measure_point(site, point, emit=emit, cancel=cancel, clock=clock)
                 if result is None:
                     status = "cancelled"
@@ -100,7 +111,14 @@ class Runner:
                 results.append(result)
                 clock.finish(workload)
                 emit(PointFinished(number=number, total_points=spec.total_points(), result=result))
-                if number < spec.total_points() and (lost := site.lost(result)) is not None:
+                if is_adaptive(spec) and result.status in ("ok", "partial"):
+                    done.add((index, repeat))
+                    measured[index] = result
+                    grown = self._adapted(spec, sweep_id, measured)
+                    if grown is not spec:
+                        spec, todo = grown, _todo(grown, done)
+                        clock.remaining_s = sum(spec.points[i].duration_s() + POINT_OVERHEAD_S for _, i in todo)
+                if todo and (lost := site.lost(result)) is not None:
                     status = "stopped"
                     reason = (f"stopped after point {number} of {spec.total_points()}: {lost}. Its data and the other "
                               "hosts' are kept; resume when the host is back")
@@ -112,7 +130,18 @@ class Runner:
         wall_s = time.monotonic() - started
         emit(SweepFinished(sweep_id=sweep_id, status=status, run_ids=[r.id for r in results if r.id is not None],
                            wall_s=wall_s, layout_s=layout_s, reason=reason))
-        return SweepOutcome(sweep_id, status, results, wall_s, layout_s, reason)
+        return SweepOutcome(sweep_id, status, results, wall_s, layout_s, reason, spec=spec,
+                            measured={**measured} if is_adaptive(spec) else {})
+
+    def _measured(self, sweep_id: int | None) -> dict[int, RunResult]:
+        """A resumed curve's or search's finished points, by index: what its next points depend on."""
+        return self.store.sweep_results(sweep_id) if self.store is not None and sweep_id is not None else {}
+
+    def _adapted(self, spec: SweepSpec, sweep_id: int | None, measured: dict[int, RunResult]) -> SweepSpec:
+        grown = adapt(spec, measured)
+        if grown is not spec and self.store is not None and sweep_id is not None:
+            self.store.set_sweep_spec(sweep_id, grown)
+        return grown
 
     def _site(self, spec: SweepSpec) -> Site:
         """Check everything that can be checked before anything is written anywhere."""
@@ -173,6 +202,10 @@ class Runner:
             cpu_busy_pct=cpu_busy, raw_output=measurement.raw_output, job_text=measurement.job_text,
             monitor=measurement.monitor, start_skew_ms=measurement.start_skew_ms,
         )
+
+
+def _todo(spec: SweepSpec, done: set[tuple[int, int]]) -> list[tuple[int, int]]:
+    return [(r, i) for r in range(spec.repeats) for i in range(len(spec.points)) if (i, r) not in done]
 
 
 def _engine_info(engine: PointEngine, workload: Workload) -> EngineInfo:

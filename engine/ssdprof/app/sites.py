@@ -15,6 +15,7 @@ from ssdprof.model.events import LayoutDone, RunEvent
 from ssdprof.model.results import Environment, RunResult
 from ssdprof.model.sweep import SweepSpec
 from ssdprof.model.workload import FieldProblem, WorkloadError
+from ssdprof.portable.engine import PortableEngine
 from ssdprof.remote.addresses import parse_host
 from ssdprof.remote.ceph import parse_rbd
 from ssdprof.remote.multihost import DEFAULT_REMOTE_DIR, MultiHostEngine, RemoteOptions
@@ -131,6 +132,11 @@ class LocalSite:
                 problems.append(FieldProblem(field=name, flag=flag, message=(
                     f"{', '.join(map(str, odd))} B is not a multiple of the device's {logical} B logical block, "
                     "which direct I/O requires")))
+        if (spec.curve is not None or any(p.rate_iops for p in spec.points)) and isinstance(self.engine, PortableEngine):
+            try:  # before anything is written: a curve's rates come after its first point
+                self.engine.backend_for(spec.points[0].queue_depth, paced=True)
+            except WorkloadError as exc:
+                problems += exc.problems
         if len({p.target for p in spec.points}) > 1:
             problems.append(FieldProblem(field="target", flag="--target", message="all points of a sweep share one target"))
         if problems:

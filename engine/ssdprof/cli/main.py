@@ -12,6 +12,7 @@ from pathlib import Path
 
 from ssdprof import __version__
 from ssdprof.cli import analysis as cli_analysis
+from ssdprof.cli import curve as cli_curve
 from ssdprof.cli import hosts as cli_hosts
 from ssdprof.cli import report as cli_report
 from ssdprof.cli import specs as cli_specs
@@ -33,6 +34,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     measure_flags(sub)
+    cli_curve.register(sub)
 
     runs_parser = command(sub, "runs", "list, show, tag or delete stored runs", "ssdprof runs list --tag interface=NVMe\n"
                     "  ssdprof runs show 12 --json")
@@ -132,7 +134,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         return serve(args.db or default_db_path(), port=args.port)
     handlers = {"run": measure, "sweep": measure, "runs": runs, "export": export, "import": import_files, "hosts": cli_hosts.handle,
                 "specs": cli_specs.handle,
-                **dict.fromkeys(cli_analysis.COMMANDS, cli_analysis.handle), **dict.fromkeys(cli_report.COMMANDS, cli_report.handle)}
+                **dict.fromkeys(cli_analysis.COMMANDS, cli_analysis.handle),
+                **dict.fromkeys(cli_curve.COMMANDS, cli_curve.handle), **dict.fromkeys(cli_report.COMMANDS, cli_report.handle)}
     store = Store(args.db or default_db_path())
     try:
         return handlers[args.command](args, store)

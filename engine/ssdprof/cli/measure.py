@@ -22,12 +22,13 @@ from ssdprof.remote.multihost import DEFAULT_REMOTE_DIR
 from ssdprof.store.db import Store
 from ssdprof.target.plan import device_region, plan_target, widest
 
-__all__ = ["VARY_NAMES", "WORKLOAD_FLAGS", "measure", "measure_flags", "parse_tags", "request_from_args"]
+__all__ = ["VARY_NAMES", "WORKLOAD_FLAGS", "install_interrupt", "measure", "measure_flags", "parse_tags", "request_from_args",
+           "run_flags", "workload_flags"]
 
 # CLI flag -> workload field; the same flags for run and sweep.
 WORKLOAD_FLAGS: dict[str, str] = {
     "target": "target", "size": "size_bytes", "offset": "offset_bytes", "rw": "pattern", "bs": "block_size_bytes", "read_pct": "read_pct",
-    "qd": "queue_depth", "jobs": "numjobs", "runtime": "runtime_s", "ramp": "ramp_s", "engine": "engine",
+    "qd": "queue_depth", "jobs": "numjobs", "runtime": "runtime_s", "ramp": "ramp_s", "engine": "engine", "rate": "rate_iops",
 }
 VARY_NAMES = {"bs": "block_size_bytes", "qd": "queue_depth", "jobs": "numjobs", "rw": "pattern", "read-pct": "read_pct",
               "runtime": "runtime_s", "ramp": "ramp_s", "size": "size_bytes"}
@@ -37,14 +38,14 @@ def measure_flags(sub: Any) -> None:
     """The ``run`` and ``sweep`` commands and their flags."""
     run = command(sub, "run", "measure one workload (with --repeat, several times)",
                   "ssdprof run --target ~/ssdtest --size 1GiB --rw randread --bs 4k --qd 1 --runtime 10 --json")
-    _workload_flags(run)
-    _run_flags(run)
+    workload_flags(run)
+    run_flags(run)
     sweep = command(sub, "sweep", "measure many points: a preset, or factors varied one at a time or as a grid",
                     "ssdprof sweep --preset student --runtime 5 --ramp 1\n"
                     "  ssdprof sweep --vary bs=4k,16k,128k --vary qd=1,8,32 --grid --repeat 3\n"
                     "  ssdprof sweep --resume")
-    _workload_flags(sweep)
-    _run_flags(sweep)
+    workload_flags(sweep)
+    run_flags(sweep)
     sweep.add_argument("--preset", choices=sorted(PRESETS), help="a ready-made sweep (see: ssdprof presets)")
     sweep.add_argument("--vary", action="append", default=[], metavar="FACTOR=V1,V2,...",
                        help=f"vary a factor over values; factors: {', '.join(VARY_NAMES)}")
@@ -54,7 +55,7 @@ def measure_flags(sub: Any) -> None:
     sweep.add_argument("--estimate", action="store_true", help="print the points and estimated duration, run nothing")
 
 
-def _workload_flags(parser: argparse.ArgumentParser) -> None:
+def workload_flags(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("workload")
     group.add_argument("--target", help="directory (default: a scratch folder on the local disk), file or block device")
     group.add_argument("--size", help="test size, e.g. 256MiB, 1GiB (default 256MiB; on a block device, all of it from --offset)")
@@ -67,13 +68,14 @@ def _workload_flags(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--runtime", help="measured time per point, e.g. 30, 30s, 2m (default 10s)")
     group.add_argument("--ramp", help="warm-up before measuring (default 2s)")
     group.add_argument("--engine", help="auto (fio if installed), fio or portable (default auto)")
+    group.add_argument("--rate", help="offered I/O per second in all, Poisson arrivals (default 0: as fast as the queue allows)")
     group.add_argument("--buffered", action="store_true", help="measure through the page cache (labelled as not device numbers)")
     group.add_argument("--allow-overwrite", action="store_true",
                        help="allow writes into an existing file or block device (never one mounted, held or used as swap)")
     group.add_argument("--keep-file", action="store_true", help="keep the test file afterwards")
 
 
-def _run_flags(parser: argparse.ArgumentParser) -> None:
+def run_flags(parser: argparse.ArgumentParser) -> None:
     remote = parser.add_argument_group("remote hosts")
     remote.add_argument("--host", action="append", default=[], metavar="HOST",
                         help="run on this host over SSH (an ssh alias or user@host:port); repeat for several hosts at once")
@@ -170,7 +172,7 @@ def measure(args: argparse.Namespace, store: Store) -> int:
     print(_announcement(spec, check=True), file=sys.stderr)
     cancel = threading.Event()
     printer = ProgressPrinter(sys.stderr)
-    previous = _install_interrupt(cancel)
+    previous = install_interrupt(cancel)
     try:
         runner = Runner(store, ssh=cli_hosts.ssh_settings(args))
         outcome = runner.run_sweep(spec, resume_id=resume_id, tags=tags, on_event=printer.handle, cancel=cancel)
@@ -196,7 +198,7 @@ def measure(args: argparse.Namespace, store: Store) -> int:
     return 1 if any(r.status in ("failed", "partial") for r in outcome.results) else 0
 
 
-def _install_interrupt(cancel: threading.Event) -> Any:
+def install_interrupt(cancel: threading.Event) -> Any:
     def handler(signum: int, frame: FrameType | None) -> None:
         if cancel.is_set():
             raise KeyboardInterrupt

@@ -21,11 +21,12 @@ class FioPlan:
 
 
 def job_file(workload: Workload, filename: str | None, plan: FioPlan, *, is_device: bool = False,
-             extra_options: tuple[str, ...] = (), create_file: bool = True) -> str:
+             extra_options: tuple[str, ...] = (), create_file: bool = True, hosts: int = 1) -> str:
     """A plain fio job file that reproduces the measurement on its own.
 
     ``filename`` None leaves the target to ``extra_options`` (e.g. the rbd engine's pool and image).
     ``create_file`` False makes fio fail where the file is missing instead of creating it.
+    ``hosts`` is how many hosts run this job at once: an offered rate is split across them.
     """
     lines = [
         "; written by ssdprof: " + workload.label,
@@ -57,6 +58,7 @@ def job_file(workload: Workload, filename: str | None, plan: FioPlan, *, is_devi
     ]
     if workload.pattern.fixed_read_pct is None:
         lines.append(f"rwmixread={workload.read_pct}")
+    lines += _rate(workload, plan, hosts)
     lines += _region(workload, plan)
     if workload.offset_bytes:
         lines.append(f"offset={workload.offset_bytes}")
@@ -66,6 +68,24 @@ def job_file(workload: Workload, filename: str | None, plan: FioPlan, *, is_devi
         lines.append("allow_file_create=0")
     lines += ["", "[ssdprof]", ""]
     return "\n".join(lines)
+
+
+def _rate(workload: Workload, plan: FioPlan, hosts: int) -> list[str]:
+    """An offered load as fio's per-job rate with Poisson arrivals; a mix gets a rate per direction.
+
+    fio's rate applies to each job (numjobs clones), so the total is divided by the jobs on every host.
+    Latency stays fio's ``lat``: from the I/O's actual submission, not its scheduled arrival (a point that
+    falls behind its schedule is marked saturated instead)."""
+    if not workload.rate_iops:
+        return []
+    per_job = workload.rate_iops / (plan.numjobs * hosts)
+    reads = per_job * workload.read_pct / 100
+    rates = [reads, per_job - reads]
+    if workload.pattern.fixed_read_pct is None:
+        value = ",".join(str(max(1, round(r))) if r else "0" for r in rates)
+    else:
+        value = str(max(1, round(per_job)))
+    return [f"rate_iops={value}", "rate_process=poisson"]
 
 
 def _region(workload: Workload, plan: FioPlan) -> list[str]:

@@ -10,6 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ssdprof.model.curves import CurveSpec, SloSpec
 from ssdprof.model.quantities import format_duration
 from ssdprof.model.workload import FIELD_RULES, FieldProblem, Workload, WorkloadError, parse_workload
 
@@ -67,6 +68,8 @@ class SweepSpec(BaseModel):
     repeats: int = Field(default=1, ge=1, le=MAX_REPEATS)
     tags: dict[str, str] = Field(default_factory=dict)
     remote: RemoteSpec | None = None
+    curve: CurveSpec | None = Field(default=None, description="a curve under offered load: points added as it runs")
+    slo: SloSpec | None = Field(default=None, description="a search for the deepest queue within a latency target")
 
     def total_points(self) -> int:
         return len(self.points) * self.repeats

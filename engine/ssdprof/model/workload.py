@@ -22,6 +22,7 @@ MAX_BLOCK_SIZE_BYTES = 64 << 20
 MAX_QUEUE_DEPTH = 4096
 MAX_NUMJOBS = 256
 MAX_RUNTIME_S = 7 * 24 * 3600.0
+MAX_RATE_IOPS = 100_000_000
 
 
 class Pattern(str, enum.Enum):
@@ -86,6 +87,8 @@ FIELD_RULES: dict[str, tuple[str, str]] = {
     "engine": ("--engine", "one of auto, fio, portable"),
     "allow_overwrite": ("--allow-overwrite", "true to write into an existing file or a raw block device, destroying its contents"),
     "keep_file": ("--keep-file", "true to keep the test file after the run"),
+    "rate_iops": ("--rate", "the offered load in I/O per second, all jobs and hosts together, with Poisson arrivals, "
+                            f"at least one per job and at most {MAX_RATE_IOPS}; 0 runs as fast as the queue allows"),
 }
 
 
@@ -108,6 +111,8 @@ class Workload(BaseModel):
     engine: EngineChoice = EngineChoice.AUTO
     allow_overwrite: bool = False
     keep_file: bool = False
+    rate_iops: int = Field(default=0, ge=0, le=MAX_RATE_IOPS,
+                           description="offered I/O per second in all (Poisson arrivals); 0 = as fast as the queue allows")
 
     @model_validator(mode="before")
     @classmethod
@@ -138,6 +143,8 @@ class Workload(BaseModel):
             raise ValueError(f"read_pct={self.read_pct} conflicts with pattern {self.pattern.value}; use rw or randrw for a mix")
         if self.size_bytes < self.block_size_bytes * self.numjobs:
             raise ValueError("size_bytes is smaller than one block per job")
+        if 0 < self.rate_iops < self.numjobs:
+            raise ValueError(f"rate_iops {self.rate_iops} is below one I/O per second per job ({self.numjobs} jobs)")
         return self
 
     @property
@@ -153,16 +160,18 @@ class Workload(BaseModel):
 
     def key(self) -> str:
         """A stable hash of the measured settings (not the target's cleanup options)."""
-        # offset 0 left out: the hashes of runs stored before offsets existed stay the same
+        # offset 0 and rate 0 left out: the hashes of runs stored before they existed stay the same
         fields = self.model_dump(mode="json", exclude={"keep_file", "allow_overwrite", "label",
-                                                       *(() if self.offset_bytes else ("offset_bytes",))})
+                                                       *(() if self.offset_bytes else ("offset_bytes",)),
+                                                       *(() if self.rate_iops else ("rate_iops",))})
         return hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()[:16]
 
     @computed_field(description="e.g. 'randrw 70%R 4KiB QD32 T4': how every face names the point")  # type: ignore[prop-decorator]
     @property
     def label(self) -> str:
         mix = "" if self.pattern.fixed_read_pct is not None else f" {self.read_pct}%R"
-        return f"{self.pattern.value}{mix} {format_size(self.block_size_bytes)} QD{self.queue_depth} T{self.numjobs}"
+        rate = f" @{self.rate_iops} IOPS" if self.rate_iops else ""
+        return f"{self.pattern.value}{mix} {format_size(self.block_size_bytes)} QD{self.queue_depth} T{self.numjobs}{rate}"
 
 
 _FIELD_CONVERTERS: dict[str, Any] = {
@@ -171,6 +180,7 @@ _FIELD_CONVERTERS: dict[str, Any] = {
     "offset_bytes": parse_size_bytes,
     "runtime_s": parse_duration_s,
     "ramp_s": parse_duration_s,
+    "rate_iops": lambda text: int(text.strip()),
 }
 
 

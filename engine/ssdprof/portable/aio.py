@@ -27,6 +27,8 @@ class AsyncQueue(Protocol):
     """Per slot: ``time.perf_counter_ns()`` read just before its current I/O was submitted."""
     waited_ns: int
     """Time spent blocked waiting for completions, in all: what the device left this thread idle."""
+    reap_at_once: int
+    """How many completions a wait asks for (:func:`reap_batch`); a paced queue asks for one."""
 
     @property
     def in_flight(self) -> int: ...

@@ -80,13 +80,18 @@ class PortableEngine:
             self._backend = choose_backend(self.system, self._requested_backend)
         return self._backend
 
-    def backend_for(self, queue_depth: int) -> BackendChoice:
-        """The interface for one measurement: at queue depth 1 a synchronous call, unless one was asked for.
+    def backend_for(self, queue_depth: int, *, paced: bool = False) -> BackendChoice:
+        """The interface for one measurement: at queue depth 1 a synchronous call, unless one was asked for
+        or the load is offered at a rate (only an asynchronous queue paces arrivals, see :mod:`pacing`).
 
         With one I/O per job there is no queue to keep: a synchronous call is one system call
         where an asynchronous queue makes two (submit, wait), and measured here it is the one
         that matches fio io_uring's QD1 latency (bench/portable_vs_fio.py)."""
-        if queue_depth > 1 or self._requested_backend or self.backend.name == SYNC:
+        if paced and self.backend.name == SYNC:
+            raise WorkloadError.single("rate_iops", "--rate", (
+                f"the portable engine paces arrivals only through an asynchronous queue, and none runs here "
+                f"({self.backend.note}); leave the rate at 0, or install fio and use --engine fio"))
+        if paced or queue_depth > 1 or self._requested_backend or self.backend.name == SYNC:
             return self.backend
         return BackendChoice(SYNC, (f"queue depth 1: one synchronous call per I/O, the shorter path than {self.backend.name}'s "
                                     "submit and wait",))
@@ -138,13 +143,14 @@ class PortableEngine:
         shape = IoShape(block_size_bytes=workload.block_size_bytes, size_bytes=workload.size_bytes,
                         random=workload.pattern.is_random, read_pct=workload.read_pct,
                         queue_depth=workload.queue_depth, numjobs=workload.numjobs)
-        backend = self.backend_for(workload.queue_depth)
+        backend = self.backend_for(workload.queue_depth, paced=workload.rate_iops > 0)
         lanes = [dataclasses.replace(lane, region_start_bytes=lane.region_start_bytes + workload.offset_bytes)
                  for lane in plan_lanes(shape, secrets.randbits(63))]  # the region starts at --offset, as fio's offset=
         sizing = (QueueSizing(self.worker_count(len(lanes))) if backend.name == SYNC
                   else self.queue_sizing(backend.name, lanes, path, workload))
         groups = spread_over_workers(lanes, sizing.workers)
-        schedule = Schedule(ramp_ns=round(workload.ramp_s * 1e9), runtime_ns=round(workload.runtime_s * 1e9))
+        schedule = Schedule(ramp_ns=round(workload.ramp_s * 1e9), runtime_ns=round(workload.runtime_s * 1e9),
+                            rate_iops_per_lane=workload.rate_iops / len(lanes))
         specs = [WorkerSpec(worker_id=i, path=str(path), direct=workload.direct, writes=workload.does_write, system=self.system,
                             lanes=tuple(lanes), schedule=schedule, parent_pid=os.getpid(), backend=backend.name)
                  for i, lanes in enumerate(groups)]

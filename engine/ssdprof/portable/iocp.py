@@ -53,6 +53,7 @@ class IocpQueue:
         self._read_addresses = read_addresses
         self.submitted_ns = [0] * depth
         self.waited_ns = 0
+        self.reap_at_once = 1  # each wait returns at the first completion
         self._overlapped = (Overlapped * depth)()
         self._first = ctypes.addressof(self._overlapped)
         self._entries = (OverlappedEntry * depth)()

@@ -84,7 +84,7 @@ class LibaioQueue:
         self._events = ctypes.create_string_buffer(_EVENT_BYTES * depth)
         self._event_words = memoryview(self._events).cast("B").cast("q")
         self._depth = depth
-        self._batch = reap_batch(depth)
+        self.reap_at_once = reap_batch(depth)
         self._in_flight = 0
 
     @property
@@ -105,7 +105,7 @@ class LibaioQueue:
         count = -errno.EINTR
         began = perf_counter_ns()
         while count == -errno.EINTR:
-            count = self._library.io_getevents(self._context, min(self._batch, self._in_flight), self._depth, self._events,
+            count = self._library.io_getevents(self._context, min(self.reap_at_once, self._in_flight), self._depth, self._events,
                                                None)
         self.waited_ns += perf_counter_ns() - began
         if count < 0:

@@ -24,6 +24,8 @@ class Schedule:
     """How often a lane checks for cancel (and so how promptly it stops)."""
     handover_ns: int = 1_000_000_000
     """How often a lane sends its latencies (a multiple of ``checkpoint_ns``): the progress interval."""
+    rate_iops_per_lane: float = 0.0
+    """An offered load (Poisson arrivals) per lane; a worker's queue paces its lanes' share. 0: keep the queue full."""
 
     @property
     def duration_ns(self) -> int:

@@ -110,6 +110,7 @@ class PosixAioQueue:
         self._descriptors = [os.dup(descriptor) for _ in range(depth)]
         self.submitted_ns = [0] * depth
         self.waited_ns = 0
+        self.reap_at_once = 1  # each wait returns at the first completion
         self._blocks = ctypes.create_string_buffer(layout.size * depth)
         base = ctypes.addressof(self._blocks)
         self._addresses = [base + slot * layout.size for slot in range(depth)]

@@ -27,7 +27,7 @@ from ssdprof.portable.lane import WriteBuffers
 from ssdprof.portable.lanes import LaneSpec, OffsetStream
 from ssdprof.portable.messages import Chunk, LaneDone, Schedule
 
-__all__ = ["QueuedLanes"]
+__all__ = ["QueueFactory", "QueuedLanes", "failed_transfer"]
 
 QueueFactory = Callable[[int, list[int]], AsyncQueue]
 """``factory(length_bytes, read_addresses) -> queue`` with one slot per read address."""
@@ -120,7 +120,7 @@ class QueuedLanes:
             stamps = queue.submitted_ns
             for slot, result in done:
                 if result != length:
-                    raise _failed(result, length)
+                    raise failed_transfer(result, length)
                 if was_read[slot]:
                     note_read[slot](now - stamps[slot])
                 else:
@@ -140,7 +140,7 @@ class QueuedLanes:
         stamps = self._queue.submitted_ns
         for slot, result in done:
             if result != self._length:
-                raise _failed(result, self._length)
+                raise failed_transfer(result, self._length)
             state = self._slots[slot]
             (state.read_ns if self._was_read[slot] else state.write_ns).append(now - stamps[slot])
         return self._checkpoint(now)
@@ -207,7 +207,7 @@ class QueuedLanes:
             state.read_ramp = state.write_ramp = 0
 
 
-def _failed(result: int, length: int) -> OSError:
+def failed_transfer(result: int, length: int) -> OSError:
     if result < 0:
         return OSError(-result, os.strerror(-result))
     return OSError(0, f"short transfer: {result} of {length} bytes")

@@ -117,7 +117,7 @@ class UringQueue:
     def __init__(self, descriptor: int, depth: int, *, length_bytes: int, read_addresses: list[int],
                  on_close: Callable[[], None] = lambda: None):
         self.depth = depth
-        self._batch = reap_batch(depth)
+        self.reap_at_once = reap_batch(depth)
         self._on_close = on_close
         self.submitted_ns = [0] * depth
         self.waited_ns = 0
@@ -191,7 +191,7 @@ class UringQueue:
                 break
             self._check_errno("submit")
         began = perf_counter_ns()
-        wanted = min(self._batch, self._in_flight)
+        wanted = min(self.reap_at_once, self._in_flight)
         while self._enter(_SYS_ENTER, self._fd, 0, wanted, _ENTER_GETEVENTS, None, 0) < 0:
             self._check_errno("wait")
         self.waited_ns += perf_counter_ns() - began

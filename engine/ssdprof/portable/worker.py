@@ -27,6 +27,7 @@ from ssdprof.portable.directio import open_io_file
 from ssdprof.portable.lane import Lane
 from ssdprof.portable.lanes import LaneSpec
 from ssdprof.portable.messages import LaneDone, LaneReady, WorkerDone, WorkerSpec
+from ssdprof.portable.pacing import PacedLanes
 from ssdprof.portable.queued import QueuedLanes
 
 __all__ = ["run_worker"]
@@ -92,7 +93,8 @@ def _queue_main(spec: WorkerSpec, *, send: Callable[[object], None], stopped: Ca
                               length_bytes=length_bytes, read_addresses=read_addresses)
 
     try:
-        lanes = QueuedLanes(spec.lanes, open_queue, spec.schedule, writes=spec.writes, send=send, stopped=stopped)
+        kind = PacedLanes if spec.schedule.rate_iops_per_lane else QueuedLanes
+        lanes = kind(spec.lanes, open_queue, spec.schedule, writes=spec.writes, send=send, stopped=stopped)
     except OSError as exc:
         for lane in spec.lanes:
             send(LaneDone(lane_id=lane.lane_id, error=f"cannot start {spec.backend} on {spec.path}: {exc.strerror or exc}"))

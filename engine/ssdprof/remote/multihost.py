@@ -140,7 +140,7 @@ class MultiHostEngine:
             monitor=[s for run in runs for s in run.monitor], start_skew_ms=skew_ms, extra_warnings=warnings,
             job_text=job_file(workload, self.targets.get(self.options.hosts[0].name), plan,
                               extra_options=self._target_options(self.options.hosts[0]),
-                              is_device=self.options.hosts[0].name in self.options.devices),
+                              is_device=self.options.hosts[0].name in self.options.devices, hosts=len(self.options.hosts)),
         )
 
     def cleanup(self) -> list[str]:
@@ -241,7 +241,7 @@ class MultiHostEngine:
         rbd = self.options.rbd
         text = job_file(workload.model_copy(update={"direct": False}) if rbd else workload,
                         None if rbd else self.targets[host.name], plan, extra_options=self._target_options(host),
-                        is_device=host.name in self.options.devices)
+                        is_device=host.name in self.options.devices, hosts=len(self.options.hosts))
         return ["env", *(rbd.env() if rbd else []), *fio_argv_from_job(text)]
 
     def _describe(self, result: HostResult, monitor: list[MonitorSample]) -> HostResult:

@@ -113,9 +113,19 @@ class Store:
         return StoredSweep(row["id"], row["created_at"], row["name"], SweepSpec.model_validate_json(row["spec_json"]),
                            row["status"], done)
 
+    def sweep_results(self, sweep_id: int) -> dict[int, RunResult]:
+        """A sweep's finished points (first repeat) by point index: what a curve or a search grows from."""
+        rows = self._db.execute("SELECT id, point_index, result_json FROM runs WHERE sweep_id = ? AND repeat = 0 AND "
+                                "status IN ('ok', 'partial') ORDER BY id", (sweep_id,))
+        return {row["point_index"]: self._load(row["result_json"], row["id"]) for row in rows if row["point_index"] is not None}
+
     def last_unfinished_sweep(self) -> StoredSweep | None:
         row = self._db.execute("SELECT id FROM sweeps WHERE status != 'done' ORDER BY id DESC LIMIT 1").fetchone()
         return self.sweep(row[0]) if row else None
+
+    def set_sweep_spec(self, sweep_id: int, spec: SweepSpec) -> None:
+        """A curve's or a search's points, extended or cut as its results come in."""
+        self._db.execute("UPDATE sweeps SET spec_json = ? WHERE id = ?", (spec.model_dump_json(), sweep_id))
 
     def set_sweep_status(self, sweep_id: int, status: str) -> None:
         self._db.execute("UPDATE sweeps SET status = ? WHERE id = ?", (status, sweep_id))

@@ -11,12 +11,13 @@ from typing import Any
 from ssdprof.fio.jobfile import FioPlan, job_file
 from ssdprof.fio.output import FioOutputError, FioReport, combine, parse_report
 from ssdprof.fio.runner import measurement_from_report
+from ssdprof.model.curves import CurveSummary
 from ssdprof.model.quantities import parse_duration_s, parse_size_bytes
 from ssdprof.model.results import DirectionStats, EngineInfo, Environment, RunResult, ValidityWarning
 from ssdprof.model.workload import Pattern, Workload
 from ssdprof.store.crosscheck import check_bandwidth
 
-__all__ = ["CSV_COLUMNS", "ImportError_", "export_csv", "export_fio_job", "export_json", "import_fio_output"]
+__all__ = ["CSV_COLUMNS", "ImportError_", "curve_csv", "export_csv", "export_fio_job", "export_json", "import_fio_output"]
 
 MAX_IMPORT_BYTES = 256 << 20
 
@@ -202,3 +203,18 @@ def _default_ioengine() -> str:
 
 def _num(value: float | None) -> str:
     return "" if value is None else f"{value:.1f}"
+
+
+CURVE_COLUMNS = ("pct", "offered_iops", "achieved_iops", "saturated", "lat_ns_mean", "lat_ns_p50", "lat_ns_p99", "lat_ns_p99_9",
+                 "run_id", "status")
+
+
+def curve_csv(summary: CurveSummary) -> str:
+    """One row per curve point (the full-speed run first, its pct empty), latency in ns as stored."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CURVE_COLUMNS)
+    for point in summary.points:
+        row = point.model_dump()
+        writer.writerow(["" if row[c] is None else row[c] for c in CURVE_COLUMNS])
+    return out.getvalue()

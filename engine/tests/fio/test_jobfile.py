@@ -176,3 +176,15 @@ def test_an_accepted_job_file_is_measured_through_ssdprof(disk_dir: Path, fresh_
     assert run.tags == {"job_file": job.name, "lab": "test"}
     assert list(disk_dir.iterdir()) == []
     assert "randread 4KiB QD4 T1" in capsys.readouterr().out
+
+
+def test_an_offered_rate_is_split_over_jobs_and_hosts_with_poisson_arrivals() -> None:
+    from ssdprof.fio.jobfile import FioPlan, job_file
+    from ssdprof.model.workload import parse_workload
+
+    workload = parse_workload({"numjobs": 4, "rate_iops": 20000})
+    text = job_file(workload, "/var/tmp/f", FioPlan("io_uring", 1, 4, ""), hosts=2)
+    assert "rate_iops=2500" in text.splitlines() and "rate_process=poisson" in text.splitlines()
+    mixed = job_file(parse_workload({"pattern": "randrw", "read_pct": 70, "rate_iops": 1000}), "/var/tmp/f", FioPlan("io_uring", 1, 1, ""))
+    assert "rate_iops=700,300" in mixed.splitlines()
+    assert "rate_iops" not in job_file(parse_workload({}), "/var/tmp/f", FioPlan("io_uring", 1, 1, ""))

@@ -28,6 +28,7 @@ from ssdprof.app.contract.analysis import (
     SpecSaveResult,
 )
 from ssdprof.app.contract.base import Result
+from ssdprof.app.contract.curves import CURVE_METHODS
 from ssdprof.app.contract.hosts import HostAddParams, HostAddResult, HostInfo, HostLinkParams, HostParams, HostsListResult, HostTestResult
 from ssdprof.app.contract.runs import (
     BarsParams,
@@ -121,6 +122,7 @@ METHODS: dict[str, Method] = {
     "hosts.test": Method(params=HostParams, result=HostTestResult, summary="reachability, fio, engines, CPUs, NICs"),
     "hosts.remove": Method(params=HostParams, result=DeleteResult, summary="forget a host"),
     "hosts.set_link": Method(params=HostLinkParams, result=HostInfo, summary="set or clear the link speed set for a host"),
+    **{name: Method(params=params, result=result, summary=summary) for name, (params, result, summary) in CURVE_METHODS.items()},
 }
 
 

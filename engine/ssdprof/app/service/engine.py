@@ -30,6 +30,7 @@ from ssdprof.app.contract.runs import (
 )
 from ssdprof.app.service.analysis import Analysis
 from ssdprof.app.service.charts import Charts
+from ssdprof.app.service.curves import Curves
 from ssdprof.app.service.hosts import Hosts
 from ssdprof.app.service.predict import Models
 from ssdprof.app.service.registry import Handler, RpcError, handlers_of, handles
@@ -63,7 +64,8 @@ class EngineService:
         self._sweeps = Sweeps(self.store, db_path, notify, default_dir=default_dir, fio_executable=fio_executable, ssh=ssh)
         self._lock = threading.Lock()
         self._handlers: dict[str, Handler] = handlers_of([self, self._sweeps, Runs(self.store), analysis, models,
-                                                           Charts(analysis.runs, analysis.library), Hosts(self.store, ssh)])
+                                                           Charts(analysis.runs, analysis.library), Hosts(self.store, ssh),
+                                                           Curves(self.store, self._sweeps)])
 
     def call(self, method: str, raw_params: Any) -> BaseModel:
         """Validate ``raw_params`` against the contract and run the method; raises RpcError."""

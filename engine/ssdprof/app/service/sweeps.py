@@ -120,6 +120,12 @@ class Sweeps:
             active.cancel.set()
             active.thread.join(timeout=60)
 
+    def launch(self, spec: SweepSpec, tags: dict[str, str]) -> SweepStarted:
+        """Start a planned sweep (a curve or a search too) in its own thread; checked like ``sweep.start``."""
+        if spec.remote is None:
+            plan_target(widest(spec.points), self.default_dir)  # fail fast, before a sweep is stored
+        return self._launch(spec, None, tags)
+
     def _launch(self, spec: SweepSpec, resume_id: int | None, tags: dict[str, str]) -> SweepStarted:
         if self._sweep is not None and self._sweep.running:
             raise RpcError("busy", "a sweep is already running; cancel it or wait for it to finish")

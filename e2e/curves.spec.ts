@@ -1,0 +1,26 @@
+// A storage engineer's question, asked in the GUI: latency under offered load. A short curve on real
+// fio is started from the Curves view; bad input is refused by field first; the chart is drawn from the
+// engine's points (offered vs achieved, total latency), with the knee the engine named.
+import { expect, test } from './fixtures';
+
+test('a curve is started from the GUI and drawn', async ({ app: page, scratch }) => {
+  await page.getByRole('tab', { name: 'Curves' }).click();
+  await page.getByLabel('Curve target').fill(scratch);
+  await page.getByLabel('Curve queue depth').fill('4');
+  await page.getByLabel('Curve runtime per point').fill('1s');
+  await page.getByLabel('Curve ramp').fill('0');
+  await page.getByLabel('Curve test size').fill('32m');
+  await page.getByLabel('Points (% of maximum)').fill('20,120');
+  await page.getByRole('button', { name: 'Start curve' }).click();
+  await expect(page.getByRole('alert')).toContainText('points_pct (--points): each point is a whole percentage of the maximum from 1 to 100');
+
+  await page.getByLabel('Points (% of maximum)').fill('20,60');
+  await page.getByRole('button', { name: 'Start curve' }).click();
+  await expect(page.locator('.badge.done')).toBeVisible({ timeout: 90_000 });
+  await page.getByRole('tab', { name: 'Curves' }).click();
+  await expect(page.getByTestId('curve-summary')).toContainText(/maximum [\d,]+ IOPS \(fio\)/);
+  await expect(page.getByTestId('curve-knee')).toContainText(/^Knee: p99 /);
+  const chart = page.locator('[data-chart="latency-vs-offered-load"]');
+  await expect(chart.locator('canvas')).toBeVisible();
+  await expect(chart.locator('tbody tr').filter({ hasText: 'p99.9' })).toHaveCount(2);
+});

@@ -1,0 +1,55 @@
+"""Sweeps that grow as they run (a curve under offered load, a latency target search): which one a
+stored spec is, its points given what has been measured, and the tags each of its points carries."""
+
+from __future__ import annotations
+
+from ssdprof.app.curve import curve_tags, extend_curve, summarize_curve
+from ssdprof.app.slo import extend_search, slo_tags, summarize_slo
+from ssdprof.model.curves import CurveSummary, SloSummary
+from ssdprof.model.results import RunResult
+from ssdprof.model.sweep import SweepSpec
+from ssdprof.store.db import Store
+
+__all__ = ["adapt", "is_adaptive", "point_tags", "stored", "stored_curve", "stored_slo"]
+
+
+def is_adaptive(spec: SweepSpec) -> bool:
+    return spec.curve is not None or spec.slo is not None
+
+
+def adapt(spec: SweepSpec, measured: dict[int, RunResult]) -> SweepSpec:
+    """The spec itself when nothing changes, else one with points added or cut."""
+    if spec.curve is not None:
+        return extend_curve(spec, measured)
+    if spec.slo is not None:
+        return extend_search(spec, measured)
+    return spec
+
+
+def point_tags(spec: SweepSpec, index: int) -> dict[str, str]:
+    tags = {"offered_iops": str(spec.points[index].rate_iops)} if spec.points[index].rate_iops else {}
+    if spec.curve is not None:
+        tags |= curve_tags(spec, index)
+    if spec.slo is not None:
+        tags |= slo_tags(spec, index)
+    return tags
+
+
+def stored(store: Store, sweep_id: int, kind: str) -> tuple[SweepSpec, dict[int, RunResult], str]:
+    """A stored curve's or search's spec, finished points and status; KeyError when it is not one."""
+    sweep = store.sweep(sweep_id)
+    if sweep is None:
+        raise KeyError(f"sweep {sweep_id} does not exist")
+    if (kind == "curve" and sweep.spec.curve is None) or (kind == "slo" and sweep.spec.slo is None):
+        raise KeyError(f"sweep {sweep_id} is not a {'curve' if kind == 'curve' else 'latency target search'}")
+    return sweep.spec, store.sweep_results(sweep_id), sweep.status
+
+
+def stored_curve(store: Store, sweep_id: int) -> CurveSummary:
+    spec, measured, status = stored(store, sweep_id, "curve")
+    return summarize_curve(spec, measured, sweep_id=sweep_id, status=status)
+
+
+def stored_slo(store: Store, sweep_id: int) -> SloSummary:
+    spec, measured, status = stored(store, sweep_id, "slo")
+    return summarize_slo(spec, measured, sweep_id=sweep_id, status=status)

@@ -1,0 +1,117 @@
+"""Curve runs (vdbench's): a full-speed run finds the maximum, then one fixed-rate run per percentage of
+it with Poisson arrivals; the curve stops once a point's p99 passes the stop latency.
+
+The runner asks :func:`extend_curve` after every point what the curve's points are now, so a curve is
+one stored sweep whose points grow as it runs and resume from whatever was measured.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ssdprof.analysis.knee import find_knee
+from ssdprof.app.planner import SweepRequest, plan_sweep
+from ssdprof.fio.aggregate import combine
+from ssdprof.model.curves import (
+    DEFAULT_CURVE_POINTS_PCT,
+    SATURATION_TOLERANCE_PCT,
+    CurvePoint,
+    CurveSpec,
+    CurveSummary,
+    parse_latency_ns,
+    parse_points_pct,
+)
+from ssdprof.model.results import DirectionStats, RunResult
+from ssdprof.model.sweep import SweepSpec
+from ssdprof.model.workload import WorkloadError
+
+__all__ = ["CurveRequest", "curve_tags", "extend_curve", "plan_curve", "summarize_curve", "total"]
+
+
+class CurveRequest(BaseModel):
+    """A curve as the CLI's flags, the RPC and the designer give it: a one-point sweep request and the rates."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    sweep: SweepRequest = SweepRequest()
+    points_pct: str | list[int | float | str] = Field(default=",".join(map(str, DEFAULT_CURVE_POINTS_PCT)),
+                                                      description="percentages of the maximum, e.g. 10,50,70,80,90,100")
+    stop_latency: str | float | None = Field(default=None, description="stop once p99 passes this, e.g. 5ms")
+
+
+def plan_curve(request: CurveRequest) -> SweepSpec:
+    """The curve's first point (full speed) and its spec; raises WorkloadError naming the field."""
+    if request.sweep.preset or request.sweep.factors:
+        raise WorkloadError.single("preset", "--preset", "a curve varies the offered rate only: give one workload, no preset or factors")
+    if request.sweep.repeats != 1:
+        raise WorkloadError.single("repeat", "--repeat", "a curve runs each rate once")
+    if request.sweep.base.rate_iops not in (None, 0, "0"):
+        raise WorkloadError.single("rate_iops", "--rate", "a curve finds the maximum itself and sets each point's rate")
+    points = parse_points_pct(request.points_pct)
+    stop = None if request.stop_latency in (None, "") else parse_latency_ns(request.stop_latency, field="stop_latency_ns",
+                                                                             flag="--stop-latency")
+    spec = plan_sweep(request.sweep)
+    base = spec.points[0]
+    return spec.model_copy(update={"name": request.sweep.name or f"curve {base.label}",
+                                   "curve": CurveSpec(points_pct=points, stop_latency_ns=stop)})
+
+
+def total(result: RunResult) -> DirectionStats:
+    """Reads and writes together: counts and IOPS add, bins add, percentiles from the added bins."""
+    return combine([result.read, result.write])
+
+
+def extend_curve(spec: SweepSpec, measured: dict[int, RunResult]) -> SweepSpec:
+    """The curve's points now: the fixed rates once the maximum (point 0) is measured; cut after the
+    first fixed-rate point whose p99 passed the stop latency."""
+    curve = spec.curve
+    assert curve is not None
+    points = list(spec.points)
+    maximum = measured.get(0)
+    if len(points) == 1 and maximum is not None:
+        max_iops = total(maximum).iops
+        base = points[0]
+        floor = base.numjobs * (len(spec.remote.hosts) if spec.remote else 1)  # fio needs a rate of 1 per job at least
+        points += [base.model_copy(update={"rate_iops": max(floor, round(max_iops * pct / 100))}) for pct in curve.points_pct]
+    if curve.stop_latency_ns is not None:
+        for index in range(1, len(points)):
+            result = measured.get(index)
+            p99 = total(result).lat_ns.p99 if result is not None else None
+            if p99 is not None and p99 > curve.stop_latency_ns:
+                points = points[: index + 1]
+                break
+    return spec if points == spec.points else spec.model_copy(update={"points": points})
+
+
+def curve_tags(spec: SweepSpec, index: int) -> dict[str, str]:
+    """Each stored point names its offered rate (and its share of the maximum) in its tags."""
+    if spec.curve is None:
+        return {}
+    return {"curve_pct": str(spec.curve.points_pct[index - 1]) if index else "max"}
+
+
+def summarize_curve(spec: SweepSpec, measured: dict[int, RunResult], *, sweep_id: int | None, status: str,
+                    reason: str = "") -> CurveSummary:
+    """Every measured point with offered and achieved IOPS, total latency from bins, saturation, and the knee."""
+    curve = spec.curve
+    assert curve is not None
+    points = [_point(spec, index, result, curve.tolerance_pct) for index, result in sorted(measured.items())
+              if index < len(spec.points)]
+    stopped = None
+    if curve.stop_latency_ns is not None:
+        stopped = next((p.pct for p in points if p.pct is not None and (p.lat_ns_p99 or 0) > curve.stop_latency_ns), None)
+    maximum = measured.get(0)
+    return CurveSummary(
+        sweep_id=sweep_id, name=spec.name, label=spec.points[0].label, status=status, reason=reason,
+        engine=maximum.engine.name if maximum else "", max_iops=total(maximum).iops if maximum else None,
+        tolerance_pct=curve.tolerance_pct, stop_latency_ns=curve.stop_latency_ns, stopped_at_pct=stopped,
+        points_pct=curve.points_pct, points=points, knee=find_knee(points))
+
+
+def _point(spec: SweepSpec, index: int, result: RunResult, tolerance_pct: float = SATURATION_TOLERANCE_PCT) -> CurvePoint:
+    assert spec.curve is not None
+    both = total(result)
+    offered = float(spec.points[index].rate_iops)
+    saturated = index == 0 or both.iops < offered * (1 - tolerance_pct / 100)
+    return CurvePoint(index=index, pct=spec.curve.points_pct[index - 1] if index else None, offered_iops=offered,
+                      achieved_iops=both.iops, saturated=saturated, lat_ns_mean=both.lat_ns.mean, lat_ns_p50=both.lat_ns.p50,
+                      lat_ns_p99=both.lat_ns.p99, lat_ns_p99_9=both.lat_ns.p99_9, run_id=result.id, status=result.status)

@@ -1,0 +1,141 @@
+"""``ssdprof curve`` (latency under offered load) and ``ssdprof slo`` (the deepest queue within a latency
+target): the same workload and host flags as ``run``, planned by the engine's planner, run by its runner."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import signal
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+from ssdprof.app.adaptive import stored, stored_curve, stored_slo
+from ssdprof.app.curve import CurveRequest, plan_curve, summarize_curve
+from ssdprof.app.runner import Runner
+from ssdprof.app.slo import SloRequest, plan_slo, summarize_slo
+from ssdprof.cli import hosts as cli_hosts
+from ssdprof.cli.flags import command
+from ssdprof.cli.measure import install_interrupt, parse_tags, request_from_args, run_flags, workload_flags
+from ssdprof.cli.terminal import ProgressPrinter
+from ssdprof.model.curves import CurveSummary, SloSummary
+from ssdprof.model.sweep import SweepSpec
+from ssdprof.store.db import Store
+from ssdprof.store.interchange import curve_csv
+
+__all__ = ["COMMANDS", "handle", "register"]
+
+COMMANDS = ("curve", "slo")
+
+
+def register(sub: Any) -> None:
+    curve = command(sub, "curve", "latency under offered load: the maximum, then fixed rates at percentages of it",
+                    "ssdprof curve --target /mnt/ssd --rw randread --bs 4k --qd 32 --points 10,50,70,80,90,100 "
+                    "--stop-latency 5ms --json\n  ssdprof curve --resume\n  ssdprof curve --show 7 --format csv -o curve.csv")
+    workload_flags(curve)
+    run_flags(curve)
+    curve.add_argument("--points", default="10,50,70,80,90,100",
+                       help="offered rates as %% of the maximum, 1-100 (default 10,50,70,80,90,100)")
+    curve.add_argument("--stop-latency", help="stop once a point's p99 total latency passes this, e.g. 5ms")
+    _stored_flags(curve, "curve")
+    curve.add_argument("--format", choices=["json", "csv"], default="json", help="with --show: the export format")
+    curve.add_argument("-o", "--output", type=Path, help="with --show: the file to write (default: standard output)")
+    slo = command(sub, "slo", "the deepest queue (most IOPS) whose latency at a percentile stays within a target",
+                  "ssdprof slo --target /mnt/ssd --rw randread --bs 4k --percentile 99 --latency 1ms --max-qd 256 --json")
+    workload_flags(slo)
+    run_flags(slo)
+    slo.add_argument("--percentile", default="99", help="the percentile of total latency held to the target (default 99)")
+    slo.add_argument("--latency", default="1ms", help="the target, e.g. 1ms, 500us (at least 1us; default 1ms)")
+    slo.add_argument("--max-qd", default="256", help="the deepest queue tried (default 256)")
+    _stored_flags(slo, "slo")
+
+
+def _stored_flags(parser: argparse.ArgumentParser, name: str) -> None:
+    parser.add_argument("--resume", nargs="?", const=-1, type=int, metavar="SWEEP_ID",
+                        help=f"continue an interrupted {name} (the last unfinished one by default)")
+    parser.add_argument("--show", type=int, metavar="SWEEP_ID", help=f"print a stored {name}, run nothing")
+
+
+def handle(args: argparse.Namespace, store: Store) -> int:
+    kind = args.command
+    if args.show is not None:
+        return _show(args, store, kind)
+    spec, resume_id = _spec(args, store, kind)
+    cancel = threading.Event()
+    previous = install_interrupt(cancel)
+    try:
+        outcome = Runner(store, ssh=cli_hosts.ssh_settings(args)).run_sweep(
+            spec, resume_id=resume_id, tags=parse_tags(args.tag), on_event=ProgressPrinter(sys.stderr).handle, cancel=cancel)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    final = outcome.spec or spec
+    summarize = summarize_curve if kind == "curve" else summarize_slo
+    summary = summarize(final, outcome.measured, sweep_id=outcome.sweep_id, status=outcome.status, reason=outcome.reason)
+    _print(summary, as_json=args.json)
+    if outcome.status != "done" and outcome.sweep_id is not None:
+        print(f"ssdprof: {outcome.status}; finished points are kept. Continue with: ssdprof {kind} --resume {outcome.sweep_id}",
+              file=sys.stderr)
+    if outcome.status == "cancelled":
+        return 130
+    return 1 if outcome.status != "done" or any(r.status in ("failed", "partial") for r in outcome.results) else 0
+
+
+def _spec(args: argparse.Namespace, store: Store, kind: str) -> tuple[SweepSpec, int | None]:
+    if args.resume is not None:
+        sweep = store.sweep(args.resume) if args.resume > 0 else _last_unfinished(store, kind)
+        if sweep is None:
+            raise KeyError(f"no unfinished {kind} to resume" if args.resume < 0 else f"sweep {args.resume} does not exist")
+        spec, _, _ = stored(store, sweep.id, kind)
+        return spec, sweep.id
+    request = request_from_args(args)
+    if kind == "curve":
+        return plan_curve(CurveRequest(sweep=request, points_pct=args.points, stop_latency=args.stop_latency)), None
+    return plan_slo(SloRequest(sweep=request, percentile=args.percentile, latency=args.latency, max_qd=args.max_qd)), None
+
+
+def _last_unfinished(store: Store, kind: str) -> Any:
+    for row in store.list_sweeps():
+        sweep = store.sweep(row["id"])
+        if sweep is not None and sweep.status != "done" and (sweep.spec.curve if kind == "curve" else sweep.spec.slo):
+            return sweep
+    return None
+
+
+def _show(args: argparse.Namespace, store: Store, kind: str) -> int:
+    summary: CurveSummary | SloSummary = stored_curve(store, args.show) if kind == "curve" else stored_slo(store, args.show)
+    if kind == "curve" and getattr(args, "format", "json") == "csv":
+        assert isinstance(summary, CurveSummary)
+        text = curve_csv(summary)
+    else:
+        text = summary.model_dump_json(indent=2) + "\n"
+    output: Path | None = getattr(args, "output", None)
+    if output is not None:
+        output.write_text(text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def _print(summary: CurveSummary | SloSummary, *, as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(summary.model_dump(mode="json"), indent=2, ensure_ascii=False))
+        return
+    if isinstance(summary, CurveSummary):
+        print(f"{summary.label}: maximum {summary.max_iops or 0:,.0f} IOPS ({summary.engine})")
+        print(f"{'point':>6} {'offered':>10} {'achieved':>10} {'mean µs':>9} {'p50 µs':>9} {'p99 µs':>9} {'p99.9 µs':>9}")
+        for p in summary.points:
+            print(f"{'max' if p.pct is None else f'{p.pct} %':>6} {p.offered_iops or 0:>10,.0f} {p.achieved_iops:>10,.0f} "
+                  f"{_us(p.lat_ns_mean):>9} {_us(p.lat_ns_p50):>9} {_us(p.lat_ns_p99):>9} {_us(p.lat_ns_p99_9):>9}"
+                  f"{'  saturated' if p.saturated and p.pct is not None else ''}")
+        if summary.knee:
+            print(summary.knee.text)
+        return
+    for q in summary.points:
+        print(f"QD{q.queue_depth:<5} {q.iops:>10,.0f} IOPS  p{summary.percentile:g} {_us(q.lat_ns_at_percentile):>9} µs  "
+              f"{'meets' if q.meets else 'misses'}")
+    print(summary.text)
+
+
+def _us(ns: float | None) -> str:
+    return "-" if ns is None else f"{ns / 1e3:.1f}"

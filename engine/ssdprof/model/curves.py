@@ -1,0 +1,170 @@
+"""Sweeps whose next point depends on the last: a curve of latency under offered load (vdbench's curve
+runs), and the highest queue depth within a latency target. Both are stored as a sweep carrying one of
+these specs, so they resume like any sweep; the points are planned in ``app/curve.py`` and ``app/slo.py``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ssdprof.model.workload import FieldProblem, WorkloadError
+
+__all__ = [
+    "DEFAULT_CURVE_POINTS_PCT",
+    "MIN_LATENCY_NS",
+    "SATURATION_TOLERANCE_PCT",
+    "CurvePoint",
+    "CurveSpec",
+    "CurveSummary",
+    "Knee",
+    "SloPoint",
+    "SloSpec",
+    "SloSummary",
+    "parse_latency_ns",
+    "parse_points_pct",
+]
+
+DEFAULT_CURVE_POINTS_PCT = (10, 50, 70, 80, 90, 100)
+"""vdbench's curve: fixed rates at these percentages of the measured maximum."""
+SATURATION_TOLERANCE_PCT = 5.0
+"""A point is saturated when its achieved IOPS fall short of the offered rate by more than this."""
+MIN_LATENCY_NS = 1000
+MAX_SLO_QD = 4096
+
+_LATENCY_RE = re.compile(r"\s*([0-9]{1,12}(?:\.[0-9]{1,9})?)\s*(ns|us|µs|ms|s)?\s*", re.ASCII | re.IGNORECASE)
+_LATENCY_UNITS_NS = {"ns": 1, "us": 1_000, "µs": 1_000, "ms": 1_000_000, "s": 1_000_000_000}
+
+
+class CurveSpec(BaseModel):
+    """A curve: point 0 runs at full speed; then one point per percentage of its achieved IOPS."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    points_pct: list[int] = Field(min_length=1, max_length=100)
+    stop_latency_ns: int | None = Field(default=None, ge=MIN_LATENCY_NS,
+                                        description="stop once a point's p99 total latency passes this")
+    tolerance_pct: float = Field(default=SATURATION_TOLERANCE_PCT, gt=0, lt=100)
+
+
+class SloSpec(BaseModel):
+    """The highest queue depth whose total latency at ``percentile`` stays at or under ``latency_ns``."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    percentile: float = Field(gt=0, lt=100)
+    latency_ns: int = Field(ge=MIN_LATENCY_NS)
+    max_qd: int = Field(ge=1, le=MAX_SLO_QD)
+
+
+def parse_points_pct(text: str | list[int | float | str]) -> list[int]:
+    """``"10,50,70"`` or ``[10, 50, 70]`` -> sorted unique whole percentages from 1 to 100."""
+    items = text.split(",") if isinstance(text, str) else list(text)
+    values: list[int] = []
+    for item in items:
+        word = str(item).strip().removesuffix("%")
+        if not word:
+            continue
+        try:
+            number = float(word)
+        except ValueError:
+            number = float("nan")
+        if not number.is_integer() or not 1 <= number <= 100:
+            raise WorkloadError.single("points_pct", "--points",
+                                       f"each point is a whole percentage of the maximum from 1 to 100; got {item!r}")
+        values.append(int(number))
+    if not values:
+        raise WorkloadError.single("points_pct", "--points", "give at least one percentage, e.g. 10,50,70,80,90,100")
+    return sorted(set(values))
+
+
+def parse_latency_ns(text: str | int | float, *, field: str, flag: str) -> int:
+    """``1ms``, ``500us``, ``250µs``, ``2000ns`` or a number of seconds -> nanoseconds, at least 1 µs."""
+    if isinstance(text, (int, float)) and not isinstance(text, bool):
+        value_ns = round(float(text) * 1e9)
+    else:
+        match = _LATENCY_RE.fullmatch(str(text))
+        if not match:
+            raise _latency_problem(field, flag, f"{text!r} is not a latency; use a number with a unit like 500us, 1ms, 5ms")
+        unit = (match.group(2) or "s").lower()
+        value_ns = round(float(match.group(1)) * _LATENCY_UNITS_NS[unit])
+    if value_ns < MIN_LATENCY_NS:
+        raise _latency_problem(field, flag, f"a latency target must be at least 1us (got {text!r}): no drive answers faster")
+    return value_ns
+
+
+def _latency_problem(field: str, flag: str, message: str) -> WorkloadError:
+    return WorkloadError([FieldProblem(field=field, flag=flag, message=message)])
+
+
+class CurvePoint(BaseModel):
+    """One point of a curve: the full-speed run (``pct`` None, offered 0) or a fixed offered rate."""
+
+    model_config = ConfigDict(frozen=True)
+    index: int
+    pct: int | None = Field(description="offered rate as % of the maximum; None for the full-speed run")
+    offered_iops: float = Field(description="0 for the full-speed run")
+    achieved_iops: float
+    saturated: bool = Field(description="achieved fell short of offered by more than the tolerance (or full speed)")
+    lat_ns_mean: float | None = None
+    lat_ns_p50: float | None = None
+    lat_ns_p99: float | None = None
+    lat_ns_p99_9: float | None = None
+    run_id: int | None = None
+    status: str = "ok"
+
+
+class Knee(BaseModel):
+    """Where latency turns up, named in words by the engine; the renderer and the PDF only show it."""
+
+    model_config = ConfigDict(frozen=True)
+    text: str
+    from_pct: int | None = None
+    to_pct: int | None = None
+
+
+class CurveSummary(BaseModel):
+    """A curve as every face shows it: latency (total, from bins) against achieved IOPS, per offered rate."""
+
+    model_config = ConfigDict(frozen=True)
+    sweep_id: int | None
+    name: str
+    label: str = Field(description="the workload, e.g. 'randread 4KiB QD32 T1'")
+    status: str
+    reason: str = ""
+    engine: str = ""
+    max_iops: float | None = None
+    tolerance_pct: float = SATURATION_TOLERANCE_PCT
+    stop_latency_ns: int | None = None
+    stopped_at_pct: int | None = Field(default=None, description="the point whose p99 passed the stop latency")
+    points_pct: list[int] = Field(default_factory=list)
+    points: list[CurvePoint] = Field(default_factory=list)
+    knee: Knee | None = None
+    latency_from: str = Field(default="submission", description=(
+        "where latency starts: the I/O's actual submission (fio's lat under rate_iops), not its scheduled arrival; "
+        "a point that falls behind its schedule is marked saturated instead"))
+
+
+class SloPoint(BaseModel):
+    model_config = ConfigDict(frozen=True)
+    queue_depth: int
+    iops: float
+    lat_ns_at_percentile: float | None
+    lat_ns_p99: float | None = None
+    meets: bool
+    run_id: int | None = None
+
+
+class SloSummary(BaseModel):
+    """The deepest queue whose total latency at the percentile stayed within the target, and every point tried."""
+
+    model_config = ConfigDict(frozen=True)
+    sweep_id: int | None
+    status: str
+    reason: str = ""
+    method: str = Field(description="how the depth was searched, e.g. ssdprof's bisection over measured runs")
+    percentile: float
+    latency_ns: int
+    max_qd: int
+    best: SloPoint | None = None
+    points: list[SloPoint] = Field(default_factory=list, description="in the order they were tried")
+    text: str = ""

@@ -1,0 +1,66 @@
+"""Curves and latency target searches over the RPC: bad input named by field, a short curve on real fio read back."""
+
+from __future__ import annotations
+
+import queue
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import requires_fio
+from pydantic import BaseModel
+from test_rpc import SHORT, Client
+
+from ssdprof.app.rpc import EngineService
+from ssdprof.model.workload import WorkloadError
+from ssdprof.portable.engine import PortableEngine
+
+
+@pytest.fixture
+def client(disk_dir: Path) -> Iterator[Client]:
+    notes: queue.Queue[dict[str, Any]] = queue.Queue()
+
+    def notify(method: str, payload: BaseModel) -> None:
+        notes.put({"method": method, "params": payload.model_dump(mode="json")})
+
+    service = EngineService(disk_dir / "results.sqlite3", notify, default_dir=disk_dir / "scratch")
+    yield Client(service, notes)
+    service.close()
+
+
+@pytest.mark.parametrize(("method", "params", "field"), [
+    ("curve.start", {"points_pct": "0,50"}, "points_pct"),
+    ("curve.start", {"points_pct": "50,101"}, "points_pct"),
+    ("curve.start", {"stop_latency": "0.2us"}, "stop_latency_ns"),
+    ("curve.start", {"sweep": {"base": {"rate_iops": 500}}}, "rate_iops"),
+    ("slo.start", {"latency": "500ns"}, "latency_ns"),
+    ("slo.start", {"percentile": 100}, "percentile"),
+])
+def test_bad_curve_and_target_input_names_the_field(client: Client, method: str, params: dict[str, object], field: str) -> None:
+    response = client.request(method, params)
+    assert response["error"]["code"] == -32602, response
+    assert response["error"]["data"]["problems"][0]["field"] == field
+
+
+def test_a_rate_on_the_portable_engines_synchronous_path_is_refused_by_field() -> None:
+    with pytest.raises(WorkloadError) as caught:
+        PortableEngine("chosen", backend="sync").backend_for(1, paced=True)
+    problem = caught.value.problems[0]
+    assert problem.field == "rate_iops" and problem.flag == "--rate" and "asynchronous queue" in problem.message
+
+
+def test_a_sweep_that_is_not_a_curve_is_not_found_as_one(client: Client) -> None:
+    assert client.request("curve.get", {"sweep_id": 99})["error"]["code"] == -32001
+
+
+@requires_fio
+def test_a_curve_started_over_rpc_is_listed_and_read_back(client: Client, disk_dir: Path) -> None:
+    started = client.call("curve.start", {"sweep": {"base": {"target": str(disk_dir), "queue_depth": 4, **SHORT}},
+                                          "points_pct": "50"})
+    assert client.events_until("sweep_finished")[-1]["status"] == "done"
+    curve = client.call("curve.get", {"sweep_id": started["sweep_id"]})
+    assert [p["pct"] for p in curve["points"]] == [None, 50] and curve["points"][1]["offered_iops"] > 0
+    assert curve["latency_from"] == "submission" and curve["knee"] is None  # one fixed-rate point names no knee
+    listed = client.call("curves.list")["curves"]
+    assert [(c["sweep_id"], c["kind"]) for c in listed] == [(started["sweep_id"], "curve")]

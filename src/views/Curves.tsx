@@ -1,0 +1,151 @@
+// Latency under offered load: start a curve (the engine finds the maximum, then offers Poisson rates at
+// percentages of it), then draw latency against achieved IOPS with the offered rate as a guide, saturated
+// points marked, an earlier curve overlaid, and the knee the engine named. Nothing is computed here.
+import { useEffect, useState } from 'react';
+import { EngineError, useEngine, type CurveSummary, type FieldProblem, type StoredCurve, type SweepStarted } from '../api';
+import { ChartFigure, type Series } from '../charts/ChartFigure';
+
+interface Form {
+  target: string;
+  pattern: string;
+  block_size_bytes: string;
+  queue_depth: string;
+  runtime_s: string;
+  ramp_s: string;
+  size_bytes: string;
+  engine: string;
+  points: string;
+  stop: string;
+}
+
+const INITIAL: Form = { target: '', pattern: 'randread', block_size_bytes: '4k', queue_depth: '32', runtime_s: '10s', ramp_s: '2s',
+  size_bytes: '256MiB', engine: 'auto', points: '10,50,70,80,90,100', stop: '' };
+
+const us = (ns: number | null | undefined): number | null => (ns === null || ns === undefined ? null : ns / 1000);
+
+/** The curve's series: mean, p99 and p99.9 against achieved IOPS; p99 at the offered rate as the guide. */
+export function curveSeries(curve: CurveSummary, earlier: CurveSummary | null): Series[] {
+  const paced = curve.points.filter((p) => p.pct !== null);
+  const series: Series[] = [
+    { label: 'mean', points: paced.map((p) => ({ x: p.achieved_iops, y: us(p.lat_ns_mean) })) },
+    { label: 'p99', points: paced.map((p) => ({ x: p.achieved_iops, y: us(p.lat_ns_p99) })) },
+    { label: 'p99.9', points: paced.map((p) => ({ x: p.achieved_iops, y: us(p.lat_ns_p99_9) })) },
+    { label: 'p99 at the offered rate (guide)', style: 'dashed', points: paced.map((p) => ({ x: p.offered_iops, y: us(p.lat_ns_p99) })) },
+    { label: 'saturated', style: 'points', points: paced.filter((p) => p.saturated).map((p) => ({ x: p.achieved_iops, y: us(p.lat_ns_p99) })) },
+  ];
+  if (earlier) {
+    series.push({ label: `p99, curve ${earlier.sweep_id ?? ''} (earlier)`, style: 'dashed',
+      points: earlier.points.filter((p) => p.pct !== null).map((p) => ({ x: p.achieved_iops, y: us(p.lat_ns_p99) })) });
+  }
+  return series;
+}
+
+export function Curves({ onStarted }: { onStarted: (sweep: SweepStarted) => void }) {
+  const engine = useEngine();
+  const [form, setForm] = useState<Form>(INITIAL);
+  const [problems, setProblems] = useState<FieldProblem[]>([]);
+  const [stored, setStored] = useState<StoredCurve[]>([]);
+  const [shown, setShown] = useState<CurveSummary | null>(null);
+  const [earlier, setEarlier] = useState<CurveSummary | null>(null);
+  const [message, setMessage] = useState('');
+
+  const [version, setVersion] = useState(0);
+
+  useEffect(() => engine.onNotification((note) => {
+    if (note.method === 'run.event' && note.params.event.kind === 'sweep_finished') setVersion((v) => v + 1);
+  }), [engine]);
+
+  useEffect(() => {
+    engine.call('curves.list', {}).then((listed) => {
+      const list = listed.curves.filter((c) => c.kind === 'curve');
+      setStored(list);
+      return list[0] ? engine.call('curve.get', { sweep_id: list[0].sweep_id }).then(setShown) : undefined;
+    }).catch(() => undefined);
+  }, [engine, version]);
+
+  async function start(): Promise<void> {
+    setProblems([]);
+    setMessage('');
+    const base = { target: form.target || undefined, pattern: form.pattern, block_size_bytes: form.block_size_bytes,
+      queue_depth: form.queue_depth, runtime_s: form.runtime_s, ramp_s: form.ramp_s, size_bytes: form.size_bytes, engine: form.engine };
+    try {
+      onStarted(await engine.call('curve.start', { sweep: { base }, points_pct: form.points, stop_latency: form.stop || null }));
+    } catch (error) {
+      if (error instanceof EngineError && error.problems.length) setProblems(error.problems);
+      else setMessage(error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  async function overlay(id: string): Promise<void> {
+    setEarlier(id ? await engine.call('curve.get', { sweep_id: Number(id) }) : null);
+  }
+
+  const field = (name: keyof Form, label: string, hint = '') => (
+    <label>
+      {label}
+      <input aria-label={label} value={form[name]} placeholder={hint} onChange={(e) => setForm({ ...form, [name]: e.target.value })} />
+    </label>
+  );
+
+  return (
+    <section className="curves" aria-label="Latency under offered load">
+      <h2>Latency under offered load</h2>
+      <p>The engine measures the maximum at full speed, then offers fixed rates (Poisson arrivals) at each percentage of it.
+        Latency is total latency, from each I/O&apos;s actual submission.</p>
+      <div className="form-grid">
+        {field('target', 'Curve target', 'default scratch folder')}
+        <label>
+          Curve pattern
+          <select aria-label="Curve pattern" value={form.pattern} onChange={(e) => setForm({ ...form, pattern: e.target.value })}>
+            {['randread', 'randwrite', 'read', 'write', 'randrw', 'rw'].map((p) => <option key={p}>{p}</option>)}
+          </select>
+        </label>
+        {field('block_size_bytes', 'Curve access size')}
+        {field('queue_depth', 'Curve queue depth')}
+        {field('runtime_s', 'Curve runtime per point')}
+        {field('ramp_s', 'Curve ramp')}
+        {field('size_bytes', 'Curve test size')}
+        {field('engine', 'Curve engine')}
+        {field('points', 'Points (% of maximum)')}
+        {field('stop', 'Stop latency (p99)', 'e.g. 5ms')}
+      </div>
+      <button type="button" onClick={() => { start().catch(() => undefined); }}>Start curve</button>
+      {problems.length > 0 && (
+        <ul className="problems" role="alert">
+          {problems.map((p) => <li key={p.field + p.message}>{p.field} ({p.flag}): {p.message}</li>)}
+        </ul>
+      )}
+      {message && <p role="alert">{message}</p>}
+      {stored.length > 0 && (
+        <div className="curve-pick">
+          <label>
+            Curve
+            <select aria-label="Curve" value={shown?.sweep_id ?? ''}
+              onChange={(e) => { engine.call('curve.get', { sweep_id: Number(e.target.value) }).then(setShown, () => undefined); }}>
+              {stored.map((c) => <option key={c.sweep_id} value={c.sweep_id}>{c.sweep_id}: {c.name} ({c.status})</option>)}
+            </select>
+          </label>
+          <label>
+            Overlay an earlier curve
+            <select aria-label="Overlay an earlier curve" value={earlier?.sweep_id ?? ''} onChange={(e) => { overlay(e.target.value).catch(() => undefined); }}>
+              <option value="">none</option>
+              {stored.filter((c) => c.sweep_id !== shown?.sweep_id).map((c) => <option key={c.sweep_id} value={c.sweep_id}>{c.sweep_id}: {c.name}</option>)}
+            </select>
+          </label>
+        </div>
+      )}
+      {shown && (
+        <>
+          <p data-testid="curve-summary">
+            {shown.label}: maximum {Math.round(shown.max_iops ?? 0).toLocaleString('en-US')} IOPS ({shown.engine}); saturated when achieved falls
+            more than {shown.tolerance_pct} % short of offered
+            {shown.stopped_at_pct !== null ? `; stopped at ${shown.stopped_at_pct} %: p99 passed the stop latency` : ''}
+          </p>
+          {shown.knee && <p data-testid="curve-knee"><strong>Knee:</strong> {shown.knee.text}</p>}
+          <ChartFigure id="latency-vs-offered-load" title="Total latency vs achieved IOPS (µs)" kind="line" xLabel="achieved IOPS"
+            yLabel="µs" yLog series={curveSeries(shown, earlier)} empty="the curve's fixed-rate points appear here as they finish" />
+        </>
+      )}
+    </section>
+  );
+}
