@@ -50,7 +50,7 @@ export function App() {
     } else if (note.method === 'engine.status') {
       setNotice(note.params.state === 'ready' ? null : note.params.message);
       if (note.params.state !== 'ready') dispatch({ kind: 'engine_lost' });
-    } else if (note.params.level !== 'info') {
+    } else if (note.method === 'engine.log' && note.params.level !== 'info') {
       setNotice(note.params.message);
     }
   }), [engine]);

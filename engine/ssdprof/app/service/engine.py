@@ -31,6 +31,7 @@ from ssdprof.app.contract.runs import (
 from ssdprof.app.service.analysis import Analysis
 from ssdprof.app.service.hosts import Hosts
 from ssdprof.app.service.predict import Models
+from ssdprof.app.service.pts import PtsTests
 from ssdprof.app.service.registry import Handler, RpcError, handlers_of, handles
 from ssdprof.app.service.runs import Runs
 from ssdprof.app.service.sweeps import Notify, Sweeps
@@ -62,7 +63,7 @@ class EngineService:
         self._sweeps = Sweeps(self.store, db_path, notify, default_dir=default_dir, fio_executable=fio_executable, ssh=ssh)
         self._lock = threading.Lock()
         self._handlers: dict[str, Handler] = handlers_of([self, self._sweeps, Runs(self.store), analysis, models,
-                                                           Hosts(self.store, ssh)])
+                                                           Hosts(self.store, ssh), PtsTests(self.store, default_dir)])
 
     def call(self, method: str, raw_params: Any) -> BaseModel:
         """Validate ``raw_params`` against the contract and run the method; raises RpcError."""
