@@ -7,6 +7,7 @@ import { History } from './views/History';
 import { Hosts } from './views/Hosts';
 import { Live } from './views/Live';
 import { Models } from './views/Models';
+import { Pts } from './views/Pts';
 import { Results } from './views/Results';
 import { Specs } from './views/Specs';
 
@@ -14,6 +15,7 @@ const VIEWS = [
   { id: 'designer', label: 'Designer' },
   { id: 'live', label: 'Live run' },
   { id: 'results', label: 'Results' },
+  { id: 'pts', label: 'PTS' },
   { id: 'models', label: 'Models' },
   { id: 'history', label: 'History' },
   { id: 'hosts', label: 'Hosts' },
@@ -112,6 +114,7 @@ export function App() {
         {view === 'live' && <Live state={live} onCancel={() => void cancel()} onOpenResults={() => setView('results')} onDesign={() => setView('designer')}
           onResume={() => void resume()} />}
         {view === 'results' && <Results title={results.title} runs={results.runs} onDesign={() => setView('designer')} />}
+        {view === 'pts' && <Pts busy={live.status === 'running'} />}
         {view === 'models' && <Models open={results} />}
         {view === 'hosts' && <Hosts />}
         {view === 'specs' && <Specs />}
