@@ -114,7 +114,7 @@ def test_runs_stored_before_total_latency_get_it_from_their_raw_output_or_their_
     _old_database(tmp_path / "old.db", [("fio", fio), ("fio", old_fio), ("portable", portable)])
 
     store = Store(tmp_path / "old.db")
-    assert store.applied_migrations()[-1] == "0003_total_latency"
+    assert store.applied_migrations()[-1] == MIGRATIONS[-1][0]
     migrated_fio, migrated_old, migrated_portable = (store.run(i) for i in (1, 2, 3))
     assert migrated_fio is not None and migrated_old is not None and migrated_portable is not None
     assert migrated_fio.read.lat_ns == fio.read.lat_ns and migrated_fio.read.lat_bins_ns == fio.read.lat_bins_ns
