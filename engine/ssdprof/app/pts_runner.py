@@ -84,7 +84,7 @@ class PtsRunner:
             points = [p.model_copy(update={"target": str(path)}) for p in spec.points()] if path else spec.points()
             state = stored.drive_state if not fresh_file else None
             purge = self._purge(spec, points[0], engine, emit) if state is None else None
-            site = LocalSite(SweepSpec(name=spec.name, points=points, repeats=spec.rule.max_rounds), engine, self.default_dir)
+            site = LocalSite(SweepSpec(name=spec.name, points=points), engine, self.default_dir)
             ledger = TargetLedger.of(self.store, site.plan, spec.region_bytes)
             try:
                 if state is None:

@@ -12,7 +12,7 @@ from typing import Any
 
 from ssdprof.model.drive_state import DriveState, PreconditionRecord, PurgeRecord
 from ssdprof.model.pts import PtsSpec
-from ssdprof.model.sweep import SweepSpec
+from ssdprof.model.sweep import MAX_REPEATS, SweepSpec
 
 __all__ = ["DriveStateRecords", "LedgerEntry", "StoredPts"]
 
@@ -108,7 +108,7 @@ class DriveStateRecords:
 
     def create_pts(self, spec: PtsSpec) -> int:
         """A PTS test, stored as a sweep (kind 'pts') of one round's points whose repeats are the rounds."""
-        rounds = SweepSpec(name=spec.name, points=spec.points(), repeats=spec.rule.max_rounds, tags=spec.tags)
+        rounds = SweepSpec(name=spec.name, points=spec.points(), repeats=min(spec.rule.max_rounds, MAX_REPEATS), tags=spec.tags)
         with self._transaction() as db:
             cursor = db.execute("INSERT INTO sweeps (created_at, name, spec_json, kind) VALUES (?, ?, ?, 'pts')",
                                 (_now(), spec.name, rounds.model_dump_json()))

@@ -55,7 +55,7 @@ def recomputed(values: list[float]) -> tuple[float, float, float]:
 
 def check_steady_state(result: dict[str, Any]) -> None:
     steady = result["steady_state"]
-    assert STEADY_STATE_FIELDS <= set(steady)
+    assert set(steady) >= STEADY_STATE_FIELDS
     assert steady["rounds"] == len(result["rounds"]) == 3 and steady["window"] == [1, 3]
     values = [r["tracking_value"] for r in result["rounds"]]
     mean, data, slope = recomputed(values)
