@@ -273,7 +273,7 @@ export interface FioSteadyState {
   slope: number;
   /** fio's per-second IOPS samples of the window */
   iops_samples: number[];
-  /** fio's per-second bandwidth samples (KiB/s, as fio reports) */
+  /** fio's per-second bandwidth samples, bytes/s (fio 3.x) */
   bw_samples: number[];
 }
 

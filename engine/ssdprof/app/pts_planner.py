@@ -113,8 +113,9 @@ def _rule(problems: list[FieldProblem], request: PtsRequest, test: PtsTest) -> S
         return SteadyStateRule.model_validate(values)
     except ValidationError as exc:
         for err in exc.errors():
-            field = str(err["loc"][0]) if err.get("loc") else _field_of(str(err["msg"]))
-            problems.append(_problem(field, f"{str(err['msg']).removeprefix('Value error, ')}; got {values.get(field)!r}"))
+            message = str(err["msg"]).removeprefix("Value error, ")
+            field = str(err["loc"][0]) if err.get("loc") else _field_of(message)
+            problems.append(_problem(field, f"{message}; got {values.get(field)!r}"))
         return SteadyStateRule()
 
 

@@ -14,9 +14,11 @@ from pathlib import Path
 import psutil
 
 from ssdprof.app.engines import EngineUnavailable, PointEngine, choose_engine
+from ssdprof.app.ledger import TargetLedger
 from ssdprof.app.sites import LocalSite, RemoteSite, Site
 from ssdprof.fio.output import combine
 from ssdprof.fio.runner import FioError
+from ssdprof.model.drive_state import DriveState
 from ssdprof.model.events import PointFinished, PointProgress, PointStarted, RunEvent, SweepFinished, SweepStarted
 from ssdprof.model.results import EngineInfo, Measurement, ProgressSample, RunResult
 from ssdprof.model.sweep import POINT_OVERHEAD_S, SweepSpec, estimate_s
@@ -27,7 +29,7 @@ from ssdprof.remote.multihost import cluster_warnings
 from ssdprof.remote.ssh import SshSettings
 from ssdprof.store.db import Store
 
-__all__ = ["EngineUnavailable", "PointEngine", "Runner", "SweepOutcome", "choose_engine"]
+__all__ = ["Clock", "EngineUnavailable", "Point", "PointEngine", "Runner", "SweepOutcome", "choose_engine"]
 
 
 @dataclass(frozen=True)
@@ -42,17 +44,18 @@ class SweepOutcome:
 
 
 @dataclass(frozen=True)
-class _Point:
+class Point:
     workload: Workload
     number: int
     total: int
     sweep_id: int | None
     repeat: int
     tags: dict[str, str]
+    drive_state: DriveState | None = None
 
 
 @dataclass
-class _Clock:
+class Clock:
     """Remaining time for the ETA: durations of points not yet run plus their overhead."""
 
     remaining_s: float
@@ -77,24 +80,30 @@ class Runner:
         site = self._site(spec)
         sweep_id, done = self._open_sweep(spec, resume_id)
         todo = [(r, i) for r in range(spec.repeats) for i in range(len(spec.points)) if (i, r) not in done]
-        clock = _Clock(sum(spec.points[i].duration_s() + POINT_OVERHEAD_S for _, i in todo))
+        clock = Clock(sum(spec.points[i].duration_s() + POINT_OVERHEAD_S for _, i in todo))
         emit(SweepStarted(sweep_id=sweep_id, name=spec.name, total_points=spec.total_points(), already_done=len(done),
                           estimated_s=estimate_s(spec) * len(todo) / max(spec.total_points(), 1),
                           engine=site.engine.name, engine_reason=site.engine.reason))
         results: list[RunResult] = []
         layout_s = 0.0
         status, reason = "done", ""
+        ledger = self._ledger(site)
         try:
             layout_s = site.set_up(emit) if todo else 0.0
+            if ledger is not None and layout_s and isinstance(site, LocalSite):
+                ledger.wrote(site.layout_bytes)
             for number, (repeat, index) in enumerate(todo, start=len(done) + 1):
                 workload = spec.points[index]
                 emit(PointStarted(index=index, repeat=repeat, number=number, total_points=spec.total_points(),
                                   workload=workload, eta_s=clock.remaining_s))
-                point = _Point(workload, number, spec.total_points(), sweep_id, repeat, {**spec.tags, **(tags or {})})
-                result = None if cancel.is_set() else self._measure_point(site, point, emit=emit, cancel=cancel, clock=clock)
+                point = Point(workload, number, spec.total_points(), sweep_id, repeat, {**spec.tags, **(tags or {})},
+                               ledger.state() if ledger is not None else None)
+                result = None if cancel.is_set() else self.measure_point(site, point, emit=emit, cancel=cancel, clock=clock)
                 if result is None:
                     status = "cancelled"
                     break
+                if ledger is not None:
+                    ledger.wrote(result.write.io_bytes)
                 if self.store is not None:
                     result = self.store.add_run(result, point_index=index)
                 results.append(result)
@@ -114,6 +123,12 @@ class Runner:
                            wall_s=wall_s, layout_s=layout_s, reason=reason))
         return SweepOutcome(sweep_id, status, results, wall_s, layout_s, reason)
 
+    def _ledger(self, site: Site) -> TargetLedger | None:
+        """This machine's target in the ledger; hosts' targets are not tracked (their runs record no drive state)."""
+        if self.store is None or not isinstance(site, LocalSite):
+            return None
+        return TargetLedger.of(self.store, site.plan, site.size_bytes)
+
     def _site(self, spec: SweepSpec) -> Site:
         """Check everything that can be checked before anything is written anywhere."""
         if spec.remote is not None:
@@ -128,11 +143,13 @@ class Runner:
         stored = self.store.sweep(resume_id)
         if stored is None:
             raise KeyError(f"sweep {resume_id} does not exist")
+        if stored.kind == "pts":
+            raise KeyError(f"sweep {resume_id} is a PTS test: continue it with ssdprof pts resume {resume_id}")
         self.store.set_sweep_status(resume_id, "running")
         return resume_id, stored.done
 
-    def _measure_point(self, site: Site, point: _Point, *, emit: Callable[[RunEvent], None], cancel: threading.Event,
-                       clock: _Clock) -> RunResult | None:
+    def measure_point(self, site: Site, point: Point, *, emit: Callable[[RunEvent], None], cancel: threading.Event,
+                       clock: Clock) -> RunResult | None:
         engine, environment = site.engine, site.environment
         workload = point.workload
         started_at = _now()
@@ -172,6 +189,7 @@ class Runner:
             hosts=measurement.hosts, read=read, write=write, progress=measurement.progress, tags=point.tags,
             cpu_busy_pct=cpu_busy, raw_output=measurement.raw_output, job_text=measurement.job_text,
             monitor=measurement.monitor, start_skew_ms=measurement.start_skew_ms,
+            fio_steadystate=measurement.fio_steadystate, drive_state=point.drive_state,
         )
 
 

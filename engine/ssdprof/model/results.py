@@ -231,7 +231,7 @@ class FioSteadyState(BaseModel):
     max_deviation: float
     slope: float
     iops_samples: list[float] = Field(default_factory=list, description="fio's per-second IOPS samples of the window")
-    bw_samples: list[float] = Field(default_factory=list, description="fio's per-second bandwidth samples (KiB/s, as fio reports)")
+    bw_samples: list[float] = Field(default_factory=list, description="fio's per-second bandwidth samples, bytes/s (fio 3.x)")
 
 
 class RunResult(BaseModel):
@@ -289,3 +289,4 @@ class Measurement(BaseModel):
     extra_warnings: list[ValidityWarning] = Field(default_factory=list)
     monitor: list[MonitorSample] = Field(default_factory=list)
     start_skew_ms: float | None = None
+    fio_steadystate: FioSteadyState | None = None

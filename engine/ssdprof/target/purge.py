@@ -58,15 +58,22 @@ def purge_refusal(workload: Workload, device: BlockDevice | None, is_file: bool)
         if is_file and not workload.allow_overwrite and not Path(workload.target).name.startswith("ssdprof-testfile-"):
             return f"purging replaces the file {workload.target} by a new one: pass --allow-overwrite to confirm"
         return ""
-    writing = workload.model_copy(update={"pattern": "write", "read_pct": 0})
-    problems = device_problems(device, writing)
+    problems = device_problems(device, workload.model_copy(update={"pattern": "write", "read_pct": 0}))
     if problems:
         return "; ".join(p.message for p in problems)
+    return _discard_refusal(device)
+
+
+def _discard_refusal(device: BlockDevice) -> str:
     if shutil.which("blkdiscard") is None:
         return "blkdiscard is not installed (Debian/Ubuntu: apt install util-linux); cannot purge the device"
     if not discard_max_bytes(device):
         return (f"{device.describe()} does not support discard (lsblk -D shows DISC-MAX 0), so blkdiscard cannot purge it; "
                 "use the drive's own secure erase or format command, then run without --purge")
+    claim = claim_exclusively(Path(device.path))  # the kernel knows of mounts in other namespaces too
+    if isinstance(claim, str):
+        return claim
+    os.close(claim)
     return ""
 
 
@@ -75,10 +82,6 @@ def purge_device(device: BlockDevice, workload: Workload) -> PurgeRecord:
     refusal = purge_refusal(workload, device, is_file=False)
     if refusal:
         raise _refused(refusal)
-    claim = claim_exclusively(Path(device.path))  # the kernel knows of mounts in other namespaces too
-    if isinstance(claim, str):
-        raise _refused(claim)
-    os.close(claim)
     args = ["blkdiscard", "--offset", str(workload.offset_bytes), "--length", str(workload.size_bytes), device.path]
     started = time.monotonic()
     try:

@@ -61,9 +61,12 @@ class EngineService:
         analysis = Analysis(self.store, folders)
         models = Models(analysis.runs, analysis.library, folders[-1] if len(folders) > 1 else None)  # bundled first, user last
         self._sweeps = Sweeps(self.store, db_path, notify, default_dir=default_dir, fio_executable=fio_executable, ssh=ssh)
+        self._pts = PtsTests(self.store, db_path, notify, default_dir=default_dir, fio_executable=fio_executable,
+                             sweeps=self._sweeps)
+        self._sweeps.other_busy = self._pts.busy
         self._lock = threading.Lock()
         self._handlers: dict[str, Handler] = handlers_of([self, self._sweeps, Runs(self.store), analysis, models,
-                                                           Hosts(self.store, ssh), PtsTests(self.store, default_dir)])
+                                                           Hosts(self.store, ssh), self._pts])
 
     def call(self, method: str, raw_params: Any) -> BaseModel:
         """Validate ``raw_params`` against the contract and run the method; raises RpcError."""
@@ -89,6 +92,7 @@ class EngineService:
 
     def close(self) -> None:
         self._sweeps.close()
+        self._pts.close()
         self.store.close()
 
     @handles("engine.info")

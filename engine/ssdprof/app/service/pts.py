@@ -4,7 +4,12 @@ go out as ``run.event`` like a sweep's."""
 
 from __future__ import annotations
 
+import base64
+import threading
+from pathlib import Path
+
 from ssdprof.app.contract.base import Params
+from ssdprof.app.contract.methods import EngineLog, PtsEventNotification
 from ssdprof.app.contract.pts import (
     PtsCancelResult,
     PtsEstimate,
@@ -17,31 +22,22 @@ from ssdprof.app.contract.pts import (
 from ssdprof.app.contract.runs import PlannedPoint, target_device
 from ssdprof.app.contract.specs import ReportResult
 from ssdprof.app.pts_planner import PtsRequest, plan_pts
+from ssdprof.app.pts_runner import PtsRunner, pts_parameters
 from ssdprof.app.service.registry import RpcError, handles
-from ssdprof.model.events import PtsStarted
+from ssdprof.app.service.sweeps import START_TIMEOUT_S, Notify, Sweeps
+from ssdprof.model.events import PointStarted, PtsFinished, PtsStarted, RunEvent
 from ssdprof.model.pts import PtsProfile, PtsSpec, estimate_range_s, precondition_bytes
-from ssdprof.model.pts_results import PtsParameters, PtsResult
+from ssdprof.model.pts_results import PtsInfo, PtsResult
 from ssdprof.model.quantities import format_duration
+from ssdprof.model.workload import WorkloadError
 from ssdprof.store.db import Store
-from ssdprof.target.plan import TargetKind, device_region, plan_target
+from ssdprof.target.plan import device_region, plan_target
 from ssdprof.target.purge import FILE_LIMITATION, purge_refusal
 
-__all__ = ["PtsTests", "parameters_of"]
+__all__ = ["PtsTests", "estimate_pts", "list_tests"]
 
 
-def parameters_of(spec: PtsSpec, engine: str) -> PtsParameters:
-    base = spec.base
-    return PtsParameters(target=base.target, region_bytes=base.size_bytes, offset_bytes=base.offset_bytes, engine=engine,
-                         round_time_s=base.runtime_s, queue_depth=base.queue_depth, numjobs=base.numjobs,
-                         block_sizes_bytes=spec.block_sizes_bytes, mixes_read_pct=spec.mixes_read_pct,
-                         sequential=spec.sequential, window=spec.rule.window, data_limit_pct=spec.rule.data_limit_pct,
-                         slope_limit_pct=spec.rule.slope_limit_pct, min_rounds=spec.rule.min_rounds,
-                         max_rounds=spec.rule.max_rounds, precondition=spec.precondition,
-                         precondition_passes=spec.precondition_passes, purge=spec.purge,
-                         saturation_multiple=spec.saturation_multiple if spec.test.value == "write-saturation" else None)
-
-
-def estimate_pts(spec: PtsSpec, default_dir: object = None) -> PtsEstimate:
+def estimate_pts(spec: PtsSpec, default_dir: Path | None = None) -> PtsEstimate:
     """What the test will do and how long it may take; checks the target's purge safety, runs nothing."""
     region = device_region([spec.base])
     layout = 0 if region else spec.base.size_bytes
@@ -61,7 +57,7 @@ def estimate_pts(spec: PtsSpec, default_dir: object = None) -> PtsEstimate:
     tracking = spec.trackings()[0]
     return PtsEstimate(
         test=spec.test.value, name=spec.name, profile=spec.profile.value, pts_compliant=spec.pts_compliant,
-        compliance_note=spec.compliance_note(), parameters=parameters_of(spec, spec.base.engine.value),
+        compliance_note=spec.compliance_note(), parameters=pts_parameters(spec, spec.base.engine.value),
         points=[PlannedPoint(label=p.label, workload=p) for p in points], points_per_round=len(points),
         round_s=spec.round_s(), min_rounds=spec.rule.min_rounds, max_rounds=spec.rule.max_rounds,
         tracking=tracking.label(spec.sequential), precondition_bytes=precondition_bytes(spec),
@@ -73,12 +69,49 @@ def estimate_pts(spec: PtsSpec, default_dir: object = None) -> PtsEstimate:
         notes=[n for n in (spec.compliance_note() if not spec.pts_compliant else "", refusal) if n])
 
 
-class PtsTests:
-    """The ``pts.*`` methods; one test at a time, never beside a running sweep."""
+def list_tests(store: Store) -> list[PtsInfo]:
+    """Stored PTS tests, newest first, with whether each reached steady state."""
+    runner = PtsRunner(store)
+    tests = []
+    for row in store.list_pts():
+        spec = row["spec"]
+        try:
+            attained = runner.result(row["id"]).steady_state.attained
+        except KeyError:
+            attained = False
+        tests.append(PtsInfo(id=row["id"], created_at=row["created_at"], name=row["name"], test=row["test"],
+                             profile=row["profile"], pts_compliant=spec.pts_compliant, status=row["status"],
+                             rounds=row["rounds"], attained=attained, target=spec.base.target))
+    return tests
 
-    def __init__(self, store: Store, default_dir: object = None):
+
+class _ActiveTest:
+    def __init__(self) -> None:
+        self.cancel = threading.Event()
+        self.started = threading.Event()
+        self.announced: PtsStarted | None = None
+        self.error: BaseException | None = None
+        self.phase = ""
+        self.round = 0
+        self.thread: threading.Thread | None = None
+
+    @property
+    def running(self) -> bool:
+        return self.thread is not None and self.thread.is_alive()
+
+
+class PtsTests:
+    """The ``pts.*`` methods; one test at a time, never beside a running sweep (``busy`` otherwise)."""
+
+    def __init__(self, store: Store, db_path: Path, notify: Notify, *, default_dir: Path | None, fio_executable: str,
+                 sweeps: Sweeps):
         self.store = store
+        self.db_path = db_path
+        self.notify = notify
         self.default_dir = default_dir
+        self.fio_executable = fio_executable
+        self.sweeps = sweeps
+        self._test: _ActiveTest | None = None
 
     @handles("pts.estimate")
     def estimate(self, params: PtsRequest) -> PtsEstimate:
@@ -87,30 +120,98 @@ class PtsTests:
     @handles("pts.start")
     def start(self, params: PtsRequest) -> PtsStarted:
         spec = plan_pts(params)
-        plan = plan_target(spec.base)
-        assert plan.kind in TargetKind
-        raise RpcError("internal_error", "PTS tests are not wired to the runner yet")
+        estimate = estimate_pts(spec, self.default_dir)
+        if spec.purge and estimate.purge_refusal:
+            raise WorkloadError.single("purge", "--purge", f"cannot purge: {estimate.purge_refusal}")
+        plan_target(spec.base, self.default_dir)  # fail fast, before a test is stored
+        return self._launch(spec, None)
 
     @handles("pts.resume")
     def resume(self, params: PtsResumeParams) -> PtsStarted:
-        raise KeyError("no unfinished PTS test to resume")
+        stored = self.store.pts(params.pts_id) if params.pts_id is not None else self.store.last_unfinished_pts()
+        if stored is None:
+            raise KeyError("no unfinished PTS test to resume" if params.pts_id is None else f"PTS test {params.pts_id} does not exist")
+        return self._launch(None, stored.id)
 
     @handles("pts.cancel")
     def cancel(self, _: Params) -> PtsCancelResult:
-        return PtsCancelResult(cancelled=False)
+        active = self._test
+        if active is None or not active.running:
+            return PtsCancelResult(cancelled=False)
+        active.cancel.set()
+        return PtsCancelResult(cancelled=True, pts_id=active.announced.pts_id if active.announced else None)
 
     @handles("pts.status")
     def status(self, _: Params) -> PtsStatus:
-        return PtsStatus(running=False)
+        active = self._test
+        if active is None or not active.running or active.announced is None:
+            return PtsStatus(running=False)
+        return PtsStatus(running=True, pts_id=active.announced.pts_id, test=active.announced.test, phase=active.phase,
+                         round=active.round, max_rounds=active.announced.max_rounds)
 
     @handles("pts.list")
     def list(self, _: Params) -> PtsListResult:
-        return PtsListResult(tests=[])
+        return PtsListResult(tests=list_tests(self.store))
 
     @handles("pts.get")
     def get(self, params: PtsIdParams) -> PtsResult:
-        raise KeyError(f"PTS test {params.pts_id} does not exist")
+        return PtsRunner(self.store).result(params.pts_id)
 
     @handles("pts.report")
     def report(self, params: PtsReportParams) -> ReportResult:
-        raise KeyError(f"PTS test {params.pts_id} does not exist")
+        from ssdprof.report.pts import build_pts_pdf
+
+        result = PtsRunner(self.store).result(params.pts_id)
+        pdf = build_pts_pdf(result, title=params.title)
+        return ReportResult(pdf_base64=base64.b64encode(pdf).decode("ascii"), filename=f"ssdprof-pts-{result.id}.pdf",
+                            bytes=len(pdf), runs=sum(len(r.runs) for r in result.rounds))
+
+    def busy(self) -> bool:
+        return self._test is not None and self._test.running
+
+    def close(self) -> None:
+        active = self._test
+        if active is not None and active.thread is not None:
+            active.cancel.set()
+            active.thread.join(timeout=60)
+
+    def _launch(self, spec: PtsSpec | None, resume_id: int | None) -> PtsStarted:
+        if self.busy() or self.sweeps.busy():
+            raise RpcError("busy", "a sweep or PTS test is already running; cancel it or wait for it to finish")
+        active = _ActiveTest()
+        active.thread = threading.Thread(target=self._run, args=(active, spec, resume_id), name="ssdprof-pts", daemon=True)
+        self._test = active
+        active.thread.start()
+        if not active.started.wait(START_TIMEOUT_S):
+            active.cancel.set()
+            raise RpcError("internal_error", f"the PTS test did not start within {START_TIMEOUT_S:.0f} s")
+        if active.announced is None:
+            if isinstance(active.error, (WorkloadError, KeyError)):
+                raise active.error
+            raise RpcError("internal_error", f"the PTS test could not start: {active.error}")
+        return active.announced
+
+    def _run(self, active: _ActiveTest, spec: PtsSpec | None, resume_id: int | None) -> None:
+        def on_event(event: RunEvent) -> None:
+            if isinstance(event, PtsStarted):
+                active.announced = event
+                active.phase = "purge" if (spec and spec.purge) else "precondition"
+                active.started.set()
+            elif isinstance(event, PointStarted):
+                active.phase, active.round = "rounds", event.repeat + 1
+            self.notify("pts.event", PtsEventNotification(event=event))
+
+        store = Store(self.db_path)
+        try:
+            PtsRunner(store, default_dir=self.default_dir, fio_executable=self.fio_executable).run(
+                spec, resume_id=resume_id, on_event=on_event, cancel=active.cancel)
+        except Exception as exc:  # reported to the client: a test's thread must never die silently
+            active.error = exc
+            if active.started.is_set():
+                self.notify("engine.log", EngineLog(level="error", message=f"the PTS test stopped: {exc}"))
+                self.notify("pts.event", PtsEventNotification(event=PtsFinished(
+                    pts_id=active.announced.pts_id if active.announced else None, status="failed", attained=False,
+                    rounds=0, wall_s=0.0, reason=str(exc))))
+        finally:
+            active.started.set()
+            store.close()
