@@ -175,7 +175,7 @@ function PtsEstimateLine({ estimate }: { estimate: PtsEstimate | null }) {
         {' '}<strong>{formatDuration(estimate.estimated_min_s)} to {formatDuration(estimate.estimated_s)}</strong>. {estimate.duration_note}</p>
       <p>Tracking: {estimate.tracking}.</p>
       <p className={estimate.pts_compliant ? 'hint' : 'warning'} data-testid="pts-compliance">{estimate.compliance_note}</p>
-      {estimate.notes.map((n) => <p key={n} className="hint">{n}</p>)}
+      {estimate.notes.filter((n) => n !== estimate.compliance_note).map((n) => <p key={n} className="hint">{n}</p>)}
     </div>
   );
 }

@@ -98,7 +98,7 @@ export function PtsReport({ result }: { result: PtsResult }) {
         </div>
       ) : (
         <>
-          <table className="pts-matrix" aria-label={`Access size × mix: ${unit}`} data-testid="pts-matrix">
+          <table className="data pts-matrix" aria-label={`Access size × mix: ${unit}`} data-testid="pts-matrix">
             <caption>Access size × read/write mix, {unit}, averaged over the measurement window</caption>
             <thead><tr><th scope="col">access size</th>{mixes.map((m) => <th key={m} scope="col">{m}/{100 - m}</th>)}</tr></thead>
             <tbody>
@@ -118,7 +118,7 @@ export function PtsReport({ result }: { result: PtsResult }) {
           <ChartFigure id="pts-matrix-plot" title={`${unit} by access size, one line per mix`} kind="line" xLabel="access size" yLabel={unit} xLog2
             formatX={formatSize}
             series={mixes.map((m) => ({ label: `${m}/${100 - m}`, points: sizes.map((bs) => { const c = cell(bs, m); return { x: bs, y: c ? cellValue(result.test, c) : null }; }) }))} />
-          <table className="pts-latency" aria-label="Total latency" data-testid="pts-latency">
+          <table className="data pts-latency" aria-label="Total latency" data-testid="pts-latency">
             <caption>Total latency (submission to completion), µs: mean, maximum and five nines (p99.999, from histogram bins)</caption>
             <thead><tr><th scope="col">access size</th><th scope="col">mix</th><th scope="col">mean</th><th scope="col">max</th><th scope="col">p99.999</th></tr></thead>
             <tbody>
@@ -137,7 +137,7 @@ export function PtsReport({ result }: { result: PtsResult }) {
 
 function Determination({ checks }: { checks: SteadyState[] }) {
   return (
-    <table className="pts-determination" aria-label="Steady-state determination" data-testid="pts-determination">
+    <table className="data pts-determination" aria-label="Steady-state determination" data-testid="pts-determination">
       <caption>Steady-state determination: measured against allowed excursions over the measurement window</caption>
       <thead>
         <tr><th scope="col">tracking variable</th><th scope="col">window</th><th scope="col">mean</th><th scope="col">data excursion (allowed)</th>
