@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import type { PtsEstimate, PtsResult } from '../api';
+import type { PtsEstimate, PtsResult, PtsStatus } from '../api';
 import { fakeEngine, RpcReplyError } from '../test/fake-engine';
 import recordedEstimate from '../test/pts-estimate.json';
 import recordedResult from '../test/pts-latency.json';
@@ -11,10 +11,11 @@ import { Pts } from './Pts';
 // Recorded from the real engine (scripts/gen_pts_fixtures.py): a laptop-profile latency test on real fio.
 const estimate = recordedEstimate as PtsEstimate;
 const result = recordedResult as PtsResult;
+const IDLE: PtsStatus = { running: false, pts_id: null, test: '', phase: '', round: 0, max_rounds: 0 };
 
 describe('Pts', () => {
   it('says what the test will do, how long it may take and that the laptop profile is not PTS-compliant', async () => {
-    renderWith(fakeEngine({ 'pts.list': () => ({ tests: [] }), 'pts.status': () => ({ running: false }), 'pts.estimate': () => estimate }).engine,
+    renderWith(fakeEngine({ 'pts.list': () => ({ tests: [] }), 'pts.status': () => IDLE, 'pts.estimate': () => estimate }).engine,
       <Pts busy={false} />);
     const line = await screen.findByTestId('pts-estimate');
     expect(line.textContent).toContain(`${estimate.points_per_round} points a round`);
@@ -25,7 +26,7 @@ describe('Pts', () => {
   it('names a bad field beside it and will not start', async () => {
     const problem = { field: 'round_time_s', flag: '--round-time', message: 'round_time_s: a duration above 0 and at most 3600 s' };
     const fake = fakeEngine({
-      'pts.list': () => ({ tests: [] }), 'pts.status': () => ({ running: false }),
+      'pts.list': () => ({ tests: [] }), 'pts.status': () => IDLE,
       'pts.estimate': () => { throw new RpcReplyError({ code: -32602, message: 'bad params', data: { problems: [problem] } }); },
     });
     renderWith(fake.engine, <Pts busy={false} />);
@@ -37,7 +38,7 @@ describe('Pts', () => {
 
   it('follows the rounds and then shows the report pages of the finished test', async () => {
     const fake = fakeEngine({
-      'pts.list': () => ({ tests: [] }), 'pts.status': () => ({ running: false }), 'pts.estimate': () => estimate,
+      'pts.list': () => ({ tests: [] }), 'pts.status': () => IDLE, 'pts.estimate': () => estimate,
       'pts.get': () => result,
     });
     renderWith(fake.engine, <Pts busy={false} />);
