@@ -181,6 +181,28 @@ export interface DirectionStats {
   latency_kind: string;
 }
 
+/** Recorded with every run measured since ssdprof tracks it (``None`` on runs stored before). */
+export interface DriveState {
+  /** the ledger's key: 'device:MODEL:SERIAL', 'file:/path' or 'folder:/path' */
+  target_identity: string;
+  /** what was done to the target right before this run or test */
+  preparation: "none" | "purge" | "precondition" | "purge+precondition";
+  /** the purge before this run or test, if any */
+  purge: PurgeRecord | null;
+  preconditioning: PreconditionRecord | null;
+  /** bytes ssdprof wrote to the target before this run, since its last purge (or first use) */
+  bytes_written_since_purge: number;
+  /** purge: the count starts at ssdprof's last purge; first-use: ssdprof never purged it */
+  ledger_since: "purge" | "first-use";
+  /** the test region, to weigh bytes written against */
+  region_bytes: number;
+  /** whether a PTS test had shown steady state by this run */
+  steady_state: "reached" | "not-reached" | "not-checked";
+  /** the PTS test this run belongs to */
+  pts_id: number | null;
+  pts_round: number | null;
+}
+
 export type EngineChoice = "auto" | "fio" | "portable";
 
 export interface EngineInfo {
@@ -326,6 +348,25 @@ export interface FigureOutput {
 
 /** Figure as the engine sends it; FigureInput is what it accepts. */
 export type Figure = FigureOutput;
+
+/** fio's own steady-state detection (``--ss``), as its JSON output reports it. */
+export interface FioSteadyState {
+  /** the criterion as given, e.g. 'iops_slope:0.3%' */
+  ss: string;
+  /** ss_dur: the window fio judged over */
+  duration_s: number;
+  /** ss_ramp: time before fio began judging */
+  ramp_s: number;
+  attained: boolean;
+  /** fio's limit, e.g. '0.30%' */
+  criterion: string;
+  max_deviation: number;
+  slope: number;
+  /** fio's per-second IOPS samples of the window */
+  iops_samples: number[];
+  /** fio's per-second bandwidth samples, bytes/s (fio 3.x) */
+  bw_samples: number[];
+}
 
 export interface GroupVerdict {
   setting: string;
@@ -569,6 +610,31 @@ export interface PointStarted {
   eta_s: number;
 }
 
+/** Workload-independent preconditioning (sequential writes over the region): not a measurement. */
+export interface PreconditionProgress {
+  kind: "precondition_progress";
+  bytes_done: number;
+  bytes_total: number;
+  elapsed_s: number;
+  eta_s: number;
+  done: boolean;
+}
+
+/** Workload-independent preconditioning: sequential writes over the test region, not measured. */
+export interface PreconditionRecord {
+  /** sequential write */
+  pattern: string;
+  block_size_bytes: number;
+  region_bytes: number;
+  /** the passes asked for (PTS: 2) */
+  passes: number;
+  /** what was written, at least passes x region */
+  bytes_written: number;
+  seconds: number;
+  /** when it finished, ISO time (UTC) */
+  at: string;
+}
+
 export interface PredictParams {
   /** the runs to learn from (e.g. a sweep's, or History's selection) */
   run_ids: number[];
@@ -625,6 +691,293 @@ export interface ProgressSample {
   ramping: boolean;
 }
 
+export interface PtsCancelResult {
+  /** false when no PTS test was running */
+  cancelled: boolean;
+  pts_id: number | null;
+}
+
+/** What a test will do and how long it may take, said before it starts (PTS defaults run for hours). */
+export interface PtsEstimate {
+  test: string;
+  name: string;
+  profile: string;
+  pts_compliant: boolean;
+  /** says NOT PTS-compliant for the laptop profile and changed settings */
+  compliance_note: string;
+  parameters: PtsParameters;
+  /** one round's points, in the order they run */
+  points: PlannedPoint[];
+  points_per_round: number;
+  /** one round: every point's time plus per-point overhead */
+  round_s: number;
+  min_rounds: number;
+  max_rounds: number;
+  /** the gating tracking variable, e.g. '4KiB random 0/100 IOPS' */
+  tracking: string;
+  /** bytes the preconditioning writes (0 without it) */
+  precondition_bytes: number;
+  /** its time at a conservative write rate */
+  precondition_s: number;
+  /** purge, preconditioning and min_rounds rounds */
+  estimated_min_s: number;
+  /** purge, preconditioning and max_rounds rounds: the longest it can take */
+  estimated_s: number;
+  /** e.g. 'PTS defaults run for hours: up to 23h22m (25 rounds of 56 points)' */
+  duration_note: string;
+  /** what --purge will do, or '' without it */
+  purge: string;
+  /** why a purge cannot be done here ('' when it can) */
+  purge_refusal: string;
+  /** the block device the test targets, if it is one */
+  device: TargetDevice | null;
+  /** bytes of the device the test overwrites */
+  overwrite_bytes: number;
+  /** what the test does to the device, in one sentence */
+  region: string;
+  notes: string[];
+}
+
+/** ``pts.event``: one event of the running PTS test, in order: started, purge, preconditioning progress, then each point's start, progress and end, each round's steady-state check, and the end. */
+export interface PtsEventNotification {
+  event: PtsStarted | PurgeDone | PreconditionProgress | LayoutDone | PointStarted | PointProgress | PointFinished | RoundFinished | PtsFinished;
+}
+
+export interface PtsFinished {
+  kind: "pts_finished";
+  pts_id: number | null;
+  /** done, cancelled, stopped or failed */
+  status: string;
+  attained: boolean;
+  rounds: number;
+  wall_s: number;
+  reason: string;
+}
+
+export interface PtsIdParams {
+  pts_id: number;
+}
+
+export interface PtsInfo {
+  id: number;
+  created_at: string;
+  name: string;
+  test: string;
+  profile: string;
+  pts_compliant: boolean;
+  /** running, done, cancelled, stopped or failed */
+  status: string;
+  rounds: number;
+  attained: boolean;
+  target: string;
+}
+
+export interface PtsListResult {
+  /** newest first */
+  tests: PtsInfo[];
+}
+
+/** One access size x mix, averaged over the measurement window's rounds (the PTS's tables). */
+export interface PtsMatrixCell {
+  block_size_bytes: number;
+  read_pct: number;
+  /** R/W, e.g. '65/35' */
+  mix: string;
+  sequential: boolean;
+  iops: number;
+  bw_bytes_per_s: number;
+  /** total latency, read and write together */
+  lat_mean_ns: number | null;
+  lat_max_ns: number | null;
+  /** five nines, from the histogram bins */
+  lat_p99_999_ns: number | null;
+  /** the rounds averaged */
+  rounds: number[];
+  runs: number[];
+}
+
+/** Everything that defines the test, as the report's first page lists it. */
+export interface PtsParameters {
+  target: string;
+  region_bytes: number;
+  offset_bytes: number;
+  /** the engine chosen: fio or portable */
+  engine: string;
+  /** measured time of every point in a round (PTS: 60 s) */
+  round_time_s: number;
+  queue_depth: number;
+  numjobs: number;
+  block_sizes_bytes: number[];
+  mixes_read_pct: number[];
+  sequential: boolean;
+  window: number;
+  data_limit_pct: number;
+  slope_limit_pct: number;
+  min_rounds: number;
+  max_rounds: number;
+  /** auto (workload-independent, before the rounds) or none */
+  precondition: string;
+  precondition_passes: number;
+  purge: boolean;
+  /** write saturation: multiple of the region written */
+  saturation_multiple: number | null;
+}
+
+export type PtsProfile = "pts" | "laptop";
+
+export interface PtsReportParams {
+  pts_id: number;
+  title?: string | null;
+}
+
+/** A PTS test as typed in a form or on the command line; omitted fields take the profile's defaults. */
+export interface PtsRequest {
+  test: PtsTest;
+  target?: string | null;
+  /** the test region (default: the whole device, or 256 MiB) */
+  size_bytes?: number | string | null;
+  offset_bytes?: number | string | null;
+  /** auto, fio or portable */
+  engine?: string | null;
+  /** laptop: short rounds, fewer points; NOT PTS-compliant */
+  profile?: PtsProfile;
+  /** measured time of every point of a round (PTS 60 s, laptop 2 s) */
+  round_time_s?: number | string | null;
+  /** rounds judged for steady state (PTS 5) */
+  window?: number | null;
+  /** max - min allowed, % of the window's mean (PTS 20) */
+  data_limit_pct?: number | null;
+  /** fitted line's change allowed, % of the mean (PTS 10) */
+  slope_limit_pct?: number | null;
+  min_rounds?: number | null;
+  /** PTS 25; write saturation: a cap beside the multiple */
+  max_rounds?: number | null;
+  precondition?: "auto" | "none";
+  /** sequential 128 KiB passes over the region (PTS 2) */
+  precondition_passes?: number | null;
+  purge?: boolean;
+  allow_overwrite?: boolean;
+  /** access sizes instead of the profile's */
+  block_sizes?: ((number | string)[]) | null;
+  /** read % of each mix instead of the profile's */
+  mixes?: number[] | null;
+  /** per job (default 32; latency: 1) */
+  queue_depth?: number | string | null;
+  /** default 1; latency: 1 */
+  numjobs?: number | string | null;
+  /** write saturation: stop after this multiple of the region */
+  saturation_multiple?: number | null;
+  direct?: boolean | null;
+  name?: string | null;
+  tags?: Record<string, string>;
+}
+
+/** A PTS test, finished or not: the shape of ``ssdprof pts --json`` and ``pts.get``. */
+export interface PtsResult {
+  /** the test's id (its runs are the sweep of the same id) */
+  id: number;
+  created_at: string;
+  name: string;
+  /** iops, throughput, latency or write-saturation */
+  test: string;
+  /** pts or laptop */
+  profile: string;
+  pts_compliant: boolean;
+  compliance_note: string;
+  /** running, done, cancelled, stopped or failed */
+  status: string;
+  /** why the test stopped early, if it did */
+  reason: string;
+  parameters: PtsParameters;
+  /** the target's state when the rounds began */
+  drive_state: DriveState | null;
+  /** the rule applied to the gating tracking variable */
+  steady_state: SteadyState;
+  /** the rule applied to every tracking variable, the gating one first */
+  checks: SteadyState[];
+  rounds: PtsRound[];
+  /** access size x mix, averaged over the measurement window */
+  matrix: PtsMatrixCell[];
+  /** the estimate given before starting (the maximum rounds) */
+  estimated_s: number;
+}
+
+export interface PtsResumeParams {
+  /** default: the last unfinished PTS test */
+  pts_id?: number | null;
+}
+
+export interface PtsRound {
+  /** 1-based */
+  round: number;
+  /** the gating tracking variable this round; null when its point failed */
+  tracking_value: number | null;
+  /** every tracking variable this round, by label */
+  tracked: Record<string, number | null>;
+  /** the tracking metric at every access size (at the tracking mix), by access size label */
+  convergence: Record<string, number | null>;
+  /** stored run ids of this round's points */
+  runs: number[];
+  /** false: the round was cut short (cancelled); not judged */
+  complete: boolean;
+  /** bytes this test had written by the end of this round */
+  bytes_written: number;
+  /** measured seconds of the test by the end of this round */
+  elapsed_s: number;
+}
+
+/** A PTS test began (or resumed); its purge, preconditioning and rounds follow. */
+export interface PtsStarted {
+  kind: "pts_started";
+  pts_id: number | null;
+  test: string;
+  profile: string;
+  pts_compliant: boolean;
+  compliance_note: string;
+  points_per_round: number;
+  max_rounds: number;
+  /** rounds finished before a resume */
+  already_rounds: number;
+  /** the remaining time if every round up to max_rounds runs */
+  estimated_s: number;
+  engine: string;
+  engine_reason: string;
+}
+
+export interface PtsStatus {
+  running: boolean;
+  pts_id: number | null;
+  test: string;
+  /** purge, precondition or rounds */
+  phase: string;
+  /** the round under way */
+  round: number;
+  max_rounds: number;
+}
+
+export type PtsTest = "iops" | "throughput" | "latency" | "write-saturation";
+
+export interface PurgeDone {
+  kind: "purge_done";
+  /** blkdiscard or new-file */
+  method: string;
+  detail: string;
+  limitation: string;
+  seconds: number;
+}
+
+/** A purge ssdprof ran: how, on what, and what it cannot do. */
+export interface PurgeRecord {
+  /** blkdiscard for a block device; new-file for a file */
+  method: "blkdiscard" | "new-file";
+  /** when, ISO time (UTC) */
+  at: string;
+  /** what was done, e.g. 'blkdiscard of all 64 MiB of /dev/loop3' */
+  detail: string;
+  /** what the method does not reach, e.g. below a filesystem */
+  limitation: string;
+}
+
 export interface ReportParams {
   run_ids?: number[];
   sweep_id?: number | null;
@@ -645,6 +998,18 @@ export interface ReportResult {
 export interface ResumeParams {
   /** default: the last unfinished sweep */
   sweep_id?: number | null;
+}
+
+export interface RoundFinished {
+  kind: "round_finished";
+  round: number;
+  max_rounds: number;
+  tracking_value: number | null;
+  /** the rule applied to the rounds so far */
+  steady_state: SteadyState;
+  run_ids: number[];
+  /** bytes the test had written by the end of this round */
+  bytes_written: number;
 }
 
 /** ``error.data`` of an invalid_params error: each problem names its field, as the CLI does. */
@@ -695,6 +1060,10 @@ export interface RunResult {
   start_skew_ms: number | null;
   /** a plain fio job file reproducing the point */
   job_text: string;
+  /** what was done to the target before measuring, bytes written since its last purge, steady state; null on runs stored before ssdprof recorded it */
+  drive_state: DriveState | null;
+  /** fio's own steadystate object, where fio wrote one */
+  fio_steadystate: FioSteadyState | null;
 }
 
 export interface RunResultEnvelope {
@@ -989,6 +1358,36 @@ export interface SpecsListResult {
 
 export type Status = "matched" | "unstated" | "mismatch";
 
+/** The PTS rule applied to one tracking variable's round values (``analysis.steady_state``).  Excursions and limits are in the tracking variable's unit: ``data_excursion`` = max - min over the window, ``data_limit`` = data_limit_pct of the window's mean; ``slope_excursion`` = how much the least-squares line changes across the window (|slope| x (window - 1)), ``slope_limit`` = slope_limit_pct of the mean. */
+export interface SteadyState {
+  /** e.g. '4KiB random 0/100 IOPS' */
+  tracking: string;
+  /** IOPS, MB/s (10^6 bytes/s) or µs */
+  unit: string;
+  /** false: reported beside the rule's variable, not waited for */
+  gating: boolean;
+  attained: boolean;
+  /** rounds measured */
+  rounds: number;
+  /** [first, last] round of the measurement window (the last `window_size` rounds); [] before any */
+  window: number[];
+  window_size: number;
+  mean: number | null;
+  slope_per_round: number | null;
+  /** the fitted line's value at the window's first round */
+  fit_first: number | null;
+  /** the fitted line's value at the window's last round */
+  fit_last: number | null;
+  data_excursion: number | null;
+  data_limit: number | null;
+  slope_excursion: number | null;
+  slope_limit: number | null;
+  data_limit_pct: number;
+  slope_limit_pct: number;
+  /** e.g. 'steady state at rounds 3-7', or why not: never hidden */
+  reason: string;
+}
+
 export interface StoredCurve {
   sweep_id: number;
   created_at: string;
@@ -1216,6 +1615,22 @@ export interface Methods {
   "sweep.status": { params: NoParams; result: SweepStatus };
   /** stored sweeps, newest first */
   "sweeps.list": { params: NoParams; result: SweepsResult };
+  /** a PTS test's rounds, points and duration (PTS defaults run for hours); runs nothing */
+  "pts.estimate": { params: PtsRequest; result: PtsEstimate };
+  /** start a PTS test: purge, preconditioning, rounds; events follow as pts.event */
+  "pts.start": { params: PtsRequest; result: PtsStarted };
+  /** continue an interrupted PTS test */
+  "pts.resume": { params: PtsResumeParams; result: PtsStarted };
+  /** stop the PTS test; finished rounds are kept */
+  "pts.cancel": { params: NoParams; result: PtsCancelResult };
+  /** whether a PTS test is running, and where */
+  "pts.status": { params: NoParams; result: PtsStatus };
+  /** stored PTS tests, newest first */
+  "pts.list": { params: NoParams; result: PtsListResult };
+  /** a PTS test: steady state, rounds, matrix, drive state and parameters */
+  "pts.get": { params: PtsIdParams; result: PtsResult };
+  /** a PTS test's PDF report (base64) */
+  "pts.report": { params: PtsReportParams; result: ReportResult };
   /** stored runs matching a filter */
   "runs.list": { params: RunsListParams; result: RunsListResult };
   /** one run in full */
@@ -1278,18 +1693,19 @@ export interface Methods {
 
 export type MethodName = keyof Methods;
 
-export const METHOD_NAMES = ["engine.info", "workload.validate", "presets.list", "devices.list", "sweep.estimate", "sweep.start", "sweep.resume", "sweep.cancel", "sweep.status", "sweeps.list", "runs.list", "runs.get", "runs.tag", "runs.delete", "runs.charts", "runs.bars", "runs.percentiles", "export.csv", "specs.list", "specs.match", "specs.compare", "specs.save", "specs.delete", "runs.compare", "analysis.predict", "analysis.scaling", "analysis.observe", "analysis.correlation", "report.pdf", "hosts.list", "hosts.add", "hosts.test", "hosts.remove", "hosts.set_link", "curve.start", "curve.get", "curves.list", "slo.start", "slo.get"] as const satisfies readonly MethodName[];
+export const METHOD_NAMES = ["engine.info", "workload.validate", "presets.list", "devices.list", "sweep.estimate", "sweep.start", "sweep.resume", "sweep.cancel", "sweep.status", "sweeps.list", "pts.estimate", "pts.start", "pts.resume", "pts.cancel", "pts.status", "pts.list", "pts.get", "pts.report", "runs.list", "runs.get", "runs.tag", "runs.delete", "runs.charts", "runs.bars", "runs.percentiles", "export.csv", "specs.list", "specs.match", "specs.compare", "specs.save", "specs.delete", "runs.compare", "analysis.predict", "analysis.scaling", "analysis.observe", "analysis.correlation", "report.pdf", "hosts.list", "hosts.add", "hosts.test", "hosts.remove", "hosts.set_link", "curve.start", "curve.get", "curves.list", "slo.start", "slo.get"] as const satisfies readonly MethodName[];
 
 /** Notifications from the engine (and, for engine.status, the desktop shell). */
 export interface Notifications {
   "run.event": RunEventNotification;
+  "pts.event": PtsEventNotification;
   "engine.log": EngineLog;
   "engine.status": EngineStatus;
 }
 
 export type NotificationName = keyof Notifications;
 
-export const NOTIFICATION_NAMES = ["run.event", "engine.log", "engine.status"] as const satisfies readonly NotificationName[];
+export const NOTIFICATION_NAMES = ["run.event", "pts.event", "engine.log", "engine.status"] as const satisfies readonly NotificationName[];
 
 export const ERROR_CODES = {"parse_error": -32700, "invalid_request": -32600, "method_not_found": -32601, "invalid_params": -32602, "internal_error": -32603, "not_found": -32001, "busy": -32002, "file_not_written": -32093, "engine_gone": -32094, "bridge_missing": -32095, "download_refused": -32096, "http_error": -32097, "token_refused": -32098, "server_unreachable": -32099} as const;
 

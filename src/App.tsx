@@ -8,6 +8,7 @@ import { History } from './views/History';
 import { Hosts } from './views/Hosts';
 import { Live } from './views/Live';
 import { Models } from './views/Models';
+import { Pts } from './views/Pts';
 import { Results } from './views/Results';
 import { Specs } from './views/Specs';
 
@@ -15,6 +16,7 @@ const VIEWS = [
   { id: 'designer', label: 'Designer' },
   { id: 'live', label: 'Live run' },
   { id: 'results', label: 'Results' },
+  { id: 'pts', label: 'PTS' },
   { id: 'models', label: 'Models' },
   { id: 'curves', label: 'Curves' },
   { id: 'history', label: 'History' },
@@ -52,7 +54,7 @@ export function App() {
     } else if (note.method === 'engine.status') {
       setNotice(note.params.state === 'ready' ? null : note.params.message);
       if (note.params.state !== 'ready') dispatch({ kind: 'engine_lost' });
-    } else if (note.params.level !== 'info') {
+    } else if (note.method === 'engine.log' && note.params.level !== 'info') {
       setNotice(note.params.message);
     }
   }), [engine]);
@@ -115,6 +117,7 @@ export function App() {
         {view === 'live' && <Live state={live} onCancel={() => void cancel()} onOpenResults={() => setView('results')} onDesign={() => setView('designer')}
           onResume={() => void resume()} />}
         {view === 'results' && <Results title={results.title} runs={results.runs} onDesign={() => setView('designer')} />}
+        {view === 'pts' && <Pts busy={live.status === 'running'} />}
         {view === 'models' && <Models open={results} />}
         {view === 'hosts' && <Hosts />}
         {view === 'specs' && <Specs />}

@@ -6,6 +6,7 @@ import {
 } from '../api';
 import { formatDuration, sizeInput } from '../lib/units';
 import { ConfirmOverwrite, DevicePicker } from './DevicePicker';
+import { Field } from './Field';
 import { HostPicker, SweepBuilder } from './SweepBuilder';
 import {
   MIXED_PATTERNS, formFromWorkload, initialSweep, parseTags, problemsByField, sweepRequest, workloadInput,
@@ -185,17 +186,6 @@ function engineHint(info: EngineInfoResult, choice: string): string {
   if (choice === 'fio') return 'fio is not installed: apt install fio, brew install fio or winget install fio';
   return info.portable_available ? 'auto chooses the portable engine: fio is not installed'
     : 'neither fio nor the portable engine is available: install fio (apt/brew/winget install fio)';
-}
-
-function Field(props: { name: string; label: string; hint?: string; messages?: string[]; children: ReactNode }) {
-  return (
-    <div className={`field${props.messages ? ' invalid' : ''}`}>
-      {props.label && <label htmlFor={`field-${props.name}`}>{props.label}</label>}
-      {props.children}
-      {props.messages?.map((m) => <p key={m} className="problem" role="alert" data-field={props.name}>{m}</p>)}
-      {props.hint && <p id={`help-${props.name}`} className="hint">{props.hint}</p>}
-    </div>
-  );
 }
 
 function EstimateLine({ estimate }: { estimate: SweepEstimate | null }) {

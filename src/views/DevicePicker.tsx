@@ -1,6 +1,6 @@
 // Block devices in the designer: pick one as the target, and confirm before a sweep overwrites it.
 // The engine describes each device (model, size, what lies beneath, what uses it); this only shows it.
-import type { SweepEstimate, TargetDevice } from '../api';
+import type { TargetDevice } from '../api';
 
 interface PickerProps {
   devices: TargetDevice[];
@@ -32,7 +32,8 @@ export function DevicePicker({ devices, target, onPick }: PickerProps) {
 }
 
 interface ConfirmProps {
-  estimate: SweepEstimate;
+  /** What will be overwritten, in one sentence (a sweep's or a PTS test's estimate). */
+  estimate: { region: string };
   device: TargetDevice;
   onConfirm: () => void;
   onCancel: () => void;

@@ -17,10 +17,12 @@ import numpy as np
 from scipy import stats as sps
 
 from ssdprof.analysis.metrics import metric_value, node_count, repeat_groups, setting_key
+from ssdprof.model.drive_state import state_difference
 from ssdprof.model.results import RunResult
 from ssdprof.model.workload import Workload
 
-__all__ = ["GroupComparison", "GroupSummary", "MeanCI", "WelchResult", "compare_groups", "effect_size_label", "mean_ci",
+__all__ = ["GroupComparison", "GroupSummary", "MeanCI", "WelchResult", "compare_groups", "drive_state_note", "effect_size_label",
+           "mean_ci",
            "number", "summarise_repeats", "t_quantile", "welch_t_test"]
 
 
@@ -196,12 +198,21 @@ class GroupComparison:
     b_run_ids: tuple[int | None, ...]
     result: WelchResult
     same_setting: bool = True
+    drive_state_note: str = ""
+    """Set when A and B were taken in different drive states (fresh, preconditioned, steady state, as found)."""
 
     def as_dict(self) -> dict[str, Any]:
         r = self.result
         return {"setting": self.setting, "a_run_ids": self.a_run_ids, "b_run_ids": self.b_run_ids,
-                "same_setting": self.same_setting, "significant": r.significant,
+                "same_setting": self.same_setting, "significant": r.significant, "drive_state_note": self.drive_state_note,
                 **{k: v for k, v in r.__dict__.items() if k not in ("a", "b")}, "a": r.a.__dict__, "b": r.b.__dict__}
+
+
+def drive_state_note(a: Sequence[RunResult], b: Sequence[RunResult]) -> str:
+    """'' when A and B were taken in one drive state (or neither recorded one), else how they differ."""
+    if all(r.drive_state is None for r in (*a, *b)):
+        return ""
+    return state_difference([r.drive_state for r in a], [r.drive_state for r in b])
 
 
 def compare_groups(a: Sequence[RunResult], b: Sequence[RunResult], metric: str, *, confidence: float = 0.95,
@@ -226,6 +237,9 @@ def compare_groups(a: Sequence[RunResult], b: Sequence[RunResult], metric: str, 
         vb = [v / scale for r in runs_b if (v := metric_value(r, metric)) is not None]
         if va and vb:
             result = welch_t_test(va, vb, 1 - confidence, ("A", "B"), unit)
+            note = drive_state_note(runs_a, runs_b)
+            if note:
+                result = dataclasses.replace(result, verdict=f"{result.verdict}; but {note}")
             found.append(GroupComparison(runs_a[0].workload.label, tuple(r.id for r in runs_a), tuple(r.id for r in runs_b),
-                                         result, same))
+                                         result, same, note))
     return found

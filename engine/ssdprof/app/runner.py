@@ -15,9 +15,11 @@ import psutil
 
 from ssdprof.app.adaptive import adapt, is_adaptive, point_tags
 from ssdprof.app.engines import EngineUnavailable, PointEngine, choose_engine
+from ssdprof.app.ledger import TargetLedger
 from ssdprof.app.sites import LocalSite, RemoteSite, Site
 from ssdprof.fio.output import combine
 from ssdprof.fio.runner import FioError
+from ssdprof.model.drive_state import DriveState
 from ssdprof.model.events import PointFinished, PointProgress, PointStarted, RunEvent, SweepFinished, SweepStarted
 from ssdprof.model.results import EngineInfo, Measurement, ProgressSample, RunResult
 from ssdprof.model.sweep import POINT_OVERHEAD_S, SweepSpec, estimate_s
@@ -28,7 +30,7 @@ from ssdprof.remote.multihost import cluster_warnings
 from ssdprof.remote.ssh import SshSettings
 from ssdprof.store.db import Store
 
-__all__ = ["EngineUnavailable", "PointEngine", "Runner", "SweepOutcome", "choose_engine"]
+__all__ = ["Clock", "EngineUnavailable", "Point", "PointEngine", "Runner", "SweepOutcome", "choose_engine"]
 
 
 @dataclass(frozen=True)
@@ -47,17 +49,18 @@ class SweepOutcome:
 
 
 @dataclass(frozen=True)
-class _Point:
+class Point:
     workload: Workload
     number: int
     total: int
     sweep_id: int | None
     repeat: int
     tags: dict[str, str]
+    drive_state: DriveState | None = None
 
 
 @dataclass
-class _Clock:
+class Clock:
     """Remaining time for the ETA: durations of points not yet run plus their overhead."""
 
     remaining_s: float
@@ -84,7 +87,7 @@ class Runner:
         measured = self._measured(sweep_id) if resume_id is not None and is_adaptive(spec) else {}
         spec = self._adapted(spec, sweep_id, measured)
         todo = _todo(spec, done)
-        clock = _Clock(sum(spec.points[i].duration_s() + POINT_OVERHEAD_S for _, i in todo))
+        clock = Clock(sum(spec.points[i].duration_s() + POINT_OVERHEAD_S for _, i in todo))
         emit(SweepStarted(sweep_id=sweep_id, name=spec.name, total_points=spec.total_points(), already_done=len(done),
                           estimated_s=estimate_s(spec) * len(todo) / max(spec.total_points(), 1),
                           engine=site.engine.name, engine_reason=site.engine.reason))
@@ -92,22 +95,22 @@ class Runner:
         layout_s = 0.0
         status, reason = "done", ""
         number = len(done)
+        ledger = self._ledger(site)
         try:
-            layout_s = site.set_up(emit) if todo else 0.0
+            layout_s = self._set_up(site, ledger, emit) if todo else 0.0
             while todo:
                 repeat, index = todo.pop(0)
                 number += 1
                 workload = spec.points[index]
                 emit(PointStarted(index=index, repeat=repeat, number=number, total_points=spec.total_points(),
                                   workload=workload, eta_s=clock.remaining_s))
-                point = _Point(workload, number, spec.total_points(), sweep_id, repeat,
-                               {**spec.tags, **(tags or {}), **point_tags(spec, index)})
-                result = None if cancel.is_set() else self._measure_point(site, point, emit=emit, cancel=cancel, clock=clock)
+                point = Point(workload, number, spec.total_points(), sweep_id, repeat,
+                              {**spec.tags, **(tags or {}), **point_tags(spec, index)}, ledger.state() if ledger is not None else None)
+                result = None if cancel.is_set() else self.measure_point(site, point, emit=emit, cancel=cancel, clock=clock)
                 if result is None:
                     status = "cancelled"
                     break
-                if self.store is not None:
-                    result = self.store.add_run(result, point_index=index)
+                result = self._keep(result, index, ledger)
                 results.append(result)
                 clock.finish(workload)
                 emit(PointFinished(number=number, total_points=spec.total_points(), result=result))
@@ -133,6 +136,26 @@ class Runner:
         return SweepOutcome(sweep_id, status, results, wall_s, layout_s, reason, spec=spec,
                             measured={**measured} if is_adaptive(spec) else {})
 
+    @staticmethod
+    def _set_up(site: Site, ledger: TargetLedger | None, emit: Callable[[RunEvent], None]) -> float:
+        """Lays out the test files; what that wrote to this machine's target goes into its ledger."""
+        layout_s = site.set_up(emit)
+        if ledger is not None and layout_s and isinstance(site, LocalSite):
+            ledger.wrote(site.layout_bytes)
+        return layout_s
+
+    def _keep(self, result: RunResult, index: int, ledger: TargetLedger | None) -> RunResult:
+        """A finished point: its writes counted in the target's ledger, the run stored (with its id)."""
+        if ledger is not None:
+            ledger.wrote(result.write.io_bytes)
+        return self.store.add_run(result, point_index=index) if self.store is not None else result
+
+    def _ledger(self, site: Site) -> TargetLedger | None:
+        """This machine's target in the ledger; hosts' targets are not tracked (their runs record no drive state)."""
+        if self.store is None or not isinstance(site, LocalSite):
+            return None
+        return TargetLedger.of(self.store, site.plan, site.size_bytes)
+
     def _measured(self, sweep_id: int | None) -> dict[int, RunResult]:
         """A resumed curve's or search's finished points, by index: what its next points depend on."""
         return self.store.sweep_results(sweep_id) if self.store is not None and sweep_id is not None else {}
@@ -157,11 +180,13 @@ class Runner:
         stored = self.store.sweep(resume_id)
         if stored is None:
             raise KeyError(f"sweep {resume_id} does not exist")
+        if stored.kind == "pts":
+            raise KeyError(f"sweep {resume_id} is a PTS test: continue it with ssdprof pts resume {resume_id}")
         self.store.set_sweep_status(resume_id, "running")
         return resume_id, stored.done
 
-    def _measure_point(self, site: Site, point: _Point, *, emit: Callable[[RunEvent], None], cancel: threading.Event,
-                       clock: _Clock) -> RunResult | None:
+    def measure_point(self, site: Site, point: Point, *, emit: Callable[[RunEvent], None], cancel: threading.Event,
+                       clock: Clock) -> RunResult | None:
         engine, environment = site.engine, site.environment
         workload = point.workload
         started_at = _now()
@@ -201,6 +226,7 @@ class Runner:
             hosts=measurement.hosts, read=read, write=write, progress=measurement.progress, tags=point.tags,
             cpu_busy_pct=cpu_busy, raw_output=measurement.raw_output, job_text=measurement.job_text,
             monitor=measurement.monitor, start_skew_ms=measurement.start_skew_ms,
+            fio_steadystate=measurement.fio_steadystate, drive_state=point.drive_state,
         )
 
 

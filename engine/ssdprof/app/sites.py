@@ -76,6 +76,11 @@ class LocalSite:
         # Held for the whole sweep: nothing can mount or claim a device that is being written.
         self._claim = hold_device(self.plan.path) if self.is_device and any(p.does_write for p in spec.points) else None
 
+    @property
+    def layout_bytes(self) -> int:
+        """What set_up writes: the test file in a folder, nothing on a file or device."""
+        return self.size_bytes if self.plan.kind is TargetKind.DIRECTORY else 0
+
     def set_up(self, emit: Callable[[RunEvent], None]) -> float:
         if self.plan.kind is not TargetKind.DIRECTORY:
             return 0.0

@@ -14,6 +14,7 @@ from ssdprof import __version__
 from ssdprof.cli import analysis as cli_analysis
 from ssdprof.cli import curve as cli_curve
 from ssdprof.cli import hosts as cli_hosts
+from ssdprof.cli import pts as cli_pts
 from ssdprof.cli import report as cli_report
 from ssdprof.cli import specs as cli_specs
 from ssdprof.cli.flags import Formatter, breakdown_flag, command, common, positive_int
@@ -82,6 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
     cli_analysis.register(sub)
     cli_specs.register(sub)
     cli_report.register(sub, command, common)
+    cli_pts.register(sub, command, common)
 
     rpc = command(sub, "rpc", "serve JSON-RPC 2.0 on standard input/output (used by the desktop app)",
                    "ssdprof rpc --db results.sqlite3")
@@ -135,7 +137,8 @@ def _dispatch(args: argparse.Namespace) -> int:
     handlers = {"run": measure, "sweep": measure, "runs": runs, "export": export, "import": import_files, "hosts": cli_hosts.handle,
                 "specs": cli_specs.handle,
                 **dict.fromkeys(cli_analysis.COMMANDS, cli_analysis.handle),
-                **dict.fromkeys(cli_curve.COMMANDS, cli_curve.handle), **dict.fromkeys(cli_report.COMMANDS, cli_report.handle)}
+                **dict.fromkeys(cli_curve.COMMANDS, cli_curve.handle), **dict.fromkeys(cli_report.COMMANDS, cli_report.handle),
+                **dict.fromkeys(cli_pts.COMMANDS, cli_pts.handle)}
     store = Store(args.db or default_db_path())
     try:
         return handlers[args.command](args, store)

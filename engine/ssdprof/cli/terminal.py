@@ -155,6 +155,12 @@ def format_run(run: RunResult, *, breakdown: bool = False) -> str:
     ]
     if run.tags:
         lines.append("tags:     " + ", ".join(f"{k}={v}" for k, v in run.tags.items()))
+    lines.append("drive:    " + (run.drive_state.sentence() if run.drive_state else "drive state not recorded (stored before "
+                                                                                  "ssdprof recorded it, or measured on hosts)"))
+    if run.fio_steadystate is not None:
+        ss = run.fio_steadystate
+        lines.append(f"fio steady state: {ss.ss} over {ss.duration_s:g} s: {'attained' if ss.attained else 'NOT attained'} "
+                     f"(criterion {ss.criterion})")
     lines.append(format_runs_table([run], breakdown=breakdown))
     lines += [f"{w.severity.value}: {w.message}" for w in run.warnings]
     return "\n".join(lines)

@@ -19,7 +19,8 @@ from typing import Any
 
 from ssdprof.fio import histogram
 from ssdprof.fio.aggregate import combine, latency_from_bins
-from ssdprof.model.results import DirectionStats, LatencyStats, SpanStats
+from ssdprof.model.quantities import parse_duration_s
+from ssdprof.model.results import DirectionStats, FioSteadyState, LatencyStats, SpanStats
 
 __all__ = [
     "ALL_CLIENTS",
@@ -30,6 +31,7 @@ __all__ = [
     "latency_from_bins",
     "parse_document",
     "parse_report",
+    "parse_steadystate",
     "split_documents",
 ]
 
@@ -52,6 +54,7 @@ class FioJob:
     elapsed_s: float = 0.0
     job_start_ms: int | None = None
     options: dict[str, Any] = field(default_factory=dict)
+    steadystate: FioSteadyState | None = None
 
     def direction(self, name: str) -> DirectionStats:
         return self.read if name == "read" else self.write
@@ -151,7 +154,33 @@ def _parse_job(raw: dict[str, Any], host: str) -> FioJob:
         elapsed_s=float(raw.get("elapsed", 0) or 0),
         job_start_ms=_int_or_none(raw.get("job_start")),
         options=_options(raw.get("job options")),
+        steadystate=parse_steadystate(raw.get("steadystate"), _options(raw.get("job options"))),
     )
+
+
+def parse_steadystate(raw: Any, options: dict[str, Any]) -> FioSteadyState | None:
+    """fio's ``steadystate`` object (written when a job ran with ``--ss``), or None. fio 3.x prints the window as
+    ``duration`` and the ramp only among the job options (``ss_ramp``/``steadystate_ramp_time``)."""
+    if not isinstance(raw, dict) or "ss" not in raw:
+        return None
+    data: dict[str, Any] = raw["data"] if isinstance(raw.get("data"), dict) else {}
+    ramp = next((options[k] for k in ("steadystate_ramp_time", "ss_ramp") if k in options), raw.get("ss_ramp", 0))
+    duration = raw.get("duration", raw.get("ss_dur", 0))
+    return FioSteadyState(
+        ss=str(raw.get("ss", "")), duration_s=_duration_s(duration), ramp_s=_duration_s(ramp),
+        attained=bool(raw.get("attained")), criterion=str(raw.get("criterion", "")),
+        max_deviation=float(raw.get("max_deviation", 0) or 0), slope=float(raw.get("slope", 0) or 0),
+        iops_samples=[float(v) for v in data.get("iops", []) if _is_number(str(v))],
+        bw_samples=[float(v) for v in data.get("bw", []) if _is_number(str(v))])
+
+
+def _duration_s(value: Any) -> float:
+    """fio's durations: plain seconds, or with a unit (``30s``, ``2m``, ``500ms``)."""
+    text = str(value).strip()
+    try:
+        return float(parse_duration_s(text))
+    except ValueError:
+        return 0.0
 
 
 def _parse_direction(raw: dict[str, Any]) -> DirectionStats:

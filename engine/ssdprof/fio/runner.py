@@ -247,8 +247,9 @@ def measurement_from_report(report: FioReport, *, engine: EngineInfo, raw_output
     errors = [line for line in lines if _ERROR_LINE.search(line) and "terminating on signal" not in line]
     errors += [h.error for h in hosts if h.error]
     notes = [line for line in lines if line not in errors]
+    steady = next((j.steadystate for j in report.jobs if j.steadystate is not None), None)
     return Measurement(engine=engine, hosts=hosts, raw_output=raw_output, errors=errors, notes=notes,
-                       cancelled=cancelled, progress=progress or [], job_text=job_text)
+                       cancelled=cancelled, progress=progress or [], job_text=job_text, fio_steadystate=steady)
 
 
 _ASYNC_PREFERENCE = {"Linux": ("io_uring", "libaio"), "Darwin": ("posixaio",), "Windows": ("windowsaio",)}

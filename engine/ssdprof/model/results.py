@@ -10,6 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field
 
+from ssdprof.model.drive_state import DriveState
 from ssdprof.model.workload import Workload
 
 __all__ = [
@@ -17,6 +18,7 @@ __all__ = [
     "DirectionStats",
     "EngineInfo",
     "Environment",
+    "FioSteadyState",
     "HostResult",
     "LatencyStats",
     "Measurement",
@@ -221,6 +223,21 @@ class ProgressSample(BaseModel):
     ramping: bool = False
 
 
+class FioSteadyState(BaseModel):
+    """fio's own steady-state detection (``--ss``), as its JSON output reports it."""
+
+    model_config = ConfigDict(frozen=True)
+    ss: str = Field(description="the criterion as given, e.g. 'iops_slope:0.3%'")
+    duration_s: float = Field(description="ss_dur: the window fio judged over")
+    ramp_s: float = Field(description="ss_ramp: time before fio began judging")
+    attained: bool
+    criterion: str = Field(description="fio's limit, e.g. '0.30%'")
+    max_deviation: float
+    slope: float
+    iops_samples: list[float] = Field(default_factory=list, description="fio's per-second IOPS samples of the window")
+    bw_samples: list[float] = Field(default_factory=list, description="fio's per-second bandwidth samples, bytes/s (fio 3.x)")
+
+
 class RunResult(BaseModel):
     """A finished measurement point: the aggregate, every host, and how it was obtained."""
 
@@ -246,6 +263,10 @@ class RunResult(BaseModel):
     start_skew_ms: float | None = Field(default=None, description="spread of the hosts' fio start times")
     raw_output: str = Field(default="", exclude=True, description="the tool's raw output, stored beside the result")
     job_text: str = Field(default="", description="a plain fio job file reproducing the point")
+    drive_state: DriveState | None = Field(default=None, description="what was done to the target before measuring, bytes "
+                                                                      "written since its last purge, steady state; null on "
+                                                                      "runs stored before ssdprof recorded it")
+    fio_steadystate: FioSteadyState | None = Field(default=None, description="fio's own steadystate object, where fio wrote one")
 
     def summary_json(self) -> dict[str, Any]:
         """The documented, stable ``--json`` shape (bins and time series left out)."""
@@ -272,3 +293,4 @@ class Measurement(BaseModel):
     extra_warnings: list[ValidityWarning] = Field(default_factory=list)
     monitor: list[MonitorSample] = Field(default_factory=list)
     start_skew_ms: float | None = None
+    fio_steadystate: FioSteadyState | None = None

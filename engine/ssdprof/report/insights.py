@@ -71,7 +71,7 @@ def _group_statistics(b: Builder, groups: Sequence[RunGroup]) -> None:
     """Every later group against the first, setting by setting (Welch's t-test on the repeats)."""
     try:
         from ssdprof.analysis.metrics import latency_kind_note
-        from ssdprof.analysis.stats import compare_groups
+        from ssdprof.analysis.stats import compare_groups, drive_state_note
     except ImportError:
         return
     first = groups[0]
@@ -86,6 +86,7 @@ def _group_statistics(b: Builder, groups: Sequence[RunGroup]) -> None:
                              "–" if r.diff_pct is None else f"{r.diff_pct:+.1f}", "–" if r.p_value is None else f"{r.p_value:.3g}"])
     if rows:
         notes = [n for other in groups[1:] if (n := latency_kind_note(first.runs, other.runs))]
+        notes += [f"{other.label} vs {first.label}: {n}" for other in groups[1:] if (n := drive_state_note(first.runs, other.runs))]
         b.table(["Groups", "Setting", f"{first.label} (mean ± 95 % CI)", "Other group (mean ± 95 % CI)", "Difference (%)",
                  "p (Welch)"], rows, "groups compared setting by setting; p below 0.05 means the difference is unlikely "
                 "to be noise" + "".join(f". Note: {n}" for n in notes), numeric_from=4)

@@ -19,9 +19,10 @@ import platformdirs
 
 from ssdprof.model.results import BIN_FIELDS, RunResult
 from ssdprof.model.sweep import SweepSpec
+from ssdprof.store.drive_state import DriveStateRecords, LedgerEntry, StoredPts
 from ssdprof.store.migrations import MIGRATIONS
 
-__all__ = ["MIGRATIONS", "RunFilter", "Store", "StoredSweep", "default_db_path"]
+__all__ = ["MIGRATIONS", "LedgerEntry", "RunFilter", "Store", "StoredPts", "StoredSweep", "default_db_path"]
 
 _LIGHT_PATHS = ", ".join(f"'$.{d}.{b}'" for d in ("read", "write") for b in BIN_FIELDS)
 """The top-level histogram bins, dropped by SQLite for light listings."""
@@ -40,6 +41,8 @@ class StoredSweep:
     status: str
     done: set[tuple[int, int]]
     """(point index, repeat) pairs already finished."""
+    kind: str = "sweep"
+    """sweep, or pts: a PTS test, whose repeats are its rounds (resumed by ``ssdprof pts resume``)."""
 
 
 @dataclass(frozen=True)
@@ -54,7 +57,7 @@ class RunFilter:
     """The newest ``limit`` matching runs (returned oldest first); None for all of them."""
 
 
-class Store:
+class Store(DriveStateRecords):
     def __init__(self, path: Path | str):
         self.path = Path(path)
         if str(path) != ":memory:":
@@ -111,7 +114,7 @@ class Store:
         done = {(r[0], r[1]) for r in self._db.execute(
             "SELECT point_index, repeat FROM runs WHERE sweep_id = ? AND status IN ('ok', 'partial')", (sweep_id,))}
         return StoredSweep(row["id"], row["created_at"], row["name"], SweepSpec.model_validate_json(row["spec_json"]),
-                           row["status"], done)
+                           row["status"], done, row["kind"])
 
     def sweep_results(self, sweep_id: int) -> dict[int, RunResult]:
         """A sweep's finished points (first repeat) by point index: what a curve or a search grows from."""
@@ -120,7 +123,7 @@ class Store:
         return {row["point_index"]: self._load(row["result_json"], row["id"]) for row in rows if row["point_index"] is not None}
 
     def last_unfinished_sweep(self) -> StoredSweep | None:
-        row = self._db.execute("SELECT id FROM sweeps WHERE status != 'done' ORDER BY id DESC LIMIT 1").fetchone()
+        row = self._db.execute("SELECT id FROM sweeps WHERE status != 'done' AND kind = 'sweep' ORDER BY id DESC LIMIT 1").fetchone()
         return self.sweep(row[0]) if row else None
 
     def set_sweep_spec(self, sweep_id: int, spec: SweepSpec) -> None:
@@ -171,10 +174,12 @@ class Store:
         with self._transaction() as db:
             cursor = db.execute(
                 "INSERT INTO runs (sweep_id, point_index, repeat, workload_key, host_key, started_at, finished_at, status,"
-                " engine, target, device_model, source, result_json, raw_output) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                " engine, target, device_model, source, result_json, raw_output, target_identity)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (result.sweep_id, point_index, result.repeat, result.workload.key(), host_key, result.started_at,
                  result.finished_at, result.status, result.engine.name, result.workload.target,
-                 result.environment.device_model, result.source, "{}", result.raw_output))
+                 result.environment.device_model, result.source, "{}", result.raw_output,
+                 result.drive_state.target_identity if result.drive_state else ""))
             run_id = int(cursor.lastrowid or 0)
             stored = result.model_copy(update={"id": run_id})
             db.execute("UPDATE runs SET result_json = ? WHERE id = ?", (stored.model_dump_json(), run_id))

@@ -54,7 +54,8 @@ def import_fio_output(path: Path, tags: dict[str, str] | None = None) -> list[Ru
             engine=measurement.engine, workload=workload,
             environment=Environment(tool_versions={"fio": report.fio_version}), hosts=measurement.hosts,
             warnings=_unit_checks(f"{path.name} group {group}", read, write, options, workload.block_size_bytes),
-            read=read, write=write, tags=dict(tags or {}), source=f"imported:{path.name}", raw_output=text))
+            read=read, write=write, tags=dict(tags or {}), source=f"imported:{path.name}", raw_output=text,
+            fio_steadystate=measurement.fio_steadystate))
     return runs
 
 

@@ -136,4 +136,30 @@ MIGRATIONS: list[tuple[str, str | Callable[[sqlite3.Connection], None]]] = [
     ("0004_host_link_speed", """
         ALTER TABLE hosts ADD COLUMN link_gbps REAL;
     """),
+    # Drive state: a sweep may be a PTS test (its repeats are the rounds, its spec kept beside it), and a
+    # ledger of what ssdprof wrote to each target since it last purged it, keyed by the target's identity.
+    ("0005_drive_state_and_pts", """
+        ALTER TABLE sweeps ADD COLUMN kind TEXT NOT NULL DEFAULT 'sweep';
+        CREATE TABLE pts_tests (
+            sweep_id INTEGER PRIMARY KEY REFERENCES sweeps(id) ON DELETE CASCADE,
+            test TEXT NOT NULL,
+            profile TEXT NOT NULL,
+            spec_json TEXT NOT NULL,
+            drive_state_json TEXT,
+            reason TEXT NOT NULL DEFAULT ''
+        );
+        CREATE TABLE target_ledger (
+            identity TEXT PRIMARY KEY,
+            description TEXT NOT NULL,
+            first_seen_at TEXT NOT NULL,
+            bytes_written INTEGER NOT NULL DEFAULT 0,
+            purged_at TEXT,
+            purge_json TEXT,
+            precondition_json TEXT,
+            steady_state TEXT NOT NULL DEFAULT 'not-checked',
+            updated_at TEXT NOT NULL
+        );
+        ALTER TABLE runs ADD COLUMN target_identity TEXT NOT NULL DEFAULT '';
+        CREATE INDEX runs_target_identity ON runs(target_identity);
+    """),
 ]

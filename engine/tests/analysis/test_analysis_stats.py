@@ -94,3 +94,27 @@ def test_sata_and_pcie_groups_are_compared_setting_by_setting() -> None:
     found = compare_groups(sata, pcie, "iops")
     assert len(found) == 1 and found[0].same_setting
     assert found[0].result.significant and found[0].result.diff_pct == pytest.approx(100 * (401666.67 / 91000 - 1), rel=1e-4)
+
+
+def test_groups_taken_in_different_drive_states_are_said_to_differ() -> None:
+    from ssdprof.analysis.stats import compare_groups
+    from ssdprof.model.drive_state import DriveState, PreconditionRecord
+    from ssdprof.model.results import DirectionStats, EngineInfo, RunResult
+    from ssdprof.model.workload import Workload
+
+    fresh = DriveState(target_identity="device:X:1", ledger_since="purge", bytes_written_since_purge=0, region_bytes=1 << 30)
+    steady = fresh.model_copy(update={"steady_state": "reached", "bytes_written_since_purge": 8 << 30,
+                                      "preconditioning": PreconditionRecord(region_bytes=1 << 30, passes=2, bytes_written=2 << 30,
+                                                                            seconds=10, at="2026-01-01")})
+
+    def run(iops: float, state: DriveState | None) -> RunResult:
+        return RunResult(engine=EngineInfo(name="fio"), workload=Workload(pattern="randwrite", read_pct=0),
+                         write=DirectionStats(io_count=1000, iops=iops), drive_state=state)
+
+    a = [run(90000, fresh), run(91000, fresh)]
+    b = [run(30000, steady), run(31000, steady)]
+    found = compare_groups(a, b, "iops")[0]
+    assert found.drive_state_note.startswith("different drive states: A fresh, B steady-state")
+    assert "but different drive states" in found.result.verdict
+    assert compare_groups(a, a, "iops")[0].drive_state_note == ""
+    assert compare_groups([run(1, None)], [run(2, None)], "iops")[0].drive_state_note == ""

@@ -93,3 +93,24 @@ def test_layout_fills_the_file_to_its_size(fio: FioInstall, disk_dir: Path) -> N
     layout_file(fio, path, 8 << 20, direct=True)
     assert path.stat().st_size == 8 << 20
     assert path.stat().st_blocks * 512 >= 8 << 20  # really written, not sparse
+
+
+def test_fio_run_with_its_own_steady_state_detection_is_parsed(fio: FioInstall, tmp_path: Path) -> None:
+    """Real fio 3.33 output made here with --ss=iops_slope: the steadystate object reaches the measurement."""
+    import subprocess
+
+    from ssdprof.fio.output import parse_report
+    from ssdprof.fio.runner import measurement_from_report
+    from ssdprof.model.results import EngineInfo
+
+    target = tmp_path / "ss.dat"
+    target.write_bytes(b"\1" * (8 << 20))
+    args = [fio.path, "--name=ss", f"--filename={target}", "--size=8M", "--rw=randwrite", "--bs=4k", "--ioengine=psync",
+            "--time_based", "--runtime=4", "--ss=iops_slope:50%", "--ss_dur=2", "--ss_ramp=1", "--output-format=json+"]
+    done = subprocess.run(args, capture_output=True, text=True, timeout=60, check=True)
+    steady = parse_report(done.stdout).jobs[0].steadystate
+    assert steady is not None
+    assert steady.ss.startswith("iops_slope:50") and steady.duration_s == 2 and steady.ramp_s == 1
+    assert len(steady.iops_samples) == 2 and all(v > 0 for v in steady.iops_samples)
+    measurement = measurement_from_report(parse_report(done.stdout), engine=EngineInfo(name="fio"), raw_output=done.stdout)
+    assert measurement.fio_steadystate == steady

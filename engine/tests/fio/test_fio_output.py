@@ -250,3 +250,30 @@ def test_live_progress_reports_total_latency_from_the_lat_bins_of_each_second() 
     assert samples[0].read_lat_ns_p99 == histogram.percentile(first.lat_bins_ns, 99)
     assert samples[0].read_lat_ns_mean == pytest.approx(first.lat_ns.mean)
     assert all(s.read_lat_ns_p99 is not None and s.read_lat_ns_mean is not None for s in samples)
+
+
+SS_FIXTURES = [e for e in MANIFEST if "expected_steadystate" in e]
+
+
+@pytest.mark.parametrize("entry", SS_FIXTURES, ids=[e["file"] for e in SS_FIXTURES])
+def test_fios_own_steadystate_object_is_read_as_fio_printed_it(entry: dict[str, Any]) -> None:
+    want = entry["expected_steadystate"]
+    steady = parse_report(fixture(entry["file"])).jobs[0].steadystate
+    assert steady is not None
+    assert (steady.ss, steady.attained, steady.criterion) == (want["ss"], bool(want["attained"]), want["criterion"])
+    assert (steady.duration_s, steady.ramp_s) == (float(want["duration"]), float(want["ramp"]))
+    assert (steady.max_deviation, steady.slope) == (want["max_deviation"], want["slope"])
+    assert steady.iops_samples == want["iops"] and steady.bw_samples == want["bw"]
+
+
+def test_the_steadystate_fixtures_cover_attained_and_not_and_a_job_without_one_has_none() -> None:
+    assert {bool(e["expected_steadystate"]["attained"]) for e in SS_FIXTURES} == {True, False}
+    assert parse_report(fixture("fio-3.33_randread_qd1.json")).jobs[0].steadystate is None
+
+
+def test_an_imported_fio_output_keeps_its_steadystate(tmp_path: Path) -> None:
+    from ssdprof.store.interchange import import_fio_output
+
+    run = import_fio_output(FIO_DATA / "fio-3.33_randwrite_ss_iops_slope.jsonplus.json")[0]
+    assert run.fio_steadystate is not None and run.fio_steadystate.attained
+    assert run.fio_steadystate.ss == "iops_slope:20.000000%"

@@ -115,6 +115,7 @@ def test_runs_stored_before_total_latency_get_it_from_their_raw_output_or_their_
 
     store = Store(tmp_path / "old.db")
     assert "0003_total_latency" in store.applied_migrations()
+    assert store.applied_migrations()[-1] == MIGRATIONS[-1][0]
     migrated_fio, migrated_old, migrated_portable = (store.run(i) for i in (1, 2, 3))
     assert migrated_fio is not None and migrated_old is not None and migrated_portable is not None
     assert migrated_fio.read.lat_ns == fio.read.lat_ns and migrated_fio.read.lat_bins_ns == fio.read.lat_bins_ns
@@ -123,3 +124,29 @@ def test_runs_stored_before_total_latency_get_it_from_their_raw_output_or_their_
     assert migrated_old.read.latency_kind == "total_mean_only" and migrated_old.read.lat_ns.p99 is None
     assert migrated_portable.read.lat_ns == portable.read.clat_ns and migrated_portable.read.latency_kind == "total"
     store.close()
+
+
+def test_the_ledger_counts_bytes_since_the_last_purge(fresh_store: Store) -> None:
+    from ssdprof.model.drive_state import PurgeRecord
+
+    fresh_store.add_written("device:X:1", "/dev/x", 1000)
+    fresh_store.add_written("device:X:1", "/dev/x", 500)
+    entry = fresh_store.ledger("device:X:1")
+    assert entry is not None and entry.bytes_written == 1500 and entry.purged_at is None
+    assert entry.state(4096).ledger_since == "first-use" and entry.state(4096).condition == "as-found"
+    fresh_store.record_purge("device:X:1", "/dev/x", PurgeRecord(method="blkdiscard", at="2026-11-24T00:00:00", detail="all"))
+    purged = fresh_store.ledger("device:X:1")
+    assert purged is not None and purged.bytes_written == 0 and purged.purge is not None
+    assert purged.state(4096).condition == "fresh"
+    fresh_store.add_written("device:X:1", "/dev/x", 8192)
+    assert fresh_store.ledger_entry("device:X:1", "/dev/x").state(4096).condition == "as-found"
+
+
+def test_runs_carry_their_drive_state_and_target_identity(fresh_store: Store) -> None:
+    from ssdprof.model.drive_state import DriveState
+
+    state = DriveState(target_identity="file:/var/tmp/a.dat", bytes_written_since_purge=42)
+    stored = fresh_store.add_run(RunResult(engine=EngineInfo(name="fio"), workload=Workload(), drive_state=state))
+    assert stored.id is not None
+    again = fresh_store.run(stored.id)
+    assert again is not None and again.drive_state == state

@@ -30,6 +30,15 @@ from ssdprof.app.contract.analysis import (
 from ssdprof.app.contract.base import Result
 from ssdprof.app.contract.curves import CURVE_METHODS
 from ssdprof.app.contract.hosts import HostAddParams, HostAddResult, HostInfo, HostLinkParams, HostParams, HostsListResult, HostTestResult
+from ssdprof.app.contract.pts import (
+    PtsCancelResult,
+    PtsEstimate,
+    PtsIdParams,
+    PtsListResult,
+    PtsReportParams,
+    PtsResumeParams,
+    PtsStatus,
+)
 from ssdprof.app.contract.runs import (
     BarsParams,
     CancelResult,
@@ -65,11 +74,25 @@ from ssdprof.app.contract.specs import (
     SpecsListResult,
 )
 from ssdprof.app.planner import SweepRequest
-from ssdprof.model.events import LayoutDone, PointFinished, PointProgress, PointStarted, SweepFinished, SweepStarted
+from ssdprof.app.pts_planner import PtsRequest
+from ssdprof.model.events import (
+    LayoutDone,
+    PointFinished,
+    PointProgress,
+    PointStarted,
+    PreconditionProgress,
+    PtsFinished,
+    PtsStarted,
+    PurgeDone,
+    RoundFinished,
+    SweepFinished,
+    SweepStarted,
+)
+from ssdprof.model.pts_results import PtsResult
 from ssdprof.model.workload import FieldProblem
 from ssdprof.report.series import BarChart, ChartSet, PercentileCurve
 
-__all__ = ["ERROR_CODES", "METHODS", "NOTIFICATIONS", "TOKEN_HEADER", "Method", "RpcErrorData", "schema"]
+__all__ = ["ERROR_CODES", "METHODS", "NOTIFICATIONS", "TOKEN_HEADER", "Method", "PtsEventNotification", "RpcErrorData", "schema"]
 
 
 # --------------------------------------------------------------------------------------- methods
@@ -93,6 +116,17 @@ METHODS: dict[str, Method] = {
     "sweep.cancel": Method(params=NoParams, result=CancelResult, summary="stop fio; finished points are kept"),
     "sweep.status": Method(params=NoParams, result=SweepStatus, summary="whether a sweep is running"),
     "sweeps.list": Method(params=NoParams, result=SweepsResult, summary="stored sweeps, newest first"),
+    "pts.estimate": Method(params=PtsRequest, result=PtsEstimate,
+                           summary="a PTS test's rounds, points and duration (PTS defaults run for hours); runs nothing"),
+    "pts.start": Method(params=PtsRequest, result=PtsStarted,
+                        summary="start a PTS test: purge, preconditioning, rounds; events follow as pts.event"),
+    "pts.resume": Method(params=PtsResumeParams, result=PtsStarted, summary="continue an interrupted PTS test"),
+    "pts.cancel": Method(params=NoParams, result=PtsCancelResult, summary="stop the PTS test; finished rounds are kept"),
+    "pts.status": Method(params=NoParams, result=PtsStatus, summary="whether a PTS test is running, and where"),
+    "pts.list": Method(params=NoParams, result=PtsListResult, summary="stored PTS tests, newest first"),
+    "pts.get": Method(params=PtsIdParams, result=PtsResult,
+                      summary="a PTS test: steady state, rounds, matrix, drive state and parameters"),
+    "pts.report": Method(params=PtsReportParams, result=ReportResult, summary="a PTS test's PDF report (base64)"),
     "runs.list": Method(params=RunsListParams, result=RunsListResult, summary="stored runs matching a filter"),
     "runs.get": Method(params=RunIdParams, result=RunResultEnvelope, summary="one run in full"),
     "runs.tag": Method(params=TagParams, result=RunResultEnvelope, summary="add or change tags of a run"),
@@ -140,6 +174,20 @@ class RunEventNotification(Result):
     event: RunEventUnion
 
 
+PtsEventUnion = Annotated[
+    PtsStarted | PurgeDone | PreconditionProgress | LayoutDone | PointStarted | PointProgress | PointFinished
+    | RoundFinished | PtsFinished,
+    Field(discriminator="kind"),
+]
+
+
+class PtsEventNotification(Result):
+    """``pts.event``: one event of the running PTS test, in order: started, purge, preconditioning progress,
+    then each point's start, progress and end, each round's steady-state check, and the end."""
+
+    event: PtsEventUnion
+
+
 class EngineLog(Result):
     """``engine.log``: something the user should know that belongs to no request."""
 
@@ -156,6 +204,7 @@ class EngineStatus(Result):
 
 NOTIFICATIONS: dict[str, type[BaseModel]] = {
     "run.event": RunEventNotification,
+    "pts.event": PtsEventNotification,
     "engine.log": EngineLog,
     "engine.status": EngineStatus,
 }

@@ -33,6 +33,7 @@ from ssdprof.app.service.charts import Charts
 from ssdprof.app.service.curves import Curves
 from ssdprof.app.service.hosts import Hosts
 from ssdprof.app.service.predict import Models
+from ssdprof.app.service.pts import PtsTests
 from ssdprof.app.service.registry import Handler, RpcError, handlers_of, handles
 from ssdprof.app.service.runs import Runs
 from ssdprof.app.service.sweeps import Notify, Sweeps
@@ -62,10 +63,13 @@ class EngineService:
         analysis = Analysis(self.store, folders)
         models = Models(analysis.runs, analysis.library, folders[-1] if len(folders) > 1 else None)  # bundled first, user last
         self._sweeps = Sweeps(self.store, db_path, notify, default_dir=default_dir, fio_executable=fio_executable, ssh=ssh)
+        self._pts = PtsTests(self.store, db_path, notify, default_dir=default_dir, fio_executable=fio_executable,
+                             sweeps=self._sweeps)
+        self._sweeps.other_busy = self._pts.busy
         self._lock = threading.Lock()
         self._handlers: dict[str, Handler] = handlers_of([self, self._sweeps, Runs(self.store), analysis, models,
                                                            Charts(analysis.runs, analysis.library), Hosts(self.store, ssh),
-                                                           Curves(self.store, self._sweeps)])
+                                                           Curves(self.store, self._sweeps), self._pts])
 
     def call(self, method: str, raw_params: Any) -> BaseModel:
         """Validate ``raw_params`` against the contract and run the method; raises RpcError."""
@@ -91,6 +95,7 @@ class EngineService:
 
     def close(self) -> None:
         self._sweeps.close()
+        self._pts.close()
         self.store.close()
 
     @handles("engine.info")

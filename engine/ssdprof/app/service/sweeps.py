@@ -66,6 +66,8 @@ class Sweeps:
         self.fio_executable = fio_executable
         self.ssh = ssh
         self._sweep: _ActiveSweep | None = None
+        self.other_busy: Callable[[], bool] = lambda: False
+        """Whether another measurement (a PTS test) is running: only one measures at a time."""
 
     @handles("sweep.estimate")
     def estimate(self, params: SweepRequest) -> SweepEstimate:
@@ -113,6 +115,9 @@ class Sweeps:
     def list(self, _: Params) -> SweepsResult:
         return SweepsResult(sweeps=[SweepInfo(**s) for s in self.store.list_sweeps()])
 
+    def busy(self) -> bool:
+        return self._sweep is not None and self._sweep.running
+
     def close(self) -> None:
         """Cancel a running sweep and wait for it (fio is stopped by the PID we started)."""
         active = self._sweep
@@ -127,8 +132,8 @@ class Sweeps:
         return self._launch(spec, None, tags)
 
     def _launch(self, spec: SweepSpec, resume_id: int | None, tags: dict[str, str]) -> SweepStarted:
-        if self._sweep is not None and self._sweep.running:
-            raise RpcError("busy", "a sweep is already running; cancel it or wait for it to finish")
+        if self.busy() or self.other_busy():
+            raise RpcError("busy", "a sweep or PTS test is already running; cancel it or wait for it to finish")
         active = _ActiveSweep(spec.name)
         active.thread = threading.Thread(target=self._run_sweep, args=(active, spec, resume_id, tags),
                                          name="ssdprof-sweep", daemon=True)

@@ -1,0 +1,72 @@
+"""The RPC's params and results for the SNIA PTS tests: estimate, start (events follow as ``run.event``),
+resume, cancel, status, list, fetch and report."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from ssdprof.app.contract.base import Params, Result
+from ssdprof.app.contract.runs import PlannedPoint, TargetDevice
+from ssdprof.model.pts_results import PtsInfo, PtsParameters
+
+__all__ = ["PtsCancelResult", "PtsEstimate", "PtsIdParams", "PtsListResult", "PtsReportParams", "PtsResumeParams",
+           "PtsStatus"]
+
+
+class PtsEstimate(Result):
+    """What a test will do and how long it may take, said before it starts (PTS defaults run for hours)."""
+
+    test: str
+    name: str
+    profile: str
+    pts_compliant: bool
+    compliance_note: str = Field(description="says NOT PTS-compliant for the laptop profile and changed settings")
+    parameters: PtsParameters
+    points: list[PlannedPoint] = Field(description="one round's points, in the order they run")
+    points_per_round: int
+    round_s: float = Field(description="one round: every point's time plus per-point overhead")
+    min_rounds: int
+    max_rounds: int
+    tracking: str = Field(description="the gating tracking variable, e.g. '4KiB random 0/100 IOPS'")
+    precondition_bytes: int = Field(description="bytes the preconditioning writes (0 without it)")
+    precondition_s: float = Field(description="its time at a conservative write rate")
+    estimated_min_s: float = Field(description="purge, preconditioning and min_rounds rounds")
+    estimated_s: float = Field(description="purge, preconditioning and max_rounds rounds: the longest it can take")
+    duration_note: str = Field(description="e.g. 'PTS defaults run for hours: up to 23h22m (25 rounds of 56 points)'")
+    purge: str = Field(description="what --purge will do, or '' without it")
+    purge_refusal: str = Field(default="", description="why a purge cannot be done here ('' when it can)")
+    device: TargetDevice | None = Field(default=None, description="the block device the test targets, if it is one")
+    overwrite_bytes: int = Field(default=0, description="bytes of the device the test overwrites")
+    region: str = Field(default="", description="what the test does to the device, in one sentence")
+    notes: list[str] = Field(default_factory=list)
+
+
+class PtsResumeParams(Params):
+    pts_id: int | None = Field(default=None, description="default: the last unfinished PTS test")
+
+
+class PtsIdParams(Params):
+    pts_id: int
+
+
+class PtsCancelResult(Result):
+    cancelled: bool = Field(description="false when no PTS test was running")
+    pts_id: int | None = None
+
+
+class PtsStatus(Result):
+    running: bool
+    pts_id: int | None = None
+    test: str = ""
+    phase: str = Field(default="", description="purge, precondition or rounds")
+    round: int = Field(default=0, description="the round under way")
+    max_rounds: int = 0
+
+
+class PtsListResult(Result):
+    tests: list[PtsInfo] = Field(description="newest first")
+
+
+class PtsReportParams(Params):
+    pts_id: int
+    title: str | None = Field(default=None, max_length=200)

@@ -1,0 +1,245 @@
+"""``ssdprof pts``: the SNIA PTS tests (IOPS, throughput, latency, write saturation) run, resumed, listed,
+shown and reported. Flags map onto one :class:`PtsRequest`, planned by ``plan_pts`` as the RPC's are.
+
+Wired into cli/main.py like cli/report.py: ``register(sub, command, common)`` and ``handle(args, store)``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import signal
+import sys
+import threading
+from pathlib import Path
+from types import FrameType
+from typing import Any, TextIO
+
+from ssdprof.app.pts_planner import PtsRequest, plan_pts
+from ssdprof.app.pts_runner import PtsRunner
+from ssdprof.app.service.pts import estimate_pts, list_tests
+from ssdprof.cli.measure import parse_tags
+from ssdprof.cli.terminal import ProgressPrinter, format_latency_ns
+from ssdprof.model.events import PreconditionProgress, PtsFinished, PtsStarted, PurgeDone, RoundFinished, RunEvent
+from ssdprof.model.pts import PtsSpec, PtsTest
+from ssdprof.model.pts_results import PtsResult
+from ssdprof.model.quantities import format_duration, format_size
+from ssdprof.model.workload import WorkloadError
+from ssdprof.store.db import Store
+
+__all__ = ["COMMANDS", "handle", "register"]
+
+COMMANDS = ("pts",)
+TESTS = [t.value for t in PtsTest]
+
+
+def register(sub: Any, command: Any, common: Any) -> None:
+    pts = command(sub, "pts", "SNIA PTS tests: preconditioning, steady state by rounds, the PTS report",
+                  "ssdprof pts iops --target /dev/nvme1n1 --allow-overwrite --purge --json\n"
+                  "  ssdprof pts latency --target ~/ssdtest --size 1GiB --profile laptop\n"
+                  "  ssdprof pts resume && ssdprof pts report 7 -o pts.pdf")
+    actions = pts.add_subparsers(dest="pts_command", metavar="TEST_OR_ACTION", required=True)
+    for test in TESTS:
+        parser = command(actions, test, f"run the PTS {test} test", f"ssdprof pts {test} --target ~/ssdtest --size 1GiB "
+                         "--profile laptop --round-time 5s")
+        _test_flags(parser)
+        common(parser)
+    resume = command(actions, "resume", "continue an interrupted PTS test", "ssdprof pts resume 7")
+    resume.add_argument("pts_id", type=int, nargs="?", help="default: the last unfinished test")
+    common(resume)
+    common(command(actions, "list", "stored PTS tests, newest first", "ssdprof pts list --json"))
+    show = command(actions, "show", "a PTS test: steady state, rounds, matrix", "ssdprof pts show 7 --json")
+    show.add_argument("pts_id", type=int)
+    common(show)
+    report = command(actions, "report", "the PTS report as a PDF", "ssdprof pts report 7 -o pts-iops.pdf")
+    report.add_argument("pts_id", type=int)
+    report.add_argument("--title", help="the report's title")
+    report.add_argument("-o", "--output", type=Path, default=Path("ssdprof-pts.pdf"), help="PDF to write (default %(default)s)")
+    common(report)
+
+
+def _test_flags(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("test")
+    group.add_argument("--target", help="directory (a test file is kept for the test), file or block device")
+    group.add_argument("--size", help="the test region, e.g. 1GiB (default: the whole device, or 256MiB)")
+    group.add_argument("--offset", help="where the region starts in a file or device (default 0)")
+    group.add_argument("--engine", help="auto (fio if installed), fio or portable")
+    group.add_argument("--profile", choices=["pts", "laptop"], default="pts",
+                       help="laptop: short rounds, fewer access sizes and mixes; labelled NOT PTS-compliant")
+    group.add_argument("--round-time", help="measured time of every point in a round (PTS 60s; laptop 2s)")
+    group.add_argument("--window", type=int, help="rounds judged for steady state (PTS 5)")
+    group.add_argument("--data-limit", type=float, help="max - min allowed over the window, %% of its mean (PTS 20)")
+    group.add_argument("--slope-limit", type=float, help="the fitted line's change allowed, %% of the mean (PTS 10)")
+    group.add_argument("--min-rounds", type=int, help="rounds before steady state may be declared (PTS 5)")
+    group.add_argument("--max-rounds", type=int, help="rounds at most (PTS 25; write saturation: a cap beside --multiple)")
+    group.add_argument("--precondition", choices=["auto", "none"], default="auto",
+                       help="auto: sequential 128 KiB writes over --passes x the region first (PTS); none: as found")
+    group.add_argument("--passes", type=float, help="preconditioning passes over the region (PTS 2)")
+    group.add_argument("--purge", action="store_true",
+                       help="purge first: blkdiscard on a block device (never one in use), a new file for a file")
+    group.add_argument("--allow-overwrite", action="store_true", help="confirm writing a block device or an existing file")
+    group.add_argument("--bs", help="access sizes instead of the profile's, e.g. 4k,128k")
+    group.add_argument("--mixes", help="read %% of each mix instead of the profile's, e.g. 100,65,0")
+    group.add_argument("--qd", help="queue depth per job (default 32; latency runs at 1)")
+    group.add_argument("--jobs", help="jobs (default 1; latency runs at 1)")
+    group.add_argument("--multiple", type=float, help="write saturation: stop after this multiple of the region (PTS 4)")
+    group.add_argument("--buffered", action="store_true", help="through the page cache (not device numbers)")
+    group.add_argument("--name", help="the test's name")
+    group.add_argument("--tag", action="append", default=[], metavar="KEY=VALUE", help="tag every run of the test")
+    group.add_argument("--estimate", action="store_true", help="print the rounds, points and duration; run nothing")
+
+
+def request_from_args(args: argparse.Namespace) -> PtsRequest:
+    return PtsRequest(
+        test=PtsTest(args.pts_command), target=args.target, size_bytes=args.size, offset_bytes=args.offset,
+        engine=args.engine, profile=args.profile, round_time_s=args.round_time, window=args.window,
+        data_limit_pct=args.data_limit, slope_limit_pct=args.slope_limit, min_rounds=args.min_rounds,
+        max_rounds=args.max_rounds, precondition=args.precondition, precondition_passes=args.passes, purge=args.purge,
+        allow_overwrite=args.allow_overwrite, block_sizes=_list(args.bs), mixes=_ints(args.mixes), queue_depth=args.qd,
+        numjobs=args.jobs, saturation_multiple=args.multiple, direct=False if args.buffered else None, name=args.name,
+        tags=parse_tags(args.tag))
+
+
+def _list(text: str | None) -> list[int | float | str] | None:
+    return [v.strip() for v in text.split(",") if v.strip()] if text else None
+
+
+def _ints(text: str | None) -> list[int] | None:
+    if not text:
+        return None
+    try:
+        return [int(v) for v in text.split(",") if v.strip()]
+    except ValueError:
+        raise WorkloadError.single("mixes", "--mixes", f"{text!r}: give read percentages, e.g. 100,65,0") from None
+
+
+def handle(args: argparse.Namespace, store: Store) -> int:
+    action = args.pts_command
+    if action == "list":
+        return _list_tests(args, store)
+    if action == "show":
+        result = PtsRunner(store).result(args.pts_id)
+        print(json.dumps(result.model_dump(mode="json"), indent=2) if args.json else format_pts(result))
+        return 0
+    if action == "report":
+        return _report(args, store)
+    runner = PtsRunner(store)
+    if action == "resume":
+        return _run(args, runner, None, args.pts_id)
+    spec = plan_pts(request_from_args(args))
+    estimate = estimate_pts(spec)
+    if estimate.purge_refusal and spec.purge:
+        raise WorkloadError.single("purge", "--purge", f"cannot purge: {estimate.purge_refusal}")
+    announce = [f"{spec.name}: {estimate.duration_note}", f"tracking: {estimate.tracking}", estimate.compliance_note]
+    announce += [line for line in (estimate.region, estimate.purge and f"purge: {estimate.purge}") if line]
+    if args.estimate:
+        print("\n".join(announce))
+        for point in estimate.points:
+            print(f"  {point.label}  {point.workload.runtime_s:g}s")
+        return 0
+    print("\n".join(announce), file=sys.stderr)
+    return _run(args, runner, spec, None)
+
+
+def _run(args: argparse.Namespace, runner: PtsRunner, spec: PtsSpec | None, resume: int | None) -> int:
+    cancel = threading.Event()
+    printer = PtsPrinter(sys.stderr)
+
+    def interrupt(signum: int, frame: FrameType | None) -> None:
+        if cancel.is_set():
+            raise KeyboardInterrupt
+        print("\nstopping the PTS test; finished points are kept (Ctrl-C again to abort)", file=sys.stderr)
+        cancel.set()
+
+    previous = signal.signal(signal.SIGINT, interrupt)
+    try:
+        outcome = runner.run(spec, resume_id=resume, on_event=printer.handle, cancel=cancel)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    result = outcome.result
+    print(json.dumps(result.model_dump(mode="json"), indent=2) if args.json else format_pts(result))
+    if outcome.status == "cancelled":
+        print(f"cancelled; finished points are kept. Continue with: ssdprof pts resume {outcome.pts_id}", file=sys.stderr)
+        return 130
+    return 0
+
+
+def _list_tests(args: argparse.Namespace, store: Store) -> int:
+    tests = list_tests(store)
+    if args.json:
+        print(json.dumps([t.model_dump(mode="json") for t in tests], indent=2))
+        return 0
+    for t in tests:
+        compliant = "" if t.pts_compliant else "  (NOT PTS-compliant)"
+        verdict = "steady state" if t.attained else "steady state not reached"
+        print(f"{t.id:>4}  {t.created_at[:19]}  {t.test:<16} {t.status:<9} {t.rounds:>3} rounds  {verdict}  {t.target}{compliant}")
+    return 0
+
+
+def _report(args: argparse.Namespace, store: Store) -> int:
+    from ssdprof.report.pts import build_pts_pdf
+
+    pdf = build_pts_pdf(PtsRunner(store).result(args.pts_id), title=args.title)
+    args.output.write_bytes(pdf)
+    print(f"wrote {args.output} ({len(pdf)} bytes)")
+    return 0
+
+
+class PtsPrinter:
+    """PTS phases and rounds as lines; points through the sweep's progress printer."""
+
+    def __init__(self, stream: TextIO):
+        self.stream = stream
+        self.points = ProgressPrinter(stream)
+        self._last_precondition = -1.0
+
+    def handle(self, event: RunEvent) -> None:
+        if isinstance(event, PtsStarted):
+            again = f", resuming after {event.already_rounds} round(s)" if event.already_rounds else ""
+            self._say(f"PTS {event.test} test {event.pts_id}: up to {event.max_rounds} rounds of {event.points_per_round} "
+                      f"point(s){again}; engine {event.engine} ({event.engine_reason})")
+        elif isinstance(event, PurgeDone):
+            self._say(f"purged: {event.detail}" + (f"; {event.limitation}" if event.limitation else ""))
+        elif isinstance(event, PreconditionProgress):
+            if event.done or event.elapsed_s - self._last_precondition >= 5:
+                self._last_precondition = event.elapsed_s
+                self._say(f"preconditioning (not measured): {format_size(event.bytes_done // 1048576 * 1048576)} of "
+                          f"{format_size(event.bytes_total // 1048576 * 1048576)}, ETA {format_duration(event.eta_s)}")
+        elif isinstance(event, RoundFinished):
+            s = event.steady_state
+            self._say(f"round {event.round}/{event.max_rounds}: {s.tracking} = {_number(event.tracking_value)} {s.unit}; "
+                      f"{s.reason}")
+        elif isinstance(event, PtsFinished):
+            verdict = "steady state reached" if event.attained else "steady state NOT reached"
+            self._say(f"{event.status}: {event.rounds} round(s), {verdict}, in {format_duration(event.wall_s)}")
+        else:
+            self.points.handle(event)
+
+    def _say(self, text: str) -> None:
+        self.stream.write(text + "\n")
+        self.stream.flush()
+
+
+def _number(value: float | None) -> str:
+    return "-" if value is None else f"{value:,.1f}" if value < 1000 else f"{value:,.0f}"
+
+
+def format_pts(result: PtsResult) -> str:
+    """The test as text: what it was, the determination, the rounds and the matrix."""
+    s = result.steady_state
+    lines = [f"PTS {result.test} test {result.id} ({result.profile}): {result.status}", result.compliance_note]
+    if result.drive_state is not None:
+        lines.append(f"drive state: {result.drive_state.sentence()}")
+    lines.append(f"steady state: {'REACHED' if s.attained else 'NOT REACHED'} — {s.reason}")
+    if s.mean is not None:
+        lines.append(f"  window rounds {s.window[0]}-{s.window[1]}: mean {_number(s.mean)} {s.unit}, data excursion "
+                     f"{_number(s.data_excursion)} (allowed {_number(s.data_limit)}), slope excursion "
+                     f"{_number(s.slope_excursion)} (allowed {_number(s.slope_limit)})")
+    lines.append("round  " + s.tracking)
+    lines += [f"{r.round:>5}  {_number(r.tracking_value)} {s.unit}" for r in result.rounds]
+    lines.append("access size  mix      IOPS        MB/s   mean lat    max lat   p99.999")
+    for c in result.matrix:
+        lines.append(f"{format_size(c.block_size_bytes):>11}  {c.mix:<7} {_number(c.iops):>9} {c.bw_bytes_per_s / 1e6:>10.1f} "
+                     f"{format_latency_ns(c.lat_mean_ns):>10} {format_latency_ns(c.lat_max_ns):>10} "
+                     f"{format_latency_ns(c.lat_p99_999_ns):>9}")
+    return "\n".join(lines)

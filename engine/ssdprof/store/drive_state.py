@@ -1,0 +1,164 @@
+"""The store's part for drive state: the per-target ledger of bytes ssdprof wrote since its last purge, and
+PTS tests (a sweep whose repeats are rounds, with the test's spec and starting drive state beside it)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any
+
+from ssdprof.model.drive_state import DriveState, PreconditionRecord, PurgeRecord
+from ssdprof.model.pts import PtsSpec
+from ssdprof.model.sweep import MAX_REPEATS, SweepSpec
+
+__all__ = ["DriveStateRecords", "LedgerEntry", "StoredPts"]
+
+
+@dataclass(frozen=True)
+class LedgerEntry:
+    identity: str
+    description: str
+    first_seen_at: str
+    bytes_written: int
+    purged_at: str | None
+    purge: PurgeRecord | None
+    preconditioning: PreconditionRecord | None
+    steady_state: str
+
+    def state(self, region_bytes: int) -> DriveState:
+        """The target's state before the next run, as the ledger knows it (nothing done right before)."""
+        return DriveState(target_identity=self.identity, bytes_written_since_purge=self.bytes_written,
+                          ledger_since="purge" if self.purged_at else "first-use", region_bytes=region_bytes,
+                          steady_state=self.steady_state if self.steady_state in ("reached", "not-reached") else "not-checked",
+                          purge=self.purge, preconditioning=self.preconditioning)
+
+
+@dataclass(frozen=True)
+class StoredPts:
+    id: int
+    created_at: str
+    name: str
+    spec: PtsSpec
+    status: str
+    drive_state: DriveState | None
+    reason: str
+    done: set[tuple[int, int]]
+    """(point index, round - 1) pairs already measured."""
+
+
+class DriveStateRecords:
+    """Mixed into :class:`ssdprof.store.db.Store`, which provides the connection and transactions."""
+
+    _db: sqlite3.Connection
+
+    def _transaction(self) -> AbstractContextManager[sqlite3.Connection]:
+        raise NotImplementedError
+
+    # ledger -------------------------------------------------------------------------------
+
+    def ledger(self, identity: str) -> LedgerEntry | None:
+        row = self._db.execute("SELECT * FROM target_ledger WHERE identity = ?", (identity,)).fetchone()
+        if row is None:
+            return None
+        return LedgerEntry(identity=row["identity"], description=row["description"], first_seen_at=row["first_seen_at"],
+                           bytes_written=row["bytes_written"], purged_at=row["purged_at"],
+                           purge=PurgeRecord.model_validate_json(row["purge_json"]) if row["purge_json"] else None,
+                           preconditioning=PreconditionRecord.model_validate_json(row["precondition_json"])
+                           if row["precondition_json"] else None, steady_state=row["steady_state"])
+
+    def ledger_entry(self, identity: str, description: str) -> LedgerEntry:
+        """The target's entry, made on first use."""
+        with self._transaction() as db:
+            db.execute("INSERT OR IGNORE INTO target_ledger (identity, description, first_seen_at, updated_at) "
+                       "VALUES (?, ?, ?, ?)", (identity, description, _now(), _now()))
+        entry = self.ledger(identity)
+        assert entry is not None
+        return entry
+
+    def add_written(self, identity: str, description: str, n_bytes: int) -> None:
+        """Bytes ssdprof wrote to the target (measured writes, layout, preconditioning)."""
+        self.ledger_entry(identity, description)
+        if n_bytes > 0:
+            with self._transaction() as db:
+                db.execute("UPDATE target_ledger SET bytes_written = bytes_written + ?, updated_at = ? WHERE identity = ?",
+                           (n_bytes, _now(), identity))
+
+    def record_purge(self, identity: str, description: str, purge: PurgeRecord) -> None:
+        """A purge resets the count, the preconditioning and any steady state shown."""
+        self.ledger_entry(identity, description)
+        with self._transaction() as db:
+            db.execute("UPDATE target_ledger SET bytes_written = 0, purged_at = ?, purge_json = ?, precondition_json = NULL, "
+                       "steady_state = 'not-checked', updated_at = ? WHERE identity = ?",
+                       (purge.at, purge.model_dump_json(), _now(), identity))
+
+    def record_precondition(self, identity: str, description: str, record: PreconditionRecord) -> None:
+        self.add_written(identity, description, record.bytes_written)
+        with self._transaction() as db:
+            db.execute("UPDATE target_ledger SET precondition_json = ?, steady_state = 'not-checked', updated_at = ? "
+                       "WHERE identity = ?", (record.model_dump_json(), _now(), identity))
+
+    def set_ledger_steady_state(self, identity: str, value: str) -> None:
+        with self._transaction() as db:
+            db.execute("UPDATE target_ledger SET steady_state = ?, updated_at = ? WHERE identity = ?", (value, _now(), identity))
+
+    # PTS tests ----------------------------------------------------------------------------
+
+    def create_pts(self, spec: PtsSpec) -> int:
+        """A PTS test, stored as a sweep (kind 'pts') of one round's points whose repeats are the rounds."""
+        rounds = SweepSpec(name=spec.name, points=spec.points(), repeats=min(spec.rule.max_rounds, MAX_REPEATS), tags=spec.tags)
+        with self._transaction() as db:
+            cursor = db.execute("INSERT INTO sweeps (created_at, name, spec_json, kind) VALUES (?, ?, ?, 'pts')",
+                                (_now(), spec.name, rounds.model_dump_json()))
+            sweep_id = int(cursor.lastrowid or 0)
+            db.execute("INSERT INTO pts_tests (sweep_id, test, profile, spec_json) VALUES (?, ?, ?, ?)",
+                       (sweep_id, spec.test.value, spec.profile.value, spec.model_dump_json()))
+        return sweep_id
+
+    def pts(self, pts_id: int) -> StoredPts | None:
+        row = self._db.execute("SELECT s.id, s.created_at, s.name, s.status, p.spec_json, p.drive_state_json, p.reason "
+                               "FROM sweeps s JOIN pts_tests p ON p.sweep_id = s.id WHERE s.id = ?", (pts_id,)).fetchone()
+        if row is None:
+            return None
+        done = {(r[0], r[1]) for r in self._db.execute(
+            "SELECT point_index, repeat FROM runs WHERE sweep_id = ? AND status IN ('ok', 'partial')", (pts_id,))}
+        state = DriveState.model_validate_json(row["drive_state_json"]) if row["drive_state_json"] else None
+        return StoredPts(row["id"], row["created_at"], row["name"], PtsSpec.model_validate_json(row["spec_json"]),
+                         row["status"], state, row["reason"], done)
+
+    def last_unfinished_pts(self) -> StoredPts | None:
+        row = self._db.execute("SELECT id FROM sweeps WHERE kind = 'pts' AND status != 'done' ORDER BY id DESC LIMIT 1").fetchone()
+        return self.pts(row[0]) if row else None
+
+    def set_pts_drive_state(self, pts_id: int, state: DriveState) -> None:
+        with self._transaction() as db:
+            db.execute("UPDATE pts_tests SET drive_state_json = ? WHERE sweep_id = ?", (state.model_dump_json(), pts_id))
+
+    def set_pts_reason(self, pts_id: int, reason: str) -> None:
+        with self._transaction() as db:
+            db.execute("UPDATE pts_tests SET reason = ? WHERE sweep_id = ?", (reason, pts_id))
+
+    def list_pts(self) -> list[dict[str, Any]]:
+        rows = self._db.execute(
+            "SELECT s.id, s.created_at, s.name, s.status, p.test, p.profile, p.spec_json, "
+            "(SELECT COUNT(DISTINCT r.repeat) FROM runs r WHERE r.sweep_id = s.id) AS rounds "
+            "FROM sweeps s JOIN pts_tests p ON p.sweep_id = s.id ORDER BY s.id DESC")
+        return [{**dict(row), "spec": PtsSpec.model_validate_json(row["spec_json"])} for row in rows]
+
+    def set_run_steady_state(self, run_ids: list[int], value: str) -> None:
+        """Mark runs measured by a PTS test with the verdict of the round they belong to."""
+        with self._transaction() as db:
+            for run_id in run_ids:
+                row = db.execute("SELECT result_json FROM runs WHERE id = ?", (run_id,)).fetchone()
+                if row is None:
+                    continue
+                data = json.loads(row[0])
+                if data.get("drive_state"):
+                    data["drive_state"]["steady_state"] = value
+                    db.execute("UPDATE runs SET result_json = ? WHERE id = ?", (json.dumps(data), run_id))
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")

@@ -1,0 +1,62 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import type { PtsEstimate, PtsResult, PtsStatus } from '../api';
+import { fakeEngine, RpcReplyError } from '../test/fake-engine';
+import recordedEstimate from '../test/pts-estimate.json';
+import recordedResult from '../test/pts-latency.json';
+import { renderWith } from '../test/render';
+import { Pts } from './Pts';
+
+// Recorded from the real engine (scripts/gen_pts_fixtures.py): a laptop-profile latency test on real fio.
+const estimate = recordedEstimate as PtsEstimate;
+const result = recordedResult as PtsResult;
+const IDLE: PtsStatus = { running: false, pts_id: null, test: '', phase: '', round: 0, max_rounds: 0 };
+
+describe('Pts', () => {
+  it('says what the test will do, how long it may take and that the laptop profile is not PTS-compliant', async () => {
+    renderWith(fakeEngine({ 'pts.list': () => ({ tests: [] }), 'pts.status': () => IDLE, 'pts.estimate': () => estimate }).engine,
+      <Pts busy={false} />);
+    const line = await screen.findByTestId('pts-estimate');
+    expect(line.textContent).toContain(`${estimate.points_per_round} points a round`);
+    expect(screen.getByTestId('pts-compliance').textContent).toContain('NOT PTS-compliant');
+    expect(screen.getByRole('button', { name: 'Start PTS test' })).toHaveProperty('disabled', false);
+  });
+
+  it('names a bad field beside it and will not start', async () => {
+    const problem = { field: 'round_time_s', flag: '--round-time', message: 'round_time_s: a duration above 0 and at most 3600 s' };
+    const fake = fakeEngine({
+      'pts.list': () => ({ tests: [] }), 'pts.status': () => IDLE,
+      'pts.estimate': () => { throw new RpcReplyError({ code: -32602, message: 'bad params', data: { problems: [problem] } }); },
+    });
+    renderWith(fake.engine, <Pts busy={false} />);
+    await userEvent.type(screen.getByLabelText('Time per point'), '0s');
+    expect((await screen.findByText(problem.message)).getAttribute('data-field')).toBe('roundTime');
+    expect(screen.getByRole('button', { name: 'Start PTS test' })).toHaveProperty('disabled', true);
+    expect(fake.calls.some((c) => c.method === 'pts.start')).toBe(false);
+  });
+
+  it('follows the rounds and then shows the report pages of the finished test', async () => {
+    const fake = fakeEngine({
+      'pts.list': () => ({ tests: [] }), 'pts.status': () => IDLE, 'pts.estimate': () => estimate,
+      'pts.get': () => result,
+    });
+    renderWith(fake.engine, <Pts busy={false} />);
+    const round = result.rounds[0]!;
+    fake.notify({ method: 'pts.event', params: { event: { kind: 'round_finished', round: 1, max_rounds: 6, tracking_value: round.tracking_value,
+      steady_state: result.steady_state, run_ids: round.runs, bytes_written: round.bytes_written } } });
+    expect((await screen.findByTestId('pts-check')).textContent).toContain(result.steady_state.reason);
+    fake.notify({ method: 'pts.event', params: { event: { kind: 'pts_finished', pts_id: result.id, status: 'done',
+      attained: result.steady_state.attained, rounds: result.rounds.length, wall_s: 10, reason: '' } } });
+    const report = await screen.findByTestId('pts-report');
+    await waitFor(() => expect(fake.calls.some((c) => c.method === 'pts.get')).toBe(true));
+    // the convergence plot has a point per round; the determination table shows each tracking variable with its limits
+    const convergence = within(report).getByRole('table', { name: 'Steady-state convergence' });
+    expect(within(convergence).getAllByRole('row').length - 1).toBe(result.rounds.length);
+    const determination = within(report).getByTestId('pts-determination');
+    expect(within(determination).getAllByRole('row')).toHaveLength(1 + result.checks.length);
+    expect(determination.textContent).toContain(result.checks[0]!.tracking);
+    expect(determination.textContent).toContain(result.steady_state.attained ? 'reached' : 'NOT reached');
+    expect(within(report).getByTestId('pts-latency').textContent).toContain('p99.999');
+  });
+});

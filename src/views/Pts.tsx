@@ -1,0 +1,181 @@
+// SNIA PTS tests: choose a test and a profile, see what it will do and how long it may take before
+// starting (PTS defaults run for hours), follow its purge, preconditioning and rounds, then read
+// the report pages. The engine plans, runs and judges steady state; this view only asks and draws.
+import { useEffect, useMemo, useState } from 'react';
+import { EngineError, useEngine, type FieldProblem, type PtsEstimate, type PtsInfo, type PtsResult } from '../api';
+import { formatDuration } from '../lib/units';
+import { ConfirmOverwrite } from './DevicePicker';
+import { Field } from './Field';
+import { PtsProgress, ptsProgress, type PtsProgressState } from './PtsProgress';
+import { PtsReport } from './PtsReport';
+import { FORM_FIELD, initialPtsForm, ptsRequest, type PtsForm } from './pts-form';
+
+const CHECK_DELAY_MS = 250;
+
+const TESTS = [
+  { id: 'iops', label: 'IOPS (access size × read/write mix)' },
+  { id: 'throughput', label: 'Throughput (sequential 128 KiB and 1 MiB)' },
+  { id: 'latency', label: 'Latency (QD1, 0.5/4/8 KiB)' },
+  { id: 'write-saturation', label: 'Write saturation (4 KiB random writes)' },
+] as const;
+
+export function Pts({ busy }: { busy: boolean }) {
+  const engine = useEngine();
+  const [form, setForm] = useState<PtsForm>(initialPtsForm);
+  const [estimate, setEstimate] = useState<PtsEstimate | null>(null);
+  const [problems, setProblems] = useState<FieldProblem[]>([]);
+  const [progress, setProgress] = useState<PtsProgressState | null>(null);
+  const [startError, setStartError] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const [tests, setTests] = useState<PtsInfo[]>([]);
+  const [shown, setShown] = useState<PtsResult | null>(null);
+  const request = useMemo(() => ptsRequest(form), [form]);
+
+  const refreshList = () => engine.call('pts.list', {}).then((r) => setTests(r.tests), () => setTests([]));
+  useEffect(() => { void refreshList(); }, [engine]); // eslint-disable-line react-hooks/exhaustive-deps -- once per engine
+
+  useEffect(() => {
+    let current = true;
+    const timer = setTimeout(() => {
+      engine.call('pts.estimate', request).then(
+        (e) => { if (current) { setEstimate(e); setProblems([]); } },
+        (e: unknown) => { if (current) { setEstimate(null); setProblems(e instanceof EngineError ? e.problems : []); } });
+    }, CHECK_DELAY_MS);
+    return () => { current = false; clearTimeout(timer); };
+  }, [engine, request]);
+
+  useEffect(() => engine.onNotification((note) => {
+    if (note.method !== 'pts.event') return;
+    const event = note.params.event;
+    setProgress((p) => ptsProgress(p, event));
+    if (event.kind === 'pts_finished' && event.pts_id !== null) {
+      void refreshList();
+      engine.call('pts.get', { pts_id: event.pts_id }).then(setShown, () => undefined);
+    }
+  }), [engine]); // eslint-disable-line react-hooks/exhaustive-deps -- refreshList only reads the engine
+
+  useEffect(() => {
+    // After a reload mid-test (browser mode), pick the running test up where its events resume.
+    engine.call('pts.status', {}).then((s) => {
+      if (s.running) setProgress((p) => p ?? { ...ptsProgress(null, null), pts_id: s.pts_id, test: s.test, round: s.round, max_rounds: s.max_rounds, phase: s.phase });
+    }, () => undefined);
+  }, [engine]);
+
+  const byField = new Map<keyof PtsForm, string[]>();
+  for (const p of problems) {
+    const key = FORM_FIELD[p.field] ?? 'test';
+    byField.set(key, [...(byField.get(key) ?? []), p.message]);
+  }
+  const running = progress !== null && !progress.finished;
+  const device = estimate?.device ?? null;
+  const needsConfirm = device !== null && estimate!.overwrite_bytes > 0;
+  const blocked = busy || running || problems.length > 0 || estimate === null;
+  const set = <K extends keyof PtsForm>(name: K) => (value: PtsForm[K]) => setForm((f) => ({ ...f, [name]: value }));
+
+  async function start(confirmed = false) {
+    if (needsConfirm && !confirmed) return setConfirming(true);
+    setConfirming(false);
+    setStartError(null);
+    setShown(null);
+    try {
+      const started = await engine.call('pts.start', ptsRequest(form, confirmed));
+      setProgress((p) => ptsProgress(p && !p.finished ? p : null, started));
+    } catch (error) {
+      setStartError(error instanceof Error ? error.message : String(error));
+      if (error instanceof EngineError) setProblems(error.problems);
+    }
+  }
+
+  async function open(id: number) {
+    try {
+      setShown(await engine.call('pts.get', { pts_id: id }));
+    } catch (error) {
+      setStartError(error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  return (
+    <section aria-labelledby="pts-title" className="pts">
+      <h2 id="pts-title">SNIA PTS tests</h2>
+      <p className="hint">Steady state by rounds (the PTS rule: the last 5 rounds within 20 % of their mean, and a fitted line that moves at most
+        10 % of it). The laptop profile is a scaled-down form for learning the method, and is not PTS-compliant.</p>
+      <form className="designer" onSubmit={(e) => { e.preventDefault(); void start(); }}>
+        <Field name="test" label="Test" messages={byField.get('test')}>
+          <select id="field-test" value={form.test} onChange={(e) => set('test')(e.target.value as PtsForm['test'])}>
+            {TESTS.map((t) => <option key={t.id} value={t.id}>{t.label}</option>)}
+          </select>
+        </Field>
+        <Field name="profile" label="Profile" messages={byField.get('profile')}>
+          <select id="field-profile" value={form.profile} onChange={(e) => set('profile')(e.target.value as PtsForm['profile'])}>
+            <option value="laptop">laptop (short rounds, small region; not PTS-compliant)</option>
+            <option value="pts">PTS (60 s per point, up to 25 rounds: hours)</option>
+          </select>
+        </Field>
+        <Field name="target" label="Target" hint="a file or folder (blank: the default test file), or a whole block device" messages={byField.get('target')}>
+          <input id="field-target" value={form.target} onChange={(e) => set('target')(e.target.value)} />
+        </Field>
+        <Field name="size" label="Test region" hint="e.g. 256m (blank: the profile's default, or the whole device)" messages={byField.get('size')}>
+          <input id="field-size" value={form.size} onChange={(e) => set('size')(e.target.value)} />
+        </Field>
+        <Field name="roundTime" label="Time per point" hint="each point of a round (PTS 60 s; laptop 2 s)" messages={byField.get('roundTime')}>
+          <input id="field-roundTime" value={form.roundTime} onChange={(e) => set('roundTime')(e.target.value)} />
+        </Field>
+        <Field name="maxRounds" label="Most rounds" hint="PTS 25; steady state needs at least the window (5)" messages={byField.get('maxRounds')}>
+          <input id="field-maxRounds" inputMode="numeric" value={form.maxRounds} onChange={(e) => set('maxRounds')(e.target.value)} />
+        </Field>
+        <Field name="blockSizes" label="Access sizes" hint="comma-separated (blank: the test's)" messages={byField.get('blockSizes')}>
+          <input id="field-blockSizes" value={form.blockSizes} onChange={(e) => set('blockSizes')(e.target.value)} />
+        </Field>
+        <Field name="mixes" label="Read % of each mix" hint="comma-separated, e.g. 100,65,0 (blank: the test's)" messages={byField.get('mixes')}>
+          <input id="field-mixes" value={form.mixes} onChange={(e) => set('mixes')(e.target.value)} />
+        </Field>
+        <Field name="engine" label="Engine" messages={byField.get('engine')}>
+          <select id="field-engine" value={form.engine} onChange={(e) => set('engine')(e.target.value as PtsForm['engine'])}>
+            <option value="auto">auto (fio where installed)</option><option value="fio">fio</option><option value="portable">portable</option>
+          </select>
+        </Field>
+        <Field name="precondition" label="Preconditioning" messages={byField.get('precondition')}>
+          <select id="field-precondition" value={form.precondition} onChange={(e) => set('precondition')(e.target.value as PtsForm['precondition'])}>
+            <option value="auto">sequential 128 KiB writes over 2× the region first</option><option value="none">none (measure as found)</option>
+          </select>
+        </Field>
+        <Field name="purge" label="" messages={byField.get('purge')} hint={estimate?.purge_refusal || estimate?.purge || 'a block device: blkdiscard; a file: a new file'}>
+          <label><input id="field-purge" type="checkbox" checked={form.purge} onChange={(e) => set('purge')(e.target.checked)} /> Purge first</label>
+        </Field>
+        <PtsEstimateLine estimate={estimate} />
+        <button type="submit" className="primary" disabled={blocked}>Start PTS test</button>
+        {running && <button type="button" onClick={() => void engine.call('pts.cancel', {})}>Cancel</button>}
+        {startError && <p role="alert" className="error">{startError}</p>}
+      </form>
+      {confirming && estimate && device && (
+        <ConfirmOverwrite estimate={estimate} device={device} onConfirm={() => void start(true)} onCancel={() => setConfirming(false)} />
+      )}
+      {progress && <PtsProgress state={progress} />}
+      {tests.length > 0 && (
+        <div className="field inline">
+          <label htmlFor="pts-open">Earlier tests</label>
+          <select id="pts-open" value={shown?.id ?? ''} onChange={(e) => e.target.value && void open(Number(e.target.value))}>
+            <option value="">—</option>
+            {tests.map((t) => (
+              <option key={t.id} value={t.id}>#{t.id} {t.test} ({t.profile}) — {t.status}, {t.rounds} rounds, {t.attained ? 'steady state' : 'no steady state'}</option>
+            ))}
+          </select>
+        </div>
+      )}
+      {shown && <PtsReport result={shown} />}
+    </section>
+  );
+}
+
+function PtsEstimateLine({ estimate }: { estimate: PtsEstimate | null }) {
+  if (!estimate) return <p className="estimate" aria-live="polite">Estimated duration: –</p>;
+  return (
+    <div className="estimate" aria-live="polite" data-testid="pts-estimate">
+      <p>{estimate.points_per_round} point{estimate.points_per_round === 1 ? '' : 's'} a round, {estimate.min_rounds}–{estimate.max_rounds} rounds:
+        {' '}<strong>{formatDuration(estimate.estimated_min_s)} to {formatDuration(estimate.estimated_s)}</strong>. {estimate.duration_note}</p>
+      <p>Tracking: {estimate.tracking}.</p>
+      <p className={estimate.pts_compliant ? 'hint' : 'warning'} data-testid="pts-compliance">{estimate.compliance_note}</p>
+      {estimate.notes.filter((n) => n !== estimate.compliance_note).map((n) => <p key={n} className="hint">{n}</p>)}
+    </div>
+  );
+}
