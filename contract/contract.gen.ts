@@ -316,7 +316,7 @@ export interface FigureInput {
   value: number;
   /** MB/s, GB/s, MiB/s, GiB/s, IOPS, us or ms */
   unit: string;
-  block_size_bytes?: number | null;
+  block_size_bytes?: (number | string) | null;
   queue_depth?: number | null;
   threads?: number | null;
   /** only for rand_mixed */
@@ -641,8 +641,8 @@ export interface PredictParams {
   metric?: "iops" | "bw_bytes_per_s" | "lat_ns_mean" | "lat_ns_p50" | "lat_ns_p99" | "lat_ns_p99_9" | "read_iops" | "write_iops" | "read_bw_bytes_per_s" | "write_bw_bytes_per_s" | "read_lat_ns_mean" | "write_lat_ns_mean" | "read_lat_ns_p99" | "write_lat_ns_p99";
   /** the swept factor: access size, or outstanding I/Os (QD x jobs) */
   vary?: "block_size" | "outstanding";
-  /** untested settings to predict: bytes for block_size, a count for outstanding */
-  at?: number[];
+  /** untested settings to predict: sizes (4k, 1MiB or bytes) for block_size, a count for outstanding */
+  at?: (number | string)[];
   /** polynomial degree in log2 access size */
   degree?: number;
   confidence?: number;
@@ -1150,7 +1150,7 @@ export interface ScalingParams {
   /** storage nodes (the runs' nodes tag) or client hosts */
   by?: "nodes" | "clients";
   /** counts to predict (default: twice the largest) */
-  at?: number[];
+  at?: (number | string)[];
   /** each client's network link, Gb/s (default: the hosts' recorded link limits) */
   client_link_gbps?: number | null;
   /** each storage node's link, Gb/s */

@@ -1,6 +1,6 @@
 // The metrics the engine's models work on, with the unit each is shown in. Values arrive in the
 // metric's own unit (IOPS, bytes/s, ns) and are divided by `scale` once, for display only.
-import type { PredictParams, RunsCompareParams } from '../api';
+import { EngineError, type PredictParams, type RunsCompareParams } from '../api';
 
 /** The metrics every analysis method takes (prediction, scaling and group comparison alike). */
 export type MetricId = NonNullable<PredictParams['metric']> & NonNullable<RunsCompareParams['metric']>;
@@ -30,16 +30,15 @@ export function fmt(value: number | null | undefined): string {
   return Math.abs(value) >= 1000 ? Math.round(value).toLocaleString('en-US') : Number(value.toPrecision(4)).toString();
 }
 
-const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, k: 1024, kb: 1000, kib: 1024, m: 2 ** 20, mb: 1e6, mib: 2 ** 20, g: 2 ** 30, gb: 1e9, gib: 2 ** 30 };
+/** A comma-separated list as typed ("4k, 1MiB", "8, 16"): the engine reads each item and names what it cannot read. */
+export function typedList(text: string): string[] {
+  return text.split(',').map((t) => t.trim()).filter(Boolean);
+}
 
-/** "4k, 1m, 2MiB" -> bytes; "64, 128" -> counts (sizes: false). Throws with the part that is wrong. */
-export function parseSettings(text: string, sizes: boolean): number[] {
-  return text.split(',').map((t) => t.trim()).filter(Boolean).map((part) => {
-    const m = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(part);
-    const factor = m ? (sizes ? SIZE_UNITS[m[2]!.toLowerCase()] : m[2] === '' ? 1 : undefined) : undefined;
-    if (!m || factor === undefined || Number(m[1]) <= 0) {
-      throw new Error(`“${part}” is not ${sizes ? 'a size (e.g. 1m, 512k, 2MiB)' : 'a positive number'}`);
-    }
-    return Number(m[1]) * factor;
-  });
+/** What the engine refused, in its words, each problem after the label of the input it concerns. */
+export function engineProblem(error: unknown, labels: Record<string, string>): string {
+  if (error instanceof EngineError && error.problems.length) {
+    return error.problems.map((p) => `${labels[p.field.split('.')[0]!] ?? p.field}: ${p.message}`).join('; ');
+  }
+  return error instanceof Error ? error.message : String(error);
 }

@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { PredictParams, PredictResult } from '../api';
-import { fakeEngine } from '../test/fake-engine';
+import { fakeEngine, RpcReplyError } from '../test/fake-engine';
 import { studentRuns } from '../test/fixtures';
 import { renderWith } from '../test/render';
 import { PredictPanel } from './PredictPanel';
@@ -38,15 +38,18 @@ describe('PredictPanel', () => {
     expect(within(screen.getByTestId('loo-table')).getByText('+10.0 %')).toBeDefined();
     expect(screen.getByTestId('anomaly').textContent).toMatch(/Run #12: 300 MB\/s — anomalous, outside the 99 % prediction interval 600 – 820 MB\/s .*-57\.1 %/);
     expect(fake.calls.at(-1)!.params).toMatchObject({ run_ids: studentRuns.map((r) => r.id), metric: 'bw_bytes_per_s', vary: 'block_size',
-      at: [MiB], check_run_id: 12, degree: 2 });
+      at: ['1m'], check_run_id: 12, degree: 2 });
   });
 
-  it('refuses a setting that is not a size before asking the engine', async () => {
-    const fake = fakeEngine({ 'analysis.predict': predicted });
+  it('sends the settings as typed and shows the engine\'s message when one is not a size', async () => {
+    // The engine's own answer to at: ["1 parsec"] (engine/tests/app/test_service_analysis.py checks it says so).
+    const refusal = { code: -32602, message: 'invalid params', data: { problems: [{ field: 'at', flag: '-',
+      message: "'1 parsec' has an unknown size unit; use k, KiB, M, MiB, G, GiB (1024-based) or KB, MB, GB (1000-based)" }] } };
+    const fake = fakeEngine({ 'analysis.predict': () => { throw new RpcReplyError(refusal); } });
     renderWith(fake.engine, <PredictPanel runs={studentRuns} />);
     await userEvent.type(screen.getByLabelText('Predict at'), '1 parsec');
     await userEvent.click(screen.getByRole('button', { name: 'Fit and predict' }));
-    expect((await screen.findByRole('alert')).textContent).toMatch(/“1 parsec” is not a size/);
-    expect(fake.calls.filter((c) => c.method === 'analysis.predict')).toHaveLength(0);
+    expect((await screen.findByRole('alert')).textContent).toMatch(/^Predict at: '1 parsec' has an unknown size unit/);
+    expect(fake.calls.at(-1)!.params).toMatchObject({ at: ['1 parsec'] });
   });
 });

@@ -4,7 +4,7 @@
 import { useState } from 'react';
 import { useEngine, type PredictResult, type RunResult, type SeriesFit } from '../api';
 import { ChartFigure, type Series } from '../charts/ChartFigure';
-import { METRICS, fmt, metricInfo, parseSettings, type MetricId, type MetricInfo } from '../lib/metrics';
+import { METRICS, engineProblem, fmt, metricInfo, typedList, type MetricId, type MetricInfo } from '../lib/metrics';
 import { formatSize } from '../lib/units';
 
 type Vary = 'block_size' | 'outstanding';
@@ -29,10 +29,8 @@ export function PredictPanel({ runs }: { runs: RunResult[] }) {
 
   async function fit() {
     setProblem(null);
-    let settings: number[];
     let checkId: number | null = null;
     try {
-      settings = parseSettings(at, vary === 'block_size');
       if (check.trim()) {
         checkId = Number(check.trim().replace(/^#/, ''));
         if (!Number.isInteger(checkId) || checkId <= 0) throw new Error(`“${check}” is not a run number (e.g. 42)`);
@@ -44,11 +42,11 @@ export function PredictPanel({ runs }: { runs: RunResult[] }) {
     setBusy(true);
     try {
       setResult(await engine.call('analysis.predict', {
-        run_ids: runs.map((r) => r.id!), metric, vary, at: settings, degree, confidence: 0.95, check_run_id: checkId,
+        run_ids: runs.map((r) => r.id!), metric, vary, at: typedList(at), degree, confidence: 0.95, check_run_id: checkId,
       }));
     } catch (error) {
       setResult(null);
-      setProblem(error instanceof Error ? error.message : String(error));
+      setProblem(engineProblem(error, { at: 'Predict at', check_run_id: 'Check run' }));
     } finally {
       setBusy(false);
     }

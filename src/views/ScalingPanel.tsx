@@ -4,7 +4,7 @@
 import { useState } from 'react';
 import { useEngine, type RunResult, type ScalingResult } from '../api';
 import { ChartFigure, type Series } from '../charts/ChartFigure';
-import { METRICS, fmt, metricInfo, parseSettings, type MetricId } from '../lib/metrics';
+import { METRICS, engineProblem, fmt, metricInfo, typedList, type MetricId } from '../lib/metrics';
 
 type By = 'nodes' | 'clients';
 
@@ -36,17 +36,15 @@ export function ScalingPanel({ runs }: { runs: RunResult[] }) {
   async function project() {
     setProblem(null);
     try {
-      const counts = parseSettings(at, false);
-      if (counts.some((n) => !Number.isInteger(n))) throw new Error('Predict at: whole numbers of nodes or clients, e.g. 8, 16');
       const clientCount = positive(clients, 'Clients');
       if (clientCount !== null && !Number.isInteger(clientCount)) throw new Error(`Clients: “${clients}” is not a whole number`);
       setResult(await engine.call('analysis.scaling', {
-        run_ids: runs.map((r) => r.id!), metric, by, at: counts, clients: clientCount,
+        run_ids: runs.map((r) => r.id!), metric, by, at: typedList(at), clients: clientCount,
         client_link_gbps: positive(clientLink, 'Client link'), node_link_gbps: positive(nodeLink, 'Node link'),
       }));
     } catch (error) {
       setResult(null);
-      setProblem(error instanceof Error ? error.message : String(error));
+      setProblem(engineProblem(error, { at: 'Predict at', clients: 'Clients', client_link_gbps: 'Client link', node_link_gbps: 'Node link' }));
     }
   }
 

@@ -10,7 +10,7 @@ import { Specs } from './Specs';
 const list = () => ({ specs: [evoPlus], problems: [], user_spec_ids: [], user_spec_dir: '/home/student/.local/share/ssdprof/specs' });
 
 describe('Specs', () => {
-  it('adds a new sheet with sizes and capacity in bytes, and keeps the form when the engine refuses a field', async () => {
+  it('adds a new sheet with sizes as typed (the engine reads them) and capacity in bytes, and keeps the form when the engine refuses a field', async () => {
     let refuse = true;
     const saved: SpecSaveParams[] = [];
     const fake = fakeEngine({
@@ -44,7 +44,7 @@ describe('Specs', () => {
 
     expect(await screen.findByTestId('spec-note')).toBeDefined();
     expect(saved[0]!.spec).toMatchObject({ id: 'lab-drive', vendor: 'Lab', model: 'Drive 1TB', interface: 'NVMe', capacity_bytes: 1e12,
-      figures: [{ metric: 'rand_read', value: 500000, unit: 'IOPS', block_size_bytes: 4096, queue_depth: 32, threads: null, read_pct: null }] });
+      figures: [{ metric: 'rand_read', value: 500000, unit: 'IOPS', block_size_bytes: '4k', queue_depth: 32, threads: null, read_pct: null }] });
     expect(saved[0]!.replace).toBe(false);
   });
 

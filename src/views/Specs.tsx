@@ -4,7 +4,6 @@
 // (`specs.save`), and its field messages are shown beside the form, which keeps what was typed.
 import { useCallback, useEffect, useState } from 'react';
 import { EngineError, useEngine, type FigureInput, type Spec, type SpecInput, type SpecsListResult } from '../api';
-import { parseSettings } from '../lib/metrics';
 import { formatSize, sizeInput } from '../lib/units';
 
 const ACCESS = ['seq_read', 'seq_write', 'rand_read', 'rand_write', 'rand_mixed'] as const;
@@ -40,13 +39,9 @@ function num(value: string): number | null {
   return Number.isFinite(Number(t)) ? Number(t) : (t as unknown as number);
 }
 
-function bytes(value: string): number | null {
-  if (!value.trim()) return null;
-  try {
-    return parseSettings(value, true)[0] ?? null;
-  } catch {
-    return value as unknown as number;
-  }
+/** A size as typed ("4k", "128KiB"): the engine reads it, and names the field if it cannot. */
+function bytes(value: string): string | null {
+  return value.trim() || null;
 }
 
 export function specOf(form: SpecForm): SpecInput {

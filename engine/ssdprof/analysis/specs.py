@@ -20,6 +20,8 @@ from typing import Any
 import platformdirs
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, computed_field, field_validator, model_validator
 
+from ssdprof.model.quantities import SizeBytes
+
 __all__ = [
     "Access", "Figure", "Interface", "Spec", "SpecError", "bundled_spec_dir", "default_user_spec_dir", "delete_spec",
     "load_spec_file", "write_spec",
@@ -56,7 +58,7 @@ class Figure(BaseModel):
     metric: Access
     value: float = Field(gt=0)
     unit: str = Field(description="MB/s, GB/s, MiB/s, GiB/s, IOPS, us or ms")
-    block_size_bytes: int | None = Field(default=None, ge=512)
+    block_size_bytes: SizeBytes | None = Field(default=None, ge=512)
     queue_depth: int | None = Field(default=None, ge=1)
     threads: int | None = Field(default=None, ge=1)
     read_pct: int | None = Field(default=None, ge=0, le=100, description="only for rand_mixed")

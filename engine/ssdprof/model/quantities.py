@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
+from typing import Annotated
 
-__all__ = ["format_duration", "format_size", "parse_duration_s", "parse_size_bytes"]
+from pydantic import BeforeValidator, WithJsonSchema
+
+__all__ = ["SizeBytes", "format_duration", "format_size", "parse_duration_s", "parse_size_bytes"]
 
 _BINARY = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40, "p": 1 << 50}
 _DECIMAL = {"kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12, "pb": 10**15}
@@ -66,3 +69,13 @@ def format_duration(seconds: float) -> str:
     if minutes:
         return f"{minutes}m{secs:02d}s"
     return f"{secs}s"
+
+
+def _typed_size(value: object) -> object:
+    return parse_size_bytes(value) if isinstance(value, str) else value
+
+
+SizeBytes = Annotated[int, BeforeValidator(_typed_size),
+                      WithJsonSchema({"anyOf": [{"type": "integer"}, {"type": "string"}]}, mode="validation")]
+"""A byte count in a model, accepted as typed (``4k``, ``1MiB``) and parsed here, the one place sizes are read:
+clients send what the user typed and get the engine's message naming the field when it is not a size."""

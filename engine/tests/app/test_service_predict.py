@@ -79,6 +79,17 @@ def test_predict_an_untested_access_size_with_an_interval_and_leave_one_out(rpc:
     assert all(p["low"] <= p["value"] <= p["high"] for p in curve)
 
 
+def test_settings_arrive_as_typed_and_the_engine_reads_them_or_names_the_field(rpc: Rpc) -> None:
+    ids = rpc.add(size_sweep())
+    typed = rpc.call("analysis.predict", {"run_ids": ids, "metric": "bw_bytes_per_s", "at": ["1m", "2MiB"]})
+    assert [p["x"] for p in typed["series"][0]["predictions"]] == [1 << 20, 2 << 20]
+    field, message = rpc.problem("analysis.predict", {"run_ids": ids, "at": ["1 parsec"]})
+    # the renderer shows this message as it stands (src/views/PredictPanel.test.tsx)
+    assert field == "at" and message.startswith("'1 parsec' has an unknown size unit; use k, KiB")
+    field, message = rpc.problem("analysis.scaling", {"run_ids": ids, "at": ["8.5"]})
+    assert field == "at.0" and "integer" in message
+
+
 def test_a_run_far_below_the_model_of_earlier_runs_is_flagged_anomalous(rpc: Rpc) -> None:
     ids = rpc.add(size_sweep((0.99, 1.0, 1.01)))
     [slow] = rpc.add([make_run(rw="read", bs=65536, iops=bandwidth_at(65536) * 0.5 / 65536)])

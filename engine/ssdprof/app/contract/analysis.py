@@ -7,12 +7,16 @@ Metric values are in the metric's own unit (IOPS, bytes/s, ns), like everywhere 
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import Field, ValidationInfo, WithJsonSchema, field_validator
 
 from ssdprof.analysis.specs import Spec
 from ssdprof.app.contract.base import Params, Result
+from ssdprof.model.quantities import parse_size_bytes
+
+Typed = WithJsonSchema({"anyOf": [{"type": "number"}, {"type": "string"}]}, mode="validation")
+"""Numbers a client may send as the user typed them ("4k", "16"): the engine reads them, and names the field if it cannot."""
 
 __all__ = [
     "CorrelationGroup", "CorrelationParams", "CorrelationResult", "CurvePoint", "LooPointInfo", "ObservationInfo",
@@ -39,11 +43,20 @@ class PredictParams(Params):
     metric: Metric = "iops"
     vary: Literal["block_size", "outstanding"] = Field(
         default="block_size", description="the swept factor: access size, or outstanding I/Os (QD x jobs)")
-    at: list[float] = Field(default_factory=list, max_length=20,
-                            description="untested settings to predict: bytes for block_size, a count for outstanding")
+    at: list[Annotated[float, Typed]] = Field(default_factory=list, max_length=20,
+                                              description="untested settings to predict: sizes (4k, 1MiB or bytes) for block_size, "
+                                                          "a count for outstanding")
     degree: int = Field(default=2, ge=1, le=4, description="polynomial degree in log2 access size")
     confidence: float = Field(default=0.95, gt=0.5, lt=1)
     check_run_id: int | None = Field(default=None, description="judge this run against the model of the others")
+
+    @field_validator("at", mode="before")
+    @classmethod
+    def _typed_settings(cls, value: object, info: ValidationInfo) -> object:
+        if not isinstance(value, list):
+            return value
+        sizes = info.data.get("vary", "block_size") == "block_size"
+        return [parse_size_bytes(v) if sizes and isinstance(v, str) else v for v in value]
 
 
 class CurvePoint(Result):
@@ -106,7 +119,8 @@ class ScalingParams(Params):
     run_ids: list[int] = RunIds
     metric: Metric = "bw_bytes_per_s"
     by: Literal["nodes", "clients"] = Field(default="nodes", description="storage nodes (the runs' nodes tag) or client hosts")
-    at: list[int] = Field(default_factory=list, max_length=20, description="counts to predict (default: twice the largest)")
+    at: list[Annotated[int, Typed]] = Field(default_factory=list, max_length=20,
+                                            description="counts to predict (default: twice the largest)")
     client_link_gbps: float | None = Field(default=None, gt=0, le=10_000,
                                            description="each client's network link, Gb/s (default: the hosts' recorded link limits)")
     node_link_gbps: float | None = Field(default=None, gt=0, le=10_000, description="each storage node's link, Gb/s")

@@ -139,7 +139,7 @@ def _problem_from(error: Any) -> FieldProblem:
     loc = [str(part) for part in error.get("loc", ())]
     field = loc[1] if len(loc) > 1 and loc[0] in ("workload", "base") else ".".join(loc) or "params"
     flag, allowed = FIELD_RULES.get(field, ("-", ""))
-    detail = str(error.get("msg", "invalid"))
+    detail = str(error.get("msg", "invalid")).removeprefix("Value error, ")
     if error.get("type") == "extra_forbidden":
         detail = "unknown field" + (f"; known fields are {', '.join(FIELD_RULES)}" if field not in FIELD_RULES else "")
     message = f"must be {allowed}; got {error.get('input')!r} ({detail})" if allowed else detail
