@@ -3,13 +3,18 @@ and a fresh in-memory store."""
 
 from __future__ import annotations
 
+import queue
 import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from pydantic import BaseModel
+from rpc_client import Client
 
+from ssdprof.app.rpc import EngineService
 from ssdprof.store.db import Store
 
 pytest_plugins = ["infra.netns_hosts", "infra.ceph_cluster", "infra.ci_rule"]
@@ -52,3 +57,16 @@ def fresh_store() -> Iterator[Store]:
 
 
 requires_fio = pytest.mark.skipif(shutil.which("fio") is None, reason="fio is not installed (npm test installs it)")
+
+
+@pytest.fixture
+def client(disk_dir: Path) -> Iterator[Client]:
+    """The engine's RPC on this test's own database and scratch folder, called as a transport would."""
+    notes: queue.Queue[dict[str, Any]] = queue.Queue()
+
+    def notify(method: str, payload: BaseModel) -> None:
+        notes.put({"method": method, "params": payload.model_dump(mode="json")})
+
+    service = EngineService(disk_dir / "results.sqlite3", notify, default_dir=disk_dir / "scratch")
+    yield Client(service, notes)
+    service.close()

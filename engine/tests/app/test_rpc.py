@@ -3,69 +3,16 @@
 from __future__ import annotations
 
 import json
-import queue
 import signal
 import subprocess
 import sys
-import time
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import psutil
-import pytest
 from conftest import requires_fio
-from pydantic import BaseModel
+from rpc_client import SHORT, Client
 
-from ssdprof.app.rpc import EngineService, handle_message
-
-SHORT = {"runtime_s": 1, "ramp_s": 0, "size_bytes": "32MiB"}
-
-
-class Client:
-    """Calls the service as a transport would, collecting its notifications."""
-
-    def __init__(self, service: EngineService, notes: queue.Queue[dict[str, Any]]):
-        self.service = service
-        self.notes = notes
-        self._id = 0
-
-    def request(self, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
-        self._id += 1
-        message: dict[str, Any] = {"jsonrpc": "2.0", "id": self._id, "method": method}
-        if params is not None:
-            message["params"] = params
-        response = handle_message(self.service, message)
-        assert response["id"] == self._id
-        return dict(response)
-
-    def call(self, method: str, params: dict[str, Any] | None = None) -> Any:
-        response = self.request(method, params)
-        assert "error" not in response, response["error"]
-        return response["result"]
-
-    def events_until(self, kind: str, timeout_s: float = 60) -> list[dict[str, Any]]:
-        events = []
-        deadline = time.monotonic() + timeout_s
-        while time.monotonic() < deadline:
-            note = self.notes.get(timeout=max(deadline - time.monotonic(), 0.01))
-            if note["method"] == "run.event":
-                events.append(note["params"]["event"])
-                if events[-1]["kind"] == kind:
-                    return events
-        raise AssertionError(f"no {kind} event within {timeout_s} s; saw {[e['kind'] for e in events]}")
-
-
-@pytest.fixture
-def client(disk_dir: Path) -> Iterator[Client]:
-    notes: queue.Queue[dict[str, Any]] = queue.Queue()
-
-    def notify(method: str, payload: BaseModel) -> None:
-        notes.put({"method": method, "params": payload.model_dump(mode="json")})
-
-    service = EngineService(disk_dir / "results.sqlite3", notify, default_dir=disk_dir / "scratch")
-    yield Client(service, notes)
-    service.close()
+from ssdprof.app.rpc import handle_message
 
 
 def fio_children() -> list[psutil.Process]:

@@ -2,31 +2,14 @@
 
 from __future__ import annotations
 
-import queue
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from conftest import requires_fio
-from pydantic import BaseModel
-from test_rpc import SHORT, Client
+from rpc_client import SHORT, Client
 
-from ssdprof.app.rpc import EngineService
 from ssdprof.model.workload import WorkloadError
 from ssdprof.portable.engine import PortableEngine
-
-
-@pytest.fixture
-def client(disk_dir: Path) -> Iterator[Client]:
-    notes: queue.Queue[dict[str, Any]] = queue.Queue()
-
-    def notify(method: str, payload: BaseModel) -> None:
-        notes.put({"method": method, "params": payload.model_dump(mode="json")})
-
-    service = EngineService(disk_dir / "results.sqlite3", notify, default_dir=disk_dir / "scratch")
-    yield Client(service, notes)
-    service.close()
 
 
 @pytest.mark.parametrize(("method", "params", "field"), [

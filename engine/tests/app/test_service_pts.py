@@ -3,57 +3,13 @@
 from __future__ import annotations
 
 import base64
-import queue
-import time
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
-import pytest
 from conftest import requires_fio
-from pydantic import BaseModel
-
-from ssdprof.app.rpc import EngineService, handle_message
+from rpc_client import Client
 
 SCALED_DOWN = {"profile": "laptop", "size_bytes": "16MiB", "round_time_s": "1s", "window": 2, "min_rounds": 2, "max_rounds": 2,
                "block_sizes": ["4k"], "mixes": [0], "precondition_passes": 0.5, "engine": "fio"}
-
-
-class Client:
-    def __init__(self, service: EngineService, notes: queue.Queue[dict[str, Any]]):
-        self.service, self.notes, self._id = service, notes, 0
-
-    def request(self, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
-        self._id += 1
-        return dict(handle_message(self.service, {"jsonrpc": "2.0", "id": self._id, "method": method, "params": params or {}}))
-
-    def call(self, method: str, params: dict[str, Any] | None = None) -> Any:
-        response = self.request(method, params)
-        assert "error" not in response, response["error"]
-        return response["result"]
-
-    def pts_events_until(self, kind: str, timeout_s: float = 90) -> list[dict[str, Any]]:
-        events: list[dict[str, Any]] = []
-        deadline = time.monotonic() + timeout_s
-        while time.monotonic() < deadline:
-            note = self.notes.get(timeout=max(deadline - time.monotonic(), 0.01))
-            if note["method"] == "pts.event":
-                events.append(note["params"]["event"])
-                if events[-1]["kind"] == kind:
-                    return events
-        raise AssertionError(f"no {kind} event within {timeout_s} s; saw {[e['kind'] for e in events]}")
-
-
-@pytest.fixture
-def client(disk_dir: Path) -> Iterator[Client]:
-    notes: queue.Queue[dict[str, Any]] = queue.Queue()
-
-    def notify(method: str, payload: BaseModel) -> None:
-        notes.put({"method": method, "params": payload.model_dump(mode="json")})
-
-    service = EngineService(disk_dir / "results.sqlite3", notify, default_dir=disk_dir / "scratch")
-    yield Client(service, notes)
-    service.close()
 
 
 def test_the_estimate_of_pts_defaults_says_hours_and_the_laptop_profile_says_not_compliant(client: Client, disk_dir: Path) -> None:
@@ -80,7 +36,7 @@ def test_a_started_test_sends_its_events_then_is_listed_fetched_and_reported(cli
     assert started["kind"] == "pts_started" and started["points_per_round"] == 1
     busy = client.request("sweep.start", {"base": {"target": str(disk_dir), "runtime_s": 1}})
     assert busy["error"]["message"].startswith("a sweep or PTS test is already running")
-    events = client.pts_events_until("pts_finished")
+    events = client.events_until("pts_finished", 90, "pts.event")
     kinds = [e["kind"] for e in events]
     assert "precondition_progress" in kinds and kinds.count("round_finished") == 2 and "point_finished" in kinds
     assert events[-1]["status"] == "done"
