@@ -8,17 +8,22 @@ may not fall below the lighter repeat by more than the repeats differ (at least 
 
 from __future__ import annotations
 
+import re
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import requires_fio
+from infra.netns_hosts import ssdprof_on_hosts
 
 from ssdprof.app.adaptive import stored_curve
 from ssdprof.app.curve import CurveRequest, plan_curve, summarize_curve, total
 from ssdprof.app.planner import SweepRequest, WorkloadInput
 from ssdprof.app.runner import Runner
+from ssdprof.fio import histogram
 from ssdprof.fio.jobfile import poisson_offered_iops
+from ssdprof.model.curves import CurveSummary
 from ssdprof.model.events import PointFinished, RunEvent
 from ssdprof.model.sweep import SweepSpec
 from ssdprof.store.db import RunFilter, Store
@@ -111,3 +116,33 @@ def test_a_curve_stops_once_p99_passes_the_stop_latency(disk_dir: Path, fresh_st
     assert outcome.spec is not None and [p.rate_iops > 0 for p in outcome.spec.points] == [False, True]
     summary = summarize_curve(outcome.spec, outcome.measured, sweep_id=outcome.sweep_id, status=outcome.status)
     assert summary.stopped_at_pct == 50 and len(summary.points) == 2
+
+
+@requires_fio
+def test_a_curve_on_two_hosts_splits_each_rate_between_them_and_merges_latency_by_bins(ssh_hosts: Any, tmp_path: Path) -> None:
+    db = tmp_path / "curve.db"
+    dirs = [f"--remote-dir={alias}={ssh_hosts.host_dirs[alias]}" for alias in ("h1", "h2")]
+    done = ssdprof_on_hosts(ssh_hosts, "curve", "--host", "h1", "--host", "h2", *dirs, "--rw", "randread", "--bs", "4k", "--qd", "4",
+                            "--size", "32MiB", "--runtime", "1", "--ramp", "0", "--points", "10,30", "--json", db=db)
+    assert done.returncode == 0, done.stderr
+    summary = CurveSummary.model_validate_json(done.stdout)
+    paced = [p for p in summary.points if p.pct is not None]
+    assert [p.pct for p in paced] == [10, 30]
+    store = Store(db)
+    try:
+        for point in paced:
+            run = store.run(point.run_id or 0)
+            assert run is not None and {h.host for h in run.hosts} == {"h1", "h2"}
+            # each host's fio was given half the rate (its own job options, as its fio reported them) and offered it
+            share = round(point.rate_iops / 2)
+            for host in run.hosts:
+                section = run.raw_output.split(f"### host {host.host}\n", 1)[1].split("### host ", 1)[0]
+                assert set(re.findall(r'"rate_iops" : "(\d+)"', section)) == {str(share)}, section[:2000]
+                assert within_5_pct(host.read.iops, point.offered_iops / 2), (host.host, host.read.iops, point)
+            assert within_5_pct(point.achieved_iops, point.offered_iops), point
+            # latency merged by adding the hosts' bins: the point's p99 is the percentile of the summed bins
+            summed = histogram.merge(h.read.lat_bins_ns for h in run.hosts)
+            assert summed and run.read.lat_bins_ns == summed
+            assert point.lat_ns_p99 == histogram.percentile(summed, 99) and point.lat_ns_p50 == histogram.percentile(summed, 50)
+    finally:
+        store.close()
