@@ -1,7 +1,10 @@
 """Curve runs on real fio and on the portable engine: the maximum, then Poisson arrivals at fixed shares of it.
 
-Short points (2 s) over the region CI can afford, all below 70 % of the maximum, where the issue asks for
-achieved IOPS within 5 % of offered. Latency on a shared 2-core VM is noisy, so p99's rise with load is
+Short points (1.5 s: at 10 % of this VM's maximum still thousands of I/Os, so Poisson's own spread is a few
+percent at most) all below 70 % of the maximum, where the issue asks for achieved IOPS within 5 % of offered
+(the offer as the engine made it: fio's whole-microsecond gaps offer more than asked at high rates).
+
+Latency on a shared 2-core VM is noisy, so p99's rise with load is
 judged against the noise between repeats: the lightest point is run twice, and p99 at the heaviest point
 may not fall below the lighter repeat by more than the repeats differ (at least a quarter, see below).
 """
@@ -34,7 +37,7 @@ POINTS = "10,30,50"
 
 def curve_request(target: Path, engine: str, points: str = POINTS) -> CurveRequest:
     base = WorkloadInput(target=str(target), engine=engine, pattern="randread", block_size_bytes="4k", queue_depth=8,
-                         runtime_s=2, ramp_s=0.5, size_bytes="32MiB")
+                         runtime_s=1.5, ramp_s=0.25, size_bytes="32MiB")
     return CurveRequest(sweep=SweepRequest(base=base), points_pct=points)
 
 
@@ -111,7 +114,7 @@ def test_a_portable_curve_paces_the_same_way(disk_dir: Path, fresh_store: Store)
 def test_a_curve_stops_once_p99_passes_the_stop_latency(disk_dir: Path, fresh_store: Store) -> None:
     request = curve_request(disk_dir, "fio", points="50,60").model_copy(update={"stop_latency": "1us"})
     request = request.model_copy(update={"sweep": request.sweep.model_copy(update={"base": request.sweep.base.model_copy(
-        update={"runtime_s": 1, "ramp_s": 0})})})
+        update={"runtime_s": 0.5, "ramp_s": 0})})})
     outcome = Runner(fresh_store).run_sweep(plan_curve(request))
     assert outcome.spec is not None and [p.rate_iops > 0 for p in outcome.spec.points] == [False, True]
     summary = summarize_curve(outcome.spec, outcome.measured, sweep_id=outcome.sweep_id, status=outcome.status)
@@ -123,11 +126,11 @@ def test_a_curve_on_two_hosts_splits_each_rate_between_them_and_merges_latency_b
     db = tmp_path / "curve.db"
     dirs = [f"--remote-dir={alias}={ssh_hosts.host_dirs[alias]}" for alias in ("h1", "h2")]
     done = ssdprof_on_hosts(ssh_hosts, "curve", "--host", "h1", "--host", "h2", *dirs, "--rw", "randread", "--bs", "4k", "--qd", "4",
-                            "--size", "32MiB", "--runtime", "1", "--ramp", "0", "--points", "10,30", "--json", db=db)
+                            "--size", "32MiB", "--runtime", "1", "--ramp", "0", "--points", "20", "--json", db=db)
     assert done.returncode == 0, done.stderr
     summary = CurveSummary.model_validate_json(done.stdout)
     paced = [p for p in summary.points if p.pct is not None]
-    assert [p.pct for p in paced] == [10, 30]
+    assert [p.pct for p in paced] == [20]
     store = Store(db)
     try:
         for point in paced:
