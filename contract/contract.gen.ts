@@ -114,8 +114,23 @@ export interface CorrelationResult {
   groups: CorrelationGroup[];
 }
 
+export interface CurveGetParams {
+  sweep_id: number;
+  /** the spec sheet whose rated figures to draw; default: the one matching the drive */
+  spec_id?: string | null;
+}
+
 export interface CurveIdParams {
   sweep_id: number;
+}
+
+export interface CurveReportParams {
+  sweep_id: number;
+  /** the spec sheet whose rated figures to draw; default: the one matching the drive */
+  spec_id?: string | null;
+  /** earlier curves (sweep ids) overlaid on the chart */
+  compare_with?: number[];
+  title?: string | null;
 }
 
 /** A curve as the CLI's flags, the RPC and the designer give it: a one-point sweep request and the rates. */
@@ -125,6 +140,18 @@ export interface CurveRequest {
   points_pct?: string | ((number | string)[]);
   /** stop once p99 passes this, e.g. 5ms */
   stop_latency?: string | number | null;
+}
+
+/** The spec sheet's figures for the curve's pattern and access size, chosen by the engine's fairness rules. */
+export interface CurveSpecOverlay {
+  /** None when no sheet was chosen or matched */
+  spec_id: string | null;
+  title: string;
+  /** how the sheet was found (chosen, or matched to the drive model), or why there is none */
+  how: string;
+  references: SpecReference[];
+  /** the sheet's figures for this pattern not drawn (status mismatch), each with the reason as its note */
+  left_out: SpecReference[];
 }
 
 /** A curve as every face shows it: latency (total, from bins) against achieved IOPS, per offered rate. */
@@ -144,6 +171,8 @@ export interface CurveSummary {
   points_pct: number[];
   points: ssdprof__model__curves__CurvePoint[];
   knee: Knee | null;
+  /** rated figures to draw beside the curve, when asked for */
+  spec: CurveSpecOverlay | null;
   /** where latency starts: the I/O's actual submission (fio's lat under rate_iops), not its scheduled arrival; a point that falls behind its schedule is marked saturated instead */
   latency_from: string;
 }
@@ -1333,6 +1362,19 @@ export interface SpecMatchResult {
   note: string;
 }
 
+/** A vendor's rated figure drawn beside a curve: rated IOPS as a vertical line, rated latency as a horizontal one. */
+export interface SpecReference {
+  quantity: "iops" | "latency";
+  /** IOPS, or latency in ns */
+  value: number;
+  /** e.g. 'rated 68,000 IOPS (rand_read, 4 KiB, QD32)' */
+  label: string;
+  /** matched (rated as this curve ran), unstated (the sheet leaves a condition out) or mismatch (not measured as rated: not drawn) */
+  status: string;
+  /** why the figure is fair here, or what the sheet leaves unstated */
+  note: string;
+}
+
 export interface SpecSaveParams {
   spec: SpecInput;
   /** overwrite the user's own spec with this id */
@@ -1580,8 +1622,10 @@ export interface ssdprof__model__curves__CurvePoint {
   index: number;
   /** offered rate as % of the maximum; None for the full-speed run */
   pct: number | null;
-  /** 0 for the full-speed run */
+  /** the mean rate of the arrivals the engine made; 0 for the full-speed run. fio makes its Poisson gaps whole microseconds, so it offers more than asked at high rates per job (see fio.jobfile.poisson_offered_iops) */
   offered_iops: number;
+  /** the rate asked for: pct of the maximum, over all jobs and hosts */
+  rate_iops: number;
   achieved_iops: number;
   /** achieved fell short of offered by more than the tolerance (or full speed) */
   saturated: boolean;
@@ -1681,8 +1725,10 @@ export interface Methods {
   "hosts.set_link": { params: HostLinkParams; result: HostInfo };
   /** a curve: the maximum, then Poisson rates at % of it; events as run.event */
   "curve.start": { params: CurveRequest; result: SweepStarted };
-  /** a stored curve: offered/achieved IOPS, total latency, saturation, knee */
-  "curve.get": { params: CurveIdParams; result: CurveSummary };
+  /** a stored curve: offered/achieved IOPS, total latency, saturation, knee, the spec's rated figures */
+  "curve.get": { params: CurveGetParams; result: CurveSummary };
+  /** a curve's PDF page (base64), earlier curves and spec figures overlaid */
+  "curve.report": { params: CurveReportParams; result: ReportResult };
   /** stored curves and latency target searches, newest first */
   "curves.list": { params: NoCurveParams; result: CurvesListResult };
   /** the deepest queue within a latency target; events as run.event */
@@ -1693,7 +1739,7 @@ export interface Methods {
 
 export type MethodName = keyof Methods;
 
-export const METHOD_NAMES = ["engine.info", "workload.validate", "presets.list", "devices.list", "sweep.estimate", "sweep.start", "sweep.resume", "sweep.cancel", "sweep.status", "sweeps.list", "pts.estimate", "pts.start", "pts.resume", "pts.cancel", "pts.status", "pts.list", "pts.get", "pts.report", "runs.list", "runs.get", "runs.tag", "runs.delete", "runs.charts", "runs.bars", "runs.percentiles", "export.csv", "specs.list", "specs.match", "specs.compare", "specs.save", "specs.delete", "runs.compare", "analysis.predict", "analysis.scaling", "analysis.observe", "analysis.correlation", "report.pdf", "hosts.list", "hosts.add", "hosts.test", "hosts.remove", "hosts.set_link", "curve.start", "curve.get", "curves.list", "slo.start", "slo.get"] as const satisfies readonly MethodName[];
+export const METHOD_NAMES = ["engine.info", "workload.validate", "presets.list", "devices.list", "sweep.estimate", "sweep.start", "sweep.resume", "sweep.cancel", "sweep.status", "sweeps.list", "pts.estimate", "pts.start", "pts.resume", "pts.cancel", "pts.status", "pts.list", "pts.get", "pts.report", "runs.list", "runs.get", "runs.tag", "runs.delete", "runs.charts", "runs.bars", "runs.percentiles", "export.csv", "specs.list", "specs.match", "specs.compare", "specs.save", "specs.delete", "runs.compare", "analysis.predict", "analysis.scaling", "analysis.observe", "analysis.correlation", "report.pdf", "hosts.list", "hosts.add", "hosts.test", "hosts.remove", "hosts.set_link", "curve.start", "curve.get", "curve.report", "curves.list", "slo.start", "slo.get"] as const satisfies readonly MethodName[];
 
 /** Notifications from the engine (and, for engine.status, the desktop shell). */
 export interface Notifications {

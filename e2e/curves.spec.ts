@@ -1,6 +1,8 @@
 // A storage engineer's question, asked in the GUI: latency under offered load. A short curve on real
 // fio is started from the Curves view; bad input is refused by field first; the chart is drawn from the
 // engine's points (offered vs achieved, total latency), with the knee the engine named.
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
 import { expect, test } from './fixtures';
 
 test('a curve is started from the GUI and drawn', async ({ app: page, scratch }) => {
@@ -23,4 +25,23 @@ test('a curve is started from the GUI and drawn', async ({ app: page, scratch })
   const chart = page.locator('[data-chart="latency-vs-offered-load"]');
   await expect(chart.locator('canvas')).toBeVisible();
   await expect(chart.locator('tbody tr').filter({ hasText: 'p99.9' })).toHaveCount(2);
+
+  // a spec sheet chosen: its rated 4 KiB random-read IOPS (queue depth unstated) and latency drawn, as the engine judged them
+  await page.getByLabel('Curve spec sheet').selectOption({ label: 'Intel SSD DC P4500 1TB' });
+  const spec = page.getByTestId('curve-spec');
+  await expect(spec).toContainText('rated 279,500 IOPS (rand_read, 4 KiB, QD not stated): drawn (unstated');
+  await expect(spec).toContainText('rated typical latency 85 µs (rand_read, size not stated, QD not stated): drawn');
+  await expect(chart.locator('tbody tr').filter({ hasText: 'rated 279,500 IOPS' })).toHaveCount(2);
+
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export PDF' }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(/^ssdprof-curve-\d+\.pdf$/);
+  const pdf = join(scratch, file.suggestedFilename());
+  await file.saveAs(pdf);
+  await expect(page.getByTestId('curve-export-note')).toContainText('Saved');
+  const text = execFileSync('pdftotext', [pdf, '-']).toString().replace(/\s+/g, ' ');
+  expect(text).toContain('randread 4KiB QD4 T1');
+  expect(text).toMatch(/Knee: p99 /);
+  expect(text).toContain('P4500');
 });

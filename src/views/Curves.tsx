@@ -1,8 +1,9 @@
 // Latency under offered load: start a curve (the engine finds the maximum, then offers Poisson rates at
 // percentages of it), then draw latency against achieved IOPS with the offered rate as a guide, saturated
-// points marked, an earlier curve overlaid, and the knee the engine named. Nothing is computed here.
+// points marked, an earlier curve and the spec sheet's rated figures (chosen and judged by the engine)
+// overlaid, and the knee the engine named. Nothing is computed here but where a reference line spans the chart.
 import { useEffect, useState } from 'react';
-import { EngineError, useEngine, type CurveSummary, type FieldProblem, type StoredCurve, type SweepStarted } from '../api';
+import { EngineError, useEngine, type CurveSummary, type FieldProblem, type SpecOutput, type StoredCurve, type SweepStarted } from '../api';
 import { ChartFigure, type Series } from '../charts/ChartFigure';
 
 interface Form {
@@ -37,8 +38,24 @@ export function curveSeries(curve: CurveSummary, earlier: CurveSummary | null): 
     series.push({ label: `p99, curve ${earlier.sweep_id ?? ''} (earlier)`, style: 'dashed',
       points: earlier.points.filter((p) => p.pct !== null).map((p) => ({ x: p.achieved_iops, y: us(p.lat_ns_p99) })) });
   }
-  return series;
+  return [...series, ...referenceLines(series, curve)];
 }
+
+/** The engine's rated figures as lines across the chart: rated IOPS upright, rated latency level. */
+function referenceLines(series: Series[], curve: CurveSummary): Series[] {
+  const references = curve.spec?.references ?? [];
+  const xs = [...series.flatMap((s) => s.points.map((p) => p.x)), ...references.filter((r) => r.quantity === 'iops').map((r) => r.value)];
+  const ys = [...series.flatMap((s) => s.points.map((p) => p.y)).filter((y): y is number => y !== null),
+    ...references.filter((r) => r.quantity === 'latency').map((r) => r.value / 1000)];
+  if (!xs.length || !ys.length) return [];
+  const [xLow, xHigh, yLow, yHigh] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+  return references.map((r) => ({
+    label: r.label, style: 'dashed' as const,
+    points: r.quantity === 'iops' ? [{ x: r.value, y: yLow }, { x: r.value, y: yHigh }] : [{ x: xLow, y: r.value / 1000 }, { x: xHigh, y: r.value / 1000 }],
+  }));
+}
+
+const AUTO = '';
 
 export function Curves({ onStarted }: { onStarted: (sweep: SweepStarted) => void }) {
   const engine = useEngine();
@@ -48,6 +65,9 @@ export function Curves({ onStarted }: { onStarted: (sweep: SweepStarted) => void
   const [shown, setShown] = useState<CurveSummary | null>(null);
   const [earlier, setEarlier] = useState<CurveSummary | null>(null);
   const [message, setMessage] = useState('');
+  const [specs, setSpecs] = useState<SpecOutput[]>([]);
+  const [specId, setSpecId] = useState(AUTO);
+  const [exportNote, setExportNote] = useState<{ ok: boolean; text: string } | null>(null);
 
   const [version, setVersion] = useState(0);
 
@@ -56,12 +76,35 @@ export function Curves({ onStarted }: { onStarted: (sweep: SweepStarted) => void
   }), [engine]);
 
   useEffect(() => {
+    engine.call('specs.list', {}).then((r) => setSpecs(r.specs), () => setSpecs([]));
+  }, [engine]);
+
+  const [shownId, setShownId] = useState<number | null>(null);
+
+  useEffect(() => {
     engine.call('curves.list', {}).then((listed) => {
       const list = listed.curves.filter((c) => c.kind === 'curve');
       setStored(list);
-      return list[0] ? engine.call('curve.get', { sweep_id: list[0].sweep_id }).then(setShown) : undefined;
+      setShownId(list[0]?.sweep_id ?? null);
     }).catch(() => undefined);
   }, [engine, version]);
+
+  useEffect(() => {
+    if (shownId === null) return;
+    engine.call('curve.get', { sweep_id: shownId, spec_id: specId || null }).then(setShown, () => undefined);
+  }, [engine, shownId, specId, version]);
+
+  async function exportPdf(curve: CurveSummary): Promise<void> {
+    setExportNote(null);
+    try {
+      const report = await engine.call('curve.report', { sweep_id: curve.sweep_id ?? 0, spec_id: specId || null,
+        compare_with: earlier?.sweep_id ? [earlier.sweep_id] : [], title: null });
+      const saved = await engine.savePdf({ filename: report.filename, pdf_base64: report.pdf_base64 });
+      setExportNote({ ok: true, text: saved.saved ? `Saved ${saved.path ?? report.filename} (${Math.ceil(report.bytes / 1024)} KiB)` : 'Not saved.' });
+    } catch (error) {
+      setExportNote({ ok: false, text: `The report could not be made: ${error instanceof Error ? error.message : String(error)}` });
+    }
+  }
 
   async function start(): Promise<void> {
     setProblems([]);
@@ -120,8 +163,7 @@ export function Curves({ onStarted }: { onStarted: (sweep: SweepStarted) => void
         <div className="curve-pick">
           <label>
             Curve
-            <select aria-label="Curve" value={shown?.sweep_id ?? ''}
-              onChange={(e) => { engine.call('curve.get', { sweep_id: Number(e.target.value) }).then(setShown, () => undefined); }}>
+            <select aria-label="Curve" value={shownId ?? ''} onChange={(e) => setShownId(Number(e.target.value))}>
               {stored.map((c) => <option key={c.sweep_id} value={c.sweep_id}>{c.sweep_id}: {c.name} ({c.status})</option>)}
             </select>
           </label>
@@ -130,6 +172,13 @@ export function Curves({ onStarted }: { onStarted: (sweep: SweepStarted) => void
             <select aria-label="Overlay an earlier curve" value={earlier?.sweep_id ?? ''} onChange={(e) => { overlay(e.target.value).catch(() => undefined); }}>
               <option value="">none</option>
               {stored.filter((c) => c.sweep_id !== shown?.sweep_id).map((c) => <option key={c.sweep_id} value={c.sweep_id}>{c.sweep_id}: {c.name}</option>)}
+            </select>
+          </label>
+          <label>
+            Spec sheet
+            <select aria-label="Curve spec sheet" value={specId} onChange={(e) => setSpecId(e.target.value)}>
+              <option value={AUTO}>the drive&apos;s own (matched by model)</option>
+              {specs.map((spec) => <option key={spec.id} value={spec.id}>{spec.vendor} {spec.model}</option>)}
             </select>
           </label>
         </div>
@@ -143,7 +192,18 @@ export function Curves({ onStarted }: { onStarted: (sweep: SweepStarted) => void
           </p>
           {shown.knee && <p data-testid="curve-knee"><strong>Knee:</strong> {shown.knee.text}</p>}
           <ChartFigure id="latency-vs-offered-load" title="Total latency vs achieved IOPS (µs)" kind="line" xLabel="achieved IOPS"
-            yLabel="µs" yLog series={curveSeries(shown, earlier)} empty="the curve's fixed-rate points appear here as they finish" />
+            yLabel="µs" xLog yLog series={curveSeries(shown, earlier)} empty="the curve's fixed-rate points appear here as they finish" />
+          {shown.spec && (
+            <div className="curve-spec" data-testid="curve-spec">
+              <p>Spec sheet: {shown.spec.spec_id ? `${shown.spec.title} (${shown.spec.how})` : shown.spec.how}</p>
+              <ul>
+                {shown.spec.references.map((r) => <li key={r.label}>{r.label}: drawn ({r.status}: {r.note})</li>)}
+                {shown.spec.left_out.map((r) => <li key={r.label}>{r.label}: not drawn ({r.note})</li>)}
+              </ul>
+            </div>
+          )}
+          <button type="button" onClick={() => { exportPdf(shown).catch(() => undefined); }}>Export PDF</button>
+          {exportNote && <p data-testid="curve-export-note" role={exportNote.ok ? 'status' : 'alert'}>{exportNote.text}</p>}
         </>
       )}
     </section>

@@ -20,7 +20,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from ssdprof.analysis.specs import Access, Figure, Spec
 from ssdprof.model.results import DirectionStats, RunResult
 
-__all__ = ["SpecComparison", "Status", "best_comparisons", "comparable_outstanding", "compare_repeats", "compare_run", "run_access"]
+__all__ = ["SpecComparison", "Status", "best_comparisons", "comparable_outstanding", "compare_repeats", "compare_run",
+           "condition_notes", "run_access"]
 
 _OUTSTANDING_FACTOR = 2.0
 _DEEP_QUEUE = 16
@@ -119,12 +120,14 @@ def _context_notes(figure: Figure, run: RunResult, differ: list[str]) -> None:
         differ.append(f"run status is {run.status}")
 
 
-def _condition_notes(figure: Figure, run: RunResult) -> tuple[list[str], list[str]]:
-    """(reasons the conditions differ, conditions the source leaves unstated)."""
+def condition_notes(figure: Figure, run: RunResult, *, depth: bool = True) -> tuple[list[str], list[str]]:
+    """(reasons the conditions differ, conditions the source leaves unstated); ``depth=False`` leaves the
+    queue depth out, for a rated latency set beside a curve whose light points are the unloaded drive."""
     differ: list[str] = []
     unstated: list[str] = []
     _size_notes(figure, run, differ, unstated)
-    _depth_notes(figure, run, differ, unstated)
+    if depth:
+        _depth_notes(figure, run, differ, unstated)
     _context_notes(figure, run, differ)
     return differ, unstated
 
@@ -137,7 +140,7 @@ def compare_run(spec: Spec, run: RunResult) -> list[SpecComparison]:
     kind, stats = access
     comparisons: list[SpecComparison] = []
     for figure in (f for f in spec.figures if f.metric is kind):
-        differ, unstated = _condition_notes(figure, run)
+        differ, unstated = condition_notes(figure, run)
         if not spec.figure_sourced(figure):
             unstated.append("unsourced: the sheet names no public source for this figure, so it cannot be checked")
         measured = _measured(figure, run, stats)

@@ -3,6 +3,8 @@ stored spec is, its points given what has been measured, and the tags each of it
 
 from __future__ import annotations
 
+from ssdprof.analysis.curve_spec import curve_spec_overlay
+from ssdprof.analysis.spec_library import SpecLibrary
 from ssdprof.app.curve import curve_tags, extend_curve, summarize_curve
 from ssdprof.app.slo import extend_search, slo_tags, summarize_slo
 from ssdprof.model.curves import CurveSummary, SloSummary
@@ -45,9 +47,13 @@ def stored(store: Store, sweep_id: int, kind: str) -> tuple[SweepSpec, dict[int,
     return sweep.spec, store.sweep_results(sweep_id), sweep.status
 
 
-def stored_curve(store: Store, sweep_id: int) -> CurveSummary:
+def stored_curve(store: Store, sweep_id: int, library: SpecLibrary | None = None, spec_id: str | None = None) -> CurveSummary:
+    """A stored curve; with a spec library, the chosen sheet's (or the drive's own) rated figures to draw beside it."""
     spec, measured, status = stored(store, sweep_id, "curve")
-    return summarize_curve(spec, measured, sweep_id=sweep_id, status=status)
+    summary = summarize_curve(spec, measured, sweep_id=sweep_id, status=status)
+    if library is None:
+        return summary
+    return summary.model_copy(update={"spec": curve_spec_overlay(library, spec_id, measured.get(0))})
 
 
 def stored_slo(store: Store, sweep_id: int) -> SloSummary:

@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from ssdprof.analysis.knee import find_knee
 from ssdprof.app.planner import SweepRequest, plan_sweep
 from ssdprof.fio.aggregate import combine
+from ssdprof.fio.jobfile import poisson_offered_iops
 from ssdprof.model.curves import (
     DEFAULT_CURVE_POINTS_PCT,
     SATURATION_TOLERANCE_PCT,
@@ -110,8 +111,12 @@ def summarize_curve(spec: SweepSpec, measured: dict[int, RunResult], *, sweep_id
 def _point(spec: SweepSpec, index: int, result: RunResult, tolerance_pct: float = SATURATION_TOLERANCE_PCT) -> CurvePoint:
     assert spec.curve is not None
     both = total(result)
-    offered = float(spec.points[index].rate_iops)
+    workload = spec.points[index]
+    offered = float(workload.rate_iops)
+    if index and result.engine.name == "fio":
+        offered = poisson_offered_iops(workload, workload.numjobs, len(spec.remote.hosts) if spec.remote else 1)
     saturated = index == 0 or both.iops < offered * (1 - tolerance_pct / 100)
     return CurvePoint(index=index, pct=spec.curve.points_pct[index - 1] if index else None, offered_iops=offered,
+                      rate_iops=workload.rate_iops,
                       achieved_iops=both.iops, saturated=saturated, lat_ns_mean=both.lat_ns.mean, lat_ns_p50=both.lat_ns.p50,
                       lat_ns_p99=both.lat_ns.p99, lat_ns_p99_9=both.lat_ns.p99_9, run_id=result.id, status=result.status)

@@ -11,6 +11,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from ssdprof.analysis.spec_library import SpecLibrary
+from ssdprof.analysis.specs import bundled_spec_dir, default_user_spec_dir
 from ssdprof.app.adaptive import stored, stored_curve, stored_slo
 from ssdprof.app.curve import CurveRequest, plan_curve, summarize_curve
 from ssdprof.app.runner import Runner
@@ -21,6 +23,7 @@ from ssdprof.cli.measure import install_interrupt, parse_tags, request_from_args
 from ssdprof.cli.terminal import ProgressPrinter
 from ssdprof.model.curves import CurveSummary, SloSummary
 from ssdprof.model.sweep import SweepSpec
+from ssdprof.model.workload import WorkloadError
 from ssdprof.store.db import Store
 from ssdprof.store.interchange import curve_csv
 
@@ -32,15 +35,23 @@ COMMANDS = ("curve", "slo")
 def register(sub: Any) -> None:
     curve = command(sub, "curve", "latency under offered load: the maximum, then fixed rates at percentages of it",
                     "ssdprof curve --target /mnt/ssd --rw randread --bs 4k --qd 32 --points 10,50,70,80,90,100 "
-                    "--stop-latency 5ms --json\n  ssdprof curve --resume\n  ssdprof curve --show 7 --format csv -o curve.csv")
+                    "--stop-latency 5ms --json\n  ssdprof curve --resume\n  ssdprof curve --show 7 --format csv -o curve.csv\n"
+                    "  ssdprof curve --show 7 --compare 4 --spec samsung-980-1tb --format pdf -o curve.pdf")
     workload_flags(curve)
     run_flags(curve)
     curve.add_argument("--points", default="10,50,70,80,90,100",
                        help="offered rates as %% of the maximum, 1-100 (default 10,50,70,80,90,100)")
     curve.add_argument("--stop-latency", help="stop once a point's p99 total latency passes this, e.g. 5ms")
     _stored_flags(curve, "curve")
-    curve.add_argument("--format", choices=["json", "csv"], default="json", help="with --show: the export format")
+    curve.add_argument("--format", choices=["json", "csv", "pdf"], default="json",
+                       help="with --show: the export format (pdf: the curve's report page, needs -o)")
     curve.add_argument("-o", "--output", type=Path, help="with --show: the file to write (default: standard output)")
+    curve.add_argument("--spec", metavar="SPEC_ID", help="with --show: draw this spec sheet's rated figures "
+                       "(default: the sheet matching the drive)")
+    curve.add_argument("--spec-dir", type=Path, help="your own spec sheets, added to the bundled ones")
+    curve.add_argument("--compare", type=int, action="append", default=[], metavar="SWEEP_ID",
+                       help="with --show --format pdf: overlay an earlier curve; repeat for more")
+    curve.add_argument("--title", help="with --show --format pdf: the report's title")
     slo = command(sub, "slo", "the deepest queue (most IOPS) whose latency at a percentile stays within a target",
                   "ssdprof slo --target /mnt/ssd --rw randread --bs 4k --percentile 99 --latency 1ms --max-qd 256 --json")
     workload_flags(slo)
@@ -103,17 +114,34 @@ def _last_unfinished(store: Store, kind: str) -> Any:
 
 
 def _show(args: argparse.Namespace, store: Store, kind: str) -> int:
-    summary: CurveSummary | SloSummary = stored_curve(store, args.show) if kind == "curve" else stored_slo(store, args.show)
-    if kind == "curve" and getattr(args, "format", "json") == "csv":
-        assert isinstance(summary, CurveSummary)
-        text = curve_csv(summary)
+    if kind == "curve":
+        library = SpecLibrary.load((bundled_spec_dir(), args.spec_dir or default_user_spec_dir()))
+        curve = stored_curve(store, args.show, library, args.spec)
+        if args.format == "pdf":
+            return _curve_pdf(args, store, curve)
+        text = curve_csv(curve) if args.format == "csv" else curve.model_dump_json(indent=2) + "\n"
     else:
-        text = summary.model_dump_json(indent=2) + "\n"
+        text = stored_slo(store, args.show).model_dump_json(indent=2) + "\n"
     output: Path | None = getattr(args, "output", None)
     if output is not None:
         output.write_text(text)
     else:
         sys.stdout.write(text)
+    return 0
+
+
+def _curve_pdf(args: argparse.Namespace, store: Store, curve: CurveSummary) -> int:
+    if args.output is None:
+        raise WorkloadError.single("output", "-o", "a PDF needs a file to go to: add -o curve.pdf")
+    from ssdprof.report.curve import build_curve_pdf  # matplotlib and reportlab load only for a report
+
+    earlier = [stored_curve(store, other) for other in args.compare if other != args.show]
+    pdf = build_curve_pdf([curve], earlier=earlier, title=args.title)
+    args.output.write_bytes(pdf)
+    if args.json:
+        print(json.dumps({"output": str(args.output), "bytes": len(pdf), "points": len(curve.points)}))
+    else:
+        print(f"wrote {args.output} ({len(pdf) // 1024} KiB, curve {args.show} with {len(curve.points)} point(s))", file=sys.stderr)
     return 0
 
 

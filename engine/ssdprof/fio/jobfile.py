@@ -3,11 +3,12 @@ its queue) and a plain job file that reproduces the point on its own."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from ssdprof.model.workload import Workload
 
-__all__ = ["FioPlan", "escape_filename", "job_file"]
+__all__ = ["FioPlan", "escape_filename", "job_file", "poisson_offered_iops"]
 
 
 @dataclass(frozen=True)
@@ -78,14 +79,30 @@ def _rate(workload: Workload, plan: FioPlan, hosts: int) -> list[str]:
     falls behind its schedule is marked saturated instead)."""
     if not workload.rate_iops:
         return []
-    per_job = workload.rate_iops / (plan.numjobs * hosts)
+    return [f"rate_iops={','.join(map(str, _job_rates(workload, plan.numjobs, hosts)))}", "rate_process=poisson"]
+
+
+def _job_rates(workload: Workload, numjobs: int, hosts: int) -> list[int]:
+    """Each job's rate as written: one, or reads and writes apart for a mix."""
+    per_job = workload.rate_iops / (numjobs * hosts)
+    if workload.pattern.fixed_read_pct is not None:
+        return [max(1, round(per_job))]
     reads = per_job * workload.read_pct / 100
-    rates = [reads, per_job - reads]
-    if workload.pattern.fixed_read_pct is None:
-        value = ",".join(str(max(1, round(r))) if r else "0" for r in rates)
-    else:
-        value = str(max(1, round(per_job)))
-    return [f"rate_iops={value}", "rate_process=poisson"]
+    return [max(1, round(r)) if r else 0 for r in (reads, per_job - reads)]
+
+
+def poisson_offered_iops(workload: Workload, numjobs: int, hosts: int = 1) -> float:
+    """The mean rate fio (3.x) actually offers for a workload's rate, over all jobs and hosts.
+
+    fio draws each gap between arrivals as ``int(int(1e6 / rate) * -log(U))`` microseconds: the mean gap is
+    whole microseconds, and each gap is cut down to one, so the mean gap is 1 / (e^(1/m) - 1) µs with
+    m = int(1e6 / rate). Asked for 48,022 IOPS a job offers 51,271 (measured: 51,058); at 20,000 the
+    difference is 1 %. A rate over 1e6 per job (m = 0) is not paced at all; it is returned as asked."""
+    offered = 0.0
+    for rate in _job_rates(workload, numjobs, hosts):
+        gap_us = 1_000_000 // rate if rate else 0
+        offered += rate if not gap_us else 1e6 * math.expm1(1 / gap_us)
+    return offered * numjobs * hosts
 
 
 def _region(workload: Workload, plan: FioPlan) -> list[str]:

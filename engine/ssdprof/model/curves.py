@@ -6,6 +6,7 @@ these specs, so they resume like any sweep; the points are planned in ``app/curv
 from __future__ import annotations
 
 import re
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -17,11 +18,13 @@ __all__ = [
     "SATURATION_TOLERANCE_PCT",
     "CurvePoint",
     "CurveSpec",
+    "CurveSpecOverlay",
     "CurveSummary",
     "Knee",
     "SloPoint",
     "SloSpec",
     "SloSummary",
+    "SpecReference",
     "parse_latency_ns",
     "parse_points_pct",
 ]
@@ -102,7 +105,10 @@ class CurvePoint(BaseModel):
     model_config = ConfigDict(frozen=True)
     index: int
     pct: int | None = Field(description="offered rate as % of the maximum; None for the full-speed run")
-    offered_iops: float = Field(description="0 for the full-speed run")
+    offered_iops: float = Field(description=(
+        "the mean rate of the arrivals the engine made; 0 for the full-speed run. fio makes its Poisson gaps whole "
+        "microseconds, so it offers more than asked at high rates per job (see fio.jobfile.poisson_offered_iops)"))
+    rate_iops: int = Field(default=0, description="the rate asked for: pct of the maximum, over all jobs and hosts")
     achieved_iops: float
     saturated: bool = Field(description="achieved fell short of offered by more than the tolerance (or full speed)")
     lat_ns_mean: float | None = None
@@ -122,6 +128,30 @@ class Knee(BaseModel):
     to_pct: int | None = None
 
 
+class SpecReference(BaseModel):
+    """A vendor's rated figure drawn beside a curve: rated IOPS as a vertical line, rated latency as a horizontal one."""
+
+    model_config = ConfigDict(frozen=True)
+    quantity: Literal["iops", "latency"]
+    value: float = Field(description="IOPS, or latency in ns")
+    label: str = Field(description="e.g. 'rated 68,000 IOPS (rand_read, 4 KiB, QD32)'")
+    status: str = Field(description="matched (rated as this curve ran), unstated (the sheet leaves a condition out) or "
+                                    "mismatch (not measured as rated: not drawn)")
+    note: str = Field(default="", description="why the figure is fair here, or what the sheet leaves unstated")
+
+
+class CurveSpecOverlay(BaseModel):
+    """The spec sheet's figures for the curve's pattern and access size, chosen by the engine's fairness rules."""
+
+    model_config = ConfigDict(frozen=True)
+    spec_id: str | None = Field(description="None when no sheet was chosen or matched")
+    title: str = ""
+    how: str = Field(description="how the sheet was found (chosen, or matched to the drive model), or why there is none")
+    references: list[SpecReference] = Field(default_factory=list)
+    left_out: list[SpecReference] = Field(default_factory=list, description=(
+        "the sheet's figures for this pattern not drawn (status mismatch), each with the reason as its note"))
+
+
 class CurveSummary(BaseModel):
     """A curve as every face shows it: latency (total, from bins) against achieved IOPS, per offered rate."""
 
@@ -139,6 +169,7 @@ class CurveSummary(BaseModel):
     points_pct: list[int] = Field(default_factory=list)
     points: list[CurvePoint] = Field(default_factory=list)
     knee: Knee | None = None
+    spec: CurveSpecOverlay | None = Field(default=None, description="rated figures to draw beside the curve, when asked for")
     latency_from: str = Field(default="submission", description=(
         "where latency starts: the I/O's actual submission (fio's lat under rate_iops), not its scheduled arrival; "
         "a point that falls behind its schedule is marked saturated instead"))

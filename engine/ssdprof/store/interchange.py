@@ -207,7 +207,7 @@ def _num(value: float | None) -> str:
 
 
 CURVE_COLUMNS = ("pct", "offered_iops", "achieved_iops", "saturated", "lat_ns_mean", "lat_ns_p50", "lat_ns_p99", "lat_ns_p99_9",
-                 "run_id", "status")
+                 "run_id", "status", "rate_iops")
 
 
 def curve_csv(summary: CurveSummary) -> str:

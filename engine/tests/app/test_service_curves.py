@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -47,3 +49,13 @@ def test_a_curve_started_over_rpc_is_listed_and_read_back(client: Client, disk_d
     assert curve["latency_from"] == "submission" and curve["knee"] is None  # one fixed-rate point names no knee
     listed = client.call("curves.list")["curves"]
     assert [(c["sweep_id"], c["kind"]) for c in listed] == [(started["sweep_id"], "curve")]
+    # the spec sheet's rated figures come with the curve when asked for, judged by the engine; an unknown sheet is not found
+    chosen = client.call("curve.get", {"sweep_id": started["sweep_id"], "spec_id": "samsung-980-1tb"})["spec"]
+    assert chosen["how"] == "chosen" and chosen["references"] == []  # rated at QD1 and QD32; this curve ran at QD4
+    assert {r["value"] for r in chosen["left_out"]} == {17_000, 500_000} and all(r["status"] == "mismatch" for r in chosen["left_out"])
+    assert client.request("curve.get", {"sweep_id": started["sweep_id"], "spec_id": "nope"})["error"]["code"] == -32001
+    report = client.call("curve.report", {"sweep_id": started["sweep_id"], "spec_id": "samsung-980-1tb"})
+    pdf = base64.b64decode(report["pdf_base64"])
+    assert pdf.startswith(b"%PDF-") and report["filename"] == f"ssdprof-curve-{started['sweep_id']}.pdf"
+    text = subprocess.run(["pdftotext", "-", "-"], input=pdf, capture_output=True, check=True).stdout.decode()
+    assert f"Curve {started['sweep_id']}: randread 4KiB QD4 T1" in text and "Samsung" in text

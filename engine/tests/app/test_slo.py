@@ -23,14 +23,14 @@ pytestmark = requires_fio
 
 
 def test_slo_returns_a_depth_whose_re_measured_p99_is_under_the_target(disk_dir: Path, fresh_store: Store) -> None:
-    fields = {"target": str(disk_dir), "engine": "fio", "pattern": "randread", "block_size_bytes": "4k", "runtime_s": 1.5,
-              "ramp_s": 0.5, "size_bytes": "32MiB"}
+    fields = {"target": str(disk_dir), "engine": "fio", "pattern": "randread", "block_size_bytes": "4k", "runtime_s": 1,
+              "ramp_s": 0.25, "size_bytes": "32MiB"}
     runner = Runner(fresh_store)
     qd1 = total(runner.run_sweep(SweepSpec(name="qd1", points=[parse_workload({**fields, "queue_depth": 1})])).results[0])
     assert qd1.lat_ns.p99 is not None
     target_ns = max(8 * qd1.lat_ns.p99, 2_000_000)
     spec = plan_slo(SloRequest(sweep=SweepRequest(base=WorkloadInput(**fields)), percentile=99, latency=f"{target_ns}ns",
-                               max_qd=16))
+                               max_qd=8))
     outcome = runner.run_sweep(spec)
     assert outcome.status == "done" and outcome.sweep_id is not None
     summary = stored_slo(fresh_store, outcome.sweep_id)
@@ -39,7 +39,7 @@ def test_slo_returns_a_depth_whose_re_measured_p99_is_under_the_target(disk_dir:
     assert tried[0] == 1 and len(set(tried)) == len(tried) and summary.best.meets
     assert all(p.meets for p in summary.points if p.queue_depth < summary.best.queue_depth)
     # a plain run at that depth, as a user would check it; one more on a miss, as neighbours share this disk
-    plain = parse_workload({**fields, "queue_depth": summary.best.queue_depth, "runtime_s": 2})
+    plain = parse_workload({**fields, "queue_depth": summary.best.queue_depth, "runtime_s": 1.5})
     checks: list[float] = []
     while len(checks) < 2 and not any(c <= target_ns for c in checks):
         checks.append(total(runner.run_sweep(SweepSpec(name="check", points=[plain])).results[0]).lat_ns.p99 or float("inf"))

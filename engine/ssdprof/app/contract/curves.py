@@ -9,16 +9,30 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from ssdprof.app.contract.base import Params, Result
+from ssdprof.app.contract.specs import ReportResult
 from ssdprof.app.curve import CurveRequest
 from ssdprof.app.slo import SloRequest
 from ssdprof.model.curves import CurveSummary, SloSummary
 from ssdprof.model.events import SweepStarted
 
-__all__ = ["CURVE_METHODS", "CurveIdParams", "CurvesListResult", "StoredCurve"]
+__all__ = ["CURVE_METHODS", "CurveGetParams", "CurveIdParams", "CurveReportParams", "CurvesListResult", "StoredCurve"]
+
+MAX_EARLIER_CURVES = 8
 
 
 class CurveIdParams(Params):
     sweep_id: int = Field(ge=1)
+
+
+class CurveGetParams(CurveIdParams):
+    spec_id: str | None = Field(default=None, max_length=80,
+                                description="the spec sheet whose rated figures to draw; default: the one matching the drive")
+
+
+class CurveReportParams(CurveGetParams):
+    compare_with: list[int] = Field(default_factory=list, max_length=MAX_EARLIER_CURVES,
+                                    description="earlier curves (sweep ids) overlaid on the chart")
+    title: str | None = Field(default=None, max_length=200)
 
 
 class StoredCurve(Result):
@@ -39,7 +53,9 @@ class NoCurveParams(Params):
 
 CURVE_METHODS: dict[str, tuple[type[BaseModel], type[BaseModel], str]] = {
     "curve.start": (CurveRequest, SweepStarted, "a curve: the maximum, then Poisson rates at % of it; events as run.event"),
-    "curve.get": (CurveIdParams, CurveSummary, "a stored curve: offered/achieved IOPS, total latency, saturation, knee"),
+    "curve.get": (CurveGetParams, CurveSummary,
+                  "a stored curve: offered/achieved IOPS, total latency, saturation, knee, the spec's rated figures"),
+    "curve.report": (CurveReportParams, ReportResult, "a curve's PDF page (base64), earlier curves and spec figures overlaid"),
     "curves.list": (NoCurveParams, CurvesListResult, "stored curves and latency target searches, newest first"),
     "slo.start": (SloRequest, SweepStarted, "the deepest queue within a latency target; events as run.event"),
     "slo.get": (CurveIdParams, SloSummary, "a stored latency target search: the depth found and every depth tried"),

@@ -3,9 +3,14 @@ sweeps (one at a time, cancelled and resumed like them), read back as summaries.
 
 from __future__ import annotations
 
+import base64
+from collections.abc import Callable
+
+from ssdprof.analysis.spec_library import SpecLibrary
 from ssdprof.app.adaptive import stored_curve, stored_slo
 from ssdprof.app.contract.base import Params
-from ssdprof.app.contract.curves import CurveIdParams, CurvesListResult, StoredCurve
+from ssdprof.app.contract.curves import CurveGetParams, CurveIdParams, CurveReportParams, CurvesListResult, StoredCurve
+from ssdprof.app.contract.specs import ReportResult
 from ssdprof.app.curve import CurveRequest, plan_curve
 from ssdprof.app.service.registry import handles
 from ssdprof.app.service.sweeps import Sweeps
@@ -18,9 +23,10 @@ __all__ = ["Curves"]
 
 
 class Curves:
-    def __init__(self, store: Store, sweeps: Sweeps):
+    def __init__(self, store: Store, sweeps: Sweeps, library: Callable[[], SpecLibrary]):
         self.store = store
         self.sweeps = sweeps
+        self.library = library
 
     @handles("curve.start")
     def start_curve(self, params: CurveRequest) -> SweepStarted:
@@ -31,8 +37,18 @@ class Curves:
         return self.sweeps.launch(plan_slo(params), params.sweep.tags)
 
     @handles("curve.get")
-    def curve(self, params: CurveIdParams) -> CurveSummary:
-        return stored_curve(self.store, params.sweep_id)
+    def curve(self, params: CurveGetParams) -> CurveSummary:
+        return stored_curve(self.store, params.sweep_id, self.library(), params.spec_id)
+
+    @handles("curve.report")
+    def report(self, params: CurveReportParams) -> ReportResult:
+        from ssdprof.report.curve import build_curve_pdf  # matplotlib and reportlab load when a report is asked for
+
+        curve = stored_curve(self.store, params.sweep_id, self.library(), params.spec_id)
+        earlier = [stored_curve(self.store, other) for other in params.compare_with if other != params.sweep_id]
+        pdf = build_curve_pdf([curve], earlier=earlier, title=params.title)
+        return ReportResult(pdf_base64=base64.b64encode(pdf).decode("ascii"), filename=f"ssdprof-curve-{params.sweep_id}.pdf",
+                            bytes=len(pdf), runs=len(curve.points))
 
     @handles("slo.get")
     def slo(self, params: CurveIdParams) -> SloSummary:

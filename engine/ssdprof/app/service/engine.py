@@ -69,7 +69,7 @@ class EngineService:
         self._lock = threading.Lock()
         self._handlers: dict[str, Handler] = handlers_of([self, self._sweeps, Runs(self.store), analysis, models,
                                                            Charts(analysis.runs, analysis.library), Hosts(self.store, ssh),
-                                                           Curves(self.store, self._sweeps), self._pts])
+                                                           Curves(self.store, self._sweeps, analysis.library), self._pts])
 
     def call(self, method: str, raw_params: Any) -> BaseModel:
         """Validate ``raw_params`` against the contract and run the method; raises RpcError."""
