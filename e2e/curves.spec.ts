@@ -3,7 +3,7 @@
 // engine's points (offered vs achieved, total latency), with the knee the engine named.
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { expect, test } from './fixtures';
+import { SCREENSHOTS, expect, test } from './fixtures';
 
 test('a curve is started from the GUI and drawn', async ({ app: page, scratch }) => {
   await page.getByRole('tab', { name: 'Curves' }).click();
@@ -32,6 +32,8 @@ test('a curve is started from the GUI and drawn', async ({ app: page, scratch })
   await expect(spec).toContainText('rated 279,500 IOPS (rand_read, 4 KiB, QD not stated): drawn (unstated');
   await expect(spec).toContainText('rated typical latency 85 µs (rand_read, size not stated, QD not stated): drawn');
   await expect(chart.locator('tbody tr').filter({ hasText: 'rated 279,500 IOPS' })).toHaveCount(2);
+
+  await page.screenshot({ path: join(SCREENSHOTS, 'curves.png'), fullPage: true });
 
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Export PDF' }).click();
