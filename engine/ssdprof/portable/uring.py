@@ -3,9 +3,12 @@
 The ring is set up with one submission entry (SQE) per slot and the SQE of slot ``s`` is
 always entry ``s``: its descriptor, length, buffer and ``user_data`` (the slot) are written
 once, so queuing an I/O stores only its offset (and, for writes, the buffer address), then
-places ``s`` in the submission array. One ``io_uring_enter`` submits what is queued and a
-second waits for completions (one, or a batch on deep queues: :func:`ssdprof.portable.aio.reap_batch`),
-as fio's io_uring engine does.
+places ``s`` in the submission array. On a shallow queue each I/O is submitted by its own
+``io_uring_enter`` as it is queued, as fio does; from :data:`ssdprof.portable.aio.BATCHED_FROM_DEPTH`
+one call submits a wake-up's refills (:func:`ssdprof.portable.aio.submit_each`). A second call
+waits for completions (one, or a batch on deep queues: :func:`ssdprof.portable.aio.reap_batch`)
+unless the submitting call already posted enough. The calls pass plain Python ints to ctypes:
+declared ``argtypes`` cost ~0.85 µs a call to convert.
 
 Memory order: without SQPOLL the kernel reads the submission tail inside the system call
 and posts completions before it advances the completion tail, so stores made before the
@@ -24,7 +27,7 @@ import struct
 from collections.abc import Callable
 from time import perf_counter_ns
 
-from ssdprof.portable.aio import reap_batch
+from ssdprof.portable.aio import reap_batch, submit_each
 
 __all__ = ["UringQueue", "UringRefused", "uring_refusal"]
 
@@ -127,13 +130,13 @@ class UringQueue:
         except OSError:
             os.close(self._fd)
             raise
-        # No argtypes: converting seven declared arguments costs ~0.85 µs a call, twice per wake-up;
-        # undeclared Python ints pass as C ints (sign-extended to the register), NULL as None,
-        # which is exact for the small non-negative values passed here.
+        # No argtypes (see the module docstring): undeclared Python ints pass as C ints, sign-extended
+        # to the register, and None as NULL, which is exact for the small non-negative values passed here.
         self._enter = _syscall()
         for slot in range(depth):
             struct.pack_into("<BBHiQQIIQ", self._sqes, slot * _SQE_BYTES, _OP_READ, 0, 0, descriptor, 0,
                              read_addresses[slot], length_bytes, 0, slot)
+        self.submit_each = submit_each(depth)
         self._queued: list[int] = []
         self._writing = [False] * depth
         self._in_flight = 0
@@ -174,7 +177,18 @@ class UringQueue:
         elif self._writing[slot]:
             self._writing[slot] = False
             self._sqe_bytes[slot * _SQE_BYTES] = _OP_READ
-        self._queued.append(slot)
+        if not self.submit_each:
+            self._queued.append(slot)
+            return
+        tail = self._sq_tail
+        self._sq_words[self._sq_array_at + (tail & self._sq_mask)] = slot
+        self._sq_tail = tail = (tail + 1) & 0xFFFFFFFF
+        self._sq_words[self._sq_tail_at] = tail
+        self._in_flight += 1
+        self.submitted_ns[slot] = perf_counter_ns()
+        pending = (tail - self._sq_words[self._sq_head_at]) & 0xFFFFFFFF
+        if self._enter(_SYS_ENTER, self._fd, pending, 0, _ENTER_GETEVENTS, None, 0) < 0:
+            self._check_errno("submit")  # a busy ring keeps it pending: the next submit_and_reap retries
 
     def submit_and_reap(self) -> list[tuple[int, int]]:
         """Submit what is queued, wait for at least one completion, return (slot, result) for each reaped.
