@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-__all__ = ["ASYNC_BACKENDS", "SYNC", "AsyncQueue", "BackendChoice", "backend_label", "choose_backend", "open_queue", "reap_batch", "submit_each"]
+__all__ = ["ASYNC_BACKENDS", "SYNC", "AsyncQueue", "BackendChoice", "backend_label", "choose_backend", "open_queue", "reap_batch",
+           "submit_each"]
 
 SYNC = "sync"
 ASYNC_BACKENDS = {"Linux": ("io_uring", "libaio"), "Darwin": ("posixaio",), "Windows": ("iocp",)}
