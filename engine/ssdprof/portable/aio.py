@@ -35,7 +35,8 @@ class AsyncQueue(Protocol):
     def in_flight(self) -> int: ...
 
     def queue(self, slot: int, offset: int, *, write_address: int = 0) -> None:
-        """Queue the slot's next I/O (a read into its own buffer, or a write from ``write_address``)."""
+        """Queue the slot's next I/O (a read into its own buffer, or a write from ``write_address``);
+        io_uring and libaio submit it at once on a shallow queue (:func:`submit_each`)."""
 
     def submit_and_reap(self) -> list[tuple[int, int]]:
         """Submit what is queued, wait for at least one completion, return ``(slot, result)`` per reaped I/O."""
