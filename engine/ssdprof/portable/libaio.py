@@ -17,7 +17,7 @@ from collections.abc import Callable
 from time import perf_counter_ns
 from typing import Any
 
-from ssdprof.portable.aio import reap_batch
+from ssdprof.portable.aio import reap_batch, submit_each
 
 __all__ = ["IOCB_BYTES", "LibaioQueue", "iocb_bytes", "libaio_refusal"]
 
@@ -85,6 +85,7 @@ class LibaioQueue:
         self._event_words = memoryview(self._events).cast("B").cast("q")
         self._depth = depth
         self.reap_at_once = reap_batch(depth)
+        self._submit_each = submit_each(depth)
         self._in_flight = 0
 
     @property
@@ -96,7 +97,10 @@ class LibaioQueue:
         words[slot * 8 + 5] = offset
         words[slot * 8 + 3] = write_address or self._read_addresses[slot]
         self._halves[slot * 32 + 8] = _CMD_PWRITE if write_address else _CMD_PREAD
-        self._queued.append(slot)
+        if self._submit_each:
+            self._submit([slot])
+        else:
+            self._queued.append(slot)
 
     def submit_and_reap(self) -> list[tuple[int, int]]:
         queued, self._queued = self._queued, []

@@ -15,11 +15,13 @@ ramp ends, and latencies go to the engine per lane, as raw int64 nanoseconds.
 
 from __future__ import annotations
 
+import gc
 import os
 import time
 from array import array
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from itertools import chain, repeat
 
 from ssdprof.portable.aio import AsyncQueue
 from ssdprof.portable.directio import buffer_address, contiguous_buffers
@@ -34,9 +36,8 @@ QueueFactory = Callable[[int, list[int]], AsyncQueue]
 
 
 def _ios(stream: OffsetStream) -> Iterator[tuple[int, bool]]:
-    while True:
-        offsets, reads = stream.next_batch()
-        yield from zip(offsets, reads, strict=True)
+    # chain's next() steps the current batch's zip in C; Python runs once per batch, not per I/O.
+    return chain.from_iterable(zip(*stream.next_batch(), strict=True) for _ in repeat(None))
 
 
 @dataclass
@@ -82,6 +83,8 @@ class QueuedLanes:
         s = self._schedule
         self._start_ns, self._ramp_end_ns, self._end_ns = start_ns, start_ns + s.ramp_ns, start_ns + s.duration_ns
         self._handover_ns = start_ns + s.handover_ns
+        collecting = gc.isenabled()
+        gc.disable()  # the loop makes no cycles; a collection's pause would land in some I/O's latency
         try:
             end_ns = self._loop()
             error = None
@@ -91,6 +94,8 @@ class QueuedLanes:
             self._hand_over(end_ns)
         finally:
             self._drain()
+            if collecting:
+                gc.enable()
         measured_ns = max(end_ns - self._ramp_end_ns, 0)
         return [LaneDone(spec.lane_id, measured_ns, error) for spec in self._specs]
 

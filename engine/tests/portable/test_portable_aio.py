@@ -161,6 +161,24 @@ def test_deep_queues_are_reaped_in_batches_of_a_quarter_and_shallow_ones_one_by_
     assert [aio.reap_batch(depth) for depth in (1, 4, 8, 15, 16, 32, 128)] == [1, 1, 1, 1, 4, 8, 32]
 
 
+def test_shallow_queues_submit_each_io_and_deep_ones_a_wake_ups_refills_together() -> None:
+    assert [aio.submit_each(depth) for depth in (1, 4, 15, 16, 32)] == [True, True, True, False, False]
+
+
+@pytest.mark.parametrize("depth", [4, 16])
+@pytest.mark.parametrize("submitting", ["io_uring", "libaio"])  # POSIX AIO's aio_read always starts the I/O at once
+def test_a_queued_io_is_in_flight_at_once_only_on_a_shallow_queue(submitting: str, depth: int, test_file: Path) -> None:
+    problem = aio._refusal(submitting)
+    if problem:
+        pytest.skip(f"{submitting} cannot run here: {problem}")
+    opened = Opened(submitting, test_file, depth)
+    opened.queue.queue(0, 0)
+    opened.queue.queue(1, BLOCK)
+    assert opened.queue.in_flight == (2 if aio.submit_each(depth) else 0)
+    assert sorted(opened.reap_all()) == [(0, BLOCK), (1, BLOCK)]
+    opened.queue.close()
+
+
 @pytest.mark.parametrize("batched", ["io_uring", "libaio"])  # POSIX AIO reaps whatever aio_suspend wakes it for
 def test_a_batched_queue_never_waits_for_more_than_is_in_flight(batched: str, test_file: Path) -> None:
     problem = aio._refusal(batched)
