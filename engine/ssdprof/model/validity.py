@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import statistics
+
 from ssdprof.model.results import DirectionStats, Environment, HostResult, Measurement, MonitorSample, Severity, ValidityWarning
 from ssdprof.model.workload import Workload
 
@@ -90,13 +92,15 @@ def _network_bound(host: HostResult, samples: list[MonitorSample]) -> list[Valid
         links += [(nic, mbps * 1e6 / 8, f"NIC speed of {nic}") for nic, mbps in host.nic_speeds_mbps.items() if mbps > 0]
     warnings = []
     for nic, limit, source in links:
-        peak = max(_traffic(s.net_rx_bytes_per_s, nic) for s in samples)
-        peak = max(peak, *(_traffic(s.net_tx_bytes_per_s, nic) for s in samples))
-        if peak >= NETWORK_BOUND_FRACTION * limit:
+        # Sustained, not peak: the median second of each direction. A burst of a second or two at the link's speed
+        # (a cache answering) does not make a run network-bound; a run that spends most of its time there is.
+        sustained = max(statistics.median(_traffic(s.net_rx_bytes_per_s, nic) for s in samples),
+                        statistics.median(_traffic(s.net_tx_bytes_per_s, nic) for s in samples))
+        if sustained >= NETWORK_BOUND_FRACTION * limit:
             where = nic or "its NICs"
             warnings.append(ValidityWarning(code="network_bound", concerns=[f"hosts.{host.host}"], message=(
-                f"{host.host}: {where} carried {peak / 1e6:.1f} MB/s of its {limit / 1e6:.1f} MB/s link ({source}): "
-                "the network, not the storage, was the limit")))
+                f"{host.host}: {where} carried {sustained / 1e6:.1f} MB/s (median second) of its {limit / 1e6:.1f} MB/s "
+                f"link ({source}): the network, not the storage, was the limit")))
     return warnings
 
 

@@ -48,3 +48,21 @@ def test_a_buffered_run_is_labelled_everywhere() -> None:
 def test_queue_depth_realised_as_jobs_is_stated() -> None:
     engine = EngineInfo(name="fio", effective_queue_depth=1, reason="psync: QD 8 runs as 8 jobs")
     assert "queue_depth_realised_as_jobs" in codes(reads(), workload=Workload(queue_depth=8), engine=engine)
+
+
+def test_network_bound_means_sustained_near_the_link_not_a_burst() -> None:
+    from ssdprof.model.results import HostResult, MonitorSample
+    from ssdprof.model.validity import host_warnings
+
+    def seconds(host: str, rx: list[float]) -> list[MonitorSample]:
+        return [MonitorSample(host=host, elapsed_s=i, cpu_busy_pct=10, net_rx_bytes_per_s={"eth0": r}) for i, r in enumerate(rx)]
+
+    shaped = HostResult(host="h1", link_limit_bytes_per_s=25e6, link_limit_source="tbf rate on eth0", link_interface="eth0",
+                        read=DirectionStats(io_count=100, iops=6))
+    fast = HostResult(host="h2", link_limit_bytes_per_s=1.25e9, link_limit_source="NIC speed of eth0", link_interface="eth0",
+                      read=DirectionStats(io_count=100, iops=8))
+    monitor = seconds("h1", [3e6, 24.8e6, 24.9e6, 24.7e6, 24.8e6]) + seconds("h2", [0.2e9, 1.2e9, 0.5e9, 0.6e9, 0.55e9])
+    flagged = [w for w in host_warnings([shaped, fast], monitor) if w.code == "network_bound"]
+    # h1 spent most seconds at its shaped rate; h2 touched its link for one second and averaged half of it
+    assert [w.concerns for w in flagged] == [["hosts.h1"]]
+    assert "24.8 MB/s (median second) of its 25.0 MB/s link (tbf rate on eth0)" in flagged[0].message
