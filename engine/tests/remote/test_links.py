@@ -74,7 +74,7 @@ SHAPED_MBIT = 200
 def test_a_shaped_client_hits_the_network_wall_on_a_real_ceph_cluster(ceph_cluster: Any, ssh_hosts: Any, tmp_path: Path) -> None:
     """The cluster's namespace is reached over veth from the clients' namespaces; h1's link is shaped to 200 Mb/s with tbf.
     A sequential RBD read sweep: h1's bandwidth goes flat at the shaped rate from the larger chunks and it is flagged
-    network-bound naming the tbf; h2, unshaped, is not flagged."""
+    network-bound naming the tbf; h2, unshaped, is not flagged below its NIC's (nominal) speed."""
     if shutil.which("fio") is None:
         pytest.skip("fio is not installed (npm test installs it)")
     ssh_hosts.shape_link("h1", SHAPED_MBIT)
@@ -92,7 +92,14 @@ def test_a_shaped_client_hits_the_network_wall_on_a_real_ceph_cluster(ceph_clust
     assert bandwidth[4 << 20]["h2"] > 1.5 * bandwidth[4 << 20]["h1"], bandwidth  # unaffected by h1's link
     shaped_host = next(h for h in runs[4 << 20]["hosts"] if h["host"] == "h1")
     assert shaped_host["link_limit_source"] == "tbf rate on eth0" and shaped_host["link_limit_bytes_per_s"] == rate
-    flags = [w for w in runs[4 << 20]["warnings"] if w["code"] == "network_bound"]
-    assert [w["concerns"] for w in flags] == [["hosts.h1"]], runs[4 << 20]["warnings"]
-    assert "tbf rate on eth0" in flags[0]["message"]
-    assert not any(w["code"] == "network_bound" and "hosts.h2" in w["concerns"] for run in runs.values() for w in run["warnings"])
+    flags = [w for w in runs[4 << 20]["warnings"] if w["code"] == "network_bound" and w["concerns"] == ["hosts.h1"]]
+    assert len(flags) == 1 and "tbf rate on eth0" in flags[0]["message"], runs[4 << 20]["warnings"]
+    # h2's veth says 10 Gb/s, a nominal figure: on a quiet machine its 4 MiB reads do reach 1.24 GB/s, and then the flag
+    # is right to say so (naming the NIC speed, not h1's tbf). Well below that nominal speed it must stay silent.
+    nominal = next(h for h in runs[4 << 20]["hosts"] if h["host"] == "h2")["link_limit_bytes_per_s"]
+    assert nominal == 1.25e9
+    for bs, run in runs.items():
+        h2_flags = [w for w in run["warnings"] if w["code"] == "network_bound" and "hosts.h2" in w["concerns"]]
+        if bandwidth[bs]["h2"] < 0.8 * nominal:
+            assert not h2_flags, (bs, bandwidth[bs], h2_flags)
+        assert all("NIC speed of eth0" in w["message"] for w in h2_flags), h2_flags
