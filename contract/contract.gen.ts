@@ -463,8 +463,10 @@ export interface HostProbeInfo {
   fio_version: string;
   fio_engines: string[];
   ceph_tools: string[];
-  /** interface -> link speed in Mb/s (-1 when the OS does not say) */
+  /** interface -> link speed in Mb/s (-1 when the OS does not say, or for a virtual interface) */
   nics: Record<string, number>;
+  /** interface -> kind, for virtual interfaces (veth, tun, ...) whose reported speed is a placeholder and no limit */
+  placeholder_speed_nics: Record<string, string>;
   /** interface -> its egress qdisc's rate limit in Mb/s (tbf or htb), when shaped */
   shaped_mbps: Record<string, number>;
   error: string;

@@ -8,7 +8,7 @@ import { Hosts, probeSummary } from './Hosts';
 
 const probe: HostProbeInfo = {
   reachable: true, os: 'Linux 6.1', cpu_count: 4, fio_version: 'fio-3.33', fio_engines: ['io_uring', 'libaio', 'rbd', 'sync'],
-  ceph_tools: ['rbd'], nics: { lo: -1, eth0: 10000 }, shaped_mbps: {}, error: '',
+  ceph_tools: ['rbd'], nics: { lo: -1, eth0: 10000 }, shaped_mbps: {}, placeholder_speed_nics: {}, error: '',
 };
 const FINGERPRINT = 'SHA256:abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG';
 
@@ -57,6 +57,8 @@ describe('Hosts', () => {
   it('summarises a probe with NIC speeds and says when fio is missing', () => {
     expect(probeSummary(probe)).toContain('NICs: eth0 10000 Mb/s');
     expect(probeSummary({ ...probe, fio_version: '', fio_engines: [] })).toContain('fio missing');
+    expect(probeSummary({ ...probe, nics: { eth0: -1 }, placeholder_speed_nics: { eth0: 'veth' } }))
+      .toContain('NICs: eth0 (veth: no real speed)');
     expect(probeSummary({ ...probe, reachable: false, error: 'connection refused' })).toBe('unreachable: connection refused');
   });
 });

@@ -7,8 +7,10 @@ export function probeSummary(probe: HostProbeInfo): string {
   if (!probe.reachable) return `unreachable: ${probe.error}`;
   const engines = probe.fio_engines.filter((e) => ['io_uring', 'libaio', 'rbd', 'psync'].includes(e)).join(', ');
   const shaped = probe.shaped_mbps ?? {};
+  const placeholder = probe.placeholder_speed_nics ?? {};
   const nics = Object.entries(probe.nics).filter(([n]) => n !== 'lo')
-    .map(([n, speed]) => (speed > 0 ? `${n} ${speed} Mb/s` : `${n} (speed unknown)`)
+    .map(([n, speed]) => (speed > 0 ? `${n} ${speed} Mb/s`
+      : placeholder[n] !== undefined ? `${n} (${placeholder[n]}: no real speed)` : `${n} (speed unknown)`)
       + (shaped[n] !== undefined ? ` shaped to ${shaped[n]} Mb/s` : '')).join(', ');
   return `${probe.os}; ${probe.cpu_count} CPUs; ${probe.fio_version || 'fio missing'}${engines ? ` (${engines})` : ''}; `
     + `Ceph tools: ${probe.ceph_tools.join(', ') || 'none'}; NICs: ${nics || 'none'}`;

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ssdprof.remote.addresses import HostAddress, HostError, parse_host
+from ssdprof.remote.links import NOMINAL_SPEED_KINDS
 from ssdprof.remote.probe import HostProbe
 from ssdprof.remote.ssh import Ssh, SshSettings
 from ssdprof.store.db import Store
@@ -137,7 +138,8 @@ def _print_probes(probes: dict[str, HostProbe], as_json: bool) -> None:
         if not probe.reachable:
             print(f"{name}: UNREACHABLE - {probe.error}")
             continue
-        nics = ", ".join((f"{n} {s} Mb/s" if s > 0 else f"{n} (speed unknown)")
+        nics = ", ".join((f"{n} {s} Mb/s" if s > 0 else f"{n} ({probe.nic_kinds[n]}: no real speed)"
+                          if probe.nic_kinds.get(n) in NOMINAL_SPEED_KINDS else f"{n} (speed unknown)")
                          + (f", {probe.shaping[n][0]} {probe.shaping[n][1] * 8 / 1e6:g} Mb/s" if n in probe.shaping else "")
                          for n, s in probe.nics.items() if n != "lo")
         print(f"{name}: {probe.os}; {probe.cpu_count} CPUs; {probe.fio_version or 'fio MISSING'}"

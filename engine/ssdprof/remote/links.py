@@ -12,10 +12,14 @@ from dataclasses import dataclass
 
 from ssdprof.model.results import MonitorSample
 
-__all__ = ["LinkLimit", "busiest_interface", "host_link_limit", "parse_htb_classes", "parse_qdiscs"]
+__all__ = ["NOMINAL_SPEED_KINDS", "LinkLimit", "busiest_interface", "host_link_limit", "parse_htb_classes",
+           "parse_link_kinds", "parse_qdiscs"]
 
 _RATE = re.compile(r"^(\d+(?:\.\d+)?)([KkMGT]?)(bit|Bps)$")
 _PREFIX = {"": 1.0, "k": 1e3, "m": 1e6, "g": 1e9, "t": 1e12}
+NOMINAL_SPEED_KINDS = frozenset({"veth", "tun", "dummy", "netkit", "vxcan", "ifb"})
+"""Virtual interfaces whose reported speed is a fixed placeholder (a veth says 10 Gb/s and carries more): their
+speed is no limit. A bond or VLAN reports the speed of the NICs beneath it and is kept."""
 
 
 @dataclass(frozen=True)
@@ -42,6 +46,22 @@ def parse_qdiscs(text: str) -> dict[str, tuple[str, float]]:
         if isinstance(rate, int | float) and rate > 0 and isinstance(entry.get("dev"), str):
             shaped[entry["dev"]] = ("tbf", float(rate))  # tc's JSON gives tbf's rate in bytes/s
     return shaped
+
+
+def parse_link_kinds(text: str) -> dict[str, str]:
+    """``ip -j -d link show``: interface -> its kind ("veth", "bond", ...) for the interfaces that have one (a
+    physical NIC has none). Anything unreadable gives nothing."""
+    try:
+        entries = json.loads(text) if text.strip() else []
+    except json.JSONDecodeError:
+        return {}
+    kinds: dict[str, str] = {}
+    for entry in entries if isinstance(entries, list) else []:
+        if isinstance(entry, dict) and isinstance(entry.get("ifname"), str):
+            kind = (entry.get("linkinfo") or {}).get("info_kind")
+            if isinstance(kind, str):
+                kinds[entry["ifname"]] = kind
+    return kinds
 
 
 def parse_htb_classes(lines: Iterable[str]) -> dict[str, tuple[str, float]]:

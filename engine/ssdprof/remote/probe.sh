@@ -12,6 +12,9 @@ for nic in /sys/class/net/*; do
   [ -e "$nic" ] || continue
   echo "nic=$(basename "$nic") $(cat "$nic/speed" 2>/dev/null || echo -1)"
 done
+# Interface kinds (veth, tun, ... report a placeholder speed, not a limit), read by ssdprof.remote.links.
+ip=$(PATH="$PATH:/sbin:/usr/sbin" command -v ip 2>/dev/null)
+[ -n "$ip" ] && echo "links=$("$ip" -j -d link show 2>/dev/null | tr -d '\n')"
 # Egress shaping (tbf in the qdisc list; htb's rates live in its classes), read by ssdprof.remote.links.
 tc=$(PATH="$PATH:/sbin:/usr/sbin" command -v tc 2>/dev/null)
 if [ -n "$tc" ]; then

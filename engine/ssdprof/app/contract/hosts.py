@@ -14,7 +14,9 @@ class HostProbeInfo(Result):
     fio_version: str
     fio_engines: list[str]
     ceph_tools: list[str]
-    nics: dict[str, int] = Field(description="interface -> link speed in Mb/s (-1 when the OS does not say)")
+    nics: dict[str, int] = Field(description="interface -> link speed in Mb/s (-1 when the OS does not say, or for a virtual interface)")
+    placeholder_speed_nics: dict[str, str] = Field(default_factory=dict, description=(
+        "interface -> kind, for virtual interfaces (veth, tun, ...) whose reported speed is a placeholder and no limit"))
     shaped_mbps: dict[str, float] = Field(default_factory=dict,
                                           description="interface -> its egress qdisc's rate limit in Mb/s (tbf or htb), when shaped")
     error: str

@@ -26,6 +26,7 @@ from ssdprof.app.contract.hosts import (
 from ssdprof.app.contract.runs import DeleteResult
 from ssdprof.app.service.registry import handles
 from ssdprof.remote.addresses import HostError, parse_host
+from ssdprof.remote.links import NOMINAL_SPEED_KINDS
 from ssdprof.remote.probe import HostProbe
 from ssdprof.remote.ssh import Ssh, SshSettings
 from ssdprof.store.db import Store
@@ -97,4 +98,6 @@ def _probe_info(raw: dict[str, Any]) -> HostProbeInfo:
     return HostProbeInfo(reachable=bool(raw.get("reachable")), os=str(raw.get("os", "")), cpu_count=int(raw.get("cpu_count", 0)),
                          fio_version=str(raw.get("fio_version", "")), fio_engines=list(raw.get("fio_engines", [])),
                          ceph_tools=list(raw.get("ceph_tools", [])), nics=dict(raw.get("nics", {})), error=str(raw.get("error", "")),
-                         shaped_mbps={nic: float(rate) * 8 / 1e6 for nic, (_, rate) in dict(raw.get("shaping", {})).items()})
+                         shaped_mbps={nic: float(rate) * 8 / 1e6 for nic, (_, rate) in dict(raw.get("shaping", {})).items()},
+                         placeholder_speed_nics={nic: kind for nic, kind in dict(raw.get("nic_kinds", {})).items()
+                                                 if kind in NOMINAL_SPEED_KINDS})
