@@ -1239,6 +1239,11 @@ export interface SloPoint {
   run_id: number | null;
 }
 
+export interface SloReportParams {
+  sweep_id: number;
+  title?: string | null;
+}
+
 export interface SloRequest {
   sweep?: SweepRequest;
   /** e.g. 99 or 99.9 */
@@ -1737,11 +1742,13 @@ export interface Methods {
   "slo.start": { params: SloRequest; result: SweepStarted };
   /** a stored latency target search: the depth found and every depth tried */
   "slo.get": { params: CurveIdParams; result: SloSummary };
+  /** a latency target search's PDF page (base64): the answer, every depth tried */
+  "slo.report": { params: SloReportParams; result: ReportResult };
 }
 
 export type MethodName = keyof Methods;
 
-export const METHOD_NAMES = ["engine.info", "workload.validate", "presets.list", "devices.list", "sweep.estimate", "sweep.start", "sweep.resume", "sweep.cancel", "sweep.status", "sweeps.list", "pts.estimate", "pts.start", "pts.resume", "pts.cancel", "pts.status", "pts.list", "pts.get", "pts.report", "runs.list", "runs.get", "runs.tag", "runs.delete", "runs.charts", "runs.bars", "runs.percentiles", "export.csv", "specs.list", "specs.match", "specs.compare", "specs.save", "specs.delete", "runs.compare", "analysis.predict", "analysis.scaling", "analysis.observe", "analysis.correlation", "report.pdf", "hosts.list", "hosts.add", "hosts.test", "hosts.remove", "hosts.set_link", "curve.start", "curve.get", "curve.report", "curves.list", "slo.start", "slo.get"] as const satisfies readonly MethodName[];
+export const METHOD_NAMES = ["engine.info", "workload.validate", "presets.list", "devices.list", "sweep.estimate", "sweep.start", "sweep.resume", "sweep.cancel", "sweep.status", "sweeps.list", "pts.estimate", "pts.start", "pts.resume", "pts.cancel", "pts.status", "pts.list", "pts.get", "pts.report", "runs.list", "runs.get", "runs.tag", "runs.delete", "runs.charts", "runs.bars", "runs.percentiles", "export.csv", "specs.list", "specs.match", "specs.compare", "specs.save", "specs.delete", "runs.compare", "analysis.predict", "analysis.scaling", "analysis.observe", "analysis.correlation", "report.pdf", "hosts.list", "hosts.add", "hosts.test", "hosts.remove", "hosts.set_link", "curve.start", "curve.get", "curve.report", "curves.list", "slo.start", "slo.get", "slo.report"] as const satisfies readonly MethodName[];
 
 /** Notifications from the engine (and, for engine.status, the desktop shell). */
 export interface Notifications {

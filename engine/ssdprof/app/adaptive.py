@@ -12,7 +12,7 @@ from ssdprof.model.results import RunResult
 from ssdprof.model.sweep import SweepSpec
 from ssdprof.store.db import Store
 
-__all__ = ["adapt", "is_adaptive", "point_tags", "stored", "stored_curve", "stored_slo"]
+__all__ = ["adapt", "adaptive_summaries", "is_adaptive", "point_tags", "stored", "stored_curve", "stored_slo"]
 
 
 def is_adaptive(spec: SweepSpec) -> bool:
@@ -54,6 +54,19 @@ def stored_curve(store: Store, sweep_id: int, library: SpecLibrary | None = None
     if library is None:
         return summary
     return summary.model_copy(update={"spec": curve_spec_overlay(library, spec_id, measured.get(0))})
+
+
+def adaptive_summaries(store: Store, sweep_id: int | None, library: SpecLibrary | None = None,
+                       spec_id: str | None = None) -> tuple[tuple[CurveSummary, ...], tuple[SloSummary, ...]]:
+    """The curve or latency-target search a sweep is (for its report), or nothing for a plain sweep."""
+    sweep = store.sweep(sweep_id) if sweep_id is not None else None
+    if sweep is None or sweep_id is None:
+        return (), ()
+    if sweep.spec.curve is not None:
+        return (stored_curve(store, sweep_id, library, spec_id),), ()
+    if sweep.spec.slo is not None:
+        return (), (stored_slo(store, sweep_id),)
+    return (), ()
 
 
 def stored_slo(store: Store, sweep_id: int) -> SloSummary:

@@ -53,13 +53,18 @@ def register(sub: Any) -> None:
                        help="with --show --format pdf: overlay an earlier curve; repeat for more")
     curve.add_argument("--title", help="with --show --format pdf: the report's title")
     slo = command(sub, "slo", "the deepest queue (most IOPS) whose latency at a percentile stays within a target",
-                  "ssdprof slo --target /mnt/ssd --rw randread --bs 4k --percentile 99 --latency 1ms --max-qd 256 --json")
+                  "ssdprof slo --target /mnt/ssd --rw randread --bs 4k --percentile 99 --latency 1ms --max-qd 256 --json\n"
+                  "  ssdprof slo --show 9 --format pdf -o slo.pdf")
     workload_flags(slo)
     run_flags(slo)
     slo.add_argument("--percentile", default="99", help="the percentile of total latency held to the target (default 99)")
     slo.add_argument("--latency", default="1ms", help="the target, e.g. 1ms, 500us (at least 1us; default 1ms)")
     slo.add_argument("--max-qd", default="256", help="the deepest queue tried (default 256)")
     _stored_flags(slo, "slo")
+    slo.add_argument("--format", choices=["json", "pdf"], default="json",
+                     help="with --show: the export format (pdf: the search's report page, needs -o)")
+    slo.add_argument("-o", "--output", type=Path, help="with --show: the file to write (default: standard output)")
+    slo.add_argument("--title", help="with --show --format pdf: the report's title")
 
 
 def _stored_flags(parser: argparse.ArgumentParser, name: str) -> None:
@@ -121,7 +126,10 @@ def _show(args: argparse.Namespace, store: Store, kind: str) -> int:
             return _curve_pdf(args, store, curve)
         text = curve_csv(curve) if args.format == "csv" else curve.model_dump_json(indent=2) + "\n"
     else:
-        text = stored_slo(store, args.show).model_dump_json(indent=2) + "\n"
+        slo = stored_slo(store, args.show)
+        if args.format == "pdf":
+            return _slo_pdf(args, slo)
+        text = slo.model_dump_json(indent=2) + "\n"
     output: Path | None = getattr(args, "output", None)
     if output is not None:
         output.write_text(text)
@@ -142,6 +150,20 @@ def _curve_pdf(args: argparse.Namespace, store: Store, curve: CurveSummary) -> i
         print(json.dumps({"output": str(args.output), "bytes": len(pdf), "points": len(curve.points)}))
     else:
         print(f"wrote {args.output} ({len(pdf) // 1024} KiB, curve {args.show} with {len(curve.points)} point(s))", file=sys.stderr)
+    return 0
+
+
+def _slo_pdf(args: argparse.Namespace, slo: SloSummary) -> int:
+    if args.output is None:
+        raise WorkloadError.single("output", "-o", "a PDF needs a file to go to: add -o slo.pdf")
+    from ssdprof.report.curve import build_slo_pdf  # matplotlib and reportlab load only for a report
+
+    pdf = build_slo_pdf(slo, title=args.title)
+    args.output.write_bytes(pdf)
+    if args.json:
+        print(json.dumps({"output": str(args.output), "bytes": len(pdf), "points": len(slo.points)}))
+    else:
+        print(f"wrote {args.output} ({len(pdf) // 1024} KiB, search {args.show} with {len(slo.points)} point(s))", file=sys.stderr)
     return 0
 
 

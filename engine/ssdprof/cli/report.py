@@ -110,11 +110,15 @@ def _groups(args: argparse.Namespace, store: Store) -> list[RunGroup]:
 
 
 def _report(args: argparse.Namespace, store: Store) -> int:
+    from ssdprof.analysis.spec_library import SpecLibrary
     from ssdprof.analysis.specs import bundled_spec_dir, default_user_spec_dir
+    from ssdprof.app.adaptive import adaptive_summaries
     from ssdprof.report import ReportRequest
 
-    request = ReportRequest(groups=tuple(_groups(args, store)), title=args.title, spec_id=args.spec,
-                            spec_folders=(bundled_spec_dir(), args.spec_dir or default_user_spec_dir()))
+    folders = (bundled_spec_dir(), args.spec_dir or default_user_spec_dir())
+    curves, slos = adaptive_summaries(store, args.sweep, SpecLibrary.load(folders), args.spec)
+    request = ReportRequest(groups=tuple(_groups(args, store)), title=args.title, spec_id=args.spec, spec_folders=folders,
+                            curves=curves, slos=slos)
     return _write_pdf(request, args.output, args.json)
 
 

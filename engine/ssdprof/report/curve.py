@@ -1,6 +1,8 @@
 """A curve's report page (PDF): latency (mean, p99, p99.9) against achieved IOPS with the offered rate as a
 guide, saturated points marked, the spec sheet's rated figures and earlier curves overlaid; the knee as the
-engine named it; the points in a table. Every number comes from the :class:`CurveSummary` the GUI draws."""
+engine named it; the points in a table. Every number comes from the :class:`CurveSummary` the GUI draws.
+A latency-target search (:class:`SloSummary`) gets a page of its own: the answer and every depth tried.
+The sections also go into the sweep report (``ssdprof report --sweep``) of a curve or a search."""
 
 from __future__ import annotations
 
@@ -13,11 +15,11 @@ from reportlab.lib.pagesizes import A4
 from reportlab.platypus import PageBreak, SimpleDocTemplate
 
 from ssdprof import __version__
-from ssdprof.model.curves import CurveSummary
+from ssdprof.model.curves import CurveSummary, SloSummary
 from ssdprof.report.figure import Chart, log_axis, new_figure, to_svg
 from ssdprof.report.layout import MARGIN, Builder, fmt_count, fmt_us, register_fonts
 
-__all__ = ["build_curve_pdf", "curve_chart"]
+__all__ = ["build_curve_pdf", "build_slo_pdf", "curve_chart", "curve_section", "slo_section"]
 
 _LINES = (("lat_ns_mean", "mean", "o"), ("lat_ns_p99", "p99", "s"), ("lat_ns_p99_9", "p99.9", "^"))
 
@@ -29,20 +31,36 @@ def build_curve_pdf(curves: Sequence[CurveSummary], *, earlier: Sequence[CurveSu
     for index, curve in enumerate(curves):
         if index:
             b.story.append(PageBreak())
-        _page(b, curve, earlier, title if index == 0 else None)
+        else:
+            _title(b, title, f"Curve {curve.sweep_id} ({curve.name}), {curve.status}{f': {curve.reason}' if curve.reason else ''}")
+        curve_section(b, curve, earlier)
+    return _document(b, title, "latency under offered load")
+
+
+def build_slo_pdf(slo: SloSummary, *, title: str | None = None) -> bytes:
+    """A latency-target search on one page: the answer and every queue depth tried."""
+    b = Builder(register_fonts())
+    title = title or "The most IOPS within a latency target"
+    _title(b, title, f"Search {slo.sweep_id}, {slo.status}{f': {slo.reason}' if slo.reason else ''}")
+    slo_section(b, slo)
+    return _document(b, title, "latency target search")
+
+
+def _title(b: Builder, title: str, what: str) -> None:
+    b.para(title, "title")
+    b.para(f"{what}. Report generated {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC by ssdprof {__version__}.", "subtitle")
+
+
+def _document(b: Builder, title: str, subject: str) -> bytes:
     out = io.BytesIO()
     document = SimpleDocTemplate(out, pagesize=A4, leftMargin=MARGIN, rightMargin=MARGIN, topMargin=MARGIN, bottomMargin=MARGIN,
-                                 title=title, author=f"ssdprof {__version__}", subject="latency under offered load",
-                                 creator="ssdprof")
+                                 title=title, author=f"ssdprof {__version__}", subject=subject, creator="ssdprof")
     document.build(b.story)
     return out.getvalue()
 
 
-def _page(b: Builder, curve: CurveSummary, earlier: Sequence[CurveSummary], title: str | None) -> None:
-    if title:
-        b.para(title, "title")
-    b.para(f"Curve {curve.sweep_id} ({curve.name}), {curve.status}{f': {curve.reason}' if curve.reason else ''}. "
-           f"Report generated {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC by ssdprof {__version__}.", "subtitle")
+def curve_section(b: Builder, curve: CurveSummary, earlier: Sequence[CurveSummary] = ()) -> None:
+    """The curve's settings, knee, chart, points and rated figures (a page's worth)."""
     b.heading(f"Curve {curve.sweep_id}: {curve.label}")
     rows = [["workload", curve.label], ["engine", curve.engine or "–"],
             ["maximum (full speed)", f"{fmt_count(curve.max_iops)} IOPS"],
@@ -66,6 +84,20 @@ def _page(b: Builder, curve: CurveSummary, earlier: Sequence[CurveSummary], titl
             f"the points of curve {curve.sweep_id}: offered and achieved IOPS; total latency (submission to completion, "
             f"from the I/O's {curve.latency_from}), percentiles from histogram bins", numeric_from=1)
     _spec_section(b, curve)
+
+
+def slo_section(b: Builder, slo: SloSummary) -> None:
+    """The search's target, its answer in words and every depth tried, in the order tried."""
+    b.heading(f"Latency target {slo.sweep_id}: p{slo.percentile:g} within {fmt_us(slo.latency_ns)} µs")
+    b.table(["", "value"], [["target", f"p{slo.percentile:g} total latency at or under {fmt_us(slo.latency_ns)} µs"],
+                            ["deepest queue tried", f"QD{slo.max_qd}"], ["method", slo.method]],
+            "the search's settings", widths=[110, 370], numeric_from=2)
+    b.para(f"<b>Answer:</b> {_escape(slo.text)}" if slo.text else "Answer: the search did not finish.", markup=True)
+    b.table(["tried", "queue depth", "IOPS", f"p{slo.percentile:g}, µs", "p99, µs", "within target"],
+            [[str(index + 1), f"QD{q.queue_depth}", fmt_count(q.iops), fmt_us(q.lat_ns_at_percentile), fmt_us(q.lat_ns_p99),
+              "yes" if q.meets else "no"] for index, q in enumerate(slo.points)],
+            f"the depths tried by search {slo.sweep_id}, in order; total latency (submission to completion), percentiles "
+            "from histogram bins", numeric_from=2)
 
 
 def _spec_section(b: Builder, curve: CurveSummary) -> None:

@@ -4,7 +4,8 @@ engine for the bytes and save them).
 Layout (A4, numbered like a course report's results section): title and date; 1 test setup;
 2 workloads and the fio job to reproduce them; 3 results with units in every header; 4 charts;
 then spec/group comparison when the analysis modules are present; per-host results, network and
-CPU for multi-host runs; observations and warnings last.
+CPU for multi-host runs; the load curve or latency-target search when the sweep is one; observations and
+warnings last.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import SimpleDocTemplate
 
 from ssdprof import __version__
+from ssdprof.model.curves import CurveSummary, SloSummary
 from ssdprof.model.results import RunResult
 from ssdprof.report import charts, timecharts
 from ssdprof.report.figure import Chart
@@ -45,6 +47,10 @@ class ReportRequest:
     """One line saying what the report covers, e.g. 'sweep 3 (student), 10 runs'."""
     spec_folders: tuple[Path | None, ...] = ()
     spec_id: str | None = None
+    curves: tuple[CurveSummary, ...] = ()
+    """Load curves among the runs (a curve sweep's report): each gets its page."""
+    slos: tuple[SloSummary, ...] = ()
+    """Latency-target searches among the runs: each gets its page."""
     generated_at: datetime = field(default_factory=lambda: datetime.now(timezone.utc))
 
     @classmethod
@@ -83,6 +89,7 @@ def build_pdf(request: ReportRequest) -> bytes:
         b.heading("Charts")
         for chart in main_charts:
             b.chart(chart)
+    _adaptive_sections(b, request)
     notes = spec_and_statistics_section(b, request.groups, request.spec_folders, request.spec_id)
     predictions_section(b, request.groups)
     if hosts_section(b, request.groups):
@@ -96,6 +103,17 @@ def build_pdf(request: ReportRequest) -> bytes:
     footer = _footer(request)
     document.build(b.story, onFirstPage=footer, onLaterPages=footer)
     return out.getvalue()
+
+
+def _adaptive_sections(b: Builder, request: ReportRequest) -> None:
+    if not request.curves and not request.slos:
+        return
+    from ssdprof.report.curve import curve_section, slo_section
+
+    for curve in request.curves:
+        curve_section(b, curve)
+    for slo in request.slos:
+        slo_section(b, slo)
 
 
 def _title(b: Builder, request: ReportRequest, runs: Sequence[RunResult]) -> None:

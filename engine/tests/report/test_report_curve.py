@@ -101,3 +101,36 @@ def test_the_command_line_writes_the_page_of_a_stored_curve(curves: tuple[Path, 
     assert f"Curve {ids[1]}: randread 4KiB QD4 T1" in text and "Curve Drive" in text and f"curve {ids[0]} (earlier)" in text
     assert main(["curve", "--show", str(ids[1]), "--format", "pdf", *db]) == 2
     assert "output (-o): a PDF needs a file to go to" in capsys.readouterr().err
+
+
+def test_the_sweep_report_of_a_curve_carries_its_page(curves: tuple[Path, list[int]], tmp_path: Path) -> None:
+    """``ssdprof report --sweep ID`` on a curve: the runs' report plus the curve's knee and points."""
+    folder, ids = curves
+    curve, _ = read_back(folder, ids)
+    assert main(["report", "--sweep", str(ids[1]), "-o", str(tmp_path / "r.pdf"), "--db", str(folder / "results.sqlite3")]) == 0
+    text = " ".join(" ".join(page_texts(tmp_path / "r.pdf")).split())
+    assert f"Curve {ids[1]}: randread 4KiB QD4 T1" in text and "Results" in text
+    assert curve.knee is not None and " ".join(curve.knee.text.split()) in text
+
+
+def test_a_latency_target_search_has_a_page_from_the_command_line_and_in_its_sweep_report(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = ["--db", str(tmp_path / "results.sqlite3")]
+    assert main(["slo", "--target", str(tmp_path), "--engine", "fio", "--rw", "randread", "--bs", "4k", "--size", "32MiB",
+                 "--runtime", "0.5", "--ramp", "0", "--percentile", "99", "--latency", "1s", "--max-qd", "4", "--json", *db]) == 0
+    search = json.loads(capsys.readouterr().out)
+    assert search["best"]["queue_depth"] == 4 and search["points"][0]["queue_depth"] == 1  # 1 s: every depth meets
+    sweep = str(search["sweep_id"])
+    assert main(["slo", "--show", sweep, "--format", "pdf", "-o", str(tmp_path / "s.pdf"), "--json", *db]) == 0
+    assert json.loads(capsys.readouterr().out)["points"] == len(search["points"])
+    (text,) = page_texts(tmp_path / "s.pdf")
+    plain = " ".join(text.split())
+    assert f"Latency target {sweep}: p99 within 1,000,000 µs" in plain and " ".join(search["text"].split()) in plain
+    for index, point in enumerate(search["points"]):
+        row = next(line.split() for line in text.splitlines() if line.split()[:2] == [str(index + 1), f"QD{point['queue_depth']}"])
+        assert row[2:] == [fmt_count(point["iops"]), fmt_us(point["lat_ns_at_percentile"]), fmt_us(point["lat_ns_p99"]),
+                           "yes" if point["meets"] else "no"], row
+    assert main(["report", "--sweep", sweep, "-o", str(tmp_path / "r.pdf"), *db]) == 0
+    assert f"Latency target {sweep}" in " ".join(" ".join(page_texts(tmp_path / "r.pdf")).split())
+    assert main(["slo", "--show", sweep, "--format", "pdf", *db]) == 2
+    assert "output (-o): a PDF needs a file to go to: add -o slo.pdf" in capsys.readouterr().err

@@ -15,7 +15,8 @@ from ssdprof.app.slo import SloRequest
 from ssdprof.model.curves import CurveSummary, SloSummary
 from ssdprof.model.events import SweepStarted
 
-__all__ = ["CURVE_METHODS", "CurveGetParams", "CurveIdParams", "CurveReportParams", "CurvesListResult", "StoredCurve"]
+__all__ = ["CURVE_METHODS", "CurveGetParams", "CurveIdParams", "CurveReportParams", "CurvesListResult", "SloReportParams",
+           "StoredCurve"]
 
 MAX_EARLIER_CURVES = 8
 
@@ -32,6 +33,10 @@ class CurveGetParams(CurveIdParams):
 class CurveReportParams(CurveGetParams):
     compare_with: list[int] = Field(default_factory=list, max_length=MAX_EARLIER_CURVES,
                                     description="earlier curves (sweep ids) overlaid on the chart")
+    title: str | None = Field(default=None, max_length=200)
+
+
+class SloReportParams(CurveIdParams):
     title: str | None = Field(default=None, max_length=200)
 
 
@@ -59,5 +64,6 @@ CURVE_METHODS: dict[str, tuple[type[BaseModel], type[BaseModel], str]] = {
     "curves.list": (NoCurveParams, CurvesListResult, "stored curves and latency target searches, newest first"),
     "slo.start": (SloRequest, SweepStarted, "the deepest queue within a latency target; events as run.event"),
     "slo.get": (CurveIdParams, SloSummary, "a stored latency target search: the depth found and every depth tried"),
+    "slo.report": (SloReportParams, ReportResult, "a latency target search's PDF page (base64): the answer, every depth tried"),
 }
 """name -> (params, result, summary); ``methods.py`` adds them to the contract's table."""

@@ -16,6 +16,7 @@ from ssdprof.analysis.metrics import repeat_groups
 from ssdprof.analysis.spec_comparison import best_comparisons, compare_repeats
 from ssdprof.analysis.spec_library import SpecLibrary
 from ssdprof.analysis.specs import Spec
+from ssdprof.app.adaptive import adaptive_summaries
 from ssdprof.app.contract.base import Params
 from ssdprof.app.contract.specs import (
     GroupVerdict,
@@ -123,8 +124,9 @@ class Analysis:
             earlier = self.runs(params.compare_with)
             groups = (RunGroup("A (earlier)", tuple(earlier)), RunGroup("B", tuple(runs)))
             scope += f" compared with {len(earlier)} earlier run(s)"
+        curves, slos = adaptive_summaries(self.store, params.sweep_id, self.library(), params.spec_id)
         request = ReportRequest(groups=groups, title=params.title or "SSD performance report", scope=scope,
-                                spec_folders=self.spec_folders, spec_id=params.spec_id)
+                                spec_folders=self.spec_folders, spec_id=params.spec_id, curves=curves, slos=slos)
         try:
             pdf = build_pdf(request)
         except ReportError as exc:

@@ -9,7 +9,14 @@ from collections.abc import Callable
 from ssdprof.analysis.spec_library import SpecLibrary
 from ssdprof.app.adaptive import stored_curve, stored_slo
 from ssdprof.app.contract.base import Params
-from ssdprof.app.contract.curves import CurveGetParams, CurveIdParams, CurveReportParams, CurvesListResult, StoredCurve
+from ssdprof.app.contract.curves import (
+    CurveGetParams,
+    CurveIdParams,
+    CurveReportParams,
+    CurvesListResult,
+    SloReportParams,
+    StoredCurve,
+)
 from ssdprof.app.contract.specs import ReportResult
 from ssdprof.app.curve import CurveRequest, plan_curve
 from ssdprof.app.service.registry import handles
@@ -53,6 +60,15 @@ class Curves:
     @handles("slo.get")
     def slo(self, params: CurveIdParams) -> SloSummary:
         return stored_slo(self.store, params.sweep_id)
+
+    @handles("slo.report")
+    def slo_report(self, params: SloReportParams) -> ReportResult:
+        from ssdprof.report.curve import build_slo_pdf
+
+        slo = stored_slo(self.store, params.sweep_id)
+        pdf = build_slo_pdf(slo, title=params.title)
+        return ReportResult(pdf_base64=base64.b64encode(pdf).decode("ascii"), filename=f"ssdprof-slo-{params.sweep_id}.pdf",
+                            bytes=len(pdf), runs=len(slo.points))
 
     @handles("curves.list")
     def list(self, _: Params) -> CurvesListResult:
