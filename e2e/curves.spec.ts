@@ -47,3 +47,34 @@ test('a curve is started from the GUI and drawn', async ({ app: page, scratch })
   expect(text).toMatch(/Knee: p99 /);
   expect(text).toContain('P4500');
 });
+
+test('the most IOPS within a latency target, from the same view', async ({ app: page, scratch }) => {
+  await page.getByRole('tab', { name: 'Curves' }).click();
+  await page.getByLabel('Curve target').fill(scratch);
+  await page.getByLabel('Curve runtime per point').fill('0.5s');
+  await page.getByLabel('Curve ramp').fill('0');
+  await page.getByLabel('Curve test size').fill('32m');
+  await page.getByLabel('Latency target', { exact: true }).fill('0.5us');
+  await page.getByRole('button', { name: 'Find the deepest queue' }).click();
+  await expect(page.getByRole('alert')).toContainText('latency_ns (--latency): a latency target must be at least 1us');
+
+  // a target every depth meets here (1 s), so the search ends at the deepest queue allowed
+  await page.getByLabel('Latency target', { exact: true }).fill('1s');
+  await page.getByLabel('Deepest queue tried').fill('4');
+  await page.getByRole('button', { name: 'Find the deepest queue' }).click();
+  await expect(page.locator('.badge.done')).toBeVisible({ timeout: 90_000 });
+  await page.getByRole('tab', { name: 'Curves' }).click();
+  await expect(page.getByTestId('slo-answer')).toContainText('QD4');
+  const rows = page.locator('table.slo-points tbody tr');
+  await expect(rows.first()).toContainText('QD1');
+  await expect(rows.filter({ hasText: 'QD4' })).toContainText('yes');
+
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export search PDF' }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(/^ssdprof-slo-\d+\.pdf$/);
+  const pdf = join(scratch, file.suggestedFilename());
+  await file.saveAs(pdf);
+  const text = execFileSync('pdftotext', [pdf, '-']).toString().replace(/\s+/g, ' ');
+  expect(text).toMatch(/Latency target \d+: p99 within 1,000,000 µs/);
+});

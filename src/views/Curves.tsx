@@ -3,7 +3,8 @@
 // points marked, an earlier curve and the spec sheet's rated figures (chosen and judged by the engine)
 // overlaid, and the knee the engine named. Nothing is computed here but where a reference line spans the chart.
 import { useEffect, useState } from 'react';
-import { EngineError, useEngine, type CurveSummary, type FieldProblem, type SpecOutput, type StoredCurve, type SweepStarted } from '../api';
+import { EngineError, useEngine, type CurveSummary, type FieldProblem, type SpecOutput, type StoredCurve, type SweepRequest, type SweepStarted } from '../api';
+import { LatencyTarget } from './LatencyTarget';
 import { ChartFigure, type Series } from '../charts/ChartFigure';
 
 interface Form {
@@ -106,13 +107,15 @@ export function Curves({ onStarted }: { onStarted: (sweep: SweepStarted) => void
     }
   }
 
+  /** The workload the curve and the latency-target search share (the search varies queue depth itself). */
+  const sweep = (): SweepRequest => ({ base: { target: form.target || undefined, pattern: form.pattern, block_size_bytes: form.block_size_bytes,
+    queue_depth: form.queue_depth, runtime_s: form.runtime_s, ramp_s: form.ramp_s, size_bytes: form.size_bytes, engine: form.engine } });
+
   async function start(): Promise<void> {
     setProblems([]);
     setMessage('');
-    const base = { target: form.target || undefined, pattern: form.pattern, block_size_bytes: form.block_size_bytes,
-      queue_depth: form.queue_depth, runtime_s: form.runtime_s, ramp_s: form.ramp_s, size_bytes: form.size_bytes, engine: form.engine };
     try {
-      onStarted(await engine.call('curve.start', { sweep: { base }, points_pct: form.points, stop_latency: form.stop || null }));
+      onStarted(await engine.call('curve.start', { sweep: sweep(), points_pct: form.points, stop_latency: form.stop || null }));
     } catch (error) {
       if (error instanceof EngineError && error.problems.length) setProblems(error.problems);
       else setMessage(error instanceof Error ? error.message : String(error));
@@ -206,6 +209,7 @@ export function Curves({ onStarted }: { onStarted: (sweep: SweepStarted) => void
           {exportNote && <p data-testid="curve-export-note" role={exportNote.ok ? 'status' : 'alert'}>{exportNote.text}</p>}
         </>
       )}
+      <LatencyTarget sweep={sweep} onStarted={onStarted} />
     </section>
   );
 }

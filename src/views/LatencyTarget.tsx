@@ -1,0 +1,124 @@
+// The most IOPS within a latency target: the engine searches queue depth (its own bisection over measured
+// runs) for the deepest queue whose total latency at a percentile stays within the target, on the Curves
+// view's workload. Shown here: the engine's answer in its words, every depth tried in order, and a PDF page.
+import { useEffect, useState } from 'react';
+import { EngineError, useEngine, type FieldProblem, type SloSummary, type StoredCurve, type SweepRequest, type SweepStarted } from '../api';
+import { formatIops } from '../lib/units';
+
+interface Form {
+  percentile: string;
+  latency: string;
+  max_qd: string;
+}
+
+const INITIAL: Form = { percentile: '99', latency: '1ms', max_qd: '256' };
+
+const us = (ns: number | null): string => (ns === null ? '–' : (ns / 1000).toLocaleString('en-US', { maximumFractionDigits: 1 }));
+
+export function LatencyTarget({ sweep, onStarted }: { sweep: () => SweepRequest; onStarted: (sweep: SweepStarted) => void }) {
+  const engine = useEngine();
+  const [form, setForm] = useState<Form>(INITIAL);
+  const [problems, setProblems] = useState<FieldProblem[]>([]);
+  const [message, setMessage] = useState('');
+  const [stored, setStored] = useState<StoredCurve[]>([]);
+  const [shownId, setShownId] = useState<number | null>(null);
+  const [shown, setShown] = useState<SloSummary | null>(null);
+  const [exportNote, setExportNote] = useState<{ ok: boolean; text: string } | null>(null);
+  const [version, setVersion] = useState(0);
+
+  useEffect(() => engine.onNotification((note) => {
+    if (note.method === 'run.event' && note.params.event.kind === 'sweep_finished') setVersion((v) => v + 1);
+  }), [engine]);
+
+  useEffect(() => {
+    engine.call('curves.list', {}).then((listed) => {
+      const searches = listed.curves.filter((c) => c.kind === 'slo');
+      setStored(searches);
+      setShownId(searches[0]?.sweep_id ?? null);
+    }).catch(() => undefined);
+  }, [engine, version]);
+
+  useEffect(() => {
+    if (shownId === null) return;
+    engine.call('slo.get', { sweep_id: shownId }).then(setShown, () => undefined);
+  }, [engine, shownId, version]);
+
+  async function start(): Promise<void> {
+    setProblems([]);
+    setMessage('');
+    try {
+      onStarted(await engine.call('slo.start', { sweep: sweep(), percentile: form.percentile, latency: form.latency, max_qd: form.max_qd }));
+    } catch (error) {
+      if (error instanceof EngineError && error.problems.length) setProblems(error.problems);
+      else setMessage(error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  async function exportPdf(search: SloSummary): Promise<void> {
+    setExportNote(null);
+    try {
+      const report = await engine.call('slo.report', { sweep_id: search.sweep_id ?? 0, title: null });
+      const saved = await engine.savePdf({ filename: report.filename, pdf_base64: report.pdf_base64 });
+      setExportNote({ ok: true, text: saved.saved ? `Saved ${saved.path ?? report.filename} (${Math.ceil(report.bytes / 1024)} KiB)` : 'Not saved.' });
+    } catch (error) {
+      setExportNote({ ok: false, text: `The report could not be made: ${error instanceof Error ? error.message : String(error)}` });
+    }
+  }
+
+  const field = (name: keyof Form, label: string, hint: string) => (
+    <label>
+      {label}
+      <input aria-label={label} value={form[name]} placeholder={hint} onChange={(e) => setForm({ ...form, [name]: e.target.value })} />
+    </label>
+  );
+
+  return (
+    <section className="latency-target" aria-label="Most IOPS within a latency target">
+      <h3>Most IOPS within a latency target</h3>
+      <p>On the workload above, the engine searches queue depth for the deepest queue whose total latency at the percentile
+        stays within the target (the curve&apos;s queue depth is not used).</p>
+      <div className="form-grid">
+        {field('percentile', 'Target percentile', 'e.g. 99 or 99.9')}
+        {field('latency', 'Latency target', 'e.g. 1ms, 500us')}
+        {field('max_qd', 'Deepest queue tried', 'e.g. 256')}
+      </div>
+      <button type="button" onClick={() => { start().catch(() => undefined); }}>Find the deepest queue</button>
+      {problems.length > 0 && (
+        <ul className="problems" role="alert">
+          {problems.map((p) => <li key={p.field + p.message}>{p.field} ({p.flag}): {p.message}</li>)}
+        </ul>
+      )}
+      {message && <p role="alert">{message}</p>}
+      {stored.length > 0 && (
+        <label className="curve-pick">
+          Search
+          <select aria-label="Search" value={shownId ?? ''} onChange={(e) => setShownId(Number(e.target.value))}>
+            {stored.map((c) => <option key={c.sweep_id} value={c.sweep_id}>{c.sweep_id}: {c.name} ({c.status})</option>)}
+          </select>
+        </label>
+      )}
+      {shown && (
+        <>
+          <p data-testid="slo-answer">{shown.text || `Search ${shown.sweep_id ?? ''}: ${shown.status}${shown.reason ? `: ${shown.reason}` : ''}`}</p>
+          <table className="slo-points">
+            <caption>Depths tried, in order ({shown.method}); total latency, percentiles from histogram bins</caption>
+            <thead>
+              <tr><th scope="col">tried</th><th scope="col">queue depth</th><th scope="col">IOPS</th>
+                <th scope="col">p{shown.percentile} µs</th><th scope="col">p99 µs</th><th scope="col">within target</th></tr>
+            </thead>
+            <tbody>
+              {shown.points.map((p, i) => (
+                <tr key={p.queue_depth} className={p.queue_depth === shown.best?.queue_depth ? 'best' : undefined}>
+                  <td>{i + 1}</td><td>QD{p.queue_depth}</td><td>{formatIops(p.iops)}</td><td>{us(p.lat_ns_at_percentile)}</td>
+                  <td>{us(p.lat_ns_p99)}</td><td>{p.meets ? 'yes' : 'no'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <button type="button" onClick={() => { exportPdf(shown).catch(() => undefined); }}>Export search PDF</button>
+          {exportNote && <p data-testid="slo-export-note" role={exportNote.ok ? 'status' : 'alert'}>{exportNote.text}</p>}
+        </>
+      )}
+    </section>
+  );
+}
