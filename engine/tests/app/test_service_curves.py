@@ -59,3 +59,21 @@ def test_a_curve_started_over_rpc_is_listed_and_read_back(client: Client, disk_d
     assert pdf.startswith(b"%PDF-") and report["filename"] == f"ssdprof-curve-{started['sweep_id']}.pdf"
     text = subprocess.run(["pdftotext", "-", "-"], input=pdf, capture_output=True, check=True).stdout.decode()
     assert f"Curve {started['sweep_id']}: randread 4KiB QD4 T1" in text and "Samsung" in text
+    # the sweep's report carries the curve's page beside its runs
+    runs_report = base64.b64decode(client.call("report.pdf", {"sweep_id": started["sweep_id"]})["pdf_base64"])
+    text = subprocess.run(["pdftotext", "-", "-"], input=runs_report, capture_output=True, check=True).stdout.decode()
+    assert f"Curve {started['sweep_id']}: randread 4KiB QD4 T1" in text
+
+
+@requires_fio
+def test_a_search_started_over_rpc_is_read_back_and_reported(client: Client, disk_dir: Path) -> None:
+    started = client.call("slo.start", {"sweep": {"base": {"target": str(disk_dir), **SHORT}}, "latency": "1s", "max_qd": 2})
+    assert client.events_until("sweep_finished")[-1]["status"] == "done"
+    search = client.call("slo.get", {"sweep_id": started["sweep_id"]})
+    assert [p["queue_depth"] for p in search["points"]] == [1, 2] and search["best"]["queue_depth"] == 2
+    assert client.request("slo.report", {"sweep_id": started["sweep_id"], "title": "x" * 201})["error"]["code"] == -32602
+    report = client.call("slo.report", {"sweep_id": started["sweep_id"]})
+    assert report["filename"] == f"ssdprof-slo-{started['sweep_id']}.pdf" and report["runs"] == 2
+    text = subprocess.run(["pdftotext", "-", "-"], input=base64.b64decode(report["pdf_base64"]), capture_output=True,
+                          check=True).stdout.decode()
+    assert f"Latency target {started['sweep_id']}: p99 within 1,000,000 µs" in " ".join(text.split())
