@@ -3,9 +3,11 @@
 // points marked, an earlier curve and the spec sheet's rated figures (chosen and judged by the engine)
 // overlaid, and the knee the engine named. Nothing is computed here but where a reference line spans the chart.
 import { useEffect, useState } from 'react';
-import { EngineError, useEngine, type CurveSummary, type FieldProblem, type SpecOutput, type StoredCurve, type SweepRequest, type SweepStarted } from '../api';
+import { EngineError, useEngine, type CurveSummary, type FieldProblem, type SpecOutput, type SweepRequest, type SweepStarted } from '../api';
 import { LatencyTarget } from './LatencyTarget';
+import { useStored } from './use-stored';
 import { ChartFigure, type Series } from '../charts/ChartFigure';
+import { saveReport } from '../lib/save-report';
 
 interface Form {
   target: string;
@@ -62,7 +64,6 @@ export function Curves({ onStarted }: { onStarted: (sweep: SweepStarted) => void
   const engine = useEngine();
   const [form, setForm] = useState<Form>(INITIAL);
   const [problems, setProblems] = useState<FieldProblem[]>([]);
-  const [stored, setStored] = useState<StoredCurve[]>([]);
   const [shown, setShown] = useState<CurveSummary | null>(null);
   const [earlier, setEarlier] = useState<CurveSummary | null>(null);
   const [message, setMessage] = useState('');
@@ -70,25 +71,11 @@ export function Curves({ onStarted }: { onStarted: (sweep: SweepStarted) => void
   const [specId, setSpecId] = useState(AUTO);
   const [exportNote, setExportNote] = useState<{ ok: boolean; text: string } | null>(null);
 
-  const [version, setVersion] = useState(0);
-
-  useEffect(() => engine.onNotification((note) => {
-    if (note.method === 'run.event' && note.params.event.kind === 'sweep_finished') setVersion((v) => v + 1);
-  }), [engine]);
+  const { stored, shownId, setShownId, version } = useStored('curve');
 
   useEffect(() => {
     engine.call('specs.list', {}).then((r) => setSpecs(r.specs), () => setSpecs([]));
   }, [engine]);
-
-  const [shownId, setShownId] = useState<number | null>(null);
-
-  useEffect(() => {
-    engine.call('curves.list', {}).then((listed) => {
-      const list = listed.curves.filter((c) => c.kind === 'curve');
-      setStored(list);
-      setShownId(list[0]?.sweep_id ?? null);
-    }).catch(() => undefined);
-  }, [engine, version]);
 
   useEffect(() => {
     if (shownId === null) return;
@@ -97,14 +84,8 @@ export function Curves({ onStarted }: { onStarted: (sweep: SweepStarted) => void
 
   async function exportPdf(curve: CurveSummary): Promise<void> {
     setExportNote(null);
-    try {
-      const report = await engine.call('curve.report', { sweep_id: curve.sweep_id ?? 0, spec_id: specId || null,
-        compare_with: earlier?.sweep_id ? [earlier.sweep_id] : [], title: null });
-      const saved = await engine.savePdf({ filename: report.filename, pdf_base64: report.pdf_base64 });
-      setExportNote({ ok: true, text: saved.saved ? `Saved ${saved.path ?? report.filename} (${Math.ceil(report.bytes / 1024)} KiB)` : 'Not saved.' });
-    } catch (error) {
-      setExportNote({ ok: false, text: `The report could not be made: ${error instanceof Error ? error.message : String(error)}` });
-    }
+    setExportNote(await saveReport(engine, () => engine.call('curve.report', { sweep_id: curve.sweep_id ?? 0, spec_id: specId || null,
+      compare_with: earlier?.sweep_id ? [earlier.sweep_id] : [], title: null })));
   }
 
   /** The workload the curve and the latency-target search share (the search varies queue depth itself). */

@@ -2,8 +2,10 @@
 // runs) for the deepest queue whose total latency at a percentile stays within the target, on the Curves
 // view's workload. Shown here: the engine's answer in its words, every depth tried in order, and a PDF page.
 import { useEffect, useState } from 'react';
-import { EngineError, useEngine, type FieldProblem, type SloSummary, type StoredCurve, type SweepRequest, type SweepStarted } from '../api';
+import { EngineError, useEngine, type FieldProblem, type SloSummary, type SweepRequest, type SweepStarted } from '../api';
 import { formatIops } from '../lib/units';
+import { saveReport } from '../lib/save-report';
+import { useStored } from './use-stored';
 
 interface Form {
   percentile: string;
@@ -20,23 +22,9 @@ export function LatencyTarget({ sweep, onStarted }: { sweep: () => SweepRequest;
   const [form, setForm] = useState<Form>(INITIAL);
   const [problems, setProblems] = useState<FieldProblem[]>([]);
   const [message, setMessage] = useState('');
-  const [stored, setStored] = useState<StoredCurve[]>([]);
-  const [shownId, setShownId] = useState<number | null>(null);
   const [shown, setShown] = useState<SloSummary | null>(null);
   const [exportNote, setExportNote] = useState<{ ok: boolean; text: string } | null>(null);
-  const [version, setVersion] = useState(0);
-
-  useEffect(() => engine.onNotification((note) => {
-    if (note.method === 'run.event' && note.params.event.kind === 'sweep_finished') setVersion((v) => v + 1);
-  }), [engine]);
-
-  useEffect(() => {
-    engine.call('curves.list', {}).then((listed) => {
-      const searches = listed.curves.filter((c) => c.kind === 'slo');
-      setStored(searches);
-      setShownId(searches[0]?.sweep_id ?? null);
-    }).catch(() => undefined);
-  }, [engine, version]);
+  const { stored, shownId, setShownId, version } = useStored('slo');
 
   useEffect(() => {
     if (shownId === null) return;
@@ -56,13 +44,7 @@ export function LatencyTarget({ sweep, onStarted }: { sweep: () => SweepRequest;
 
   async function exportPdf(search: SloSummary): Promise<void> {
     setExportNote(null);
-    try {
-      const report = await engine.call('slo.report', { sweep_id: search.sweep_id ?? 0, title: null });
-      const saved = await engine.savePdf({ filename: report.filename, pdf_base64: report.pdf_base64 });
-      setExportNote({ ok: true, text: saved.saved ? `Saved ${saved.path ?? report.filename} (${Math.ceil(report.bytes / 1024)} KiB)` : 'Not saved.' });
-    } catch (error) {
-      setExportNote({ ok: false, text: `The report could not be made: ${error instanceof Error ? error.message : String(error)}` });
-    }
+    setExportNote(await saveReport(engine, () => engine.call('slo.report', { sweep_id: search.sweep_id ?? 0, title: null })));
   }
 
   const field = (name: keyof Form, label: string, hint: string) => (

@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { ChartFigure, type Series } from '../charts/ChartFigure';
 import { useEngine, type PtsMatrixCell, type PtsResult, type SteadyState } from '../api';
 import { formatSize } from '../lib/units';
+import { saveReport } from '../lib/save-report';
 
 const us = (ns: number | null | undefined) => (ns === null || ns === undefined ? '–' : (ns / 1e3).toFixed(1));
 const num = (v: number | null | undefined, digits = 0) => (v === null || v === undefined ? '–' : v.toFixed(digits));
@@ -57,13 +58,7 @@ export function PtsReport({ result }: { result: PtsResult }) {
 
   async function exportPdf() {
     setNote(null);
-    try {
-      const report = await engine.call('pts.report', { pts_id: result.id, title: null });
-      const saved = await engine.savePdf({ filename: report.filename, pdf_base64: report.pdf_base64 });
-      setNote({ ok: true, text: saved.saved ? `Saved ${saved.path ?? report.filename}` : 'Not saved.' });
-    } catch (error) {
-      setNote({ ok: false, text: `The report could not be made: ${error instanceof Error ? error.message : String(error)}` });
-    }
+    setNote(await saveReport(engine, () => engine.call('pts.report', { pts_id: result.id, title: null })));
   }
 
   return (

@@ -10,6 +10,7 @@ import { HostResults } from './HostResults';
 import { Observations } from './Observations';
 import { AUTO, NONE, SpecPanel } from './SpecPanel';
 import { formatSize } from '../lib/units';
+import { saveReport } from '../lib/save-report';
 import { ResultsTable } from './ResultsTable';
 
 interface Props {
@@ -81,19 +82,11 @@ export function Results({ title, runs, onDesign }: Props) {
   async function exportPdf() {
     setExporting(true);
     setExportNote(null);
-    try {
-      const report = await engine.call('report.pdf', {
-        run_ids: runs.map((r) => r.id!).filter((id) => id !== null), compare_with: earlier.map((r) => r.id!),
-        spec_id: specChoice !== AUTO && specChoice !== NONE ? specChoice : null, title: `SSD performance report — ${title}`,
-      });
-      const saved = await engine.savePdf({ filename: report.filename, pdf_base64: report.pdf_base64 });
-      setExportNote(saved.saved ? { ok: true, text: `Saved ${saved.path ?? report.filename} (${Math.ceil(report.bytes / 1024)} KiB, ${report.runs} run(s))` }
-        : { ok: true, text: 'Not saved.' });
-    } catch (error) {
-      setExportNote({ ok: false, text: `The report could not be made: ${error instanceof Error ? error.message : String(error)}` });
-    } finally {
-      setExporting(false);
-    }
+    setExportNote(await saveReport(engine, () => engine.call('report.pdf', {
+      run_ids: runs.map((r) => r.id!).filter((id) => id !== null), compare_with: earlier.map((r) => r.id!),
+      spec_id: specChoice !== AUTO && specChoice !== NONE ? specChoice : null, title: `SSD performance report — ${title}`,
+    }), (report) => `${Math.ceil(report.bytes / 1024)} KiB, ${report.runs} run(s)`));
+    setExporting(false);
   }
 
   const points = charts?.points ?? [];

@@ -139,31 +139,31 @@ def _show(args: argparse.Namespace, store: Store, kind: str) -> int:
 
 
 def _curve_pdf(args: argparse.Namespace, store: Store, curve: CurveSummary) -> int:
-    if args.output is None:
-        raise WorkloadError.single("output", "-o", "a PDF needs a file to go to: add -o curve.pdf")
+    _need_output(args, "curve.pdf")
     from ssdprof.report.curve import build_curve_pdf  # matplotlib and reportlab load only for a report
 
     earlier = [stored_curve(store, other) for other in args.compare if other != args.show]
-    pdf = build_curve_pdf([curve], earlier=earlier, title=args.title)
-    args.output.write_bytes(pdf)
-    if args.json:
-        print(json.dumps({"output": str(args.output), "bytes": len(pdf), "points": len(curve.points)}))
-    else:
-        print(f"wrote {args.output} ({len(pdf) // 1024} KiB, curve {args.show} with {len(curve.points)} point(s))", file=sys.stderr)
-    return 0
+    return _write_pdf(args, build_curve_pdf([curve], earlier=earlier, title=args.title), f"curve {args.show}", len(curve.points))
 
 
 def _slo_pdf(args: argparse.Namespace, slo: SloSummary) -> int:
-    if args.output is None:
-        raise WorkloadError.single("output", "-o", "a PDF needs a file to go to: add -o slo.pdf")
-    from ssdprof.report.curve import build_slo_pdf  # matplotlib and reportlab load only for a report
+    _need_output(args, "slo.pdf")
+    from ssdprof.report.curve import build_slo_pdf
 
-    pdf = build_slo_pdf(slo, title=args.title)
+    return _write_pdf(args, build_slo_pdf(slo, title=args.title), f"search {args.show}", len(slo.points))
+
+
+def _need_output(args: argparse.Namespace, example: str) -> None:
+    if args.output is None:
+        raise WorkloadError.single("output", "-o", f"a PDF needs a file to go to: add -o {example}")
+
+
+def _write_pdf(args: argparse.Namespace, pdf: bytes, what: str, points: int) -> int:
     args.output.write_bytes(pdf)
     if args.json:
-        print(json.dumps({"output": str(args.output), "bytes": len(pdf), "points": len(slo.points)}))
+        print(json.dumps({"output": str(args.output), "bytes": len(pdf), "points": points}))
     else:
-        print(f"wrote {args.output} ({len(pdf) // 1024} KiB, search {args.show} with {len(slo.points)} point(s))", file=sys.stderr)
+        print(f"wrote {args.output} ({len(pdf) // 1024} KiB, {what} with {points} point(s))", file=sys.stderr)
     return 0
 
 
