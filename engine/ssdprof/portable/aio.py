@@ -55,7 +55,16 @@ def reap_batch(depth: int) -> int:
     notification of the hypervisor each). Measured on this project's virtual disk, 4 KiB random
     reads at QD16 against fio io_uring: waiting for 1 gave 0.63-0.65 x fio's IOPS and 1.45 x its
     p50; for 4, 0.74-0.77 x and 1.24-1.26 x; for 8, 0.83 x and 1.13 x. The device then holds
-    between three quarters of the queue and all of it; shallower queues are refilled one by one."""
+    between three quarters of the queue and all of it; shallower queues are refilled one by one.
+
+    Re-measured (issue 15, io_uring, 4 rounds alternating with fio, load 1.6-4.4): at QD32 a
+    quarter gave 0.96-0.97 x fio's IOPS and p50 1.03 x (quiet) to 1.20 x (loaded); half the queue
+    1.06 x and 1.00 x; at QD16 a quarter 0.92 x and 1.27 x, half 0.96 x and 1.18 x. Waiting for 1
+    and submitting each I/O as fio does gave p50 0.87-0.94 x but 0.52-0.62 x the IOPS (the thread
+    then spends ~12 µs per I/O against fio's ~7). Half was not adopted: this virtual disk
+    completes in bursts (its in-flight counter reads 0 at the median and 32 at the third quartile
+    under fio and here alike), so it rewards waiting; a device whose IOPS still grow with depth
+    would hold only three quarters of the queue on average and report less than it delivers."""
     return max(1, depth // 4) if depth >= BATCHED_FROM_DEPTH else 1
 
 
