@@ -9,8 +9,9 @@ once, and each of fio's jobs does its set-up (fio's start-up costs ~0.3 s of CPU
 gate just before its first I/O. Once every job on every host waits there, ssdprof writes the same
 "go AT" to all hosts: AT is a moment a little ahead, on each host's clock, when each host opens its
 gate. Each job reads the host's clock as its gate opens, right before fio's I/O loop; the start skew
-is the spread of those instants over every job of every host, in ssdprof's clock (fio 3.33 reports
-no start time of its own). The wrapper reports fio's PID, samples CPU and network every second, and
+is the spread of those instants over every job of every host, in ssdprof's clock. fio 3.33 reports no
+start time of its own; its first I/O follows once the job's process next gets a CPU (bench/multihost.py
+checks the figure against fio's per-I/O log). The wrapper reports fio's PID, samples CPU and network every second, and
 ends fio by that PID when told to cancel, when the SSH connection drops (stdin closes), or when
 ssdprof's once-a-second heartbeat stops arriving. A session that ended (a lost host) is opened again
 for the next point.
@@ -169,7 +170,7 @@ class Launch:
 
 
 def start_skew_ms(runs: list[HostRun]) -> float | None:
-    """The spread of the instants every job on every host began I/O, in ssdprof's clock; None when none began."""
+    """The spread of the instants every job on every host was let through its gate, in ssdprof's clock; None when none was."""
     starts = [began - run.clock_offset_ns for run in runs for began in run.began_ns]
     return (max(starts) - min(starts)) / 1e6 if starts else None
 

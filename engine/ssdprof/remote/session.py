@@ -35,7 +35,8 @@ class HostRun:
     stderr_lines: list[str] = field(default_factory=list)
     fio_pid: int | None = None
     began_ns: list[int] = field(default_factory=list)
-    """When each of fio's jobs began I/O, by the host's clock: read by the job's gate as it opened (fio_wrapper.sh)."""
+    """When each of fio's jobs was let through its start gate, by the host's clock, read by the gate right before fio's
+    I/O loop (fio_wrapper.sh). The job's first I/O follows once its process next gets a CPU."""
     clock_offset_ns: int = 0
     """The host's clock minus ours, when the two clearly differ (0 when they agree within a round trip)."""
     ready: threading.Event = field(default_factory=threading.Event)
@@ -61,7 +62,7 @@ class HostRun:
 
     @property
     def start_epoch_ns(self) -> int | None:
-        """When the host's first job began I/O, by the host's clock."""
+        """When the host's first job was let through its start gate, by the host's clock."""
         return min(self.began_ns, default=None)
 
     def ssh_failure(self) -> str:
