@@ -20,7 +20,11 @@
 # reader of stdin, and what fio, its gate and the watchdog say. The session's files live in a directory
 # of its own, removed at its end; fio writes its exec_prerun output (ssdprof.prerun.txt) there.
 exec 3<&0
-dir=$(mktemp -d "${TMPDIR:-/tmp}/ssdprof-run.XXXXXX") || exit 1
+for old in "${TMPDIR:-/tmp}"/ssdprof-run.*.*; do  # a session killed outright (a reboot, kill -9) left its directory
+  owner=${old##*/ssdprof-run.}
+  [ -d "$old" ] && ! kill -0 "${owner%%.*}" 2>/dev/null && rm -rf "$old"
+done
+dir=$(mktemp -d "${TMPDIR:-/tmp}/ssdprof-run.$$.XXXXXX") || exit 1
 if ! cd "$dir" || ! mkfifo events gate; then rm -rf "$dir"; exit 1; fi
 exec 5<>events
 # Opening a FIFO for reading waits for a writer: this loop opens the gate (fd 4) when it receives "go".
