@@ -485,8 +485,10 @@ export interface HostResult {
   fio_version: string;
   /** link speed per interface, -1 unknown */
   nic_speeds_mbps: Record<string, number>;
-  /** when fio started on the host, by the host's clock */
+  /** when the host's first fio job was let through its start gate, by the host's clock */
   start_epoch_ns: number | null;
+  /** when each of the host's fio jobs was let through its start gate, right before fio's I/O loop, by the host's clock */
+  jobs_start_epoch_ns: number[];
   /** the host's link limit: the lowest of NIC speed, egress qdisc rate and the speed set for it */
   link_limit_bytes_per_s: number | null;
   /** where the link limit came from, e.g. 'tbf rate on eth0' */

@@ -110,7 +110,11 @@ class HostResult(BaseModel):
     cpu_count: int = 0
     fio_version: str = ""
     nic_speeds_mbps: dict[str, int] = Field(default_factory=dict, description="link speed per interface, -1 unknown")
-    start_epoch_ns: int | None = Field(default=None, description="when fio started on the host, by the host's clock")
+    start_epoch_ns: int | None = Field(
+        default=None, description="when the host's first fio job was let through its start gate, by the host's clock")
+    jobs_start_epoch_ns: list[int] = Field(
+        default_factory=list, description="when each of the host's fio jobs was let through its start gate, right before fio's I/O loop, "
+        "by the host's clock")
     link_limit_bytes_per_s: float | None = Field(
         default=None, description="the host's link limit: the lowest of NIC speed, egress qdisc rate and the speed set for it")
     link_limit_source: str = Field(default="", description="where the link limit came from, e.g. 'tbf rate on eth0'")

@@ -2,54 +2,130 @@
 # Each host's one session for every point of a sweep (ssdprof.remote.launch), run as
 #   sh -c PROGRAM ssdprof-run
 # after watchdog.sh. Lines on stdin (any other line is ssdprof's heartbeat):
-#   run N         followed by N lines, one argument each: fio's argv for the next point; answers
-#                 "ssdprof-ready CLOCK_NS" (the host's clock, for the start time's offset)
-#   go AT_NS      starts fio at AT_NS on this host's clock (at once when that has passed); reports
-#                 fio's PID, the host's clock at start and fio's exit status, samples CPU and network
-#                 every second, then prints "ssdprof-point-end" on stdout and waits for the next point
-#   cancel        ends the running fio by its PID (fio still prints its report)
+#   run N J       followed by N lines, one argument each: fio's argv for the next point, which runs J jobs.
+#                 Answers "ssdprof-ready CLOCK_NS" at once (the host's clock, for the start time's offset),
+#                 then starts fio with every job held at a gate just before its first I/O (fio's
+#                 exec_prerun runs gate.sh, below, after the job's set-up: parsing, files, buffers, engine).
+#                 "ssdprof-pid PID", then "ssdprof-armed" once all J jobs wait at the gate.
+#   go AT_NS      opens the gate at AT_NS on this host's clock (at once when that has passed); each job
+#                 reports "ssdprof-began SECONDS.FRACTION", the host's clock read by the job's gate as it
+#                 opened, right before fio's I/O loop. Samples CPU and network every second; after fio's
+#                 exit status prints "ssdprof-point-end" on stdout and waits for the next point.
+#   cancel        ends fio by its PID (fio still prints its report)
+# A fio that ends before its jobs reach the gate reports its exit status at once (and then its point's end).
 # fio is ended by its PID also when stdin closes, or after lost_after_s of silence. Protocol lines
 # ("ssdprof-...") go to stderr, except the point's end, which follows fio's JSON on stdout.
+#
+# One loop reads one stream of events (the FIFO "events"): ssdprof's lines ("in ..."), forwarded by a
+# reader of stdin, and what fio, its gate and the watchdog say. The session's files live in a directory
+# of its own, removed at its end; fio writes its exec_prerun output (ssdprof.prerun.txt) there.
 exec 3<&0
-stop_fio() { kill -INT "$pid" 2>/dev/null; nap 10; kill -KILL "$pid" 2>/dev/null; }
-idle() { trap 'end_helpers "$dog"; exit 0' TERM; watchdog kill -TERM $$; dog=$!; }
-idle
-while :; do
-  read -r line <&3 || { end_helpers "$dog"; exit 0; }
-  kill -USR1 "$dog" 2>/dev/null
-  case $line in
-    "run "*)
-      n=${line#run }; set --
-      while [ "$n" -gt 0 ]; do
-        IFS= read -r arg <&3 || { end_helpers "$dog"; exit 0; }
-        set -- "$@" "$arg"; n=$((n - 1))
-      done
-      ( echo "ssdprof-ready $(date +%s%N)" >&2 ) ;;
-    "go "*)
-      wait_ns=$((${line#go } - $(date +%s%N)))
-      if [ "$wait_ns" -gt 0 ] && [ "$wait_ns" -lt 5000000000 ]; then
-        nap "$(printf '%d.%09d' $((wait_ns / 1000000000)) $((wait_ns % 1000000000)))"
-      fi
-      echo "ssdprof-start $(date +%s%N)" >&2
-      "$@" </dev/null &
-      pid=$!
-      echo "ssdprof-pid $pid" >&2
-      end_helpers "$dog"; trap - TERM
-      watchdog stop_fio; dog=$!
-      ( while :; do
-          net=$(tail -n +3 /proc/net/dev 2>/dev/null | tr -s ' ' | tr '\n' ';')
-          echo "ssdprof-mon $(date +%s%N) $(head -n 1 /proc/stat 2>/dev/null) | $net" >&2
-          nap 1
-        done ) &
-      mon=$!
-      ( while read -r line <&3; do kill -USR1 "$dog" 2>/dev/null; [ "$line" = cancel ] && break; done
-        stop_fio ) &
-      watch=$!
-      wait "$pid"; rc=$?
-      ( echo "ssdprof-exit $rc" >&2 )  # in a subshell: a write to a dropped connection raises SIGPIPE
-      # The helpers and their sleeps hold none of the session's descriptors, so SSH does not wait for them.
-      end_helpers "$mon" "$watch" "$dog"
-      ( echo "ssdprof-point-end" )
-      idle ;;
+for old in "${TMPDIR:-/tmp}"/ssdprof-run.*.*; do  # a session killed outright (a reboot, kill -9) left its directory
+  owner=${old##*/ssdprof-run.}
+  [ -d "$old" ] && ! kill -0 "${owner%%.*}" 2>/dev/null && rm -rf "$old"
+done
+dir=$(mktemp -d "${TMPDIR:-/tmp}/ssdprof-run.$$.XXXXXX") || exit 1
+if ! cd "$dir" || ! mkfifo events gate; then rm -rf "$dir"; exit 1; fi
+exec 5<>events
+# Opening a FIFO for reading waits for a writer: this loop opens the gate (fd 4) when it receives "go".
+# With bash 5 each job then waits by itself until the start time in "start_at" (read -t: a timer, no fork) and
+# reads the clock without a fork (EPOCHREALTIME), so the start is one wake-up per job. Elsewhere this loop
+# sleeps until the start time and then opens the gate, and date reads the clock.
+if bash -c '[ -n "${EPOCHREALTIME:-}" ]' 2>/dev/null; then
+  timed_gate=1 prerun="env LC_ALL=C bash $dir/gate.sh"
+  mkfifo never || { rm -rf "$dir"; exit 1; }
+  cat >gate.sh <<'GATE'
+echo parked >&5
+: <gate || exit 1
+read -r at_us <start_at
+wait_us=$((at_us - ${EPOCHREALTIME/./}))
+if [ "$wait_us" -gt 0 ] && [ "$wait_us" -lt 5000000 ]; then
+  printf -v fraction %06d $((wait_us % 1000000))
+  read -r -t "$((wait_us / 1000000)).$fraction" _ <>never
+fi
+echo "ssdprof-began $EPOCHREALTIME" >&6
+exit 0
+GATE
+else
+  timed_gate='' prerun="sh $dir/gate.sh"
+  cat >gate.sh <<'GATE'
+echo parked >&5
+: <gate || exit 1
+echo "ssdprof-began $(date +%s.%N)" >&6
+exit 0
+GATE
+fi
+
+say() { ( echo "$1" >&2 ); }  # in a subshell: a write to a dropped connection raises SIGPIPE
+lost() { echo lost >&5; }
+pid='' runner='' mon='' killer='' ending=''
+
+arm() {  # "N J", then N argument lines
+  n=${1% *} jobs=${1#* } parked=0; set --
+  while [ "$n" -gt 0 ]; do
+    IFS= read -r arg <&5 || return
+    set -- "$@" "${arg#in }"; n=$((n - 1))
+  done
+  say "ssdprof-ready $(date +%s%N)"
+  { sh -c 'echo "pid $$" >&5; exec "$@"' ssdprof-fio "$@" "--exec_prerun=$prerun" </dev/null 6>&2
+    echo "exit $?" >&5; } &
+  runner=$!
+}
+
+go() {  # the start time, on this host's clock
+  monitor & mon=$!  # its first sample before the start, so its forks are not the start's
+  if [ -n "$timed_gate" ]; then
+    echo $(($1 / 1000)) >start_at
+    exec 4<>gate
+    return
+  fi
+  wait_ns=$(($1 - $(date +%s%N)))
+  if [ "$wait_ns" -gt 0 ] && [ "$wait_ns" -lt 5000000000 ]; then
+    nap "$(printf '%d.%09d' $((wait_ns / 1000000000)) $((wait_ns % 1000000000)))"
+  fi
+  exec 4<>gate  # every job waiting at the gate starts now
+}
+
+monitor() {
+  while :; do
+    read -r cpu </proc/stat
+    net=; { read -r _; read -r _; while read -r entry; do net="$net$entry;"; done; } </proc/net/dev
+    echo "ssdprof-mon $(date +%s%N) $cpu | $net" >&2
+    nap 1
+  done
+}
+
+stop_fio() {  # by its PID; jobs still at the gate are let through, to see that they must end
+  [ -n "$pid" ] || return 0
+  kill -INT "$pid" 2>/dev/null
+  exec 4<>gate
+  [ -n "$killer" ] || { ( nap 10; kill -KILL "$pid" 2>/dev/null ) & killer=$!; }
+}
+
+point_end() {  # fio's exit status
+  wait "$runner"
+  say "ssdprof-exit $1"
+  # The helpers and their sleeps hold none of the session's descriptors, so SSH does not wait for them.
+  [ -z "$mon$killer" ] || end_helpers ${mon:+"$mon"} ${killer:+"$killer"}
+  exec 4<>gate 4>&-  # a gate whose job was killed while waiting lets its shell go
+  pid='' runner='' mon='' killer=''
+  ( echo "ssdprof-point-end" )
+}
+
+watchdog lost; dog=$!
+( while IFS= read -r line <&3; do kill -USR1 "$dog" 2>/dev/null; printf 'in %s\n' "$line" >&5; done
+  echo eof >&5 ) &
+reader=$!
+while IFS= read -r event <&5; do
+  case $event in
+    "in run "*) arm "${event#in run }" ;;
+    "in go "*) [ -z "$runner" ] || go "${event#in go }" ;;
+    "in cancel") stop_fio ;;
+    "pid "*) pid=${event#pid }; say "ssdprof-pid $pid" ;;
+    parked) parked=$((parked + 1)); [ "$parked" -ne "$jobs" ] || say "ssdprof-armed" ;;
+    "exit "*) point_end "${event#exit }"; [ -z "$ending" ] || break ;;
+    lost|eof) ending=1; [ -n "$runner" ] || break; stop_fio ;;
   esac
 done
+end_helpers "$dog" "$reader"
+cd / && rm -rf "$dir"

@@ -4,14 +4,17 @@ Each host runs a small POSIX-sh program (``fio_wrapper.sh`` beside this module, 
 :func:`ssdprof.remote.heartbeat.host_program`) for every point of the sweep: its SSH session (and the
 host's login shell, which costs ~0.2 s of CPU on a host whose .bashrc does work) is opened once, while
 the hosts are probed and their files laid out, not once per point. Per point, ssdprof sends each host
-fio's argument list (one argument a line: quoting stays at the SSH boundary), waits until every host
-has answered ready, and then writes the same "go AT" to all of them at once: AT is a moment a little
-ahead, on each host's clock, so the start does not wait for the message to reach the last host, and
-the start skew is the spread of the hosts' wake-ups rather than of SSH delivery. The wrapper reports
-fio's PID and the host's clock at start, samples CPU and network every second, and ends fio by that
-PID when told to cancel, when the SSH connection drops (stdin closes), or when ssdprof's
-once-a-second heartbeat stops arriving. A session that ended (a lost host) is opened again for the
-next point.
+fio's argument list (one argument a line: quoting stays at the SSH boundary); the host starts fio at
+once, and each of fio's jobs does its set-up (fio's start-up costs ~0.3 s of CPU) and then waits at a
+gate just before its first I/O. Once every job on every host waits there, ssdprof writes the same
+"go AT" to all hosts: AT is a moment a little ahead, on each host's clock, when each host opens its
+gate. Each job reads the host's clock as its gate opens, right before fio's I/O loop; the start skew
+is the spread of those instants over every job of every host, in ssdprof's clock. fio 3.33 reports no
+start time of its own; its first I/O follows once the job's process next gets a CPU (bench/multihost.py
+checks the figure against fio's per-I/O log). The wrapper reports fio's PID, samples CPU and network every second, and
+ends fio by that PID when told to cancel, when the SSH connection drops (stdin closes), or when
+ssdprof's once-a-second heartbeat stops arriving. A session that ended (a lost host) is opened again
+for the next point.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import subprocess
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from ssdprof.model.results import ProgressSample
 from ssdprof.remote.addresses import HostAddress, HostError
@@ -28,10 +32,12 @@ from ssdprof.remote.heartbeat import SEND_LOCK, beat, send_line
 from ssdprof.remote.session import HostRun, HostSession, last_error
 from ssdprof.remote.ssh import Ssh
 
-__all__ = ["HostRun", "Launch", "fio_argv_from_job", "start_lead_ns"]
+__all__ = ["FioCommand", "HostRun", "Launch", "fio_argv_from_job", "start_lead_ns", "start_skew_ms"]
 
 _GRACE_S = 60.0
 _READY_TIMEOUT_S = 30.0
+_ARMED_TIMEOUT_S = 120.0
+"""fio's start-up on every host before the start: ~0.3 s of CPU each, longer on a loaded host or with rbd."""
 MIN_LEAD_NS = 30_000_000
 """How far ahead the start is set at least: long enough for "go" to reach every host on a quiet LAN."""
 MAX_LEAD_NS = 1_000_000_000
@@ -42,6 +48,14 @@ def fio_argv_from_job(job_text: str) -> list[str]:
     options = [line.strip() for line in job_text.splitlines()
                if line.strip() and not line.startswith((";", "#", "["))]
     return ["fio", "--output-format=json+", "--status-interval=1", "--name=ssdprof", *(f"--{option}" for option in options)]
+
+
+@dataclass(frozen=True)
+class FioCommand:
+    """fio's argument list on one host, and how many jobs (processes) it runs: each waits at the start gate."""
+
+    argv: list[str]
+    jobs: int
 
 
 def start_lead_ns(round_trips_ns: list[int]) -> int:
@@ -68,9 +82,9 @@ class Launch:
             raise
         threading.Thread(target=beat, args=(self._processes, self._finished), daemon=True).start()
 
-    def run(self, commands: dict[str, list[str]], *, ramp_s: float, duration_s: float,
+    def run(self, commands: dict[str, FioCommand], *, ramp_s: float, duration_s: float,
             on_progress: Callable[[ProgressSample], None] | None, cancel: threading.Event) -> list[HostRun]:
-        """One point on every host: fio's argv to each, the barrier, one start time for all, until every host is done."""
+        """One point on every host: fio started on each up to its gate, one start time for all, until every host is done."""
         if self._ended:
             raise HostError("the hosts' sessions are closed")
         runs = []
@@ -83,15 +97,16 @@ class Launch:
             runs.append(run)
         sent_ns = time.time_ns()
         for run in runs:
-            argv = commands[run.host.name]
-            bad = next((arg for arg in argv if "\n" in arg or "\r" in arg), None)
+            command = commands[run.host.name]
+            bad = next((arg for arg in command.argv if "\n" in arg or "\r" in arg), None)
             if bad is not None:
                 raise HostError(f"{run.host.name}: a fio argument holds a line break, which ssdprof never sends: {bad[:80]!r}")
-            send_line(self.sessions[run.host.name].process, "\n".join([f"run {len(argv)}", *argv]))
+            send_line(self.sessions[run.host.name].process, "\n".join([f"run {len(command.argv)} {command.jobs}", *command.argv]))
         self._wait_ready(runs, sent_ns)
         round_trips = [run.ready_local_ns - sent_ns for run in runs if run.ready_local_ns is not None]
+        self._wait_armed(runs)
         start_ns = time.time_ns() + start_lead_ns(round_trips)
-        for run in runs:  # the barrier: every host is waiting; one start time for all, on each host's clock
+        for run in runs:  # the barrier: every job waits at its gate; one start time for all, on each host's clock
             send_line(self.sessions[run.host.name].process, f"go {start_ns + run.clock_offset_ns}")
         self._supervise(runs, duration_s + _GRACE_S, cancel)
         return runs
@@ -133,6 +148,13 @@ class Launch:
                 raise HostError(run.ssh_failure() if run.returncode == 255
                                 else f"{run.host.name}: its session ended before the start: {last_error(run.stderr_lines)}")
 
+    def _wait_armed(self, runs: list[HostRun]) -> None:
+        """Until every host's fio jobs wait at the gate; a fio that ended first reports its error as its result."""
+        deadline = time.monotonic() + _ARMED_TIMEOUT_S
+        for run in runs:
+            if not run.armed.wait(max(0.0, deadline - time.monotonic())):
+                raise HostError(f"{run.host.name}: fio not ready to start within {_ARMED_TIMEOUT_S:.0f} s: {last_error(run.stderr_lines)}")
+
     def _supervise(self, runs: list[HostRun], limit_s: float, cancel: threading.Event) -> None:
         deadline = time.monotonic() + limit_s
         cancelled = False
@@ -145,6 +167,12 @@ class Launch:
             elif cancelled and time.monotonic() > deadline:
                 break
             next((run for run in runs if not run.done.is_set()), runs[0]).done.wait(0.05)
+
+
+def start_skew_ms(runs: list[HostRun]) -> float | None:
+    """The spread of the instants every job on every host was let through its gate, in ssdprof's clock; None when none was."""
+    starts = [began - run.clock_offset_ns for run in runs for began in run.began_ns]
+    return (max(starts) - min(starts)) / 1e6 if starts else None
 
 
 def clock_offset_ns(sent_ns: int, host_ns: int | None, received_ns: int) -> int:

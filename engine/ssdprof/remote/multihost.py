@@ -37,7 +37,7 @@ from ssdprof.model.workload import Workload, WorkloadError
 from ssdprof.remote.addresses import HostAddress, HostError
 from ssdprof.remote.ceph import CEPH_STATUS_COMMANDS, RbdTarget, cluster_facts
 from ssdprof.remote.keeper import Keepers
-from ssdprof.remote.launch import Launch, fio_argv_from_job
+from ssdprof.remote.launch import FioCommand, Launch, fio_argv_from_job, start_skew_ms
 from ssdprof.remote.leftovers import Leftovers
 from ssdprof.remote.links import busiest_interface, host_link_limit
 from ssdprof.remote.probe import HostProbe
@@ -124,8 +124,7 @@ class MultiHostEngine:
         runs = self._launch.run(self._commands(workload), ramp_s=workload.ramp_s, duration_s=workload.duration_s(),
                                 on_progress=on_progress, cancel=cancel)
         hosts = [self._describe(run.result(), run.monitor) for run in runs]
-        starts = [run.start_epoch_ns - run.clock_offset_ns for run in runs if run.start_epoch_ns is not None]
-        skew_ms = (max(starts) - min(starts)) / 1e6 if len(starts) > 1 else (0.0 if starts else None)
+        skew_ms = start_skew_ms(runs)
         warnings = [ValidityWarning(code="remote_cleanup", message=problem, concerns=[f"hosts.{h.host}"])
                     for h in hosts if h.error and (problem := self._remove(h.host))]
         if skew_ms is not None and skew_ms > SKEW_WARNING_MS:
@@ -233,16 +232,16 @@ class MultiHostEngine:
     def _target_options(self, host: HostAddress) -> tuple[str, ...]:
         return tuple(self.options.rbd.fio_options(host.name)) if self.options.rbd else ()
 
-    def _commands(self, workload: Workload) -> dict[str, list[str]]:
+    def _commands(self, workload: Workload) -> dict[str, FioCommand]:
         return {host.name: self._command(host, workload) for host in self.options.hosts}
 
-    def _command(self, host: HostAddress, workload: Workload) -> list[str]:
+    def _command(self, host: HostAddress, workload: Workload) -> FioCommand:
         plan = self._plan(self.probes[host.name], workload)
         rbd = self.options.rbd
         text = job_file(workload.model_copy(update={"direct": False}) if rbd else workload,
                         None if rbd else self.targets[host.name], plan, extra_options=self._target_options(host),
                         is_device=host.name in self.options.devices, hosts=len(self.options.hosts))
-        return ["env", *(rbd.env() if rbd else []), *fio_argv_from_job(text)]
+        return FioCommand(["env", *(rbd.env() if rbd else []), *fio_argv_from_job(text)], jobs=plan.numjobs)
 
     def _describe(self, result: HostResult, monitor: list[MonitorSample]) -> HostResult:
         probe = self.probes.get(result.host, HostProbe(reachable=False))

@@ -22,7 +22,7 @@ from ssdprof.remote.monitor import MonitorParser
 from ssdprof.remote.ssh import Ssh, explain_ssh_failure
 from ssdprof.target.processes import end_with_parent
 
-__all__ = ["HostRun", "HostSession", "last_error"]
+__all__ = ["HostRun", "HostSession", "epoch_ns", "last_error"]
 
 
 @dataclass
@@ -34,13 +34,17 @@ class HostRun:
     stream: DocumentStream = field(default_factory=DocumentStream)
     stderr_lines: list[str] = field(default_factory=list)
     fio_pid: int | None = None
-    start_epoch_ns: int | None = None
+    began_ns: list[int] = field(default_factory=list)
+    """When each of fio's jobs was let through its start gate, by the host's clock, read by the gate right before fio's
+    I/O loop (fio_wrapper.sh). The job's first I/O follows once its process next gets a CPU."""
     clock_offset_ns: int = 0
     """The host's clock minus ours, when the two clearly differ (0 when they agree within a round trip)."""
     ready: threading.Event = field(default_factory=threading.Event)
     ready_clock_ns: int | None = None
     ready_local_ns: int | None = None
     """The host's clock in its ready line, and ours when that line arrived."""
+    armed: threading.Event = field(default_factory=threading.Event)
+    """Every fio job waits at the gate before its first I/O (or fio ended first, or the session did)."""
     done: threading.Event = field(default_factory=threading.Event)
     """The point's output is complete (fio's report and exit status), or the session ended."""
     exited: threading.Event = field(default_factory=threading.Event)
@@ -56,6 +60,11 @@ class HostRun:
         self.tracker = ProgressTracker(ramp_s=self.ramp_s)
         self.monitor_parser = MonitorParser(self.host.name)
 
+    @property
+    def start_epoch_ns(self) -> int | None:
+        """When the host's first job was let through its start gate, by the host's clock."""
+        return min(self.began_ns, default=None)
+
     def ssh_failure(self) -> str:
         return explain_ssh_failure(self.host, "\n".join(self.stderr_lines), self.master_reason())
 
@@ -66,7 +75,7 @@ class HostRun:
         except FioOutputError:
             reason = self.ssh_failure() if self.returncode == 255 else (
                 last_error(self.stderr_lines) or f"{name}: fio produced no result (exit status {self.returncode})")
-            return HostResult(host=name, error=reason, start_epoch_ns=self.start_epoch_ns)
+            return HostResult(host=name, error=reason, start_epoch_ns=self.start_epoch_ns, jobs_start_epoch_ns=sorted(self.began_ns))
         error = None
         if self.fio_exit is None and self.returncode is not None:
             error = self.ssh_failure() + " (mid-run; data up to then kept)"
@@ -75,7 +84,8 @@ class HostRun:
         elif self.fio_exit:
             error = f"{name}: fio {_ending(self.fio_exit)} mid-run; its data up to then kept"
         return HostResult(host=name, jobs=len(report.jobs), read=combine(j.read for j in report.jobs),
-                          write=combine(j.write for j in report.jobs), error=error, start_epoch_ns=self.start_epoch_ns)
+                          write=combine(j.write for j in report.jobs), error=error, start_epoch_ns=self.start_epoch_ns,
+                          jobs_start_epoch_ns=sorted(self.began_ns))
 
 
 class HostSession:
@@ -127,13 +137,17 @@ class HostSession:
                 run.ready_clock_ns = int(value) if value.isdigit() else None
                 run.ready_local_ns = time.time_ns()
                 run.ready.set()
-            elif line.startswith("ssdprof-start "):
-                value = line.split()[1]
-                run.start_epoch_ns = int(value) if value.isdigit() else None
+            elif line.startswith("ssdprof-began "):
+                began_ns = epoch_ns(line.removeprefix("ssdprof-began "))
+                if began_ns is not None and not run.done.is_set():  # not a gate let go after its fio was killed
+                    run.began_ns.append(began_ns)
+            elif line == "ssdprof-armed":
+                run.armed.set()
             elif line.startswith("ssdprof-pid "):
                 run.fio_pid = int(line.split()[1])
             elif line.startswith("ssdprof-exit "):
                 run.fio_exit = int(line.split()[1])
+                run.armed.set()
                 run.exited.set()
             elif line.startswith("ssdprof-mon "):
                 sample = run.monitor_parser.feed(line.removeprefix("ssdprof-mon "))
@@ -155,6 +169,7 @@ class HostSession:
         if run is not None:  # nobody waits any more for what this session would have said
             run.returncode = self.process.returncode
             run.ready.set()
+            run.armed.set()
             run.exited.set()
             run.done.set()
 
@@ -170,6 +185,14 @@ def _ending(status: int) -> str:
         except ValueError:
             return f"was killed by signal {status - 128}"
     return f"ended with exit status {status}"
+
+
+def epoch_ns(text: str) -> int | None:
+    """'SECONDS.FRACTION' (bash's EPOCHREALTIME, or date +%s.%N) as integer nanoseconds, with no float rounding."""
+    seconds, _, fraction = text.strip().partition(".")
+    if not seconds.isdigit() or (fraction and not fraction.isdigit()):
+        return None
+    return int(seconds) * 1_000_000_000 + int((fraction + "000000000")[:9])
 
 
 def last_error(lines: list[str]) -> str:

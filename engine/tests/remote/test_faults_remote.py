@@ -149,7 +149,7 @@ def test_fio_killed_on_one_host_is_partial_naming_how_fio_ended(ssh_hosts: Any, 
 def test_a_host_starved_of_cpu_completes_with_both_hosts_and_is_flagged_slow(ssh_hosts: Any, tmp_path: Path) -> None:
     def starve() -> None:  # a real limit: a cgroup's CPU quota on everything in h2, its fio included
         try:
-            ssh_hosts.limit_cpu("h2", percent=5)
+            ssh_hosts.limit_cpu("h2", percent=2)  # 5 % was not always enough once the wrapper's sampling forked less
         except (InfraUnavailable, OSError) as exc:  # no cpu controller, or one this kernel will not limit
             skipped.append(str(exc))
 
