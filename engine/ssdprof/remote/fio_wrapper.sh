@@ -58,7 +58,7 @@ fi
 
 say() { ( echo "$1" >&2 ); }  # in a subshell: a write to a dropped connection raises SIGPIPE
 lost() { echo lost >&5; }
-pid='' runner='' mon='' killer='' ending=''
+pid='' runner='' mon='' killer='' ending='' stopping=''
 
 arm() {  # "N J", then N argument lines
   n=${1% *} jobs=${1#* } parked=0; set --
@@ -96,6 +96,7 @@ monitor() {
 }
 
 stop_fio() {  # by its PID; jobs still at the gate are let through, to see that they must end
+  stopping=1  # a fio whose PID is not yet known is stopped as soon as it is
   [ -n "$pid" ] || return 0
   kill -INT "$pid" 2>/dev/null
   exec 4<>gate
@@ -108,7 +109,7 @@ point_end() {  # fio's exit status
   # The helpers and their sleeps hold none of the session's descriptors, so SSH does not wait for them.
   [ -z "$mon$killer" ] || end_helpers ${mon:+"$mon"} ${killer:+"$killer"}
   exec 4<>gate 4>&-  # a gate whose job was killed while waiting lets its shell go
-  pid='' runner='' mon='' killer=''
+  pid='' runner='' mon='' killer='' stopping=''
   ( echo "ssdprof-point-end" )
 }
 
@@ -120,8 +121,8 @@ while IFS= read -r event <&5; do
   case $event in
     "in run "*) arm "${event#in run }" ;;
     "in go "*) [ -z "$runner" ] || go "${event#in go }" ;;
-    "in cancel") stop_fio ;;
-    "pid "*) pid=${event#pid }; say "ssdprof-pid $pid" ;;
+    "in cancel") [ -z "$runner" ] || stop_fio ;;
+    "pid "*) pid=${event#pid }; say "ssdprof-pid $pid"; [ -z "$stopping" ] || stop_fio ;;
     parked) parked=$((parked + 1)); [ "$parked" -ne "$jobs" ] || say "ssdprof-armed" ;;
     "exit "*) point_end "${event#exit }"; [ -z "$ending" ] || break ;;
     lost|eof) ending=1; [ -n "$runner" ] || break; stop_fio ;;

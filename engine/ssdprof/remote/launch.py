@@ -104,7 +104,9 @@ class Launch:
             send_line(self.sessions[run.host.name].process, "\n".join([f"run {len(command.argv)} {command.jobs}", *command.argv]))
         self._wait_ready(runs, sent_ns)
         round_trips = [run.ready_local_ns - sent_ns for run in runs if run.ready_local_ns is not None]
-        self._wait_armed(runs)
+        if not self._wait_armed(runs, cancel):
+            self._supervise(runs, 0.0, cancel)  # cancelled while fio started: each host ends its fio, no "go" is sent
+            return runs
         start_ns = time.time_ns() + start_lead_ns(round_trips)
         for run in runs:  # the barrier: every job waits at its gate; one start time for all, on each host's clock
             send_line(self.sessions[run.host.name].process, f"go {start_ns + run.clock_offset_ns}")
@@ -148,12 +150,18 @@ class Launch:
                 raise HostError(run.ssh_failure() if run.returncode == 255
                                 else f"{run.host.name}: its session ended before the start: {last_error(run.stderr_lines)}")
 
-    def _wait_armed(self, runs: list[HostRun]) -> None:
-        """Until every host's fio jobs wait at the gate; a fio that ended first reports its error as its result."""
+    def _wait_armed(self, runs: list[HostRun], cancel: threading.Event) -> bool:
+        """Until every host's fio jobs wait at the gate (True), or a cancel (False); a fio that ended first reports
+        its error as its result."""
         deadline = time.monotonic() + _ARMED_TIMEOUT_S
         for run in runs:
-            if not run.armed.wait(max(0.0, deadline - time.monotonic())):
-                raise HostError(f"{run.host.name}: fio not ready to start within {_ARMED_TIMEOUT_S:.0f} s: {last_error(run.stderr_lines)}")
+            while not cancel.is_set() and not run.armed.wait(0.05):
+                if time.monotonic() > deadline:
+                    raise HostError(f"{run.host.name}: fio not ready to start within {_ARMED_TIMEOUT_S:.0f} s: "
+                                    f"{last_error(run.stderr_lines)}")
+            if cancel.is_set():
+                return False
+        return True
 
     def _supervise(self, runs: list[HostRun], limit_s: float, cancel: threading.Event) -> None:
         deadline = time.monotonic() + limit_s

@@ -16,6 +16,9 @@ from conftest import requires_fio
 from infra.netns_hosts import ssdprof_on_hosts as ssdprof
 
 from ssdprof.fio import histogram
+from ssdprof.remote.addresses import parse_host
+from ssdprof.remote.launch import FioCommand, Launch
+from ssdprof.remote.ssh import Ssh, SshSettings
 
 pytestmark = requires_fio
 
@@ -207,3 +210,29 @@ def test_sixteen_hosts_start_together_and_leave_nothing_behind(tmp_path: Path) -
             assert list(Path(hosts.host_dirs[alias]).glob("ssdprof-testfile-*")) == [], alias
     finally:
         context.__exit__(None, None, None)
+
+
+def test_a_cancel_before_the_start_ends_every_hosts_fio_and_lets_no_job_through(ssh_hosts: Any, tmp_path: Path) -> None:
+    """Cancelled while fio sets up on the hosts (here: before the point is even sent): no "go" is sent, each host ends its
+    fio by PID (a 30 s job that would otherwise outlast the 20 s the cancel waits), and nothing is left running."""
+    aliases = ["h1", "h2"]
+    ssh = Ssh(SshSettings(config=ssh_hosts.ssh_config_path, leftovers=tmp_path / "leftovers"))
+    addresses = [parse_host(alias) for alias in aliases]
+    commands = {alias: FioCommand(["fio", "--output-format=json+", "--name=ssdprof", f"--filename={ssh_hosts.host_dirs[alias]}/c.dat",
+                                   "--size=8MiB", "--rw=randread", "--bs=4k", "--runtime=30", "--time_based=1"], jobs=1)
+                for alias in aliases}
+    cancel = threading.Event()
+    cancel.set()
+    ssh.open_masters(addresses)
+    try:
+        ssh.wait_masters()
+        launch = Launch(ssh, addresses)
+        try:
+            runs = launch.run(commands, ramp_s=0, duration_s=30, on_progress=None, cancel=cancel)
+            assert all(run.done.is_set() for run in runs), [run.stderr_lines for run in runs]
+            assert [run.result().read.io_count for run in runs] == [0, 0]
+        finally:
+            launch.end()
+    finally:
+        ssh.close_masters()
+    assert all(ssh_hosts.settled_processes(alias) == {"sshd"} for alias in aliases)
