@@ -21,7 +21,7 @@ from ssdprof.portable.lanes import LaneSpec
 from ssdprof.portable.messages import Schedule
 from ssdprof.portable.queued import QueuedLanes
 
-__all__ = ["PROBE_NS", "WAITING_SHARE_MIN", "ProbeShares", "QueueSizing", "probe_queue", "size_queue"]
+__all__ = ["PROBE_NS", "PYTHON_SHARE_MIN", "WAITING_SHARE_MIN", "ProbeShares", "QueueSizing", "probe_queue", "size_queue"]
 
 PROBE_NS = 200_000_000
 WAITING_SHARE_MIN = 0.25
@@ -29,6 +29,14 @@ WAITING_SHARE_MIN = 0.25
 Measured on this project's 2-core VM, whose other work makes it vary: 0.4-0.6 for its virtual
 disk at QD8-32, but 0.1 at QD2, where each submission holds the core while the hypervisor
 takes it; 0.07-0.4 for a RAM-backed file at QD32."""
+
+
+PYTHON_SHARE_MIN = 0.5
+"""A busy probe thread is split over processes only when Python took at least this share of its busy time: Python's
+work is what more processes share out. When the kernel's submission path took most of it (on this project's virtual
+disk each submission exits to the hypervisor: 0.2-0.33 of a fully busy core in Python), more submitters contend for
+it instead. Measured there, 4 KiB random reads, one process against the probe's old choice of two: QD2 56k against
+38k IOPS, QD4 74k against 58k (p99 72 against 250 us), QD8 78k against 82k (fio io_uring: 63k, 94k, 127k)."""
 
 
 @dataclass(frozen=True)
@@ -50,7 +58,12 @@ class QueueSizing:
     def note(self) -> str:
         if self.probe is None:
             return f"{self.workers} worker process(es)"
-        verdict = "one core could not keep the queue full" if self.workers > 1 else "one core kept the queue full"
+        if self.workers > 1:
+            verdict = "one core could not keep the queue full"
+        elif self.probe.waiting >= WAITING_SHARE_MIN:
+            verdict = "one core kept the queue full"
+        else:
+            verdict = "one core was busy, mostly in the kernel's submission path, which more processes would contend for"
         return (f"{self.workers} worker process(es): {verdict} (probe: waited for the device "
                 f"{self.probe.waiting * 100:.0f} % of the time; {self.probe.busy:.2f} core busy, {self.probe.user:.2f} in Python)")
 
@@ -90,7 +103,8 @@ def probe_queue(lanes: tuple[LaneSpec, ...], backend: str, path: Path, *, direct
 
 
 def size_queue(probe: ProbeShares | None, *, outstanding_ios: int, cores: int) -> QueueSizing:
-    """One process, or one per core (at most one per outstanding I/O) when the probe's thread was the bottleneck."""
-    if probe is None or probe.waiting >= WAITING_SHARE_MIN:
+    """One process, or one per core (at most one per outstanding I/O) when the probe's thread was the bottleneck
+    and mostly in Python."""
+    if probe is None or probe.waiting >= WAITING_SHARE_MIN or probe.user < PYTHON_SHARE_MIN * probe.busy:
         return QueueSizing(1, probe)
     return QueueSizing(max(1, min(cores, outstanding_ios)), probe)

@@ -97,7 +97,7 @@ def test_a_random_read_run_has_the_fio_runners_shape(scratch: Path, test_file: P
     assert "ioengine=io_uring" in result.job_text and "iodepth=2" in result.job_text and "direct=1" in result.job_text
     raw = json.loads(result.raw_output)
     assert (raw["lanes"], raw["backend"]) == (2, "io_uring")
-    assert f"io_uring: 2 I/O(s) kept in flight by {raw['workers']} worker process(es): one core" in result.engine.reason
+    assert f"io_uring: 2 I/O(s) kept in flight by {raw['workers']} worker process(es): one core " in result.engine.reason
     assert "engine CPU" in result.engine.reason
 
 
