@@ -36,7 +36,7 @@ from ssdprof.portable.messages import Schedule, WorkerSpec
 from ssdprof.portable.pool import WorkerPool, default_start_method
 from ssdprof.portable.posixaio import slots_per_process
 from ssdprof.portable.proof import DeviceProof, cpu_warnings, disk_of
-from ssdprof.portable.sizing import ProbeShares, QueueSizing, probe_queue, size_queue
+from ssdprof.portable.sizing import ProbeShares, QueueSizing, hardware_queues, probe_queue, size_queue
 
 __all__ = ["PortableEngine"]
 
@@ -121,7 +121,8 @@ class PortableEngine:
             return QueueSizing(1)
         probe = probe_queue(tuple(lanes), backend, path, direct=workload.direct, writes=workload.does_write,
                             system=self.system)
-        return size_queue(probe, outstanding_ios=outstanding, cores=os.cpu_count() or 1)
+        queues = hardware_queues(path, self.system) if workload.direct else None  # buffered I/O copies from the cache
+        return size_queue(probe, outstanding_ios=outstanding, cores=os.cpu_count() or 1, hardware_queues=queues)
 
     def worker_count(self, outstanding_ios: int) -> int:
         """Processes first, threads beyond a few processes per core.

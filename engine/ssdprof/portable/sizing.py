@@ -19,9 +19,10 @@ from ssdprof.portable import aio
 from ssdprof.portable.aio import AsyncQueue
 from ssdprof.portable.lanes import LaneSpec
 from ssdprof.portable.messages import Schedule
+from ssdprof.portable.proof import disk_of
 from ssdprof.portable.queued import QueuedLanes
 
-__all__ = ["PROBE_NS", "PYTHON_SHARE_MIN", "WAITING_SHARE_MIN", "ProbeShares", "QueueSizing", "probe_queue", "size_queue"]
+__all__ = ["PROBE_NS", "WAITING_SHARE_MIN", "ProbeShares", "QueueSizing", "hardware_queues", "probe_queue", "size_queue"]
 
 PROBE_NS = 200_000_000
 WAITING_SHARE_MIN = 0.25
@@ -29,14 +30,6 @@ WAITING_SHARE_MIN = 0.25
 Measured on this project's 2-core VM, whose other work makes it vary: 0.4-0.6 for its virtual
 disk at QD8-32, but 0.1 at QD2, where each submission holds the core while the hypervisor
 takes it; 0.07-0.4 for a RAM-backed file at QD32."""
-
-
-PYTHON_SHARE_MIN = 0.5
-"""A busy probe thread is split over processes only when Python took at least this share of its busy time: Python's
-work is what more processes share out. When the kernel's submission path took most of it (on this project's virtual
-disk each submission exits to the hypervisor: 0.2-0.33 of a fully busy core in Python), more submitters contend for
-it instead. Measured there, 4 KiB random reads, one process against the probe's old choice of two: QD2 56k against
-38k IOPS, QD4 74k against 58k (p99 72 against 250 us), QD8 78k against 82k (fio io_uring: 63k, 94k, 127k)."""
 
 
 @dataclass(frozen=True)
@@ -53,17 +46,20 @@ class ProbeShares:
 class QueueSizing:
     workers: int
     probe: ProbeShares | None = None
+    hardware_queues: int | None = None
+    """The disk's submission queues (blk-mq hardware contexts) when they capped the workers."""
 
     @property
     def note(self) -> str:
         if self.probe is None:
             return f"{self.workers} worker process(es)"
-        if self.workers > 1:
-            verdict = "one core could not keep the queue full"
-        elif self.probe.waiting >= WAITING_SHARE_MIN:
+        if self.probe.waiting >= WAITING_SHARE_MIN:
             verdict = "one core kept the queue full"
+        elif self.hardware_queues is not None:
+            verdict = (f"one core could not keep the queue full, but the disk has {self.hardware_queues} hardware "
+                       "queue(s): more submitters would contend for them")
         else:
-            verdict = "one core was busy, mostly in the kernel's submission path, which more processes would contend for"
+            verdict = "one core could not keep the queue full"
         return (f"{self.workers} worker process(es): {verdict} (probe: waited for the device "
                 f"{self.probe.waiting * 100:.0f} % of the time; {self.probe.busy:.2f} core busy, {self.probe.user:.2f} in Python)")
 
@@ -102,9 +98,27 @@ def probe_queue(lanes: tuple[LaneSpec, ...], backend: str, path: Path, *, direct
                        waiting=queue.waited_ns / 1e9 / wall_s)
 
 
-def size_queue(probe: ProbeShares | None, *, outstanding_ios: int, cores: int) -> QueueSizing:
-    """One process, or one per core (at most one per outstanding I/O) when the probe's thread was the bottleneck
-    and mostly in Python."""
-    if probe is None or probe.waiting >= WAITING_SHARE_MIN or probe.user < PYTHON_SHARE_MIN * probe.busy:
+def size_queue(probe: ProbeShares | None, *, outstanding_ios: int, cores: int, hardware_queues: int | None = None) -> QueueSizing:
+    """One process, or one per core (at most one per outstanding I/O, and for direct I/O at most one per hardware queue of
+    the disk) when the probe's thread was the bottleneck.
+
+    A disk with fewer submission queues than cores makes its submitters take turns: on this project's virtual disk (one
+    queue for both CPUs, each submission an exit to the hypervisor) two processes measured worse than one, 4 KiB random
+    reads: QD2 38k against 56k IOPS, QD4 58k against 74k (p99 250 against 72 us), QD8 82k against 78k."""
+    if probe is None or probe.waiting >= WAITING_SHARE_MIN:
         return QueueSizing(1, probe)
-    return QueueSizing(max(1, min(cores, outstanding_ios)), probe)
+    workers = max(1, min(cores, outstanding_ios))
+    if hardware_queues is not None and hardware_queues < workers:
+        return QueueSizing(max(1, hardware_queues), probe, hardware_queues)
+    return QueueSizing(workers, probe)
+
+
+def hardware_queues(path: Path, system: str) -> int | None:
+    """How many blk-mq hardware queues the disk holding ``path`` has (Linux), or None where unknown."""
+    disk = disk_of(path, system)
+    if disk is None:
+        return None
+    try:
+        return sum(1 for entry in Path(f"/sys/block/{disk}/mq").iterdir() if entry.name.isdigit()) or None
+    except OSError:
+        return None
