@@ -98,11 +98,27 @@ _JOB_PREFIX = "ssdprof-job-"
 
 
 def _remove_stale_job_folders() -> None:
-    """Job folders of ssdprof processes that were killed (kill -9 skips their clean-up), by PID."""
+    """Job folders of ssdprof processes that were killed (kill -9 skips their clean-up), by PID, and any fio still
+    running from one of them."""
     for folder in Path(tempfile.gettempdir()).glob(f"{_JOB_PREFIX}*-*"):
         pid = folder.name.removeprefix(_JOB_PREFIX).split("-", 1)[0]
         if pid.isdigit() and int(pid) != os.getpid() and not psutil.pid_exists(int(pid)):
+            _end_fio_of(folder)
             shutil.rmtree(folder, ignore_errors=True)
+
+
+def _end_fio_of(folder: Path) -> None:
+    """fio processes (main and forked jobs) started on the job file in a dead ssdprof's ``folder``, killed by PID.
+
+    The death signal (SIGTERM) normally ends them, but fio 3.33 can deadlock in its own SIGTERM handler: a CI run
+    left a fio and its job process asleep on a futex, SIGTERM blocked, long after the 1 s job's end."""
+    job = str(folder / "job.fio")
+    for process in psutil.process_iter(["name", "cmdline"]):
+        try:
+            if process.info["name"] == "fio" and job in (process.info["cmdline"] or []):
+                process.kill()
+        except psutil.Error:
+            continue
 
 
 def run_fio(

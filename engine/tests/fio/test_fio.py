@@ -1,11 +1,18 @@
 """The fio wrapper against the real fio binary."""
 
+import os
+import subprocess
+import sys
+import tempfile
 import threading
+import time
 from pathlib import Path
 
+import psutil
 import pytest
 from conftest import requires_fio
 
+from ssdprof.fio import runner
 from ssdprof.fio.output import combine
 from ssdprof.fio.runner import FioInstall, FioPlan, detect_fio, job_file, layout_file, plan_fio, run_fio
 from ssdprof.model.workload import parse_workload
@@ -114,3 +121,41 @@ def test_fio_run_with_its_own_steady_state_detection_is_parsed(fio: FioInstall, 
     assert len(steady.iops_samples) == 2 and all(v > 0 for v in steady.iops_samples)
     measurement = measurement_from_report(parse_report(done.stdout), engine=EngineInfo(name="fio"), raw_output=done.stdout)
     assert measurement.fio_steadystate == steady
+
+
+def test_a_fio_left_running_by_a_dead_ssdprof_is_ended_with_its_job_folder(fio: FioInstall, disk_dir: Path) -> None:
+    """fio 3.33 can deadlock in its own SIGTERM handler, so a killed ssdprof's death signal may not end it (seen in CI).
+    Here a real fio runs a long job from a job folder named for a process that has exited (the dead ssdprof, as a
+    name: the deadlock itself cannot be caused on demand); the next run's clean-up kills that fio and its job process
+    by PID and removes the folder, and leaves a fio of a live folder alone."""
+    exited = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True, check=True)
+    dead_pid = int(exited.stdout)
+    assert not psutil.pid_exists(dead_pid)
+    started = []
+    for owner in (dead_pid, os.getpid()):
+        folder = Path(tempfile.mkdtemp(prefix=f"ssdprof-job-{owner}-"))
+        (folder / "job.fio").write_text(f"[hung]\nfilename={disk_dir / f'hung-{owner}.dat'}\nsize=8m\nrw=randread\n"
+                                        "runtime=60\ntime_based=1\n")
+        process = subprocess.Popen([fio.path, "--output-format=json", str(folder / "job.fio")], stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.DEVNULL, start_new_session=True)
+        started.append((folder, process))
+    try:
+        deadline = time.monotonic() + 20  # until each fio has forked its job process
+        while time.monotonic() < deadline and any(len(psutil.Process(p.pid).children()) < 1 for _, p in started):
+            time.sleep(0.1)
+        (dead_folder, dead_fio), (live_folder, live_fio) = started
+        jobs = psutil.Process(dead_fio.pid).children()
+        assert jobs
+        runner._remove_stale_job_folders()
+        assert dead_fio.wait(timeout=10) is not None and not dead_folder.exists()
+        psutil.wait_procs(jobs, timeout=10)
+        assert not any(job.is_running() and job.status() != psutil.STATUS_ZOMBIE for job in jobs)
+        assert live_fio.poll() is None and live_folder.exists()
+    finally:
+        for folder, process in started:  # fio's job processes start sessions of their own: each is ended by its PID
+            if process.poll() is None:
+                for job in psutil.Process(process.pid).children():
+                    job.kill()
+                process.kill()
+                process.wait()
+            subprocess.run(["rm", "-rf", str(folder)], check=False)
