@@ -139,8 +139,11 @@ def backend_label(name: str, system: str, *, direct: bool) -> str:
 
 
 def open_queue(name: str, path: Path, *, direct: bool, write: bool, system: str, length_bytes: int,
-               read_addresses: list[int]) -> AsyncQueue:
-    """An open queue on ``path`` with one slot per read buffer address; the queue owns the file."""
+               read_addresses: list[int], memory: tuple[int, int] | None = None) -> AsyncQueue:
+    """An open queue on ``path`` with one slot per read buffer address; the queue owns the file.
+
+    ``memory`` is ``(address, bytes)`` of one region holding every buffer the queue will see (reads
+    and writes), which io_uring registers with the kernel; None where the buffers lie apart."""
     if name == "iocp":
         from ssdprof.portable.iocp import IocpQueue
 
@@ -149,19 +152,20 @@ def open_queue(name: str, path: Path, *, direct: bool, write: bool, system: str,
 
     io = open_io_file(path, direct=direct, write=write, system=system)
     try:
-        return _on_descriptor(name, io.descriptor, length_bytes, read_addresses, io.close)
+        return _on_descriptor(name, io.descriptor, length_bytes, read_addresses, memory=memory, close_file=io.close)
     except BaseException:
         io.close()
         raise
 
 
-def _on_descriptor(name: str, descriptor: int, length_bytes: int, read_addresses: list[int],
-                   close_file: Callable[[], None]) -> AsyncQueue:
+def _on_descriptor(name: str, descriptor: int, length_bytes: int, read_addresses: list[int], *,
+                   memory: tuple[int, int] | None, close_file: Callable[[], None]) -> AsyncQueue:
     depth = len(read_addresses)
     if name == "io_uring":
         from ssdprof.portable.uring import UringQueue
 
-        return UringQueue(descriptor, depth, length_bytes=length_bytes, read_addresses=read_addresses, on_close=close_file)
+        return UringQueue(descriptor, depth, length_bytes=length_bytes, read_addresses=read_addresses, memory=memory,
+                          on_close=close_file)
     if name == "libaio":
         from ssdprof.portable.libaio import LibaioQueue
 

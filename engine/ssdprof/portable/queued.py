@@ -31,8 +31,9 @@ from ssdprof.portable.messages import Chunk, LaneDone, Schedule
 
 __all__ = ["QueueFactory", "QueuedLanes", "failed_transfer"]
 
-QueueFactory = Callable[[int, list[int]], AsyncQueue]
-"""``factory(length_bytes, read_addresses) -> queue`` with one slot per read address."""
+QueueFactory = Callable[[int, list[int], tuple[int, int]], AsyncQueue]
+"""``factory(length_bytes, read_addresses, memory) -> queue`` with one slot per read address; ``memory`` is
+``(address, bytes)`` of the one region that holds every read and write buffer (see :func:`aio.open_queue`)."""
 
 
 def _ios(stream: OffsetStream) -> Iterator[tuple[int, bool]]:
@@ -68,7 +69,9 @@ class QueuedLanes:
         self._read_buffers = memory[: len(specs)]
         pools: list[memoryview | None] = list(memory[len(specs) :]) if writing else [None] * len(specs)
         self._slots = [self._slot(spec, pool) for spec, pool in zip(specs, pools, strict=True)]
-        self._queue = open_queue(self._length, [buffer_address(b) for b in self._read_buffers])
+        first = buffer_address(memory[0])
+        self._queue = open_queue(self._length, [buffer_address(b) for b in self._read_buffers],
+                                 (first, buffer_address(memory[-1]) + len(memory[-1]) - first))
         self._was_read = [True] * len(specs)
         self._start_ns = self._ramp_end_ns = self._end_ns = 0
         self._handover_ns = 0

@@ -80,9 +80,9 @@ def probe_queue(lanes: tuple[LaneSpec, ...], backend: str, path: Path, *, direct
                 system: str) -> ProbeShares | None:
     """How much of a core one thread needs to keep ``lanes`` in flight on ``path``; None if it failed."""
 
-    def open_queue(length_bytes: int, read_addresses: list[int]) -> AsyncQueue:
+    def open_queue(length_bytes: int, read_addresses: list[int], memory: tuple[int, int]) -> AsyncQueue:
         return aio.open_queue(backend, path, direct=direct, write=writes, system=system, length_bytes=length_bytes,
-                              read_addresses=read_addresses)
+                              read_addresses=read_addresses, memory=memory)
 
     try:
         queue = QueuedLanes(lanes, open_queue, Schedule(ramp_ns=0, runtime_ns=PROBE_NS, checkpoint_ns=PROBE_NS // 4),

@@ -88,9 +88,9 @@ def _queue_main(spec: WorkerSpec, *, send: Callable[[object], None], stopped: Ca
                 start_ns: Any) -> None:
     """All of this worker's lanes as the slots of one asynchronous queue, in this one thread."""
 
-    def open_queue(length_bytes: int, read_addresses: list[int]) -> AsyncQueue:
+    def open_queue(length_bytes: int, read_addresses: list[int], memory: tuple[int, int]) -> AsyncQueue:
         return aio.open_queue(spec.backend, Path(spec.path), direct=spec.direct, write=spec.writes, system=spec.system,
-                              length_bytes=length_bytes, read_addresses=read_addresses)
+                              length_bytes=length_bytes, read_addresses=read_addresses, memory=memory)
 
     try:
         kind = PacedLanes if spec.schedule.rate_iops_per_lane else QueuedLanes

@@ -13,7 +13,7 @@ import pytest
 
 from ssdprof.portable import aio
 from ssdprof.portable.aio import SYNC, AsyncQueue, backend_label, choose_backend, open_queue
-from ssdprof.portable.directio import aligned_buffer, buffer_address
+from ssdprof.portable.directio import aligned_buffer, buffer_address, contiguous_buffers
 from ssdprof.portable.libaio import iocb_bytes
 from ssdprof.portable.posixaio import DARWIN, GLIBC, slots_per_process
 
@@ -78,6 +78,51 @@ def test_writes_land_at_their_offsets(name: str, test_file: Path) -> None:
     data = test_file.read_bytes()
     for slot in range(4):
         assert data[(100 + slot) * BLOCK : (101 + slot) * BLOCK] == bytes([slot + 1]) * BLOCK
+
+
+def test_io_uring_registers_the_file_and_the_buffers_region_and_moves_the_same_data(test_file: Path) -> None:
+    """Fixed buffers and a fixed file (fio's fixedbufs, registerfiles): reads land in each slot's buffer, writes
+    leave from anywhere in the region, exactly as with plain reads and writes."""
+    if aio._refusal("io_uring"):
+        pytest.skip(f"io_uring cannot run here: {aio._refusal('io_uring')}")
+    data = test_file.read_bytes()
+    region = contiguous_buffers([BLOCK] * 8)
+    reads, sources = region[:4], region[4:]
+    first = buffer_address(region[0])
+    queue = open_queue("io_uring", test_file, direct=True, write=True, system="Linux", length_bytes=BLOCK,
+                       read_addresses=[buffer_address(b) for b in reads], memory=(first, 8 * BLOCK))
+    assert getattr(queue, "registered", None) is True
+    for slot in range(4):
+        sources[slot][:] = bytes([0xA0 + slot]) * BLOCK
+        queue.queue(slot, (200 + slot) * BLOCK, write_address=buffer_address(sources[slot]))
+    done = queue.submit_and_reap()
+    while queue.in_flight:
+        done += queue.submit_and_reap()
+    for slot in range(4):
+        queue.queue(slot, slot * 3 * BLOCK)
+    done += queue.submit_and_reap()
+    while queue.in_flight:
+        done += queue.submit_and_reap()
+    queue.close()
+    assert sorted(done) == sorted([(slot, BLOCK) for slot in range(4)] * 2)
+    written = test_file.read_bytes()
+    for slot in range(4):
+        assert bytes(reads[slot]) == data[slot * 3 * BLOCK : (slot * 3 + 1) * BLOCK]
+        assert written[(200 + slot) * BLOCK : (201 + slot) * BLOCK] == bytes([0xA0 + slot]) * BLOCK
+
+
+def test_io_uring_runs_plain_reads_where_the_region_cannot_be_registered(test_file: Path) -> None:
+    if aio._refusal("io_uring"):
+        pytest.skip(f"io_uring cannot run here: {aio._refusal('io_uring')}")
+    buffer = aligned_buffer(BLOCK)
+    address = buffer_address(buffer)
+    queue = open_queue("io_uring", test_file, direct=True, write=False, system="Linux", length_bytes=BLOCK,
+                       read_addresses=[address], memory=(address, 2 << 30))  # over io_uring's 1 GiB per buffer
+    assert getattr(queue, "registered", None) is False
+    queue.queue(0, 5 * BLOCK)
+    assert queue.submit_and_reap() == [(0, BLOCK)]
+    queue.close()
+    assert bytes(buffer) == test_file.read_bytes()[5 * BLOCK : 6 * BLOCK]
 
 
 def test_the_whole_queue_is_in_flight_before_any_completion_is_reaped(name: str, test_file: Path) -> None:

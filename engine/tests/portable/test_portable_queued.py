@@ -166,9 +166,9 @@ def run_lanes(path: Path, schedule: Schedule, *, depth: int = 4, read_pct: int =
               stop: threading.Event | None = None) -> tuple[list[LaneDone], list[Any]]:
     specs = tuple(plan_lanes(IoShape(4096, 64 * MIB, True, read_pct, depth, 1), seed=5))
 
-    def factory(length_bytes: int, read_addresses: list[int]) -> aio.AsyncQueue:
+    def factory(length_bytes: int, read_addresses: list[int], memory: tuple[int, int]) -> aio.AsyncQueue:
         return open_queue(runnable("io_uring"), path, direct=True, write=read_pct < 100, system="Linux",
-                          length_bytes=length_bytes, read_addresses=read_addresses)
+                          length_bytes=length_bytes, read_addresses=read_addresses, memory=memory)
 
     sent: list[Any] = []
     flag = stop or threading.Event()
