@@ -17,6 +17,10 @@ Both fio jobs use ``scramble_buffers`` instead of the runner's ``refill_buffers`
 1 MiB of random data per write costs fio ~0.3 ms of CPU per I/O, which would cap fio, not the
 device, on large writes. The data is incompressible and never repeats either way.
 
+The last two columns are the CPU time (user + system) each tool spent per I/O (fio's ``usr_cpu`` and
+``sys_cpu``, the portable engine's measured engine CPU; ramp included on both sides): where the
+device is fast enough, one core's worth of it bounds the IOPS a single submitting thread reaches.
+
 Then the software ceiling on a RAM-backed file (/dev/shm, buffered, no device in the path):
 4K random reads at QD1 per worker (where the portable engine takes its synchronous path) and
 one job at QD32 (its asynchronous queue), each against fio io_uring and fio psync; goal >= 0.80.
@@ -27,6 +31,7 @@ Run: engine/.venv/bin/python bench/portable_vs_fio.py [--quick] [--target DIR] [
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import tempfile
@@ -61,13 +66,15 @@ class Figures:
     iops: float
     p50_ns: float
     p99_ns: float
+    cpu_us_per_io: float
+    """CPU time (user + system) of the engine per I/O: what one I/O cost the tool, not the device."""
 
 
-def _figures(iops: float, bins: dict[int, int]) -> Figures:
+def _figures(iops: float, bins: dict[int, int], cpu_us_per_io: float) -> Figures:
     p50, p99 = histogram.percentiles(bins, [Fraction(50), Fraction(99)])
     if p50 is None or p99 is None or iops <= 0:
         raise RuntimeError("no I/O was measured")
-    return Figures(iops, float(p50), float(p99))
+    return Figures(iops, float(p50), float(p99), cpu_us_per_io)
 
 
 def portable_figures(engine: PortableEngine, workload: Workload, path: Path) -> Figures:
@@ -75,7 +82,10 @@ def portable_figures(engine: PortableEngine, workload: Workload, path: Path) -> 
     if measurement.errors:
         raise RuntimeError("; ".join(measurement.errors))
     host = measurement.hosts[0]
-    return _figures(host.read.iops + host.write.iops, histogram.merge([host.read.lat_bins_ns, host.write.lat_bins_ns]))
+    iops = host.read.iops + host.write.iops
+    raw = json.loads(measurement.raw_output or "{}")  # the engine's CPU over the whole run (ramp included)
+    cpu_us = raw["engine_cpu_s"] / (iops * raw["wall_s"]) * 1e6 if iops and raw.get("wall_s") else float("nan")
+    return _figures(iops, histogram.merge([host.read.lat_bins_ns, host.write.lat_bins_ns]), cpu_us)
 
 
 def fio_figures(install: FioInstall, workload: Workload, path: Path, plan: FioPlan) -> Figures:
@@ -88,7 +98,9 @@ def fio_figures(install: FioInstall, workload: Workload, path: Path, plan: FioPl
     iops = sum(float(job[d]["iops"]) for job in jobs for d in ("read", "write"))
     bins = histogram.merge({int(v): int(c) for v, c in (job[d]["lat_ns"].get("bins") or {}).items()}
                            for job in jobs for d in ("read", "write"))
-    return _figures(iops, bins)
+    cpu_s = sum((float(job["usr_cpu"]) + float(job["sys_cpu"])) / 100 * float(job["job_runtime"]) / 1000 for job in jobs)
+    ios = sum(int(job[d]["total_ios"]) for job in jobs for d in ("read", "write"))
+    return _figures(iops, bins, cpu_s / ios * 1e6 if ios else float("nan"))
 
 
 def psync_plan(workload: Workload) -> FioPlan:
@@ -133,7 +145,7 @@ def run_grid(args: argparse.Namespace, install: FioInstall) -> int:
               f"{args.size >> 20} MiB file in {scratch}; portable backend {portable.backend.name}")
         print(f"{'':24} {'---- vs fio io_uring (goals) ----':>51}   {'-- vs fio psync --':>20}")
         print(f"{'point':24} {'fio IOPS':>9} {'port IOPS':>9} {'IOPS':>6} {'p50':>6} {'p99':>6} {'':10}   "
-              f"{'IOPS':>6} {'p50':>6} {'p99':>6}")
+              f"{'IOPS':>6} {'p50':>6} {'p99':>6}   CPU us/I/O: portable, fio io_uring")
         for block, qd, (pattern, read_pct) in grid:
             workload = parse_workload({"pattern": pattern, "read_pct": read_pct, "block_size_bytes": block, "queue_depth": qd,
                                        "runtime_s": args.runtime, "ramp_s": args.ramp, "size_bytes": args.size,
@@ -155,8 +167,10 @@ def _print_point(workload: Workload, rounds: list[dict[str, Figures]]) -> int:
     fio_iops = statistics.median(r[GOAL_REFERENCE].iops for r in rounds)
     port_iops = statistics.median(r["portable"].iops for r in rounds)
     goal, psync = ratios[GOAL_REFERENCE], ratios["psync"]
+    cpu = {name: statistics.median(r[name].cpu_us_per_io for r in rounds) for name in ("portable", GOAL_REFERENCE)}
     print(f"{workload.label:24} {fio_iops:9.0f} {port_iops:9.0f} {goal[0]:6.3f} {goal[1]:6.3f} {goal[2]:6.3f} "
-          f"{' '.join(marks):10}   {psync[0]:6.3f} {psync[1]:6.3f} {psync[2]:6.3f}", flush=True)
+          f"{' '.join(marks):10}   {psync[0]:6.3f} {psync[1]:6.3f} {psync[2]:6.3f}   "
+          f"{cpu['portable']:5.1f} {cpu[GOAL_REFERENCE]:5.1f}", flush=True)
     return marks.count("MISS")
 
 

@@ -81,6 +81,8 @@ class Collector:
         self.ready: set[int] = set()
         self.done: dict[int, LaneDone] = {}
         self.worker_cpu_s: dict[int, float] = {}
+        self.worker_waited_s: dict[int, float] = {}
+        """Per worker keeping a full asynchronous queue: time its thread waited for completions."""
         self.samples: list[ProgressSample] = []
         self._pending: dict[int, tuple[_Direction, _Direction]] = {}
         self._lane_upto_ns: dict[int, int] = {}
@@ -97,6 +99,8 @@ class Collector:
             self.done[message.lane_id] = message
         elif isinstance(message, WorkerDone):
             self.worker_cpu_s[message.worker_id] = message.cpu_s
+            if message.waited_s is not None:
+                self.worker_waited_s[message.worker_id] = message.waited_s
 
     @property
     def errors(self) -> list[str]:

@@ -36,7 +36,7 @@ from ssdprof.portable.messages import Schedule, WorkerSpec
 from ssdprof.portable.pool import WorkerPool, default_start_method
 from ssdprof.portable.posixaio import slots_per_process
 from ssdprof.portable.proof import DeviceProof, cpu_warnings, disk_of
-from ssdprof.portable.sizing import ProbeShares, QueueSizing, hardware_queues, probe_queue, size_queue
+from ssdprof.portable.sizing import ProbeShares, QueueSizing, hardware_queues, probe_queue, queue_bound_warnings, size_queue
 
 __all__ = ["PortableEngine"]
 
@@ -263,7 +263,7 @@ def _run(specs: list[WorkerSpec], start_method: str, collector: Collector, cance
         wall_s = (time.perf_counter_ns() - start_ns) / 1e9
         collector.publish_due(wall_s, final=True)
         engine_cpu_s = sum(collector.worker_cpu_s.values()) + time.process_time() - cpu_before
-        warnings = cpu_warnings(engine_cpu_s, wall_s, os.cpu_count() or 1)
+        warnings = cpu_warnings(engine_cpu_s, wall_s, os.cpu_count() or 1) + queue_bound_warnings(collector.worker_waited_s, wall_s)
         if proof is not None:
             issued_read, issued_write = collector.issued_bytes()
             warnings += proof.finish(issued_read_bytes=issued_read, issued_write_bytes=issued_write)

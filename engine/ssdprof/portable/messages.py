@@ -82,3 +82,6 @@ class WorkerDone:
     worker_id: int
     cpu_s: float
     """CPU time (user + system, all threads) the worker used from the start to its end."""
+    waited_s: float | None = None
+    """How long its asynchronous queue's thread was blocked waiting for completions; None where it did not keep
+    the queue full (the synchronous path, or a paced queue, which waits for its arrivals by design)."""

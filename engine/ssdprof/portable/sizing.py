@@ -15,6 +15,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from ssdprof.model.results import ValidityWarning
 from ssdprof.portable import aio
 from ssdprof.portable.aio import AsyncQueue
 from ssdprof.portable.lanes import LaneSpec
@@ -22,7 +23,8 @@ from ssdprof.portable.messages import Schedule
 from ssdprof.portable.proof import disk_of
 from ssdprof.portable.queued import QueuedLanes
 
-__all__ = ["PROBE_NS", "WAITING_SHARE_MIN", "ProbeShares", "QueueSizing", "hardware_queues", "probe_queue", "size_queue"]
+__all__ = ["PROBE_NS", "WAITING_SHARE_MIN", "ProbeShares", "QueueSizing", "hardware_queues", "probe_queue", "queue_bound_warnings",
+           "size_queue"]
 
 PROBE_NS = 200_000_000
 WAITING_SHARE_MIN = 0.25
@@ -111,6 +113,26 @@ def size_queue(probe: ProbeShares | None, *, outstanding_ios: int, cores: int, h
     if hardware_queues is not None and hardware_queues < workers:
         return QueueSizing(max(1, hardware_queues), probe, hardware_queues)
     return QueueSizing(workers, probe)
+
+
+def queue_bound_warnings(waited_s: dict[int, float], wall_s: float) -> list[ValidityWarning]:
+    """A warning when every worker's queue thread, not the device, set the pace of the measurement.
+
+    The probe's rule, applied to the run itself: a thread that waited for the device less than
+    :data:`WAITING_SHARE_MIN` of the time found completions already there whenever it looked. More processes
+    would not help where the disk's hardware queues capped them (:class:`QueueSizing`), and a busy machine can
+    starve the thread too; either way the device was ahead of the engine, so it may deliver more than measured,
+    and a completion may have waited for the thread before it was reaped (which adds to its latency)."""
+    if not waited_s or wall_s <= 0:
+        return []
+    share = max(waited_s.values()) / wall_s
+    if share >= WAITING_SHARE_MIN:
+        return []
+    return [ValidityWarning(
+        code="engine_queue_bound", concerns=["read.iops", "write.iops", "read.lat_ns", "write.lat_ns"],
+        message=f"the portable engine's queue thread waited for the device only {share * 100:.0f} % of the run: completions "
+                "were ready whenever it looked, so the device may deliver more IOPS and shorter latencies than measured "
+                "here; compare with fio on the same target")]
 
 
 def hardware_queues(path: Path, system: str) -> int | None:

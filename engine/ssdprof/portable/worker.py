@@ -49,10 +49,11 @@ def run_worker(spec: WorkerSpec, connection: Connection, go: Any, start_ns: Any,
         return bool(stop.value)
 
     common = {"send": send, "stopped": stopped, "go": go, "start_ns": start_ns}
+    waited_s: list[float] = []
     if spec.backend == SYNC:
         threads = [threading.Thread(target=_lane_main, args=(spec, lane), daemon=True, kwargs=common) for lane in spec.lanes]
     else:
-        threads = [threading.Thread(target=_queue_main, args=(spec,), daemon=True, kwargs=common)]
+        threads = [threading.Thread(target=_queue_main, args=(spec, waited_s), daemon=True, kwargs=common)]
     for thread in threads:
         thread.start()
     cpu_at_start = time.process_time()
@@ -61,7 +62,7 @@ def run_worker(spec: WorkerSpec, connection: Connection, go: Any, start_ns: Any,
     for thread in threads:
         thread.join()
     with contextlib.suppress(OSError):  # the engine is gone; nothing left to tell
-        send(WorkerDone(spec.worker_id, time.process_time() - cpu_at_start))
+        send(WorkerDone(spec.worker_id, time.process_time() - cpu_at_start, waited_s[0] if waited_s else None))
     connection.close()
 
 
@@ -84,9 +85,10 @@ def _lane_main(spec: WorkerSpec, lane_spec: LaneSpec, *, send: Callable[[object]
         io.close()
 
 
-def _queue_main(spec: WorkerSpec, *, send: Callable[[object], None], stopped: Callable[[], bool], go: Any,
-                start_ns: Any) -> None:
-    """All of this worker's lanes as the slots of one asynchronous queue, in this one thread."""
+def _queue_main(spec: WorkerSpec, waited_s: list[float], *, send: Callable[[object], None], stopped: Callable[[], bool],
+                go: Any, start_ns: Any) -> None:
+    """All of this worker's lanes as the slots of one asynchronous queue, in this one thread; a queue kept full
+    appends to ``waited_s`` how long the thread waited for completions."""
 
     def open_queue(length_bytes: int, read_addresses: list[int], memory: tuple[int, int]) -> AsyncQueue:
         return aio.open_queue(spec.backend, Path(spec.path), direct=spec.direct, write=spec.writes, system=spec.system,
@@ -105,7 +107,10 @@ def _queue_main(spec: WorkerSpec, *, send: Callable[[object], None], stopped: Ca
         if not _wait_for_start(go, spec.parent_pid) or stopped():
             lanes.close()
             return
-        for done in lanes.run(int(start_ns.value)):
+        finished = lanes.run(int(start_ns.value))
+        if kind is QueuedLanes:
+            waited_s.append(lanes.waited_ns / 1e9)
+        for done in finished:
             send(done)
     except (OSError, EOFError):
         return  # the pipe to the engine broke: it was cancelled or died

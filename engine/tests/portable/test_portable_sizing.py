@@ -10,7 +10,15 @@ import pytest
 
 from ssdprof.portable import aio
 from ssdprof.portable.lanes import IoShape, plan_lanes
-from ssdprof.portable.sizing import WAITING_SHARE_MIN, ProbeShares, QueueSizing, hardware_queues, probe_queue, size_queue
+from ssdprof.portable.sizing import (
+    WAITING_SHARE_MIN,
+    ProbeShares,
+    QueueSizing,
+    hardware_queues,
+    probe_queue,
+    queue_bound_warnings,
+    size_queue,
+)
 
 
 def test_a_thread_that_often_waited_for_the_device_keeps_the_queue_in_one_process() -> None:
@@ -68,3 +76,10 @@ def test_the_probe_measures_the_share_of_a_core_on_the_real_file(disk_dir: Path)
 def test_a_failing_probe_leaves_the_choice_to_the_measurement(disk_dir: Path) -> None:
     lanes = tuple(plan_lanes(IoShape(4096, 8 << 20, True, 100, 2, 1), seed=3))
     assert probe_queue(lanes, "io_uring", disk_dir / "missing.dat", direct=True, writes=False, system="Linux") is None
+
+
+def test_a_run_is_flagged_as_queue_bound_only_when_every_worker_seldom_waited() -> None:
+    assert [w.code for w in queue_bound_warnings({0: 0.1, 1: 0.2}, wall_s=2.0)] == ["engine_queue_bound"]
+    assert "10 %" in queue_bound_warnings({0: 0.1, 1: 0.2}, wall_s=2.0)[0].message  # the most any worker waited
+    assert queue_bound_warnings({0: 0.1, 1: 0.6}, wall_s=2.0) == []  # one worker waited for the device: it set the pace there
+    assert queue_bound_warnings({}, wall_s=2.0) == []  # the synchronous path, or a paced queue
