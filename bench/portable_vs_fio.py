@@ -17,6 +17,14 @@ Both fio jobs use ``scramble_buffers`` instead of the runner's ``refill_buffers`
 1 MiB of random data per write costs fio ~0.3 ms of CPU per I/O, which would cap fio, not the
 device, on large writes. The data is incompressible and never repeats either way.
 
+Then what the device saw, from the operating system's disk counters (psutil; on Linux the
+block layer's, /proc/diskstats) read around each run: the mean number of I/Os the block layer
+held ("dev depth": the tool's IOPS x the block-layer time its I/O accumulated per I/O issued, by
+Little's law) and the mean block-layer time per request. A tool's queue depth is what it keeps
+outstanding; "dev depth" is how much of it reached the device, the rest being I/O stamped but
+not yet submitted or completed but not yet reaped by the tool's own thread. Other I/O on the same
+disk during a run adds to both (read them as context, not as goals).
+
 The last two columns are the CPU time (user + system) each tool spent per I/O (fio's ``usr_cpu`` and
 ``sys_cpu``, the portable engine's measured engine CPU; ramp included on both sides): where the
 device is fast enough, one core's worth of it bounds the IOPS a single submitting thread reaches.
@@ -38,17 +46,19 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+import psutil
 from ssdprof.fio import histogram
 from ssdprof.fio.jobfile import FioPlan, job_file
 from ssdprof.fio.output import split_documents
 from ssdprof.fio.runner import FioInstall, detect_fio, run_fio
 from ssdprof.model.workload import Workload, parse_workload
 from ssdprof.portable.engine import PortableEngine
+from ssdprof.portable.proof import disk_of
 
 IOPS_P50_TOLERANCE = 0.10
 P99_TOLERANCE = 0.25
@@ -68,6 +78,35 @@ class Figures:
     p99_ns: float
     cpu_us_per_io: float
     """CPU time (user + system) of the engine per I/O: what one I/O cost the tool, not the device."""
+    device_in_flight: float = float("nan")
+    """Mean I/Os the block layer held during the run (see the module docstring)."""
+    device_request_us: float = float("nan")
+    """Mean block-layer time per request, µs."""
+
+
+class DeviceSide:
+    """The disk's counters around one run: how deep the device's queue really was."""
+
+    def __init__(self, path: Path, block_bytes: int):
+        self._disk = disk_of(path)
+        self._block_bytes = block_bytes
+        self._before = self._read()
+
+    def _read(self) -> Any:
+        counters = psutil.disk_io_counters(perdisk=True, nowrap=True) or {}
+        return counters.get(self._disk) if self._disk else None
+
+    def figures(self, figures: Figures) -> Figures:
+        after = self._read()
+        if self._before is None or after is None:
+            return figures
+        busy_ms = (after.read_time - self._before.read_time) + (after.write_time - self._before.write_time)
+        requests = (after.read_count - self._before.read_count) + (after.write_count - self._before.write_count)
+        ios = ((after.read_bytes - self._before.read_bytes) + (after.write_bytes - self._before.write_bytes)) / self._block_bytes
+        if requests <= 0 or ios <= 0:
+            return figures
+        return replace(figures, device_in_flight=figures.iops * busy_ms / 1e3 / ios,
+                       device_request_us=busy_ms * 1e3 / requests)
 
 
 def _figures(iops: float, bins: dict[int, int], cpu_us_per_io: float) -> Figures:
@@ -78,6 +117,7 @@ def _figures(iops: float, bins: dict[int, int], cpu_us_per_io: float) -> Figures
 
 
 def portable_figures(engine: PortableEngine, workload: Workload, path: Path) -> Figures:
+    device = DeviceSide(path, workload.block_size_bytes)
     measurement = engine.measure(workload, path, is_device=False, on_progress=None, cancel=threading.Event())
     if measurement.errors:
         raise RuntimeError("; ".join(measurement.errors))
@@ -85,11 +125,12 @@ def portable_figures(engine: PortableEngine, workload: Workload, path: Path) -> 
     iops = host.read.iops + host.write.iops
     raw = json.loads(measurement.raw_output or "{}")  # the engine's CPU over the whole run (ramp included)
     cpu_us = raw["engine_cpu_s"] / (iops * raw["wall_s"]) * 1e6 if iops and raw.get("wall_s") else float("nan")
-    return _figures(iops, histogram.merge([host.read.lat_bins_ns, host.write.lat_bins_ns]), cpu_us)
+    return device.figures(_figures(iops, histogram.merge([host.read.lat_bins_ns, host.write.lat_bins_ns]), cpu_us))
 
 
 def fio_figures(install: FioInstall, workload: Workload, path: Path, plan: FioPlan) -> Figures:
     """IOPS and total-latency (submission to completion) percentiles of one fio run."""
+    device = DeviceSide(path, workload.block_size_bytes)
     text = job_file(workload, str(path), plan).replace("refill_buffers=1", "scramble_buffers=1")
     text = text.replace("\n[ssdprof]", "lat_percentiles=1\n\n[ssdprof]")
     run = run_fio(install, text, workload=workload)
@@ -100,7 +141,7 @@ def fio_figures(install: FioInstall, workload: Workload, path: Path, plan: FioPl
                            for job in jobs for d in ("read", "write"))
     cpu_s = sum((float(job["usr_cpu"]) + float(job["sys_cpu"])) / 100 * float(job["job_runtime"]) / 1000 for job in jobs)
     ios = sum(int(job[d]["total_ios"]) for job in jobs for d in ("read", "write"))
-    return _figures(iops, bins, cpu_s / ios * 1e6 if ios else float("nan"))
+    return device.figures(_figures(iops, bins, cpu_s / ios * 1e6 if ios else float("nan")))
 
 
 def psync_plan(workload: Workload) -> FioPlan:
@@ -145,7 +186,7 @@ def run_grid(args: argparse.Namespace, install: FioInstall) -> int:
               f"{args.size >> 20} MiB file in {scratch}; portable backend {portable.backend.name}")
         print(f"{'':24} {'---- vs fio io_uring (goals) ----':>51}   {'-- vs fio psync --':>20}")
         print(f"{'point':24} {'fio IOPS':>9} {'port IOPS':>9} {'IOPS':>6} {'p50':>6} {'p99':>6} {'':10}   "
-              f"{'IOPS':>6} {'p50':>6} {'p99':>6}   CPU us/I/O: portable, fio io_uring")
+              f"{'IOPS':>6} {'p50':>6} {'p99':>6}   CPU us/I/O   dev depth   blk us/request  (portable, fio io_uring)")
         for block, qd, (pattern, read_pct) in grid:
             workload = parse_workload({"pattern": pattern, "read_pct": read_pct, "block_size_bytes": block, "queue_depth": qd,
                                        "runtime_s": args.runtime, "ramp_s": args.ramp, "size_bytes": args.size,
@@ -167,10 +208,14 @@ def _print_point(workload: Workload, rounds: list[dict[str, Figures]]) -> int:
     fio_iops = statistics.median(r[GOAL_REFERENCE].iops for r in rounds)
     port_iops = statistics.median(r["portable"].iops for r in rounds)
     goal, psync = ratios[GOAL_REFERENCE], ratios["psync"]
-    cpu = {name: statistics.median(r[name].cpu_us_per_io for r in rounds) for name in ("portable", GOAL_REFERENCE)}
+    def median(field: Callable[[Figures], float]) -> dict[str, float]:
+        return {name: statistics.median(field(r[name]) for r in rounds) for name in ("portable", GOAL_REFERENCE)}
+
+    cpu, depth, blk = median(lambda x: x.cpu_us_per_io), median(lambda x: x.device_in_flight), median(lambda x: x.device_request_us)
     print(f"{workload.label:24} {fio_iops:9.0f} {port_iops:9.0f} {goal[0]:6.3f} {goal[1]:6.3f} {goal[2]:6.3f} "
           f"{' '.join(marks):10}   {psync[0]:6.3f} {psync[1]:6.3f} {psync[2]:6.3f}   "
-          f"{cpu['portable']:5.1f} {cpu[GOAL_REFERENCE]:5.1f}", flush=True)
+          f"{cpu['portable']:5.1f} {cpu[GOAL_REFERENCE]:5.1f}   {depth['portable']:5.1f} {depth[GOAL_REFERENCE]:5.1f}   "
+          f"{blk['portable']:6.0f} {blk[GOAL_REFERENCE]:6.0f}", flush=True)
     return marks.count("MISS")
 
 

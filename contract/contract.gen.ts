@@ -185,6 +185,22 @@ export interface DeleteResult {
   deleted: boolean;
 }
 
+/** How much of the queue reached the device, from the OS's disk counters read around the run (see :mod:`ssdprof.target.device_queue`). */
+export interface DeviceQueue {
+  /** the disk counted, e.g. nvme0n1 or vda */
+  disk: string;
+  /** I/Os the engine kept outstanding: queue depth × jobs */
+  requested_outstanding: number;
+  /** mean I/Os the block layer held: the run's IOPS × block-layer time per I/O issued (Little's law) */
+  mean_in_flight: number;
+  /** mean block-layer time per read request, arrival at the block layer to completion */
+  read_request_lat_ns_mean: number | null;
+  /** the same for write requests */
+  write_request_lat_ns_mean: number | null;
+  /** requests the disk completed during the run, ramp and any other I/O on the disk included */
+  requests: number;
+}
+
 export interface DevicesResult {
   devices: TargetDevice[];
 }
@@ -1097,6 +1113,8 @@ export interface RunResult {
   drive_state: DriveState | null;
   /** fio's own steadystate object, where fio wrote one */
   fio_steadystate: FioSteadyState | null;
+  /** the device's side of the queue (local direct I/O on a disk the OS counts); null elsewhere */
+  device_queue: DeviceQueue | null;
 }
 
 export interface RunResultEnvelope {

@@ -34,8 +34,8 @@ describe('Results', () => {
     expect(within(table).getByRole('img', { name: 'read ran 0.5 s of the 1 s asked' })).toBeDefined();
   });
 
-  it('shows total latency, and its submission and completion parts on request', async () => {
-    const run = studentRuns[0]!;
+  it('shows total latency, and its submission and completion parts and the device\'s queue on request', async () => {
+    const run: RunResult = { ...studentRuns[0]!, device_queue: { disk: 'vda', requested_outstanding: 32, mean_in_flight: 7.14, read_request_lat_ns_mean: 48_000, write_request_lat_ns_mean: null, requests: 290_000 } };
     renderWith(engine(), <Results title="one" runs={[run]} onDesign={vi.fn()} />);
     const table = screen.getByTestId('results-table');
     expect(within(table).getByRole('caption').textContent).toMatch(/total latency, submission to completion/);
@@ -45,6 +45,8 @@ describe('Results', () => {
     await userEvent.click(screen.getByRole('checkbox', { name: 'Submission / completion' }));
     expect(within(table).getByText((run.read.slat_ns.mean! / 1e3).toFixed(1))).toBeDefined();
     expect(within(table).getByText((run.read.clat_ns.mean! / 1e3).toFixed(1))).toBeDefined();
+    expect(within(table).getByText('at device (mean I/Os)')).toBeDefined();
+    expect(within(table).getByText('7.1')).toBeDefined();
   });
 
   it('draws the first rows of a long sweep and the rest on request', async () => {

@@ -8,7 +8,7 @@ import { mbPerS, mibPerS } from '../lib/units';
 interface Column {
   key: string;
   head: string;
-  value: (s: DirectionStats) => number | null;
+  value: (s: DirectionStats, run: RunResult) => number | null;
   digits: number;
   concern?: string;
 }
@@ -27,6 +27,8 @@ const COLUMNS: readonly Column[] = [
 const BREAKDOWN: readonly Column[] = [
   { key: 'slat_ns.mean', head: 'submission mean µs', value: (s) => us(s.slat_ns.mean), digits: 1 },
   { key: 'clat_ns.mean', head: 'completion mean µs', value: (s) => us(s.slat_ns.mean === null ? null : s.clat_ns.mean), digits: 1 },
+  // How much of the queue reached the device (the OS's disk counters; local direct I/O only).
+  { key: 'device_queue', head: 'at device (mean I/Os)', value: (_s, run) => run.device_queue?.mean_in_flight ?? null, digits: 1 },
 ];
 
 const KIND_NOTES: Record<string, string> = {
@@ -58,7 +60,7 @@ export function ResultsTable({ runs }: { runs: RunResult[] }) {
     const header = ['run', 'workload', 'direction', ...columns.map((c) => c.head), 'status', 'warnings'].join('\t');
     const lines = rows.map(({ run, direction }) => [
       run.id ?? '', run.workload.label, direction,
-      ...columns.map((c) => { const v = c.value(run[direction]); return v === null ? '' : v.toFixed(c.digits); }),
+      ...columns.map((c) => { const v = c.value(run[direction], run); return v === null ? '' : v.toFixed(c.digits); }),
       run.status, run.warnings.map((w) => w.message).join(' | '),
     ].join('\t'));
     try {
@@ -96,7 +98,7 @@ export function ResultsTable({ runs }: { runs: RunResult[] }) {
       <table className="data" data-testid="results-table">
         <caption>
           Results: latency is total latency, submission to completion (fio&apos;s lat; the same span on every engine)
-          {breakdown && <>; submission + completion = total where the engine timed them apart (fio&apos;s asynchronous engines), – elsewhere</>};
+          {breakdown && <>; submission + completion = total where the engine timed them apart (fio&apos;s asynchronous engines), – elsewhere; at device: the mean number of I/Os the block layer held, from the disk&apos;s counters (of the queue depth × jobs kept outstanding)</>};
           MB = 10⁶ bytes, MiB = 2²⁰ bytes
         </caption>
         <thead>
@@ -111,7 +113,7 @@ export function ResultsTable({ runs }: { runs: RunResult[] }) {
             <tr key={`${run.id}-${direction}`}>
               <td>{run.id}</td><td>{run.workload.label}</td><td>{direction}</td>
               {columns.map((c) => {
-                const value = c.value(run[direction]);
+                const value = c.value(run[direction], run);
                 const flags = concerning(run, direction, c.concern ?? c.key);
                 return (
                   <td key={c.key} className="num">

@@ -29,6 +29,7 @@ from ssdprof.remote.addresses import HostError
 from ssdprof.remote.multihost import cluster_warnings
 from ssdprof.remote.ssh import SshSettings
 from ssdprof.store.db import Store
+from ssdprof.target.device_queue import DeviceQueueProbe, device_queue_warnings
 
 __all__ = ["Clock", "EngineUnavailable", "Point", "PointEngine", "Runner", "SweepOutcome", "choose_engine"]
 
@@ -200,6 +201,12 @@ class Runner:
 
         cpu = _CpuSampler()
         cpu.start()
+        # Paced runs keep the queue shallow on purpose; buffered I/O reaches the disk as the page cache decides.
+        queue = (DeviceQueueProbe(site.counted_disk, block_size_bytes=workload.block_size_bytes,
+                                  requested_outstanding=workload.outstanding_ios)
+                 if site.counted_disk and workload.direct and not workload.rate_iops else None)
+        if queue is not None:
+            queue.start()
         try:
             if (gone := site.vanished()) is not None:
                 raise FileNotFoundError(gone)
@@ -219,6 +226,8 @@ class Runner:
         warnings = check_validity(workload, measurement, read, write, environment=environment, cpu_busy_pct=cpu_busy)
         warnings += cluster_warnings(environment.cluster)
         failed = not (read.active or write.active)
+        device_queue = queue.finish(read, write) if queue is not None and not failed else None
+        warnings += device_queue_warnings(device_queue)
         return RunResult(
             sweep_id=point.sweep_id, repeat=point.repeat, started_at=started_at, finished_at=_now(),
             status="failed" if failed else "partial" if any(h.error for h in measurement.hosts) else "ok",
@@ -226,7 +235,7 @@ class Runner:
             hosts=measurement.hosts, read=read, write=write, progress=measurement.progress, tags=point.tags,
             cpu_busy_pct=cpu_busy, raw_output=measurement.raw_output, job_text=measurement.job_text,
             monitor=measurement.monitor, start_skew_ms=measurement.start_skew_ms,
-            fio_steadystate=measurement.fio_steadystate, drive_state=point.drive_state,
+            fio_steadystate=measurement.fio_steadystate, drive_state=point.drive_state, device_queue=device_queue,
         )
 
 

@@ -16,6 +16,7 @@ from ssdprof.model.results import Environment, RunResult
 from ssdprof.model.sweep import SweepSpec
 from ssdprof.model.workload import FieldProblem, WorkloadError
 from ssdprof.portable.engine import PortableEngine
+from ssdprof.portable.proof import disk_of
 from ssdprof.remote.addresses import parse_host
 from ssdprof.remote.ceph import parse_rbd
 from ssdprof.remote.multihost import DEFAULT_REMOTE_DIR, MultiHostEngine, RemoteOptions
@@ -42,6 +43,8 @@ class Site(Protocol):
     environment: Environment
     path: Path
     is_device: bool
+    counted_disk: str | None
+    """The disk whose OS counters see this site's I/O (the device's side of the queue), where known."""
 
     @property
     def engine(self) -> PointEngine: ...
@@ -71,6 +74,7 @@ class LocalSite:
         self.environment = capture_environment(where, engine.tool_versions, block_device=self.plan.device)
         self.path = self.plan.path
         self.is_device = self.plan.kind is TargetKind.BLOCK_DEVICE
+        self.counted_disk = disk_of(where)
         self._check_points(spec, self.plan, self.environment)
         self._folder = _hold(self.plan.path.parent) if self.plan.kind is TargetKind.DIRECTORY else None
         # Held for the whole sweep: nothing can mount or claim a device that is being written.
@@ -164,6 +168,7 @@ class RemoteSite:
         self.environment = Environment()
         self.path = Path(options.target_dir)
         self.is_device = False
+        self.counted_disk: str | None = None  # each host's disk is its own; not counted from here
 
     def set_up(self, emit: Callable[[RunEvent], None]) -> float:
         started = time.monotonic()

@@ -7,9 +7,9 @@ from typing import TextIO
 
 from ssdprof.model.events import LayoutDone, PointFinished, PointProgress, PointStarted, RunEvent, SweepFinished, SweepStarted
 from ssdprof.model.quantities import format_duration, format_size
-from ssdprof.model.results import DirectionStats, HostResult, ProgressSample, RunResult
+from ssdprof.model.results import DeviceQueue, DirectionStats, HostResult, ProgressSample, RunResult
 
-__all__ = ["ProgressPrinter", "format_iops", "format_latency_ns", "format_run", "format_runs_table"]
+__all__ = ["ProgressPrinter", "format_device_queue", "format_iops", "format_latency_ns", "format_run", "format_runs_table"]
 
 
 def format_latency_ns(value: float | None) -> str:
@@ -58,6 +58,8 @@ class ProgressPrinter:
             if len(r.hosts) > 1:
                 for host in r.hosts:
                     self._line(f"    {host.host}: {host.error or _direction_brief(host)}", final=True)
+            if r.device_queue is not None:
+                self._line(f"    {format_device_queue(r.device_queue)}", final=True)
             for warning in r.warnings:
                 self._line(f"    {warning.severity.value}: {warning.message}", final=True)
         elif isinstance(event, SweepFinished):
@@ -143,6 +145,14 @@ def _row(run: RunResult, name: str, stats: DirectionStats, *, breakdown: bool) -
             f"{format_latency_ns(lat.p99):>10} {format_latency_ns(lat.p99_9):>10}  {run.status}{flag}")
 
 
+def format_device_queue(queue: DeviceQueue) -> str:
+    """e.g. ``at the device (vda): 7.1 of 32 outstanding I/Os on average; block layer 48 µs per read request``."""
+    parts = [f"{format_latency_ns(lat)} per {name} request" for name, lat in
+             (("read", queue.read_request_lat_ns_mean), ("write", queue.write_request_lat_ns_mean)) if lat is not None]
+    return (f"at the device ({queue.disk}): {queue.mean_in_flight:.1f} of {queue.requested_outstanding} outstanding I/Os "
+            f"on average" + (f"; block layer {', '.join(parts)}" if parts else ""))
+
+
 def format_run(run: RunResult, *, breakdown: bool = False) -> str:
     env = run.environment
     lines = [
@@ -157,6 +167,8 @@ def format_run(run: RunResult, *, breakdown: bool = False) -> str:
         lines.append("tags:     " + ", ".join(f"{k}={v}" for k, v in run.tags.items()))
     lines.append("drive:    " + (run.drive_state.sentence() if run.drive_state else "drive state not recorded (stored before "
                                                                                   "ssdprof recorded it, or measured on hosts)"))
+    if run.device_queue is not None:
+        lines.append(f"queue:    {format_device_queue(run.device_queue)}")
     if run.fio_steadystate is not None:
         ss = run.fio_steadystate
         lines.append(f"fio steady state: {ss.ss} over {ss.duration_s:g} s: {'attained' if ss.attained else 'NOT attained'} "

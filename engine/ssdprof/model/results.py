@@ -15,6 +15,7 @@ from ssdprof.model.workload import Workload
 
 __all__ = [
     "BIN_FIELDS",
+    "DeviceQueue",
     "DirectionStats",
     "EngineInfo",
     "Environment",
@@ -196,6 +197,21 @@ class Environment(BaseModel):
     device_queue_depth: int | None = Field(default=None, description="the device's own queue depth (SCSI/SATA), where told")
 
 
+class DeviceQueue(BaseModel):
+    """How much of the queue reached the device, from the OS's disk counters read around the run
+    (see :mod:`ssdprof.target.device_queue`)."""
+
+    disk: str = Field(description="the disk counted, e.g. nvme0n1 or vda")
+    requested_outstanding: int = Field(description="I/Os the engine kept outstanding: queue depth × jobs")
+    mean_in_flight: float = Field(description="mean I/Os the block layer held: the run's IOPS × block-layer time "
+                                              "per I/O issued (Little's law)")
+    read_request_lat_ns_mean: float | None = Field(default=None, description="mean block-layer time per read request, "
+                                                                             "arrival at the block layer to completion")
+    write_request_lat_ns_mean: float | None = Field(default=None, description="the same for write requests")
+    requests: int = Field(default=0, description="requests the disk completed during the run, ramp and any other I/O "
+                                                 "on the disk included")
+
+
 class Severity(str, enum.Enum):
     INFO = "info"
     WARNING = "warning"
@@ -271,6 +287,8 @@ class RunResult(BaseModel):
                                                                       "written since its last purge, steady state; null on "
                                                                       "runs stored before ssdprof recorded it")
     fio_steadystate: FioSteadyState | None = Field(default=None, description="fio's own steadystate object, where fio wrote one")
+    device_queue: DeviceQueue | None = Field(default=None, description="the device's side of the queue (local direct I/O "
+                                                                       "on a disk the OS counts); null elsewhere")
 
     def summary_json(self) -> dict[str, Any]:
         """The documented, stable ``--json`` shape (bins and time series left out)."""

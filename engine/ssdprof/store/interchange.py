@@ -129,9 +129,12 @@ CSV_COLUMNS = [
     "numjobs", "runtime_s", "ramp_s", "direct", "device_model", "interface", "direction", "io_count", "iops",
     "bw_bytes_per_s", "bw_MB_per_s", "bw_MiB_per_s", "latency_kind",
     "lat_ns_mean", "lat_ns_stddev", "lat_ns_min", "lat_ns_max", "lat_ns_p50", "lat_ns_p90", "lat_ns_p95", "lat_ns_p99",
-    "lat_ns_p99_9", "lat_ns_p99_99", "slat_ns_mean", "clat_ns_mean", "clat_ns_p50", "clat_ns_p99", "warnings", "tags",
+    "lat_ns_p99_9", "lat_ns_p99_99", "slat_ns_mean", "clat_ns_mean", "clat_ns_p50", "clat_ns_p99",
+    "device_mean_in_flight", "device_request_lat_ns_mean", "warnings", "tags",
 ]
-"""lat_ns is total latency (submission to completion); slat_ns and clat_ns are its breakdown."""
+"""lat_ns is total latency (submission to completion); slat_ns and clat_ns are its breakdown; device_* is
+the device's side of the queue (the run's ``device_queue``: mean I/Os the block layer held, and its time per
+request in this direction), empty where it was not counted."""
 
 
 def _latency_columns(stats: DirectionStats) -> dict[str, str]:
@@ -143,6 +146,14 @@ def _latency_columns(stats: DirectionStats) -> dict[str, str]:
         "lat_ns_p99_99": _num(lat.p99_99), "slat_ns_mean": _num(stats.slat_ns.mean), "clat_ns_mean": _num(clat.mean),
         "clat_ns_p50": _num(clat.p50), "clat_ns_p99": _num(clat.p99),
     }
+
+
+def _device_columns(run: RunResult, direction: str) -> dict[str, str]:
+    queue = run.device_queue
+    if queue is None:
+        return {"device_mean_in_flight": "", "device_request_lat_ns_mean": ""}
+    per_request = queue.read_request_lat_ns_mean if direction == "read" else queue.write_request_lat_ns_mean
+    return {"device_mean_in_flight": f"{queue.mean_in_flight:.2f}", "device_request_lat_ns_mean": _num(per_request)}
 
 
 def export_json(runs: list[RunResult]) -> str:
@@ -168,7 +179,7 @@ def export_csv(runs: list[RunResult]) -> str:
                 "interface": run.environment.interface, "direction": name, "io_count": stats.io_count,
                 "iops": f"{stats.iops:.3f}", "bw_bytes_per_s": f"{stats.bw_bytes_per_s:.0f}",
                 "bw_MB_per_s": f"{stats.bw_bytes_per_s / 1e6:.3f}", "bw_MiB_per_s": f"{stats.bw_bytes_per_s / 1048576:.3f}",
-                **_latency_columns(stats), "warnings": " | ".join(w.message for w in run.warnings),
+                **_latency_columns(stats), **_device_columns(run, name), "warnings": " | ".join(w.message for w in run.warnings),
                 "tags": ";".join(f"{k}={v}" for k, v in run.tags.items()),
             })
     return out.getvalue()
