@@ -113,6 +113,7 @@ def results_section(b: Builder, groups: Sequence[RunGroup]) -> None:
             "from the histogram bins. ⚠: see Observations and warnings.",
             widths=_RESULT_WIDTHS, numeric_from=3)
     _breakdown_table(b, groups)
+    _device_queue_table(b, groups)
     summaries = [s for s in repeat_summaries(groups) if len(s.runs) > 1]
     if summaries:
         _repeats_table(b, summaries, len(groups) > 1)
@@ -128,6 +129,22 @@ def _breakdown_table(b: Builder, groups: Sequence[RunGroup]) -> None:
                 "latency breakdown, means: submission (slat, the submit call) + completion (clat, from the call's return "
                 "to completion) = total. Synchronous calls and the portable engine time the whole call, so their runs "
                 "are not listed here.", numeric_from=3)
+
+
+def _device_queue_table(b: Builder, groups: Sequence[RunGroup]) -> None:
+    """How much of each run's queue reached the device, where the disk's counters were read."""
+    rows = [[str(run.id or "–"), run.workload.label, run.device_queue.disk, str(run.device_queue.requested_outstanding),
+             f"{run.device_queue.mean_in_flight:.1f}", fmt_us(run.device_queue.read_request_lat_ns_mean),
+             fmt_us(run.device_queue.write_request_lat_ns_mean)]
+            for run in _runs(groups) if run.device_queue is not None]
+    if rows:
+        b.table(["Run", "Workload", "Disk", "Kept outstanding", "At the device (mean)", "Read (µs/request)",
+                 "Write (µs/request)"], rows,
+                "the device's side of the queue, from the disk's counters read around each run: the mean number of I/Os "
+                "the block layer held (the run's IOPS × block-layer time per I/O issued, Little's law) against the queue "
+                "depth × jobs the engine kept outstanding, and the block layer's mean time per request. The rest of the "
+                "queue waited in the engine's own thread (not yet submitted, or completed and not yet reaped); its latency "
+                "includes that wait. Other I/O on the disk during a run counts too.", numeric_from=3)
 
 
 def _ci(found: MeanCI | None, scale: float, fmt: str) -> str:

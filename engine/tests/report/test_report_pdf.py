@@ -75,6 +75,18 @@ def test_the_report_names_the_workload_the_device_and_every_number_of_the_result
         assert word in header
 
 
+def test_the_report_gives_the_devices_side_of_each_runs_queue(sweep_runs: list[RunResult], sweep_pdf: Path) -> None:
+    text = "\n".join(page_texts(sweep_pdf))
+    section = text[text.index("At the device"):text.index("the device's side of the queue")]
+    counted = [run for run in sweep_runs if run.device_queue is not None]
+    assert len(counted) == len(sweep_runs), "every local direct-I/O run on a counted disk records its device queue"
+    for run in counted:
+        assert run.device_queue is not None
+        queue = run.device_queue
+        assert re.search(rf"^\s*{run.id}\s+{queue.disk}\s+{queue.requested_outstanding}\s+{queue.mean_in_flight:.1f}\s",
+                         section, re.MULTILINE), f"run {run.id}'s device queue row"
+
+
 def test_the_report_carries_the_fio_job_that_reproduces_the_measurement(sweep_pdf: Path) -> None:
     text = "\n".join(page_texts(sweep_pdf))
     assert "[global]" in text and "rw=randread" in text and "time_based=1" in text
