@@ -55,9 +55,10 @@ class ProgressPrinter:
         elif isinstance(event, PointFinished):
             r = event.result
             self._line(f"{self._label}  done: {_direction_brief(r)}", final=True)
-            if len(r.hosts) > 1:
+            if len(r.hosts) > 1 or any(h.device_queue for h in r.hosts):
                 for host in r.hosts:
-                    self._line(f"    {host.host}: {host.error or _direction_brief(host)}", final=True)
+                    queue = f"; {format_device_queue(host.device_queue)}" if host.device_queue else ""
+                    self._line(f"    {host.host}: {host.error or _direction_brief(host)}{queue}", final=True)
             if r.device_queue is not None:
                 self._line(f"    {format_device_queue(r.device_queue)}", final=True)
             for warning in r.warnings:

@@ -99,6 +99,21 @@ BIN_FIELDS = ("lat_bins_ns", "clat_bins_ns")
 """Histogram fields of DirectionStats, left out of summaries and light listings."""
 
 
+class DeviceQueue(BaseModel):
+    """How much of the queue reached the device, from the OS's disk counters read around the run
+    (see :mod:`ssdprof.target.device_queue`)."""
+
+    disk: str = Field(description="the disk counted, e.g. nvme0n1 or vda")
+    requested_outstanding: int = Field(description="I/Os the engine kept outstanding: queue depth × jobs")
+    mean_in_flight: float = Field(description="mean I/Os the block layer held: the run's IOPS × block-layer time "
+                                              "per I/O issued (Little's law)")
+    read_request_lat_ns_mean: float | None = Field(default=None, description="mean block-layer time per read request, "
+                                                                             "arrival at the block layer to completion")
+    write_request_lat_ns_mean: float | None = Field(default=None, description="the same for write requests")
+    requests: int = Field(default=0, description="requests the disk completed during the run, ramp and any other I/O "
+                                                 "on the disk included")
+
+
 class HostResult(BaseModel):
     model_config = ConfigDict(frozen=True)
     host: str
@@ -120,6 +135,8 @@ class HostResult(BaseModel):
         default=None, description="the host's link limit: the lowest of NIC speed, egress qdisc rate and the speed set for it")
     link_limit_source: str = Field(default="", description="where the link limit came from, e.g. 'tbf rate on eth0'")
     link_interface: str = Field(default="", description="the interface that carried the run's traffic")
+    device_queue: DeviceQueue | None = Field(default=None, description="how much of this host's queue reached its disk, "
+                                                                       "where the host's disk counters could be read")
 
 
 class MonitorSample(BaseModel):
@@ -195,21 +212,6 @@ class Environment(BaseModel):
     scheduler: str = ""
     queue_depth_limit: int | None = Field(default=None, description="the block layer's nr_requests")
     device_queue_depth: int | None = Field(default=None, description="the device's own queue depth (SCSI/SATA), where told")
-
-
-class DeviceQueue(BaseModel):
-    """How much of the queue reached the device, from the OS's disk counters read around the run
-    (see :mod:`ssdprof.target.device_queue`)."""
-
-    disk: str = Field(description="the disk counted, e.g. nvme0n1 or vda")
-    requested_outstanding: int = Field(description="I/Os the engine kept outstanding: queue depth × jobs")
-    mean_in_flight: float = Field(description="mean I/Os the block layer held: the run's IOPS × block-layer time "
-                                              "per I/O issued (Little's law)")
-    read_request_lat_ns_mean: float | None = Field(default=None, description="mean block-layer time per read request, "
-                                                                             "arrival at the block layer to completion")
-    write_request_lat_ns_mean: float | None = Field(default=None, description="the same for write requests")
-    requests: int = Field(default=0, description="requests the disk completed during the run, ramp and any other I/O "
-                                                 "on the disk included")
 
 
 class Severity(str, enum.Enum):

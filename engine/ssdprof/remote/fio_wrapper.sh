@@ -9,8 +9,10 @@
 #                 "ssdprof-pid PID", then "ssdprof-armed" once all J jobs wait at the gate.
 #   go AT_NS      opens the gate at AT_NS on this host's clock (at once when that has passed); each job
 #                 reports "ssdprof-began SECONDS.FRACTION", the host's clock read by the job's gate as it
-#                 opened, right before fio's I/O loop. Samples CPU and network every second; after fio's
-#                 exit status prints "ssdprof-point-end" on stdout and waits for the next point.
+#                 opened, right before fio's I/O loop. Samples CPU and network every second; /proc/diskstats
+#                 as "ssdprof-disks before LINE;LINE;..." here and "ssdprof-disks after ..." once fio has
+#                 ended, before its exit status; after that prints "ssdprof-point-end" on stdout and waits
+#                 for the next point.
 #   cancel        ends fio by its PID (fio still prints its report)
 # A fio that ends before its jobs reach the gate reports its exit status at once (and then its point's end).
 # fio is ended by its PID also when stdin closes, or after lost_after_s of silence. Protocol lines
@@ -72,7 +74,14 @@ arm() {  # "N J", then N argument lines
   runner=$!
 }
 
+disks() {  # before|after: every disk's counters, for how much of the queue reached the device
+  [ -r /proc/diskstats ] || return 0
+  lines=; while IFS= read -r line; do lines="$lines$line;"; done </proc/diskstats
+  say "ssdprof-disks $1 $lines"
+}
+
 go() {  # the start time, on this host's clock
+  disks before
   monitor & mon=$!  # its first sample before the start, so its forks are not the start's
   if [ -n "$timed_gate" ]; then
     echo $(($1 / 1000)) >start_at
@@ -105,6 +114,7 @@ stop_fio() {  # by its PID; jobs still at the gate are let through, to see that 
 
 point_end() {  # fio's exit status
   wait "$runner"
+  [ -z "$mon" ] || disks after  # a fio that never started its I/O has no before
   say "ssdprof-exit $1"
   # The helpers and their sleeps hold none of the session's descriptors, so SSH does not wait for them.
   [ -z "$mon$killer" ] || end_helpers ${mon:+"$mon"} ${killer:+"$killer"}

@@ -11,6 +11,7 @@ The host's side is ``keeper.sh`` beside this module.
 
 from __future__ import annotations
 
+import os
 import queue
 import subprocess
 import threading
@@ -40,6 +41,8 @@ class Keeper:
     stderr_lines: list[str] = field(default_factory=list)
     probe: HostProbe = field(default_factory=lambda: HostProbe(reachable=False))
     laid_out: bool = False
+    counted: tuple[int, int] | None = None
+    """(major, minor) of the device whose /proc/diskstats line counts this host's I/O, as the host said after the layout."""
     stderr_done: threading.Event = field(default_factory=threading.Event)
 
     def add_stderr(self, line: str | None) -> None:
@@ -64,6 +67,7 @@ class Keeper:
             detail = self._failure("fio failed") if text is None else (self._last_stderr() or f"fio exit status {status}")
             raise HostError(f"{self.host.name}: could not prepare {self.target or 'its target'}: {detail}")
         self.laid_out = True
+        self.counted = _counted_device(text or "")
 
     def remove(self, timeout_s: float = 20.0) -> bool:
         """Ends the keeper, which removes the test file; True when the host said it did."""
@@ -127,9 +131,11 @@ class Keepers:
         self._finished = threading.Event()
         self._heartbeat = threading.Thread(target=beat, args=(self._processes, self._finished), daemon=True)
 
-    def start(self, host: HostAddress, *, leftovers: list[str], target: str, layout: list[str]) -> Keeper:
+    def start(self, host: HostAddress, *, leftovers: list[str], target: str, layout: list[str], counted: str = "") -> Keeper:
+        """``counted``: the file or device whose disk counts the run's I/O, '' for none (an RBD image)."""
         program = host_program("keeper.sh", probe=True)  # its arguments: see keeper.sh
-        argv = self.ssh.argv(host, ["sh", "-c", program, "ssdprof-keeper", str(len(leftovers)), *leftovers, target, *layout])
+        argv = self.ssh.argv(host, ["sh", "-c", program, "ssdprof-keeper", str(len(leftovers)), *leftovers, counted, target,
+                                    *layout])
         process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                    bufsize=1, start_new_session=True, preexec_fn=end_with_parent())  # noqa: PLW1509 - one prctl
         keeper = Keeper(host, process, target)
@@ -149,6 +155,21 @@ class Keepers:
         for keeper in self.by_host.values():
             keeper.end()
         self._finished.set()
+
+
+def _counted_device(text: str) -> tuple[int, int] | None:
+    """(major, minor) from the keeper's "ssdprof-counted dev ST_DEV" or "ssdprof-counted rdev MAJOR MINOR" line."""
+    for line in text.splitlines():
+        words = line.split()
+        try:
+            if words[:2] == ["ssdprof-counted", "dev"] and len(words) == 3:
+                number = int(words[2])
+                return os.major(number), os.minor(number)
+            if words[:2] == ["ssdprof-counted", "rdev"] and len(words) == 4:
+                return int(words[2], 16), int(words[3], 16)
+        except ValueError:
+            return None
+    return None
 
 
 def _pump(stream: IO[str], put: Callable[[str | None], None]) -> None:

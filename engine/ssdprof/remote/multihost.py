@@ -41,7 +41,9 @@ from ssdprof.remote.launch import FioCommand, Launch, fio_argv_from_job, start_s
 from ssdprof.remote.leftovers import Leftovers
 from ssdprof.remote.links import busiest_interface, host_link_limit
 from ssdprof.remote.probe import HostProbe
+from ssdprof.remote.session import HostRun
 from ssdprof.remote.ssh import Ssh, SshSettings
+from ssdprof.target.device_queue import device_queue, device_queue_warnings, parse_diskstats
 from ssdprof.target.devices import BlockDevice, device_problems, parse_probe, probe_script
 from ssdprof.target.environment import device_environment
 from ssdprof.target.plan import TEST_FILE_PREFIX, widest
@@ -77,6 +79,8 @@ class MultiHostEngine:
         self.probes: dict[str, HostProbe] = {}
         self.targets: dict[str, str] = {}
         self.cluster: ClusterFacts | None = None
+        self.counted: dict[str, tuple[int, int]] = {}
+        """Per host, (major, minor) of the device whose /proc/diskstats line counts its I/O."""
         self.keepers = Keepers(self.ssh)
         self.leftovers = Leftovers(options.ssh.leftovers)
         self._created: dict[str, str] = {}
@@ -94,7 +98,8 @@ class MultiHostEngine:
         self._launch = Launch(self.ssh, hosts)  # its sessions and login shells start while the hosts are probed
         size = max(p.size_bytes for p in spec.points)
         pending = {h.name: self.leftovers.pending(self.ssh.destination(h)) for h in hosts}
-        keepers = [self.keepers.start(h, leftovers=pending[h.name], target=self._choose_target(h), layout=self._layout_argv(h, size))
+        keepers = [self.keepers.start(h, leftovers=pending[h.name], target=self._choose_target(h), layout=self._layout_argv(h, size),
+                                      counted=self._counted(h))
                    for h in hosts]
         with ThreadPoolExecutor(max_workers=min(len(hosts), 16)) as pool:
             self.probes = dict(zip([h.name for h in hosts], pool.map(lambda k: k.read_probe(), keepers), strict=True))
@@ -112,6 +117,7 @@ class MultiHostEngine:
         self._created = {k.host.name: k.target for k in keepers if k.target}  # from here on, a file may exist
         with ThreadPoolExecutor(max_workers=min(len(hosts), 16)) as pool:
             list(pool.map(lambda k: k.lay_out(), keepers))
+        self.counted = {k.host.name: k.counted for k in keepers if k.counted is not None}
         self.cluster = self._cluster_facts()
         facts = device_environment(devices[0]) if devices else {}  # the first host's device describes the run
         return Environment(os=f"{len(hosts)} remote host(s)", hostname=",".join(h.name for h in hosts), ssdprof=__version__,
@@ -124,9 +130,13 @@ class MultiHostEngine:
         runs = self._launch.run(self._commands(workload), ramp_s=workload.ramp_s, duration_s=workload.duration_s(),
                                 on_progress=on_progress, cancel=cancel)
         hosts = [self._describe(run.result(), run.monitor) for run in runs]
+        hosts = [self._with_device_queue(host, run, workload) for host, run in zip(hosts, runs, strict=True)]
         skew_ms = start_skew_ms(runs)
         warnings = [ValidityWarning(code="remote_cleanup", message=problem, concerns=[f"hosts.{h.host}"])
                     for h in hosts if h.error and (problem := self._remove(h.host))]
+        for host in hosts:
+            warnings += [w.model_copy(update={"message": f"{host.host}: {w.message}", "concerns": [f"hosts.{host.host}"]})
+                         for w in device_queue_warnings(host.device_queue)]
         if skew_ms is not None and skew_ms > SKEW_WARNING_MS:
             warnings.append(ValidityWarning(code="start_skew", concerns=["read.iops", "write.iops"],
                                             message=f"hosts started {skew_ms:.0f} ms apart (goal < {SKEW_WARNING_MS:.0f} ms)"))
@@ -242,6 +252,23 @@ class MultiHostEngine:
                         None if rbd else self.targets[host.name], plan, extra_options=self._target_options(host),
                         is_device=host.name in self.options.devices, hosts=len(self.options.hosts))
         return FioCommand(["env", *(rbd.env() if rbd else []), *fio_argv_from_job(text)], jobs=plan.numjobs)
+
+    def _counted(self, host: HostAddress) -> str:
+        """The file or device whose disk counts this host's I/O: '' for an RBD image (librbd: no block device)."""
+        return "" if self.options.rbd is not None else self.targets[host.name]
+
+    def _with_device_queue(self, result: HostResult, run: HostRun, workload: Workload) -> HostResult:
+        """How much of the host's queue reached its disk, from its /proc/diskstats before and after (direct, unpaced I/O)."""
+        numbers = self.counted.get(result.host)
+        if numbers is None or result.error or not workload.direct or workload.rate_iops:
+            return result
+        before = parse_diskstats(run.disks.get("before", "")).get(numbers)
+        after = parse_diskstats(run.disks.get("after", "")).get(numbers)
+        if before is None or after is None:
+            return result
+        queue = device_queue(before[0], before[1], after[1], read=result.read, write=result.write,
+                             block_size_bytes=workload.block_size_bytes, requested_outstanding=workload.outstanding_ios)
+        return result.model_copy(update={"device_queue": queue})
 
     def _describe(self, result: HostResult, monitor: list[MonitorSample]) -> HostResult:
         probe = self.probes.get(result.host, HostProbe(reachable=False))

@@ -49,6 +49,8 @@ class HostRun:
     """The point's output is complete (fio's report and exit status), or the session ended."""
     exited: threading.Event = field(default_factory=threading.Event)
     monitor: list[MonitorSample] = field(default_factory=list)
+    disks: dict[str, str] = field(default_factory=dict)
+    """The host's /proc/diskstats lines (';'-joined), "before" the start and "after" fio ended."""
     fio_exit: int | None = None
     """fio's exit status as the wrapper saw it; None when the connection ended first."""
     returncode: int | None = None
@@ -59,6 +61,14 @@ class HostRun:
     def __post_init__(self) -> None:
         self.tracker = ProgressTracker(ramp_s=self.ramp_s)
         self.monitor_parser = MonitorParser(self.host.name)
+
+    def note_counters(self, line: str) -> None:
+        """A per-second CPU and network sample ("ssdprof-mon ...") or a disk snapshot ("ssdprof-disks before|after ...")."""
+        if line.startswith("ssdprof-disks "):
+            which, _, text = line.removeprefix("ssdprof-disks ").partition(" ")
+            self.disks[which] = text
+        elif (sample := self.monitor_parser.feed(line.removeprefix("ssdprof-mon "))) is not None:
+            self.monitor.append(sample)
 
     @property
     def start_epoch_ns(self) -> int | None:
@@ -149,10 +159,8 @@ class HostSession:
                 run.fio_exit = int(line.split()[1])
                 run.armed.set()
                 run.exited.set()
-            elif line.startswith("ssdprof-mon "):
-                sample = run.monitor_parser.feed(line.removeprefix("ssdprof-mon "))
-                if sample is not None:
-                    run.monitor.append(sample)
+            elif line.startswith(("ssdprof-mon ", "ssdprof-disks ")):
+                run.note_counters(line)
             else:
                 run.stderr_lines.append(line)
         self._stream_closed()

@@ -23,13 +23,16 @@ import psutil
 
 from ssdprof.model.results import DeviceQueue, DirectionStats, Severity, ValidityWarning
 
-__all__ = ["SHALLOW_SHARE", "DeviceQueueProbe", "DiskTimes", "device_queue", "device_queue_warnings", "read_disk_times"]
+__all__ = ["SHALLOW_SHARE", "DeviceQueueProbe", "DiskTimes", "device_queue", "device_queue_warnings", "parse_diskstats",
+           "read_disk_times"]
 
 SHALLOW_SHARE = 0.5
 """Below this share of the requested queue at the device, the run says so."""
 _SMALLEST_JUDGED_REQUESTED = 4
 _SMALLEST_COUNTED_IOS = 1000
 """Fewer I/O than this and the counters' background (journal, other processes) dominates."""
+_SECTOR_BYTES = 512
+"""/proc/diskstats counts sectors of 512 bytes whatever the device's block size."""
 _SMALLEST_TIMED_MS = 10
 """The counters keep whole milliseconds: a direction with less block-layer time than this gets no per-request time."""
 
@@ -56,6 +59,23 @@ def read_disk_times(disk: str) -> DiskTimes | None:
         return None
     return DiskTimes(counters.read_count, counters.write_count, counters.read_bytes, counters.write_bytes,
                      counters.read_time, counters.write_time)
+
+
+def parse_diskstats(text: str) -> dict[tuple[int, int], tuple[str, DiskTimes]]:
+    """Linux's /proc/diskstats (lines, or a host's lines joined by ';') by (major, minor): name and counters.
+
+    Fields after major, minor and name: reads, merged, sectors read, ms reading, writes, merged, sectors
+    written, ms writing, … (Documentation/admin-guide/iostats.rst); partitions have the same fields."""
+    found = {}
+    for line in text.replace(";", "\n").splitlines():
+        fields = line.split()
+        if len(fields) < 14 or not all(f.isdigit() for f in fields[:2] + fields[3:14]):
+            continue
+        major, minor, name, *counts = fields[:14]
+        n = [int(v) for v in counts]
+        found[int(major), int(minor)] = (name, DiskTimes(read_count=n[0], write_count=n[4], read_bytes=n[2] * _SECTOR_BYTES,
+                                                         write_bytes=n[6] * _SECTOR_BYTES, read_ms=n[3], write_ms=n[7]))
+    return found
 
 
 def device_queue(disk: str, before: DiskTimes, after: DiskTimes, *, read: DirectionStats, write: DirectionStats,

@@ -41,6 +41,9 @@ def test_a_device_on_a_host_is_read_and_named_in_the_environment(ssh_hosts: Any,
     assert run["hosts"][0]["target"] == str(device)
     assert run["environment"]["target_device"] == str(device) and run["environment"]["backing_file"] == str(backing)
     assert "allow_mounted_write=0" in run["job_text"] and f"filename={device}" in run["job_text"]
+    queue = run["hosts"][0]["device_queue"]  # the device's own counters on the host
+    assert queue is not None and queue["disk"] == device.name and queue["requested_outstanding"] == 4
+    assert 0 < queue["mean_in_flight"] <= 4 * 1.5
     assert digest(backing) == before
 
 

@@ -16,6 +16,7 @@ from conftest import requires_fio
 from infra.netns_hosts import ssdprof_on_hosts as ssdprof
 
 from ssdprof.fio import histogram
+from ssdprof.portable.proof import disk_of
 from ssdprof.remote.addresses import parse_host
 from ssdprof.remote.launch import FioCommand, Launch
 from ssdprof.remote.ssh import Ssh, SshSettings
@@ -47,6 +48,12 @@ def test_a_run_on_two_hosts_gives_per_host_results_and_an_exact_aggregate(ssh_ho
     assert run["read"]["io_count"] == sum(h["read"]["io_count"] for h in per_host.values())
     assert run["start_skew_ms"] is not None and run["start_skew_ms"] < 1000
     assert {s["host"] for s in run["monitor"]} == {"h1", "h2"}
+    # Each host's disk counters, read by its session around the point: how much of its queue reached the disk.
+    for alias, host in per_host.items():
+        queue = host["device_queue"]
+        assert queue is not None, f"{alias} recorded no device queue"
+        assert queue["disk"] == disk_of(Path(ssh_hosts.host_dirs[alias])) and queue["requested_outstanding"] == 4
+        assert 0 < queue["mean_in_flight"] and queue["read_request_lat_ns_mean"] > 0
     stored = subprocess.run([sys.executable, "-m", "ssdprof", "runs", "show", str(run["id"]), "--db", str(tmp_path / "r.db"), "--json"],
                             capture_output=True, text=True, check=True)
     assert json.loads(stored.stdout)["hosts"][0]["host"] in ("h1", "h2")
@@ -174,6 +181,7 @@ def test_rbd_images_on_a_real_ceph_cluster_from_two_hosts(ceph_cluster: Any, ssh
     assert all(h["write"]["iops"] > 0 and h["error"] is None for h in per_host.values())
     assert run["write"]["iops"] == pytest.approx(sum(h["write"]["iops"] for h in per_host.values()))
     assert run["engine"]["ioengine"] == "rbd"
+    assert all(h["device_queue"] is None for h in per_host.values())  # librbd: no block device on the client to count
     cluster = run["environment"]["cluster"]
     assert cluster["osd_count"] == 3 and cluster["osds_up"] == 3 and cluster["storage_nodes"] >= 1
     assert cluster["health"].startswith("HEALTH_") and cluster["ceph_version"]
