@@ -53,7 +53,7 @@ def test_a_run_on_two_hosts_gives_per_host_results_and_an_exact_aggregate(ssh_ho
         queue = host["device_queue"]
         assert queue is not None, f"{alias} recorded no device queue"
         assert queue["disk"] == disk_of(Path(ssh_hosts.host_dirs[alias])) and queue["requested_outstanding"] == 4
-        assert 0 < queue["mean_in_flight"] and queue["read_request_lat_ns_mean"] > 0
+        assert queue["mean_in_flight"] > 0 and queue["read_request_lat_ns_mean"] > 0
     stored = subprocess.run([sys.executable, "-m", "ssdprof", "runs", "show", str(run["id"]), "--db", str(tmp_path / "r.db"), "--json"],
                             capture_output=True, text=True, check=True)
     assert json.loads(stored.stdout)["hosts"][0]["host"] in ("h1", "h2")

@@ -1,5 +1,6 @@
 """The device's side of the queue: Little's law on the OS's disk counters, and real runs on a real disk."""
 
+import os
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,8 @@ from ssdprof.model.results import DeviceQueue, DirectionStats
 from ssdprof.model.sweep import SweepMode, SweepSpec, build_sweep
 from ssdprof.model.workload import parse_workload
 from ssdprof.portable.proof import disk_of
-from ssdprof.target.device_queue import DiskTimes, device_queue, device_queue_warnings, read_disk_times
+from ssdprof.remote.keeper import _counted_device
+from ssdprof.target.device_queue import DiskTimes, device_queue, device_queue_warnings, parse_diskstats, read_disk_times
 
 _4K = 4096
 
@@ -91,3 +93,24 @@ def test_the_portable_queue_reaches_the_device_and_paced_or_buffered_runs_are_no
     queued, paced, buffered = Runner(None).run_sweep(SweepSpec(name="queue", points=points)).results  # type: ignore[arg-type]
     assert queued.device_queue is not None and queued.device_queue.mean_in_flight > 2
     assert paced.device_queue is None and buffered.device_queue is None
+
+
+def test_diskstats_as_a_host_sends_it_parse_to_the_counters_psutil_reads(disk_dir: Path) -> None:
+    disk = _counted_disk(disk_dir)
+    device = os.stat(disk_dir).st_dev
+    text = Path("/proc/diskstats").read_text()
+    parsed = parse_diskstats(";".join(text.splitlines()))  # the line the host's session sends: lines joined by ';'
+    name, ours = parsed[os.major(device), os.minor(device)]
+    later = read_disk_times(disk)
+    assert name == disk and later is not None
+    for field in ("read_count", "write_count", "read_bytes", "write_bytes", "read_ms", "write_ms"):
+        assert 0 <= getattr(later, field) - getattr(ours, field) < max(getattr(ours, field) // 100, 10_000_000), field
+    assert parse_diskstats("8 0 sda garbage;") == {}
+
+
+def test_the_keepers_device_line_names_a_files_filesystem_or_a_devices_own_numbers() -> None:
+    number = os.makedev(253, 17)
+    assert _counted_device(f"probe=1\nssdprof-counted dev {number}\nssdprof-laid-out 0") == (253, 17)
+    assert _counted_device("ssdprof-counted rdev 7 1f") == (7, 31)
+    assert _counted_device("ssdprof-counted dev banana") is None
+    assert _counted_device("ssdprof-laid-out 0") is None
