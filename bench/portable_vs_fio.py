@@ -51,14 +51,15 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-import psutil
 from ssdprof.fio import histogram
 from ssdprof.fio.jobfile import FioPlan, job_file
 from ssdprof.fio.output import split_documents
 from ssdprof.fio.runner import FioInstall, detect_fio, run_fio
+from ssdprof.model.results import DirectionStats
 from ssdprof.model.workload import Workload, parse_workload
 from ssdprof.portable.engine import PortableEngine
 from ssdprof.portable.proof import disk_of
+from ssdprof.target.device_queue import device_queue, read_disk_times
 
 IOPS_P50_TOLERANCE = 0.10
 P99_TOLERANCE = 0.25
@@ -85,28 +86,27 @@ class Figures:
 
 
 class DeviceSide:
-    """The disk's counters around one run: how deep the device's queue really was."""
+    """The disk's counters around one run: how deep the device's queue really was (ssdprof.target.device_queue)."""
 
-    def __init__(self, path: Path, block_bytes: int):
+    def __init__(self, path: Path, workload: Workload):
         self._disk = disk_of(path)
-        self._block_bytes = block_bytes
-        self._before = self._read()
-
-    def _read(self) -> Any:
-        counters = psutil.disk_io_counters(perdisk=True, nowrap=True) or {}
-        return counters.get(self._disk) if self._disk else None
+        self._workload = workload
+        self._before = read_disk_times(self._disk) if self._disk else None
 
     def figures(self, figures: Figures) -> Figures:
-        after = self._read()
-        if self._before is None or after is None:
+        after = read_disk_times(self._disk) if self._disk else None
+        if self._disk is None or self._before is None or after is None:
             return figures
-        busy_ms = (after.read_time - self._before.read_time) + (after.write_time - self._before.write_time)
-        requests = (after.read_count - self._before.read_count) + (after.write_count - self._before.write_count)
-        ios = ((after.read_bytes - self._before.read_bytes) + (after.write_bytes - self._before.write_bytes)) / self._block_bytes
-        if requests <= 0 or ios <= 0:
+        reads = self._workload.read_pct > 0
+        stats = DirectionStats(iops=figures.iops, io_count=1)
+        queue = device_queue(self._disk, self._before, after, read=stats if reads else DirectionStats(),
+                             write=DirectionStats() if reads else stats, block_size_bytes=self._workload.block_size_bytes,
+                             requested_outstanding=self._workload.outstanding_ios)
+        if queue is None:
             return figures
-        return replace(figures, device_in_flight=figures.iops * busy_ms / 1e3 / ios,
-                       device_request_us=busy_ms * 1e3 / requests)
+        per_request = queue.read_request_lat_ns_mean if reads else queue.write_request_lat_ns_mean
+        return replace(figures, device_in_flight=queue.mean_in_flight,
+                       device_request_us=per_request / 1e3 if per_request is not None else float("nan"))
 
 
 def _figures(iops: float, bins: dict[int, int], cpu_us_per_io: float) -> Figures:
@@ -117,7 +117,7 @@ def _figures(iops: float, bins: dict[int, int], cpu_us_per_io: float) -> Figures
 
 
 def portable_figures(engine: PortableEngine, workload: Workload, path: Path) -> Figures:
-    device = DeviceSide(path, workload.block_size_bytes)
+    device = DeviceSide(path, workload)
     measurement = engine.measure(workload, path, is_device=False, on_progress=None, cancel=threading.Event())
     if measurement.errors:
         raise RuntimeError("; ".join(measurement.errors))
@@ -130,7 +130,7 @@ def portable_figures(engine: PortableEngine, workload: Workload, path: Path) -> 
 
 def fio_figures(install: FioInstall, workload: Workload, path: Path, plan: FioPlan) -> Figures:
     """IOPS and total-latency (submission to completion) percentiles of one fio run."""
-    device = DeviceSide(path, workload.block_size_bytes)
+    device = DeviceSide(path, workload)
     text = job_file(workload, str(path), plan).replace("refill_buffers=1", "scramble_buffers=1")
     text = text.replace("\n[ssdprof]", "lat_percentiles=1\n\n[ssdprof]")
     run = run_fio(install, text, workload=workload)

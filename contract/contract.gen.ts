@@ -511,6 +511,8 @@ export interface HostResult {
   link_limit_source: string;
   /** the interface that carried the run's traffic */
   link_interface: string;
+  /** how much of this host's queue reached its disk, where the host's disk counters could be read */
+  device_queue: DeviceQueue | null;
 }
 
 export interface HostTestResult {

@@ -84,6 +84,9 @@ test('add two hosts, run on both at once, see each host and the aggregate', asyn
   expect(a).toBeGreaterThan(0);
   expect(b).toBeGreaterThan(0);
   expect(Math.abs(total - (a + b))).toBeLessThanOrEqual(0.02 * total); // summed over the overlapping time
+  // How much of each host's queue reached its disk, from the host's own /proc/diskstats.
+  const atDisk = await rows.evaluateAll((trs) => trs.slice(0, 2).map((tr) => tr.querySelectorAll('td')[8]!.textContent));
+  for (const cell of atDisk) expect(cell).toMatch(/^\d+\.\d of \d+$/);
   await expect(page.locator('[data-chart="host-iops"] tbody tr')).toHaveCount(2);
   await expect(page.locator('[data-chart="host-cpu"] tbody tr').first()).toBeAttached();
   await page.screenshot({ path: join(SCREENSHOTS, 'hosts-results.png'), fullPage: true });

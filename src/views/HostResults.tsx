@@ -11,8 +11,9 @@ export function HostResults({ run }: { run: RunResult }) {
   const hosts = run.hosts;
   const rows = [
     ...hosts.map((h) => ({ name: h.host, read: h.read, write: h.write, target: h.target, error: h.error, cpus: h.cpu_count,
+      atDisk: h.device_queue ? `${h.device_queue.mean_in_flight.toFixed(1)} of ${h.device_queue.requested_outstanding}` : '–',
       link: h.link_limit_bytes_per_s ? `${mbPerS(h.link_limit_bytes_per_s).toFixed(0)} MB/s (${h.link_limit_source})` : '' })),
-    { name: 'aggregate', read: run.read, write: run.write, target: '', error: null, cpus: null, link: '' },
+    { name: 'aggregate', read: run.read, write: run.write, target: '', error: null, cpus: null, link: '', atDisk: '' },
   ];
   const byHost = new Map<string, RunResult['monitor']>();
   for (const sample of run.monitor) byHost.set(sample.host, [...(byHost.get(sample.host) ?? []), sample]);
@@ -30,8 +31,8 @@ export function HostResults({ run }: { run: RunResult }) {
     <section className="host-results" aria-labelledby="hosts-results-title">
       <h3 id="hosts-results-title">Per host — run #{run.id} on {hosts.length} host(s){run.start_skew_ms !== null ? `, start skew ${run.start_skew_ms.toFixed(1)} ms` : ''}</h3>
       <table className={hosts.length > 8 ? 'data compact' : 'data'} data-testid="host-table">
-        <caption>Each host, and the exact aggregate (histogram bins added; IOPS summed over overlapping time)</caption>
-        <thead><tr><th>host</th><th>target</th><th>read IOPS</th><th>write IOPS</th><th>MB/s</th><th>link limit</th><th>read p99 µs</th><th>write p99 µs</th><th>status</th></tr></thead>
+        <caption>Each host, and the exact aggregate (histogram bins added; IOPS summed over overlapping time); at its disk: the mean number of I/Os the host&apos;s block layer held, of the queue depth × jobs kept outstanding (its disk counters)</caption>
+        <thead><tr><th>host</th><th>target</th><th>read IOPS</th><th>write IOPS</th><th>MB/s</th><th>link limit</th><th>read p99 µs</th><th>write p99 µs</th><th>at its disk (mean I/Os)</th><th>status</th></tr></thead>
         <tbody>
           {rows.map((r) => (
             <tr key={r.name} data-host={r.name}>
@@ -43,6 +44,7 @@ export function HostResults({ run }: { run: RunResult }) {
               <td>{r.link}</td>
               <td>{us(r.read.lat_ns.p99)}</td>
               <td>{us(r.write.lat_ns.p99)}</td>
+              <td>{r.atDisk}</td>
               <td>{r.error ?? 'ok'}</td>
             </tr>
           ))}
