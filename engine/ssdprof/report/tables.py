@@ -132,11 +132,11 @@ def _breakdown_table(b: Builder, groups: Sequence[RunGroup]) -> None:
 
 
 def _device_queue_table(b: Builder, groups: Sequence[RunGroup]) -> None:
-    """How much of each run's queue reached the device, where the disk's counters were read."""
+    """How much of each run's queue reached the device, where the disk's counters were read (runs with a queue)."""
     rows = [[str(run.id or "–"), run.workload.label, run.device_queue.disk, str(run.device_queue.requested_outstanding),
              f"{run.device_queue.mean_in_flight:.1f}", fmt_us(run.device_queue.read_request_lat_ns_mean),
              fmt_us(run.device_queue.write_request_lat_ns_mean)]
-            for run in _runs(groups) if run.device_queue is not None]
+            for run in _runs(groups) if run.device_queue is not None and run.device_queue.requested_outstanding > 1]
     if rows:
         b.table(["Run", "Workload", "Disk", "Kept outstanding", "At the device (mean)", "Read (µs/request)",
                  "Write (µs/request)"], rows,
@@ -144,7 +144,8 @@ def _device_queue_table(b: Builder, groups: Sequence[RunGroup]) -> None:
                 "the block layer held (the run's IOPS × block-layer time per I/O issued, Little's law) against the queue "
                 "depth × jobs the engine kept outstanding, and the block layer's mean time per request. The rest of the "
                 "queue waited in the engine's own thread (not yet submitted, or completed and not yet reaped); its latency "
-                "includes that wait. Other I/O on the disk during a run counts too.", numeric_from=3)
+                "includes that wait. Other I/O on the disk during a run counts too. Runs with one I/O outstanding are left out.",
+                numeric_from=3)
 
 
 def _ci(found: MeanCI | None, scale: float, fmt: str) -> str:

@@ -80,11 +80,16 @@ def test_the_report_gives_the_devices_side_of_each_runs_queue(sweep_runs: list[R
     section = text[text.index("At the device"):text.index("the device's side of the queue")]
     counted = [run for run in sweep_runs if run.device_queue is not None]
     assert len(counted) == len(sweep_runs), "every local direct-I/O run on a counted disk records its device queue"
-    for run in counted:
+    queued = [run for run in counted if run.workload.queue_depth > 1]
+    assert queued and len(queued) < len(counted)
+    for run in queued:
         assert run.device_queue is not None
         queue = run.device_queue
         assert re.search(rf"^\s*{run.id}\s+{queue.disk}\s+{queue.requested_outstanding}\s+{queue.mean_in_flight:.1f}\s",
                          section, re.MULTILINE), f"run {run.id}'s device queue row"
+    for run in counted:
+        if run.workload.queue_depth == 1:  # one I/O outstanding: no queue to speak of, left out
+            assert not re.search(rf"^\s*{run.id}\s+\S+\s+1\s", section, re.MULTILINE)
 
 
 def test_the_report_carries_the_fio_job_that_reproduces_the_measurement(sweep_pdf: Path) -> None:
