@@ -1,6 +1,6 @@
 // The app under test, started for real: browser mode (`ssdprof serve` + Debian's Chromium) or
 // the Electron app. Each worker gets its own results database and scratch folder on disk.
-import { _electron, chromium, test as base, type Browser, type ElectronApplication, type Page } from '@playwright/test';
+import { _electron, chromium, expect, test as base, type Browser, type ElectronApplication, type Page } from '@playwright/test';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -99,7 +99,7 @@ export const test = base.extend<{ app: Page; scratch: string }, { running: Runni
   },
 });
 
-export { expect } from '@playwright/test';
+export { expect };
 
 /** fio processes anywhere below `pid` (Linux /proc). */
 export function fioDescendants(pid: number): number[] {
@@ -126,3 +126,11 @@ export function fioDescendants(pid: number): number[] {
 }
 
 export const SCREENSHOTS = join(ROOT, 'docs', 'screenshots');
+
+/**
+ * Waits until the designer has its lists and the engine has checked what is on screen, so the
+ * form no longer moves (a click while a problem line appears above can land on the wrong control).
+ */
+export async function designerSettled(page: Page): Promise<void> {
+  await expect(page.locator('section.designer')).toHaveAttribute('data-settled', 'true');
+}

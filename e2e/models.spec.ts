@@ -4,7 +4,7 @@
 // their own spec sheet added, listed and deleted.
 import type { Page } from '@playwright/test';
 import { join } from 'node:path';
-import { SCREENSHOTS, expect, test } from './fixtures';
+import { SCREENSHOTS, designerSettled, expect, test } from './fixtures';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -15,6 +15,7 @@ async function sweep(page: Page, scratch: string, sizes: string, tags: string, r
   await page.getByLabel('Ramp (warm-up)').fill('0');
   await page.getByLabel('Test size').fill('32m');
   await page.getByLabel('Target', { exact: true }).fill(scratch);
+  await designerSettled(page);
   await page.getByLabel('vary factors').check();
   await page.getByLabel('factor 1', { exact: true }).selectOption('block_size_bytes');
   await page.getByLabel('values of factor 1').fill(sizes);

@@ -3,7 +3,7 @@
 import type { Locator, Page } from '@playwright/test';
 import { join } from 'node:path';
 import { readdirSync } from 'node:fs';
-import { SCREENSHOTS, expect, fioDescendants, test } from './fixtures';
+import { SCREENSHOTS, designerSettled, expect, fioDescendants, test } from './fixtures';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -12,6 +12,7 @@ async function fillShortRuns(page: Page, target: string): Promise<void> {
   await page.getByLabel('Ramp (warm-up)').fill('0');
   await page.getByLabel('Test size').fill('32m');
   await page.getByLabel('Target', { exact: true }).fill(target);
+  await designerSettled(page);
 }
 
 async function points(chart: Locator): Promise<{ x: number; y: number }[]> {
@@ -109,6 +110,7 @@ test('Cancel mid-sweep keeps the finished points and leaves no fio running', asy
   const before = await historyCount(page);
   await fillShortRuns(page, scratch);
   await page.getByLabel('Runtime').fill('2s');
+  await designerSettled(page);
   await page.getByLabel('vary factors').check();
   await page.getByLabel('values of factor 1').fill('');
   await page.getByLabel('factor 1', { exact: true }).selectOption('queue_depth');

@@ -5,7 +5,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { test as base, type Page } from '@playwright/test';
-import { ROOT, SCREENSHOTS, Unavailable, expect, startBrowserMode, type Running } from './fixtures';
+import { ROOT, SCREENSHOTS, Unavailable, designerSettled, expect, startBrowserMode, type Running } from './fixtures';
 
 const test = base.extend<{ hostsApp: { page: Page; dir: string } }>({
   // Playwright reads a fixture's dependencies from its first parameter, which must be a pattern.
@@ -60,7 +60,9 @@ test('add two hosts, run on both at once, see each host and the aggregate', asyn
   await page.getByLabel('Runtime').fill('2s');
   await page.getByLabel('Ramp (warm-up)').fill('0');
   await page.getByLabel('Test size').fill('32m');
+  await designerSettled(page);
   await page.getByRole('group', { name: 'Hosts' }).getByLabel('h1').check();
+  await designerSettled(page);
   await page.getByRole('group', { name: 'Hosts' }).getByLabel('h2').check();
   await page.getByLabel('Folder on each host').fill(remote);
   await expect(page.getByTestId('estimate')).toContainText('1 point');

@@ -41,7 +41,11 @@ describe('Designer', () => {
     await userEvent.clear(screen.getByLabelText('Runtime'));
     await userEvent.type(screen.getByLabelText('Runtime'), '1s');
     await userEvent.click(screen.getByLabelText('a preset'));
+    // settled only once the engine has checked the form as it now stands (the e2e specs wait for it)
+    const section = screen.getByRole('region', { name: 'Design a measurement' });
+    expect(section.dataset.settled).toBe('false');
     expect(await screen.findByText(/10 points, estimated/)).toBeDefined();
+    await waitFor(() => expect(section.dataset.settled).toBe('true'));
     await userEvent.click(screen.getByRole('button', { name: 'Start' }));
     await waitFor(() => expect(onStarted).toHaveBeenCalled());
     const start = fake.calls.find((c) => c.method === 'sweep.start')!.params as SweepRequest;

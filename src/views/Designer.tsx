@@ -33,11 +33,15 @@ export function Designer({ info, running, onStarted }: Props) {
   const [startError, setStartError] = useState<string | null>(null);
   const [devices, setDevices] = useState<TargetDevice[]>([]);
   const [confirming, setConfirming] = useState(false);
+  const [listed, setListed] = useState(false);
+  const [checkedFor, setCheckedFor] = useState<unknown>(null);
 
   useEffect(() => {
-    engine.call('presets.list', {}).then((r) => setPresets(r.presets), () => setPresets([]));
-    engine.call('hosts.list', {}).then((r) => setHosts(r.hosts), () => setHosts([]));
-    engine.call('devices.list', {}).then((r) => setDevices(r.devices), () => setDevices([]));
+    void Promise.allSettled([
+      engine.call('presets.list', {}).then((r) => setPresets(r.presets), () => setPresets([])),
+      engine.call('hosts.list', {}).then((r) => setHosts(r.hosts), () => setHosts([])),
+      engine.call('devices.list', {}).then((r) => setDevices(r.devices), () => setDevices([])),
+    ]).then(() => setListed(true));
   }, [engine]);
 
   const params = useMemo(() => sweepRequest(form, sweep), [form, sweep]);
@@ -56,6 +60,7 @@ export function Designer({ info, running, onStarted }: Props) {
       if (!current) return;
       setProblems(found);
       setEstimate(planned.status === 'fulfilled' ? planned.value : null);
+      setCheckedFor(params);
     };
     const timer = setTimeout(() => void check(), CHECK_DELAY_MS);
     return () => {
@@ -71,6 +76,9 @@ export function Designer({ info, running, onStarted }: Props) {
   const overwrites = device !== null && estimate!.overwrite_bytes > 0 && !form.allow_overwrite;
   const blocking = [...byField.keys()].filter((name) => !(overwrites && name === 'allow_overwrite'));
   const blocked = blocking.length > 0 || running || starting;
+  // The lists have arrived and the engine has checked what is on screen: nothing above the
+  // pointer is about to move (the e2e specs wait for this before they click).
+  const settled = listed && checkedFor === params;
 
   async function start(confirmed = false) {
     if (overwrites && !confirmed) {
@@ -99,7 +107,7 @@ export function Designer({ info, running, onStarted }: Props) {
   );
 
   return (
-    <section className="designer" aria-labelledby="designer-title">
+    <section className="designer" aria-labelledby="designer-title" data-settled={settled}>
       <h2 id="designer-title">Design a measurement</h2>
       <form onSubmit={(e) => { e.preventDefault(); if (!blocked) void start(); }}>
         <fieldset>
