@@ -23,7 +23,7 @@ async function measure(page: Page, scratch: string, tag: string): Promise<void> 
   await expect(page.locator('.badge.done')).toBeVisible({ timeout: 60_000 });
 }
 
-/** The darkest-to-lightest spread of a page rendered by pdftoppm: a blank page has none. */
+/** The share of dark pixels on each page rendered by pdftoppm: a blank page has none. */
 function inkOnPages(pdf: string, dir: string): number[] {
   execFileSync('pdftoppm', ['-r', '30', '-gray', pdf, join(dir, 'page')]);
   return readdirSync(dir).filter((f) => f.startsWith('page') && f.endsWith('.pgm')).sort().map((f) => {
@@ -33,6 +33,15 @@ function inkOnPages(pdf: string, dir: string): number[] {
     for (let fields = 0; fields < 4; offset += 1) if (data[offset] === 0x0a || data[offset] === 0x20) fields += 1;
     const pixels = data.subarray(offset);
     return pixels.filter((v) => v < 128).length / pixels.length;
+  });
+}
+
+/** Each page's words other than its running footer ("<title> · ssdprof <version>  page N"). */
+function bodyWordsOnPages(pdf: string, pages: number): number[] {
+  return Array.from({ length: pages }, (_, i) => {
+    const text = execFileSync('pdftotext', ['-f', String(i + 1), '-l', String(i + 1), '-layout', pdf, '-']).toString();
+    const lines = text.split('\n').filter((line) => line.trim() && !/· ssdprof \S+\s+page \d+\s*$/.test(line));
+    return lines.join(' ').split(/\s+/).filter(Boolean).length;
   });
 }
 
@@ -81,7 +90,11 @@ test('a run against a spec sheet and an earlier run, exported as a PDF', async (
   expect(text).toContain('970 EVO Plus');
   expect(text).toMatch(new RegExp(`19,000 IOPS \\(rand_read, 4 KiB, QD1\\) [\\d,.]+ IOPS ${shownPct} `)); // rated, measured, % of spec
   expect(text.replace(/,/g, '')).toContain(shownIops.replace(/,/g, ''));
+  // no blank page: every page carries words of its own beside the footer, and the pages before the
+  // last are well inked (the last may hold only a short closing section)
   const ink = inkOnPages(pdf, running.dir);
   expect(ink.length).toBeGreaterThan(1);
-  expect(ink.every((share) => share > 0.005)).toBe(true);
+  expect(bodyWordsOnPages(pdf, ink.length).every((words) => words >= 3)).toBe(true);
+  expect(ink.slice(0, -1).every((share) => share > 0.005)).toBe(true);
+  expect(ink.at(-1)).toBeGreaterThan(0);
 });

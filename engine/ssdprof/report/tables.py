@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from reportlab.lib.units import cm
 
 from ssdprof.model.quantities import format_size
-from ssdprof.model.results import DirectionStats, Environment, HostResult, RunResult
+from ssdprof.model.results import DeviceQueue, DirectionStats, Environment, HostResult, RunResult
 from ssdprof.report.groups import RunGroup, Summary, repeat_summaries
 from ssdprof.report.layout import Builder, fmt_count, fmt_mb, fmt_us
 from ssdprof.store.interchange import export_fio_job
@@ -131,16 +131,23 @@ def _breakdown_table(b: Builder, groups: Sequence[RunGroup]) -> None:
                 "are not listed here.", numeric_from=3)
 
 
+def _device_queues(run: RunResult) -> list[tuple[str, DeviceQueue]]:
+    """The run's own device queue, or on several hosts each host's (named "host: disk")."""
+    if run.device_queue is not None:
+        return [(run.device_queue.disk, run.device_queue)]
+    return [(f"{host.host}: {host.device_queue.disk}", host.device_queue) for host in run.hosts if host.device_queue is not None]
+
+
 def _device_queue_table(b: Builder, groups: Sequence[RunGroup]) -> None:
     """How much of each run's queue reached the device, where the disk's counters were read (runs with a queue)."""
-    rows = [[str(run.id or "–"), run.workload.label, run.device_queue.disk, str(run.device_queue.requested_outstanding),
-             f"{run.device_queue.mean_in_flight:.1f}", fmt_us(run.device_queue.read_request_lat_ns_mean),
-             fmt_us(run.device_queue.write_request_lat_ns_mean)]
-            for run in _runs(groups) if run.device_queue is not None and run.device_queue.requested_outstanding > 1]
+    rows = [[str(run.id or "–"), run.workload.label, disk, str(queue.requested_outstanding), f"{queue.mean_in_flight:.1f}",
+             fmt_us(queue.read_request_lat_ns_mean), fmt_us(queue.write_request_lat_ns_mean)]
+            for run in _runs(groups) for disk, queue in _device_queues(run) if queue.requested_outstanding > 1]
     if rows:
         b.table(["Run", "Workload", "Disk", "Kept outstanding", "At the device (mean)", "Read (µs/request)",
                  "Write (µs/request)"], rows,
-                "the device's side of the queue, from the disk's counters read around each run: the mean number of I/Os "
+                "the device's side of the queue, from the disk's counters read around each run (on several hosts, each "
+                "host's own disk): the mean number of I/Os "
                 "the block layer held (the run's IOPS × block-layer time per I/O issued, Little's law) against the queue "
                 "depth × jobs the engine kept outstanding, and the block layer's mean time per request. The rest of the "
                 "queue waited in the engine's own thread (not yet submitted, or completed and not yet reaped); its latency "

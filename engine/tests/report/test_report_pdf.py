@@ -156,11 +156,14 @@ def _monitor_from_this_machine(host: str, seconds: int = 2) -> list:  # type: ig
     return samples
 
 
-def test_a_multi_host_run_gets_per_host_results_and_its_cpu_and_network(tmp_path: Path) -> None:
+def test_a_multi_host_run_gets_per_host_results_and_its_cpu_and_network(sweep_runs: list[RunResult], tmp_path: Path) -> None:
     run = import_fio_output(FIO_DATA / "fio-3.33_cs_2clients.jsonplus.json")[0]
     hosts = [h.host for h in run.hosts]
     monitor = [s for host in hosts for s in _monitor_from_this_machine(host, seconds=1)]
-    run = run.model_copy(update={"id": 7, "monitor": monitor})
+    # An imported run carries no device queue: each host gets the one a real local QD4 run recorded.
+    queue = next(r.device_queue for r in sweep_runs if r.workload.queue_depth == 4 and r.device_queue is not None)
+    run = run.model_copy(update={"id": 7, "monitor": monitor,
+                                 "hosts": [h.model_copy(update={"device_queue": queue}) for h in run.hosts]})
     pdf = tmp_path / "cluster.pdf"
     pdf.write_bytes(build_pdf(ReportRequest.of_runs([run])))
     text = "\n".join(page_texts(pdf))
@@ -168,6 +171,13 @@ def test_a_multi_host_run_gets_per_host_results_and_its_cpu_and_network(tmp_path
     for host in run.hosts:
         assert host.host in text and fmt_count(host.read.iops + host.write.iops) in text
     assert "IOPS per host" in text and "CPU busy" in text
+    section = text[text.index("At the device"):text.index("the device's side of the queue")]
+    # One row per host; the disk cell ("host: disk") wraps onto the lines around the row's numbers.
+    rows = re.findall(rf"^\s*7\s+4\s+{queue.mean_in_flight:.1f}\s", section, re.MULTILINE)
+    assert len(rows) == len(hosts), section
+    for host in hosts:
+        assert re.search(rf"{re.escape(host)}:\s", section), host
+    assert section.count(queue.disk) == len(hosts), section
 
 
 def test_imported_tables_report_their_assumptions_as_warnings(tmp_path: Path) -> None:
