@@ -131,12 +131,13 @@ def test_queue_depth_n_keeps_n_ios_outstanding_at_the_device(scratch: Path, test
     The counter is the whole disk's: other processes' I/O adds to it, and the disk's scheduler
     holds requests back (uncounted) when the disk is busy; then fio with the same queue depth
     is held back too (seen on this shared VM: fio libaio at QD6 with one request at the disk).
-    A completion waits for its process to be scheduled and reaped before its slot is refilled:
-    in Python that takes long enough that one slot is often in the engine's hands (CI saw
-    libaio QD8 hold 7 at the device for most of a run where fio held 8), longer on a loaded machine.
-    So the claim is: the device holds all but that one slot for at least a quarter of the time,
-    or on average at least 85 % of as much of the queue as it lets fio have. A queue that
-    collapsed (lanes waiting on each other) holds one or two and fails both."""
+    So the claim is: the device holds the full depth for at least a quarter of the time, or on
+    average at least 85 % of as much of it as it lets fio have (a completion waits for its
+    process to be scheduled before its slot is refilled, longer on a loaded machine).
+
+    The buffers' pages matter here: in scattered 4 KiB pages a 128 KiB I/O takes 32 of the virtio
+    ring's 256 descriptors, and this disk then holds 7 at once whatever the queue depth (CI saw
+    QD32 hold 7, at a third of the IOPS; :func:`ssdprof.portable.directio.contiguous_buffers`)."""
     disk = disk_of(test_file)
     if disk is None or not Path(f"/sys/block/{disk}/inflight").exists():
         pytest.skip("the disk's in-flight counter is not readable here")
@@ -148,7 +149,7 @@ def test_queue_depth_n_keeps_n_ios_outstanding_at_the_device(scratch: Path, test
                                                                        on_progress=sampler.on_progress,
                                                                        cancel=threading.Event())
     assert result.errors == [] and len(sampler.samples) > 100
-    if sampler.typical >= queue_depth - 1:
+    if sampler.typical >= queue_depth:
         return
     fio = fio_inflight(disk, test_file, backend=backend, queue_depth=queue_depth, pattern=pattern, block=block)
     assert sampler.mean >= 0.85 * min(queue_depth, fio.mean), (
