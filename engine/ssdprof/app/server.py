@@ -10,15 +10,19 @@ For headless lab servers reached through an SSH port-forward, and for the end-to
   ``X-Ssdprof-Token`` header, which a cross-site form can never send. Missing: 401; wrong: 403.
 - ``POST /rpc`` takes the JSON-RPC of ``rpc.py``; ``GET /events`` streams its notifications as
   server-sent events, numbered so a reconnecting client resumes where it left off.
+- A client that closes its connection (a tab closed or reloaded) is a normal event: one info line
+  in the log, never a traceback. Other errors keep the standard library's traceback.
 """
 
 from __future__ import annotations
 
 import hmac
 import json
+import logging
 import mimetypes
 import re
 import secrets
+import sys
 import threading
 from http import HTTPStatus
 from http.cookies import SimpleCookie
@@ -33,6 +37,8 @@ from ssdprof.app.rpc import EngineService, handle_message
 from ssdprof.remote.ssh import SshSettings
 
 __all__ = ["BrowserServer", "default_renderer_dir", "page_csp"]
+
+LOG = logging.getLogger(__name__)
 
 HOST = "127.0.0.1"
 COOKIE = "ssdprof_token"
@@ -84,6 +90,16 @@ class BrowserServer(ThreadingHTTPServer):
 
     def allowed_hosts(self) -> set[str]:
         return {f"{HOST}:{self.port}", f"localhost:{self.port}"}
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """Called by socketserver for an exception a request's handler let out."""
+        error = sys.exc_info()[1]
+        if isinstance(error, ConnectionError):  # broken pipe, reset or aborted: the client went away
+            host, port = client_address[:2] if isinstance(client_address, tuple) else (client_address, "")
+            LOG.info("%s:%s closed its connection (%s); normal when a browser tab closes or reloads",
+                     host, port, type(error).__name__)
+            return
+        super().handle_error(request, client_address)
 
     def close(self) -> None:
         """Stop streams, cancel a running sweep and wait for it, release the socket."""
@@ -201,18 +217,16 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("X-Content-Type-Options", "nosniff")
         self.end_headers()
         self.close_connection = True
-        try:
-            self.wfile.write(b"retry: 1000\n\n")
+        # A closed tab ends the stream with a ConnectionError at the next write: BrowserServer.handle_error logs it.
+        self.wfile.write(b"retry: 1000\n\n")
+        self.wfile.flush()
+        while not self.server.hub.closed:
+            events = self.server.hub.after(seq, HEARTBEAT_S)
+            chunk = "".join(f"id: {n}\ndata: {data}\n\n" for n, data in events) or ": keep-alive\n\n"
+            if events:
+                seq = events[-1][0]
+            self.wfile.write(chunk.encode())
             self.wfile.flush()
-            while not self.server.hub.closed:
-                events = self.server.hub.after(seq, HEARTBEAT_S)
-                chunk = "".join(f"id: {n}\ndata: {data}\n\n" for n, data in events) or ": keep-alive\n\n"
-                if events:
-                    seq = events[-1][0]
-                self.wfile.write(chunk.encode())
-                self.wfile.flush()
-        except (BrokenPipeError, ConnectionResetError):
-            pass
 
     def _static(self, path: str, query: str) -> None:
         root = self.server.renderer_dir
@@ -257,10 +271,13 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 def serve(db_path: Path, *, port: int = 0, renderer_dir: Path | None = None, ssh: SshSettings | None = None) -> int:
-    """Run browser mode until Ctrl-C or SIGTERM; prints the URL (with its token) on stdout."""
+    """Run browser mode until Ctrl-C or SIGTERM; prints the URL (with its token) on stdout, its log on stderr."""
     import signal
-    import sys
 
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("ssdprof serve: %(levelname)s: %(message)s"))
+    LOG.addHandler(handler)
+    LOG.setLevel(logging.INFO)
     server = BrowserServer(db_path, port=port, renderer_dir=renderer_dir, ssh=ssh)
 
     def stop(signum: int, frame: object) -> None:
@@ -276,4 +293,5 @@ def serve(db_path: Path, *, port: int = 0, renderer_dir: Path | None = None, ssh
     finally:
         signal.signal(signal.SIGTERM, previous)
         server.close()
+        LOG.removeHandler(handler)
     return 0

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import http.client
 import json
+import logging
 import re
 import signal
+import socket
+import struct
 import subprocess
 import sys
 import threading
@@ -191,6 +194,52 @@ def test_serve_command_prints_a_tokened_url_and_stops_on_sigterm(disk_dir: Path)
     connection.close()
     process.send_signal(signal.SIGTERM)
     assert process.wait(timeout=20) == 0
+
+
+def reset(connection: socket.socket) -> None:
+    """Close as a closed browser tab often does: with a reset, not an orderly shutdown."""
+    connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    connection.close()
+
+
+def open_raw(port: int, path: str) -> socket.socket:
+    """A request whose first bytes of answer have arrived, on a connection the test closes itself."""
+    connection = socket.create_connection(("127.0.0.1", port), timeout=10)
+    connection.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+    assert connection.recv(4096).startswith(b"HTTP/1.1 ")
+    return connection
+
+
+def test_a_closed_event_stream_is_one_info_line_and_no_traceback(server: BrowserServer, caplog: pytest.LogCaptureFixture,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    caplog.set_level(logging.INFO, logger="ssdprof.app.server")
+    reset(open_raw(server.port, f"/events?token={server.token}"))
+    for _ in range(100):  # the handler notices the closed stream at its next write
+        server.hub.publish("engine.log", EngineLog(level="info", message="tick"))
+        if caplog.records:
+            break
+        threading.Event().wait(0.05)
+    [record] = caplog.records
+    assert record.levelno == logging.INFO and "closed its connection" in record.getMessage()
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_serve_logs_a_closed_connection_as_one_info_line_never_a_traceback(disk_dir: Path) -> None:
+    process = subprocess.Popen([sys.executable, "-m", "ssdprof", "serve", "--db", str(disk_dir / "db.sqlite3")],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert process.stdout is not None
+    match = re.search(r"http://127\.0\.0\.1:(\d+)/\?token=(\S+)", process.stdout.readline())
+    assert match
+    port, token = int(match.group(1)), match.group(2)
+    stream, page = open_raw(port, f"/events?token={token}"), open_raw(port, "/")  # the page: 401, kept alive
+    reset(page)
+    reset(stream)
+    threading.Event().wait(0.5)
+    process.send_signal(signal.SIGTERM)
+    _, log = process.communicate(timeout=20)
+    assert "Traceback" not in log
+    closed = [line for line in log.splitlines() if "closed its connection" in line]
+    assert closed and all(line.startswith("ssdprof serve: INFO: 127.0.0.1:") for line in closed), log
 
 
 def test_the_app_starts_without_loading_the_statistics_and_chart_libraries() -> None:
