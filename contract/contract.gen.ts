@@ -1275,7 +1275,7 @@ export interface SloRequest {
   max_qd?: number | string;
 }
 
-/** The deepest queue whose total latency at the percentile stayed within the target, and every point tried. */
+/** The depth with the most IOPS whose total latency at the percentile stayed within the target, the deepest depth within it (often the same), and every point tried. */
 export interface SloSummary {
   sweep_id: number | null;
   status: string;
@@ -1285,7 +1285,10 @@ export interface SloSummary {
   percentile: number;
   latency_ns: number;
   max_qd: number;
+  /** the most IOPS within the target */
   best: SloPoint | null;
+  /** the deepest queue within the target */
+  deepest: SloPoint | null;
   /** in the order they were tried */
   points: SloPoint[];
   text: string;
@@ -1760,7 +1763,7 @@ export interface Methods {
   "curve.report": { params: CurveReportParams; result: ReportResult };
   /** stored curves and latency target searches, newest first */
   "curves.list": { params: NoCurveParams; result: CurvesListResult };
-  /** the deepest queue within a latency target; events as run.event */
+  /** the queue depth with the most IOPS within a latency target; events as run.event */
   "slo.start": { params: SloRequest; result: SweepStarted };
   /** a stored latency target search: the depth found and every depth tried */
   "slo.get": { params: CurveIdParams; result: SloSummary };

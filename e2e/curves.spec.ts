@@ -55,19 +55,30 @@ test('the most IOPS within a latency target, from the same view', async ({ app: 
   await page.getByLabel('Curve ramp').fill('0');
   await page.getByLabel('Curve test size').fill('32m');
   await page.getByLabel('Latency target', { exact: true }).fill('0.5us');
-  await page.getByRole('button', { name: 'Find the deepest queue' }).click();
+  await page.getByRole('button', { name: 'Find the most IOPS within the target' }).click();
   await expect(page.getByRole('alert')).toContainText('latency_ns (--latency): a latency target must be at least 1us');
 
-  // a target every depth meets here (1 s), so the search ends at the deepest queue allowed
+  // a target every depth meets here (1 s): every depth up to the deepest allowed is within it, and the
+  // answer is the one of them with the most IOPS, checked against the search's own depth table
   await page.getByLabel('Latency target', { exact: true }).fill('1s');
   await page.getByLabel('Deepest queue tried').fill('4');
-  await page.getByRole('button', { name: 'Find the deepest queue' }).click();
+  await page.getByRole('button', { name: 'Find the most IOPS within the target' }).click();
   await expect(page.locator('.badge.done')).toBeVisible({ timeout: 90_000 });
   await page.getByRole('tab', { name: 'Curves' }).click();
-  await expect(page.getByTestId('slo-answer')).toContainText('QD4');
-  const rows = page.locator('table.slo-points tbody tr');
+  const rows = page.locator('.slo-points table tbody tr');
   await expect(rows.first()).toContainText('QD1');
-  await expect(rows.filter({ hasText: 'QD4' })).toContainText('yes');
+  await expect(rows.filter({ hasText: 'QD4' })).toContainText('deepest within target');
+  const table = await rows.evaluateAll((trs) => trs.map((tr) => {
+    const cells = [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '');
+    const iops = cells[2] ?? '';
+    return { qd: cells[1] ?? '', iops: Number(iops.replace(/[^\d.]/g, '')) * (/k/i.test(iops) ? 1000 : 1),
+      meets: cells.at(-2) === 'yes', answer: cells.at(-1) ?? '' };
+  }));
+  const within = table.filter((row) => row.meets);
+  const [marked, ...others] = table.filter((row) => row.answer.includes('most IOPS'));
+  expect(marked?.meets && others.length === 0).toBe(true);
+  expect(marked?.iops).toBe(Math.max(...within.map((row) => row.iops)));
+  await expect(page.getByTestId('slo-answer')).toContainText(`${marked?.qd} gave the most IOPS within p99`);
 
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Export search PDF' }).click();

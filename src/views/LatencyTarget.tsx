@@ -1,6 +1,7 @@
-// The most IOPS within a latency target: the engine searches queue depth (its own bisection over measured
-// runs) for the deepest queue whose total latency at a percentile stays within the target, on the Curves
-// view's workload. Shown here: the engine's answer in its words, every depth tried in order, and a PDF page.
+// The most IOPS within a latency target: the engine searches queue depth (its own bisection over
+// measured runs) for the depth with the most IOPS whose total latency at a percentile stays within the
+// target, on the Curves view's workload. Shown here: the engine's answer in its words, every depth tried
+// in order (the answer and the deepest depth within the target marked), and a PDF page.
 import { useEffect, useState } from 'react';
 import { EngineError, useEngine, type FieldProblem, type SloSummary, type SweepRequest, type SweepStarted } from '../api';
 import { formatIops } from '../lib/units';
@@ -57,14 +58,14 @@ export function LatencyTarget({ sweep, onStarted }: { sweep: () => SweepRequest;
   return (
     <section className="latency-target" aria-label="Most IOPS within a latency target">
       <h3>Most IOPS within a latency target</h3>
-      <p>On the workload above, the engine searches queue depth for the deepest queue whose total latency at the percentile
-        stays within the target (the curve&apos;s queue depth is not used).</p>
+      <p>On the workload above, the engine searches queue depth for the depth with the most IOPS whose
+        total latency at the percentile stays within the target (the curve&apos;s queue depth is not used).</p>
       <div className="form-grid">
         {field('percentile', 'Target percentile', 'e.g. 99 or 99.9')}
         {field('latency', 'Latency target', 'e.g. 1ms, 500us')}
         {field('max_qd', 'Deepest queue tried', 'e.g. 256')}
       </div>
-      <button type="button" onClick={() => { start().catch(() => undefined); }}>Find the deepest queue</button>
+      <button type="button" onClick={() => { start().catch(() => undefined); }}>Find the most IOPS within the target</button>
       {problems.length > 0 && (
         <ul className="problems" role="alert">
           {problems.map((p) => <li key={p.field + p.message}>{p.field} ({p.flag}): {p.message}</li>)}
@@ -82,25 +83,48 @@ export function LatencyTarget({ sweep, onStarted }: { sweep: () => SweepRequest;
       {shown && (
         <>
           <p data-testid="slo-answer">{shown.text || `Search ${shown.sweep_id ?? ''}: ${shown.status}${shown.reason ? `: ${shown.reason}` : ''}`}</p>
-          <table className="slo-points">
-            <caption>Depths tried, in order ({shown.method}); total latency, percentiles from histogram bins</caption>
-            <thead>
-              <tr><th scope="col">tried</th><th scope="col">queue depth</th><th scope="col">IOPS</th>
-                <th scope="col">p{shown.percentile} µs</th><th scope="col">p99 µs</th><th scope="col">within target</th></tr>
-            </thead>
-            <tbody>
-              {shown.points.map((p, i) => (
-                <tr key={p.queue_depth} className={p.queue_depth === shown.best?.queue_depth ? 'best' : undefined}>
-                  <td>{i + 1}</td><td>QD{p.queue_depth}</td><td>{formatIops(p.iops)}</td><td>{us(p.lat_ns_at_percentile)}</td>
-                  <td>{us(p.lat_ns_p99)}</td><td>{p.meets ? 'yes' : 'no'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <SloTable search={shown} />
           <button type="button" onClick={() => { exportPdf(shown).catch(() => undefined); }}>Export search PDF</button>
           {exportNote && <p data-testid="slo-export-note" role={exportNote.ok ? 'status' : 'alert'}>{exportNote.text}</p>}
         </>
       )}
     </section>
+  );
+}
+
+function SloTable({ search }: { search: SloSummary }) {
+  // p99 gets a column of its own only when the target is at another percentile
+  const extraP99 = search.percentile !== 99;
+  const role = (qd: number): string => [
+    search.best?.queue_depth === qd ? 'most IOPS' : '',
+    search.deepest?.queue_depth === qd ? 'deepest within target' : '',
+  ].filter(Boolean).join(', ');
+  return (
+    <figure className="slo-points">
+      <figcaption>
+        Depths tried, in order ({search.method}). Total latency, percentiles from histogram bins.
+      </figcaption>
+      <table className="data" aria-label="Depths tried">
+        <thead>
+          <tr>
+            <th scope="col">tried</th><th scope="col">queue depth</th><th scope="col" className="num">IOPS</th>
+            <th scope="col" className="num">p{search.percentile} µs</th>
+            {extraP99 && <th scope="col" className="num">p99 µs</th>}
+            <th scope="col">within target</th><th scope="col">answer</th>
+          </tr>
+        </thead>
+        <tbody>
+          {search.points.map((p, i) => (
+            <tr key={p.queue_depth}
+              className={p.queue_depth === search.best?.queue_depth ? 'best' : undefined}>
+              <td>{i + 1}</td><td>QD{p.queue_depth}</td><td className="num">{formatIops(p.iops)}</td>
+              <td className="num">{us(p.lat_ns_at_percentile)}</td>
+              {extraP99 && <td className="num">{us(p.lat_ns_p99)}</td>}
+              <td>{p.meets ? 'yes' : 'no'}</td><td>{role(p.queue_depth)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </figure>
   );
 }

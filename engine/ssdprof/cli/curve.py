@@ -1,5 +1,5 @@
-"""``ssdprof curve`` (latency under offered load) and ``ssdprof slo`` (the deepest queue within a latency
-target): the same workload and host flags as ``run``, planned by the engine's planner, run by its runner."""
+"""``ssdprof curve`` (latency under offered load) and ``ssdprof slo`` (the queue depth with the most IOPS
+within a latency target): the same workload and host flags as ``run``, planned by the engine's planner, run by its runner."""
 
 from __future__ import annotations
 
@@ -52,14 +52,14 @@ def register(sub: Any) -> None:
     curve.add_argument("--compare", type=int, action="append", default=[], metavar="SWEEP_ID",
                        help="with --show --format pdf: overlay an earlier curve; repeat for more")
     curve.add_argument("--title", help="with --show --format pdf: the report's title")
-    slo = command(sub, "slo", "the deepest queue (most IOPS) whose latency at a percentile stays within a target",
+    slo = command(sub, "slo", "the queue depth with the most IOPS whose latency at a percentile stays within a target",
                   "ssdprof slo --target /mnt/ssd --rw randread --bs 4k --percentile 99 --latency 1ms --max-qd 256 --json\n"
                   "  ssdprof slo --show 9 --format pdf -o slo.pdf")
     workload_flags(slo)
     run_flags(slo)
     slo.add_argument("--percentile", default="99", help="the percentile of total latency held to the target (default 99)")
     slo.add_argument("--latency", default="1ms", help="the target, e.g. 1ms, 500us (at least 1us; default 1ms)")
-    slo.add_argument("--max-qd", default="256", help="the deepest queue tried (default 256)")
+    slo.add_argument("--max-qd", default="256", help="the deepest queue the search may try (default 256)")
     _stored_flags(slo, "slo")
     slo.add_argument("--format", choices=["json", "pdf"], default="json",
                      help="with --show: the export format (pdf: the search's report page, needs -o)")
@@ -181,9 +181,12 @@ def _print(summary: CurveSummary | SloSummary, *, as_json: bool) -> None:
         if summary.knee:
             print(summary.knee.text)
         return
+    marks = {p.queue_depth: name for p, name in ((summary.deepest, "deepest within target"),
+                                                 (summary.best, "most IOPS")) if p is not None}
     for q in summary.points:
-        print(f"QD{q.queue_depth:<5} {q.iops:>10,.0f} IOPS  p{summary.percentile:g} {_us(q.lat_ns_at_percentile):>9} µs  "
-              f"{'meets' if q.meets else 'misses'}")
+        print(f"QD{q.queue_depth:<5} {q.iops:>10,.0f} IOPS  p{summary.percentile:g} "
+              f"{_us(q.lat_ns_at_percentile):>9} µs  {'meets' if q.meets else 'misses':<6}  "
+              f"{marks.get(q.queue_depth, '')}".rstrip())
     print(summary.text)
 
 

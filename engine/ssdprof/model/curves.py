@@ -186,7 +186,8 @@ class SloPoint(BaseModel):
 
 
 class SloSummary(BaseModel):
-    """The deepest queue whose total latency at the percentile stayed within the target, and every point tried."""
+    """The depth with the most IOPS whose total latency at the percentile stayed within the target, the
+    deepest depth within it (often the same), and every point tried."""
 
     model_config = ConfigDict(frozen=True)
     sweep_id: int | None
@@ -196,6 +197,7 @@ class SloSummary(BaseModel):
     percentile: float
     latency_ns: int
     max_qd: int
-    best: SloPoint | None = None
+    best: SloPoint | None = Field(default=None, description="the most IOPS within the target")
+    deepest: SloPoint | None = Field(default=None, description="the deepest queue within the target")
     points: list[SloPoint] = Field(default_factory=list, description="in the order they were tried")
     text: str = ""

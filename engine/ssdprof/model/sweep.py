@@ -69,7 +69,7 @@ class SweepSpec(BaseModel):
     tags: dict[str, str] = Field(default_factory=dict)
     remote: RemoteSpec | None = None
     curve: CurveSpec | None = Field(default=None, description="a curve under offered load: points added as it runs")
-    slo: SloSpec | None = Field(default=None, description="a search for the deepest queue within a latency target")
+    slo: SloSpec | None = Field(default=None, description="a search for the queue depth with the most IOPS within a latency target")
 
     def total_points(self) -> int:
         return len(self.points) * self.repeats

@@ -89,15 +89,31 @@ def curve_section(b: Builder, curve: CurveSummary, earlier: Sequence[CurveSummar
 def slo_section(b: Builder, slo: SloSummary) -> None:
     """The search's target, its answer in words and every depth tried, in the order tried."""
     b.heading(f"Latency target {slo.sweep_id}: p{slo.percentile:g} within {fmt_us(slo.latency_ns)} µs")
-    b.table(["", "value"], [["target", f"p{slo.percentile:g} total latency at or under {fmt_us(slo.latency_ns)} µs"],
-                            ["deepest queue tried", f"QD{slo.max_qd}"], ["method", slo.method]],
+    b.table(["", "value"],
+            [["target", f"p{slo.percentile:g} total latency at or under {fmt_us(slo.latency_ns)} µs"],
+             ["deepest queue allowed", f"QD{slo.max_qd}"], ["method", slo.method]],
             "the search's settings", widths=[110, 370], numeric_from=2)
-    b.para(f"<b>Answer:</b> {_escape(slo.text)}" if slo.text else "Answer: the search did not finish.", markup=True)
-    b.table(["tried", "queue depth", "IOPS", f"p{slo.percentile:g}, µs", "p99, µs", "within target"],
-            [[str(index + 1), f"QD{q.queue_depth}", fmt_count(q.iops), fmt_us(q.lat_ns_at_percentile), fmt_us(q.lat_ns_p99),
-              "yes" if q.meets else "no"] for index, q in enumerate(slo.points)],
-            f"the depths tried by search {slo.sweep_id}, in order; total latency (submission to completion), percentiles "
-            "from histogram bins", numeric_from=2)
+    b.para(f"<b>Answer:</b> {_escape(slo.text)}" if slo.text else "Answer: the search did not finish.",
+           markup=True)
+    header, rows = _slo_points(slo)
+    b.table(header, rows,
+            f"the depths tried by search {slo.sweep_id}, in order; total latency (submission to "
+            "completion), percentiles from histogram bins", numeric_from=2, text_from=len(header) - 2)
+
+
+def _slo_points(slo: SloSummary) -> tuple[list[str], list[list[str]]]:
+    """The depth table; p99 gets its own column only when the target is at another percentile."""
+    extra_p99 = slo.percentile != 99
+    header = ["tried", "queue depth", "IOPS", f"p{slo.percentile:g}, µs", *(["p99, µs"] if extra_p99 else []),
+              "within target", "answer"]
+    rows = []
+    for index, q in enumerate(slo.points):
+        role = [name for point, name in ((slo.best, "most IOPS"), (slo.deepest, "deepest"))
+                if point is not None and point.queue_depth == q.queue_depth]
+        rows.append([str(index + 1), f"QD{q.queue_depth}", fmt_count(q.iops), fmt_us(q.lat_ns_at_percentile),
+                     *([fmt_us(q.lat_ns_p99)] if extra_p99 else []), "yes" if q.meets else "no",
+                     ", ".join(role)])
+    return header, rows
 
 
 def _spec_section(b: Builder, curve: CurveSummary) -> None:

@@ -62,7 +62,7 @@ CURVE_METHODS: dict[str, tuple[type[BaseModel], type[BaseModel], str]] = {
                   "a stored curve: offered/achieved IOPS, total latency, saturation, knee, the spec's rated figures"),
     "curve.report": (CurveReportParams, ReportResult, "a curve's PDF page (base64), earlier curves and spec figures overlaid"),
     "curves.list": (NoCurveParams, CurvesListResult, "stored curves and latency target searches, newest first"),
-    "slo.start": (SloRequest, SweepStarted, "the deepest queue within a latency target; events as run.event"),
+    "slo.start": (SloRequest, SweepStarted, "the queue depth with the most IOPS within a latency target; events as run.event"),
     "slo.get": (CurveIdParams, SloSummary, "a stored latency target search: the depth found and every depth tried"),
     "slo.report": (SloReportParams, ReportResult, "a latency target search's PDF page (base64): the answer, every depth tried"),
 }
