@@ -17,7 +17,9 @@ class Formatter(argparse.RawDescriptionHelpFormatter):
 
 
 def command(sub: Any, name: str, summary: str, example: str) -> argparse.ArgumentParser:
-    parser: argparse.ArgumentParser = sub.add_parser(name, help=summary, description=f"{summary}\n\nexample:\n  {example}",
+    # argparse %-formats a sub-command's help (for %(prog)s), not its description: "95 % CI" needs %%
+    parser: argparse.ArgumentParser = sub.add_parser(name, help=summary.replace("%", "%%"),
+                                                     description=f"{summary}\n\nexample:\n  {example}",
                                                      formatter_class=Formatter)
     return parser
 

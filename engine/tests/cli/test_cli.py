@@ -45,6 +45,25 @@ def test_every_command_has_help_with_a_runnable_example() -> None:
         assert "ssdprof " in parser.format_help().split("example:")[1], name
 
 
+def test_ssdprof_help_exits_0_and_lists_every_command() -> None:
+    # as a newcomer types it: a child process, so a crash in argparse's formatting is a failure here
+    done = subprocess.run([sys.executable, "-m", "ssdprof", "--help"], capture_output=True, text=True,
+                          timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "compare" in done.stdout and "95 % CI" in done.stdout
+
+
+def test_every_command_and_subcommand_help_exits_0_with_its_example(capsys: pytest.CaptureFixture[str]) -> None:
+    from ssdprof.cli.main import main
+
+    for name, _ in [("", None), *subcommands(build_parser())]:
+        with pytest.raises(SystemExit) as exited:
+            main([*name.split(), "--help"])
+        printed = capsys.readouterr().out
+        assert exited.value.code == 0, name
+        assert "example:" in printed and "ssdprof " in printed.split("example:")[1], name
+
+
 @pytest.mark.parametrize(("args", "field_words"), [
     (["--bs", "1000"], "block_size_bytes (--bs)"),
     (["--qd", "0"], "queue_depth (--qd)"),
