@@ -51,10 +51,10 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from ssdprof.fio import histogram
 from ssdprof.fio.jobfile import FioPlan, job_file
 from ssdprof.fio.output import split_documents
 from ssdprof.fio.runner import FioInstall, detect_fio, run_fio
+from ssdprof.model import histogram
 from ssdprof.model.results import DirectionStats
 from ssdprof.model.workload import Workload, parse_workload
 from ssdprof.portable.engine import PortableEngine

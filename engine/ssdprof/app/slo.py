@@ -24,8 +24,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ssdprof.app.curve import total
 from ssdprof.app.planner import SweepRequest, plan_sweep
-from ssdprof.fio.histogram import percentile
 from ssdprof.model.curves import MAX_SLO_QD, SloPoint, SloSpec, SloSummary, parse_latency_ns
+from ssdprof.model.histogram import percentile
 from ssdprof.model.results import RunResult
 from ssdprof.model.sweep import SweepSpec
 from ssdprof.model.workload import WorkloadError

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ssdprof.fio import histogram
+from ssdprof.model import histogram
 from ssdprof.model.results import DirectionStats, LatencyStats, SpanStats
 
 __all__ = ["combine", "latency_from_bins"]

@@ -11,8 +11,8 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from ssdprof.fio import histogram
 from ssdprof.fio.output import FioOutputError, combine, parse_document
+from ssdprof.model import histogram
 from ssdprof.model.results import DirectionStats, ProgressSample
 
 __all__ = ["DocumentStream", "ProgressTracker"]

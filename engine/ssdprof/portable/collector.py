@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from ssdprof.fio import histogram
 from ssdprof.fio.output import latency_from_bins
+from ssdprof.model import histogram
 from ssdprof.model.results import DirectionStats, ProgressSample, SpanStats
 from ssdprof.portable.messages import Chunk, LaneDone, LaneReady, WorkerDone
 from ssdprof.portable.stats import LatencyAccumulator

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ssdprof.fio.histogram import PLAT_BITS, PLAT_NR, PLAT_VAL, index_to_value
+from ssdprof.model.histogram import PLAT_BITS, PLAT_NR, PLAT_VAL, index_to_value
 
 __all__ = ["LatencyAccumulator", "fio_bucket_indices"]
 

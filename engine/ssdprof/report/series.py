@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ssdprof.analysis.spec_comparison import comparable_outstanding, run_access
 from ssdprof.analysis.specs import Spec
-from ssdprof.fio.histogram import cumulative
+from ssdprof.model.histogram import cumulative
 from ssdprof.model.results import RunResult
 from ssdprof.report.groups import Point, RunGroup, Series, repeat_summaries, series_over
 

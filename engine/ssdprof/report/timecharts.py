@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from matplotlib.axes import Axes
 
-from ssdprof.fio.histogram import cumulative, merge
+from ssdprof.model.histogram import cumulative, merge
 from ssdprof.model.results import RunResult
 from ssdprof.report.figure import Chart, format_count, log_axis, new_figure, to_svg
 from ssdprof.report.groups import RunGroup, repeat_summaries

@@ -24,8 +24,8 @@ from ssdprof.app.adaptive import stored_curve
 from ssdprof.app.curve import CurveRequest, plan_curve, summarize_curve, total
 from ssdprof.app.planner import SweepRequest, WorkloadInput
 from ssdprof.app.runner import Runner
-from ssdprof.fio import histogram
 from ssdprof.fio.jobfile import poisson_offered_iops
+from ssdprof.model import histogram
 from ssdprof.model.curves import CurveSummary
 from ssdprof.model.events import PointFinished, RunEvent
 from ssdprof.model.sweep import SweepSpec

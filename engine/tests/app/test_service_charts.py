@@ -18,7 +18,7 @@ from pydantic import BaseModel
 from ssdprof.analysis.specs import bundled_spec_dir
 from ssdprof.analysis.stats import mean_ci
 from ssdprof.app.rpc import EngineService, handle_message
-from ssdprof.fio.histogram import percentile
+from ssdprof.model.histogram import percentile
 from ssdprof.model.results import RunResult
 
 ROOT = Path(__file__).resolve().parents[3]

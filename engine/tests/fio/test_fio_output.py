@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 from conftest import FIO_DATA
 
-from ssdprof.fio import histogram
 from ssdprof.fio.output import ALL_CLIENTS, FioOutputError, combine, parse_document, parse_report, split_documents
 from ssdprof.fio.progress import DocumentStream, ProgressTracker
+from ssdprof.model import histogram
 from ssdprof.model.results import DirectionStats
 
 MANIFEST: list[dict[str, Any]] = json.loads((FIO_DATA / "manifest.json").read_text())

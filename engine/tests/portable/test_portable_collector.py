@@ -4,7 +4,7 @@ from array import array
 
 import pytest
 
-from ssdprof.fio import histogram
+from ssdprof.model import histogram
 from ssdprof.model.results import ProgressSample
 from ssdprof.portable.collector import Collector, direction_stats
 from ssdprof.portable.messages import Chunk, LaneDone, LaneReady, WorkerDone

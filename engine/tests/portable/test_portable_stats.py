@@ -6,7 +6,7 @@ import statistics
 import numpy as np
 import pytest
 
-from ssdprof.fio import histogram
+from ssdprof.model import histogram
 from ssdprof.portable.stats import LatencyAccumulator, fio_bucket_indices
 
 

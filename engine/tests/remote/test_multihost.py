@@ -15,7 +15,7 @@ import pytest
 from conftest import requires_fio
 from infra.netns_hosts import ssdprof_on_hosts as ssdprof
 
-from ssdprof.fio import histogram
+from ssdprof.model import histogram
 from ssdprof.portable.proof import disk_of
 from ssdprof.remote.addresses import parse_host
 from ssdprof.remote.launch import FioCommand, Launch

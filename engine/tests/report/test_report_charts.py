@@ -10,7 +10,7 @@ from conftest import FIO_DATA
 from scipy import stats
 
 from ssdprof.analysis.stats import mean_ci
-from ssdprof.fio.histogram import percentile
+from ssdprof.model.histogram import percentile
 from ssdprof.model.results import RunResult
 from ssdprof.report import RunGroup, report_charts
 from ssdprof.report.groups import Summary, repeat_summaries, series_over

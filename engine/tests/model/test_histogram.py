@@ -3,7 +3,7 @@ from fractions import Fraction
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ssdprof.fio import histogram
+from ssdprof.model import histogram
 
 
 def test_every_bucket_index_round_trips_through_its_value() -> None:
