@@ -10,10 +10,11 @@ import sys
 from ssdprof.cli import report as cli_report
 from ssdprof.cli.measure import parse_tags
 from ssdprof.cli.terminal import format_run, format_runs_table
+from ssdprof.fio.jobfile import reproducible_job
 from ssdprof.model.sweep import PRESETS, preset
 from ssdprof.model.workload import Workload, WorkloadError
 from ssdprof.store.db import RunFilter, Store
-from ssdprof.store.interchange import export_csv, export_fio_job, export_json, import_fio_output
+from ssdprof.store.interchange import export_csv, export_json, import_fio_output
 
 __all__ = ["export", "import_files", "presets", "runs"]
 
@@ -74,7 +75,7 @@ def export(args: argparse.Namespace, store: Store) -> int:
     if args.format == "fio":
         if len(runs) != 1:
             raise WorkloadError.single("run_ids", "RUN_ID", "a fio job file reproduces one run; name exactly one")
-        text = export_fio_job(runs[0])
+        text = reproducible_job(runs[0])
     else:
         text = export_csv(runs) if args.format == "csv" else export_json(runs)
     if args.output:

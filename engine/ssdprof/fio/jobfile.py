@@ -6,9 +6,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from ssdprof.model.results import RunResult
 from ssdprof.model.workload import Workload
 
-__all__ = ["FioPlan", "escape_filename", "job_file", "poisson_offered_iops"]
+__all__ = ["FioOptions", "FioPlan", "escape_filename", "job_file", "job_options", "poisson_offered_iops",
+           "reproducible_job"]
 
 
 @dataclass(frozen=True)
@@ -21,17 +23,39 @@ class FioPlan:
     reason: str
 
 
+@dataclass(frozen=True)
+class FioOptions:
+    """One fio job's options (``name=value``), written once and rendered either as a job file or as
+    fio's command-line options, so neither is parsed back from the other."""
+
+    label: str
+    options: tuple[str, ...]
+
+    def as_job_file(self) -> str:
+        return "\n".join(["; written by ssdprof: " + self.label, "[global]", *self.options, "", "[ssdprof]", ""])
+
+    def as_argv(self) -> list[str]:
+        """fio's command line for one job named ssdprof, reporting json+ every second."""
+        return ["fio", "--output-format=json+", "--status-interval=1", "--name=ssdprof",
+                *(f"--{option}" for option in self.options)]
+
+
 def job_file(workload: Workload, filename: str | None, plan: FioPlan, *, is_device: bool = False,
              extra_options: tuple[str, ...] = (), create_file: bool = True, hosts: int = 1) -> str:
-    """A plain fio job file that reproduces the measurement on its own.
+    """A plain fio job file that reproduces the measurement on its own (see :func:`job_options`)."""
+    return job_options(workload, filename, plan, is_device=is_device, extra_options=extra_options,
+                       create_file=create_file, hosts=hosts).as_job_file()
+
+
+def job_options(workload: Workload, filename: str | None, plan: FioPlan, *, is_device: bool = False,
+                extra_options: tuple[str, ...] = (), create_file: bool = True, hosts: int = 1) -> FioOptions:
+    """The options of the fio job that measures ``workload``.
 
     ``filename`` None leaves the target to ``extra_options`` (e.g. the rbd engine's pool and image).
     ``create_file`` False makes fio fail where the file is missing instead of creating it.
     ``hosts`` is how many hosts run this job at once: an offered rate is split across them.
     """
     lines = [
-        "; written by ssdprof: " + workload.label,
-        "[global]",
         f"ioengine={plan.ioengine}",
         f"direct={1 if workload.direct else 0}",
         *([f"filename={escape_filename(filename)}"] if filename is not None else []),
@@ -67,8 +91,7 @@ def job_file(workload: Workload, filename: str | None, plan: FioPlan, *, is_devi
         lines.append("allow_mounted_write=0")
     if not create_file:
         lines.append("allow_file_create=0")
-    lines += ["", "[ssdprof]", ""]
-    return "\n".join(lines)
+    return FioOptions(workload.label, tuple(lines))
 
 
 def _rate(workload: Workload, plan: FioPlan, hosts: int) -> list[str]:
@@ -121,3 +144,30 @@ def _fio_seconds(seconds: float) -> str:
 def escape_filename(name: str) -> str:
     # fio splits filename= on ':' (several files); a literal colon must be escaped.
     return name.replace(":", "\\:")
+
+
+_ASYNC_ENGINE_BY_OS = (("linux", "libaio"), ("macos", "posixaio"), ("darwin", "posixaio"), ("windows", "windowsaio"))
+
+
+def reproducible_job(run: RunResult) -> str:
+    """The run's own job file, or for a run without one (imported), a plain job file written from what
+    the run recorded alone: the same text on whichever machine asks for it."""
+    if run.job_text:
+        return run.job_text
+    workload, engine = run.workload, run.engine
+    realised_as_jobs = engine.effective_queue_depth < workload.queue_depth
+    plan = FioPlan(
+        ioengine=engine.ioengine if engine.name == "fio" and engine.ioengine else _async_engine(run),
+        iodepth=1 if realised_as_jobs else workload.queue_depth,
+        numjobs=workload.outstanding_ios if realised_as_jobs else workload.numjobs,
+        reason=engine.reason,
+    )
+    device = run.environment.target_device
+    target = device or workload.target or "ssdprof-repro.dat"
+    return job_file(workload, target, plan, is_device=bool(device) or target.startswith("/dev/"))
+
+
+def _async_engine(run: RunResult) -> str:
+    """fio's asynchronous engine on the OS the run was measured on (psync where it is not recorded)."""
+    recorded = run.environment.os.lower()
+    return next((engine for name, engine in _ASYNC_ENGINE_BY_OS if name in recorded), "psync")

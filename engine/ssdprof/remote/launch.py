@@ -32,7 +32,7 @@ from ssdprof.remote.heartbeat import SEND_LOCK, beat, send_line
 from ssdprof.remote.session import HostRun, HostSession, last_error
 from ssdprof.remote.ssh import Ssh
 
-__all__ = ["FioCommand", "HostRun", "Launch", "fio_argv_from_job", "start_lead_ns", "start_skew_ms"]
+__all__ = ["FioCommand", "HostRun", "Launch", "start_lead_ns", "start_skew_ms"]
 
 _GRACE_S = 60.0
 _READY_TIMEOUT_S = 30.0
@@ -41,13 +41,6 @@ _ARMED_TIMEOUT_S = 120.0
 MIN_LEAD_NS = 30_000_000
 """How far ahead the start is set at least: long enough for "go" to reach every host on a quiet LAN."""
 MAX_LEAD_NS = 1_000_000_000
-
-
-def fio_argv_from_job(job_text: str) -> list[str]:
-    """The job file's options as fio command-line options (one job named ssdprof)."""
-    options = [line.strip() for line in job_text.splitlines()
-               if line.strip() and not line.startswith((";", "#", "["))]
-    return ["fio", "--output-format=json+", "--status-interval=1", "--name=ssdprof", *(f"--{option}" for option in options)]
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ssdprof import __version__
-from ssdprof.fio.jobfile import FioPlan, job_file
+from ssdprof.fio.jobfile import FioPlan, job_file, job_options
 from ssdprof.model.results import (
     ClusterFacts,
     EngineInfo,
@@ -37,7 +37,7 @@ from ssdprof.model.workload import Workload, WorkloadError
 from ssdprof.remote.addresses import HostAddress, HostError
 from ssdprof.remote.ceph import CEPH_STATUS_COMMANDS, RbdTarget, cluster_facts
 from ssdprof.remote.keeper import Keepers
-from ssdprof.remote.launch import FioCommand, Launch, fio_argv_from_job, start_skew_ms
+from ssdprof.remote.launch import FioCommand, Launch, start_skew_ms
 from ssdprof.remote.leftovers import Leftovers
 from ssdprof.remote.links import busiest_interface, host_link_limit
 from ssdprof.remote.probe import HostProbe
@@ -248,10 +248,11 @@ class MultiHostEngine:
     def _command(self, host: HostAddress, workload: Workload) -> FioCommand:
         plan = self._plan(self.probes[host.name], workload)
         rbd = self.options.rbd
-        text = job_file(workload.model_copy(update={"direct": False}) if rbd else workload,
-                        None if rbd else self.targets[host.name], plan, extra_options=self._target_options(host),
-                        is_device=host.name in self.options.devices, hosts=len(self.options.hosts))
-        return FioCommand(["env", *(rbd.env() if rbd else []), *fio_argv_from_job(text)], jobs=plan.numjobs)
+        options = job_options(workload.model_copy(update={"direct": False}) if rbd else workload,
+                              None if rbd else self.targets[host.name], plan,
+                              extra_options=self._target_options(host),
+                              is_device=host.name in self.options.devices, hosts=len(self.options.hosts))
+        return FioCommand(["env", *(rbd.env() if rbd else []), *options.as_argv()], jobs=plan.numjobs)
 
     def _counted(self, host: HostAddress) -> str:
         """The file or device whose disk counts this host's I/O: '' for an RBD image (librbd: no block device)."""

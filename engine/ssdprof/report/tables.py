@@ -13,7 +13,6 @@ from ssdprof.model.quantities import format_size
 from ssdprof.model.results import DeviceQueue, DirectionStats, Environment, HostResult, RunResult
 from ssdprof.report.groups import RunGroup, Summary, repeat_summaries
 from ssdprof.report.layout import Builder, fmt_count, fmt_mb, fmt_us
-from ssdprof.store.interchange import export_fio_job
 
 if TYPE_CHECKING:
     from ssdprof.analysis.stats import MeanCI
@@ -83,12 +82,16 @@ def workloads_section(b: Builder, groups: Sequence[RunGroup]) -> None:
     b.table((["Group"] if len(groups) > 1 else []) + header, rows, "workloads measured (one row per setting; repeats counted)",
             numeric_from=2 if len(groups) > 1 else 1)
     first = _runs(groups)[0]
-    job = first.job_text or export_fio_job(first)
-    b.para(f"Every measurement is a plain fio job. The job of the first setting ({first.workload.label}) is below; "
-           "plain <font name='DejaVuSansMono'>fio job.fio</font> repeats it. Any run's job file is written by "
-           f"<font name='DejaVuSansMono'>ssdprof export {first.id or 'RUN_ID'} --format fio -o job.fio</font>; the other "
-           "settings differ only in the rw, bs, iodepth, numjobs and rwmixread lines.", markup=True)
-    b.code(job)
+    export = f"<font name='DejaVuSansMono'>ssdprof export {first.id or 'RUN_ID'} --format fio -o job.fio</font>"
+    if not first.job_text:
+        b.para(f"The first setting ({first.workload.label}) was imported without a fio job; {export} writes one "
+               "from its workload.", markup=True)
+        return
+    b.para(f"Every measurement is a plain fio job. The job of the first setting ({first.workload.label}) is "
+           "below; plain <font name='DejaVuSansMono'>fio job.fio</font> repeats it. Any run's job file is "
+           f"written by {export}; the other settings differ only in the rw, bs, iodepth, numjobs and rwmixread "
+           "lines.", markup=True)
+    b.code(first.job_text)
 
 
 def _direction_rows(run: RunResult | HostResult) -> list[tuple[str, DirectionStats]]:

@@ -1,4 +1,5 @@
-"""Results in and out: fio output files imported as earlier runs; CSV, JSON and fio job files out."""
+"""Results in and out: fio output files imported as earlier runs; CSV and JSON out (a run's fio job file
+is :func:`ssdprof.fio.jobfile.reproducible_job`)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ssdprof.fio.jobfile import FioPlan, job_file
+from ssdprof.fio.jobfile import reproducible_job
 from ssdprof.fio.output import FioOutputError, FioReport, combine, parse_report
 from ssdprof.fio.runner import measurement_from_report
 from ssdprof.model.curves import CurveSummary
@@ -17,7 +18,7 @@ from ssdprof.model.results import DirectionStats, EngineInfo, Environment, RunRe
 from ssdprof.model.workload import Pattern, Workload
 from ssdprof.store.crosscheck import check_bandwidth
 
-__all__ = ["CSV_COLUMNS", "ImportError_", "curve_csv", "export_csv", "export_fio_job", "export_json", "import_fio_output"]
+__all__ = ["CSV_COLUMNS", "ImportError_", "curve_csv", "export_csv", "export_json", "import_fio_output"]
 
 MAX_IMPORT_BYTES = 256 << 20
 
@@ -49,13 +50,14 @@ def import_fio_output(path: Path, tags: dict[str, str] | None = None) -> list[Ru
         read = combine(h.read for h in measurement.hosts)
         write = combine(h.write for h in measurement.hosts)
         workload = _workload_from_options(options, len(jobs))
-        runs.append(RunResult(
+        run = RunResult(
             started_at=_iso(report.timestamp_ms), finished_at=_iso(report.timestamp_ms), status="ok",
             engine=measurement.engine, workload=workload,
             environment=Environment(tool_versions={"fio": report.fio_version}), hosts=measurement.hosts,
             warnings=_unit_checks(f"{path.name} group {group}", read, write, options, workload.block_size_bytes),
             read=read, write=write, tags=dict(tags or {}), source=f"imported:{path.name}", raw_output=text,
-            fio_steadystate=measurement.fio_steadystate))
+            fio_steadystate=measurement.fio_steadystate)
+        runs.append(run.model_copy(update={"job_text": reproducible_job(run)}))
     return runs
 
 
@@ -183,34 +185,6 @@ def export_csv(runs: list[RunResult]) -> str:
                 "tags": ";".join(f"{k}={v}" for k, v in run.tags.items()),
             })
     return out.getvalue()
-
-
-def export_fio_job(run: RunResult, filename: str | None = None) -> str:
-    """A job file that plain fio runs to reproduce ``run`` (the test file is fio's own to lay out)."""
-    workload = run.workload
-    engine = run.engine
-    realised_as_jobs = engine.effective_queue_depth < workload.queue_depth
-    plan = FioPlan(
-        ioengine=engine.ioengine if engine.name == "fio" and engine.ioengine else _default_ioengine(),
-        iodepth=1 if realised_as_jobs else workload.queue_depth,
-        numjobs=workload.outstanding_ios if realised_as_jobs else workload.numjobs,
-        reason=engine.reason,
-    )
-    target = filename or _reproducible_target(run)
-    return job_file(workload, target, plan, is_device=target.startswith("/dev/"))
-
-
-def _reproducible_target(run: RunResult) -> str:
-    target = run.workload.target
-    if not target or Path(target).is_dir():
-        return str(Path(target or ".") / "ssdprof-repro.dat")
-    return target
-
-
-def _default_ioengine() -> str:
-    import platform
-
-    return {"Linux": "libaio", "Darwin": "posixaio", "Windows": "windowsaio"}.get(platform.system(), "psync")
 
 
 def _num(value: float | None) -> str:

@@ -7,13 +7,15 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import requires_fio
+from conftest import FIO_DATA, requires_fio
 
 from ssdprof.cli import flags
 from ssdprof.cli import report as cli_report
 from ssdprof.fio.job_import import JobFileError, parse_job_file
+from ssdprof.fio.jobfile import reproducible_job
 from ssdprof.model.workload import Pattern
 from ssdprof.store.db import Store
+from ssdprof.store.interchange import import_fio_output
 
 PLAIN = """\
 ; the student's job file
@@ -201,3 +203,23 @@ def test_fio_offers_more_than_asked_at_high_rates_per_job_as_its_whole_microseco
     assert poisson_offered_iops(parse_workload({"numjobs": 4, "rate_iops": 20000}), 4, 2) == pytest.approx(20_025, abs=1)
     mixed = parse_workload({"pattern": "randrw", "read_pct": 70, "rate_iops": 1000})
     assert poisson_offered_iops(mixed, 1) == pytest.approx(1000, rel=1e-3)
+
+
+def test_an_imported_fio_run_carries_a_job_file_written_from_its_own_options(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    texts = []
+    for cwd in (tmp_path, Path("/")):  # where it is asked from changes nothing
+        monkeypatch.chdir(cwd)
+        (run,) = import_fio_output(FIO_DATA / "fio-3.33_randread_qd4_libaio_lat.json")
+        texts.append(run.job_text)
+    assert texts[0] == texts[1]
+    lines = texts[0].splitlines()
+    assert {"ioengine=libaio", "rw=randread", "bs=4096", "iodepth=4", "direct=1"} <= set(lines)
+    assert "filename=/var/tmp/fiofix/lat.dat" in lines
+
+
+def test_a_run_without_a_job_file_gets_the_async_engine_of_the_os_it_was_measured_on() -> None:
+    (run,) = import_fio_output(FIO_DATA / "fio-3.33_randread_qd4_libaio_lat.json")
+    bare = run.model_copy(update={"job_text": "", "engine": run.engine.model_copy(update={"name": "portable"}),
+                                  "environment": run.environment.model_copy(update={"os": "macOS-14.5-arm64"})})
+    assert "ioengine=posixaio" in reproducible_job(bare).splitlines()

@@ -1,20 +1,22 @@
 import subprocess
 
-from ssdprof.fio.runner import FioPlan, job_file
+from ssdprof.fio.jobfile import FioPlan, job_options
 from ssdprof.model.workload import Workload
 from ssdprof.remote.heartbeat import LOST_AFTER_S, host_program
-from ssdprof.remote.launch import fio_argv_from_job
 from ssdprof.remote.monitor import MonitorParser
 
 STAT = "cpu  {user} 0 {system} {idle} 0 0 0 0 0 0"
 NET = "lo: 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0; eth0: {rx} 10 0 0 0 0 0 0 {tx} 10 0 0 0 0 0 0;"
 
 
-def test_job_options_become_fio_command_line_options() -> None:
-    argv = fio_argv_from_job(job_file(Workload(queue_depth=8), "/data/f", FioPlan("libaio", 8, 1, "")))
+def test_job_options_become_fio_command_line_options_and_the_same_job_file() -> None:
+    options = job_options(Workload(queue_depth=8), "/data/f", FioPlan("libaio", 8, 1, ""))
+    argv = options.as_argv()
     assert argv[:4] == ["fio", "--output-format=json+", "--status-interval=1", "--name=ssdprof"]
     assert "--iodepth=8" in argv and "--filename=/data/f" in argv and "--time_based=1" in argv
     assert not any(a.startswith("--[") or a.startswith("--;") for a in argv)
+    in_file = [line for line in options.as_job_file().splitlines() if "=" in line and not line.startswith(";")]
+    assert [f"--{line}" for line in in_file] == argv[4:]
 
 
 def test_monitor_snapshots_become_cpu_and_network_rates() -> None:
