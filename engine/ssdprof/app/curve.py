@@ -7,6 +7,8 @@ one stored sweep whose points grow as it runs and resume from whatever was measu
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from pydantic import BaseModel, ConfigDict, Field
 
 from ssdprof.analysis.knee import find_knee
@@ -22,9 +24,9 @@ from ssdprof.model.curves import (
     parse_latency_ns,
     parse_points_pct,
 )
+from ssdprof.model.problems import Problems, problem
 from ssdprof.model.results import DirectionStats, RunResult
 from ssdprof.model.sweep import SweepSpec
-from ssdprof.model.workload import WorkloadError
 
 __all__ = ["CurveRequest", "curve_tags", "extend_curve", "plan_curve", "summarize_curve", "total"]
 
@@ -39,20 +41,29 @@ class CurveRequest(BaseModel):
     stop_latency: str | float | None = Field(default=None, description="stop once p99 passes this, e.g. 5ms")
 
 
-def plan_curve(request: CurveRequest) -> SweepSpec:
-    """The curve's first point (full speed) and its spec; raises WorkloadError naming the field."""
+def plan_curve(request: CurveRequest, *, check_target: bool = False, default_dir: Path | None = None) -> SweepSpec:
+    """The curve's first point (full speed) and its spec; raises WorkloadError naming every bad field."""
+    problems = Problems()
     if request.sweep.preset or request.sweep.factors:
-        raise WorkloadError.single("preset", "--preset", "a curve varies the offered rate only: give one workload, no preset or factors")
+        problems.add(problem("preset", "a curve varies the offered rate only: give one workload, no preset or factors",
+                             with_rule=False))
     if request.sweep.repeats != 1:
-        raise WorkloadError.single("repeat", "--repeat", "a curve runs each rate once")
+        problems.add(problem("repeats", "a curve runs each rate once", with_rule=False))
     if request.sweep.base.rate_iops not in (None, 0, "0"):
-        raise WorkloadError.single("rate_iops", "--rate", "a curve finds the maximum itself and sets each point's rate")
-    points = parse_points_pct(request.points_pct)
-    stop = None if request.stop_latency in (None, "") else parse_latency_ns(request.stop_latency, field="stop_latency_ns",
-                                                                             flag="--stop-latency")
-    spec = plan_sweep(request.sweep)
-    base = spec.points[0]
-    return spec.model_copy(update={"name": request.sweep.name or f"curve {base.label}",
+        problems.add(problem("rate_iops", "a curve finds the maximum itself and sets each point's rate", with_rule=False))
+    points: list[int] = []
+    stop = None
+    with problems.collect():
+        points = parse_points_pct(request.points_pct)
+    with problems.collect():
+        if request.stop_latency not in (None, ""):
+            stop = parse_latency_ns(request.stop_latency, field="stop_latency_ns", flag="--stop-latency")
+    spec = None
+    with problems.collect():
+        spec = plan_sweep(request.sweep, check_target=check_target, default_dir=default_dir)
+    problems.raise_any()
+    assert spec is not None
+    return spec.model_copy(update={"name": request.sweep.name or f"curve {spec.points[0].label}",
                                    "curve": CurveSpec(points_pct=points, stop_latency_ns=stop)})
 
 

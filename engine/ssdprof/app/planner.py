@@ -1,27 +1,84 @@
 """One planner: a :class:`SweepRequest` — from the CLI's flags, the RPC, or the GUI's designer through
 the RPC — becomes a :class:`SweepSpec` by one set of rules with one set of messages.
 
-Every rule lives here: the default region on a block device, a preset or factors (not both), remote
-hosts named once each and checked, folders and devices given for hosts in the run, an RBD image or
-remote options only with hosts, and a size wherever the region cannot be read from the device.
+Every rule lives here: the default region on a block device, a preset or factors (not both), repeats,
+tags, remote hosts named once each and checked, folders and devices given for hosts in the run, an RBD
+image or remote options only with hosts, and a size wherever the region cannot be read from the device.
+Every bad field of a request is reported at once, with the target's own check (:func:`check_base`).
 """
 
 from __future__ import annotations
 
-from typing import Any, cast
+import re
+from pathlib import Path
+from typing import Annotated, Any, TypeVar, cast
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, WithJsonSchema
 
+from ssdprof.model.problems import FieldProblem, FieldRule, Problems, from_validation, problem, register, shown
 from ssdprof.model.sweep import MAX_REPEATS, RemoteSpec, SweepMode, SweepSpec, build_sweep, preset
-from ssdprof.model.workload import WorkloadError, parse_workload
+from ssdprof.model.workload import FIELD_RULES, Workload, WorkloadError, check_workload
 from ssdprof.remote.addresses import parse_host
 from ssdprof.remote.ceph import parse_rbd
-from ssdprof.target.plan import with_whole_device
+from ssdprof.target.plan import plan_target, widest, with_whole_device
 
-__all__ = ["Loose", "SweepRequest", "WorkloadInput", "plan_sweep"]
+__all__ = ["EngineName", "Loose", "PatternName", "SweepRequest", "Tags", "WorkloadInput", "check_base", "parse_tags",
+           "plan_sweep", "validated"]
 
 Loose = int | float | str
 """What a person types: ``4096`` or ``"4k"``, ``10`` or ``"10s"``; the engine parses units."""
+
+MAX_TAG_CHARS = 200
+_TAG_KEY = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
+
+register({
+    "preset": FieldRule("--preset", "a preset or factors to vary, not both", "preset", "student"),
+    "repeats": FieldRule("--repeat", f"1–{MAX_REPEATS}", "repeats", "3"),
+    "tags": FieldRule("--tag", f"key=value, the key of letters, digits, _ . : or -, at most {MAX_TAG_CHARS} "
+                               "characters each", "tags", "interface=SATA"),
+    "name": FieldRule("--name", "at most 200 characters", "name", "drive A, 4k reads"),
+    "hosts": FieldRule("--host", "SSH aliases or user@host:port, each once", "hosts", "node1"),
+})
+
+
+def parse_tags(given: dict[str, str] | list[str] | str) -> dict[str, str]:
+    """Tags as a form types them (``"a=1, b=2"`` or ``"a=1 b=2"``), as the CLI gives them (one
+    ``KEY=VALUE`` per ``--tag``, the value may hold spaces) or as a mapping: one rule for all."""
+    if isinstance(given, dict):
+        items = [f"{key}={value}" for key, value in given.items()]
+    elif isinstance(given, str):
+        items = [item for item in re.split(r"[,\s]+", given) if item]
+    else:
+        items = list(given)
+    tags: dict[str, str] = {}
+    for item in items:
+        key, sep, value = str(item).partition("=")
+        key, value = key.strip(), value.strip()
+        if not sep:
+            raise ValueError(f"{shown(item)} is not key=value")
+        if not key:
+            raise ValueError(f"{shown(item)} has no key")
+        if not _TAG_KEY.fullmatch(key):
+            raise ValueError(f"the key {shown(key)} holds other characters than letters, digits, _ . : -")
+        if len(item) > MAX_TAG_CHARS or "\n" in value:
+            raise ValueError(f"{shown(item)} is over {MAX_TAG_CHARS} characters or holds a line break")
+        tags[key] = value
+    return tags
+
+
+Tags = Annotated[dict[str, str], BeforeValidator(parse_tags),
+                 WithJsonSchema({"anyOf": [{"type": "object", "additionalProperties": {"type": "string"}},
+                                           {"type": "array", "items": {"type": "string"}}, {"type": "string"}]},
+                                mode="validation")]
+"""Tags as typed: ``"a=1 b=2"``, ``["a=1", "b=2"]`` or ``{"a": "1"}``; read by :func:`parse_tags` only."""
+
+EngineName = Annotated[str, WithJsonSchema({"type": "string", "enum": [c.value for c in FIELD_RULES["engine"].choices]},
+                                        mode="validation")]
+PatternName = Annotated[str, WithJsonSchema({"type": "string",
+                                          "enum": [c.value for c in FIELD_RULES["pattern"].choices]},
+                                         mode="validation")]
+"""Clients send one of the listed choices; any text is accepted here so that the workload's own check
+names a bad one beside every other bad field (see check_workload)."""
 
 
 class _Request(BaseModel):
@@ -31,7 +88,7 @@ class _Request(BaseModel):
 class WorkloadInput(_Request):
     """Workload fields as typed in a form or on the command line; omitted fields take the engine's defaults."""
 
-    pattern: str | None = None
+    pattern: PatternName | None = None
     read_pct: Loose | None = None
     block_size_bytes: Loose | None = None
     queue_depth: Loose | None = None
@@ -42,7 +99,7 @@ class WorkloadInput(_Request):
     offset_bytes: Loose | None = None
     target: str | None = None
     direct: bool | None = None
-    engine: str | None = None
+    engine: EngineName | None = None
     allow_overwrite: bool | None = None
     keep_file: bool | None = None
     rate_iops: Loose | None = None
@@ -60,7 +117,7 @@ class SweepRequest(_Request):
     mode: SweepMode = SweepMode.ONE_AT_A_TIME
     repeats: int = Field(default=1, ge=1, le=MAX_REPEATS)
     name: str | None = Field(default=None, max_length=200)
-    tags: dict[str, str] = Field(default_factory=dict)
+    tags: Tags = Field(default_factory=dict)
     hosts: list[str] = Field(default_factory=list, max_length=256,
                              description="run on these SSH hosts (aliases or user@host:port) instead of locally")
     remote_dir: str = Field(default="", description="the folder on every host (default: the engine's remote scratch folder)")
@@ -72,22 +129,62 @@ class SweepRequest(_Request):
     ceph_user: str = "admin"
 
 
-def plan_sweep(request: SweepRequest) -> SweepSpec:
-    """The points, repeats and remote options of ``request``; raises WorkloadError naming the field."""
+M = TypeVar("M", bound=BaseModel)
+
+
+def validated(model: type[M], **values: Any) -> M:
+    """A request built from a face's input (the CLI's flags), refused in the same words as the RPC's."""
+    try:
+        return model.model_validate(values)
+    except ValidationError as exc:
+        raise WorkloadError(from_validation(exc, model)) from None
+
+
+def check_base(raw: dict[str, Any], *, check_target: bool, default_dir: Path | None = None
+               ) -> tuple[Workload | None, list[FieldProblem]]:
+    """A workload's every problem at once: its fields, and (``check_target``) whether its target can be
+    used, checked with the good fields even when others are bad."""
+    checked = check_workload(with_whole_device(raw))
+    problems = Problems()
+    problems.add(*checked.problems)
+    if check_target and not any(p.field == "target" for p in checked.problems):
+        with problems.collect():
+            plan_target(checked.nearest, default_dir)
+    return checked.workload, problems.found
+
+
+def plan_sweep(request: SweepRequest, *, check_target: bool = False, default_dir: Path | None = None) -> SweepSpec:
+    """The points, repeats and remote options of ``request``; raises WorkloadError naming every bad
+    field. ``check_target``: also check the local target (with the widest point), as a start does."""
+    problems = Problems()
     raw = request.base.raw()
-    base = parse_workload(raw if request.hosts else with_whole_device(raw))
+    checked = check_workload(raw if request.hosts else with_whole_device(raw))
+    problems.add(*checked.problems)
     if request.preset and request.factors:
-        raise WorkloadError.single("preset", "--preset", "give either a preset or factors to vary, not both")
+        problems.add(problem("preset", "give either a preset or factors to vary, not both", with_rule=False))
+    with problems.collect():
+        remote = _remote(request)
+    spec = None
+    if checked.workload is not None:
+        with problems.collect():
+            spec = _points(request, checked.workload)
+    if check_target and not request.hosts and not any(p.field == "target" for p in problems.found):
+        with problems.collect():
+            plan_target(widest(spec.points) if spec else checked.nearest, default_dir)
+    problems.raise_any()
+    assert spec is not None
+    return spec.model_copy(update={"name": request.name or spec.name, "tags": {**spec.tags, **request.tags},
+                                   "remote": remote})
+
+
+def _points(request: SweepRequest, base: Workload) -> SweepSpec:
     if request.preset:
-        spec = preset(request.preset, base, repeats=request.repeats)
-    elif request.factors:
+        return preset(request.preset, base, repeats=request.repeats)
+    if request.factors:
         # build_sweep parses each value as typed ("4k", "10s"); numbers pass through unchanged
         factors = cast(dict[str, list[str]], {k: list(v) for k, v in request.factors.items()})
-        spec = build_sweep(base, factors, request.mode, request.repeats)
-    else:
-        spec = SweepSpec(name="run", points=[base], repeats=request.repeats)
-    return spec.model_copy(update={"name": request.name or spec.name, "tags": {**spec.tags, **request.tags},
-                                   "remote": _remote(request)})
+        return build_sweep(base, factors, request.mode, request.repeats)
+    return SweepSpec(name="run", points=[base], repeats=request.repeats)
 
 
 def _remote(request: SweepRequest) -> RemoteSpec | None:

@@ -15,6 +15,7 @@ from ssdprof.analysis.spec_library import SpecLibrary
 from ssdprof.analysis.specs import bundled_spec_dir, default_user_spec_dir
 from ssdprof.app.adaptive import stored, stored_curve, stored_slo
 from ssdprof.app.curve import CurveRequest, plan_curve, summarize_curve
+from ssdprof.app.planner import validated
 from ssdprof.app.runner import Runner
 from ssdprof.app.slo import SloRequest, plan_slo, summarize_slo
 from ssdprof.cli import hosts as cli_hosts
@@ -106,8 +107,10 @@ def _spec(args: argparse.Namespace, store: Store, kind: str) -> tuple[SweepSpec,
         return spec, sweep.id
     request = request_from_args(args)
     if kind == "curve":
-        return plan_curve(CurveRequest(sweep=request, points_pct=args.points, stop_latency=args.stop_latency)), None
-    return plan_slo(SloRequest(sweep=request, percentile=args.percentile, latency=args.latency, max_qd=args.max_qd)), None
+        curve = validated(CurveRequest, sweep=request, points_pct=args.points, stop_latency=args.stop_latency)
+        return plan_curve(curve, check_target=True), None
+    slo = validated(SloRequest, sweep=request, percentile=args.percentile, latency=args.latency, max_qd=args.max_qd)
+    return plan_slo(slo), None
 
 
 def _last_unfinished(store: Store, kind: str) -> Any:

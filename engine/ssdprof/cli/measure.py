@@ -11,12 +11,14 @@ import threading
 from types import FrameType
 from typing import Any
 
-from ssdprof.app.planner import SweepRequest, WorkloadInput, plan_sweep
+from ssdprof.app.planner import SweepRequest, WorkloadInput, plan_sweep, validated
+from ssdprof.app.planner import parse_tags as planner_tags
 from ssdprof.app.runner import Runner
 from ssdprof.cli import hosts as cli_hosts
 from ssdprof.cli.flags import breakdown_flag, command, common
 from ssdprof.cli.terminal import ProgressPrinter, format_runs_table
-from ssdprof.model.sweep import MAX_REPEATS, PRESETS, SweepMode, SweepSpec, describe
+from ssdprof.model.problems import problem
+from ssdprof.model.sweep import PRESETS, SweepMode, SweepSpec, describe
 from ssdprof.model.workload import WorkloadError
 from ssdprof.remote.multihost import DEFAULT_REMOTE_DIR
 from ssdprof.store.db import Store
@@ -107,14 +109,14 @@ def request_from_args(args: argparse.Namespace) -> SweepRequest:
     if default_device:
         remote_devices = {host: remote_devices.get(host, default_device) for host in args.host}
     sweep = args.command == "sweep"
-    if sweep and args.preset and args.vary:
-        raise WorkloadError.single("preset", "--preset", "give either --preset or --vary, not both")
-    if sweep and not (args.preset or args.vary):
-        raise WorkloadError.single("preset", "--preset", f"a sweep needs --preset ({', '.join(PRESETS)}) or --vary FACTOR=V1,V2")
-    return SweepRequest(
-        base=WorkloadInput(**raw), preset=args.preset if sweep else None, factors=_factors(args.vary) if sweep else None,
-        mode=SweepMode.GRID if sweep and args.grid else SweepMode.ONE_AT_A_TIME, repeats=args.repeat, hosts=args.host,
-        remote_dir=remote_dir, remote_dirs=remote_dirs,
+    if sweep and not (args.preset or args.vary):  # the command's own shape; every value is the planner's
+        raise WorkloadError.single("preset", "--preset", f"a sweep needs --preset ({', '.join(PRESETS)}) "
+                                                         "or --vary FACTOR=V1,V2")
+    return validated(
+        SweepRequest, base=validated(WorkloadInput, **raw), preset=args.preset if sweep else None,
+        factors=_factors(args.vary) if sweep else None,
+        mode=SweepMode.GRID if sweep and args.grid else SweepMode.ONE_AT_A_TIME, repeats=args.repeat,
+        tags=getattr(args, "tag", []), hosts=args.host, remote_dir=remote_dir, remote_dirs=remote_dirs,
         remote_devices=remote_devices, rbd=args.rbd or "", ceph_conf=args.ceph_conf or "", ceph_user=args.ceph_user)
 
 
@@ -140,13 +142,16 @@ def _per_host(items: list[str]) -> tuple[str, dict[str, str]]:
     return default, per_host
 
 
-def _sweep_spec(args: argparse.Namespace, store: Store) -> tuple[SweepSpec, int | None]:
+def _sweep_spec(args: argparse.Namespace, store: Store) -> tuple[SweepSpec, int | None, dict[str, str]]:
+    """The sweep to run, the sweep resumed (if any) and the tags for its runs."""
     if args.command == "sweep" and args.resume is not None:
         stored = store.sweep(args.resume) if args.resume > 0 else store.last_unfinished_sweep()
         if stored is None:
             raise KeyError("no unfinished sweep to resume" if args.resume < 0 else f"sweep {args.resume} does not exist")
-        return stored.spec, stored.id
-    return plan_sweep(request_from_args(args)), None
+        return stored.spec, stored.id, parse_tags(args.tag)
+    request = request_from_args(args)
+    # a start checks the target with every other field, so that all bad input is named at once
+    return plan_sweep(request, check_target=not getattr(args, "estimate", False)), None, dict(request.tags)
 
 
 def _announcement(spec: SweepSpec, *, check: bool) -> str:
@@ -160,10 +165,7 @@ def _announcement(spec: SweepSpec, *, check: bool) -> str:
 
 
 def measure(args: argparse.Namespace, store: Store) -> int:
-    if not 1 <= args.repeat <= MAX_REPEATS:
-        raise WorkloadError.single("repeat", "--repeat", f"must be from 1 to {MAX_REPEATS}; got {args.repeat}")
-    spec, resume_id = _sweep_spec(args, store)
-    tags = parse_tags(args.tag)
+    spec, resume_id, tags = _sweep_spec(args, store)
     if getattr(args, "estimate", False):
         print(_announcement(spec, check=False))
         for point in spec.points:
@@ -209,12 +211,8 @@ def install_interrupt(cancel: threading.Event) -> Any:
 
 
 def parse_tags(items: list[str]) -> dict[str, str]:
-    tags = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip() or len(item) > 200:
-            raise WorkloadError.single("tag", "--tag", f"{item!r} is not KEY=VALUE (at most 200 characters), e.g. interface=SATA")
-        tags[key.strip()] = value.strip()
-    return tags
-
-
+    """``--tag KEY=VALUE`` flags, read by the planner's one rule for tags."""
+    try:
+        return planner_tags(items)
+    except ValueError as exc:
+        raise WorkloadError([problem("tags", str(exc))]) from None

@@ -15,10 +15,10 @@ from pathlib import Path
 from types import FrameType
 from typing import Any, TextIO
 
+from ssdprof.app.planner import validated
 from ssdprof.app.pts_planner import PtsRequest, plan_pts
 from ssdprof.app.pts_runner import PtsRunner
 from ssdprof.app.service.pts import estimate_pts, list_tests
-from ssdprof.cli.measure import parse_tags
 from ssdprof.cli.terminal import ProgressPrinter, format_latency_ns
 from ssdprof.model.events import PreconditionProgress, PtsFinished, PtsStarted, PurgeDone, RoundFinished, RunEvent
 from ssdprof.model.pts import PtsSpec, PtsTest
@@ -90,27 +90,19 @@ def _test_flags(parser: argparse.ArgumentParser) -> None:
 
 
 def request_from_args(args: argparse.Namespace) -> PtsRequest:
-    return PtsRequest(
+    return validated(
+        PtsRequest,
         test=PtsTest(args.pts_command), target=args.target, size_bytes=args.size, offset_bytes=args.offset,
         engine=args.engine, profile=args.profile, round_time_s=args.round_time, window=args.window,
         data_limit_pct=args.data_limit, slope_limit_pct=args.slope_limit, min_rounds=args.min_rounds,
         max_rounds=args.max_rounds, precondition=args.precondition, precondition_passes=args.passes, purge=args.purge,
-        allow_overwrite=args.allow_overwrite, block_sizes=_list(args.bs), mixes=_ints(args.mixes), queue_depth=args.qd,
+        allow_overwrite=args.allow_overwrite, block_sizes=_list(args.bs), mixes=_list(args.mixes), queue_depth=args.qd,
         numjobs=args.jobs, saturation_multiple=args.multiple, direct=False if args.buffered else None, name=args.name,
-        tags=parse_tags(args.tag))
+        tags=args.tag)
 
 
 def _list(text: str | None) -> list[int | float | str] | None:
     return [v.strip() for v in text.split(",") if v.strip()] if text else None
-
-
-def _ints(text: str | None) -> list[int] | None:
-    if not text:
-        return None
-    try:
-        return [int(v) for v in text.split(",") if v.strip()]
-    except ValueError:
-        raise WorkloadError.single("mixes", "--mixes", f"{text!r}: give read percentages, e.g. 100,65,0") from None
 
 
 def handle(args: argparse.Namespace, store: Store) -> int:
@@ -126,7 +118,7 @@ def handle(args: argparse.Namespace, store: Store) -> int:
     runner = PtsRunner(store)
     if action == "resume":
         return _run(args, runner, None, args.pts_id)
-    spec = plan_pts(request_from_args(args))
+    spec = plan_pts(request_from_args(args), check_target=True)
     estimate = estimate_pts(spec)
     if estimate.purge_refusal and spec.purge:
         raise WorkloadError.single("purge", "--purge", f"cannot purge: {estimate.purge_refusal}")

@@ -5,12 +5,13 @@ these specs, so they resume like any sweep; the points are planned in ``app/curv
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ssdprof.model.workload import FieldProblem, WorkloadError
+from ssdprof.model.problems import FieldRule, WorkloadError, problem, register, shown
 
 __all__ = [
     "DEFAULT_CURVE_POINTS_PCT",
@@ -59,6 +60,16 @@ class SloSpec(BaseModel):
     max_qd: int = Field(ge=1, le=MAX_SLO_QD)
 
 
+register({
+    "points_pct": FieldRule("--points", "whole percentages of the maximum from 1 to 100, comma-separated",
+                            "points", "10,50,70,80,90,100"),
+    "stop_latency_ns": FieldRule("--stop-latency", "a latency of at least 1us", "stop latency (p99)", "5ms"),
+    "latency_ns": FieldRule("--latency", "a latency of at least 1us", "latency target", "1ms"),
+    "percentile": FieldRule("--percentile", "above 0 and below 100", "target percentile", "99.9"),
+    "max_qd": FieldRule("--max-qd", f"1–{MAX_SLO_QD}", "deepest queue tried", "256"),
+})
+
+
 def parse_points_pct(text: str | list[int | float | str]) -> list[int]:
     """``"10,50,70"`` or ``[10, 50, 70]`` -> sorted unique whole percentages from 1 to 100."""
     items = text.split(",") if isinstance(text, str) else list(text)
@@ -72,11 +83,11 @@ def parse_points_pct(text: str | list[int | float | str]) -> list[int]:
         except ValueError:
             number = float("nan")
         if not number.is_integer() or not 1 <= number <= 100:
-            raise WorkloadError.single("points_pct", "--points",
-                                       f"each point is a whole percentage of the maximum from 1 to 100; got {item!r}")
+            wrong = "is not a number" if math.isnan(number) else "is out of range"
+            raise WorkloadError([problem("points_pct", f"{shown(word)} {wrong}")])
         values.append(int(number))
     if not values:
-        raise WorkloadError.single("points_pct", "--points", "give at least one percentage, e.g. 10,50,70,80,90,100")
+        raise WorkloadError([problem("points_pct", "no percentage given")])
     return sorted(set(values))
 
 
@@ -87,16 +98,16 @@ def parse_latency_ns(text: str | int | float, *, field: str, flag: str) -> int:
     else:
         match = _LATENCY_RE.fullmatch(str(text))
         if not match:
-            raise _latency_problem(field, flag, f"{text!r} is not a latency; use a number with a unit like 500us, 1ms, 5ms")
+            raise _latency_problem(field, flag, f"{shown(text)} is not a latency (a number with a unit: ns, us, ms, s)")
         unit = (match.group(2) or "s").lower()
         value_ns = round(float(match.group(1)) * _LATENCY_UNITS_NS[unit])
     if value_ns < MIN_LATENCY_NS:
-        raise _latency_problem(field, flag, f"a latency target must be at least 1us (got {text!r}): no drive answers faster")
+        raise _latency_problem(field, flag, f"{shown(text)} is below 1us: no drive answers faster")
     return value_ns
 
 
 def _latency_problem(field: str, flag: str, message: str) -> WorkloadError:
-    return WorkloadError([FieldProblem(field=field, flag=flag, message=message)])
+    return WorkloadError([problem(field, message, flag=flag)])
 
 
 class CurvePoint(BaseModel):

@@ -84,9 +84,10 @@ class SteadyStateRule(BaseModel):
     @model_validator(mode="after")
     def _ordered(self) -> SteadyStateRule:
         if self.min_rounds < self.window:
-            raise ValueError(f"min_rounds ({self.min_rounds}) must be at least the window ({self.window})")
+            # "field: ..." names the field for model.problems.from_validation
+            raise ValueError(f"min_rounds: {self.min_rounds} is below the window ({self.window} rounds)")
         if self.max_rounds < self.min_rounds:
-            raise ValueError(f"max_rounds ({self.max_rounds}) must be at least min_rounds ({self.min_rounds})")
+            raise ValueError(f"max_rounds: {self.max_rounds} is below the fewest rounds ({self.min_rounds})")
         return self
 
     @property

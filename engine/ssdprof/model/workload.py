@@ -1,8 +1,8 @@
 """The workload model: what to measure, validated once, with messages that name the field.
 
 Every front end (CLI, RPC, GUI through the RPC) builds a :class:`Workload` from loose user
-input with :func:`parse_workload`; a bad value raises :class:`WorkloadError` listing each
-problem as ``field (--flag): what is allowed, and what was given``.
+input with :func:`parse_workload`; bad values raise one :class:`WorkloadError` listing every
+problem as ``field (--flag): the value, what is wrong, what is allowed, e.g. an example``.
 """
 
 from __future__ import annotations
@@ -10,13 +10,16 @@ from __future__ import annotations
 import enum
 import hashlib
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, computed_field, field_validator, model_validator
 
+from ssdprof.model.problems import Choice, FieldProblem, FieldRule, WorkloadError, from_validation, problem, register
 from ssdprof.model.quantities import format_size, parse_duration_s, parse_size_bytes
 
-__all__ = ["FIELD_RULES", "EngineChoice", "FieldProblem", "Pattern", "Workload", "WorkloadError", "parse_workload"]
+__all__ = ["FIELD_RULES", "EngineChoice", "FieldProblem", "Pattern", "Workload", "WorkloadCheck", "WorkloadError",
+           "check_workload", "parse_workload"]
 
 MAX_BLOCK_SIZE_BYTES = 64 << 20
 MAX_QUEUE_DEPTH = 4096
@@ -42,54 +45,63 @@ class Pattern(str, enum.Enum):
         """Pure patterns fix the mix; ``rw``/``randrw`` take it from ``read_pct``."""
         return {Pattern.READ: 100, Pattern.RANDREAD: 100, Pattern.WRITE: 0, Pattern.RANDWRITE: 0}.get(self)
 
+    @property
+    def label(self) -> str:
+        """The name a form shows; the value is fio's name."""
+        return _PATTERN_LABELS[self.value]
+
 
 class EngineChoice(str, enum.Enum):
     AUTO = "auto"
     FIO = "fio"
     PORTABLE = "portable"
 
-
-class FieldProblem(BaseModel):
-    model_config = ConfigDict(frozen=True)
-    field: str
-    flag: str
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.field} ({self.flag}): {self.message}"
+    @property
+    def label(self) -> str:
+        return {"auto": "auto (fio where installed, else portable)", "fio": "fio",
+                "portable": "portable (ssdprof's own engine)"}[self.value]
 
 
-class WorkloadError(ValueError):
-    """One or more workload fields are invalid; ``problems`` names each field."""
-
-    def __init__(self, problems: list[FieldProblem]):
-        self.problems = problems
-        super().__init__("; ".join(str(p) for p in problems))
-
-    @classmethod
-    def single(cls, field: str, flag: str, message: str) -> WorkloadError:
-        return cls([FieldProblem(field=field, flag=flag, message=message)])
+_PATTERN_LABELS = {"randread": "random read", "randwrite": "random write", "randrw": "random read/write mix",
+                   "read": "sequential read", "write": "sequential write", "rw": "sequential read/write mix"}
 
 
-# field -> (CLI flag, what is allowed). Shared by messages, the CLI help and the RPC schema.
-FIELD_RULES: dict[str, tuple[str, str]] = {
-    "pattern": ("--rw", "one of read, write, randread, randwrite, rw, randrw"),
-    "read_pct": ("--read-pct", "an integer percentage from 0 to 100 (only rw/randrw take a mix)"),
-    "block_size_bytes": ("--bs", f"a multiple of 512 bytes from 512B to {format_size(MAX_BLOCK_SIZE_BYTES)}, e.g. 4k or 128KiB"),
-    "queue_depth": ("--qd", f"an integer from 1 to {MAX_QUEUE_DEPTH}"),
-    "numjobs": ("--jobs", f"an integer from 1 to {MAX_NUMJOBS}"),
-    "runtime_s": ("--runtime", "a duration above 0 and at most 7 days, e.g. 30, 30s or 2m"),
-    "ramp_s": ("--ramp", "a duration from 0 to 1 hour, e.g. 0, 2s"),
-    "size_bytes": ("--size", "a multiple of 512 bytes, at least one block per job, e.g. 256MiB or 1GiB"),
-    "offset_bytes": ("--offset", "where the region starts in a file or block device: a multiple of 512 bytes, e.g. 0 or 1GiB"),
-    "target": ("--target", "a directory (a test file is created and removed), an existing file, or a block device"),
-    "direct": ("--buffered", "true for device numbers (O_DIRECT); false only for an explicitly buffered run"),
-    "engine": ("--engine", "one of auto, fio, portable"),
-    "allow_overwrite": ("--allow-overwrite", "true to write into an existing file or a raw block device, destroying its contents"),
-    "keep_file": ("--keep-file", "true to keep the test file after the run"),
-    "rate_iops": ("--rate", "the offered load in I/O per second, all jobs and hosts together, with Poisson arrivals, "
-                            f"at least one per job and at most {MAX_RATE_IOPS}; 0 runs as fast as the queue allows"),
+def _choices(members: list[Pattern] | list[EngineChoice]) -> tuple[Choice, ...]:
+    return tuple(Choice(value=member.value, label=member.label) for member in members)
+
+
+def _listed(choices: tuple[Choice, ...]) -> str:
+    values = [c.value for c in choices]
+    return ", ".join(values[:-1]) + f" or {values[-1]}"
+
+
+_PATTERNS = _choices([Pattern(value) for value in _PATTERN_LABELS])  # random first, as a student meets them
+_ENGINES = _choices(list(EngineChoice))
+_SIZE_RANGE = f"512B to {format_size(MAX_BLOCK_SIZE_BYTES)} in multiples of 512 bytes"
+
+# field -> its rule: the CLI flag, what is allowed, the name a person reads, an example; the choices
+# of the fields that have a list. Shared by messages, the CLI help and the forms (engine.info).
+FIELD_RULES: dict[str, FieldRule] = {
+    "pattern": FieldRule("--rw", _listed(_PATTERNS), "pattern", "randread", _PATTERNS),
+    "read_pct": FieldRule("--read-pct", "0 to 100 % reads (a read/write mix only)", "read share", "70"),
+    "block_size_bytes": FieldRule("--bs", _SIZE_RANGE, "access size", "4k"),
+    "queue_depth": FieldRule("--qd", f"1–{MAX_QUEUE_DEPTH}", "queue depth", "32"),
+    "numjobs": FieldRule("--jobs", f"1–{MAX_NUMJOBS}", "jobs", "4"),
+    "runtime_s": FieldRule("--runtime", "above 0 s and at most 7 days", "runtime", "30s"),
+    "ramp_s": FieldRule("--ramp", "0 s to 1 hour", "ramp", "2s"),
+    "size_bytes": FieldRule("--size", "a multiple of 512 bytes holding one access per job", "test size", "1GiB"),
+    "offset_bytes": FieldRule("--offset", "a multiple of 512 bytes (a file or block device only)", "offset", "1GiB"),
+    "target": FieldRule("--target", "an existing directory (a test file is created and removed), file or block device",
+                        "target", "~/ssdtest"),
+    "direct": FieldRule("--buffered", "true for device numbers (O_DIRECT); false for a buffered run", "direct I/O", "true"),
+    "engine": FieldRule("--engine", _listed(_ENGINES), "engine", "auto", _ENGINES),
+    "allow_overwrite": FieldRule("--allow-overwrite", "true to write into an existing file or block device, destroying "
+                                                      "its contents", "allow overwrite", "false"),
+    "keep_file": FieldRule("--keep-file", "true to keep the test file after the run", "keep file", "false"),
+    "rate_iops": FieldRule("--rate", f"0 (as fast as the queue allows) or 1 per job up to {MAX_RATE_IOPS:,} I/O per second "
+                                     "in all, Poisson arrivals", "offered rate", "5000"),
 }
+register(FIELD_RULES)
 
 
 class Workload(BaseModel):
@@ -126,25 +138,29 @@ class Workload(BaseModel):
     @classmethod
     def _multiple_of_sector(cls, value: int) -> int:
         if value % 512:
-            raise ValueError("not a multiple of 512 bytes")
+            raise ValueError(f"{value} bytes is not a multiple of 512 bytes")
         return value
 
     @field_validator("target")
     @classmethod
     def _plain_path(cls, value: str) -> str:
         if "\x00" in value or "\n" in value:
-            raise ValueError("contains a control character")
+            raise ValueError("the path contains a control character")
         return value
 
     @model_validator(mode="after")
     def _consistent(self) -> Workload:
+        # Each message starts with the field it is about, which is how from_validation names it.
         fixed = self.pattern.fixed_read_pct
         if fixed is not None and self.read_pct != fixed:
-            raise ValueError(f"read_pct={self.read_pct} conflicts with pattern {self.pattern.value}; use rw or randrw for a mix")
+            raise ValueError(f"read_pct: {self.read_pct} % reads conflicts with {self.pattern.label}, which reads {fixed} %; "
+                             "use rw or randrw (a read/write mix) for a share")
         if self.size_bytes < self.block_size_bytes * self.numjobs:
-            raise ValueError("size_bytes is smaller than one block per job")
+            raise ValueError(f"size_bytes: {format_size(self.size_bytes)} is smaller than one block per job "
+                             f"({self.numjobs} × {format_size(self.block_size_bytes)}); e.g. 256MiB")
         if 0 < self.rate_iops < self.numjobs:
-            raise ValueError(f"rate_iops {self.rate_iops} is below one I/O per second per job ({self.numjobs} jobs)")
+            raise ValueError(f"rate_iops: {self.rate_iops} is below one I/O per second per job ({self.numjobs} jobs); "
+                             "give 0 for full speed or at least one per job")
         return self
 
     @property
@@ -180,34 +196,69 @@ _FIELD_CONVERTERS: dict[str, Any] = {
     "offset_bytes": parse_size_bytes,
     "runtime_s": parse_duration_s,
     "ramp_s": parse_duration_s,
-    "rate_iops": lambda text: int(text.strip()),
 }
+
+
+@dataclass(frozen=True)
+class WorkloadCheck:
+    """Every problem of loose workload input at once, and the workload, or the nearest good one."""
+
+    workload: Workload | None
+    nearest: Workload
+    """The given values that are good, defaults for the rest: what the target is checked with."""
+    problems: list[FieldProblem]
 
 
 def parse_workload(raw: dict[str, Any], base: Workload | None = None) -> Workload:
     """Build a workload from loose input (strings with units allowed), naming every bad field."""
+    checked = check_workload(raw, base)
+    if checked.workload is None:
+        raise WorkloadError(checked.problems)
+    return checked.workload
+
+
+def check_workload(raw: dict[str, Any], base: Workload | None = None) -> WorkloadCheck:
+    """Every field checked, whatever the others hold: a bad size does not hide a bad queue depth."""
     values: dict[str, Any] = base.model_dump() if base else {}
     problems: list[FieldProblem] = []
+    bad: set[str] = set()
     for name, value in raw.items():
         if name not in FIELD_RULES:
-            problems.append(FieldProblem(field=name, flag="-", message=f"unknown field; known fields are {', '.join(FIELD_RULES)}"))
+            problems.append(FieldProblem(field=name, flag="-", message=f"is not a workload field; known fields are "
+                                                                        f"{', '.join(FIELD_RULES)}"))
             continue
         converter = _FIELD_CONVERTERS.get(name)
         if converter is not None and isinstance(value, str):
             try:
                 value = converter(value)
             except ValueError as exc:
-                problems.append(_problem(name, f"{exc}", value))
+                problems.append(problem(name, str(exc)))
+                bad.add(name)
                 continue
         values[name] = value
-    if "read_pct" not in raw and "pattern" in raw and not problems:
+    if "read_pct" not in raw and "pattern" in raw:
         values["read_pct"] = _default_read_pct(values["pattern"], base)
-    if problems:
-        raise WorkloadError(problems)
     try:
-        return Workload.model_validate(values)
+        workload: Workload | None = Workload.model_validate(values)
     except ValidationError as exc:
-        raise WorkloadError([_from_pydantic(err, values) for err in exc.errors()]) from None
+        problems += from_validation(exc)
+        bad |= {str(e["loc"][0]) for e in exc.errors() if e.get("loc")}
+        workload = None
+    if problems:
+        return WorkloadCheck(None, _nearest(values, bad), problems)
+    assert workload is not None
+    return WorkloadCheck(workload, workload, [])
+
+
+def _nearest(values: dict[str, Any], bad: set[str]) -> Workload:
+    good = {k: v for k, v in values.items() if k not in bad}
+    for attempt in (good, {k: good[k] for k in ("target", "size_bytes", "offset_bytes", "allow_overwrite") if k in good},
+                    {k: good[k] for k in ("target",) if k in good}):
+        try:
+            return Workload.model_validate(attempt)
+        except ValidationError:
+            continue
+    return Workload()
 
 
 def _default_read_pct(pattern: Any, base: Workload | None) -> Any:
@@ -221,20 +272,3 @@ def _default_read_pct(pattern: Any, base: Workload | None) -> Any:
     if base is not None and base.pattern.fixed_read_pct is None:
         return base.read_pct
     return 50
-
-
-def _problem(name: str, detail: str, value: Any) -> FieldProblem:
-    flag, allowed = FIELD_RULES[name]
-    return FieldProblem(field=name, flag=flag, message=f"must be {allowed}; got {value!r} ({detail})")
-
-
-def _from_pydantic(err: Any, values: dict[str, Any]) -> FieldProblem:
-    loc = err.get("loc") or ()
-    name = str(loc[0]) if loc else ""
-    if name in FIELD_RULES:
-        detail = str(err.get("msg", "invalid")).removeprefix("Value error, ")
-        return _problem(name, detail, values.get(name))
-    # A model-level rule: name the field the message is about.
-    message = str(err.get("msg", "invalid")).removeprefix("Value error, ")
-    field = next((f for f in FIELD_RULES if message.startswith(f)), "pattern")
-    return FieldProblem(field=field, flag=FIELD_RULES[field][0], message=message)

@@ -6,10 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from pydantic import ValidationError
 
 from ssdprof.app.planner import SweepRequest, plan_sweep
 from ssdprof.cli.main import build_parser
 from ssdprof.cli.measure import request_from_args
+from ssdprof.model.problems import from_validation
 from ssdprof.model.workload import WorkloadError
 
 
@@ -56,3 +58,88 @@ def test_the_rpc_service_plans_with_the_same_function() -> None:
     from ssdprof.app.service import sweeps
 
     assert sweeps.plan_sweep is plan_sweep
+
+
+BAD = {"block_size_bytes": "4kk", "queue_depth": 0, "target": "/nonexistent/ssdprof-dir"}
+BAD_FLAGS = ["--bs", "4kk", "--qd", "0", "--target", "/nonexistent/ssdprof-dir"]
+
+
+def planner_problems(request: SweepRequest) -> list[str]:
+    with pytest.raises(WorkloadError) as caught:
+        plan_sweep(request, check_target=True)
+    return [str(p) for p in caught.value.problems]
+
+
+def rpc_problems(tmp_path: Path, method: str, params: dict[str, object]) -> list[str]:
+    from ssdprof.app.rpc import handle_message
+    from ssdprof.app.service.engine import EngineService
+
+    service = EngineService(tmp_path / "rpc.db", lambda method, payload: None, default_dir=tmp_path)
+    try:
+        response = handle_message(service, {"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
+    finally:
+        service.close()
+    return [_as_cli(p) for p in response["error"]["data"]["problems"]]
+
+
+def _as_cli(problem: dict[str, str]) -> str:
+    return f"{problem['label']} ({problem['flag']}): {problem['message']}"
+
+
+def cli_problems(tmp_path: Path, *argv: str) -> list[str]:
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "ssdprof", *argv, "--db", str(tmp_path / "cli.db")],
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    return [line.removeprefix("ssdprof: ") for line in done.stderr.splitlines()]
+
+
+def test_three_bad_fields_are_reported_together_in_the_same_words_by_planner_cli_and_rpc(tmp_path: Path) -> None:
+    planned = planner_problems(SweepRequest.model_validate({"base": BAD}))
+    assert planned == [
+        "access size (--bs): '4kk' has an unknown size unit; use k, KiB, M, MiB, G, GiB (1024-based) or KB, MB, GB "
+        "(1000-based); allowed 512B to 64MiB in multiples of 512 bytes, e.g. 4k",
+        "queue depth (--qd): 0 is out of range; allowed 1–4096, e.g. 32",
+        "target (--target): '/nonexistent/ssdprof-dir' does not exist; give an existing directory, file or block device",
+    ]
+    assert cli_problems(tmp_path, "run", *BAD_FLAGS) == planned
+    assert rpc_problems(tmp_path, "sweep.start", {"base": BAD}) == planned
+
+
+def test_an_unknown_engine_is_refused_with_the_list_of_choices_by_every_face(tmp_path: Path) -> None:
+    expected = ["engine (--engine): 'fiio' is not one of the choices; allowed auto, fio or portable, e.g. auto"]
+    assert planner_problems(SweepRequest.model_validate({"base": {"engine": "fiio", "target": str(tmp_path)}})) == expected
+    assert cli_problems(tmp_path, "run", "--engine", "fiio", "--target", str(tmp_path)) == expected
+    assert rpc_problems(tmp_path, "sweep.estimate", {"base": {"engine": "fiio"}}) == expected
+
+
+@pytest.mark.parametrize("typed", ["=SATA", ["=SATA"], {"": "SATA"}])
+def test_a_bad_tag_gets_the_same_message_however_it_is_typed(typed: object) -> None:
+    with pytest.raises(ValidationError) as caught:
+        SweepRequest.model_validate({"tags": typed})
+    assert [str(p) for p in from_validation(caught.value, SweepRequest)] == [TAG_PROBLEM]
+
+
+TAG_PROBLEM = ("tags (--tag): '=SATA' has no key; allowed key=value, the key of letters, digits, _ . : or -, "
+               "at most 200 characters each, e.g. interface=SATA")
+
+
+def test_the_same_bad_tag_gets_the_same_message_from_cli_and_rpc(tmp_path: Path) -> None:
+    assert cli_problems(tmp_path, "run", "--tag", "=SATA", "--target", str(tmp_path)) == [TAG_PROBLEM]
+    assert rpc_problems(tmp_path, "sweep.estimate", {"tags": "=SATA"}) == [TAG_PROBLEM]
+
+
+def test_tags_typed_in_a_form_split_on_commas_and_spaces_and_flags_keep_their_spaces() -> None:
+    assert SweepRequest.model_validate({"tags": "interface=NVMe, nodes=3 site=lab"}).tags == {
+        "interface": "NVMe", "nodes": "3", "site": "lab"}
+    assert SweepRequest.model_validate({"tags": ["note=two words"]}).tags == {"note": "two words"}
+
+
+def test_repeats_and_a_preset_with_factors_are_refused_by_the_planners_rules(tmp_path: Path) -> None:
+    assert cli_problems(tmp_path, "run", "--repeat", "1001") == ["repeats (--repeat): 1001 is out of range; allowed 1–1000, e.g. 3"]
+    both = planner_problems(SweepRequest.model_validate({"preset": "student", "factors": {"queue_depth": [1, 2]},
+                                                         "base": {"queue_depth": 0, "target": str(tmp_path)}}))
+    assert both == ["queue depth (--qd): 0 is out of range; allowed 1–4096, e.g. 32",
+                    "preset (--preset): give either a preset or factors to vary, not both"]

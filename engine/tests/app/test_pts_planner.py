@@ -53,11 +53,11 @@ def test_write_saturation_runs_until_its_multiple_with_a_round_cap() -> None:
 def test_round_time_window_limits_and_multiples_are_checked_naming_the_field() -> None:
     found = problems(test="iops", round_time_s="0s", data_limit_pct=0, slope_limit_pct=101, saturation_multiple=-1,
                      precondition_passes=0)
-    assert found["round_time_s"].startswith("--round-time: must be a duration above 0")
+    assert found["round_time_s"] == "--round-time: '0s' is out of range; allowed above 0 s and at most 3600 s, e.g. 60s"
     assert found["data_limit_pct"].startswith("--data-limit") and found["slope_limit_pct"].startswith("--slope-limit")
     assert found["saturation_multiple"].startswith("--multiple") and found["precondition_passes"].startswith("--passes")
-    assert "must be at least the window" in problems(test="iops", window=6, min_rounds=5)["min_rounds"]
-    assert "max_rounds (3) must be at least min_rounds (5)" in problems(test="iops", max_rounds=3)["max_rounds"]
+    assert "--min-rounds: 5 is below the window (6 rounds)" in problems(test="iops", window=6, min_rounds=5)["min_rounds"]
+    assert "--max-rounds: 3 is below the fewest rounds (5)" in problems(test="iops", max_rounds=3)["max_rounds"]
     assert problems(test="iops", round_time_s="soon")["round_time_s"].startswith("--round-time")
 
 
@@ -66,3 +66,13 @@ def test_the_tracking_point_must_be_in_the_matrix_and_latency_keeps_qd1() -> Non
     assert "keep mix 0" in problems(test="iops", mixes=[100, 50])["mixes"]
     assert "QD1 T1" in problems(test="latency", queue_depth=8)["queue_depth"]
     assert "multiple of 512" in problems(test="iops", block_sizes=["4k", "1000"])["block_sizes"]
+
+
+def test_the_workload_and_the_target_are_reported_with_the_tests_own_fields() -> None:
+    with pytest.raises(WorkloadError) as refused:
+        plan_pts(PtsRequest.model_validate({"test": "iops", "engine": "fiio", "round_time_s": "0s", "size_bytes": "4kk",
+                                            "target": "/nonexistent/dir"}), check_target=True)
+    found = {p.field: str(p) for p in refused.value.problems}
+    assert set(found) == {"engine", "round_time_s", "size_bytes", "target"}
+    assert found["engine"] == "engine (--engine): 'fiio' is not one of the choices; allowed auto, fio or portable, e.g. auto"
+    assert "'/nonexistent/dir' does not exist" in found["target"]

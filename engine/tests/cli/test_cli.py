@@ -65,12 +65,12 @@ def test_every_command_and_subcommand_help_exits_0_with_its_example(capsys: pyte
 
 
 @pytest.mark.parametrize(("args", "field_words"), [
-    (["--bs", "1000"], "block_size_bytes (--bs)"),
-    (["--qd", "0"], "queue_depth (--qd)"),
-    (["--rw", "randrw", "--read-pct", "120"], "read_pct (--read-pct)"),
-    (["--runtime", "0"], "runtime_s (--runtime)"),
-    (["--rw", "sideways"], "pattern (--rw)"),
-    (["--size", "100000000GiB"], "size_bytes (--size)"),
+    (["--bs", "1000"], "access size (--bs): 1000 bytes is not a multiple of 512 bytes"),
+    (["--qd", "0"], "queue depth (--qd): 0 is out of range; allowed 1–4096, e.g. 32"),
+    (["--rw", "randrw", "--read-pct", "120"], "read share (--read-pct): 120 is out of range"),
+    (["--runtime", "0"], "runtime (--runtime): 0 is out of range"),
+    (["--rw", "sideways"], "pattern (--rw): 'sideways' is not one of the choices"),
+    (["--size", "100000000GiB"], "test size (--size)"),
     (["--target", "/proc/self"], "target (--target)"),
 ])
 def test_bad_input_exits_2_with_a_message_naming_the_field_and_runs_nothing(tmp_path: Path, args: list[str], field_words: str) -> None:
@@ -83,7 +83,7 @@ def test_bad_input_exits_2_with_a_message_naming_the_field_and_runs_nothing(tmp_
 def test_bad_input_with_json_prints_the_problems_as_json(tmp_path: Path) -> None:
     done = ssdprof("run", "--qd", "0", "--json", db=tmp_path / "r.db")
     problems = json.loads(done.stdout)["problems"]
-    assert problems[0]["field"] == "queue_depth" and "1 to 4096" in problems[0]["message"]
+    assert problems[0]["field"] == "queue_depth" and problems[0]["message"] == "0 is out of range; allowed 1–4096, e.g. 32"
 
 
 def test_presets_are_listed_with_their_point_counts(tmp_path: Path) -> None:
@@ -239,4 +239,4 @@ def test_import_takes_fio_output_of_any_version_and_refuses_anything_else(tmp_pa
 def test_repeats_beyond_the_limit_are_refused_naming_the_flag(tmp_path: Path) -> None:
     done = ssdprof("run", "--repeat", "1001", db=tmp_path / "r.db")  # found by the property tests: it was a traceback
     assert done.returncode == 2
-    assert "repeat (--repeat): must be from 1 to 1000; got 1001" in done.stderr and "Traceback" not in done.stderr
+    assert "repeats (--repeat): 1001 is out of range; allowed 1–1000" in done.stderr and "Traceback" not in done.stderr

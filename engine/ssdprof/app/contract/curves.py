@@ -15,7 +15,7 @@ from ssdprof.app.slo import SloRequest
 from ssdprof.model.curves import CurveSummary, SloSummary
 from ssdprof.model.events import SweepStarted
 
-__all__ = ["CURVE_METHODS", "CurveGetParams", "CurveIdParams", "CurveReportParams", "CurvesListResult", "SloReportParams",
+__all__ = ["CURVE_METHODS", "CurveCheck", "CurveGetParams", "CurveIdParams", "CurveReportParams", "CurvesListResult", "SloReportParams",
            "StoredCurve"]
 
 MAX_EARLIER_CURVES = 8
@@ -56,8 +56,17 @@ class NoCurveParams(Params):
     pass
 
 
+class CurveCheck(Result):
+    """A curve as it would run: every bad field is an invalid_params error naming all of them at once."""
+
+    label: str = Field(description="the workload, as every face names it")
+    points: int = Field(description="the full-speed run and one point per percentage")
+    estimated_s: float = Field(description="ramp and runtime of every point (laying out a test file not included)")
+
+
 CURVE_METHODS: dict[str, tuple[type[BaseModel], type[BaseModel], str]] = {
     "curve.start": (CurveRequest, SweepStarted, "a curve: the maximum, then Poisson rates at % of it; events as run.event"),
+    "curve.check": (CurveRequest, CurveCheck, "a curve's fields checked, every bad one named at once; runs nothing"),
     "curve.get": (CurveGetParams, CurveSummary,
                   "a stored curve: offered/achieved IOPS, total latency, saturation, knee, the spec's rated figures"),
     "curve.report": (CurveReportParams, ReportResult, "a curve's PDF page (base64), earlier curves and spec figures overlaid"),

@@ -8,6 +8,7 @@ from pydantic import Field
 
 from ssdprof.app.contract.base import Params, Result
 from ssdprof.app.planner import WorkloadInput
+from ssdprof.model.problems import Choice
 from ssdprof.model.results import RunResult
 from ssdprof.model.workload import FieldProblem, Workload
 from ssdprof.target.devices import BlockDevice
@@ -22,6 +23,9 @@ class FieldRule(Result):
     allowed: str
 
 
+    label: str = Field(default="", description="the field as a form names it, e.g. 'queue depth'")
+    example: str = ""
+    choices: list[Choice] = Field(default_factory=list, description="the values a list offers, with display names")
 class EngineInfoResult(Result):
     version: str
     fio_path: str | None

@@ -10,6 +10,7 @@ from ssdprof.analysis.spec_library import SpecLibrary
 from ssdprof.app.adaptive import stored_curve, stored_slo
 from ssdprof.app.contract.base import Params
 from ssdprof.app.contract.curves import (
+    CurveCheck,
     CurveGetParams,
     CurveIdParams,
     CurveReportParams,
@@ -37,7 +38,15 @@ class Curves:
 
     @handles("curve.start")
     def start_curve(self, params: CurveRequest) -> SweepStarted:
-        return self.sweeps.launch(plan_curve(params), params.sweep.tags)
+        spec = plan_curve(params, check_target=True, default_dir=self.sweeps.default_dir)  # all problems at once
+        return self.sweeps.launch(spec, params.sweep.tags)
+
+    @handles("curve.check")
+    def check_curve(self, params: CurveRequest) -> CurveCheck:
+        spec = plan_curve(params, check_target=True, default_dir=self.sweeps.default_dir)
+        assert spec.curve is not None
+        points = 1 + len(spec.curve.points_pct)
+        return CurveCheck(label=spec.points[0].label, points=points, estimated_s=points * spec.points[0].duration_s())
 
     @handles("slo.start")
     def start_slo(self, params: SloRequest) -> SweepStarted:

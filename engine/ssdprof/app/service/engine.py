@@ -28,6 +28,7 @@ from ssdprof.app.contract.runs import (
     ValidateResult,
     target_device,
 )
+from ssdprof.app.planner import check_base
 from ssdprof.app.service.analysis import Analysis
 from ssdprof.app.service.charts import Charts
 from ssdprof.app.service.curves import Curves
@@ -39,12 +40,13 @@ from ssdprof.app.service.runs import Runs
 from ssdprof.app.service.sweeps import Notify, Sweeps
 from ssdprof.fio.runner import detect_fio
 from ssdprof.model.sweep import PRESETS, preset
-from ssdprof.model.workload import FIELD_RULES, FieldProblem, Workload, WorkloadError, parse_workload
+from ssdprof.model.problems import from_validation
+from ssdprof.model.workload import FIELD_RULES, FieldProblem, Workload, WorkloadError
 from ssdprof.portable import PortableUnavailable, portable_engine
 from ssdprof.remote.ssh import SshSettings
 from ssdprof.store.db import Store
 from ssdprof.target.devices import list_devices
-from ssdprof.target.plan import default_target_dir, plan_target, with_whole_device
+from ssdprof.target.plan import default_target_dir
 
 __all__ = ["EngineService", "Notify", "RpcError"]
 
@@ -84,7 +86,8 @@ class EngineService:
         try:
             params = spec.params.model_validate(raw_params)
         except ValidationError as exc:
-            raise RpcError("invalid_params", "invalid params", [_problem_from(e) for e in exc.errors()]) from None
+            problems = from_validation(exc, spec.params)
+            raise RpcError("invalid_params", "; ".join(map(str, problems)), problems) from None
         with self._lock:
             try:
                 return self._handlers[method](params)
@@ -111,16 +114,15 @@ class EngineService:
             portable_available=portable, portable_reason=portable_reason,
             default_target=str(self.default_dir or default_target_dir()), db_path=str(self.db_path),
             platform=f"{platform.system()} {platform.release()}", defaults=Workload(),
-            field_rules={name: FieldRule(flag=flag, allowed=allowed) for name, (flag, allowed) in FIELD_RULES.items()})
+            field_rules={name: FieldRule(flag=rule.flag, allowed=rule.allowed, label=rule.label, example=rule.example,
+                                         choices=list(rule.choices)) for name, rule in FIELD_RULES.items()})
 
     @handles("workload.validate")
     def validate(self, params: ValidateParams) -> ValidateResult:
-        try:
-            workload = parse_workload(with_whole_device(params.workload.raw()))
-            if params.check_target:
-                plan_target(workload, self.default_dir)
-        except WorkloadError as exc:
-            return ValidateResult(ok=False, problems=exc.problems)
+        workload, problems = check_base(params.workload.raw(), check_target=params.check_target,
+                                        default_dir=self.default_dir)
+        if workload is None or problems:
+            return ValidateResult(ok=False, problems=problems)
         return ValidateResult(ok=True, problems=[], workload=workload, label=workload.label,
                               duration_s=workload.duration_s())
 
@@ -134,13 +136,3 @@ class EngineService:
     def devices(self, _: Params) -> DevicesResult:
         return DevicesResult(devices=[target_device(d) for d in list_devices()])
 
-
-def _problem_from(error: Any) -> FieldProblem:
-    loc = [str(part) for part in error.get("loc", ())]
-    field = loc[1] if len(loc) > 1 and loc[0] in ("workload", "base") else ".".join(loc) or "params"
-    flag, allowed = FIELD_RULES.get(field, ("-", ""))
-    detail = str(error.get("msg", "invalid")).removeprefix("Value error, ")
-    if error.get("type") == "extra_forbidden":
-        detail = "unknown field" + (f"; known fields are {', '.join(FIELD_RULES)}" if field not in FIELD_RULES else "")
-    message = f"must be {allowed}; got {error.get('input')!r} ({detail})" if allowed else detail
-    return FieldProblem(field=field, flag=flag, message=message)

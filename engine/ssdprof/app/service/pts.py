@@ -115,11 +115,11 @@ class PtsTests:
 
     @handles("pts.estimate")
     def estimate(self, params: PtsRequest) -> PtsEstimate:
-        return estimate_pts(plan_pts(params), self.default_dir)
+        return estimate_pts(plan_pts(params, check_target=True, default_dir=self.default_dir), self.default_dir)
 
     @handles("pts.start")
     def start(self, params: PtsRequest) -> PtsStarted:
-        spec = plan_pts(params)
+        spec = plan_pts(params, check_target=True, default_dir=self.default_dir)
         estimate = estimate_pts(spec, self.default_dir)
         if spec.purge and estimate.purge_refusal:
             raise WorkloadError.single("purge", "--purge", f"cannot purge: {estimate.purge_refusal}")

@@ -82,9 +82,8 @@ class Sweeps:
 
     @handles("sweep.start")
     def start(self, params: SweepRequest) -> SweepStarted:
-        spec = plan_sweep(params)
-        if spec.remote is None:
-            plan_target(widest(spec.points), self.default_dir)  # fail fast, before a sweep is stored
+        # the target is checked with every other field (all problems at once), before a sweep is stored
+        spec = plan_sweep(params, check_target=True, default_dir=self.default_dir)
         return self._launch(spec, None, params.tags)
 
     @handles("sweep.resume")
