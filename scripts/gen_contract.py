@@ -105,6 +105,11 @@ def render(document: dict[str, Any]) -> str:
     parts.append("/** Browser mode: the header that carries the per-launch token. */\n"
                  f"export const TOKEN_HEADER = {json.dumps(document['token_header'])};\n")
     parts.append(f"export type ErrorData = {type_name(document['error_data'])};\n")
+    names = json.dumps(document["metric_names"], ensure_ascii=False)
+    parts.append("/** Every metric's display name and unit (a value in the metric's own unit is "
+                 "divided by scale), from ssdprof.analysis.metrics.METRIC_NAMES. */\n"
+                 f"export const METRIC_NAMES = {names} as const satisfies "
+                 "Record<string, { label: string; unit: string; scale: number; title: string }>;\n")
     return "\n".join(parts)
 
 

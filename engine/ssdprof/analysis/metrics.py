@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from ssdprof.model.results import LatencyStats, RunResult
 
-__all__ = ["FACTORS", "LATENCY_METRICS", "METRICS", "factor_value", "latency_kind_note", "metric_value", "node_count",
+__all__ = ["FACTORS", "LATENCY_METRICS", "METRICS", "METRIC_NAMES", "MetricName", "factor_value", "latency_kind_note",
+           "metric_name", "metric_value", "node_count",
            "repeat_groups", "setting_key", "values"]
 
 
@@ -66,6 +68,48 @@ METRICS: dict[str, Callable[[RunResult], float | None]] = {
     "read_lat_ns_p99": lambda r: r.read.lat_ns.p99 if r.read.active else None,
     "write_lat_ns_p99": lambda r: r.write.lat_ns.p99 if r.write.active else None,
 }
+
+
+@dataclass(frozen=True)
+class MetricName:
+    """How a metric is shown to a person: ``label`` in words, values divided by ``scale`` into ``unit``."""
+
+    label: str
+    unit: str
+    scale: float
+
+    @property
+    def title(self) -> str:
+        """'bandwidth (MB/s)'; 'IOPS' alone where the label is the unit."""
+        return self.label if self.label == self.unit else f"{self.label} ({self.unit})"
+
+
+_BANDWIDTH, _LATENCY = ("MB/s", 1e6), ("µs", 1e3)
+
+METRIC_NAMES: dict[str, MetricName] = {
+    "iops": MetricName("IOPS", "IOPS", 1.0),
+    "bw_bytes_per_s": MetricName("bandwidth", *_BANDWIDTH),
+    "lat_ns_mean": MetricName("mean latency", *_LATENCY),
+    "lat_ns_p50": MetricName("median latency", *_LATENCY),
+    "lat_ns_p99": MetricName("p99 latency", *_LATENCY),
+    "lat_ns_p99_9": MetricName("p99.9 latency", *_LATENCY),
+    "read_iops": MetricName("read IOPS", "IOPS", 1.0),
+    "write_iops": MetricName("write IOPS", "IOPS", 1.0),
+    "read_bw_bytes_per_s": MetricName("read bandwidth", *_BANDWIDTH),
+    "write_bw_bytes_per_s": MetricName("write bandwidth", *_BANDWIDTH),
+    "read_lat_ns_mean": MetricName("mean read latency", *_LATENCY),
+    "write_lat_ns_mean": MetricName("mean write latency", *_LATENCY),
+    "read_lat_ns_p99": MetricName("p99 read latency", *_LATENCY),
+    "write_lat_ns_p99": MetricName("p99 write latency", *_LATENCY),
+}
+"""Every metric's display name and unit: the one place the CLI, the PDF and (through the contract) the app
+take them from. MB/s is 10^6 bytes/s, as drive makers rate bandwidth."""
+
+
+def metric_name(name: str) -> MetricName:
+    if name not in METRIC_NAMES:
+        raise KeyError(f"unknown metric {name!r}; known metrics: {', '.join(METRIC_NAMES)}")
+    return METRIC_NAMES[name]
 
 
 def node_count(run: RunResult) -> int | None:

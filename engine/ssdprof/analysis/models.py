@@ -2,10 +2,13 @@
 
 Two model families, chosen for how SSDs behave:
 
-* **Access size** — a polynomial (degree 2 by default) in log2(access size), fitted to log(metric).
-  Bandwidth and IOPS change by orders of magnitude between 4 KiB and 4 MiB and bend as a
-  bus or the network saturates; a quadratic in log-log space follows that bend with three
-  parameters, and its intervals are multiplicative, as run-to-run scatter is.
+* **Access size** — a polynomial (degree 2 at most by default) in log2(access size), fitted to
+  log(metric). Bandwidth and IOPS change by orders of magnitude between 4 KiB and 4 MiB and bend
+  as a bus or the network saturates; a quadratic in log-log space follows that bend with three
+  parameters, and its intervals are multiplicative, as run-to-run scatter is. The degree is the
+  one that best predicts each setting left out (:mod:`model_choice`), and never one that passes
+  through every setting: three access sizes get a power law (a line in log-log), whose third
+  size checks it.
 * **Queue depth** — the closed-queue saturation law IOPS(n) = X_max · n / (n + K) for n
   outstanding I/Os. X_max is the drive's throughput ceiling; K/X_max is the unloaded service
   time, so by Little's law latency is (n + K) / X_max — linear in n once the drive is saturated.
@@ -14,7 +17,8 @@ Two model families, chosen for how SSDs behave:
   measured latency away from that straight line, and the polynomial follows the bend.
 
 Every run is one point, so repeats make the prediction interval reflect run-to-run scatter.
-Leave-one-setting-out removes *all* runs at one setting (e.g. 1 MiB), refits, and predicts them.
+Leave-one-setting-out removes *all* runs at one setting (e.g. 1 MiB), refits, and predicts them;
+goodness of fit over the runs is counted against the parameters (:mod:`fit_quality`).
 Functions here take plain arrays; :mod:`ssdprof.analysis.prediction` applies them to runs.
 """
 
@@ -28,10 +32,11 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import optimize
 
+from ssdprof.analysis.fit_quality import FitQuality, fit_quality
 from ssdprof.analysis.stats import t_quantile
 
-__all__ = ["Anomaly", "Fit", "LooPoint", "Prediction", "Validation", "check_anomaly", "fit_log_polynomial", "fit_queueing",
-           "leave_one_setting_out"]
+__all__ = ["Anomaly", "Fit", "LooPoint", "Prediction", "Validation", "check_anomaly",
+           "fit_log_polynomial", "fit_queueing", "leave_one_setting_out"]
 
 
 @dataclass(frozen=True)
@@ -84,17 +89,12 @@ class Fit:
         raise NotImplementedError
 
     @property
-    def rmse(self) -> float:
-        return float(np.sqrt(np.mean((self.value_at(self.xs) - self.ys) ** 2)))
-
-    @property
-    def r2(self) -> float | None:
-        total = float(np.sum((self.ys - self.ys.mean()) ** 2))
-        return None if total == 0 else 1 - float(np.sum((self.value_at(self.xs) - self.ys) ** 2)) / total
+    def quality(self) -> FitQuality:
+        """R², adjusted R² and RMSE over the fitted runs, or why there are none (an exact fit)."""
+        return fit_quality(self.xs, self.ys, self.value_at(self.xs), len(self.params))
 
     def describe(self) -> str:
-        r2 = "n/a" if self.r2 is None else f"{self.r2:.3f}"
-        return f"{self.family}: RMSE {self.rmse:,.4g}, R² {r2}, {len(self.xs)} runs at {len(set(self.xs.tolist()))} settings"
+        return f"{self.family}: {self.quality.describe()}"
 
 
 class LogPolynomialFit(Fit):
@@ -184,8 +184,10 @@ def _arrays(xs: Sequence[float] | np.ndarray, ys: Sequence[float] | np.ndarray) 
     return x, y
 
 
-def fit_log_polynomial(xs: Sequence[float] | np.ndarray, ys: Sequence[float] | np.ndarray, degree: int = 2) -> LogPolynomialFit:
-    """Degree is lowered to (distinct settings - 1) so the fit is never underdetermined."""
+def fit_log_polynomial(xs: Sequence[float] | np.ndarray, ys: Sequence[float] | np.ndarray,
+                       degree: int = 2) -> LogPolynomialFit:
+    """Degree is lowered to (distinct settings - 1) so the fit is never underdetermined; to choose a
+    degree that leaves settings to check the fit, use :func:`model_choice.choose_log_polynomial`."""
     x, y = _arrays(xs, ys)
     settings = len(set(x.tolist()))
     if settings < 2:
@@ -200,7 +202,8 @@ def fit_queueing(xs: Sequence[float] | np.ndarray, ys: Sequence[float] | np.ndar
     return QueueingFit(x, y)
 
 
-def leave_one_setting_out(fit: Callable[[np.ndarray, np.ndarray], Fit], xs: Sequence[float], ys: Sequence[float],
+def leave_one_setting_out(fit: Callable[[np.ndarray, np.ndarray], Fit],
+                          xs: Sequence[float] | np.ndarray, ys: Sequence[float] | np.ndarray,
                           min_settings: int = 2) -> Validation:
     """Refit without each setting in turn and predict the mean of the runs at it."""
     x, y = _arrays(xs, ys)

@@ -1,18 +1,20 @@
 """From stored runs to predictions: the models of :mod:`models` and :mod:`scaling` applied to runs.
 
-This is what the CLI's ``predict`` and the app's prediction view share: pick the runs that
-differ only in the swept factor, fit, validate by leaving each setting out, predict untested
-settings with an interval, and optionally judge one more run against the fit.
+This is what the CLI's ``predict``, the app's prediction view and the PDF's models table share:
+pick the runs that differ only in the swept factor, fit, validate by leaving each setting out,
+predict untested settings with an interval, and optionally judge one more run against the fit.
+Each says the error leaving each setting out first: it is what to expect of a prediction, where
+the fit over the runs can be exact and check nothing (:mod:`fit_quality`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
-from ssdprof.analysis import models, scaling
-from ssdprof.analysis.metrics import metric_value, node_count, setting_key
+from ssdprof.analysis import model_choice, models, scaling
+from ssdprof.analysis.metrics import metric_name, metric_value, node_count, setting_key
 from ssdprof.analysis.stats import number
 from ssdprof.model.quantities import format_size
 from ssdprof.model.results import RunResult
@@ -78,13 +80,14 @@ def _series_label(run: RunResult, vary: str) -> str:
     return f"{w.pattern.value}{mix} {fixed}{hosts}{nodes}"
 
 
-def fit_series(data: Series, degree: int = 2) -> tuple[models.Fit, models.Validation]:
-    """The model family that suits the factor, fitted and validated by leaving each setting out."""
+def fit_series(data: Series, degree: int = 2) -> model_choice.Chosen:
+    """The model family that suits the factor, fitted and validated by leaving each setting out;
+    a polynomial's degree is at most ``degree``, chosen by that validation."""
     if data.vary == "outstanding" and data.metric in _THROUGHPUT and data.settings >= 3:
-        model: models.Fit = models.fit_queueing(data.xs, data.ys)
-        return model, models.leave_one_setting_out(models.fit_queueing, data.xs, data.ys, min_settings=2)
-    model = models.fit_log_polynomial(data.xs, data.ys, degree)
-    return model, models.leave_one_setting_out(lambda x, y: models.fit_log_polynomial(x, y, degree), data.xs, data.ys)
+        model = models.fit_queueing(data.xs, data.ys)
+        loo = models.leave_one_setting_out(models.fit_queueing, data.xs, data.ys, min_settings=2)
+        return model_choice.Chosen(model, loo, "")
+    return model_choice.choose_log_polynomial(data.xs, data.ys, degree)
 
 
 @dataclass(frozen=True)
@@ -95,41 +98,57 @@ class SeriesReport:
     predictions: tuple[models.Prediction, ...]
     anomaly: models.Anomaly | None = None
     """Set when a checked run belongs to this series."""
+    model_choice: str = ""
+    """Why this model (e.g. its degree) was chosen; empty when there was no choice."""
 
     def as_dict(self) -> dict[str, Any]:
-        """Plain values for JSON: metric values in the metric's own unit (bytes/s, IOPS, ns)."""
-        loo = self.validation
-        return {"series": self.series.label, "vary": self.series.vary, "model": self.model.family,
-                "run_ids": [r.id for r in self.series.runs], "rmse": self.model.rmse, "r2": self.model.r2,
-                "loo_rmse": loo.rmse, "loo_r2": loo.r2, "loo_mean_abs_error_pct": loo.mean_abs_error_pct,
+        """Plain values for JSON, leave-one-out first; metric values in the metric's own unit
+        (bytes/s, IOPS, ns)."""
+        loo, anomaly = self.validation, self.anomaly
+        check = None if anomaly is None else {**anomaly.__dict__,
+                                              "prediction": anomaly.prediction.__dict__}
+        return {"series": self.series.label, "vary": self.series.vary, "metric": self.series.metric,
+                "metric_label": metric_name(self.series.metric).label, "model": self.model.family,
+                "model_choice": self.model_choice, "run_ids": [r.id for r in self.series.runs],
+                "loo_mean_abs_error_pct": loo.mean_abs_error_pct, "loo_rmse": loo.rmse,
+                "loo_r2": loo.r2,
                 "loo": [{**p.__dict__, "error_pct": p.error_pct} for p in loo.points],
-                "predictions": [p.__dict__ for p in self.predictions],
-                "check": None if self.anomaly is None else {**self.anomaly.__dict__, "prediction": self.anomaly.prediction.__dict__}}
+                "fit": asdict(self.model.quality),
+                "predictions": [p.__dict__ for p in self.predictions], "check": check}
 
     def describe(self, scale: float = 1.0, unit: str = "") -> str:
-        """Fit, leave-one-setting-out table, predictions and check, one line each; values divided by ``scale``."""
-        data, model, loo = self.series, self.model, self.validation
-        r2 = "n/a" if model.r2 is None else f"{model.r2:.3f}"
-        text = [f"{data.label}: {model.family}; over every run: RMSE {number(model.rmse / scale)} {unit}, R² {r2}, "
-                f"{len(data.xs)} runs at {data.settings} settings"]
-        if loo.rmse is None:
-            text.append("leave-one-setting-out: not enough settings")
-        else:
-            loo_r2 = "n/a" if loo.r2 is None else f"{loo.r2:.3f}"
-            text.append(f"leave-one-setting-out (on setting means): RMSE {number(loo.rmse / scale)} {unit}, R² {loo_r2}, "
-                        f"mean |error| {loo.mean_abs_error_pct:.1f} %")
-        for point in loo.points:
-            guess = "-" if point.predicted is None else f"{number(point.predicted / scale)} ({point.error_pct or 0:+.1f} %)"
-            text.append(f"  {_format_x(point.x, data.vary):>16}: measured {number(point.actual / scale)}, "
-                        f"predicted without it {guess}")
+        """Leave-one-setting-out first, then the fit over the runs, predictions and check, one line
+        each; values divided by ``scale``."""
+        data, model = self.series, self.model
+        choice = f" ({self.model_choice})" if self.model_choice else ""
+        text = [f"{data.label}, {metric_name(data.metric).label}: {model.family}{choice}",
+                *self._loo_lines(scale, unit), f"fit {model.quality.describe(scale, unit)}"]
         for p in self.predictions:
-            interval = ("no interval (as many parameters as runs)" if p.low is None or p.high is None else
-                        f"{p.confidence:.0%} prediction interval {number(p.low / scale)} – {number(p.high / scale)}")
+            interval = ("no interval (as many parameters as runs)"
+                        if p.low is None or p.high is None
+                        else f"{p.confidence:.0%} prediction interval {number(p.low / scale)} – "
+                             f"{number(p.high / scale)}")
             text.append(f"  predict {_format_x(p.x, data.vary)}: {number(p.value / scale)} {unit}, {interval}")
-        if self.anomaly is not None:
-            a = self.anomaly
-            text.append(f"  check run: measured {number(a.observed / scale)} {unit} — {'ANOMALY, ' if a.anomalous else ''}{a.message}")
+        if (a := self.anomaly) is not None:
+            verdict = "ANOMALY, " if a.anomalous else ""
+            text.append(f"  check run: measured {number(a.observed / scale)} {unit} — "
+                        f"{verdict}{a.message}")
         return "\n".join(text)
+
+    def _loo_lines(self, scale: float, unit: str) -> list[str]:
+        loo = self.validation
+        if loo.rmse is None or loo.mean_abs_error_pct is None:
+            return ["leaving each setting out: too few settings to predict one from the others"]
+        loo_r2 = "n/a" if loo.r2 is None else f"{loo.r2:.3f}"
+        lines = [f"leaving each setting out (on setting means): mean |error| "
+                 f"{loo.mean_abs_error_pct:.1f} %, RMSE {number(loo.rmse / scale)} {unit}, "
+                 f"R² {loo_r2}"]
+        for point in loo.points:
+            guess = ("-" if point.predicted is None
+                     else f"{number(point.predicted / scale)} ({point.error_pct or 0:+.1f} %)")
+            lines.append(f"  {_format_x(point.x, self.series.vary):>16}: measured "
+                         f"{number(point.actual / scale)}, predicted without it {guess}")
+        return lines
 
 
 def _format_x(x: float, vary: str) -> str:
@@ -146,11 +165,14 @@ def predict_runs(runs: Sequence[RunResult], metric: str, *, vary: str = "block_s
         raise ValueError(f"no runs differ only in {vary.replace('_', ' ')} with two or more settings; widen the selection")
     reports = []
     for data in found:
-        model, validation = fit_series(data, degree)
+        chosen = fit_series(data, degree)
+        model = chosen.model
         anomaly = None
         if check is not None and (x := data.setting_of(check)) is not None and (observed := metric_value(check, metric)):
             anomaly = models.check_anomaly(model, x, observed, anomaly_confidence)
-        reports.append(SeriesReport(data, model, validation, tuple(model.predict(x, confidence) for x in at), anomaly))
+        predictions = tuple(model.predict(x, confidence) for x in at)
+        reports.append(SeriesReport(data, model, chosen.validation, predictions, anomaly,
+                                    chosen.reason))
     return reports
 
 
@@ -164,7 +186,7 @@ class ScalingReport:
     """Where the client link cap came from: the user's figure, or the hosts' recorded link limits."""
 
     def as_dict(self) -> dict[str, Any]:
-        return {"setting": self.label, "usl": self.fit.__dict__, "peak_units": self.fit.peak_units,
+        return {"setting": self.label, "usl": asdict(self.fit), "peak_units": self.fit.peak_units,
                 "client_link_bytes_per_s": self.client_link_bytes_per_s, "client_link_source": self.client_link_source,
                 "projections": [p.__dict__ for p in self.projections]}
 

@@ -7,6 +7,9 @@ coherent (cross-node chatter). The curve peaks at N* = sqrt((1−σ)/κ) when κ
 A cluster cannot move more data than its links carry, so each prediction is also capped by
 clients × client link speed and, if given, nodes × node link speed; the smallest of the three
 is the answer, and the report says which one binds.
+
+Three parameters through three unit counts (or two through two) fit exactly: the fit's quality
+is then absent, not R² = 1 (:mod:`fit_quality`).
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import optimize
 
+from ssdprof.analysis.fit_quality import FitQuality, fit_quality
 from ssdprof.analysis.stats import number
 
 __all__ = ["ScalingPoint", "UslFit", "degradation_projection", "fit_usl", "project"]
@@ -35,8 +39,7 @@ class UslFit:
     kappa: float
     units: tuple[float, ...]
     observed: tuple[float, ...]
-    rmse: float
-    r2: float | None
+    quality: FitQuality
 
     def value_at(self, n: float) -> float:
         return float(_usl(np.array([float(n)]), self.lam, self.sigma, self.kappa)[0])
@@ -55,10 +58,10 @@ class UslFit:
 
     def describe(self, scale: float = 1.0, unit: str = "") -> str:
         peak = f", peak at N ≈ {self.peak_units:.1f}" if self.peak_units else ", no peak in sight"
-        r2 = "n/a" if self.r2 is None else f"{self.r2:.3f}"
-        unit = f" {unit}" if unit else ""
-        return (f"USL: λ = {number(self.lam / scale)}{unit} per unit, contention σ = {self.sigma:.3f}, coherency "
-                f"κ = {self.kappa:.4f}{peak}; RMSE {number(self.rmse / scale)}{unit}, R² {r2}")
+        per = f" {unit}" if unit else ""
+        return (f"USL: λ = {number(self.lam / scale)}{per} per unit, "
+                f"contention σ = {self.sigma:.3f}, coherency κ = {self.kappa:.4f}{peak}; "
+                f"fit {self.quality.describe(scale, unit)}")
 
 
 def fit_usl(units: Sequence[float], throughput: Sequence[float]) -> UslFit:
@@ -81,11 +84,9 @@ def fit_usl(units: Sequence[float], throughput: Sequence[float]) -> UslFit:
         else:
             (lam, sigma, kappa), _ = optimize.curve_fit(_usl, n, x, p0=guess, bounds=([0, 0, 0], [np.inf, 1, np.inf]),
                                                         maxfev=20000)
-    fitted = _usl(n, lam, sigma, kappa)
-    total = float(np.sum((x - x.mean()) ** 2))
-    r2 = None if total == 0 else 1 - float(np.sum((x - fitted) ** 2)) / total
+    parameters = 2 if len(set(n.tolist())) == 2 else 3
     return UslFit(float(lam), float(sigma), float(kappa), tuple(n.tolist()), tuple(x.tolist()),
-                  float(np.sqrt(np.mean((x - fitted) ** 2))), r2)
+                  fit_quality(n, x, _usl(n, lam, sigma, kappa), parameters))
 
 
 @dataclass(frozen=True)

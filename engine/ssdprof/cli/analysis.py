@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ssdprof.analysis.metrics import METRICS
+from ssdprof.analysis.metrics import METRICS, metric_name
 from ssdprof.analysis.spec_library import SpecLibrary
 from ssdprof.analysis.specs import Spec, SpecError, bundled_spec_dir, default_user_spec_dir
 from ssdprof.cli.flags import command, common
@@ -64,7 +64,10 @@ def register(sub: Any) -> None:
     predict.add_argument("--vary", default="block_size", choices=["block_size", "outstanding"],
                          help="the swept factor: access size (per numjobs) or outstanding I/Os (QD x jobs)")
     predict.add_argument("--at", help="settings to predict, comma-separated: sizes (1MiB) or counts (64)")
-    predict.add_argument("--degree", type=int, default=2, help="polynomial degree for access-size models (default 2)")
+    predict.add_argument("--degree", type=int, default=2,
+                         help="highest polynomial degree for access-size models (default 2); the "
+                              "degree that best predicts each setting left out is kept, never one "
+                              "through every setting")
     predict.add_argument("--confidence", type=float, default=0.95)
     predict.add_argument("--check", type=int, metavar="RUN_ID", help="is this run anomalous against the others?")
     predict.add_argument("--scale", choices=["nodes", "clients"], help="fit the Universal Scalability Law instead")
@@ -129,11 +132,8 @@ def _select(store: Store, ids: Sequence[int], tags: Sequence[str], sweep: int | 
 
 
 def _unit(metric: str) -> tuple[float, str]:
-    if "bw_bytes" in metric:
-        return 1e6, "MB/s"
-    if "lat_ns" in metric:
-        return 1e3, "µs"
-    return 1.0, "IOPS"
+    name = metric_name(metric)
+    return name.scale, name.unit
 
 
 def print_json(data: Any) -> None:
@@ -246,7 +246,8 @@ def _predict(args: argparse.Namespace, store: Store) -> int:
     reports = predict_runs(runs, args.metric, vary=args.vary, at=_settings(args.at, args.vary == "block_size"),
                            degree=args.degree, confidence=args.confidence, check=checked)
     if args.json:
-        print_json({"metric": args.metric, "unit": unit, "series": [r.as_dict() for r in reports]})
+        print_json({"metric": args.metric, "metric_label": metric_name(args.metric).label,
+                    "unit": unit, "series": [r.as_dict() for r in reports]})
     else:
         print("\n\n".join(r.describe(scale, unit) for r in reports))
     return 0

@@ -113,6 +113,30 @@ def warnings_section(b: Builder, groups: Sequence[RunGroup], notes: Sequence[str
         b.bullet(f"NOTE: {note}")
 
 
+def _model_rows(runs: Sequence[RunResult]) -> list[list[str]]:
+    """A row per series of three or more settings: leave-one-out error first, then the fit."""
+    from ssdprof.analysis.metrics import metric_name
+    from ssdprof.analysis.prediction import predict_runs
+    from ssdprof.analysis.stats import number
+
+    rows: list[list[str]] = []
+    for vary, metric in _MODELLED:
+        name = metric_name(metric)
+        try:
+            reports = predict_runs(runs, metric, vary=vary)
+        except ValueError:  # no series along this factor
+            continue
+        for report in (r for r in reports if r.series.settings >= 3):
+            model, loo = report.model, report.validation
+            error = "–" if loo.mean_abs_error_pct is None else f"{loo.mean_abs_error_pct:.1f}"
+            # a perfect prediction leaves rounding noise (1e-14), which would print in e-notation
+            shown = None if loo.rmse is None else round(loo.rmse / name.scale, 6)
+            rmse = "–" if shown is None else f"{number(shown)} {name.unit}"
+            rows.append([report.series.label, name.title, model.family, error, rmse,
+                         model.quality.summary()])
+    return rows
+
+
 def _observations(runs: Sequence[RunResult]) -> list[str]:
     try:
         from ssdprof.analysis.observations import observe
@@ -121,32 +145,20 @@ def _observations(runs: Sequence[RunResult]) -> list[str]:
     return [f"{o.severity.upper() if o.severity == 'warning' else 'Observation'}: {o.message}" for o in observe(runs)]
 
 
-_MODELLED = (("block_size", "iops", 1.0, "IOPS"), ("block_size", "bw_bytes_per_s", 1e6, "MB/s"),
-             ("outstanding", "iops", 1.0, "IOPS"), ("outstanding", "lat_ns_mean", 1e3, "µs"))
+_MODELLED = (("block_size", "iops"), ("block_size", "bw_bytes_per_s"), ("outstanding", "iops"),
+             ("outstanding", "lat_ns_mean"))
 
 
 def predictions_section(b: Builder, groups: Sequence[RunGroup]) -> None:
     """Models fitted to the runs (as `ssdprof predict` fits them), with their leave-one-setting-out
     validation, and the scalability fit across node counts when runs are tagged nodes=N."""
     try:
-        from ssdprof.analysis.prediction import predict_runs, scale_runs
+        from ssdprof.analysis.prediction import scale_runs
         from ssdprof.analysis.stats import number
     except ImportError:
         return
     runs = [r for g in groups for r in g.runs]
-    rows: list[list[str]] = []
-    for vary, metric, scale, unit in _MODELLED:
-        try:
-            reports = predict_runs(runs, metric, vary=vary)
-        except ValueError:  # no series along this factor
-            continue
-        for report in reports:
-            if report.series.settings < 3:
-                continue
-            model, loo = report.model, report.validation
-            rows.append([report.series.label, f"{metric} ({unit})", model.family, "–" if model.r2 is None else f"{model.r2:.3f}",
-                         number(model.rmse / scale), "–" if loo.rmse is None else number(loo.rmse / scale),
-                         "–" if loo.mean_abs_error_pct is None else f"{loo.mean_abs_error_pct:.1f}"])
+    rows = _model_rows(runs)
     scaling_rows: list[list[str]] = []
     try:
         for found in scale_runs(runs, "iops", by="nodes"):
@@ -159,10 +171,13 @@ def predictions_section(b: Builder, groups: Sequence[RunGroup]) -> None:
         return
     b.heading("Models and predictions")
     if rows:
-        b.table(["Series", "Metric", "Model", "R²", "RMSE", "RMSE leaving each setting out", "Mean |error| (%)"], rows,
-                "each metric modelled along the factor the runs vary; validated by predicting every setting from the "
-                "others (ssdprof predict gives intervals for untested settings)", widths=[80, 62, 125, 35, 55, 65, 60],
-                numeric_from=3)
+        header = ["Series", "Metric", "Model", "Mean |error| leaving each setting out (%)",
+                  "RMSE leaving each setting out", "Fit over the runs"]
+        b.table(header, rows, "each metric modelled along the factor the runs vary, and validated "
+                "by predicting every setting from the others: that error is what to expect of a "
+                "prediction. R² is given only where settings outnumber the model's parameters, "
+                "adjusted for them (ssdprof predict gives intervals for untested settings)",
+                widths=[74, 56, 104, 56, 70, 122], numeric_from=3, text_from=5)
     if scaling_rows:
         b.table(["Setting", "Nodes", "Predicted IOPS", "Binding limit", "Peak at nodes"], scaling_rows,
                 "Universal Scalability Law fitted across storage-node counts (runs tagged nodes=N)", numeric_from=1)

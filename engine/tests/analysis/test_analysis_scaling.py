@@ -81,3 +81,14 @@ def test_without_a_given_link_the_hosts_recorded_limits_cap_the_projection_and_a
     assert report.projections[0].client_network_cap == pytest.approx(4 * 25e6 / (4 << 20))
     (given,) = scale_runs(runs, "iops", at=[8], client_link_bytes_per_s=10e9 / 8)
     assert given.client_link_source == "given" and given.projections[0].binding == "scalability"
+
+
+def test_three_node_counts_fit_the_usl_exactly_and_report_no_r2() -> None:
+    fit = fit_usl([1, 2, 3], [usl(n) for n in (1, 2, 3)])
+    assert fit.quality.check == "none" and fit.quality.r2 is None and fit.quality.rmse is None
+    assert "exact fit: no check possible (3 parameters for 3 settings)" in fit.describe()
+
+
+def test_two_node_counts_fit_contention_only_and_exactly() -> None:
+    assert fit_usl([2, 4], [200.0, 350.0]).quality.parameters == 2
+    assert fit_usl([2, 4], [200.0, 350.0]).quality.check == "none"

@@ -68,7 +68,9 @@ def test_predict_an_untested_access_size_with_an_interval_and_leave_one_out(rpc:
     result = rpc.call("analysis.predict", {"run_ids": ids, "metric": "bw_bytes_per_s", "at": [1 << 20]})
     [series] = result["series"]
     assert series["run_ids"] == ids and len(series["measured"]) == len(ids)
-    assert series["r2"] > 0.99
+    # bs^0.6 is a power law: degree 1 predicts best; five sizes leave three beyond its parameters
+    assert series["model"].startswith("polynomial of degree 1")
+    assert series["fit"]["r2"] > 0.99 and series["fit"]["check"] == "ok"
     [at_1m] = series["predictions"]
     assert at_1m["value"] == pytest.approx(bandwidth_at(1 << 20), rel=0.03)
     assert at_1m["low"] < bandwidth_at(1 << 20) < at_1m["high"]
@@ -77,6 +79,43 @@ def test_predict_an_untested_access_size_with_an_interval_and_leave_one_out(rpc:
     curve = series["curve"]
     assert len(curve) == 48 and curve[0]["x"] == pytest.approx(4096) and curve[-1]["x"] == pytest.approx(4 << 20)
     assert all(p["low"] <= p["value"] <= p["high"] for p in curve)
+
+
+def saturating(sizes_and_bandwidth: tuple[tuple[int, float], ...]) -> list[RunResult]:
+    return [make_run(rw="read", bs=bs, iops=bw / bs) for bs, bw in sizes_and_bandwidth]
+
+
+def test_three_sizes_asked_for_degree_2_get_a_checkable_model_and_loo_first(rpc: Rpc) -> None:
+    ids = rpc.add(saturating(((4096, 40e6), (131072, 900e6), (4 << 20, 1e9))))
+    params = {"run_ids": ids, "metric": "bw_bytes_per_s", "degree": 2}
+    [series] = rpc.call("analysis.predict", params)["series"]
+    assert series["model"].startswith("polynomial of degree 1")
+    assert "degree 1 at most" in series["model_choice"]
+    assert series["fit"]["check"] == "weak" and series["fit"]["r2"] < 1
+    assert series["loo_mean_abs_error_pct"] is not None
+    assert list(series).index("loo_mean_abs_error_pct") < list(series).index("fit")
+
+
+def test_two_sizes_are_an_exact_fit_with_no_r2_and_a_reason(rpc: Rpc) -> None:
+    ids = rpc.add(saturating(((4096, 40e6), (131072, 900e6))))
+    [series] = rpc.call("analysis.predict", {"run_ids": ids, "metric": "bw_bytes_per_s"})["series"]
+    assert series["fit"] == {"check": "none",
+                             "note": "exact fit: no check possible (2 parameters for 2 settings)",
+                             "runs": 2, "settings": 2, "parameters": 2,
+                             "r2": None, "adjusted_r2": None, "rmse": None}
+
+
+def test_every_metric_the_contract_accepts_has_a_display_name() -> None:
+    from typing import get_args
+
+    from ssdprof.analysis.metrics import METRIC_NAMES, METRICS
+    from ssdprof.app.contract.analysis import Metric
+    from ssdprof.app.contract.methods import schema
+
+    assert set(get_args(Metric)) == set(METRICS) == set(METRIC_NAMES)
+    shown = schema()["metric_names"]["bw_bytes_per_s"]
+    assert shown == {"label": "bandwidth", "unit": "MB/s", "scale": 1e6,
+                     "title": "bandwidth (MB/s)"}
 
 
 def test_settings_arrive_as_typed_and_the_engine_reads_them_or_names_the_field(rpc: Rpc) -> None:
@@ -127,6 +166,8 @@ def test_scaling_fits_the_usl_and_names_the_network_when_it_binds(rpc: Rpc) -> N
     result = rpc.call("analysis.scaling", {"run_ids": rpc.add(runs), "metric": "bw_bytes_per_s", "at": [8],
                                            "client_link_gbps": 10, "clients": 2})
     [fit] = result["fits"]
+    # four node counts for three parameters: one to spare
+    assert fit["fit"]["check"] == "weak" and fit["fit"]["parameters"] == 3
     assert fit["sigma"] == pytest.approx(0.1, abs=0.01) and fit["lam"] == pytest.approx(1e9, rel=0.02)
     assert [p["x"] for p in fit["observed"]] == [1, 2, 3, 4]
     assert fit["curve"][0]["x"] == 1 and fit["curve"][-1]["x"] == 8

@@ -44,3 +44,21 @@ def test_a_sweep_over_access_size_gets_a_validated_model_and_node_counts_a_scala
 def test_runs_without_a_varied_factor_get_no_model_section(tmp_path: Path) -> None:
     text = pdf_text(build_pdf(ReportRequest.of_runs([make_run(run_id=1), make_run(run_id=2)])), tmp_path)
     assert "Models and predictions" not in text
+
+def test_the_models_table_names_metrics_for_people_and_the_loo_error_first(tmp_path: Path) -> None:
+    # Three access sizes, as in the student preset: a quadratic would pass through all three.
+    sizes_and_bandwidth = ((4096, 40e6), (131072, 900e6), (4 << 20, 1000e6))
+    runs = [make_run(bs=bs, iops=bw / bs, run_id=i + 1)
+            for i, (bs, bw) in enumerate(sizes_and_bandwidth)]
+    path = tmp_path / "report.pdf"
+    path.write_bytes(build_pdf(ReportRequest.of_runs(runs)))
+    # in reading order, cell by cell (the layout mode interleaves a table's wrapped cells)
+    plain = subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True,
+                           check=True).stdout
+    text = " ".join(plain.split())
+    section = text[text.index("Models and predictions"):]
+    assert "bandwidth (MB/s)" in section and "bw_bytes_per_s" not in text
+    assert "R² 1.000" not in section and "polynomial of degree 1" in section
+    assert "weak check: 3 settings for 2 parameters" in section
+    loo_column = section.index("Mean |error| leaving each setting out")
+    assert loo_column < section.index("Fit over the runs")

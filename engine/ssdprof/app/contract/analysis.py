@@ -19,15 +19,12 @@ Typed = WithJsonSchema({"anyOf": [{"type": "number"}, {"type": "string"}]}, mode
 """Numbers a client may send as the user typed them ("4k", "16"): the engine reads them, and names the field if it cannot."""
 
 __all__ = [
-    "CorrelationGroup", "CorrelationParams", "CorrelationResult", "CurvePoint", "LooPointInfo", "ObservationInfo",
+    "CorrelationGroup", "CorrelationParams", "CorrelationResult", "CurvePoint", "FitQualityInfo",
+    "LooPointInfo", "ObservationInfo",
     "ObserveParams", "ObserveResult", "PredictParams",
     "PredictResult", "PredictionInfo", "ScalingFit", "ScalingParams", "ScalingProjection", "ScalingResult",
     "SeriesFit", "SpecDeleteParams", "SpecSaveParams", "SpecSaveResult",
 ]
-
-
-
-
 
 
 Metric = Literal["iops", "bw_bytes_per_s", "lat_ns_mean", "lat_ns_p50", "lat_ns_p99", "lat_ns_p99_9",
@@ -46,7 +43,9 @@ class PredictParams(Params):
     at: list[Annotated[float, Typed]] = Field(default_factory=list, max_length=20,
                                               description="untested settings to predict: sizes (4k, 1MiB or bytes) for block_size, "
                                                           "a count for outstanding")
-    degree: int = Field(default=2, ge=1, le=4, description="polynomial degree in log2 access size")
+    degree: int = Field(default=2, ge=1, le=4, description=(
+        "highest polynomial degree in log2 access size: lower ones are tried too, and the one that "
+        "best predicts each setting left out is kept; never one through every setting"))
     confidence: float = Field(default=0.95, gt=0.5, lt=1)
     check_run_id: int | None = Field(default=None, description="judge this run against the model of the others")
 
@@ -91,17 +90,37 @@ class CheckInfo(Result):
     message: str
 
 
+class FitQualityInfo(Result):
+    """Goodness of fit over the runs a model was fitted to, counted against its parameters: a model
+    with as many parameters as settings passes through them all, so has no R² or RMSE to report."""
+
+    check: Literal["none", "weak", "ok"] = Field(
+        description="none: an exact fit, no check possible; weak: few settings beyond the "
+                    "parameters; ok")
+    note: str = Field(description="why there is no R² (an exact fit) or why the check is weak; "
+                      "empty when ok")
+    runs: int
+    settings: int
+    parameters: int
+    r2: float | None = Field(description="None for an exact fit (or every run measured the same)")
+    adjusted_r2: float | None = Field(description="R² with the parameters' freedom taken back; "
+                                      "None for an exact fit")
+    rmse: float | None = Field(description="in the metric's own unit; None for an exact fit")
+
+
 class SeriesFit(Result):
     label: str = Field(description="what the series holds fixed, e.g. 'read jobs=1 QD1'")
     model: str = Field(description="the model family and its parameters in words")
+    model_choice: str = Field(description="why this model or degree was chosen; empty: no choice")
     run_ids: list[int]
     measured: list[MeasuredPoint]
-    rmse: float
-    r2: float | None
-    loo_rmse: float | None = Field(description="leave-one-setting-out: each setting predicted from the others")
+    loo_mean_abs_error_pct: float | None = Field(
+        description="leave-one-setting-out, each setting predicted from the others: what to expect "
+                    "of a prediction; None when too few settings remain")
+    loo_rmse: float | None
     loo_r2: float | None
-    loo_mean_abs_error_pct: float | None
     loo: list[LooPointInfo]
+    fit: FitQualityInfo = Field(description="the fit over every run, after the leave-one-out error")
     curve: list[CurvePoint] = Field(description="the fitted curve with its interval across the measured (and asked) range")
     predictions: list[PredictionInfo]
     check: CheckInfo | None
@@ -142,8 +161,7 @@ class ScalingFit(Result):
     sigma: float = Field(description="contention: the serialised share")
     kappa: float = Field(description="coherency: the cost of units keeping in step")
     peak_units: float | None = Field(description="where adding units starts to lower throughput; None: no peak in sight")
-    rmse: float
-    r2: float | None
+    fit: FitQualityInfo
     observed: list[CurvePoint] = Field(description="x: unit count; value: measured (low/high unused)")
     curve: list[CurvePoint] = Field(description="the USL curve from 1 unit to beyond the largest asked")
     projections: list[ScalingProjection]

@@ -8,12 +8,14 @@ that into ``contract/contract.gen.ts`` (imported by both ``electron/`` and ``src
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.json_schema import GenerateJsonSchema, models_json_schema
 from pydantic_core import core_schema
 
+from ssdprof.analysis.metrics import METRIC_NAMES
 from ssdprof.app.contract.analysis import (
     CorrelationParams,
     CorrelationResult,
@@ -274,6 +276,8 @@ def schema() -> dict[str, Any]:
         "errors": ERROR_CODES,
         "token_header": TOKEN_HEADER,
         "error_data": ref(RpcErrorData, "serialization"),
+        "metric_names": {name: {**asdict(shown), "title": shown.title}
+                         for name, shown in METRIC_NAMES.items()},
     }
 
 

@@ -45,8 +45,6 @@ if TYPE_CHECKING:
 
 __all__ = ["Analysis"]
 
-_UNITS = {"bw": (1e6, "MB/s"), "lat": (1e3, "µs")}
-
 
 class Analysis:
     """Spec sheets from ``spec_folders`` (bundled first, then the user's own, which override)."""
@@ -94,11 +92,12 @@ class Analysis:
 
     @handles("runs.compare")
     def runs_compare(self, params: RunsCompareParams) -> RunsCompareResult:
-        from ssdprof.analysis.metrics import latency_kind_note
+        from ssdprof.analysis.metrics import latency_kind_note, metric_name
         from ssdprof.analysis.stats import compare_groups
 
         a, b = self.runs(params.a), self.runs(params.b)
-        scale, unit = _UNITS.get(params.metric.split("_")[0], (1.0, "IOPS"))
+        shown = metric_name(params.metric)
+        scale, unit = shown.scale, shown.unit
         found = compare_groups(a, b, params.metric, confidence=params.confidence, scale=scale, unit=unit)
         if not found:
             raise WorkloadError.single("b", "-", "no setting was measured in both groups; compare like with like")

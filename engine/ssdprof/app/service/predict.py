@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -20,6 +21,7 @@ from ssdprof.app.contract.analysis import (
     CorrelationParams,
     CorrelationResult,
     CurvePoint,
+    FitQualityInfo,
     LooPointInfo,
     MeasuredPoint,
     ObservationInfo,
@@ -43,8 +45,9 @@ from ssdprof.model.results import RunResult
 from ssdprof.model.workload import WorkloadError
 
 if TYPE_CHECKING:
+    from ssdprof.analysis.fit_quality import FitQuality
     from ssdprof.analysis.models import Prediction
-    from ssdprof.analysis.prediction import SeriesReport
+    from ssdprof.analysis.prediction import ScalingReport, SeriesReport
 
 __all__ = ["Models"]
 
@@ -89,16 +92,7 @@ class Models:
                                  node_link_bytes_per_s=link(params.node_link_gbps))
         except ValueError as exc:
             raise WorkloadError.single("run_ids", "RUN_ID", str(exc)) from None
-        fits = []
-        for r in reports:
-            fit = r.fit
-            top = max([*fit.units, *(p.units for p in r.projections)])
-            curve = [CurvePoint(x=n, value=fit.value_at(n), low=None, high=None) for n in _span(1.0, top, linear=True)]
-            fits.append(ScalingFit(
-                setting=r.label, lam=fit.lam, sigma=fit.sigma, kappa=fit.kappa, peak_units=fit.peak_units, rmse=fit.rmse,
-                r2=fit.r2, observed=[CurvePoint(x=n, value=v, low=None, high=None) for n, v in zip(fit.units, fit.observed, strict=True)],
-                curve=curve, projections=[ScalingProjection(**p.__dict__) for p in r.projections], description=fit.describe(),
-                client_link_bytes_per_s=r.client_link_bytes_per_s, client_link_source=r.client_link_source))
+        fits = [_scaling_fit(r) for r in reports]
         return ScalingResult(metric=params.metric, by=params.by, fits=fits)
 
     @handles("analysis.correlation")
@@ -167,6 +161,25 @@ def _prediction(p: Prediction) -> PredictionInfo:
     return PredictionInfo(x=p.x, value=p.value, low=p.low, high=p.high, confidence=p.confidence)
 
 
+def _scaling_fit(report: ScalingReport) -> ScalingFit:
+    fit = report.fit
+    top = max([*fit.units, *(p.units for p in report.projections)])
+    curve = [CurvePoint(x=n, value=fit.value_at(n), low=None, high=None)
+             for n in _span(1.0, top, linear=True)]
+    observed = [CurvePoint(x=n, value=v, low=None, high=None)
+                for n, v in zip(fit.units, fit.observed, strict=True)]
+    return ScalingFit(
+        setting=report.label, lam=fit.lam, sigma=fit.sigma, kappa=fit.kappa,
+        peak_units=fit.peak_units, fit=_quality(fit.quality), observed=observed, curve=curve,
+        projections=[ScalingProjection(**p.__dict__) for p in report.projections],
+        description=fit.describe(), client_link_bytes_per_s=report.client_link_bytes_per_s,
+        client_link_source=report.client_link_source)
+
+
+def _quality(quality: FitQuality) -> FitQualityInfo:
+    return FitQualityInfo(**asdict(quality))
+
+
 def _series_fit(report: SeriesReport, params: PredictParams, check: RunResult | None) -> SeriesFit:
     from ssdprof.analysis.metrics import metric_value
 
@@ -181,9 +194,10 @@ def _series_fit(report: SeriesReport, params: PredictParams, check: RunResult | 
         a = report.anomaly
         checked = CheckInfo(run_id=check.id, anomalous=a.anomalous, observed=a.observed, prediction=_prediction(a.prediction),
                             message=a.message)
-    r2 = model.r2
-    return SeriesFit(label=data.label, model=model.family, run_ids=[r.id for r in data.runs if r.id is not None],
-                     measured=measured, rmse=model.rmse, r2=r2, loo_rmse=loo.rmse, loo_r2=loo.r2,
-                     loo_mean_abs_error_pct=loo.mean_abs_error_pct,
-                     loo=[LooPointInfo(x=p.x, actual=p.actual, predicted=p.predicted, error_pct=p.error_pct) for p in loo.points],
-                     curve=curve, predictions=[_prediction(p) for p in report.predictions], check=checked)
+    return SeriesFit(label=data.label, model=model.family, model_choice=report.model_choice,
+                     run_ids=[r.id for r in data.runs if r.id is not None], measured=measured,
+                     loo_mean_abs_error_pct=loo.mean_abs_error_pct, loo_rmse=loo.rmse,
+                     loo_r2=loo.r2, loo=[LooPointInfo(x=p.x, actual=p.actual, predicted=p.predicted,
+                                                      error_pct=p.error_pct) for p in loo.points],
+                     fit=_quality(model.quality), curve=curve,
+                     predictions=[_prediction(p) for p in report.predictions], check=checked)
