@@ -44,6 +44,11 @@ test('predict an untested size, judge a run, project more nodes, explain the fac
   await expect(predicted.locator('td').first()).toHaveText('128KiB');
   await expect(predicted.locator('td').nth(1)).toHaveText(/^[\d,.]+$/);
   await expect(fit).toContainText(/R² -?\d\.\d{3}/);
+  // three sizes: a line in log-log (a quadratic passes through all three); the left-out error first
+  await expect(fit.getByTestId('loo-summary')).toContainText(/mean \|error\| [\d,.]+ %/);
+  const quality = fit.getByTestId('fit-quality');
+  await expect(quality).toContainText('6 runs at 3 settings: R² ');
+  await expect(quality).toContainText('weak check: 3 settings for 2 parameters');
   await expect(page.locator('[data-chart="predict-0"] tbody tr').filter({ hasText: 'measured' })).toHaveCount(6);
 
   // Both sweeps from History by their common tag; one run judged against the model of the others.

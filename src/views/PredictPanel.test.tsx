@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import type { PredictParams, PredictResult } from '../api';
+import type { FitQualityInfo, PredictParams, PredictResult } from '../api';
 import { fakeEngine, RpcReplyError } from '../test/fake-engine';
 import { studentRuns } from '../test/fixtures';
 import { renderWith } from '../test/render';
@@ -9,12 +9,25 @@ import { PredictPanel } from './PredictPanel';
 
 const MiB = 2 ** 20;
 
-function predicted(p: PredictParams): PredictResult {
+const WEAK_NOTE = 'weak check: 3 settings for 2 parameters';
+const EXACT_NOTE = 'exact fit: no check possible (3 parameters for 3 settings)';
+const weak: FitQualityInfo = {
+  check: 'weak', note: WEAK_NOTE, runs: 3, settings: 3, parameters: 2,
+  r2: 0.991, adjusted_r2: 0.982, rmse: 12e6,
+};
+const exact: FitQualityInfo = {
+  check: 'none', note: EXACT_NOTE, runs: 3, settings: 3, parameters: 3,
+  r2: null, adjusted_r2: null, rmse: null,
+};
+
+function predicted(p: PredictParams, fit: FitQualityInfo = weak): PredictResult {
   return {
     metric: p.metric!, vary: p.vary!, series: [{
-      label: 'read jobs=1 QD1', model: 'polynomial of degree 2 in log2(x), fitted to log(y)', run_ids: [1, 2, 3],
+      label: 'read jobs=1 QD1', run_ids: [1, 2, 3],
+      model: 'polynomial of degree 1 in log2(x), fitted to log(y)',
+      model_choice: '3 settings allow degree 1 at most, leaving settings to check it',
       measured: [{ run_id: 1, x: 4096, value: 40e6 }, { run_id: 2, x: 131072, value: 400e6 }, { run_id: 3, x: 4 * MiB, value: 900e6 }],
-      rmse: 12e6, r2: 0.991, loo_rmse: 60e6, loo_r2: 0.9, loo_mean_abs_error_pct: 12.5,
+      loo_mean_abs_error_pct: 12.5, loo_rmse: 60e6, loo_r2: 0.9, fit,
       loo: [{ x: 4096, actual: 40e6, predicted: null, error_pct: null }, { x: 131072, actual: 400e6, predicted: 440e6, error_pct: 10 }],
       curve: [{ x: 4096, value: 41e6, low: 30e6, high: 55e6 }, { x: 4 * MiB, value: 880e6, low: 700e6, high: 1100e6 }],
       predictions: [{ x: MiB, value: 700e6, low: 600e6, high: 820e6, confidence: 0.95 }],
@@ -41,9 +54,38 @@ describe('PredictPanel', () => {
       at: ['1m'], check_run_id: 12, degree: 2 });
   });
 
+  it('puts the leave-one-out error first and names the metric as the engine does', async () => {
+    const fake = fakeEngine({ 'analysis.predict': predicted });
+    renderWith(fake.engine, <PredictPanel runs={studentRuns} />);
+    expect(screen.getByRole('option', { name: 'bandwidth (MB/s)' })).toBeDefined();
+    expect(screen.getByRole('option', { name: 'IOPS' })).toBeDefined();
+    expect(screen.queryByText(/bw_bytes_per_s/)).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Fit and predict' }));
+
+    const fit = await screen.findByTestId('series-fit');
+    const text = fit.textContent ?? '';
+    const loo = text.indexOf('Leaving each setting out');
+    expect(loo).toBeGreaterThan(-1);
+    expect(loo).toBeLessThan(text.indexOf('Fit over the runs'));
+    expect(screen.getByTestId('loo-summary').textContent)
+      .toMatch(/mean \|error\| 12\.5 %, RMSE 60 MB\/s, R² 0\.900/);
+    expect(screen.getByTestId('fit-quality').textContent).toBe('Fit over the runs, 3 runs at 3 settings: '
+      + `R² 0.991, adjusted 0.982, RMSE 12 MB/s; ${WEAK_NOTE}.`);
+    expect(text).toContain('3 settings allow degree 1 at most');
+  });
+
+  it('shows no R² for an exact fit, and says why', async () => {
+    const fake = fakeEngine({ 'analysis.predict': (p: PredictParams) => predicted(p, exact) });
+    renderWith(fake.engine, <PredictPanel runs={studentRuns} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Fit and predict' }));
+    const quality = await screen.findByTestId('fit-quality');
+    expect(quality.textContent).toBe(`Fit over the runs, 3 runs at 3 settings: ${EXACT_NOTE}.`);
+    expect(screen.getByTestId('series-fit').textContent).not.toMatch(/R² 1\.000/);
+  });
+
   it('sends the settings as typed and shows the engine\'s message when one is not a size', async () => {
     // The engine's own answer to at: ["1 parsec"] (engine/tests/app/test_service_analysis.py checks it says so).
-    const refusal = { code: -32602, message: 'invalid params', data: { problems: [{ field: 'at', flag: '-',
+    const refusal = { code: -32602, message: 'invalid params', data: { problems: [{ field: 'at', flag: '-', label: 'at',
       message: "'1 parsec' has an unknown size unit; use k, KiB, M, MiB, G, GiB (1024-based) or KB, MB, GB (1000-based)" }] } };
     const fake = fakeEngine({ 'analysis.predict': () => { throw new RpcReplyError(refusal); } });
     renderWith(fake.engine, <PredictPanel runs={studentRuns} />);

@@ -1,10 +1,14 @@
 // Prediction: a model of a metric along access size (polynomial in log2 size) or outstanding I/Os
-// (queueing saturation), its goodness of fit, each setting predicted without it (leave one out),
+// (queueing saturation), each setting predicted without it (leave one out: shown first, as what to
+// expect of a prediction), its fit over the runs as the engine judged it (no R² for an exact fit),
 // untested settings with a prediction interval, and whether one run is an anomaly against the rest.
 import { useState } from 'react';
 import { useEngine, type PredictResult, type RunResult, type SeriesFit } from '../api';
 import { ChartFigure, type Series } from '../charts/ChartFigure';
-import { METRICS, engineProblem, fmt, metricInfo, typedList, type MetricId, type MetricInfo } from '../lib/metrics';
+import {
+  METRICS, engineProblem, fitQualityText, fmt, metricInfo, typedList,
+  type MetricId, type MetricInfo,
+} from '../lib/metrics';
 import { formatSize } from '../lib/units';
 
 type Vary = 'block_size' | 'outstanding';
@@ -65,7 +69,7 @@ export function PredictPanel({ runs }: { runs: RunResult[] }) {
         <div className="field inline">
           <label htmlFor="predict-metric">Metric</label>
           <select id="predict-metric" value={metric} onChange={(e) => setMetric(e.target.value as MetricId)}>
-            {METRICS.map((m) => <option key={m.id} value={m.id}>{m.label} ({m.unit})</option>)}
+            {METRICS.map((m) => <option key={m.id} value={m.id}>{m.title}</option>)}
           </select>
         </div>
         <div className="field inline">
@@ -77,7 +81,7 @@ export function PredictPanel({ runs }: { runs: RunResult[] }) {
         </div>
         {vary === 'block_size' && (
           <div className="field inline">
-            <label htmlFor="predict-degree">Degree</label>
+            <label htmlFor="predict-degree">Degree at most</label>
             <select id="predict-degree" value={degree} onChange={(e) => setDegree(Number(e.target.value))}>
               {[1, 2, 3].map((d) => <option key={d} value={d}>{d}</option>)}
             </select>
@@ -112,15 +116,19 @@ function SeriesView({ fit, info, vary, index }: { fit: SeriesFit; info: MetricIn
     ...(fit.predictions.length ? [{ label: 'predicted', style: 'points' as const, points: fit.predictions.map((p) => ({ x: p.x, y: y(p.value) })) }] : []),
     ...(fit.check ? [{ label: `run #${fit.check.run_id}`, style: 'points' as const, points: [{ x: fit.check.prediction.x, y: y(fit.check.observed) }] }] : []),
   ];
-  const r2 = (v: number | null) => (v === null ? 'n/a' : v.toFixed(3));
   return (
     <div className="series-fit" data-testid="series-fit">
       <h4>{fit.label}</h4>
-      <p className="hint">
-        {fit.model}. Fit over every run ({fit.measured.length}, so repeat scatter counts against it): R² {r2(fit.r2)}, RMSE {fmt(fit.rmse / info.scale)} {info.unit};
-        leave one setting out, on the settings' means: {fit.loo_rmse === null ? 'too few settings' : `R² ${r2(fit.loo_r2)}, RMSE ${fmt(fit.loo_rmse / info.scale)} ${info.unit}, mean |error| ${fmt(fit.loo_mean_abs_error_pct)} %`}.
+      <p className="hint">{fit.model}{fit.model_choice ? ` (${fit.model_choice})` : ''}.</p>
+      <p data-testid="loo-summary">
+        <strong>Leaving each setting out</strong>{' '}
+        (its mean predicted by a model fitted without it):{' '}
+        {looText(fit, info)}
       </p>
-      <ChartFigure id={`predict-${index}`} title={`${info.label} (${info.unit}) — ${fit.label}`} kind="line"
+      <p className="hint" data-testid="fit-quality">
+        Fit over the runs, {fitQualityText(fit.fit, info)}.
+      </p>
+      <ChartFigure id={`predict-${index}`} title={`${info.title} — ${fit.label}`} kind="line"
         xLabel={vary === 'block_size' ? 'access size' : 'outstanding I/Os'} yLabel={info.unit}
         xLog2={vary === 'block_size'} xLog={vary === 'outstanding'} formatX={fx} series={series} />
       <table className="data" data-testid="loo-table">
@@ -148,6 +156,17 @@ function SeriesView({ fit, info, vary, index }: { fit: SeriesFit; info: MetricIn
       {fit.check && <CheckVerdict check={fit.check} info={info} />}
     </div>
   );
+}
+
+/** The leave-one-out error, which every face shows first: what to expect of a prediction. */
+function looText(fit: SeriesFit, info: MetricInfo): string {
+  if (fit.loo_mean_abs_error_pct === null || fit.loo_rmse === null) {
+    return 'too few settings to predict one from the others.';
+  }
+  const r2 = fit.loo_r2 === null ? '' : `, R² ${fit.loo_r2.toFixed(3)}`;
+  const rmse = `${fmt(fit.loo_rmse / info.scale)} ${info.unit}`;
+  const error = `${fmt(fit.loo_mean_abs_error_pct)} %`;
+  return `mean |error| ${error}, RMSE ${rmse}${r2}: what to expect of a prediction.`;
 }
 
 function CheckVerdict({ check, info }: { check: NonNullable<SeriesFit['check']>; info: MetricInfo }) {

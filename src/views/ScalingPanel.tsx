@@ -4,7 +4,9 @@
 import { useState } from 'react';
 import { useEngine, type RunResult, type ScalingResult } from '../api';
 import { ChartFigure, type Series } from '../charts/ChartFigure';
-import { METRICS, engineProblem, fmt, metricInfo, typedList, type MetricId } from '../lib/metrics';
+import {
+  METRICS, engineProblem, fitQualityText, fmt, metricInfo, typedList, type MetricId,
+} from '../lib/metrics';
 
 type By = 'nodes' | 'clients';
 
@@ -62,7 +64,9 @@ export function ScalingPanel({ runs }: { runs: RunResult[] }) {
         <div className="field inline">
           <label htmlFor="scaling-metric">Metric</label>
           <select id="scaling-metric" value={metric} onChange={(e) => setMetric(e.target.value as MetricId)}>
-            {METRICS.filter((m) => !m.id.startsWith('lat')).map((m) => <option key={m.id} value={m.id}>{m.label} ({m.unit})</option>)}
+            {METRICS.filter((m) => !m.id.startsWith('lat')).map((m) => (
+              <option key={m.id} value={m.id}>{m.title}</option>
+            ))}
           </select>
         </div>
         <div className="field inline">
@@ -108,12 +112,17 @@ export function ScalingPanel({ runs }: { runs: RunResult[] }) {
             <h4>{f.setting}</h4>
             <p className="hint">
               λ = {fmt(f.lam / info.scale)} {info.unit} per unit, contention σ = {f.sigma.toFixed(3)}, coherency κ = {f.kappa.toFixed(4)};
-              {f.peak_units ? ` throughput peaks at about ${f.peak_units.toFixed(1)} ${unitName}` : ' no peak in sight'}; R² {f.r2 === null ? 'n/a' : f.r2.toFixed(3)}.
+              {f.peak_units ? ` throughput peaks at about ${f.peak_units.toFixed(1)} ${unitName}`
+                : ' no peak in sight'}.
+            </p>
+            <p className="hint" data-testid="fit-quality">
+              Fit over the runs, {fitQualityText(f.fit, info)}.
             </p>
             {f.client_link_bytes_per_s !== null && (
               <p className="hint" data-testid="client-link">Client link {fmt((f.client_link_bytes_per_s * 8) / 1e9)} Gb/s: {f.client_link_source}.</p>
             )}
-            <ChartFigure id={`scaling-${i}`} title={`${info.label} (${info.unit}) vs ${unitName} — ${f.setting}`} kind="line"
+            <ChartFigure id={`scaling-${i}`} kind="line"
+              title={`${info.title} vs ${unitName} — ${f.setting}`}
               xLabel={unitName} yLabel={info.unit} series={series} />
             <table className="data" data-testid="projection-table">
               <caption>Projections ({info.unit}); the smallest limit is the prediction</caption>
