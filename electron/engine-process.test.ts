@@ -76,7 +76,7 @@ describe('EngineProcess', () => {
 
     const finished = waitFor<unknown>((l) => engine.onNotification(l), (n) => (n as { params: { event?: { kind: string } } }).params.event?.kind === 'sweep_finished');
     const resumed = await engine.call('sweep.resume', { sweep_id: sweepId });
-    expect(resumed.ok && (resumed.result as { already_done: number }).already_done).toBeGreaterThanOrEqual(1);
+    expect(resumed.ok && (resumed.result as { count: { done: number } }).count.done).toBeGreaterThanOrEqual(1);
     await finished;
     const listed = await engine.call('runs.list', { sweep_id: sweepId });
     const depths = listed.ok ? (listed.result as { runs: { workload: { queue_depth: number } }[] }).runs.map((r) => r.workload.queue_depth) : [];

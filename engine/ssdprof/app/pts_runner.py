@@ -19,7 +19,18 @@ from ssdprof.app.precondition import precondition
 from ssdprof.app.runner import Clock, Point, Runner
 from ssdprof.app.sites import LocalSite
 from ssdprof.model.drive_state import DriveState, PreconditionRecord, PurgeRecord
-from ssdprof.model.events import LayoutDone, PointFinished, PointStarted, PtsFinished, PtsStarted, PurgeDone, RoundFinished, RunEvent
+from ssdprof.model.events import (
+    Count,
+    LayoutDone,
+    PointFinished,
+    PointStarted,
+    PtsFinished,
+    PtsStarted,
+    PurgeDone,
+    RoundFinished,
+    RunEvent,
+    SweepEnd,
+)
 from ssdprof.model.pts import PtsSpec, PtsTest, estimate_range_s
 from ssdprof.model.pts_results import PtsParameters, PtsResult
 from ssdprof.model.sweep import SweepSpec
@@ -36,7 +47,7 @@ Emit = Callable[[RunEvent], None]
 @dataclass(frozen=True)
 class PtsOutcome:
     pts_id: int
-    status: str
+    status: SweepEnd
     result: PtsResult
 
 
@@ -78,7 +89,8 @@ class PtsRunner:
                         max_rounds=spec.rule.max_rounds, already_rounds=done_rounds,
                         estimated_s=spec.round_s() * (spec.rule.max_rounds - done_rounds),
                         engine=engine.name, engine_reason=engine.reason))
-        status, reason, path = "failed", "", None
+        status: SweepEnd = "failed"
+        reason, path = "", None
         try:
             path, fresh_file = self._test_file(stored, engine, emit)
             points = [p.model_copy(update={"target": str(path)}) for p in spec.points()] if path else spec.points()
@@ -176,9 +188,8 @@ class PtsRunner:
         return state
 
     def _rounds(self, stored: StoredPts, points: list[Workload], state: DriveState, site: LocalSite, ledger: TargetLedger,
-                *, emit: Emit, cancel: threading.Event) -> str:
+                *, emit: Emit, cancel: threading.Event) -> SweepEnd:
         spec = stored.spec
-        total = len(points) * spec.rule.max_rounds
         done = set(stored.done)
         clock = Clock(sum(p.duration_s() for p in points) * spec.rule.max_rounds)
         for index in range(spec.rule.max_rounds):
@@ -187,9 +198,11 @@ class PtsRunner:
                 if (number, index) in done:
                     continue
                 measured = True
-                emit(PointStarted(index=number, repeat=index, number=index * len(points) + number + 1, total_points=total,
+                count = _points_count(len(done), len(points), spec.rule.max_rounds)
+                emit(PointStarted(index=number, repeat=index, number=index * len(points) + number + 1,
+                                  count=count, round=_rounds_count(index, spec.rule.max_rounds),
                                   workload=workload, eta_s=clock.remaining_s))
-                point = Point(workload, index * len(points) + number + 1, total, stored.id, index,
+                point = Point(workload, index * len(points) + number + 1, count, stored.id, index,
                               self._tags(stored, index, workload), ledger.state().model_copy(update={
                                   "preparation": state.preparation, "purge": state.purge,
                                   "preconditioning": state.preconditioning, "pts_id": stored.id, "pts_round": index + 1,
@@ -201,7 +214,9 @@ class PtsRunner:
                 ledger.wrote(result.write.io_bytes)
                 result = self.store.add_run(result, point_index=number)
                 clock.finish(workload)
-                emit(PointFinished(number=point.number, total_points=total, result=result))
+                done.add((number, index))
+                finished = _points_count(len(done), len(points), spec.rule.max_rounds)
+                emit(PointFinished(number=point.number, count=finished, result=result))
             if self._round_ends_test(stored, index, site.engine.name, emit if measured else None):
                 return "done"
         return "done"
@@ -237,3 +252,14 @@ class PtsRunner:
                 self.store.set_ledger_steady_state(identity, "reached" if result.steady_state.attained else "not-reached")
             if path is not None and not stored.spec.base.keep_file:
                 path.unlink(missing_ok=True)
+
+
+def _points_count(done: int, per_round: int, max_rounds: int) -> Count:
+    """A test's points: every round's, at most; steady state may end it sooner."""
+    return Count.of(done, per_round * max_rounds, "at_most", "point",
+                    note=f"{per_round} a round, rounds until steady state, "
+                    f"{max_rounds} at the most")
+
+
+def _rounds_count(done: int, max_rounds: int) -> Count:
+    return Count.of(done, max_rounds, "at_most", "round", note="until steady state")

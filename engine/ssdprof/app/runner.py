@@ -13,16 +13,25 @@ from pathlib import Path
 
 import psutil
 
-from ssdprof.app.adaptive import adapt, is_adaptive, point_tags
+from ssdprof.app.adaptive import adapt, is_adaptive, point_tags, progress_count
 from ssdprof.app.engines import EngineUnavailable, PointEngine, choose_engine
 from ssdprof.app.ledger import TargetLedger
 from ssdprof.app.sites import LocalSite, RemoteSite, Site
 from ssdprof.fio.output import combine
 from ssdprof.fio.runner import FioError
 from ssdprof.model.drive_state import DriveState
-from ssdprof.model.events import PointFinished, PointProgress, PointStarted, RunEvent, SweepFinished, SweepStarted
+from ssdprof.model.events import (
+    Count,
+    PointFinished,
+    PointProgress,
+    PointStarted,
+    RunEvent,
+    SweepEnd,
+    SweepFinished,
+    SweepStarted,
+)
 from ssdprof.model.results import EngineInfo, Measurement, ProgressSample, RunResult
-from ssdprof.model.sweep import POINT_OVERHEAD_S, SweepSpec, estimate_s
+from ssdprof.model.sweep import POINT_OVERHEAD_S, SweepSpec
 from ssdprof.model.validity import check_validity
 from ssdprof.model.workload import Workload
 from ssdprof.remote.addresses import HostError
@@ -37,7 +46,7 @@ __all__ = ["Clock", "EngineUnavailable", "Point", "PointEngine", "Runner", "Swee
 @dataclass(frozen=True)
 class SweepOutcome:
     sweep_id: int | None
-    status: str
+    status: SweepEnd
     results: list[RunResult]
     wall_s: float
     layout_s: float
@@ -53,7 +62,8 @@ class SweepOutcome:
 class Point:
     workload: Workload
     number: int
-    total: int
+    count: Count
+    """Points finished before this one, of how many: what its progress events say."""
     sweep_id: int | None
     repeat: int
     tags: dict[str, str]
@@ -88,14 +98,15 @@ class Runner:
         measured = self._measured(sweep_id) if resume_id is not None and is_adaptive(spec) else {}
         spec = self._adapted(spec, sweep_id, measured)
         todo = _todo(spec, done)
-        clock = Clock(sum(spec.points[i].duration_s() + POINT_OVERHEAD_S for _, i in todo))
-        emit(SweepStarted(sweep_id=sweep_id, name=spec.name, total_points=spec.total_points(), already_done=len(done),
-                          estimated_s=estimate_s(spec) * len(todo) / max(spec.total_points(), 1),
-                          engine=site.engine.name, engine_reason=site.engine.reason))
+        number = len(done)  # finished before this start; then the number of the point in hand
+        clock = Clock(_remaining_s(spec, todo, progress_count(spec, number)))
+        emit(SweepStarted(sweep_id=sweep_id, name=spec.name, count=progress_count(spec, number),
+                          estimated_s=clock.remaining_s, engine=site.engine.name,
+                          engine_reason=site.engine.reason))
         results: list[RunResult] = []
         layout_s = 0.0
-        status, reason = "done", ""
-        number = len(done)
+        status: SweepEnd = "failed"  # until the loop below ends: an error on the way fails it
+        reason = ""
         ledger = self._ledger(site)
         try:
             layout_s = self._set_up(site, ledger, emit) if todo else 0.0
@@ -103,9 +114,10 @@ class Runner:
                 repeat, index = todo.pop(0)
                 number += 1
                 workload = spec.points[index]
-                emit(PointStarted(index=index, repeat=repeat, number=number, total_points=spec.total_points(),
+                count = progress_count(spec, number - 1)
+                emit(PointStarted(index=index, repeat=repeat, number=number, count=count,
                                   workload=workload, eta_s=clock.remaining_s))
-                point = Point(workload, number, spec.total_points(), sweep_id, repeat,
+                point = Point(workload, number, count, sweep_id, repeat,
                               {**spec.tags, **(tags or {}), **point_tags(spec, index)}, ledger.state() if ledger is not None else None)
                 result = None if cancel.is_set() else self.measure_point(site, point, emit=emit, cancel=cancel, clock=clock)
                 if result is None:
@@ -114,19 +126,20 @@ class Runner:
                 result = self._keep(result, index, ledger)
                 results.append(result)
                 clock.finish(workload)
-                emit(PointFinished(number=number, total_points=spec.total_points(), result=result))
                 if is_adaptive(spec) and result.status in ("ok", "partial"):
                     done.add((index, repeat))
                     measured[index] = result
-                    grown = self._adapted(spec, sweep_id, measured)
-                    if grown is not spec:
-                        spec, todo = grown, _todo(grown, done)
-                        clock.remaining_s = sum(spec.points[i].duration_s() + POINT_OVERHEAD_S for _, i in todo)
+                    spec, todo = self._grown(spec, sweep_id, measured=measured, done=done,
+                                             todo=todo, clock=clock, finished=number)
+                count = progress_count(spec, number)
+                emit(PointFinished(number=number, count=count, result=result))
                 if todo and (lost := site.lost(result)) is not None:
                     status = "stopped"
-                    reason = (f"stopped after point {number} of {spec.total_points()}: {lost}. Its data and the other "
-                              "hosts' are kept; resume when the host is back")
+                    reason = (f"stopped after {count.text}: {lost}. Its data and the other hosts' "
+                              "are kept; resume when the host is back")
                     break
+            else:
+                status = "done"
         finally:
             site.tear_down(keep=spec.points[0].keep_file)
             if self.store is not None and sweep_id is not None:
@@ -160,6 +173,17 @@ class Runner:
     def _measured(self, sweep_id: int | None) -> dict[int, RunResult]:
         """A resumed curve's or search's finished points, by index: what its next points depend on."""
         return self.store.sweep_results(sweep_id) if self.store is not None and sweep_id is not None else {}
+
+    def _grown(self, spec: SweepSpec, sweep_id: int | None, *, measured: dict[int, RunResult],
+               done: set[tuple[int, int]], todo: list[tuple[int, int]], clock: Clock,
+               finished: int) -> tuple[SweepSpec, list[tuple[int, int]]]:
+        """A curve's or a search's points after one more was measured, what is left of them, and
+        the ETA."""
+        grown = self._adapted(spec, sweep_id, measured)
+        if grown is not spec:
+            spec, todo = grown, _todo(grown, done)
+        clock.remaining_s = _remaining_s(spec, todo, progress_count(spec, finished))
+        return spec, todo
 
     def _adapted(self, spec: SweepSpec, sweep_id: int | None, measured: dict[int, RunResult]) -> SweepSpec:
         grown = adapt(spec, measured)
@@ -196,8 +220,9 @@ class Runner:
         def progress(sample: ProgressSample) -> None:
             elapsed = time.monotonic() - point_start
             eta = clock.remaining_s - min(elapsed, workload.duration_s())
-            emit(PointProgress(number=point.number, total_points=point.total, sample=sample, point_elapsed_s=elapsed,
-                               point_duration_s=workload.duration_s(), eta_s=max(eta, 0.0)))
+            emit(PointProgress(number=point.number, count=point.count, sample=sample,
+                               point_elapsed_s=elapsed, point_duration_s=workload.duration_s(),
+                               eta_s=max(eta, 0.0)))
 
         cpu = _CpuSampler()
         cpu.start()
@@ -241,6 +266,15 @@ class Runner:
 
 def _todo(spec: SweepSpec, done: set[tuple[int, int]]) -> list[tuple[int, int]]:
     return [(r, i) for r in range(spec.repeats) for i in range(len(spec.points)) if (i, r) not in done]
+
+
+def _remaining_s(spec: SweepSpec, todo: list[tuple[int, int]], count: Count) -> float:
+    """The points still to run, and those a curve has planned but not yet added (its rates, once
+    the probe has run), each as long as the first; a search's further depths are not known, so not
+    counted."""
+    listed = sum(spec.points[i].duration_s() + POINT_OVERHEAD_S for _, i in todo)
+    planned = (count.total or 0) - count.done - len(todo)
+    return listed + max(planned, 0) * (spec.points[0].duration_s() + POINT_OVERHEAD_S)
 
 
 def _engine_info(engine: PointEngine, workload: Workload) -> EngineInfo:

@@ -36,14 +36,15 @@ class ProgressPrinter:
     def handle(self, event: RunEvent) -> None:
         if isinstance(event, SweepStarted):
             self._line(f"engine: {event.engine} ({event.engine_reason})", final=True)
-            if event.already_done:
-                self._line(f"resuming sweep {event.sweep_id}: {event.already_done} of {event.total_points} points done",
-                           final=True)
+            if event.count.done:
+                self._line(f"resuming sweep {event.sweep_id}: {event.count.text} done", final=True)
         elif isinstance(event, LayoutDone):
             self._line(f"laid out {format_size(event.size_bytes)} test file in {event.seconds:.1f} s "
                        "(not part of any measurement)", final=True)
         elif isinstance(event, PointStarted):
-            self._label = f"[{event.number}/{event.total_points}] {event.workload.label}"
+            count = event.count
+            total = {"exact": f"{count.total}", "at_most": f"≤{count.total}", "open": "?"}[count.bound]
+            self._label = f"[{event.number}/{total}] {event.workload.label}"
             self._hosts = {}
             self._line(f"{self._label}  ETA {format_duration(event.eta_s)}", final=not self.tty)
         elif isinstance(event, PointProgress) and self.tty:

@@ -11,6 +11,8 @@ from ssdprof.model.results import ProgressSample, RunResult
 from ssdprof.model.workload import Workload
 
 __all__ = [
+    "Count",
+    "CountBound",
     "LayoutDone",
     "PointFinished",
     "PointProgress",
@@ -21,9 +23,69 @@ __all__ = [
     "PurgeDone",
     "RoundFinished",
     "RunEvent",
+    "SweepEnd",
     "SweepFinished",
     "SweepStarted",
+    "SweepState",
+    "interrupted",
 ]
+
+SweepEnd = Literal["done", "cancelled", "stopped", "failed"]
+"""How a sweep or a PTS test ended. done: every point ran; cancelled: the user stopped it (its
+points are kept; it continues only when asked by its id); stopped: a host was lost (resume when it
+is back); failed: the engine hit an error it could not measure past."""
+
+SweepState = Literal["running", "done", "cancelled", "stopped", "failed"]
+"""A stored sweep's status: its end, or running. A sweep the engine stopped in the middle of (it
+died or was killed) stays running in the store, with nothing running it."""
+
+
+def interrupted(status: str, *, running_now: bool) -> bool:
+    """Whether a stored sweep was interrupted, so resuming it is offered unasked: the engine stopped
+    in the middle of it, or a host was lost. Done, cancelled (the user's choice) and failed sweeps
+    are not."""
+    return status == "stopped" or (status == "running" and not running_now)
+
+
+CountBound = Literal["exact", "at_most", "open"]
+"""exact: the steps are known; at_most: a bound (a curve a stop latency may cut short, a PTS test
+that ends at steady state); open: unknown until it ends (a latency-target search goes on until it
+has its answer)."""
+
+
+class Count(BaseModel):
+    """How far a sweep or a PTS test has got, as honestly as it is known; both faces draw it as
+    it is."""
+
+    model_config = ConfigDict(frozen=True)
+    done: int = Field(ge=0, description="steps finished, those before a resume included")
+    total: int | None = Field(
+        description="exact: the steps there are; at_most: the most there can be; open: null")
+    bound: CountBound
+    unit: Literal["point", "round"]
+    note: str = Field(
+        description="what the steps are, e.g. '1 full-speed probe + 6 offered rates'; may be empty")
+    text: str = Field(
+        description="the count in words, e.g. '3 of 7 points (1 full-speed probe + 6 offered rates)'")
+
+    @classmethod
+    def of(cls, done: int, total: int | None, bound: CountBound, unit: Literal["point", "round"],
+           note: str = "") -> Count:
+        if (total is None) != (bound == "open"):
+            needs = "no" if bound == "open" else "a"
+            raise ValueError(f"a count that is {bound} needs {needs} total")
+        if bound == "open":
+            words = f"{done} {_plural(unit, done)} so far"
+        else:
+            assert total is not None
+            most = "at most " if bound == "at_most" else ""
+            words = f"{done} of {most}{total} {_plural(unit, total)}"
+        return cls(done=done, total=total, bound=bound, unit=unit, note=note,
+                   text=f"{words} ({note})" if note else words)
+
+
+def _plural(unit: str, n: int) -> str:
+    return unit if n == 1 else f"{unit}s"
 
 
 class SweepStarted(BaseModel):
@@ -31,8 +93,8 @@ class SweepStarted(BaseModel):
     kind: Literal["sweep_started"] = "sweep_started"
     sweep_id: int | None
     name: str
-    total_points: int
-    already_done: int
+    count: Count = Field(
+        description="points done before this start (a resume) and how many there will be")
     estimated_s: float
     engine: str
     engine_reason: str
@@ -49,10 +111,13 @@ class LayoutDone(BaseModel):
 class PointStarted(BaseModel):
     model_config = ConfigDict(frozen=True)
     kind: Literal["point_started"] = "point_started"
-    index: int
-    repeat: int
-    number: int
-    total_points: int
+    index: int = Field(
+        description="the point's place in the sweep's list (a PTS test's: in its round)")
+    repeat: int = Field(description="the repeat, from 0 (a PTS test's: its round, from 0)")
+    number: int = Field(description="this point's number in the sweep, from 1")
+    count: Count = Field(description="points finished before this one, of how many")
+    round: Count | None = Field(
+        default=None, description="a PTS test's rounds finished before this point's round")
     workload: Workload
     eta_s: float
 
@@ -61,7 +126,7 @@ class PointProgress(BaseModel):
     model_config = ConfigDict(frozen=True)
     kind: Literal["point_progress"] = "point_progress"
     number: int
-    total_points: int
+    count: Count = Field(description="points finished before this one, of how many")
     sample: ProgressSample
     point_elapsed_s: float
     point_duration_s: float
@@ -72,7 +137,7 @@ class PointFinished(BaseModel):
     model_config = ConfigDict(frozen=True)
     kind: Literal["point_finished"] = "point_finished"
     number: int
-    total_points: int
+    count: Count = Field(description="points finished, this one included, of how many")
     result: RunResult
 
 
@@ -80,7 +145,8 @@ class SweepFinished(BaseModel):
     model_config = ConfigDict(frozen=True)
     kind: Literal["sweep_finished"] = "sweep_finished"
     sweep_id: int | None
-    status: str = Field(description="done, cancelled, or stopped (a host was lost: resumable; see reason)")
+    status: SweepEnd = Field(
+        description="how it ended; stopped (a host was lost) is resumable, see reason")
     run_ids: list[int]
     wall_s: float
     layout_s: float
@@ -141,7 +207,7 @@ class PtsFinished(BaseModel):
     model_config = ConfigDict(frozen=True)
     kind: Literal["pts_finished"] = "pts_finished"
     pts_id: int | None
-    status: str = Field(description="done, cancelled, stopped or failed")
+    status: SweepEnd
     attained: bool
     rounds: int
     wall_s: float

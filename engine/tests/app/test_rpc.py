@@ -109,7 +109,7 @@ def test_missing_run_is_not_found(client: Client) -> None:
 def test_sweep_streams_events_and_stores_every_point(client: Client, disk_dir: Path) -> None:
     started = client.call("sweep.start", {"base": {**SHORT, "target": str(disk_dir)},
                                           "factors": {"queue_depth": [1, 4]}, "tags": {"interface": "test"}})
-    assert started["total_points"] == 2
+    assert started["count"]["total"] == 2 and started["count"]["bound"] == "exact"
     events = client.events_until("sweep_finished")
     kinds = [e["kind"] for e in events]
     assert kinds[0] == "sweep_started"

@@ -6,9 +6,12 @@ from pathlib import Path
 import pytest
 from conftest import requires_fio
 
+from ssdprof.app.curve import CurveRequest, plan_curve
 from ssdprof.app.engines import choose_engine
+from ssdprof.app.planner import SweepRequest, WorkloadInput
 from ssdprof.app.runner import Runner
-from ssdprof.model.events import PointFinished, PointProgress, RunEvent, SweepStarted
+from ssdprof.app.slo import SloRequest, plan_slo
+from ssdprof.model.events import PointFinished, PointProgress, PointStarted, RunEvent, SweepFinished, SweepStarted
 from ssdprof.model.sweep import SweepMode, SweepSpec, build_sweep
 from ssdprof.model.workload import EngineChoice, WorkloadError, parse_workload
 from ssdprof.store.db import RunFilter, Store
@@ -89,3 +92,39 @@ def test_an_explicitly_buffered_run_is_labelled_as_not_device_numbers(disk_dir: 
     result = Runner(None).run_sweep(SweepSpec(name="b", points=[base(disk_dir, direct=False)])).results[0]
     assert "buffered" in {w.code for w in result.warnings}
     assert result.engine.direct is False
+
+
+Counted = SweepStarted | PointStarted | PointFinished
+
+
+def counts(events: list[RunEvent], kind: type[Counted]) -> list[tuple[int, int | None, str]]:
+    """(done, total, bound) of each event of a kind, in order."""
+    return [(e.count.done, e.count.total, e.count.bound) for e in events if isinstance(e, kind)]
+
+
+def test_a_curves_progress_counts_its_probe_and_rates_from_the_first_event(disk_dir: Path, fresh_store: Store) -> None:
+    fields = WorkloadInput(target=str(disk_dir), engine="fio", queue_depth=2, runtime_s=0.5, ramp_s=0,
+                           size_bytes="32MiB")
+    curve = plan_curve(CurveRequest(sweep=SweepRequest(base=fields), points_pct="20,60"))
+    events: list[RunEvent] = []
+    outcome = Runner(fresh_store).run_sweep(curve, on_event=events.append)
+    assert outcome.status == "done" and len(outcome.results) == 3
+    assert counts(events, SweepStarted) == [(0, 3, "exact")]
+    assert counts(events, PointStarted) == [(0, 3, "exact"), (1, 3, "exact"), (2, 3, "exact")]
+    assert counts(events, PointFinished) == [(1, 3, "exact"), (2, 3, "exact"), (3, 3, "exact")]
+    progress = [e for e in events if isinstance(e, PointProgress)]
+    assert progress and all(e.count.total == 3 for e in progress)
+    assert isinstance(events[-1], SweepFinished) and events[-1].status == "done"
+
+
+def test_a_searchs_progress_counts_the_depths_tried_and_promises_no_total(disk_dir: Path, fresh_store: Store) -> None:
+    fields = WorkloadInput(target=str(disk_dir), engine="fio", runtime_s=0.5, ramp_s=0, size_bytes="32MiB")
+    search = plan_slo(SloRequest(sweep=SweepRequest(base=fields), latency="1s", max_qd=2))
+    events: list[RunEvent] = []
+    outcome = Runner(fresh_store).run_sweep(search, on_event=events.append)
+    assert outcome.status == "done" and [r.workload.queue_depth for r in outcome.results] == [1, 2]
+    assert counts(events, SweepStarted) == [(0, None, "open")]
+    assert counts(events, PointStarted) == [(0, None, "open"), (1, None, "open")]
+    assert counts(events, PointFinished) == [(1, None, "open"), (2, None, "open")]
+    stored = fresh_store.sweep(outcome.sweep_id or 0)
+    assert stored is not None and stored.status == "done"

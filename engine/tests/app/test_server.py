@@ -175,7 +175,7 @@ def test_a_sweep_started_over_http_streams_its_events(server: BrowserServer, dis
     threading.Event().wait(0.3)
     status, body = rpc(server, "sweep.start", {"base": {"runtime_s": 1, "ramp_s": 0, "size_bytes": "32MiB",
                                                         "target": str(disk_dir)}})
-    assert status == 200 and body["result"]["total_points"] == 1
+    assert status == 200 and body["result"]["count"]["total"] == 1
     reader.join(timeout=60)
     kinds = [e["params"]["event"]["kind"] for e in collected[0]]
     assert kinds[:3] == ["sweep_started", "layout_done", "point_started"]

@@ -8,6 +8,7 @@ from pydantic import Field
 
 from ssdprof.app.contract.base import Params, Result
 from ssdprof.app.planner import WorkloadInput
+from ssdprof.model.events import Count, SweepState
 from ssdprof.model.problems import Choice
 from ssdprof.model.results import RunResult
 from ssdprof.model.workload import FieldProblem, Workload
@@ -102,7 +103,7 @@ class SweepEstimate(Result):
 
 
 class ResumeParams(Params):
-    sweep_id: int | None = Field(default=None, description="default: the last unfinished sweep")
+    sweep_id: int | None = Field(default=None, description="default: the last interrupted sweep")
 
 
 class CancelResult(Result):
@@ -114,20 +115,27 @@ class SweepStatus(Result):
     running: bool
     sweep_id: int | None = None
     name: str = ""
-    total_points: int = 0
-    finished_points: int = 0
+    count: Count | None = Field(
+        default=None, description="the running sweep's points finished, of how many")
 
 
 class SweepInfo(Result):
     id: int
     created_at: str
     name: str
-    status: str
+    status: SweepState
     runs: int
 
 
 class SweepsResult(Result):
     sweeps: list[SweepInfo]
+    last_finished: SweepInfo | None = Field(
+        default=None,
+        description="the newest sweep that ended done or cancelled with runs kept: what Results opens")
+    interrupted: SweepInfo | None = Field(
+        default=None,
+        description="the newest sweep the engine stopped in the middle of (it died, or a host was "
+        "lost): what sweep.resume continues unasked; null when nothing was interrupted")
 
 
 class RunsListParams(Params):

@@ -24,7 +24,15 @@ from ssdprof.app.contract.runs import (
 from ssdprof.app.planner import SweepRequest, plan_sweep
 from ssdprof.app.runner import Runner
 from ssdprof.app.service.registry import RpcError, handles
-from ssdprof.model.events import PointFinished, RunEvent, SweepFinished, SweepStarted
+from ssdprof.model.events import (
+    Count,
+    PointFinished,
+    PointStarted,
+    RunEvent,
+    SweepFinished,
+    SweepStarted,
+    interrupted,
+)
 from ssdprof.model.sweep import SweepSpec, estimate_s
 from ssdprof.model.workload import WorkloadError
 from ssdprof.remote.ssh import SshSettings
@@ -48,7 +56,8 @@ class _ActiveSweep:
         self.started = threading.Event()
         self.announced: SweepStarted | None = None
         self.error: BaseException | None = None
-        self.finished_points = 0
+        self.count: Count | None = None
+        """The latest count its events gave: what a page opened mid-sweep shows."""
         self.thread: threading.Thread | None = None
 
     @property
@@ -88,9 +97,17 @@ class Sweeps:
 
     @handles("sweep.resume")
     def resume(self, params: ResumeParams) -> SweepStarted:
-        stored = self.store.sweep(params.sweep_id) if params.sweep_id is not None else self.store.last_unfinished_sweep()
+        """A sweep by its id (an interrupted or a cancelled one), else the last interrupted one."""
+        sweep_id = params.sweep_id
+        if sweep_id is None:
+            last = self._sweeps()[1]
+            if last is None:
+                raise KeyError("no interrupted sweep to resume: every stored sweep ended (done, "
+                               "cancelled or failed); continue a cancelled one by its id")
+            sweep_id = last.id
+        stored = self.store.sweep(sweep_id)
         if stored is None:
-            raise KeyError("no unfinished sweep to resume" if params.sweep_id is None else f"sweep {params.sweep_id} does not exist")
+            raise KeyError(f"sweep {sweep_id} does not exist")
         return self._launch(stored.spec, stored.id, {})
 
     @handles("sweep.cancel")
@@ -107,12 +124,30 @@ class Sweeps:
         if active is None or not active.running or active.announced is None:
             return SweepStatus(running=False)
         return SweepStatus(running=True, sweep_id=active.announced.sweep_id, name=active.name,
-                           total_points=active.announced.total_points,
-                           finished_points=active.announced.already_done + active.finished_points)
+                           count=active.count or active.announced.count)
 
     @handles("sweeps.list")
-    def list(self, _: Params) -> SweepsResult:
-        return SweepsResult(sweeps=[SweepInfo(**s) for s in self.store.list_sweeps()])
+    def stored(self, _: Params) -> SweepsResult:
+        sweeps, last_interrupted, last_finished = self._sweeps()
+        return SweepsResult(sweeps=sweeps, last_finished=last_finished,
+                            interrupted=last_interrupted)
+
+    def _sweeps(self) -> tuple[list[SweepInfo], SweepInfo | None, SweepInfo | None]:
+        """Every stored sweep, newest first; the newest interrupted one (resumed unasked), and the
+        newest that ended done or cancelled with runs kept (what Results opens). PTS tests resume
+        in their own view."""
+        sweeps = [SweepInfo(**s) for s in self.store.list_sweeps()]
+        active = self._sweep.announced if self.busy() and self._sweep else None
+        running_id = active.sweep_id if active else None
+
+        def plain(info: SweepInfo) -> bool:
+            stored = self.store.sweep(info.id)
+            return stored is not None and stored.kind == "sweep"
+
+        stopped = (s for s in sweeps
+                   if interrupted(s.status, running_now=s.id == running_id) and plain(s))
+        ended = (s for s in sweeps if s.status in ("done", "cancelled") and s.runs > 0 and plain(s))
+        return sweeps, next(stopped, None), next(ended, None)
 
     def busy(self) -> bool:
         return self._sweep is not None and self._sweep.running
@@ -153,8 +188,8 @@ class Sweeps:
             if isinstance(event, SweepStarted):
                 active.announced = event
                 active.started.set()
-            elif isinstance(event, PointFinished):
-                active.finished_points += 1
+            elif isinstance(event, (PointStarted, PointFinished)):
+                active.count = event.count
             self.notify("run.event", RunEventNotification(event=event))
 
         store = Store(self.db_path)
