@@ -14,7 +14,7 @@ test('a curve is started from the GUI and drawn', async ({ app: page, scratch })
   await page.getByLabel('Curve test size').fill('32m');
   await page.getByLabel('Points (% of maximum)').fill('20,120');
   await page.getByRole('button', { name: 'Start curve' }).click();
-  await expect(page.getByRole('alert')).toContainText('points_pct (--points): each point is a whole percentage of the maximum from 1 to 100');
+  await expect(page.locator('[data-field="points"]')).toContainText('120 is out of range; allowed whole percentages of the maximum from 1 to 100');
 
   await page.getByLabel('Points (% of maximum)').fill('20,60');
   await page.getByRole('button', { name: 'Start curve' }).click();
@@ -56,7 +56,7 @@ test('the most IOPS within a latency target, from the same view', async ({ app: 
   await page.getByLabel('Curve test size').fill('32m');
   await page.getByLabel('Latency target', { exact: true }).fill('0.5us');
   await page.getByRole('button', { name: 'Find the most IOPS within the target' }).click();
-  await expect(page.getByRole('alert')).toContainText('latency_ns (--latency): a latency target must be at least 1us');
+  await expect(page.locator('[data-field="latency"]')).toContainText("'0.5us' is below 1us");
 
   // a target every depth meets here (1 s): every depth up to the deepest allowed is within it, and the
   // answer is the one of them with the most IOPS, checked against the search's own depth table

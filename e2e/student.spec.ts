@@ -97,7 +97,7 @@ test('a bad input shows the engine\'s message and starts nothing', async ({ app:
   const before = await historyCount(page);
   await fillShortRuns(page, scratch);
   await page.getByLabel('Queue depth').fill('0');
-  await expect(page.locator('[data-field="queue_depth"]')).toContainText('must be an integer from 1 to 4096');
+  await expect(page.locator('[data-field="queue_depth"]')).toContainText('0 is out of range; allowed 1–4096, e.g. 32');
   await expect(page.getByRole('button', { name: 'Start' })).toBeDisabled();
   await page.getByLabel('Queue depth').press('Enter');
   await page.getByRole('tab', { name: 'Live run' }).click();

@@ -17,7 +17,15 @@ export const info: EngineInfoResult = {
   version: '0.1.0', fio_path: '/usr/bin/fio', fio_version: 'fio-3.33', portable_available: false,
   portable_reason: 'not in this build', default_target: '/home/student/.cache/ssdprof/scratch', db_path: '/tmp/db',
   platform: 'Linux 6.1', defaults, field_rules: {
-    queue_depth: { flag: '--qd', allowed: 'an integer from 1 to 4096' },
+    // as engine.info sends them (model/workload.py FIELD_RULES)
+    queue_depth: { flag: '--qd', allowed: '1–4096', label: 'queue depth', example: '32', choices: [] },
+    pattern: { flag: '--rw', allowed: 'randread, randwrite, randrw, read, write or rw', label: 'pattern', example: 'randread', choices: [
+      { value: 'randread', label: 'random read' }, { value: 'randwrite', label: 'random write' },
+      { value: 'randrw', label: 'random read/write mix' }, { value: 'read', label: 'sequential read' },
+      { value: 'write', label: 'sequential write' }, { value: 'rw', label: 'sequential read/write mix' }] },
+    engine: { flag: '--engine', allowed: 'auto, fio or portable', label: 'engine', example: 'auto', choices: [
+      { value: 'auto', label: 'auto (fio where installed, else portable)' }, { value: 'fio', label: 'fio' },
+      { value: 'portable', label: "portable (ssdprof's own engine)" }] },
   },
 };
 

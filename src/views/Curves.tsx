@@ -3,27 +3,13 @@
 // points marked, an earlier curve and the spec sheet's rated figures (chosen and judged by the engine)
 // overlaid, and the knee the engine named. Nothing is computed here but where a reference line spans the chart.
 import { useEffect, useState } from 'react';
-import { EngineError, useEngine, type CurveSummary, type FieldProblem, type SpecOutput, type SweepRequest, type SweepStarted } from '../api';
+import { useEngine, type CurveSummary, type SpecOutput, type SweepRequest, type SweepStarted } from '../api';
+import { CurveForm } from './CurveForm';
+import { INITIAL_CURVE, curveSweep, type CurveForm as Form } from './curve-form';
 import { LatencyTarget } from './LatencyTarget';
 import { useStored } from './use-stored';
 import { ChartFigure, type Series } from '../charts/ChartFigure';
 import { saveReport } from '../lib/save-report';
-
-interface Form {
-  target: string;
-  pattern: string;
-  block_size_bytes: string;
-  queue_depth: string;
-  runtime_s: string;
-  ramp_s: string;
-  size_bytes: string;
-  engine: string;
-  points: string;
-  stop: string;
-}
-
-const INITIAL: Form = { target: '', pattern: 'randread', block_size_bytes: '4k', queue_depth: '32', runtime_s: '10s', ramp_s: '2s',
-  size_bytes: '256MiB', engine: 'auto', points: '10,50,70,80,90,100', stop: '' };
 
 const us = (ns: number | null | undefined): number | null => (ns === null || ns === undefined ? null : ns / 1000);
 
@@ -62,11 +48,9 @@ const AUTO = '';
 
 export function Curves({ onStarted }: { onStarted: (sweep: SweepStarted) => void }) {
   const engine = useEngine();
-  const [form, setForm] = useState<Form>(INITIAL);
-  const [problems, setProblems] = useState<FieldProblem[]>([]);
+  const [form, setForm] = useState<Form>(INITIAL_CURVE);
   const [shown, setShown] = useState<CurveSummary | null>(null);
   const [earlier, setEarlier] = useState<CurveSummary | null>(null);
-  const [message, setMessage] = useState('');
   const [specs, setSpecs] = useState<SpecOutput[]>([]);
   const [specId, setSpecId] = useState(AUTO);
   const [exportNote, setExportNote] = useState<{ ok: boolean; text: string } | null>(null);
@@ -89,60 +73,18 @@ export function Curves({ onStarted }: { onStarted: (sweep: SweepStarted) => void
   }
 
   /** The workload the curve and the latency-target search share (the search varies queue depth itself). */
-  const sweep = (): SweepRequest => ({ base: { target: form.target || undefined, pattern: form.pattern, block_size_bytes: form.block_size_bytes,
-    queue_depth: form.queue_depth, runtime_s: form.runtime_s, ramp_s: form.ramp_s, size_bytes: form.size_bytes, engine: form.engine } });
-
-  async function start(): Promise<void> {
-    setProblems([]);
-    setMessage('');
-    try {
-      onStarted(await engine.call('curve.start', { sweep: sweep(), points_pct: form.points, stop_latency: form.stop || null }));
-    } catch (error) {
-      if (error instanceof EngineError && error.problems.length) setProblems(error.problems);
-      else setMessage(error instanceof Error ? error.message : String(error));
-    }
-  }
+  const sweep = (): SweepRequest => curveSweep(form);
 
   async function overlay(id: string): Promise<void> {
     setEarlier(id ? await engine.call('curve.get', { sweep_id: Number(id) }) : null);
   }
-
-  const field = (name: keyof Form, label: string, hint = '') => (
-    <label>
-      {label}
-      <input aria-label={label} value={form[name]} placeholder={hint} onChange={(e) => setForm({ ...form, [name]: e.target.value })} />
-    </label>
-  );
 
   return (
     <section className="curves" aria-label="Latency under offered load">
       <h2>Latency under offered load</h2>
       <p>The engine measures the maximum at full speed, then offers fixed rates (Poisson arrivals) at each percentage of it.
         Latency is total latency, from each I/O&apos;s actual submission.</p>
-      <div className="form-grid">
-        {field('target', 'Curve target', 'default scratch folder')}
-        <label>
-          Curve pattern
-          <select aria-label="Curve pattern" value={form.pattern} onChange={(e) => setForm({ ...form, pattern: e.target.value })}>
-            {['randread', 'randwrite', 'read', 'write', 'randrw', 'rw'].map((p) => <option key={p}>{p}</option>)}
-          </select>
-        </label>
-        {field('block_size_bytes', 'Curve access size')}
-        {field('queue_depth', 'Curve queue depth')}
-        {field('runtime_s', 'Curve runtime per point')}
-        {field('ramp_s', 'Curve ramp')}
-        {field('size_bytes', 'Curve test size')}
-        {field('engine', 'Curve engine')}
-        {field('points', 'Points (% of maximum)')}
-        {field('stop', 'Stop latency (p99)', 'e.g. 5ms')}
-      </div>
-      <button type="button" onClick={() => { start().catch(() => undefined); }}>Start curve</button>
-      {problems.length > 0 && (
-        <ul className="problems" role="alert">
-          {problems.map((p) => <li key={p.field + p.message}>{p.field} ({p.flag}): {p.message}</li>)}
-        </ul>
-      )}
-      {message && <p role="alert">{message}</p>}
+      <CurveForm form={form} setForm={setForm} onStarted={onStarted} />
       {stored.length > 0 && (
         <div className="curve-pick">
           <label>

@@ -2,12 +2,12 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import type { SweepRequest, ValidateParams } from '../api';
-import { fakeEngine } from '../test/fake-engine';
+import { RpcReplyError, fakeEngine } from '../test/fake-engine';
 import { defaults, info } from '../test/fixtures';
 import { renderWith } from '../test/render';
 import { Designer } from './Designer';
 
-const problem = { field: 'queue_depth', flag: '--qd', message: 'must be an integer from 1 to 4096; got 0' };
+const problem = { field: 'queue_depth', flag: '--qd', label: 'queue depth', message: '0 is out of range; allowed 1–4096, e.g. 32' };
 
 function engineFor() {
   return fakeEngine({
@@ -16,7 +16,7 @@ function engineFor() {
       ? { ok: false, problems: [problem], workload: null, label: '', duration_s: 0 }
       : { ok: true, problems: [], workload: defaults, label: 'randread 4KiB QD1 T1', duration_s: 12 }),
     'sweep.estimate': (p: SweepRequest) => ({ name: 'x', points: [], repeats: 1, total_points: p.preset ? 10 : 1, estimated_s: p.preset ? 13 : 12.3, layout_bytes: 0, device: null, overwrite_bytes: 0, region: '' }),
-    'sweep.start': () => ({ kind: 'sweep_started', sweep_id: 1, name: 'student', total_points: 10, already_done: 0, estimated_s: 13, engine: 'fio', engine_reason: 'fio found' }),
+    'sweep.start': () => ({ kind: 'sweep_started', sweep_id: 1, name: 'student', count: { done: 0, total: 10, bound: 'exact' as const, unit: 'point' as const, note: '', text: '' }, estimated_s: 13, engine: 'fio', engine_reason: 'fio found' }),
   });
 }
 
@@ -61,12 +61,12 @@ describe('Designer', () => {
       'presets.list': () => ({ presets: [] }),
       'devices.list': () => ({ devices: [loop] }),
       'workload.validate': (p: ValidateParams) => (String(p.workload.pattern).includes('write') && !p.workload.allow_overwrite
-        ? { ok: false, problems: [{ field: 'allow_overwrite', flag: '--allow-overwrite', message: 'writing destroys 64MiB' }], workload: null, label: '', duration_s: 0 }
+        ? { ok: false, problems: [{ field: 'allow_overwrite', flag: '--allow-overwrite', label: 'allow overwrite', message: 'writing destroys 64MiB' }], workload: null, label: '', duration_s: 0 }
         : { ok: true, problems: [], workload: defaults, label: 'x', duration_s: 12 }),
       'sweep.estimate': (p: SweepRequest) => ({ name: 'run', points: [], repeats: 1, total_points: 1, estimated_s: 12, layout_bytes: 0,
         device: p.base?.target === loop.path ? loop : null, overwrite_bytes: writes(p) ? 64 << 20 : 0,
         region: writes(p) ? 'target /dev/loop3 (…): OVERWRITES 64MiB (67108864 bytes) from offset 0; the data there is destroyed' : '' }),
-      'sweep.start': () => ({ kind: 'sweep_started', sweep_id: 1, name: 'run', total_points: 1, already_done: 0, estimated_s: 12, engine: 'fio', engine_reason: '' }),
+      'sweep.start': () => ({ kind: 'sweep_started', sweep_id: 1, name: 'run', count: { done: 0, total: 1, bound: 'exact' as const, unit: 'point' as const, note: '', text: '' }, estimated_s: 12, engine: 'fio', engine_reason: '' }),
     });
     const onStarted = vi.fn();
     renderWith(fake.engine, <Designer info={info} running={false} onStarted={onStarted} />);
@@ -93,5 +93,44 @@ describe('Designer', () => {
   it('says which engine auto will use and why', () => {
     renderWith(engineFor().engine, <Designer info={info} running={false} onStarted={vi.fn()} />);
     expect(screen.getByText('auto chooses fio: fio-3.33 at /usr/bin/fio')).toBeDefined();
+  });
+});
+
+describe('Designer with several bad fields', () => {
+  it('shows every field the engine named at once, each beside its field, and the unknown engine choice from the list', async () => {
+    const found = [
+      { field: 'block_size_bytes', flag: '--bs', label: 'access size', message: "'4kk' has an unknown size unit; allowed 512B to 64MiB, e.g. 4k" },
+      { field: 'queue_depth', flag: '--qd', label: 'queue depth', message: '0 is out of range; allowed 1–4096, e.g. 32' },
+      { field: 'target', flag: '--target', label: 'target', message: "'/nowhere' does not exist; give an existing directory, file or block device" },
+    ];
+    const fake = fakeEngine({
+      'presets.list': () => ({ presets: [] }),
+      'workload.validate': () => ({ ok: false, problems: found, workload: null, label: '', duration_s: 0 }),
+      'sweep.estimate': () => { throw new RpcReplyError({ code: -32602, message: 'bad', data: { problems: found.slice(0, 2) } }); },
+    });
+    renderWith(fake.engine, <Designer info={info} running={false} onStarted={vi.fn()} />);
+    for (const p of found) {
+      expect((await screen.findByText(p.message)).getAttribute('data-field')).toBe(p.field);
+    }
+    expect(screen.getAllByRole('alert')).toHaveLength(3);
+    expect(screen.getByLabelText('Access size').getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByLabelText('Target').getAttribute('aria-invalid')).toBe('true');
+    const engines = [...screen.getByLabelText<HTMLSelectElement>('Engine').options].map((o) => [o.value, o.text]);
+    expect(engines).toEqual((info.field_rules.engine?.choices ?? []).map((c) => [c.value, c.label]));
+  });
+
+  it('sends the tags as typed, so the engine names a bad one in its own words', async () => {
+    const tagProblem = { field: 'tags', flag: '--tag', label: 'tags', message: "'=SATA' has no key; allowed key=value, e.g. interface=SATA" };
+    const fake = fakeEngine({
+      'presets.list': () => ({ presets: [] }),
+      'workload.validate': () => ({ ok: true, problems: [], workload: defaults, label: 'x', duration_s: 12 }),
+      'sweep.estimate': (p: SweepRequest) => {
+        if (p.tags === '=SATA') throw new RpcReplyError({ code: -32602, message: 'bad', data: { problems: [tagProblem] } });
+        return { name: 'x', points: [], repeats: 1, total_points: 1, estimated_s: 12, layout_bytes: 0, device: null, overwrite_bytes: 0, region: '' };
+      },
+    });
+    renderWith(fake.engine, <Designer info={info} running={false} onStarted={vi.fn()} />);
+    await userEvent.type(screen.getByLabelText('Tags'), '=SATA');
+    expect((await screen.findByText(tagProblem.message)).getAttribute('data-field')).toBe('tags');
   });
 });

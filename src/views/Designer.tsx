@@ -1,15 +1,15 @@
 // Designer: the workload, a preset or a sweep, the estimate, and the engine's own checks inline.
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import {
   EngineError, useEngine, type HostInfo, type EngineInfoResult, type FieldProblem, type PresetInfo, type SweepEstimate, type SweepStarted,
   type TargetDevice,
 } from '../api';
 import { formatDuration, sizeInput } from '../lib/units';
 import { ConfirmOverwrite, DevicePicker } from './DevicePicker';
-import { Field } from './Field';
+import { Field, SelectField, TextField, problemsByField } from './Field';
 import { HostPicker, SweepBuilder } from './SweepBuilder';
 import {
-  MIXED_PATTERNS, formFromWorkload, initialSweep, parseTags, problemsByField, sweepRequest, workloadInput,
+  MIXED_PATTERNS, formFromWorkload, initialSweep, sweepRequest, workloadInput,
   type SweepForm, type WorkloadForm,
 } from './designer-form';
 
@@ -45,7 +45,6 @@ export function Designer({ info, running, onStarted }: Props) {
   }, [engine]);
 
   const params = useMemo(() => sweepRequest(form, sweep), [form, sweep]);
-  const tagProblem = parseTags(sweep.tags).problem;
 
   useEffect(() => {
     let current = true;
@@ -69,7 +68,7 @@ export function Designer({ info, running, onStarted }: Props) {
     };
   }, [engine, form, params, sweep.hosts.length]);
 
-  const byField = problemsByField(tagProblem ? [...problems, tagProblem] : problems);
+  const byField = problemsByField(problems);
   const set = (name: keyof WorkloadForm) => (value: string | boolean) => setForm((f) => ({ ...f, [name]: value }));
   // On a block device the overwrite is confirmed in a dialog naming it, not by a checkbox.
   const device = estimate?.device ?? null;
@@ -98,13 +97,15 @@ export function Designer({ info, running, onStarted }: Props) {
     }
   }
 
-  const field = (name: keyof WorkloadForm, label: string, control: ReactNode, hint?: string) => (
-    <Field name={name} label={label} hint={hint ?? info.field_rules[name]?.allowed} messages={byField.get(name)}>{control}</Field>
+  type TextName = Exclude<keyof WorkloadForm, 'allow_overwrite' | 'direct' | 'pattern' | 'engine'>;
+  const text = (name: TextName, label: string, hint: string, props: Partial<Parameters<typeof TextField>[0]> = {}) => (
+    <TextField name={name} label={label} hint={hint} value={form[name]} onChange={set(name)} messages={byField.get(name)} {...props} />
   );
-  const text = (name: keyof WorkloadForm, props: Record<string, string> = {}) => (
-    <input id={`field-${name}`} value={String(form[name])} onChange={(e) => set(name)(e.target.value)}
-      aria-invalid={byField.has(name)} aria-describedby={`help-${name}`} {...props} />
+  const choice = (name: 'pattern' | 'engine', label: string, hint: string) => (
+    <SelectField name={name} label={label} hint={hint} value={form[name]} onChange={set(name)} messages={byField.get(name)}
+      choices={info.field_rules[name]?.choices ?? []} />
   );
+  const mixed = MIXED_PATTERNS.includes(form.pattern);
 
   return (
     <section className="designer" aria-labelledby="designer-title" data-settled={settled}>
@@ -113,39 +114,24 @@ export function Designer({ info, running, onStarted }: Props) {
         <fieldset>
           <legend>Workload</legend>
           <div className="grid">
-            {field('block_size_bytes', 'Access size', text('block_size_bytes', { list: 'sizes', inputMode: 'text' }), 'bytes per I/O, e.g. 4k, 16k, 128k, 1m')}
-            {field('pattern', 'Pattern', (
-              <select id="field-pattern" value={form.pattern} onChange={(e) => set('pattern')(e.target.value)} aria-describedby="help-pattern">
-                <option value="randread">random read</option>
-                <option value="randwrite">random write</option>
-                <option value="randrw">random read/write mix</option>
-                <option value="read">sequential read</option>
-                <option value="write">sequential write</option>
-                <option value="rw">sequential read/write mix</option>
-              </select>
-            ), 'random or sequential; the mixes take a read share')}
-            {field('read_pct', 'Read/write mix (% reads)', text('read_pct', MIXED_PATTERNS.includes(form.pattern) ? { inputMode: 'numeric' } : { disabled: 'disabled' }),
-              MIXED_PATTERNS.includes(form.pattern) ? '0 to 100 % reads' : 'fixed by the pattern; choose a read/write mix to set it')}
-            {field('queue_depth', 'Queue depth', text('queue_depth', { inputMode: 'numeric' }), 'outstanding I/Os per job, 1 to 4096')}
-            {field('numjobs', 'Jobs (numjobs)', text('numjobs', { inputMode: 'numeric' }), 'parallel processes, 1 to 256')}
-            {field('runtime_s', 'Runtime', text('runtime_s'), 'measured time per point, e.g. 10s, 2m')}
-            {field('ramp_s', 'Ramp (warm-up)', text('ramp_s'), 'not measured, e.g. 2s')}
-            {field('size_bytes', 'Test size', text('size_bytes'), 'the test file or region, e.g. 256m, 1g')}
+            {text('block_size_bytes', 'Access size', 'bytes per I/O, e.g. 4k, 16k, 128k, 1m', { list: 'sizes' })}
+            {choice('pattern', 'Pattern', 'random or sequential; the mixes take a read share')}
+            {text('read_pct', 'Read/write mix (% reads)', mixed ? '0 to 100 % reads' : 'fixed by the pattern; choose a read/write mix to set it',
+              mixed ? { inputMode: 'numeric' } : { disabled: true })}
+            {text('queue_depth', 'Queue depth', 'outstanding I/Os per job, 1 to 4096', { inputMode: 'numeric' })}
+            {text('numjobs', 'Jobs (numjobs)', 'parallel processes, 1 to 256', { inputMode: 'numeric' })}
+            {text('runtime_s', 'Runtime', 'measured time per point, e.g. 10s, 2m')}
+            {text('ramp_s', 'Ramp (warm-up)', 'not measured, e.g. 2s')}
+            {text('size_bytes', 'Test size', 'the test file or region, e.g. 256m, 1g')}
           </div>
           <datalist id="sizes">{['512', '4k', '16k', '64k', '128k', '1m', '4m'].map((s) => <option key={s} value={s} />)}</datalist>
         </fieldset>
         <fieldset>
           <legend>Where and how</legend>
           <div className="grid">
-            {field('target', 'Target', text('target', { placeholder: info.default_target }),
-              `a folder (a test file is created and removed), a file, or a block device; empty: ${info.default_target}`)}
-            {field('engine', 'Engine', (
-              <select id="field-engine" value={form.engine} onChange={(e) => set('engine')(e.target.value)} aria-describedby="help-engine">
-                <option value="auto">auto</option>
-                <option value="fio">fio</option>
-                <option value="portable">portable</option>
-              </select>
-            ), engineHint(info, form.engine))}
+            {text('target', 'Target', `a folder (a test file is created and removed), a file, or a block device; empty: ${info.default_target}`,
+              { placeholder: info.default_target })}
+            {choice('engine', 'Engine', engineHint(info, form.engine))}
           </div>
           {sweep.hosts.length === 0 && (
             <DevicePicker devices={devices} target={form.target.trim()}

@@ -6,6 +6,7 @@ import { useEffect, useState } from 'react';
 import { EngineError, useEngine, type FieldProblem, type SloSummary, type SweepRequest, type SweepStarted } from '../api';
 import { formatIops } from '../lib/units';
 import { saveReport } from '../lib/save-report';
+import { TextField, problemsByField, unplaced } from './Field';
 import { useStored } from './use-stored';
 
 interface Form {
@@ -48,11 +49,10 @@ export function LatencyTarget({ sweep, onStarted }: { sweep: () => SweepRequest;
     setExportNote(await saveReport(engine, () => engine.call('slo.report', { sweep_id: search.sweep_id ?? 0, title: null })));
   }
 
+  const byField = problemsByField(problems, { latency_ns: 'latency' });
   const field = (name: keyof Form, label: string, hint: string) => (
-    <label>
-      {label}
-      <input aria-label={label} value={form[name]} placeholder={hint} onChange={(e) => setForm({ ...form, [name]: e.target.value })} />
-    </label>
+    <TextField name={name} id={`slo-${name}`} label={label} hint={hint} value={form[name]} messages={byField.get(name)}
+      onChange={(value) => setForm({ ...form, [name]: value })} />
   );
 
   return (
@@ -60,17 +60,13 @@ export function LatencyTarget({ sweep, onStarted }: { sweep: () => SweepRequest;
       <h3>Most IOPS within a latency target</h3>
       <p>On the workload above, the engine searches queue depth for the depth with the most IOPS whose
         total latency at the percentile stays within the target (the curve&apos;s queue depth is not used).</p>
-      <div className="form-grid">
+      <div className="grid">
         {field('percentile', 'Target percentile', 'e.g. 99 or 99.9')}
         {field('latency', 'Latency target', 'e.g. 1ms, 500us')}
         {field('max_qd', 'Deepest queue tried', 'e.g. 256')}
       </div>
       <button type="button" onClick={() => { start().catch(() => undefined); }}>Find the most IOPS within the target</button>
-      {problems.length > 0 && (
-        <ul className="problems" role="alert">
-          {problems.map((p) => <li key={p.field + p.message}>{p.field} ({p.flag}): {p.message}</li>)}
-        </ul>
-      )}
+      {unplaced(problems, ['percentile', 'latency_ns', 'max_qd']).map((m) => <p key={m} className="problem" role="alert">{m}</p>)}
       {message && <p role="alert">{message}</p>}
       {stored.length > 0 && (
         <label className="curve-pick">

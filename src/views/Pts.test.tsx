@@ -24,7 +24,8 @@ describe('Pts', () => {
   });
 
   it('names a bad field beside it and will not start', async () => {
-    const problem = { field: 'round_time_s', flag: '--round-time', message: 'round_time_s: a duration above 0 and at most 3600 s' };
+    const problem = { field: 'round_time_s', flag: '--round-time', label: 'time per point',
+      message: "'0s' is out of range; allowed above 0 s and at most 3600 s, e.g. 60s" };
     const fake = fakeEngine({
       'pts.list': () => ({ tests: [] }), 'pts.status': () => IDLE,
       'pts.estimate': () => { throw new RpcReplyError({ code: -32602, message: 'bad params', data: { problems: [problem] } }); },
@@ -34,6 +35,25 @@ describe('Pts', () => {
     expect((await screen.findByText(problem.message)).getAttribute('data-field')).toBe('roundTime');
     expect(screen.getByRole('button', { name: 'Start PTS test' })).toHaveProperty('disabled', true);
     expect(fake.calls.some((c) => c.method === 'pts.start')).toBe(false);
+  });
+
+  it('shows every bad field at once, each beside its input, and a workload field it has no input for under the form', async () => {
+    const problems = [
+      { field: 'round_time_s', flag: '--round-time', label: 'time per point', message: "'0s' is out of range; allowed above 0 s, e.g. 60s" },
+      { field: 'engine', flag: '--engine', label: 'engine', message: "'fiio' is not one of the choices; allowed auto, fio or portable, e.g. auto" },
+      { field: 'target', flag: '--target', label: 'target', message: "'/nowhere' does not exist" },
+      { field: 'numjobs', flag: '--jobs', label: 'jobs', message: '0 is out of range; allowed 1–256, e.g. 4' },
+    ];
+    const fake = fakeEngine({
+      'pts.list': () => ({ tests: [] }), 'pts.status': () => IDLE,
+      'pts.estimate': () => { throw new RpcReplyError({ code: -32602, message: 'bad params', data: { problems } }); },
+    });
+    renderWith(fake.engine, <Pts busy={false} />);
+    expect((await screen.findByText(problems[0]!.message)).getAttribute('data-field')).toBe('roundTime');
+    expect(screen.getByText(problems[1]!.message).getAttribute('data-field')).toBe('engine');
+    expect(screen.getByText(problems[2]!.message).getAttribute('data-field')).toBe('target');
+    expect(screen.getByText(`jobs: ${problems[3]!.message}`)).toBeDefined();
+    expect(screen.getByLabelText('Time per point').getAttribute('aria-invalid')).toBe('true');
   });
 
   it('follows the rounds and then shows the report pages of the finished test', async () => {

@@ -5,7 +5,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { EngineError, useEngine, type FieldProblem, type PtsEstimate, type PtsInfo, type PtsResult } from '../api';
 import { formatDuration } from '../lib/units';
 import { ConfirmOverwrite } from './DevicePicker';
-import { Field } from './Field';
+import { Field, SelectField, TextField, problemsByField, unplaced, useFieldRules } from './Field';
 import { PtsProgress, ptsProgress, type PtsProgressState } from './PtsProgress';
 import { PtsReport } from './PtsReport';
 import { FORM_FIELD, initialPtsForm, ptsRequest, type PtsForm } from './pts-form';
@@ -21,6 +21,7 @@ const TESTS = [
 
 export function Pts({ busy }: { busy: boolean }) {
   const engine = useEngine();
+  const rules = useFieldRules();
   const [form, setForm] = useState<PtsForm>(initialPtsForm);
   const [estimate, setEstimate] = useState<PtsEstimate | null>(null);
   const [problems, setProblems] = useState<FieldProblem[]>([]);
@@ -61,16 +62,18 @@ export function Pts({ busy }: { busy: boolean }) {
     }, () => undefined);
   }, [engine]);
 
-  const byField = new Map<keyof PtsForm, string[]>();
-  for (const p of problems) {
-    const key = FORM_FIELD[p.field] ?? 'test';
-    byField.set(key, [...(byField.get(key) ?? []), p.message]);
-  }
+  const byField = problemsByField(problems, FORM_FIELD);
+  const others = unplaced(problems, [...Object.keys(FORM_FIELD), ...Object.keys(form)]);
   const running = progress !== null && !progress.finished;
   const device = estimate?.device ?? null;
   const needsConfirm = device !== null && estimate!.overwrite_bytes > 0;
   const blocked = busy || running || problems.length > 0 || estimate === null;
   const set = <K extends keyof PtsForm>(name: K) => (value: PtsForm[K]) => setForm((f) => ({ ...f, [name]: value }));
+  type TextName = 'target' | 'size' | 'roundTime' | 'maxRounds' | 'blockSizes' | 'mixes';
+  const text = (name: TextName, label: string, hint: string, inputMode?: 'numeric') => (
+    <TextField name={name} label={label} hint={hint} value={form[name]} onChange={set(name)} inputMode={inputMode}
+      messages={byField.get(name)} />
+  );
 
   async function start(confirmed = false) {
     if (needsConfirm && !confirmed) return setConfirming(true);
@@ -111,29 +114,14 @@ export function Pts({ busy }: { busy: boolean }) {
             <option value="pts">PTS (60 s per point, up to 25 rounds: hours)</option>
           </select>
         </Field>
-        <Field name="target" label="Target" hint="a file or folder (blank: the default test file), or a whole block device" messages={byField.get('target')}>
-          <input id="field-target" value={form.target} onChange={(e) => set('target')(e.target.value)} />
-        </Field>
-        <Field name="size" label="Test region" hint="e.g. 256m (blank: the profile's default, or the whole device)" messages={byField.get('size')}>
-          <input id="field-size" value={form.size} onChange={(e) => set('size')(e.target.value)} />
-        </Field>
-        <Field name="roundTime" label="Time per point" hint="each point of a round (PTS 60 s; laptop 2 s)" messages={byField.get('roundTime')}>
-          <input id="field-roundTime" value={form.roundTime} onChange={(e) => set('roundTime')(e.target.value)} />
-        </Field>
-        <Field name="maxRounds" label="Most rounds" hint="PTS 25; steady state needs at least the window (5)" messages={byField.get('maxRounds')}>
-          <input id="field-maxRounds" inputMode="numeric" value={form.maxRounds} onChange={(e) => set('maxRounds')(e.target.value)} />
-        </Field>
-        <Field name="blockSizes" label="Access sizes" hint="comma-separated (blank: the test's)" messages={byField.get('blockSizes')}>
-          <input id="field-blockSizes" value={form.blockSizes} onChange={(e) => set('blockSizes')(e.target.value)} />
-        </Field>
-        <Field name="mixes" label="Read % of each mix" hint="comma-separated, e.g. 100,65,0 (blank: the test's)" messages={byField.get('mixes')}>
-          <input id="field-mixes" value={form.mixes} onChange={(e) => set('mixes')(e.target.value)} />
-        </Field>
-        <Field name="engine" label="Engine" messages={byField.get('engine')}>
-          <select id="field-engine" value={form.engine} onChange={(e) => set('engine')(e.target.value as PtsForm['engine'])}>
-            <option value="auto">auto (fio where installed)</option><option value="fio">fio</option><option value="portable">portable</option>
-          </select>
-        </Field>
+        {text('target', 'Target', 'a file or folder (blank: the default test file), or a whole block device')}
+        {text('size', 'Test region', "e.g. 256m (blank: the profile's default, or the whole device)")}
+        {text('roundTime', 'Time per point', 'each point of a round (PTS 60 s; laptop 2 s)')}
+        {text('maxRounds', 'Most rounds', 'PTS 25; steady state needs at least the window (5)', 'numeric')}
+        {text('blockSizes', 'Access sizes', "comma-separated (blank: the test's)")}
+        {text('mixes', 'Read % of each mix', "comma-separated, e.g. 100,65,0 (blank: the test's)")}
+        <SelectField name="engine" label="Engine" value={form.engine} onChange={(v) => set('engine')(v as PtsForm['engine'])}
+          messages={byField.get('engine')} choices={rules.engine?.choices ?? [{ value: 'auto', label: 'auto' }]} />
         <Field name="precondition" label="Preconditioning" messages={byField.get('precondition')}>
           <select id="field-precondition" value={form.precondition} onChange={(e) => set('precondition')(e.target.value as PtsForm['precondition'])}>
             <option value="auto">sequential 128 KiB writes over 2× the region first</option><option value="none">none (measure as found)</option>
@@ -142,6 +130,7 @@ export function Pts({ busy }: { busy: boolean }) {
         <Field name="purge" label="" messages={byField.get('purge')} hint={estimate?.purge_refusal || estimate?.purge || 'a block device: blkdiscard; a file: a new file'}>
           <label><input id="field-purge" type="checkbox" checked={form.purge} onChange={(e) => set('purge')(e.target.checked)} /> Purge first</label>
         </Field>
+        {others.map((m) => <p key={m} className="problem" role="alert">{m}</p>)}
         <PtsEstimateLine estimate={estimate} />
         <button type="submit" className="primary" disabled={blocked}>Start PTS test</button>
         {running && <button type="button" onClick={() => void engine.call('pts.cancel', {})}>Cancel</button>}
@@ -172,7 +161,7 @@ function PtsEstimateLine({ estimate }: { estimate: PtsEstimate | null }) {
   return (
     <div className="estimate" aria-live="polite" data-testid="pts-estimate">
       <p>{estimate.points_per_round} point{estimate.points_per_round === 1 ? '' : 's'} a round, {estimate.min_rounds}–{estimate.max_rounds} rounds:
-        {' '}<strong>{formatDuration(estimate.estimated_min_s)} to {formatDuration(estimate.estimated_s)}</strong>. {estimate.duration_note}</p>
+        {' '}<strong>{formatDuration(estimate.estimated_min_s)} to {formatDuration(estimate.estimated_s)}</strong>.</p>
       <p>Tracking: {estimate.tracking}.</p>
       <p className={estimate.pts_compliant ? 'hint' : 'warning'} data-testid="pts-compliance">{estimate.compliance_note}</p>
       {estimate.notes.filter((n) => n !== estimate.compliance_note).map((n) => <p key={n} className="hint">{n}</p>)}

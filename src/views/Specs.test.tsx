@@ -19,7 +19,7 @@ describe('Specs', () => {
         if (refuse) {
           refuse = false;
           throw new RpcReplyError({ code: -32602, message: 'invalid params', data: { problems: [
-            { field: 'spec.figures.0.value', flag: '-', message: 'Input should be greater than 0' }] } });
+            { field: 'spec.figures.0.value', flag: '-', label: 'value', message: 'Input should be greater than 0' }] } });
         }
         saved.push(p);
         return { spec: { ...evoPlus, id: p.spec.id }, path: '/home/student/.local/share/ssdprof/specs/lab-drive.json', overrides_bundled: false };

@@ -2,11 +2,12 @@
 // tags; the SSH hosts to run on, with their folder, device or RBD image.
 import type { HostInfo, PresetInfo } from '../api';
 import { FACTOR_CHOICES, type SweepForm } from './designer-form';
+import { TextField } from './Field';
 
 export function HostPicker({ hosts, sweep, setSweep, byField }: { hosts: HostInfo[]; byField: Map<string, string[]> } & Pick<SweepProps, 'sweep' | 'setSweep'>) {
   if (hosts.length === 0) return null;
   const update = (patch: Partial<SweepForm>) => setSweep((s) => ({ ...s, ...patch }));
-  const messages = ['host', 'hosts', 'rbd', 'remote_dirs'].flatMap((f) => byField.get(f) ?? []);
+  const messages = ['host', 'hosts', 'remote_dirs', 'remote_devices'].flatMap((f) => byField.get(f) ?? []);
   return (
     <fieldset>
       <legend>Run on</legend>
@@ -22,21 +23,15 @@ export function HostPicker({ hosts, sweep, setSweep, byField }: { hosts: HostInf
       </div>
       {sweep.hosts.length > 0 && (
         <div className="grid">
-          <div className="field">
-            <label htmlFor="field-remote-dir">Folder on each host</label>
-            <input id="field-remote-dir" value={sweep.remoteDir} placeholder="the engine's remote scratch folder" onChange={(e) => update({ remoteDir: e.target.value })} />
-            <p className="hint">on the SSD under test; the test file is created and removed there</p>
-          </div>
-          <div className="field">
-            <label htmlFor="field-remote-device">Block device on each host (optional)</label>
-            <input id="field-remote-device" value={sweep.remoteDevice} placeholder="/dev/nvme1n1" onChange={(e) => update({ remoteDevice: e.target.value })} />
-            <p className="hint">measured in place of a test file, over the test size; a write needs the overwrite box ticked, and a device in use is never written</p>
-          </div>
-          <div className="field">
-            <label htmlFor="field-rbd">Ceph RBD image (optional)</label>
-            <input id="field-rbd" value={sweep.rbd} placeholder="rbd/img-{host}" onChange={(e) => update({ rbd: e.target.value })} />
-            <p className="hint">POOL/IMAGE through fio's rbd engine; {'{host}'} gives each host its own image</p>
-          </div>
+          <TextField name="remote_dir" id="field-remote-dir" label="Folder on each host" value={sweep.remoteDir}
+            placeholder="the engine's remote scratch folder" onChange={(v) => update({ remoteDir: v })} messages={byField.get('remote_dir')}
+            hint="on the SSD under test; the test file is created and removed there" />
+          <TextField name="remote_device" id="field-remote-device" label="Block device on each host (optional)" value={sweep.remoteDevice}
+            placeholder="/dev/nvme1n1" onChange={(v) => update({ remoteDevice: v })}
+            hint="measured in place of a test file, over the test size; a write needs the overwrite box ticked, and a device in use is never written" />
+          <TextField name="rbd" id="field-rbd" label="Ceph RBD image (optional)" value={sweep.rbd} placeholder="rbd/img-{host}"
+            onChange={(v) => update({ rbd: v })} messages={byField.get('rbd')}
+            hint="POOL/IMAGE through fio's rbd engine; {host} gives each host its own image" />
         </div>
       )}
       {messages.map((m) => <p key={m} className="problem" role="alert">{m}</p>)}
@@ -53,8 +48,8 @@ export interface SweepProps {
 
 export function SweepBuilder({ sweep, setSweep, presets, byField }: SweepProps) {
   const update = (patch: Partial<SweepForm>) => setSweep((s) => ({ ...s, ...patch }));
-  const sweepProblems = ['preset', 'vary', 'repeat', 'repeats', 'tags', ...sweep.factors.map((f) => f.field)]
-    .flatMap((f) => (f === 'tags' || sweep.kind !== 'single' ? byField.get(f) ?? [] : []));
+  const sweepProblems = ['preset', 'vary', 'repeat', ...sweep.factors.map((f) => f.field)]
+    .flatMap((f) => (sweep.kind !== 'single' ? byField.get(f) ?? [] : []));
   return (
     <fieldset>
       <legend>Sweep</legend>
@@ -97,16 +92,10 @@ export function SweepBuilder({ sweep, setSweep, presets, byField }: SweepProps) 
         </div>
       )}
       <div className="grid">
-        <div className="field">
-          <label htmlFor="field-repeats">Repeats</label>
-          <input id="field-repeats" inputMode="numeric" value={sweep.repeats} onChange={(e) => update({ repeats: e.target.value })} />
-          <p className="hint">each point measured this many times (mean ± 95 % CI)</p>
-        </div>
-        <div className="field">
-          <label htmlFor="field-tags">Tags</label>
-          <input id="field-tags" value={sweep.tags} placeholder="interface=NVMe nodes=3" onChange={(e) => update({ tags: e.target.value })} />
-          <p className="hint">key=value, to find and compare runs later</p>
-        </div>
+        <TextField name="repeats" label="Repeats" inputMode="numeric" value={sweep.repeats} onChange={(v) => update({ repeats: v })}
+          messages={byField.get('repeats')} hint="each point measured this many times (mean ± 95 % CI)" />
+        <TextField name="tags" label="Tags" value={sweep.tags} placeholder="interface=NVMe nodes=3" onChange={(v) => update({ tags: v })}
+          messages={byField.get('tags')} hint="key=value, to find and compare runs later" />
       </div>
       {sweepProblems.map((m) => <p key={m} className="problem" role="alert">{m}</p>)}
     </fieldset>

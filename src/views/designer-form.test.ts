@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defaults } from '../test/fixtures';
-import { formFromWorkload, initialSweep, parseTags, sweepRequest, workloadInput } from './designer-form';
+import { formFromWorkload, initialSweep, sweepRequest, workloadInput } from './designer-form';
 
 describe('designer form', () => {
   it('shows the engine defaults as a person would type them', () => {
@@ -24,9 +24,9 @@ describe('designer form', () => {
     expect(params.preset).toBeUndefined();
   });
 
-  it('reads tags as key=value and names a malformed one', () => {
-    expect(parseTags('interface=SATA nodes=3').tags).toEqual({ interface: 'SATA', nodes: '3' });
-    expect(parseTags('SATA').problem?.message).toContain('not key=value');
+  it('sends tags and repeats as typed, for the engine to read by its one rule', () => {
+    const params = sweepRequest(formFromWorkload(defaults), { ...initialSweep, tags: 'interface=SATA =x', repeats: '0' });
+    expect([params.tags, params.repeats]).toEqual(['interface=SATA =x', 0]);
   });
 });
 

@@ -1,9 +1,9 @@
 // The designer's form as typed (strings), and how it becomes the engine's params.
-import type { FieldProblem, SweepMode, SweepRequest, Workload, WorkloadInput } from '../api';
+import type { SweepMode, SweepRequest, Workload, WorkloadInput } from '../api';
 import { sizeInput } from '../lib/units';
 
 export interface WorkloadForm {
-  pattern: string;
+  pattern: NonNullable<WorkloadInput['pattern']>;
   read_pct: string;
   block_size_bytes: string;
   queue_depth: string;
@@ -12,7 +12,7 @@ export interface WorkloadForm {
   ramp_s: string;
   size_bytes: string;
   target: string;
-  engine: string;
+  engine: NonNullable<WorkloadInput['engine']>;
   allow_overwrite: boolean;
   direct: boolean;
 }
@@ -37,6 +37,7 @@ export interface SweepForm {
   rbd: string;
 }
 
+/** The patterns that take a read share; the engine fixes it for the others. */
 export const MIXED_PATTERNS = ['rw', 'randrw'];
 
 export const FACTOR_CHOICES: { field: string; label: string; example: string }[] = [
@@ -83,20 +84,9 @@ export function workloadInput(form: WorkloadForm): WorkloadInput {
   return input;
 }
 
-export function parseTags(text: string): { tags: Record<string, string>; problem: FieldProblem | null } {
-  const tags: Record<string, string> = {};
-  for (const item of text.split(/[,\s]+/).filter(Boolean)) {
-    const [key, ...rest] = item.split('=');
-    if (!key || rest.length === 0) {
-      return { tags, problem: { field: 'tags', flag: '--tag', message: `"${item}" is not key=value, e.g. interface=SATA` } };
-    }
-    tags[key] = rest.join('=');
-  }
-  return { tags, problem: null };
-}
-
 export function sweepRequest(form: WorkloadForm, sweep: SweepForm): SweepRequest {
-  const params: SweepRequest = { base: workloadInput(form), mode: sweep.mode, repeats: Number(sweep.repeats) || 1, tags: parseTags(sweep.tags).tags };
+  // Tags and repeats go as typed: the engine reads them by its one rule and names what is wrong.
+  const params: SweepRequest = { base: workloadInput(form), mode: sweep.mode, repeats: Number(sweep.repeats.trim() || '1'), tags: sweep.tags };
   if (sweep.kind === 'preset') params.preset = sweep.preset;
   if (sweep.hosts.length) {
     params.hosts = sweep.hosts;
@@ -110,15 +100,4 @@ export function sweepRequest(form: WorkloadForm, sweep: SweepForm): SweepRequest
     ]));
   }
   return params;
-}
-
-/** Problems keyed by field, each field's messages once. */
-export function problemsByField(problems: FieldProblem[]): Map<string, string[]> {
-  const byField = new Map<string, string[]>();
-  for (const p of problems) {
-    const list = byField.get(p.field) ?? [];
-    if (!list.includes(p.message)) list.push(p.message);
-    byField.set(p.field, list);
-  }
-  return byField;
 }

@@ -40,13 +40,13 @@ export function ptsRequest(form: PtsForm, allowOverwrite = false): PtsRequest {
     purge: form.purge,
     allow_overwrite: allowOverwrite,
     block_sizes: form.blockSizes.trim() ? list(form.blockSizes) : null,
-    mixes: form.mixes.trim() ? list(form.mixes).map(Number) : null,
+    mixes: form.mixes.trim() ? list(form.mixes) : null,
   };
 }
 
-/** The engine's field names, mapped onto the form's inputs, so a problem shows beside what the user typed. */
+/** The engine's field names, mapped onto the form's inputs, so a problem shows beside what the user typed;
+ * the rest (a workload field the form does not show) are listed under the form by their names. */
 export const FORM_FIELD: Record<string, keyof PtsForm> = {
-  test: 'test', profile: 'profile', target: 'target', size_bytes: 'size', round_time_s: 'roundTime',
-  max_rounds: 'maxRounds', min_rounds: 'maxRounds', engine: 'engine', precondition: 'precondition', purge: 'purge',
-  block_sizes: 'blockSizes', mixes: 'mixes', allow_overwrite: 'purge',
+  size_bytes: 'size', round_time_s: 'roundTime', max_rounds: 'maxRounds', min_rounds: 'maxRounds',
+  block_sizes: 'blockSizes', allow_overwrite: 'purge',
 };
