@@ -99,8 +99,8 @@ class Problems:
 
 def shown(value: Any) -> str:
     """A value as the user typed it: numbers bare, other text quoted, long text cut."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
+    if value is None or isinstance(value, bool):
+        return {None: "nothing", True: "true", False: "false"}[value]
     if isinstance(value, float):
         return f"{value:g}"
     if isinstance(value, int):
@@ -136,11 +136,17 @@ _WHAT_IS_WRONG = {
 """pydantic's error types, in ssdprof's words (the field's rule follows each)."""
 
 
-def _detail(error: Mapping[str, Any]) -> str:
+_BOUNDS = {"gt": "above {}", "ge": "{} or more", "lt": "below {}", "le": "at most {}",
+           "min_length": "at least {} long", "max_length": "at most {} long"}
+
+
+def _detail(error: Mapping[str, Any], ruled: bool) -> str:
     kind = str(error.get("type", ""))
     if kind in ("value_error", "assertion_error"):  # our own validators' words
         return str(error.get("msg", "")).removeprefix("Value error, ").removeprefix("Assertion failed, ")
-    return _WHAT_IS_WRONG.get(kind, "{value} is not valid here").format(value=shown(error.get("input")))
+    detail = _WHAT_IS_WRONG.get(kind, "{value} is not valid here").format(value=shown(error.get("input")))
+    bounds = [text.format(shown(error["ctx"][key])) for key, text in _BOUNDS.items() if key in (error.get("ctx") or {})]
+    return detail + (f"; allowed {' and '.join(bounds)}" if bounds and not ruled else "")
 
 
 def _fields_at(model: type[BaseModel] | None, loc: list[str]) -> list[str]:
@@ -160,14 +166,14 @@ def from_validation(exc: ValidationError, model: type[BaseModel] | None = None) 
     with the field it is about (``"read_pct: ..."``)."""
     problems: list[FieldProblem] = []
     for error in exc.errors():
-        loc = [str(part) for part in error.get("loc", ()) if isinstance(part, str)]
+        loc = [str(part) for part in error.get("loc", ())]
         if error.get("type") == "extra_forbidden":
             names = ", ".join(_fields_at(model, loc))
             problems.append(FieldProblem(field=(loc[-1] if loc else "") or "params", flag="-", message="is not a field here"
                                          + (f"; known fields are {names}" if names else "")))
             continue
         field = next((part for part in reversed(loc) if part in RULES), None)
-        detail = _detail(error)
+        detail = _detail(error, ruled=field is not None)
         if field is None:
             field, _, rest = detail.partition(": ")
             if field in RULES and rest:
