@@ -3,13 +3,20 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { App } from './App';
 import { fakeEngine } from './test/fake-engine';
-import { info } from './test/fixtures';
+import { info, studentRuns } from './test/fixtures';
 import { renderWith } from './test/render';
+import type { Count, SweepInfo, SweepStarted } from './api';
+
+const of10 = (done: number): Count => ({ done, total: 10, bound: 'exact', unit: 'point', note: '', text: `${done} of 10 points` });
+const student = (done: number): SweepStarted => ({ kind: 'sweep_started', sweep_id: 4, name: 'student', count: of10(done), estimated_s: 13, engine: 'fio', engine_reason: 'fio found' });
+const NOT_RUNNING = { running: false, sweep_id: null, name: '', count: null };
+const nothingInterrupted = (): { sweeps: SweepInfo[]; last_finished: null; interrupted: null } => ({ sweeps: [], last_finished: null, interrupted: null });
 
 function engine() {
   return fakeEngine({
     'engine.info': () => info,
-    'sweep.status': () => ({ running: false, sweep_id: null, name: '', total_points: 0, finished_points: 0 }),
+    'sweep.status': () => NOT_RUNNING,
+    'sweeps.list': nothingInterrupted,
     'presets.list': () => ({ presets: [] }),
     'runs.list': () => ({ runs: [], total: 0 }),
   });
@@ -39,20 +46,21 @@ describe('App', () => {
   it('offers to resume a sweep the engine died in, once the shell restarted it', async () => {
     const fake = fakeEngine({
       'engine.info': () => info,
-      'sweep.status': () => ({ running: false, sweep_id: null, name: '', total_points: 0, finished_points: 0 }),
+      'sweep.status': () => NOT_RUNNING,
+      'sweeps.list': nothingInterrupted,
       'presets.list': () => ({ presets: [] }),
       'runs.list': () => ({ runs: [], total: 0 }),
-      'sweep.resume': () => ({ kind: 'sweep_started', sweep_id: 4, name: 'student', total_points: 10, already_done: 3, estimated_s: 9, engine: 'fio', engine_reason: 'fio found' }),
+      'sweep.resume': () => student(3),
     });
     renderWith(fake.engine, <App />);
     await screen.findByText('fio-3.33');
-    act(() => fake.notify({ method: 'run.event', params: { event: { kind: 'sweep_started', sweep_id: 4, name: 'student', total_points: 10, already_done: 0, estimated_s: 13, engine: 'fio', engine_reason: 'fio found' } } }));
+    act(() => fake.notify({ method: 'run.event', params: { event: student(0) } }));
     act(() => fake.notify({ method: 'engine.status', params: { state: 'restarting', message: 'The engine stopped unexpectedly (exit SIGKILL); restarting it.' } }));
     act(() => fake.notify({ method: 'engine.status', params: { state: 'ready', message: 'The engine was restarted.' } }));
     await userEvent.click(screen.getByRole('tab', { name: /Live run/ }));
     expect(screen.getByRole('alert').textContent).toMatch(/engine stopped in the middle of this sweep/);
     await userEvent.click(screen.getByRole('button', { name: 'Resume' }));
-    expect(fake.calls.some((c) => c.method === 'sweep.resume')).toBe(true);
+    expect(fake.calls.find((c) => c.method === 'sweep.resume')?.params).toEqual({ sweep_id: 4 });
     expect(await screen.findByText('Overall: 3 of 10 points')).toBeDefined();
   });
 
@@ -60,8 +68,47 @@ describe('App', () => {
     const fake = engine();
     renderWith(fake.engine, <App />);
     await screen.findByText('fio-3.33');
-    act(() => fake.notify({ method: 'run.event', params: { event: { kind: 'sweep_started', sweep_id: 4, name: 'student', total_points: 10, already_done: 0, estimated_s: 13, engine: 'fio', engine_reason: 'fio found' } } }));
+    act(() => fake.notify({ method: 'run.event', params: { event: student(0) } }));
     await userEvent.click(screen.getByRole('tab', { name: /Live run/ }));
     expect(screen.getByText('Overall: 0 of 10 points')).toBeDefined();
+  });
+
+  it('after a reload, shows the last finished sweep in Results and offers no resume when nothing was interrupted', async () => {
+    const fake = fakeEngine({
+      'engine.info': () => info,
+      'sweep.status': () => NOT_RUNNING,
+      'sweeps.list': () => ({ sweeps: [], interrupted: null, last_finished: { id: 9, created_at: '', name: 'student', status: 'done', runs: studentRuns.length } }),
+      'presets.list': () => ({ presets: [] }),
+      'runs.list': () => ({ runs: studentRuns, total: studentRuns.length }),
+    });
+    renderWith(fake.engine, <App />);
+    await userEvent.click(screen.getByRole('tab', { name: /Live run/ }));
+    expect(screen.queryByRole('button', { name: /Resume/ })).toBeNull();
+    await userEvent.click(screen.getByRole('tab', { name: 'Results' }));
+    expect(await screen.findByRole('heading', { name: 'Results — sweep 9' })).toBeDefined();
+    expect(fake.calls.find((c) => c.method === 'runs.list')?.params).toEqual({ sweep_id: 9 });
+  });
+
+  it('brings a curve started from the Curves view back there when it is done', async () => {
+    const curve = (done: number): Count => ({ done, total: 2, bound: 'exact', unit: 'point', note: '1 full-speed probe + 1 offered rate',
+      text: `${done} of 2 points (1 full-speed probe + 1 offered rate)` });
+    const started: SweepStarted = { kind: 'sweep_started', sweep_id: 6, name: 'curve randread 4KiB QD32 T1', count: curve(0), estimated_s: 25, engine: 'fio', engine_reason: 'fio found' };
+    const fake = fakeEngine({
+      'engine.info': () => info,
+      'sweep.status': () => NOT_RUNNING,
+      'sweeps.list': nothingInterrupted,
+      'presets.list': () => ({ presets: [] }),
+      'specs.list': () => ({ specs: [], problems: [], user_spec_ids: [], user_spec_dir: null }),
+      'curves.list': () => ({ curves: [] }),
+      'curve.start': () => started,
+    });
+    renderWith(fake.engine, <App />);
+    await userEvent.click(screen.getByRole('tab', { name: 'Curves' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Start curve' }));
+    expect(await screen.findByText('Overall: 0 of 2 points (1 full-speed probe + 1 offered rate)')).toBeDefined();
+    expect(screen.getByRole('tab', { name: /Live run/ }).getAttribute('aria-selected')).toBe('true');
+    act(() => fake.notify({ method: 'run.event', params: { event: { kind: 'sweep_finished', sweep_id: 6, status: 'done', run_ids: [1, 2], wall_s: 25, layout_s: 0, reason: '' } } }));
+    expect(screen.getByRole('tab', { name: 'Curves' }).getAttribute('aria-selected')).toBe('true');
+    expect(screen.getByTestId('curve-run').textContent).toContain('done');
   });
 });

@@ -1,6 +1,8 @@
 // The window: engine status, the views reachable by keyboard, and the live run fed by events.
 import { useEffect, useReducer, useState } from 'react';
-import { useEngine, type EngineInfoResult, type RunResult, type SweepStarted } from './api';
+import {
+  useEngine, type EngineInfoResult, type RunResult, type SweepInfo, type SweepStarted,
+} from './api';
 import { idle, liveReducer } from './state/live';
 import { Curves } from './views/Curves';
 import { Designer } from './views/Designer';
@@ -33,6 +35,11 @@ export function App() {
   const [notice, setNotice] = useState<string | null>(null);
   const [live, dispatch] = useReducer(liveReducer, idle);
   const [results, setResults] = useState<{ title: string; runs: RunResult[] }>({ title: '', runs: [] });
+  /** The sweep the engine says was interrupted (offered for resuming while nothing runs). */
+  const [interrupted, setInterrupted] = useState<SweepInfo | null>(null);
+  /** Where the running sweep was started: a curve or a search returns to Curves when done. */
+  const [origin, setOrigin] = useState<View | null>(null);
+  const [ended, setEnded] = useState(0);
 
   useEffect(() => {
     engine.call('engine.info', {}).then(setInfo, (e: unknown) => setProblem(e instanceof Error ? e.message : String(e)));
@@ -41,16 +48,26 @@ export function App() {
   useEffect(() => {
     // After a reload mid-run (browser mode), pick the running sweep up where the events resume.
     engine.call('sweep.status', {}).then((status) => {
-      if (!status.running) return;
-      dispatch({ kind: 'sweep_started', sweep_id: status.sweep_id, name: status.name, total_points: status.total_points,
-        already_done: status.finished_points, estimated_s: 0, engine: '', engine_reason: 'running before this page was opened' });
+      if (!status.running || !status.count) return;
+      dispatch({ kind: 'sweep_started', sweep_id: status.sweep_id, name: status.name,
+        count: status.count, estimated_s: 0, engine: '',
+        engine_reason: 'running before this page was opened' });
     }, () => undefined);
   }, [engine]);
+
+  useEffect(() => {
+    // Which sweep, if any, was interrupted: asked at start and after every sweep that ends.
+    engine.call('sweeps.list', {})
+      .then((listed) => setInterrupted(listed.interrupted), () => setInterrupted(null));
+  }, [engine, ended]);
 
   useEffect(() => engine.onNotification((note) => {
     if (note.method === 'run.event') {
       dispatch(note.params.event);
-      if (note.params.event.kind === 'sweep_finished') setNotice(null);
+      if (note.params.event.kind === 'sweep_finished') {
+        setNotice(null);
+        setEnded((n) => n + 1);
+      }
     } else if (note.method === 'engine.status') {
       setNotice(note.params.state === 'ready' ? null : note.params.message);
       if (note.params.state !== 'ready') dispatch({ kind: 'engine_lost' });
@@ -66,16 +83,19 @@ export function App() {
     if (live.status === 'done' || live.status === 'cancelled') {
       setResults({ title: live.sweep?.sweep_id ? `sweep ${live.sweep.sweep_id}` : 'this run', runs: live.finished });
     }
+    // A curve or a search is read where it was started: its chart, knee or answer, no tab to find.
+    if (live.status === 'done' && origin === 'curves' && view === 'live') setView('curves');
   }
 
-  function started(sweep: SweepStarted) {
+  function started(sweep: SweepStarted, from: View | null = null) {
     dispatch(sweep); // the same event may already have arrived as a notification: the reducer keeps one
+    setOrigin(from);
     setView('live');
   }
 
-  async function resume() {
+  async function resume(sweepId: number | null) {
     try {
-      started(await engine.call('sweep.resume', {}));
+      started(await engine.call('sweep.resume', { sweep_id: sweepId }));
     } catch (error) {
       setNotice(error instanceof Error ? error.message : String(error));
     }
@@ -113,10 +133,16 @@ export function App() {
       <main id="view" role="tabpanel" aria-labelledby={`tab-${view}`}>
         {problem && <p role="alert" className="error">The engine is not reachable: {problem}</p>}
         {view === 'designer' && info && <Designer info={info} running={live.status === 'running'} onStarted={started} />}
-        {view === 'curves' && <Curves onStarted={started} />}
+        {view === 'curves' && (
+          <Curves onStarted={(sweep) => started(sweep, 'curves')}
+            live={origin === 'curves' ? live : null} />
+        )}
         {view === 'live' && <Live state={live} onCancel={() => void cancel()} onOpenResults={() => setView('results')} onDesign={() => setView('designer')}
-          onResume={() => void resume()} />}
-        {view === 'results' && <Results title={results.title} runs={results.runs} onDesign={() => setView('designer')} />}
+          interrupted={interrupted} onResume={(sweepId) => void resume(sweepId)} />}
+        {view === 'results' && (
+          <Results title={results.title} runs={results.runs} onDesign={() => setView('designer')}
+            onOpen={(title, runs) => setResults({ title, runs })} />
+        )}
         {view === 'pts' && <Pts busy={live.status === 'running'} />}
         {view === 'models' && <Models open={results} />}
         {view === 'hosts' && <Hosts />}

@@ -1,5 +1,7 @@
 // The live view's state, folded from run events in order. Pure, so it is tested without React.
-import type { ProgressSample, RunEvent, RunResult, SweepStarted } from '../api';
+import type {
+  Count, ProgressSample, RunEvent, RunResult, SweepFinished, SweepStarted,
+} from '../api';
 
 /** 'interrupted': the engine process died mid-sweep (the shell restarts it); finished points are kept. */
 export type LiveStatus = 'idle' | 'starting' | 'running' | 'done' | 'cancelled' | 'failed' | 'interrupted';
@@ -7,8 +9,8 @@ export type LiveStatus = 'idle' | 'starting' | 'running' | 'done' | 'cancelled' 
 export interface LiveState {
   status: LiveStatus;
   sweep: SweepStarted | null;
-  /** Points finished in this session plus those finished before a resume. */
-  done: number;
+  /** Points finished (those before a resume too) of how many, as the engine's latest event said. */
+  count: Count | null;
   current: { number: number; label: string; elapsedS: number; durationS: number } | null;
   etaS: number | null;
   /** Per-second samples of the whole sweep on this machine; elapsed_s runs on across points. */
@@ -27,7 +29,8 @@ export interface LiveState {
 }
 
 export const idle: LiveState = {
-  status: 'idle', sweep: null, done: 0, current: null, etaS: null, samples: [], hosts: {}, lastElapsedS: 0, pointOffsetS: 0, finished: [],
+  status: 'idle', sweep: null, count: null, current: null, etaS: null, samples: [], hosts: {},
+  lastElapsedS: 0, pointOffsetS: 0, finished: [],
   layout: null, cancelling: false, reason: '',
 };
 
@@ -50,12 +53,15 @@ export function liveReducer(state: LiveState, action: LiveAction): LiveState {
       return state.status === 'running' ? { ...state, status: 'interrupted', current: null, etaS: null, cancelling: false } : state;
     case 'sweep_started':
       if (state.status === 'running' && state.sweep && state.sweep.sweep_id === action.sweep_id) return state;
-      return { ...idle, status: 'running', sweep: action, done: action.already_done, etaS: action.estimated_s };
+      return {
+        ...idle, status: 'running', sweep: action, count: action.count, etaS: action.estimated_s,
+      };
     case 'layout_done':
       return { ...state, layout: { seconds: action.seconds, sizeBytes: action.size_bytes } };
     case 'point_started':
       return {
         ...state,
+        count: action.count,
         current: { number: action.number, label: action.workload.label, elapsedS: 0, durationS: action.workload.runtime_s + action.workload.ramp_s },
         etaS: action.eta_s,
         pointOffsetS: state.lastElapsedS,
@@ -72,22 +78,25 @@ export function liveReducer(state: LiveState, action: LiveAction): LiveState {
       return { ...state, samples, lastElapsedS, current, etaS: action.eta_s };
     }
     case 'point_finished':
-      return { ...state, done: state.done + 1, finished: [...state.finished, action.result] };
+      return { ...state, count: action.count, finished: [...state.finished, action.result] };
     case 'sweep_finished':
       return { ...state, status: statusOf(action.status), current: null, etaS: 0, cancelling: false, reason: action.reason ?? '' };
   }
 }
 
-function statusOf(status: string): LiveStatus {
+function statusOf(status: SweepFinished['status']): LiveStatus {
   if (status === 'cancelled' || status === 'failed') return status;
   if (status === 'stopped') return 'interrupted'; // a host was lost: resumable, like an engine that died
   return 'done';
 }
 
-/** Overall progress 0..1: finished points plus the running point's share. */
-export function overallFraction(state: LiveState): number {
-  const total = state.sweep?.total_points ?? 0;
+/** Overall progress 0..1: finished points plus the running point's share, of the total or its
+ * bound; null when the engine knows no total (a search goes on until it has its answer). */
+export function overallFraction(state: LiveState): number | null {
+  const total = state.count?.total ?? null;
+  if (state.count === null) return 0;
+  if (total === null) return null;
   if (!total) return 0;
   const partial = state.current ? Math.min(state.current.elapsedS / Math.max(state.current.durationS, 1e-9), 1) : 0;
-  return Math.min((state.done + partial) / total, 1);
+  return Math.min((state.count.done + partial) / total, 1);
 }

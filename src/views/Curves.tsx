@@ -7,6 +7,8 @@ import { useEngine, type CurveSummary, type SpecOutput, type SweepRequest, type 
 import { CurveForm } from './CurveForm';
 import { INITIAL_CURVE, curveSweep, type CurveForm as Form } from './curve-form';
 import { LatencyTarget } from './LatencyTarget';
+import { OverallProgress } from './Live';
+import type { LiveState } from '../state/live';
 import { useStored } from './use-stored';
 import { ChartFigure, type Series } from '../charts/ChartFigure';
 import { saveReport } from '../lib/save-report';
@@ -46,7 +48,13 @@ function referenceLines(series: Series[], curve: CurveSummary): Series[] {
 
 const AUTO = '';
 
-export function Curves({ onStarted }: { onStarted: (sweep: SweepStarted) => void }) {
+interface Props {
+  onStarted: (sweep: SweepStarted) => void;
+  /** The curve or search started from here, as it runs and once it ended; null for other sweeps. */
+  live?: LiveState | null;
+}
+
+export function Curves({ onStarted, live = null }: Props) {
   const engine = useEngine();
   const [form, setForm] = useState<Form>(INITIAL_CURVE);
   const [shown, setShown] = useState<CurveSummary | null>(null);
@@ -85,6 +93,16 @@ export function Curves({ onStarted }: { onStarted: (sweep: SweepStarted) => void
       <p>The engine measures the maximum at full speed, then offers fixed rates (Poisson arrivals) at each percentage of it.
         Latency is total latency, from each I/O&apos;s actual submission.</p>
       <CurveForm form={form} setForm={setForm} onStarted={onStarted} />
+      {live && live.status !== 'idle' && (
+        <div className="curve-run" data-testid="curve-run" aria-live="polite">
+          <p>
+            {live.sweep?.name ?? ''}
+            {live.sweep?.sweep_id ? ` (sweep ${live.sweep.sweep_id})` : ''}{' '}
+            <span className={`badge ${live.status}`}>{live.status}</span>
+          </p>
+          <OverallProgress state={live} />
+        </div>
+      )}
       {stored.length > 0 && (
         <div className="curve-pick">
           <label>

@@ -1,25 +1,68 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
+import type { Count, RunEvent } from '../api';
 import { idle, liveReducer } from '../state/live';
 import { fullRun } from '../test/fixtures';
 import { Live } from './Live';
 
-const running = liveReducer(idle, { kind: 'sweep_started', sweep_id: 2, name: 'student', total_points: 10, already_done: 0, estimated_s: 13, engine: 'fio', engine_reason: 'fio found at /usr/bin/fio' });
+const of10 = (done: number): Count => ({ done, total: 10, bound: 'exact', unit: 'point', note: '', text: `${done} of 10 points` });
+const running = liveReducer(idle, { kind: 'sweep_started', sweep_id: 2, name: 'student', count: of10(0), estimated_s: 13, engine: 'fio', engine_reason: 'fio found at /usr/bin/fio' });
+
+// Counts as the engine's adaptive.progress_count sends them for a curve (points 10..100 %) and a search.
+const curveNote = '1 full-speed probe + 6 offered rates';
+const curveCount = (done: number): Count => ({ done, total: 7, bound: 'exact', unit: 'point', note: curveNote, text: `${done} of 7 points (${curveNote})` });
+const searchNote = 'queue depths tried; the search goes on until it has its answer, QD256 at the deepest';
+const searchCount = (done: number): Count => ({ done, total: null, bound: 'open', unit: 'point', note: searchNote, text: `${done} points so far (${searchNote})` });
+
+/** A growing sweep's events in the order the runner sends them: started, then each point started and finished. */
+function played(name: string, count: (done: number) => Count, points: number): RunEvent[] {
+  const events: RunEvent[] = [{ kind: 'sweep_started', sweep_id: 5, name, count: count(0), estimated_s: 16, engine: 'fio', engine_reason: 'fio found' }];
+  for (let done = 0; done < points; done += 1) {
+    events.push({ kind: 'point_started', index: done, repeat: 0, number: done + 1, count: count(done), round: null, workload: fullRun.workload, eta_s: 10 });
+    events.push({ kind: 'point_finished', number: done + 1, count: count(done + 1), result: fullRun });
+  }
+  return events;
+}
+const noop = { onCancel: vi.fn(), onOpenResults: vi.fn(), onDesign: vi.fn(), onResume: vi.fn() };
 
 describe('Live', () => {
   it('shows overall progress and cancels on request', async () => {
     const onCancel = vi.fn();
-    const state = liveReducer(running, { kind: 'point_finished', number: 1, total_points: 10, result: fullRun });
+    const state = liveReducer(running, { kind: 'point_finished', number: 1, count: of10(1), result: fullRun });
     render(<Live state={state} onCancel={onCancel} onOpenResults={vi.fn()} onDesign={vi.fn()} onResume={vi.fn()} />);
     expect(screen.getByText('Overall: 1 of 10 points')).toBeDefined();
     await userEvent.click(screen.getByRole('button', { name: 'Cancel' }));
     expect(onCancel).toHaveBeenCalled();
   });
 
-  it('says how to start when nothing runs', () => {
-    render(<Live state={idle} onCancel={vi.fn()} onOpenResults={vi.fn()} onDesign={vi.fn()} onResume={vi.fn()} />);
+  it('says how to start when nothing runs, and offers no resume when nothing was interrupted', () => {
+    render(<Live state={idle} {...noop} interrupted={null} />);
     expect(screen.getByText(/Nothing is running/)).toBeDefined();
+    expect(screen.queryByRole('button', { name: /Resume/ })).toBeNull();
+  });
+
+  it('offers to resume the sweep the engine says was interrupted, by its id', async () => {
+    const onResume = vi.fn();
+    render(<Live state={idle} {...noop} onResume={onResume} interrupted={{ id: 7, created_at: '', name: 'student', status: 'running', runs: 4 }} />);
+    expect(screen.getByTestId('interrupted').textContent).toContain('Sweep 7 (student) was interrupted: 4 finished point(s)');
+    await userEvent.click(screen.getByRole('button', { name: 'Resume the last interrupted sweep' }));
+    expect(onResume).toHaveBeenCalledWith(7);
+  });
+
+  it('counts a curve\'s points against the probe and its rates, from its first event', () => {
+    const events = played('curve randread 4KiB QD32', curveCount, 6);
+    render(<Live state={events.reduce(liveReducer, idle)} {...noop} />);
+    expect(screen.getByText('Overall: 6 of 7 points (1 full-speed probe + 6 offered rates)')).toBeDefined();
+    expect(screen.getByLabelText(/^Overall:/).getAttribute('value')).toBe(String(6 / 7));
+    expect(liveReducer(idle, events[0]!).count?.text).toBe(`0 of 7 points (${curveNote})`);
+  });
+
+  it('counts a search\'s depths so far and draws no total it does not have', () => {
+    render(<Live state={played('latency target', searchCount, 10).reduce(liveReducer, idle)} {...noop} />);
+    expect(screen.getByText(`Overall: 10 points so far (${searchNote})`)).toBeDefined();
+    expect(screen.getByLabelText(/^Overall:/).hasAttribute('value')).toBe(false);
+    expect(screen.getByTestId('eta').textContent).toBe('ETA –');
   });
 });
 
@@ -29,12 +72,12 @@ describe('Live, several hosts', () => {
     read_lat_ns_mean: 90_000, write_lat_ns_mean: null, read_lat_ns_p99: 200_000, write_lat_ns_p99: null, host, ramping: false,
   });
   const progress = (host: string, second: number, iops: number) => ({
-    kind: 'point_progress' as const, number: 1, total_points: 1, point_elapsed_s: second, point_duration_s: 10, eta_s: 10 - second,
+    kind: 'point_progress' as const, number: 1, count: of10(0), point_elapsed_s: second, point_duration_s: 10, eta_s: 10 - second,
     sample: sample(host, second, iops),
   });
 
   it('draws one line per host and names a host that went quiet', () => {
-    let state = liveReducer(running, { kind: 'point_started', index: 0, repeat: 0, number: 1, total_points: 1, eta_s: 10, workload: fullRun.workload });
+    let state = liveReducer(running, { kind: 'point_started', index: 0, repeat: 0, number: 1, count: of10(0), round: null, eta_s: 10, workload: fullRun.workload });
     for (let s = 1; s <= 5; s += 1) state = liveReducer(state, progress('node-a', s, 1000 + s));
     for (let s = 1; s <= 2; s += 1) state = liveReducer(state, progress('node-b', s, 500));
     expect(state.samples).toHaveLength(0);

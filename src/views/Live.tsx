@@ -4,7 +4,7 @@ import type { LiveState } from '../state/live';
 import { overallFraction } from '../state/live';
 import { totals } from '../lib/analysis';
 import { formatDuration, formatIops, formatLatencyNs, mbPerS } from '../lib/units';
-import type { ProgressSample } from '../api';
+import type { ProgressSample, SweepInfo } from '../api';
 import type { Series } from '../charts/ChartFigure';
 import { LiveHosts, naturally } from './LiveHosts';
 
@@ -13,26 +13,39 @@ interface Props {
   onCancel: () => void;
   onOpenResults: () => void;
   onDesign: () => void;
-  /** Continue the last interrupted sweep, skipping its finished points. */
-  onResume: () => void;
+  /** The sweep the engine stopped in the middle of, as the engine names it; null when none was. */
+  interrupted?: SweepInfo | null;
+  /** Continue a sweep by its id, skipping its finished points. */
+  onResume: (sweepId: number | null) => void;
 }
 
-export function Live({ state, onCancel, onOpenResults, onDesign, onResume }: Props) {
+export function Live(
+  { state, onCancel, onOpenResults, onDesign, interrupted = null, onResume }: Props,
+) {
   if (state.status === 'idle') {
     return (
       <section aria-labelledby="live-title">
         <h2 id="live-title">Live run</h2>
         <p className="empty">Nothing is running. Design a measurement and press Start; its progress appears here.</p>
+        {interrupted && (
+          <p role="status" data-testid="interrupted">
+            Sweep {interrupted.id} ({interrupted.name}) was interrupted: {interrupted.runs} finished
+            point(s) are stored.
+          </p>
+        )}
         <div className="actions">
           <button type="button" onClick={onDesign}>Go to the designer</button>
-          <button type="button" onClick={onResume}>Resume the last interrupted sweep</button>
+          {interrupted && (
+            <button type="button" onClick={() => onResume(interrupted.id)}>
+              Resume the last interrupted sweep
+            </button>
+          )}
         </div>
       </section>
     );
   }
   const sweep = state.sweep;
-  const total = sweep?.total_points ?? 0;
-  const overall = overallFraction(state);
+  const resumeId = sweep?.sweep_id ?? null;
   const current = state.current;
   const running = state.status === 'running';
   const seconds = state.samples.map((s) => s.elapsed_s);
@@ -45,11 +58,7 @@ export function Live({ state, onCancel, onOpenResults, onDesign, onResume }: Pro
         Live run{sweep?.sweep_id ? ` — sweep ${sweep.sweep_id}` : ''} <span className={`badge ${state.status}`}>{state.status}</span>
       </h2>
       {sweep && <p className="hint">engine: {sweep.engine} ({sweep.engine_reason})</p>}
-      <div className="progress-block">
-        <label htmlFor="overall-progress">Overall: {state.done} of {total} points</label>
-        <progress id="overall-progress" max={1} value={overall} aria-valuetext={`${Math.round(overall * 100)} %`} />
-        <span data-testid="eta">ETA {running && state.etaS !== null ? formatDuration(state.etaS) : '–'}</span>
-      </div>
+      <OverallProgress state={state} />
       {current && (
         <div className="progress-block">
           <label htmlFor="point-progress">Point {current.number}: {current.label}</label>
@@ -66,7 +75,9 @@ export function Live({ state, onCancel, onOpenResults, onDesign, onResume }: Pro
         )}
         {!running && state.finished.length > 0 && <button type="button" className="primary" onClick={onOpenResults}>Open results</button>}
         {!running && <button type="button" onClick={onDesign}>New measurement</button>}
-        {(state.status === 'cancelled' || state.status === 'interrupted') && <button type="button" onClick={onResume}>Resume</button>}
+        {(state.status === 'cancelled' || state.status === 'interrupted') && (
+          <button type="button" onClick={() => onResume(resumeId)}>Resume</button>
+        )}
       </div>
       {state.status === 'cancelled' && (
         <p role="status">Cancelled: fio was stopped; the {state.finished.length} finished point(s) are kept.</p>
@@ -74,8 +85,8 @@ export function Live({ state, onCancel, onOpenResults, onDesign, onResume }: Pro
       {state.status === 'failed' && <p role="alert" className="error">The sweep failed; see the engine message above.</p>}
       {state.status === 'interrupted' && (
         <p role="alert" className="error">
-          {state.reason ? `The sweep ${state.reason}.` : 'The engine stopped in the middle of this sweep.'} Its {state.done} finished point(s) are
-          stored; Resume measures the rest.
+          {state.reason ? `The sweep ${state.reason}.` : 'The engine stopped in the middle of this sweep.'}
+          {' '}Its {state.count?.done ?? 0} finished point(s) are stored; Resume measures the rest.
         </p>
       )}
       <div className="chart-row">
@@ -115,6 +126,29 @@ export function Live({ state, onCancel, onOpenResults, onDesign, onResume }: Pro
         </table>
       )}
     </section>
+  );
+}
+
+/** The sweep's points as the engine counts them (of a total, of at most a bound, or so far), a
+ * bar where a total or bound is known, and the ETA; the Curves view shows the same line for a
+ * curve or a search. */
+export function OverallProgress({ state }: { state: LiveState }) {
+  const overall = overallFraction(state);
+  const count = state.count;
+  const running = state.status === 'running';
+  const known = running && state.etaS !== null && count?.bound !== 'open';
+  const eta = known ? formatDuration(state.etaS ?? 0) : '–';
+  return (
+    <div className="progress-block">
+      <label htmlFor="overall-progress">Overall: {count ? count.text : 'starting'}</label>
+      {overall === null
+        ? <progress id="overall-progress" aria-valuetext="no total known yet" />
+        : <progress id="overall-progress" max={1} value={overall}
+          aria-valuetext={`${Math.round(overall * 100)} %`} />}
+      <span data-testid="eta">
+        ETA {count?.bound === 'at_most' && known ? `at most ${eta}` : eta}
+      </span>
+    </div>
   );
 }
 

@@ -41,7 +41,9 @@ export function ptsProgress(state: PtsProgressState | null, event: PtsEvent | Pt
     case 'precondition_progress':
       return { ...s, phase: event.done ? 'rounds' : 'precondition', precondition: { done: event.bytes_done, total: event.bytes_total, eta_s: event.eta_s } };
     case 'point_started':
-      return { ...s, phase: 'rounds', point: ((event.number - 1) % Math.max(s.points_per_round, 1)) + 1 };
+      // The engine counts a test's rounds (finished, of at most) and places the point in its round.
+      return { ...s, phase: 'rounds', point: event.index + 1, round: event.round?.done ?? s.round,
+        max_rounds: event.round?.total ?? s.max_rounds };
     case 'round_finished':
       return { ...s, round: event.round, check: event.steady_state.reason,
         rounds: [...s.rounds.filter((r) => r.round !== event.round), { round: event.round, value: event.tracking_value }] };

@@ -73,6 +73,27 @@ describe('Results', () => {
     expect(screen.getByText(/the student preset draws every chart/)).toBeDefined();
   });
 
+  it('opens the last finished sweep the engine names when it starts with no runs, as after a reload', async () => {
+    const fake = fakeEngine({
+      'sweeps.list': () => ({ sweeps: [], interrupted: null,
+        last_finished: { id: 9, created_at: '', name: 'student', status: 'done', runs: studentRuns.length } }),
+      'runs.list': () => ({ runs: studentRuns, total: studentRuns.length }),
+    });
+    const onOpen = vi.fn();
+    renderWith(fake.engine, <Results title="" runs={[]} onDesign={vi.fn()} onOpen={onOpen} />);
+    expect(screen.getByText('Opening the last finished sweep…')).toBeDefined();
+    await waitFor(() => expect(onOpen).toHaveBeenCalledWith('sweep 9', studentRuns));
+    expect(fake.calls.find((c) => c.method === 'runs.list')?.params).toEqual({ sweep_id: 9 });
+  });
+
+  it('says there is nothing to show when the engine has no finished sweep', async () => {
+    const fake = fakeEngine({ 'sweeps.list': () => ({ sweeps: [], interrupted: null, last_finished: null }) });
+    const onOpen = vi.fn();
+    renderWith(fake.engine, <Results title="" runs={[]} onDesign={vi.fn()} onOpen={onOpen} />);
+    expect(await screen.findByText(/No results to show yet/)).toBeDefined();
+    expect(onOpen).not.toHaveBeenCalled();
+  });
+
   it('exports the PDF the engine makes, for the runs shown', async () => {
     const fake = fakeEngine({
       'runs.get': () => ({ run: fullRun }),

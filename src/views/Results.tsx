@@ -4,7 +4,10 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { ChartFigure } from '../charts/ChartFigure';
 import { drawn } from '../charts/engine-series';
-import { useEngine, type ChartSet, type PercentileCurve, type RunPoint, type RunResult, type Spec } from '../api';
+import {
+  useEngine, type ChartSet, type Engine, type PercentileCurve, type RunPoint, type RunResult,
+  type Spec,
+} from '../api';
 import { ComparePanel } from './ComparePanel';
 import { HostResults } from './HostResults';
 import { Observations } from './Observations';
@@ -17,13 +20,25 @@ interface Props {
   title: string;
   runs: RunResult[];
   onDesign: () => void;
+  /** Given, a view opened with no runs shows the engine's last finished sweep (after a reload). */
+  onOpen?: (title: string, runs: RunResult[]) => void;
 }
 
 const US = 1e3;
 const ids = (runs: RunResult[]) => runs.map((r) => r.id).filter((id): id is number => id !== null);
 
-export function Results({ title, runs, onDesign }: Props) {
+export function Results({ title, runs, onDesign, onOpen }: Props) {
   const engine = useEngine();
+  const [looking, setLooking] = useState(runs.length === 0 && onOpen !== undefined);
+  useEffect(() => {
+    if (runs.length > 0 || !onOpen) return;
+    let current = true;
+    lastFinished(engine).then((found) => {
+      if (current && found) onOpen(found.title, found.runs);
+    }, () => undefined).finally(() => current && setLooking(false));
+    return () => { current = false; };
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- once, when the view opens without runs
+  }, [engine]);
   const [selectedId, setSelectedId] = useState<number | null>(runs[0]?.id ?? null);
   const [detail, setDetail] = useState<RunResult | null>(null);
   // The spec and comparison panels ask the engine for more once the first detail has arrived:
@@ -73,7 +88,14 @@ export function Results({ title, runs, onDesign }: Props) {
     return (
       <section aria-labelledby="results-title">
         <h2 id="results-title">Results</h2>
-        <p className="empty">No results to show yet. Run a sweep (the student preset draws every chart), or open runs from History.</p>
+        {looking
+          ? <p className="hint" role="status">Opening the last finished sweep…</p>
+          : (
+            <p className="empty">
+              No results to show yet. Run a sweep (the student preset draws every chart), or open runs
+              from History.
+            </p>
+          )}
         <button type="button" onClick={onDesign}>Go to the designer</button>
       </section>
     );
@@ -138,6 +160,14 @@ export function Results({ title, runs, onDesign }: Props) {
       <ResultsTable runs={tableRuns} />
     </section>
   );
+}
+
+/** The engine's newest sweep that ended with runs kept, and its runs. */
+async function lastFinished(engine: Engine): Promise<{ title: string; runs: RunResult[] } | null> {
+  const last = (await engine.call('sweeps.list', {})).last_finished;
+  if (!last) return null;
+  const listed = await engine.call('runs.list', { sweep_id: last.id });
+  return listed.runs.length ? { title: `sweep ${last.id}`, runs: listed.runs } : null;
 }
 
 /** Which run to detail: the point, then (when repeated) which repeat — two short lists, not one per run. */
