@@ -78,7 +78,7 @@ class ProgressTracker:
         start_s, read0, write0 = before if before else (elapsed_s - 1.0, DirectionStats(), DirectionStats())
         interval_s = elapsed_s - start_s
         if interval_s < 0.25:
-            return None  # the final report right after the last status document
+            return None  # the final report right after the last status document, or one at the same instant
         ramping = elapsed_s <= self._ramp_s + 0.5
         # fio resets its counters when the ramp ends: they then cover only the time since. A reset
         # shows as counts going down or, when the drive is fast enough to pass the old counts
@@ -89,6 +89,8 @@ class ProgressTracker:
             read0, write0 = DirectionStats(), DirectionStats()
             interval_s = max(read.runtime_ms, write.runtime_ms) / 1000
             ramping = True  # this interval straddles the reset; its rate is approximate
+            if interval_s <= 0:
+                return None  # a document right at the reset (a slow host): nothing measured since it yet
         r = _interval(read, read0, interval_s)
         w = _interval(write, write0, interval_s)
         return ProgressSample(

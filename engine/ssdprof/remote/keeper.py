@@ -137,7 +137,7 @@ class Keepers:
         argv = self.ssh.argv(host, ["sh", "-c", program, "ssdprof-keeper", str(len(leftovers)), *leftovers, counted, target,
                                     *layout])
         process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                   bufsize=1, start_new_session=True, preexec_fn=end_with_parent())  # noqa: PLW1509 - one prctl
+                                   errors="replace", bufsize=1, start_new_session=True, preexec_fn=end_with_parent())  # noqa: PLW1509 - one prctl
         keeper = Keeper(host, process, target)
         assert process.stdout is not None and process.stderr is not None
         threading.Thread(target=_pump, args=(process.stdout, keeper.lines.put), daemon=True).start()
@@ -173,6 +173,8 @@ def _counted_device(text: str) -> tuple[int, int] | None:
 
 
 def _pump(stream: IO[str], put: Callable[[str | None], None]) -> None:
-    for raw in stream:
-        put(raw.rstrip("\n"))
-    put(None)  # the end of the stream
+    try:
+        for raw in stream:
+            put(raw.rstrip("\n"))
+    finally:
+        put(None)  # the end of the stream, also when it could not be read: its readers stop waiting

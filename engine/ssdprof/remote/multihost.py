@@ -48,7 +48,7 @@ from ssdprof.target.devices import BlockDevice, device_problems, parse_probe, pr
 from ssdprof.target.environment import device_environment
 from ssdprof.target.plan import TEST_FILE_PREFIX, widest
 
-__all__ = ["DEFAULT_REMOTE_DIR", "SKEW_WARNING_MS", "MultiHostEngine", "RemoteOptions", "cluster_warnings"]
+__all__ = ["DEFAULT_REMOTE_DIR", "SKEW_WARNING_MS", "MultiHostEngine", "RemoteOptions", "cluster_warnings", "reader_warnings"]
 
 DEFAULT_REMOTE_DIR = "/var/tmp"  # noqa: S108 - a disk-backed default on the hosts; --remote-dir changes it
 SKEW_WARNING_MS = 50.0
@@ -134,6 +134,7 @@ class MultiHostEngine:
         skew_ms = start_skew_ms(runs)
         warnings = [ValidityWarning(code="remote_cleanup", message=problem, concerns=[f"hosts.{h.host}"])
                     for h in hosts if h.error and (problem := self._remove(h.host))]
+        warnings += reader_warnings(runs)
         for host in hosts:
             warnings += [w.model_copy(update={"message": f"{host.host}: {w.message}", "concerns": [f"hosts.{host.host}"]})
                          for w in device_queue_warnings(host.device_queue)]
@@ -294,6 +295,14 @@ class MultiHostEngine:
                 return None
             outputs.append(done.stdout if done.returncode == 0 else "")
         return cluster_facts(*outputs) if outputs[0] else None
+
+
+def reader_warnings(runs: list[HostRun]) -> list[ValidityWarning]:
+    """Lines from a host that ssdprof's readers failed on: named, with what they cost (the point's result is fio's own)."""
+    return [ValidityWarning(code="host_reader", concerns=[f"hosts.{run.host.name}"],
+                            message=f"{run.host.name}: {error}; the point's result is fio's own report, "
+                                    "per-second figures from that line on may be missing")
+            for run in runs for error in run.reader_errors]
 
 
 def cluster_warnings(cluster: ClusterFacts | None) -> list[ValidityWarning]:

@@ -57,6 +57,10 @@ class HostRun:
     """The SSH session's exit status when it ended during this point."""
     master_reason: Callable[[], str] = lambda: ""
     """Why the shared SSH connection ended, when it did (Ssh.master_reason)."""
+    reader_errors: list[str] = field(default_factory=list)
+    """What ssdprof's readers of this host's output failed on, in ssdprof's words (the lines after were still read)."""
+    lost_stream: str = ""
+    """Why ssdprof stopped reading this host's output mid-point: the point ended there, its data up to then kept."""
 
     def __post_init__(self) -> None:
         self.tracker = ProgressTracker(ramp_s=self.ramp_s)
@@ -75,6 +79,11 @@ class HostRun:
         """When the host's first job was let through its start gate, by the host's clock."""
         return min(self.began_ns, default=None)
 
+    def reader_failed(self, what: str, exc: Exception) -> None:
+        """A line this host sent that ssdprof could not handle: named, and the next lines still read."""
+        if len(self.reader_errors) < 5:
+            self.reader_errors.append(f"ssdprof's reader of {what} failed on a line: {type(exc).__name__}: {exc}")
+
     def ssh_failure(self) -> str:
         return explain_ssh_failure(self.host, "\n".join(self.stderr_lines), self.master_reason())
 
@@ -83,11 +92,13 @@ class HostRun:
         try:
             report = parse_report(self.stream.text)
         except FioOutputError:
-            reason = self.ssh_failure() if self.returncode == 255 else (
+            reason = f"{name}: {self.lost_stream}" if self.lost_stream else self.ssh_failure() if self.returncode == 255 else (
                 last_error(self.stderr_lines) or f"{name}: fio produced no result (exit status {self.returncode})")
             return HostResult(host=name, error=reason, start_epoch_ns=self.start_epoch_ns, jobs_start_epoch_ns=sorted(self.began_ns))
         error = None
-        if self.fio_exit is None and self.returncode is not None:
+        if self.lost_stream:
+            error = f"{name}: {self.lost_stream}; its data up to then kept"
+        elif self.fio_exit is None and self.returncode is not None:
             error = self.ssh_failure() + " (mid-run; data up to then kept)"
         elif any(j.error for j in report.jobs):
             error = f"{name}: fio reported error {sorted({j.error for j in report.jobs if j.error})}"
@@ -108,7 +119,7 @@ class HostSession:
         self.on_progress: Callable[[ProgressSample], None] | None = None
         argv = ssh.argv(host, ["sh", "-c", host_program("fio_wrapper.sh"), "ssdprof-run"])
         self.process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                        bufsize=1, start_new_session=True, preexec_fn=end_with_parent())  # noqa: PLW1509 - one prctl
+                                        errors="replace", bufsize=1, start_new_session=True, preexec_fn=end_with_parent())  # noqa: PLW1509 - one prctl
         assert self.process.stdout is not None and self.process.stderr is not None
         self.readers = [threading.Thread(target=self._read_stdout, args=(self.process.stdout,), daemon=True),
                         threading.Thread(target=self._read_stderr, args=(self.process.stderr,), daemon=True)]
@@ -122,48 +133,72 @@ class HostSession:
         return self.process.poll() is None and not self.ended.is_set()
 
     def _read_stdout(self, stdout: IO[str]) -> None:
-        for line in stdout:
-            run = self.current
-            if run is None:
-                continue
-            if line.rstrip("\n") == "ssdprof-point-end":
-                run.exited.wait(5)  # the exit status travels on stderr, written just before
-                run.done.set()
-                continue
-            for document in run.stream.feed(line):
-                for sample in run.tracker.update(document):
-                    if self.on_progress:
-                        self.on_progress(sample.model_copy(update={"host": self.host.name}))
-        self._stream_closed()
+        self._read(stdout, "fio's output", self._on_stdout)
 
     def _read_stderr(self, stderr: IO[str]) -> None:
-        for raw in stderr:
-            line = raw.rstrip("\n")
-            run = self.current
-            if run is None:
-                continue
-            if line.startswith("ssdprof-ready"):
-                value = line.removeprefix("ssdprof-ready").strip()
-                run.ready_clock_ns = int(value) if value.isdigit() else None
-                run.ready_local_ns = time.time_ns()
-                run.ready.set()
-            elif line.startswith("ssdprof-began "):
-                began_ns = epoch_ns(line.removeprefix("ssdprof-began "))
-                if began_ns is not None and not run.done.is_set():  # not a gate let go after its fio was killed
-                    run.began_ns.append(began_ns)
-            elif line == "ssdprof-armed":
-                run.armed.set()
-            elif line.startswith("ssdprof-pid "):
-                run.fio_pid = int(line.split()[1])
-            elif line.startswith("ssdprof-exit "):
-                run.fio_exit = int(line.split()[1])
-                run.armed.set()
-                run.exited.set()
-            elif line.startswith(("ssdprof-mon ", "ssdprof-disks ")):
-                run.note_counters(line)
-            else:
-                run.stderr_lines.append(line)
-        self._stream_closed()
+        self._read(stderr, "the host's status lines", self._on_stderr)
+
+    def _read(self, stream: IO[str], what: str, handle: Callable[[HostRun, str], None]) -> None:
+        """Every line to ``handle`` for the current point. A line it fails on is named on the point and the
+        next read; a stream that cannot be read ends the point where it was, with what arrived until then."""
+        try:
+            for line in stream:
+                run = self.current
+                if run is None:
+                    continue
+                try:
+                    handle(run, line)
+                except Exception as exc:  # any failure is the point's, never the thread's end
+                    run.reader_failed(what, exc)
+        except Exception as exc:  # the stream itself (decoding errors are replaced): the point ends
+            self._lose_stream(what, exc)
+        finally:
+            self._stream_closed()
+
+    def _lose_stream(self, what: str, exc: Exception) -> None:
+        run = self.current
+        if run is not None:
+            run.lost_stream = f"ssdprof could not read {what} mid-point ({type(exc).__name__}: {exc})"
+            run.armed.set()
+            run.exited.set()
+            run.done.set()
+        self.ended.set()  # the next point opens a new session
+        with contextlib.suppress(OSError):
+            self.process.kill()  # the host's wrapper ends fio when its stdin closes
+
+    def _on_stdout(self, run: HostRun, line: str) -> None:
+        if line.rstrip("\n") == "ssdprof-point-end":
+            run.exited.wait(5)  # the exit status travels on stderr, written just before
+            run.done.set()
+            return
+        for document in run.stream.feed(line):
+            for sample in run.tracker.update(document):
+                if self.on_progress:
+                    self.on_progress(sample.model_copy(update={"host": self.host.name}))
+
+    def _on_stderr(self, run: HostRun, raw: str) -> None:
+        line = raw.rstrip("\n")
+        if line.startswith("ssdprof-ready"):
+            value = line.removeprefix("ssdprof-ready").strip()
+            run.ready_clock_ns = int(value) if value.isdigit() else None
+            run.ready_local_ns = time.time_ns()
+            run.ready.set()
+        elif line.startswith("ssdprof-began "):
+            began_ns = epoch_ns(line.removeprefix("ssdprof-began "))
+            if began_ns is not None and not run.done.is_set():  # not a gate let go after its fio was killed
+                run.began_ns.append(began_ns)
+        elif line == "ssdprof-armed":
+            run.armed.set()
+        elif line.startswith("ssdprof-pid "):
+            run.fio_pid = int(line.split()[1])
+        elif line.startswith("ssdprof-exit "):
+            run.fio_exit = int(line.split()[1])
+            run.armed.set()
+            run.exited.set()
+        elif line.startswith(("ssdprof-mon ", "ssdprof-disks ")):
+            run.note_counters(line)
+        else:
+            run.stderr_lines.append(line)
 
     def _stream_closed(self) -> None:
         with self._lock:

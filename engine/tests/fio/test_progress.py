@@ -1,0 +1,57 @@
+"""Per-second samples from fio's status documents (fio/progress.py), on real fio output with the
+instants a slow host gives them: two documents at one instant, a document right at the ramp's reset."""
+
+from __future__ import annotations
+
+import copy
+import math
+from typing import Any
+
+from conftest import FIO_DATA
+
+from ssdprof.fio.output import split_documents
+from ssdprof.fio.progress import ProgressTracker
+from ssdprof.model.results import ProgressSample
+
+
+def documents(name: str) -> list[dict[str, Any]]:
+    found, _ = split_documents((FIO_DATA / name).read_text())
+    return found
+
+
+def samples_of(tracker: ProgressTracker, sequence: list[dict[str, Any]]) -> list[ProgressSample]:
+    return [sample for document in sequence for sample in tracker.update(document)]
+
+
+def finite(sample: ProgressSample) -> bool:
+    return all(math.isfinite(v) for v in (sample.read_iops, sample.write_iops,
+                                          sample.read_bw_bytes_per_s, sample.write_bw_bytes_per_s))
+
+
+def test_two_status_documents_with_the_same_elapsed_time_give_one_sample_not_a_crash() -> None:
+    first, second, *rest = documents("fio-3.33_status_interval.jsonplus.txt")
+    again = copy.deepcopy(second)  # a slow host: the status thread printed twice within one millisecond
+    for ramp_s in (0.0, 1.0):
+        tracker = ProgressTracker(ramp_s=ramp_s)
+        samples = samples_of(tracker, [first, second, again, *rest])
+        assert [s.elapsed_s for s in samples] == sorted({s.elapsed_s for s in samples}), "one sample per instant"
+        assert len(samples) >= 3
+        assert all(finite(s) and s.read_iops >= 0 for s in samples)
+
+
+def test_a_status_document_right_at_the_end_of_the_ramp_is_skipped_not_divided_by_zero() -> None:
+    # Real fio with a 1 s ramp; fio resets its counters when the ramp ends. On a slow host the next
+    # document can come before any I/O completed since the reset: counts and runtime at zero.
+    sequence = documents("fio-3.33_status_interval_ramp.jsonplus.txt")
+    at_reset = copy.deepcopy(sequence[1])
+    at_reset["timestamp_ms"] = sequence[0]["timestamp_ms"] + 500
+    for job in at_reset["jobs"]:
+        for direction in ("read", "write", "trim"):
+            stats = job[direction]
+            stats.update(io_bytes=0, io_kbytes=0, total_ios=0, runtime=0, bw=0, bw_bytes=0, iops=0.0)
+            for latency in ("lat_ns", "clat_ns", "slat_ns"):
+                stats[latency] = {"min": 0, "max": 0, "mean": 0.0, "stddev": 0.0, "N": 0}
+    tracker = ProgressTracker(ramp_s=1)
+    samples = samples_of(tracker, [sequence[0], at_reset, *sequence[1:]])
+    assert all(finite(s) for s in samples)
+    assert [s for s in samples if not s.ramping], "the seconds measured after the reset are still sampled"
