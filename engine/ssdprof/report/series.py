@@ -10,6 +10,7 @@ their unit (IOPS, ns, bytes): a client scales them for display only.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -34,9 +35,16 @@ class ChartPoint(_Value):
     n: int = Field(description="how many runs the mean is of")
 
 
+Statistic = Literal["", "mean", "p50", "p99", "p99.9"]
+
+
 class ChartSeries(_Value):
     label: str = Field(description="e.g. 'randread QD1 T1' (the settings that stay fixed), or a spec sheet's figure")
     points: list[ChartPoint]
+    setting: str = Field("", description="the label without its statistic: a chart draws one "
+                                         "setting's series in one colour")
+    statistic: Statistic = Field("", description="the latency statistic when a setting has several "
+                                                 "(a chart tells them apart by dash); '' for rates")
 
 
 class BarChart(_Value):
@@ -54,6 +62,9 @@ class RunPoint(_Value):
 class ChartSet(_Value):
     iops_by_size: list[ChartSeries] = Field(description="x: access size in bytes; y: IOPS (reads and writes added); "
                                                         "earlier runs and spec sheet figures follow the runs' own series")
+    bw_bytes_per_s_by_size: list[ChartSeries] = Field(
+        description="x: access size in bytes; y: bandwidth in bytes/s (reads and writes added); "
+                    "earlier runs follow")
     lat_ns_by_queue_depth: list[ChartSeries] = Field(description="x: queue depth; y: total latency in ns (mean, p99)")
     lat_ns_by_iops: list[ChartSeries] = Field(description="x: mean IOPS at each queue depth; y: latency in ns (p50, p99, p99.9)")
     iops_by_read_pct: list[ChartSeries] = Field(description="x: % reads; y: IOPS")
@@ -74,6 +85,8 @@ class PercentileCurve(_Value):
 
 
 _LATENCY_SERIES = (("lat_ns_p50", " p50"), ("lat_ns_p99", " p99"), ("lat_ns_p99_9", " p99.9"))
+_STATISTICS: dict[str, Statistic] = {"lat_ns_mean": "mean", "lat_ns_p50": "p50", "lat_ns_p99": "p99",
+                                     "lat_ns_p99_9": "p99.9"}
 
 
 def _point(point: Point, metric: str, x_metric: str | None = None) -> ChartPoint | None:
@@ -86,8 +99,12 @@ def _point(point: Point, metric: str, x_metric: str | None = None) -> ChartPoint
 
 
 def _along(series: Sequence[Series], metric: str, suffix: str = "", x_metric: str | None = None) -> list[ChartSeries]:
-    return [ChartSeries(label=f"{s.label}{suffix}", points=[p for point in s.points if (p := _point(point, metric, x_metric))])
-            for s in series]
+    statistic = _STATISTICS.get(metric, "")
+    named = [(s, f"{s.label}{suffix}") for s in series]  # a latency suffix ends in its statistic
+    return [ChartSeries(label=label, setting=label.removesuffix(f" {statistic}") if statistic else label,
+                        statistic=statistic,
+                        points=[p for point in s.points if (p := _point(point, metric, x_metric))])
+            for s, label in named]
 
 
 def spec_points(spec: Spec | None, runs: Sequence[RunResult]) -> list[ChartSeries]:
@@ -145,6 +162,9 @@ def chart_set(runs: Sequence[RunResult], earlier: Sequence[RunResult] = (), spec
     bars = bar_chart(bar_groups, "iops", first=[s.label for s in repeats])  # the runs' own settings first
     return ChartSet(
         iops_by_size=_iops_by_size(runs, earlier, spec),
+        bw_bytes_per_s_by_size=[
+            *_along(series_over(these, "block_size"), "bw_bytes_per_s"),
+            *_along(series_over(before, "block_size"), "bw_bytes_per_s", " (earlier)")],
         lat_ns_by_queue_depth=[*_along(by_qd, "lat_ns_mean", " mean"), *_along(by_qd, "lat_ns_p99", " p99"),
                                *_along(series_over(before, "queue_depth"), "lat_ns_mean", " (earlier) mean")],
         lat_ns_by_iops=[s for metric, suffix in _LATENCY_SERIES for s in _along(by_qd, metric, suffix, x_metric="iops")],

@@ -145,3 +145,20 @@ def test_the_percentile_curve_is_the_cumulative_share_of_the_bins(sweep: Sweep) 
     for pct in ("50", "99", "99.9"):  # fio's rule: the first bucket whose share reaches p
         first = next(p["lat_ns"] for p in curve["points"] if p["percentile"] >= float(pct))
         assert first == percentile(full.read.lat_bins_ns, Fraction(pct))
+
+
+def test_bandwidth_by_access_size_follows_the_iops_series_in_bytes_per_second(sweep: Sweep) -> None:
+    charts = sweep.call("runs.charts", {"run_ids": sweep.ids()})
+    [iops], [bw] = charts["iops_by_size"], charts["bw_bytes_per_s_by_size"]
+    assert bw["statistic"] == iops["statistic"] == "" and bw["setting"] == bw["label"] == iops["label"]
+    assert [p["x"] for p in bw["points"]] == [p["x"] for p in iops["points"]]
+    at_16k = next(r for r in sweep.runs if r.workload.block_size_bytes == 16384)
+    assert next(p["y"] for p in bw["points"] if p["x"] == 16384) == pytest.approx(at_16k.read.bw_bytes_per_s)
+
+
+def test_latency_series_name_their_setting_and_statistic_so_a_chart_can_pair_them(sweep: Sweep) -> None:
+    by_depth = sweep.ids("randread")[3:]  # QD1, 10, 100; earlier runs: the same ones, for the test
+    charts = sweep.call("runs.charts", {"run_ids": by_depth, "compare_with": by_depth})
+    by_qd = [(s["setting"], s["statistic"]) for s in charts["lat_ns_by_queue_depth"]]
+    assert by_qd == [("randread 4KiB T1", "mean"), ("randread 4KiB T1", "p99"), ("randread 4KiB T1 (earlier)", "mean")]
+    assert [s["statistic"] for s in charts["lat_ns_by_iops"]] == ["p50", "p99", "p99.9"]
