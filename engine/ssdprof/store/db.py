@@ -21,6 +21,7 @@ from ssdprof.model.results import BIN_FIELDS, RunResult
 from ssdprof.model.sweep import SweepSpec
 from ssdprof.store.drive_state import DriveStateRecords, LedgerEntry, StoredPts
 from ssdprof.store.migrations import MIGRATIONS
+from ssdprof.store.spec_choices import SpecChoiceRecords
 
 __all__ = ["MIGRATIONS", "LedgerEntry", "RunFilter", "Store", "StoredPts", "StoredSweep", "default_db_path"]
 
@@ -57,7 +58,7 @@ class RunFilter:
     """The newest ``limit`` matching runs (returned oldest first); None for all of them."""
 
 
-class Store(DriveStateRecords):
+class Store(DriveStateRecords, SpecChoiceRecords):
     def __init__(self, path: Path | str):
         self.path = Path(path)
         if str(path) != ":memory:":

@@ -162,4 +162,13 @@ MIGRATIONS: list[tuple[str, str | Callable[[sqlite3.Connection], None]]] = [
         ALTER TABLE runs ADD COLUMN target_identity TEXT NOT NULL DEFAULT '';
         CREATE INDEX runs_target_identity ON runs(target_identity);
     """),
+    # The spec sheet chosen for a device (a virtual disk reports no model to match), applied next time.
+    ("0006_device_spec_choices", """
+        CREATE TABLE device_spec_choices (
+            device_key TEXT PRIMARY KEY,
+            description TEXT NOT NULL,
+            spec_id TEXT NOT NULL,
+            chosen_at TEXT NOT NULL
+        );
+    """),
 ]
