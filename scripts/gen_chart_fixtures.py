@@ -1,6 +1,6 @@
-"""Writes src/test/student-charts.json: what the real engine answers to the chart methods (runs.charts,
-runs.percentiles) for the student sweep in src/test/student-runs.json, so the renderer's tests draw
-the engine's own numbers and never a hand-made copy of them.
+"""Writes src/test/student-charts.json: what the real engine answers to the chart methods
+(runs.charts, runs.bars, runs.percentiles) for the student sweep in src/test/student-runs.json, so
+the renderer's tests draw the engine's own numbers and never a hand-made copy of them.
 
     engine/.venv/bin/python scripts/gen_chart_fixtures.py          # regenerate
     engine/.venv/bin/python scripts/gen_chart_fixtures.py --check  # exit 1 when the file is stale
@@ -22,6 +22,7 @@ from pydantic import BaseModel
 from ssdprof.analysis.specs import bundled_spec_dir
 from ssdprof.app.rpc import EngineService, handle_message
 from ssdprof.model.results import RunResult
+from ssdprof.model.sweep import SweepSpec
 
 ROOT = Path(__file__).resolve().parent.parent
 RUNS = ROOT / "src" / "test" / "student-runs.json"
@@ -34,17 +35,36 @@ def _ignore(method: str, payload: BaseModel) -> None:
 
 
 def stored_student_runs(service: EngineService) -> list[RunResult]:
-    """The sweep's runs in a fresh store, in order (so they keep their ids), the one in full with its bins."""
+    """The sweep's runs in a fresh store as the runner stored them (sweep 1, its points in order, so
+    they keep their ids), the one in full with its bins."""
     sample = json.loads(RUNS.read_text())
     full = RunResult.model_validate(sample["full"])
+    runs = [full if raw["id"] == full.id else RunResult.model_validate(raw)
+            for raw in sample["runs"]]
+    store = service.store
+    sweep_id = store.create_sweep(SweepSpec(name="student", points=[r.workload for r in runs]))
     stored = []
-    for raw in sample["runs"]:
-        run = full if raw["id"] == full.id else RunResult.model_validate(raw)
-        kept = service.store.add_run(run.model_copy(update={"sweep_id": None}))
-        if kept.id != run.id:
-            raise SystemExit(f"run {run.id} was stored as {kept.id}: start from an empty database")
+    for index, run in enumerate(runs):
+        kept = store.add_run(run.model_copy(update={"sweep_id": sweep_id}), point_index=index)
+        if (sweep_id, kept.id) != (run.sweep_id, run.id):
+            raise SystemExit(f"run {run.id} of sweep {run.sweep_id} was stored as {kept.id} of "
+                             f"sweep {sweep_id}: start from an empty database")
         stored.append(kept)
     return stored
+
+
+def stored_repeats(service: EngineService, run: RunResult, repeats: int) -> list[int]:
+    """``run``'s point measured again in a sweep of its own that asked for ``repeats`` repeats."""
+    store = service.store
+    sweep_id = store.create_sweep(SweepSpec(name="repeats", points=[run.workload], repeats=repeats))
+    again = [run.model_copy(update={"sweep_id": sweep_id, "repeat": i}) for i in range(repeats)]
+    return [store.add_run(r, point_index=0).id or 0 for r in again]
+
+
+def _charts(run_ids: list[int], earlier: list[int], spec: str | None,
+            pool: bool = False) -> dict[str, Any]:
+    """runs.charts' params as the Results view sends them (the fake engine matches them exactly)."""
+    return {"run_ids": run_ids, "compare_with": earlier, "spec_id": spec, "pool_same_setting": pool}
 
 
 def _call(service: EngineService, method: str, params: dict[str, Any]) -> Any:
@@ -62,16 +82,25 @@ def generate() -> str:
             runs = stored_student_runs(service)
             ids = [r.id for r in runs]
             randread = [r.id for r in runs if r.workload.pattern.value == "randread"]
-            # Three repeats of the first point (copies of it, stored after the sweep) beside the second point.
-            repeats = [service.store.add_run(runs[0].model_copy(update={"sweep_id": None, "repeat": i})).id for i in range(3)]
+            # Three repeats of the first point (copies, a sweep of their own) beside the second.
+            repeats = stored_repeats(service, runs[0], 3)
             cases: list[tuple[str, str, dict[str, Any]]] = [
-                ("the student sweep", "runs.charts", {"run_ids": ids, "compare_with": [], "spec_id": None}),
-                ("its random reads against a spec sheet", "runs.charts", {"run_ids": randread, "compare_with": [], "spec_id": SPEC_ID}),
+                ("the student sweep", "runs.charts", _charts(ids, [], None)),
+                ("the student sweep, its runs of one setting pooled on request", "runs.charts",
+                 _charts(ids, [], None, pool=True)),
+                ("its random reads against a spec sheet", "runs.charts",
+                 _charts(randread, [], SPEC_ID)),
                 ("the queue-depth runs beside the earlier access-size runs", "runs.charts",
-                 {"run_ids": ids[7:], "compare_with": ids[:3], "spec_id": None}),
+                 _charts(ids[7:], ids[:3], None)),
                 ("a point repeated three times beside another", "runs.charts",
-                 {"run_ids": [*repeats, ids[1]], "compare_with": [], "spec_id": None}),
+                 _charts([*repeats, ids[1]], [], None)),
                 ("the run in full", "runs.percentiles", {"run_id": runs[4].id}),
+                ("the sweep as one group, by its recorded interface", "runs.bars",
+                 {"groups": [{"label": "virtio", "run_ids": ids}], "metric": "iops",
+                  "pool_same_setting": False}),
+                ("the sweep as one group, its runs of one setting pooled on request", "runs.bars",
+                 {"groups": [{"label": "virtio", "run_ids": ids}], "metric": "iops",
+                  "pool_same_setting": True}),
             ]
             answers = [{"case": name, "method": method, "params": params, "result": _call(service, method, params)}
                        for name, method, params in cases]

@@ -49,5 +49,8 @@ export function chartHandlers() {
     if (!found) throw new RpcReplyError({ code: -32001, message: `${method} ${key} is not among the recorded answers` });
     return found.result as never;
   };
-  return { 'runs.charts': answer('runs.charts'), 'runs.percentiles': answer('runs.percentiles') };
+  return {
+    'runs.charts': answer('runs.charts'), 'runs.percentiles': answer('runs.percentiles'),
+    'runs.bars': answer('runs.bars'),
+  };
 }

@@ -1,7 +1,8 @@
 // Groups side by side: the runs split by a tag (interface=SATA / PCIe, nodes=3 / 5, cluster=...)
-// or by the recorded interface or drive, one bar per group at each setting (mean ± 95 % CI of
-// the repeats, runs.bars), and each group against the first with Welch's t-test (runs.compare): the
-// grouping is chosen here, every number comes from the engine.
+// or by the recorded interface or drive, one bar per group at each figure (mean ± 95 % CI of a
+// sweep's repeats, or of a group's runs of one setting when the user pools them; runs.bars), each
+// with n and where its runs came from, and each group against the first with Welch's t-test
+// (runs.compare): the grouping is chosen here, every number comes from the engine.
 import { useEffect, useMemo, useState } from 'react';
 import { useEngine, type BarChart, type RunResult, type RunsCompareResult } from '../api';
 import { ChartFigure } from '../charts/ChartFigure';
@@ -28,6 +29,7 @@ export function GroupsPanel({ runs }: { runs: RunResult[] }) {
   const keys = useMemo(() => groupKeys(runs), [runs]);
   const [key, setKey] = useState(keys[0] ?? 'recorded interface');
   const [metric, setMetric] = useState<MetricId>('iops');
+  const [pool, setPool] = useState(false);
   const [verdicts, setVerdicts] = useState<{ group: string; result: RunsCompareResult | null; problem?: string }[]>([]);
 
   if (!keys.includes(key)) setKey(keys[0] ?? 'recorded interface'); // runs without the chosen key
@@ -44,9 +46,10 @@ export function GroupsPanel({ runs }: { runs: RunResult[] }) {
     let current = true;
     const groups = view.groups.map((g) => ({ label: g, run_ids: runs.filter((r) => view.of(r) === g).map((r) => r.id!) }));
     if (groups.length === 0) return;
-    engine.call('runs.bars', { groups, metric }).then((b) => current && setBars(b), () => current && setBars(null));
+    engine.call('runs.bars', { groups, metric, pool_same_setting: pool })
+      .then((b) => current && setBars(b), () => current && setBars(null));
     return () => { current = false; };
-  }, [engine, runs, view, metric]);
+  }, [engine, runs, view, metric, pool]);
 
   useEffect(() => {
     let current = true;
@@ -79,14 +82,23 @@ export function GroupsPanel({ runs }: { runs: RunResult[] }) {
           </select>
         </div>
       </div>
+      <label>
+        <input type="checkbox" checked={pool} onChange={(e) => setPool(e.target.checked)} />
+        {' '}Pool a group&apos;s runs of one setting from different sweeps into one bar (otherwise
+        only a sweep&apos;s repeats are)
+      </label>
       {view.groups.length < 2 && (
         <p className="hint">Every run is in one group ({view.groups[0] ?? 'none'}). Tag runs in History (e.g. interface=SATA, interface=PCIe) to compare groups.</p>
       )}
       <ChartFigure id="groups" title={`${info.label} per setting and ${key.replace(/^tag /, '')} (mean ± 95 % CI)`} kind="bar"
         xLabel="setting" yLabel={info.unit} categories={bars?.categories ?? []} series={drawn(bars?.series ?? [], info.scale)} />
+      {bars && <BarSources bars={bars} scale={info.scale} />}
       {verdicts.length > 0 && (
         <table className="data" data-testid="group-verdicts">
-          <caption>Each group against {view.groups[0]}: mean ± 95 % CI, Welch's t-test, setting by setting</caption>
+          <caption>
+            Each group against {view.groups[0]}: mean ± 95 % CI, Welch&apos;s t-test, setting by
+            setting; a group&apos;s runs of one setting are its sample, from whichever sweeps
+          </caption>
           <thead><tr><th>group</th><th>setting</th><th>{view.groups[0]}</th><th>group</th><th>difference</th><th>verdict</th></tr></thead>
           <tbody>
             {verdicts.flatMap((v) => (v.result ? v.result.comparisons.map((c, i) => (
@@ -102,5 +114,29 @@ export function GroupsPanel({ runs }: { runs: RunResult[] }) {
         </table>
       )}
     </section>
+  );
+}
+
+/** Every bar with its n and where its runs came from: the engine's words, never a bare mean. */
+function BarSources({ bars, scale }: { bars: BarChart; scale: number }) {
+  const rows = bars.categories.flatMap((category, i) => bars.series.flatMap((s) => {
+    const p = s.points[i];
+    if (!p || p.y === null) return [];
+    const half = p.half_width === null ? '' : ` ± ${fmt(p.half_width / scale)}`;
+    return [{ category, group: s.label, mean: `${fmt(p.y / scale)}${half}`, source: p.source }];
+  }));
+  if (rows.length === 0) return null;
+  return (
+    <table className="data" data-testid="group-bars">
+      <caption>The bars: mean ± 95 % CI, n and where the runs came from</caption>
+      <thead><tr><th>setting</th><th>group</th><th>mean</th><th>n and source</th></tr></thead>
+      <tbody>
+        {rows.map(({ category, group, mean, source }) => (
+          <tr key={`${category}-${group}`}>
+            <td>{category}</td><td>{group}</td><td>{mean}</td><td>{source}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }

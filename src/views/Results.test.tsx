@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import type { RunResult } from '../api';
+import type { ChartSet, RunResult } from '../api';
 import { fakeEngine } from '../test/fake-engine';
 import { chartCase, chartHandlers, fullRun, studentRuns } from '../test/fixtures';
 import { renderWith } from '../test/render';
@@ -18,11 +18,24 @@ describe('Results', () => {
   it('draws the student curves the engine computed', async () => {
     const fake = fakeEngine({ 'runs.get': () => ({ run: fullRun }), ...chartHandlers() });
     renderWith(fake.engine, <Results title="sweep 1" runs={studentRuns} onDesign={vi.fn()} />);
-    await waitFor(() => expect(chartPoints('IOPS vs access size')).toEqual(['4096', '16384', '131072']));
+    // 4 KiB QD1 reads, measured by two of the preset's series: two points, not one of "2 repeats"
+    const bySize = ['4096', '4096', '16384', '131072'];
+    await waitFor(() => expect(chartPoints('IOPS vs access size')).toEqual(bySize));
     expect(fake.calls.find((c) => c.method === 'runs.charts')?.params).toEqual(chartCase('the student sweep').params);
-    expect(chartPoints('Latency vs queue depth (µs)')).toEqual(['1', '10', '100', '1', '10', '100']);
-    expect(chartPoints('IOPS vs read/write mix')).toEqual(['0', '50', '70', '100']);
+    expect(chartPoints('Latency vs queue depth (µs)'))
+      .toEqual(['1', '1', '10', '100', '1', '1', '10', '100']);
+    expect(chartPoints('IOPS vs read/write mix')).toEqual(['0', '50', '70', '100', '100', '100']);
     expect(await screen.findAllByRole('row')).not.toHaveLength(0);
+  });
+
+  it('draws bandwidth against access size in MB/s, as the PDF does', async () => {
+    renderWith(engine(), <Results title="sweep 1" runs={studentRuns} onDesign={vi.fn()} />);
+    const title = 'Bandwidth vs access size (MB/s = 10⁶ B/s)';
+    await waitFor(() => expect(chartPoints(title)).toEqual(['4096', '4096', '16384', '131072']));
+    const at16k = studentRuns.find((r) => r.workload.block_size_bytes === 16384)!;
+    const rows = within(screen.getByRole('table', { name: title })).getAllByRole('row');
+    const row = rows.find((r) => r.getAttribute('data-x') === '16384')!;
+    expect(Number(row.getAttribute('data-y'))).toBeCloseTo(at16k.read.bw_bytes_per_s / 1e6, 6);
   });
 
   it('states units in the table and marks a warning next to the number it concerns', () => {
@@ -66,6 +79,41 @@ describe('Results', () => {
     await waitFor(() => expect(screen.getByLabelText('Run').querySelectorAll('option')).toHaveLength(2));
     await userEvent.selectOptions(screen.getByLabelText('Repeat'), String(ids[2]));
     expect(fake.calls.filter((c) => c.method === 'runs.get').at(-1)?.params).toEqual({ run_id: ids[2] });
+  });
+
+  it('pools runs of one setting only when asked, saying n and where they came from', async () => {
+    const fake = fakeEngine({ 'runs.get': () => ({ run: fullRun }), ...chartHandlers() });
+    renderWith(fake.engine, <Results title="sweep 1" runs={studentRuns} onDesign={vi.fn()} />);
+    expect((await screen.findByTestId('no-pooled')).textContent).toMatch(/Every figure is one run/);
+    const detail = screen.getByLabelText('Run');
+    expect([...detail.querySelectorAll('option')].map((o) => o.textContent).slice(0, 2))
+      .toEqual(['#1 randread 4KiB QD1 T1 (run 1)', '#2 randread 16KiB QD1 T1']);
+
+    await userEvent.click(screen.getByRole('checkbox', { name: /Pool runs of one setting/ }));
+    const pooled = chartCase('the student sweep, its runs of one setting pooled on request');
+    const asked = fake.calls.filter((c) => c.method === 'runs.charts').at(-1)?.params;
+    expect(asked).toEqual(pooled.params);
+    const table = await screen.findByTestId('pooled-table');
+    const [row] = within(table).getAllByRole('row').slice(1);
+    const figure = (pooled.result as ChartSet).points.find((p) => p.kind === 'pooled')!;
+    const iops = `${figure.iops!.mean.toFixed(0)} ± ${figure.iops!.half_width!.toFixed(0)}`;
+    expect([...row!.querySelectorAll('td')].slice(0, 4).map((td) => td.textContent)).toEqual([
+      'randread 4KiB QD1 T1', 'n = 2 runs pooled from sweep 1', '1, 8', iops]);
+    expect(screen.getByLabelText('Run').textContent).toContain(
+      'randread 4KiB QD1 T1 (n = 2 runs pooled from sweep 1)');
+  });
+
+  it('names a repeated point\'s sweep beside its mean and interval', async () => {
+    const ids = chartCase('a point repeated three times beside another').params.run_ids as number[];
+    const repeats: RunResult[] = ids.slice(0, 3)
+      .map((id, i) => ({ ...studentRuns[0]!, id, repeat: i }));
+    const runs = [...repeats, { ...studentRuns[1]!, id: ids[3]! }];
+    renderWith(engine(), <Results title="repeats" runs={runs} onDesign={vi.fn()} />);
+    const table = await screen.findByTestId('pooled-table');
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(rows.map((r) => r.querySelectorAll('td')[1]?.textContent))
+      .toEqual(['n = 3 repeats of sweep 2']);
+    expect(rows[0]!.getAttribute('data-kind')).toBe('repeats');
   });
 
   it('suggests what to run when there are no results', () => {

@@ -25,6 +25,7 @@ interface Props {
 }
 
 const US = 1e3;
+const MB = 1e6;
 const ids = (runs: RunResult[]) => runs.map((r) => r.id).filter((id): id is number => id !== null);
 
 export function Results({ title, runs, onDesign, onOpen }: Props) {
@@ -58,14 +59,18 @@ export function Results({ title, runs, onDesign, onOpen }: Props) {
   const runIds = ids(runs).join(',');
   const earlierIds = ids(earlier).join(',');
   const specId = spec?.id ?? null;
+  // Runs of one setting are one mean ± CI only as a sweep's repeats, or when the user pools them.
+  const [pool, setPool] = useState(false);
   useEffect(() => {
     let current = true;
-    const asked = { run_ids: ids(runs), compare_with: ids(earlier), spec_id: specId };
+    const asked = {
+      run_ids: ids(runs), compare_with: ids(earlier), spec_id: specId, pool_same_setting: pool,
+    };
     if (asked.run_ids.length === 0) return;
     engine.call('runs.charts', asked).then((c) => current && setCharts(c), () => current && setCharts(null));
     return () => { current = false; };
   // eslint-disable-next-line react-hooks/exhaustive-deps -- keyed on the ids, so new arrays of the same runs ask nothing again
-  }, [engine, runIds, earlierIds, specId]);
+  }, [engine, runIds, earlierIds, specId, pool]);
 
   // New runs start from their first run and no earlier ones; adjusted while rendering, not after.
   const [shownRuns, setShownRuns] = useState(runs);
@@ -107,6 +112,7 @@ export function Results({ title, runs, onDesign, onOpen }: Props) {
     setExportNote(await saveReport(engine, () => engine.call('report.pdf', {
       run_ids: runs.map((r) => r.id!).filter((id) => id !== null), compare_with: earlier.map((r) => r.id!),
       spec_id: specChoice !== AUTO && specChoice !== NONE ? specChoice : null, title: `SSD performance report — ${title}`,
+      pool_same_setting: pool,
     }), (report) => `${Math.ceil(report.bytes / 1024)} KiB, ${report.runs} run(s)`));
     setExporting(false);
   }
@@ -124,6 +130,9 @@ export function Results({ title, runs, onDesign, onOpen }: Props) {
       <div className="chart-grid">
         <ChartFigure id="iops-vs-size" title="IOPS vs access size" kind="line" xLabel="access size" yLabel="IOPS" xLog2
           formatX={formatSize} series={drawn(charts?.iops_by_size ?? [])}
+          empty="No runs that differ only in access size: run the student preset or vary access size." />
+        <ChartFigure id="bw-vs-size" title="Bandwidth vs access size (MB/s = 10⁶ B/s)" kind="line" xLabel="access size"
+          yLabel="MB/s" xLog2 formatX={formatSize} series={drawn(charts?.bw_bytes_per_s_by_size ?? [], MB)}
           empty="No runs that differ only in access size: run the student preset or vary access size." />
         <ChartFigure id="latency-vs-qd" title="Latency vs queue depth (µs)" kind="line" xLabel="queue depth" yLabel="µs" xLog
           series={drawn(charts?.lat_ns_by_queue_depth ?? [], US)}
@@ -152,12 +161,12 @@ export function Results({ title, runs, onDesign, onOpen }: Props) {
         <ChartFigure id="percentiles" title="Latency percentile distribution" kind="line" xLabel="latency (µs)" yLabel="percentile" xLog
           series={curve?.points.length ? [{ label: curve.label, points: curve.points.map((p) => ({ x: p.lat_ns / US, y: p.percentile })) }] : []}
           empty="This run has no total-latency histogram (imported output made without lat_percentiles)." />
-        <ChartFigure id="time-series" title="IOPS per second" kind="line" xLabel="s" yLabel="IOPS"
+        <ChartFigure id="time-series" title="IOPS per second" kind="line" xLabel="seconds since the run started" yLabel="IOPS"
           series={detail ? [{ label: 'read + write', points: detail.progress.map((s) => ({ x: s.elapsed_s, y: s.read_iops + s.write_iops })) }] : []}
           empty="This run has no per-second samples." />
       </div>
       {detail && detail.hosts.some((h) => h.host !== 'local') && <HostResults run={detail} />}
-      <ResultsTable runs={tableRuns} />
+      <ResultsTable runs={tableRuns} figures={points} pool={{ on: pool, set: setPool }} />
     </section>
   );
 }
@@ -170,7 +179,8 @@ async function lastFinished(engine: Engine): Promise<{ title: string; runs: RunR
   return listed.runs.length ? { title: `sweep ${last.id}`, runs: listed.runs } : null;
 }
 
-/** Which run to detail: the point, then (when repeated) which repeat — two short lists, not one per run. */
+/** Which run to detail: the figure, then (when it is of several runs) which run — two short
+ *  lists, not one per run. */
 function DetailChoice({ points, selectedId, onSelect }: { points: RunPoint[]; selectedId: number | null; onSelect: (id: number) => void }) {
   const pointIndex = Math.max(0, points.findIndex((p) => p.run_ids.includes(selectedId ?? -1)));
   const point = points[pointIndex];
@@ -179,11 +189,17 @@ function DetailChoice({ points, selectedId, onSelect }: { points: RunPoint[]; se
     <div className="field inline">
       <label htmlFor="detail-run">Run</label>
       <select id="detail-run" value={pointIndex} onChange={(e) => { const id = first(Number(e.target.value)); if (id != null) onSelect(id); }}>
-        {points.map((p, i) => <option key={i} value={i}>{p.run_ids.length > 1 ? `${p.label} (${p.run_ids.length} repeats)` : `#${p.run_ids[0]} ${p.label}`}</option>)}
+        {points.map((p, i) => (
+          <option key={i} value={i}>
+            {p.kind === 'single' ? `#${p.run_ids[0]} ${p.label}` : `${p.label} (${p.source})`}
+          </option>
+        ))}
       </select>
       {point && point.run_ids.length > 1 && (
         <>
-          <label htmlFor="detail-repeat">Repeat</label>
+          <label htmlFor="detail-repeat">
+            {point.kind === 'repeats' ? 'Repeat' : 'Pooled run'}
+          </label>
           <select id="detail-repeat" value={selectedId ?? ''} onChange={(e) => onSelect(Number(e.target.value))}>
             {point.run_ids.map((id, i) => <option key={id} value={id}>{i + 1} (#{id})</option>)}
           </select>

@@ -1,7 +1,12 @@
 // The results table: one row per run and direction, units in the headers, each warning marked
-// next to the number it concerns; copy as tab-separated text, or CSV from the engine.
+// next to the number it concerns; copy as tab-separated text, or CSV from the engine. Beneath it,
+// the figures of several runs (a sweep's repeats, or runs the user chose to pool) as the engine
+// computed them, each with n and where its runs came from.
 import { useMemo, useState } from 'react';
-import { useEngine, type DirectionStats, type RunResult, type ValidityWarning } from '../api';
+import {
+  useEngine, type DirectionStats, type MeanValue, type RunPoint, type RunResult,
+  type ValidityWarning,
+} from '../api';
 import { activeDirections, type Direction } from '../lib/analysis';
 import { mbPerS, mibPerS } from '../lib/units';
 
@@ -47,7 +52,15 @@ function concerning(run: RunResult, direction: Direction, key: string): Validity
 /** Rows drawn at first; a long sweep's table is opened in full on request (copy and CSV always hold every row). */
 export const FIRST_ROWS = 200;
 
-export function ResultsTable({ runs }: { runs: RunResult[] }) {
+interface Props {
+  runs: RunResult[];
+  /** The runs as figures (runs.charts' points): those of several runs get a table of their own. */
+  figures?: RunPoint[];
+  /** Whether runs of one setting are pooled beyond a sweep's repeats (the user's choice). */
+  pool?: { on: boolean; set: (on: boolean) => void };
+}
+
+export function ResultsTable({ runs, figures, pool }: Props) {
   const engine = useEngine();
   const [note, setNote] = useState('');
   const [showAll, setShowAll] = useState(false);
@@ -136,6 +149,66 @@ export function ResultsTable({ runs }: { runs: RunResult[] }) {
           The first {shown.length} of {rows.length} rows.{' '}
           <button type="button" onClick={() => setShowAll(true)}>Show all {rows.length} rows</button>
         </p>
+      )}
+      {figures && <PooledFigures figures={figures} pool={pool} />}
+    </div>
+  );
+}
+
+/** `mean ± half width` of a pooled figure, in the unit `show` turns it into. */
+function interval(value: MeanValue | null, show: (v: number) => number, digits: number): string {
+  if (value === null) return '–';
+  const text = (v: number) => show(v).toFixed(digits);
+  const half = value.half_width;
+  return half === null ? text(value.mean) : `${text(value.mean)} ± ${text(half)}`;
+}
+
+const asIs = (v: number) => v;
+const usOf = (ns: number) => ns / 1e3;
+
+function PooledFigures({ figures, pool }: { figures: RunPoint[]; pool?: Props['pool'] }) {
+  const pooled = figures.filter((f) => f.kind !== 'single');
+  return (
+    <div className="pooled-figures">
+      {pool && (
+        <label>
+          <input type="checkbox" checked={pool.on} onChange={(e) => pool.set(e.target.checked)} />
+          {' '}Pool runs of one setting from different sweeps or series into one mean (not only the
+          repeats a sweep asked for)
+        </label>
+      )}
+      {pooled.length === 0 ? (
+        <p className="hint" data-testid="no-pooled">
+          Every figure is one run: nothing was repeated (set Repeats in the designer for a 95 %
+          confidence interval)
+          {pool && !pool.on ? ', and runs of one setting are pooled only if you choose to' : ''}.
+        </p>
+      ) : (
+        <table className="data" data-testid="pooled-table">
+          <caption>
+            Figures of several runs: mean ± half width of the 95 % confidence interval
+            (Student&apos;s t), with n and where the runs came from
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">setting</th><th scope="col">n and source</th><th scope="col">runs</th>
+              <th scope="col" className="num">IOPS</th><th scope="col" className="num">MB/s</th>
+              <th scope="col" className="num">mean µs</th>
+              <th scope="col" className="num">p99 µs</th>
+            </tr>
+          </thead>
+          <tbody>
+            {pooled.map((f) => (
+              <tr key={f.run_ids.join(',')} data-kind={f.kind}>
+                <td>{f.label}</td><td>{f.source}</td><td>{f.run_ids.join(', ')}</td>
+                <td className="num">{interval(f.iops, asIs, 0)}</td>
+                <td className="num">{interval(f.bw_bytes_per_s, mbPerS, 1)}</td>
+                <td className="num">{interval(f.lat_ns_mean, usOf, 1)}</td>
+                <td className="num">{interval(f.lat_ns_p99, usOf, 1)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
       )}
     </div>
   );

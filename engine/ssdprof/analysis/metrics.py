@@ -14,9 +14,9 @@ from dataclasses import dataclass
 
 from ssdprof.model.results import LatencyStats, RunResult
 
-__all__ = ["FACTORS", "LATENCY_METRICS", "METRICS", "METRIC_NAMES", "MetricName", "factor_value", "latency_kind_note",
-           "metric_name", "metric_value", "node_count",
-           "repeat_groups", "setting_key", "values"]
+__all__ = ["FACTORS", "LATENCY_METRICS", "METRICS", "METRIC_NAMES", "SETTING_FIELDS", "MetricName",
+           "factor_value", "latency_kind_note", "metric_name", "metric_value", "node_count", "pts_round",
+           "setting_key", "values"]
 
 
 def _weighted_mean_ns(run: RunResult) -> float | None:
@@ -151,24 +151,41 @@ def values(runs: Sequence[RunResult], metric: str) -> list[float]:
     return [v for r in runs if (v := metric_value(r, metric)) is not None]
 
 
+SETTING_FIELDS = ("pattern", "random", "read_pct", "bs", "qd", "jobs", "direct", "rate", "runtime",
+                  "region", "target", "engine", "drive", "round", "hosts", "nodes", "device")
+"""The names :func:`setting_key` knows, for its ``drop``."""
+
+
+def pts_round(run: RunResult) -> tuple[str, int] | None:
+    """The PTS test and round a run measured, e.g. ('iops', 3); None outside a PTS test."""
+    state = run.drive_state
+    recorded = state.pts_round if state is not None else None
+    text = str(recorded if recorded is not None else run.tags.get("pts_round", "")).strip()
+    return (run.tags.get("pts_test", ""), int(text)) if text.isdigit() else None
+
+
 def setting_key(run: RunResult, drop: frozenset[str] = frozenset()) -> tuple[object, ...]:
     """What a run measured, minus the settings in ``drop``: runs with equal keys differ only in those.
 
-    Names: pattern, random, read_pct, bs, qd, jobs, direct, hosts, nodes, device.
+    The one rule for "the same setting" (repeats, series, comparisons): everything that changes
+    what is measured: the access (pattern, mix, size, queue, jobs, direct I/O), the offered rate,
+    how long and over which region, the engine and its I/O method, the drive's state and PTS
+    round, and where (hosts, storage nodes, drive model). Names: see :data:`SETTING_FIELDS`.
     """
-    w = run.workload
-    fields = {"pattern": w.pattern.value, "random": w.pattern.is_random, "read_pct": w.read_pct,
-              "bs": w.block_size_bytes, "qd": w.queue_depth, "jobs": w.numjobs, "direct": w.direct,
-              "hosts": tuple(sorted(h.host for h in run.hosts)), "nodes": node_count(run), "device": run.environment.device_model}
-    unknown = drop - fields.keys()
+    unknown = drop - set(SETTING_FIELDS)
     if unknown:
-        raise KeyError(f"unknown setting(s) {sorted(unknown)}; known: {', '.join(fields)}")
+        raise KeyError(f"unknown setting(s) {sorted(unknown)}; known: {', '.join(SETTING_FIELDS)}")
+    w = run.workload
+    state = run.drive_state
+    fields: dict[str, object] = {
+        "pattern": w.pattern.value, "random": w.pattern.is_random, "read_pct": w.read_pct,
+        "bs": w.block_size_bytes, "qd": w.queue_depth, "jobs": w.numjobs, "direct": w.direct,
+        "rate": w.rate_iops,  # offered IOPS, Poisson arrivals (the only rate process); 0: unpaced
+        "runtime": (w.runtime_s, w.ramp_s), "region": (w.size_bytes, w.offset_bytes),
+        "target": w.target,
+        "engine": (run.engine.name, run.engine.ioengine),
+        "drive": state.condition if state is not None else "not-recorded", "round": pts_round(run),
+        "hosts": tuple(sorted(h.host for h in run.hosts)), "nodes": node_count(run),
+        "device": run.environment.device_model,
+    }
     return tuple(v for k, v in fields.items() if k not in drop)
-
-
-def repeat_groups(runs: Sequence[RunResult]) -> list[list[RunResult]]:
-    """Runs grouped as repeats: same setting, hosts, drive and node count, in first-seen order."""
-    groups: dict[tuple[object, ...], list[RunResult]] = {}
-    for run in runs:
-        groups.setdefault((run.workload.key(), *setting_key(run)), []).append(run)
-    return list(groups.values())

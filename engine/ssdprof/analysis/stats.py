@@ -16,7 +16,8 @@ from typing import Any
 import numpy as np
 from scipy import stats as sps
 
-from ssdprof.analysis.metrics import metric_value, node_count, repeat_groups, setting_key
+from ssdprof.analysis.metrics import metric_value, node_count, setting_key
+from ssdprof.analysis.repeats import pools, setting_label
 from ssdprof.model.drive_state import state_difference
 from ssdprof.model.results import RunResult
 from ssdprof.model.workload import Workload
@@ -158,34 +159,38 @@ def _verdict(r: WelchResult, labels: tuple[str, str], unit: str) -> str:
 
 @dataclass(frozen=True)
 class GroupSummary:
-    """Repeats of one setting on one set of hosts, drive and node count."""
+    """Runs of one setting shown as one figure: a sweep's repeats, one run, or pooled on request."""
 
     workload: Workload
     hosts: tuple[str, ...]
     nodes: int | None
     run_ids: tuple[int | None, ...]
     ci: MeanCI
+    label: str
+    """The setting (:func:`~ssdprof.analysis.repeats.setting_label`)."""
+    source: str
+    """n and where the runs came from, e.g. 'n = 3 repeats of sweep 12' (:attr:`Pool.source`)."""
 
     def as_dict(self) -> dict[str, Any]:
-        return {"setting": self.label, "hosts": self.hosts, "nodes": self.nodes, "run_ids": self.run_ids, **self.ci.__dict__,
+        return {"setting": self.label, "hosts": self.hosts, "nodes": self.nodes,
+                "run_ids": self.run_ids, "source": self.source, **self.ci.__dict__,
                 "low": self.ci.low, "high": self.ci.high}
 
-    @property
-    def label(self) -> str:
-        nodes = f" nodes={self.nodes}" if self.nodes is not None else ""
-        hosts = f" on {len(self.hosts)} hosts" if len(self.hosts) > 1 else ""
-        return f"{self.workload.label}{hosts}{nodes}"
 
-
-def summarise_repeats(runs: Sequence[RunResult], metric: str, confidence: float = 0.95) -> list[GroupSummary]:
-    """Group runs as repeats (:func:`~ssdprof.analysis.metrics.repeat_groups`), each as mean ± CI of ``metric``."""
+def summarise_repeats(runs: Sequence[RunResult], metric: str, confidence: float = 0.95,
+                      pool_same_setting: bool = False) -> list[GroupSummary]:
+    """Each pool of runs (:func:`~ssdprof.analysis.repeats.pools`: a sweep's repeats, one run, or
+    with ``pool_same_setting`` every run of a setting) as mean ± CI of ``metric``."""
     summaries = []
-    for members in repeat_groups(runs):
+    for pool in pools(runs, pool_same_setting):
+        members = pool.runs
         found = [(r.id, v) for r in members if (v := metric_value(r, metric)) is not None]
         if found:
             hosts = tuple(sorted(h.host for h in members[0].hosts)) or ("local",)
-            summaries.append(GroupSummary(members[0].workload, hosts, node_count(members[0]), tuple(i for i, _ in found),
-                                          mean_ci([v for _, v in found], confidence)))
+            summaries.append(GroupSummary(members[0].workload, hosts, node_count(members[0]),
+                                          tuple(i for i, _ in found),
+                                          mean_ci([v for _, v in found], confidence),
+                                          setting_label(members[0]), pool.source))
     return summaries
 
 
@@ -217,12 +222,15 @@ def drive_state_note(a: Sequence[RunResult], b: Sequence[RunResult]) -> str:
 
 def compare_groups(a: Sequence[RunResult], b: Sequence[RunResult], metric: str, *, confidence: float = 0.95,
                    scale: float = 1.0, unit: str = "") -> list[GroupComparison]:
-    """Welch-test B against A setting by setting; the groups may differ only in hosts, nodes and drive.
+    """Welch-test B against A setting by setting; the groups may differ only in hosts, nodes, drive
+    (model, target and state: a difference in state is said in the verdict).
+
+    Choosing the two groups is choosing to pool each group's runs of one setting as its sample.
 
     When each group holds a single setting and they differ, they are still compared, marked
     ``same_setting=False`` so the caller can say so. ``scale`` divides values (e.g. 1e6 for MB/s).
     """
-    drop = frozenset({"hosts", "nodes", "device"})
+    drop = frozenset({"hosts", "nodes", "device", "target", "drive"})
     by_a: dict[tuple[object, ...], list[RunResult]] = {}
     by_b: dict[tuple[object, ...], list[RunResult]] = {}
     for runs, keyed in ((a, by_a), (b, by_b)):

@@ -52,6 +52,9 @@ def register(sub: Any) -> None:
     compare.add_argument("--spec", default="auto", help="spec id, 'auto' (match the drive model) or 'none'")
     compare.add_argument("--spec-dir", type=Path, help=f"your own spec sheets (default: {default_user_spec_dir()})")
     compare.add_argument("--link-gbps", type=float, help="one client's network link in Gb/s, to flag network-bound runs")
+    compare.add_argument("--pool", action="store_true", help=(
+        "pool runs of one setting from different sweeps (or points of one sweep) into one "
+        "mean ± CI; without it only the repeats a sweep asked for are"))
 
     predict = command(sub, "predict", "fit models to stored runs, validate by leaving a setting out, predict untested ones",
                        "ssdprof predict --sweep 3 --metric bw_bytes_per_s --at 1MiB\n"
@@ -165,8 +168,9 @@ def _compare(args: argparse.Namespace, store: Store) -> int:
         report["latency_note"] = latency_kind_note(a, b)
         lines.append(f"note: {report['latency_note']}" if report["latency_note"] else "")
     else:
-        groups = summarise_repeats(a, args.metric, args.confidence)
-        lines += [f"{g.label:34} {g.ci.format(scale, unit)}  runs {', '.join(map(str, g.run_ids))}" for g in groups]
+        groups = summarise_repeats(a, args.metric, args.confidence, args.pool)
+        lines += [f"{g.label:34} {g.ci.format(scale, unit)}  {g.source}" + _run_list(g.run_ids)
+                  for g in groups]
         report["groups"] = [g.as_dict() for g in groups]
         report["spec"] = _spec_lines(a, args, lines)
     observations = observe([*a, *b], link_bytes_per_s=args.link_gbps * 1e9 / 8 if args.link_gbps else None)
@@ -177,6 +181,10 @@ def _compare(args: argparse.Namespace, store: Store) -> int:
     else:
         print("\n".join(line for line in lines if line))
     return 0
+
+
+def _run_list(run_ids: Sequence[int | None]) -> str:
+    return f" (runs {', '.join(map(str, run_ids))})" if len(run_ids) > 1 else ""
 
 
 def _spec_for(run: RunResult, args: argparse.Namespace, library: SpecLibrary) -> tuple[Spec | None, str]:
@@ -199,7 +207,7 @@ def _spec_lines(runs: list[RunResult], args: argparse.Namespace, lines: list[str
     library = spec_library(args)
     out: list[dict[str, Any]] = []
     said: set[str] = set()
-    for group in summarise_repeats(runs, "iops", args.confidence):
+    for group in summarise_repeats(runs, "iops", args.confidence, args.pool):
         members = [r for r in runs if r.id in group.run_ids]
         spec, how = _spec_for(members[0], args, library)
         if spec is None:

@@ -2,9 +2,11 @@
 ``runs.bars`` and ``runs.percentiles`` RPC methods) reads them from here, and the PDF's charts read
 the same series (``groups.series_over``, ``groups.repeat_summaries``), so the two cannot disagree.
 
-Each point carries the mean of its repeats, the half width of their 95 % confidence interval
-(Student's t, :func:`ssdprof.analysis.stats.mean_ci`) and how many repeats it holds. Values keep
-their unit (IOPS, ns, bytes): a client scales them for display only.
+Each point is one run, a sweep's repeats of one point, or runs pooled because the caller asked
+(``pool``; :mod:`ssdprof.analysis.repeats` is the rule): it carries their mean, the half width of
+their 95 % confidence interval (Student's t, :func:`ssdprof.analysis.stats.mean_ci`), n, the run ids
+and where they came from. Runs of one setting that are not pooled are points of their own. Values
+keep their unit (IOPS, ns, bytes): a client scales them for display only.
 """
 
 from __future__ import annotations
@@ -14,14 +16,19 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ssdprof.analysis.repeats import Pool, PoolKind
 from ssdprof.analysis.spec_comparison import comparable_outstanding, run_access
 from ssdprof.analysis.specs import Spec
 from ssdprof.model.histogram import cumulative
 from ssdprof.model.results import RunResult
-from ssdprof.report.groups import Point, RunGroup, Series, repeat_summaries, series_over
+from ssdprof.report.groups import Point, RunGroup, Series, Summary, repeat_summaries, series_over
 
-__all__ = ["BarChart", "ChartPoint", "ChartSeries", "ChartSet", "PercentileCurve", "PercentilePoint", "RunPoint", "bar_chart",
-           "chart_set", "percentile_curve", "spec_points"]
+__all__ = ["BarChart", "ChartPoint", "ChartSeries", "ChartSet", "MeanValue", "PercentileCurve",
+           "PercentilePoint", "RunPoint", "bar_chart", "chart_set", "percentile_curve",
+           "spec_points"]
+
+_SOURCE = ("n and where the runs came from: 'run 8', 'n = 3 repeats of sweep 12', "
+           "'n = 5 runs pooled from sweeps 3, 7'")
 
 
 class _Value(BaseModel):
@@ -30,9 +37,12 @@ class _Value(BaseModel):
 
 class ChartPoint(_Value):
     x: float = Field(description="in the unit the chart names (bytes, queue depth, % reads, IOPS, or a bar's index)")
-    y: float | None = Field(description="mean of the point's repeats, in the chart's unit; None when none has the metric")
+    y: float | None = Field(description="mean of the point's runs, in the chart's unit; None when "
+                                        "none has the metric")
     half_width: float | None = Field(description="half the 95 % confidence interval of the mean (Student's t); None below 2")
     n: int = Field(description="how many runs the mean is of")
+    run_ids: list[int] = Field(description="the runs the point is of; none for a spec's figure")
+    source: str = Field(description=f"{_SOURCE}; 'spec sheet' for a spec's figure; '' for no runs")
 
 
 Statistic = Literal["", "mean", "p50", "p99", "p99.9"]
@@ -54,9 +64,26 @@ class BarChart(_Value):
     series: list[ChartSeries]
 
 
+class MeanValue(_Value):
+    mean: float = Field(description="the mean of the runs, in the metric's unit")
+    half_width: float | None = Field(description="half the 95 % confidence interval (Student's t); "
+                                                 "None below 2")
+    n: int = Field(description="how many runs have the metric")
+
+
 class RunPoint(_Value):
-    label: str
-    run_ids: list[int] = Field(description="the repeats of this setting, in run order")
+    """A setting's runs shown as one figure: one run, a sweep's repeats, or pooled on request."""
+
+    label: str = Field(description="the setting; with its runs ('(run 8)') where it is shown twice")
+    run_ids: list[int] = Field(description="the runs of this figure, in run order")
+    source: str = Field(description=_SOURCE)
+    kind: PoolKind = Field(description="single: one run; repeats: the repeats of one point a sweep "
+                                       "asked for; pooled: runs of one setting pooled on request")
+    iops: MeanValue | None = Field(description="IOPS, reads and writes added")
+    bw_bytes_per_s: MeanValue | None = Field(description="bandwidth in bytes/s, both directions")
+    lat_ns_mean: MeanValue | None = Field(description="mean total latency in ns, I/O-weighted")
+    lat_ns_p99: MeanValue | None = Field(description="the mean of the runs' p99 total latency "
+                                                     "in ns (the worse direction's)")
 
 
 class ChartSet(_Value):
@@ -68,9 +95,14 @@ class ChartSet(_Value):
     lat_ns_by_queue_depth: list[ChartSeries] = Field(description="x: queue depth; y: total latency in ns (mean, p99)")
     lat_ns_by_iops: list[ChartSeries] = Field(description="x: mean IOPS at each queue depth; y: latency in ns (p50, p99, p99.9)")
     iops_by_read_pct: list[ChartSeries] = Field(description="x: % reads; y: IOPS")
-    repeat_iops: BarChart = Field(description="mean IOPS per setting ± 95 % CI; earlier runs as their own series")
-    repeats_shown: bool = Field(description="whether the repeat bars say anything: some setting was repeated, or earlier runs given")
-    points: list[RunPoint] = Field(description="the runs' settings, each with its repeats: what a detail view picks from")
+    repeat_iops: BarChart = Field(description="mean IOPS per figure ± 95 % CI; earlier runs as "
+                                              "their own series")
+    repeats_shown: bool = Field(description="whether the repeat bars say anything: some figure "
+                                            "is of several runs, or earlier runs given")
+    points: list[RunPoint] = Field(description="the runs as figures (one run, a sweep's repeats, "
+                                               "or pooled on request): what a detail picks from")
+    pooled_same_setting: bool = Field(description="whether runs of one setting were pooled on "
+                                                  "request, beyond the repeats a sweep asked for")
 
 
 class PercentilePoint(_Value):
@@ -95,7 +127,12 @@ def _point(point: Point, metric: str, x_metric: str | None = None) -> ChartPoint
     if x_metric and x is None:
         return None
     return ChartPoint(x=x.mean if x else point.x, y=found.mean if found else None,
-                      half_width=found.half_width if found else None, n=found.n if found else 0)
+                      half_width=found.half_width if found else None, n=found.n if found else 0,
+                      run_ids=_ids(point.runs), source=point.source)
+
+
+def _ids(runs: Sequence[RunResult]) -> list[int]:
+    return [r.id for r in runs if r.id is not None]
 
 
 def _along(series: Sequence[Series], metric: str, suffix: str = "", x_metric: str | None = None) -> list[ChartSeries]:
@@ -122,46 +159,75 @@ def spec_points(spec: Spec | None, runs: Sequence[RunResult]) -> list[ChartSerie
             continue
         threads = f"×{f.threads}" if f.threads else ""
         label = f"spec: {spec.model} {f.metric.value.replace('_', ' ', 1)} QD{f.queue_depth or '?'}{threads}"
-        found.append(ChartSeries(label=label, points=[ChartPoint(x=f.block_size_bytes, y=f.canonical_value, half_width=None, n=1)]))
+        point = ChartPoint(x=f.block_size_bytes, y=f.canonical_value, half_width=None, n=1,
+                           run_ids=[], source="spec sheet")
+        found.append(ChartSeries(label=label, points=[point]))
     return found
 
 
-def _iops_by_size(runs: Sequence[RunResult], earlier: Sequence[RunResult], spec: Spec | None) -> list[ChartSeries]:
-    by_size = series_over([RunGroup("", tuple(runs))], "block_size")
+def _iops_by_size(these: Sequence[RunGroup], before: Sequence[RunGroup],
+                  spec: Spec | None) -> list[ChartSeries]:
+    by_size = series_over(these, "block_size")
+    runs = [r for g in these for r in g.runs]
     reference = spec_points(spec, runs)
     if reference and not by_size:  # the runs themselves, so the reference points have something to stand beside
-        measured = [ChartPoint(x=r.workload.block_size_bytes, y=r.read.iops + r.write.iops, half_width=None, n=1) for r in runs]
+        measured = [ChartPoint(x=r.workload.block_size_bytes, y=r.read.iops + r.write.iops,
+                               half_width=None, n=1, run_ids=_ids([r]), source=Pool((r,)).source)
+                    for r in runs]
         reference = [ChartSeries(label="measured", points=measured), *reference]
-    return [*_along(by_size, "iops"), *_along(series_over([RunGroup("", tuple(earlier))], "block_size"), "iops", " (earlier)"),
-            *reference]
+    earlier = _along(series_over(before, "block_size"), "iops", " (earlier)")
+    return [*_along(by_size, "iops"), *earlier, *reference]
 
 
 def bar_chart(groups: Sequence[RunGroup], metric: str, first: Sequence[str] = ()) -> BarChart:
-    """Mean ± 95 % CI of ``metric`` for every setting (category) of every group (series), in first-seen order
-    (the settings named in ``first`` ahead)."""
+    """Mean ± 95 % CI of ``metric`` for every figure (category: a setting, with its runs where a
+    group shows it twice) of every group (series), in first-seen order (``first`` ahead)."""
     summaries = repeat_summaries(groups)
     categories = list(dict.fromkeys([*first, *(s.label for s in summaries)]))
     series = []
     for group in groups:
         mine = {s.label: s for s in summaries if s.group == group.label}
-        points = []
-        for i, category in enumerate(categories):
-            ci = mine[category].mean_ci(metric) if category in mine else None
-            points.append(ChartPoint(x=i, y=ci.mean if ci else None, half_width=ci.half_width if ci else None, n=ci.n if ci else 0))
+        points = [_bar(i, mine.get(category), metric) for i, category in enumerate(categories)]
         series.append(ChartSeries(label=group.label, points=points))
     return BarChart(categories=categories, series=series)
 
 
-def chart_set(runs: Sequence[RunResult], earlier: Sequence[RunResult] = (), spec: Spec | None = None) -> ChartSet:
-    """Every series the Results view draws, for ``runs`` beside ``earlier`` ones and a spec sheet's figures."""
-    these, before = [RunGroup("", tuple(runs))], [RunGroup("", tuple(earlier))]
+def _bar(x: int, summary: Summary | None, metric: str) -> ChartPoint:
+    ci = summary.mean_ci(metric) if summary else None
+    if summary is None or ci is None:
+        return ChartPoint(x=x, y=None, half_width=None, n=0, run_ids=[], source="")
+    return ChartPoint(x=x, y=ci.mean, half_width=ci.half_width, n=ci.n, run_ids=_ids(summary.runs),
+                      source=summary.source)
+
+
+def _mean_value(summary: Summary, metric: str) -> MeanValue | None:
+    ci = summary.mean_ci(metric)
+    return None if ci is None else MeanValue(mean=ci.mean, half_width=ci.half_width, n=ci.n)
+
+
+def _run_point(summary: Summary) -> RunPoint:
+    return RunPoint(label=summary.label, run_ids=_ids(summary.runs), source=summary.source,
+                    kind=Pool(summary.runs).kind, iops=_mean_value(summary, "iops"),
+                    bw_bytes_per_s=_mean_value(summary, "bw_bytes_per_s"),
+                    lat_ns_mean=_mean_value(summary, "lat_ns_mean"),
+                    lat_ns_p99=_mean_value(summary, "lat_ns_p99"))
+
+
+def chart_set(runs: Sequence[RunResult], earlier: Sequence[RunResult] = (),
+              spec: Spec | None = None, pool: bool = False) -> ChartSet:
+    """Every series the Results view draws, for ``runs`` beside ``earlier`` ones and a spec sheet's
+    figures; with ``pool`` (the user's choice), runs of one setting are pooled beyond a sweep's
+    repeats."""
+    these, before = [RunGroup("", tuple(runs), pool)], [RunGroup("", tuple(earlier), pool)]
     by_qd = series_over(these, "queue_depth")
     repeats = repeat_summaries(these)
-    bar_groups = [RunGroup("earlier runs", tuple(earlier)), RunGroup("these runs", tuple(runs))] if earlier else \
-        [RunGroup("mean IOPS", tuple(runs))]
+    bar_groups = [RunGroup("earlier runs", tuple(earlier), pool),
+                  RunGroup("these runs", tuple(runs), pool)]
+    if not earlier:
+        bar_groups = [RunGroup("mean IOPS", tuple(runs), pool)]
     bars = bar_chart(bar_groups, "iops", first=[s.label for s in repeats])  # the runs' own settings first
     return ChartSet(
-        iops_by_size=_iops_by_size(runs, earlier, spec),
+        iops_by_size=_iops_by_size(these, before, spec),
         bw_bytes_per_s_by_size=[
             *_along(series_over(these, "block_size"), "bw_bytes_per_s"),
             *_along(series_over(before, "block_size"), "bw_bytes_per_s", " (earlier)")],
@@ -172,7 +238,8 @@ def chart_set(runs: Sequence[RunResult], earlier: Sequence[RunResult] = (), spec
                           *_along(series_over(before, "read_pct"), "iops", " (earlier)")],
         repeat_iops=bars,
         repeats_shown=any(len(s.runs) > 1 for s in repeats) or bool(earlier),
-        points=[RunPoint(label=s.label, run_ids=[r.id for r in s.runs if r.id is not None]) for s in repeats],
+        points=[_run_point(s) for s in repeats],
+        pooled_same_setting=pool,
     )
 
 

@@ -76,7 +76,8 @@ def _setting_row(run: RunResult, count: int) -> list[str]:
 
 def workloads_section(b: Builder, groups: Sequence[RunGroup]) -> None:
     b.heading("Workloads and how to reproduce them")
-    summaries = repeat_summaries(groups)
+    # one row per setting however its runs are shown as figures: a count of runs, not their mean
+    summaries = repeat_summaries([RunGroup(g.label, g.runs, pool=True) for g in groups])
     rows = [([s.group] if len(groups) > 1 else []) + _setting_row(s.runs[0], len(s.runs)) for s in summaries]
     header = ["Pattern", "Read (%)", "Access size", "Queue depth", "Jobs", "Runtime (s)", "Ramp (s)", "Test size", "Runs"]
     b.table((["Group"] if len(groups) > 1 else []) + header, rows, "workloads measured (one row per setting; repeats counted)",
@@ -168,14 +169,17 @@ def _ci(found: MeanCI | None, scale: float, fmt: str) -> str:
 def _repeats_table(b: Builder, summaries: Sequence[Summary], with_group: bool) -> None:
     rows = []
     for s in summaries:
-        rows.append(([s.group] if with_group else []) + [s.label, str(len(s.runs)), _ci(s.mean_ci("iops"), 1, "0"),
-                                                          _ci(s.mean_ci("bw_bytes_per_s"), 1e6, "1"),
-                                                          _ci(s.mean_ci("lat_ns_mean"), 1e3, "1"), _ci(s.mean_ci("lat_ns_p99"), 1e3, "1")])
-    header = ["Setting", "n", "IOPS", "Bandwidth (MB/s)", "Mean latency (µs)", "p99 latency (µs)"]
-    widths = [4.6 * cm, 0.8 * cm, 3.0 * cm, 2.8 * cm, 2.8 * cm, 3.0 * cm]
+        figures = [_ci(s.mean_ci("iops"), 1, "0"), _ci(s.mean_ci("bw_bytes_per_s"), 1e6, "1"),
+                   _ci(s.mean_ci("lat_ns_mean"), 1e3, "1"), _ci(s.mean_ci("lat_ns_p99"), 1e3, "1")]
+        rows.append(([s.group] if with_group else []) + [s.label, s.source, *figures])
+    header = ["Setting", "n and source", "IOPS", "Bandwidth (MB/s)", "Mean latency (µs)",
+              "p99 latency (µs)"]
+    widths = [4.6 * cm, 3.4 * cm, 2.6 * cm, 2.2 * cm, 2.2 * cm, 2.0 * cm]
     b.table((["Group"] if with_group else []) + header, rows,
-            "repeated settings as mean ± half width of the 95 % confidence interval (Student's t, n−1 degrees of freedom)",
-            widths=None if with_group else widths, numeric_from=2 if with_group else 1)
+            "settings measured more than once, as mean ± half width of the 95 % confidence "
+            "interval (Student's t, n−1 degrees of freedom): the repeats a sweep asked for, or "
+            "runs pooled on request; n and where the runs came from beside each",
+            widths=None if with_group else widths, numeric_from=3 if with_group else 2)
 
 
 def hosts_section(b: Builder, groups: Sequence[RunGroup]) -> bool:

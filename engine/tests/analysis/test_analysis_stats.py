@@ -6,6 +6,7 @@ import pytest
 from analysis_runs import make_run
 
 from ssdprof.analysis.stats import compare_groups, effect_size_label, mean_ci, summarise_repeats, t_quantile, welch_t_test
+from ssdprof.model.results import RunResult
 
 # Welch's t-test example 1 (Wikipedia, "Welch's t-test"): t = -2.46, df = 25.0, p = 0.021 for A1 - A2.
 A1 = [27.5, 21.0, 19.0, 23.6, 17.0, 17.9, 16.9, 20.1, 21.9, 22.6, 23.1, 19.6, 19.0, 21.7, 21.4]
@@ -79,12 +80,30 @@ def test_one_repeat_per_side_gives_a_direction_but_no_test() -> None:
     assert "50.0 % higher" in result.verdict and "at least 2 repeats" in result.verdict
 
 
-def test_repeats_of_one_setting_are_summarised_together() -> None:
-    runs = [make_run(qd=1, iops=v, run_id=i) for i, v in enumerate([100, 110, 90], 1)]
-    runs += [make_run(qd=32, iops=v, run_id=i) for i, v in enumerate([900, 1000], 4)]
+def _repeat(run: RunResult, sweep_id: int, repeat: int) -> RunResult:
+    return run.model_copy(update={"sweep_id": sweep_id, "repeat": repeat})
+
+
+def test_repeats_of_one_setting_are_summarised_together_and_say_where_they_came_from() -> None:
+    runs = [_repeat(make_run(qd=1, iops=v, run_id=i), 1, i - 1)
+            for i, v in enumerate([100, 110, 90], 1)]
+    runs += [_repeat(make_run(qd=32, iops=v, run_id=i), 1, i - 4)
+             for i, v in enumerate([900, 1000], 4)]
     groups = summarise_repeats(runs, "iops")
     assert [(g.workload.queue_depth, g.ci.n, g.ci.mean) for g in groups] == [(1, 3, 100.0), (32, 2, 950.0)]
     assert groups[0].run_ids == (1, 2, 3)
+    assert [g.source for g in groups] == ["n = 3 repeats of sweep 1", "n = 2 repeats of sweep 1"]
+    assert groups[0].as_dict()["source"] == "n = 3 repeats of sweep 1"
+
+
+def test_runs_of_one_setting_from_two_sweeps_are_summarised_apart_unless_pooled() -> None:
+    runs = [_repeat(make_run(iops=v, run_id=i), sweep, 0)
+            for i, (v, sweep) in enumerate([(100, 3), (140, 7)], 1)]
+    summaries = summarise_repeats(runs, "iops")
+    assert [(g.ci.n, g.source) for g in summaries] == [(1, "run 1"), (1, "run 2")]
+    (pooled,) = summarise_repeats(runs, "iops", pool_same_setting=True)
+    assert (pooled.ci.n, pooled.ci.mean) == (2, 120.0)
+    assert pooled.source == "n = 2 runs pooled from sweeps 3, 7"
 
 
 def test_sata_and_pcie_groups_are_compared_setting_by_setting() -> None:

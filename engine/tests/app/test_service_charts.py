@@ -20,6 +20,7 @@ from ssdprof.analysis.stats import mean_ci
 from ssdprof.app.rpc import EngineService, handle_message
 from ssdprof.model.histogram import percentile
 from ssdprof.model.results import RunResult
+from ssdprof.model.sweep import SweepSpec
 
 ROOT = Path(__file__).resolve().parents[3]
 SCRIPT = ROOT / "scripts" / "gen_chart_fixtures.py"
@@ -66,23 +67,71 @@ def test_curves_hold_runs_that_differ_only_in_the_varied_factor(sweep: Sweep) ->
     charts = sweep.call("runs.charts", {"run_ids": sweep.ids()})
     [by_size] = charts["iops_by_size"]
     assert by_size["label"] == "randread QD1 T1"
-    assert [p["x"] for p in by_size["points"]] == [4096, 16384, 131072]
+    # 4 KiB QD1 reads: measured by the access-size series (run 1) and the queue-depth one (run 8)
+    assert [(p["x"], p["run_ids"]) for p in by_size["points"]] == [
+        (4096, [1]), (4096, [8]), (16384, [2]), (131072, [3])]
     assert [s["label"] for s in charts["lat_ns_by_queue_depth"]] == ["randread 4KiB T1 mean", "randread 4KiB T1 p99"]
     assert [s["label"] for s in charts["iops_by_read_pct"]] == ["random 4KiB QD1 T1"]
-    assert [p["x"] for p in charts["iops_by_read_pct"][0]["points"]] == [0, 50, 70, 100]
+    assert [p["x"] for p in charts["iops_by_read_pct"][0]["points"]] == [0, 50, 70, 100, 100, 100]
+
+
+def test_the_student_presets_series_measuring_one_point_are_not_averaged_as_repeats(
+        sweep: Sweep) -> None:
+    charts = sweep.call("runs.charts", {"run_ids": sweep.ids()})
+    drawn = ("iops_by_size", "lat_ns_by_queue_depth", "lat_ns_by_iops", "iops_by_read_pct")
+    every_point = [p for key in drawn for s in charts[key] for p in s["points"]]
+    assert {(p["n"], p["half_width"]) for p in every_point} == {(1, None)}
+    assert {p["source"] for p in every_point if p["x"] == 4096} == {"run 1", "run 8"}
+    assert charts["repeats_shown"] is False and charts["pooled_same_setting"] is False
+    assert [(p["label"], p["source"], p["kind"]) for p in charts["points"][:2]] == [
+        ("randread 4KiB QD1 T1 (run 1)", "run 1", "single"),
+        ("randread 16KiB QD1 T1", "run 2", "single")]
+
+
+def test_runs_of_one_setting_pooled_on_request_say_n_and_their_sweep(sweep: Sweep) -> None:
+    charts = sweep.call("runs.charts", {"run_ids": sweep.ids(), "pool_same_setting": True})
+    at_4k = charts["iops_by_size"][0]["points"][0]
+    runs = [r for r in sweep.runs if r.workload.label == "randread 4KiB QD1 T1"]
+    expected = mean_ci([r.read.iops for r in runs])
+    assert (at_4k["n"], at_4k["run_ids"]) == (2, [1, 8])
+    assert at_4k["source"] == "n = 2 runs pooled from sweep 1"
+    assert at_4k["y"] == pytest.approx(expected.mean)
+    assert at_4k["half_width"] == pytest.approx(expected.half_width)
+    (pooled,) = [p for p in charts["points"] if p["kind"] == "pooled"]
+    assert (pooled["label"], pooled["source"], pooled["iops"]["n"]) == (
+        "randread 4KiB QD1 T1", "n = 2 runs pooled from sweep 1", 2)
+    assert charts["repeats_shown"] is True and charts["pooled_same_setting"] is True
 
 
 def test_a_repeated_points_interval_is_the_students_t_interval_of_its_runs(sweep: Sweep) -> None:
-    charts = sweep.call("runs.charts", {"run_ids": sweep.ids()})
+    repeats = fixtures_script().stored_repeats(sweep.service, sweep.runs[0], 3)
+    charts = sweep.call("runs.charts", {"run_ids": [*repeats, sweep.ids()[1]]})
     at_4k = charts["iops_by_size"][0]["points"][0]
-    repeats = [r for r in sweep.runs if r.workload.label == "randread 4KiB QD1 T1"]
-    expected = mean_ci([r.read.iops for r in repeats])
-    assert at_4k["n"] == expected.n == 2
+    runs = [r for r in map(sweep.service.store.run, repeats) if r is not None]
+    expected = mean_ci([r.read.iops for r in runs])
+    assert (at_4k["n"], at_4k["source"]) == (expected.n, "n = 3 repeats of sweep 2")
     assert at_4k["y"] == pytest.approx(expected.mean) and at_4k["half_width"] == pytest.approx(expected.half_width)
     bar = charts["repeat_iops"]["series"][0]["points"][charts["repeat_iops"]["categories"].index("randread 4KiB QD1 T1")]
-    assert (bar["y"], bar["half_width"], bar["n"]) == (at_4k["y"], at_4k["half_width"], 2)
+    assert (bar["y"], bar["half_width"], bar["n"]) == (at_4k["y"], at_4k["half_width"], 3)
+    assert bar["source"] == at_4k["source"]
     single = charts["iops_by_size"][0]["points"][1]
-    assert single["n"] == 1 and single["half_width"] is None
+    assert single["n"] == 1 and single["half_width"] is None and single["source"] == "run 2"
+
+
+def test_a_curves_offered_rates_are_separate_settings_in_the_results(sweep: Sweep) -> None:
+    store, first = sweep.service.store, sweep.runs[0]
+    rates = [2000, 4000, 8000, 12000, 16000, 20000]
+    workloads = [first.workload.model_copy(update={"rate_iops": rate}) for rate in rates]
+    curve = store.create_sweep(SweepSpec(name="curve", points=workloads))
+    points = [first.model_copy(update={"sweep_id": curve, "workload": w}) for w in workloads]
+    ids = [store.add_run(run, point_index=i).id or 0 for i, run in enumerate(points)]
+    charts = sweep.call("runs.charts", {"run_ids": ids})
+    assert [(p["label"], p["source"]) for p in charts["points"]] == [
+        (f"randread 4KiB QD1 T1 @{rate} IOPS", f"run {run_id}")
+        for rate, run_id in zip(rates, ids, strict=True)]
+    assert charts["repeats_shown"] is False
+    pooled = sweep.call("runs.charts", {"run_ids": ids, "pool_same_setting": True})
+    assert [p["kind"] for p in pooled["points"]] == ["single"] * len(rates)
 
 
 def test_latency_arrives_in_ns_as_the_mean_of_the_repeats(sweep: Sweep) -> None:
@@ -100,7 +149,8 @@ def test_spec_figures_are_drawn_only_where_the_engine_judges_them_fair(sweep: Sw
     references = [s for s in shallow["iops_by_size"] if s["label"].startswith("spec:")]
     # the student runs reach QD100, not the rated QD32 (more than twice as deep): only the QD1 figure
     assert [s["label"] for s in references] == ["spec: 970 EVO Plus 1TB rand read QD1"]
-    assert references[0]["points"] == [{"x": 4096, "y": 19000, "half_width": None, "n": 1}]
+    assert references[0]["points"] == [{"x": 4096, "y": 19000, "half_width": None, "n": 1,
+                                        "run_ids": [], "source": "spec sheet"}]
     writes = sweep.call("runs.charts", {"run_ids": sweep.ids("randrw")[-1:], "spec_id": spec})
     assert not [s for s in writes["iops_by_size"] if s["label"].startswith("spec:")]
 
@@ -125,15 +175,22 @@ def test_earlier_runs_get_their_own_series_and_bars(sweep: Sweep) -> None:
     assert [p["run_ids"] for p in charts["points"]] == [[ids[7]], [ids[8]], [ids[9]]]
 
 
-def test_bars_per_group_are_the_mean_and_interval_of_each_groups_repeats(sweep: Sweep) -> None:
+def test_bars_per_group_pool_a_groups_runs_of_one_setting_only_on_request(sweep: Sweep) -> None:
     first, second = sweep.ids()[0], sweep.ids()[7]
-    bars = sweep.call("runs.bars", {"groups": [{"label": "A", "run_ids": [first, second]}, {"label": "B", "run_ids": [first]}],
-                                    "metric": "lat_ns_mean"})
+    groups = [{"label": "A", "run_ids": [first, second]}, {"label": "B", "run_ids": [first]}]
+    apart = sweep.call("runs.bars", {"groups": groups, "metric": "lat_ns_mean"})
+    assert apart["categories"] == ["randread 4KiB QD1 T1 (run 1)", "randread 4KiB QD1 T1 (run 8)",
+                                   "randread 4KiB QD1 T1"]
+    assert [[p["source"] for p in s["points"]] for s in apart["series"]] == [
+        ["run 1", "run 8", ""], ["", "", "run 1"]]
+    bars = sweep.call("runs.bars", {"groups": groups, "metric": "lat_ns_mean",
+                                    "pool_same_setting": True})
     assert bars["categories"] == ["randread 4KiB QD1 T1"]
     a, b = (s["points"][0] for s in bars["series"])
     expected = mean_ci([r.read.lat_ns.mean or 0.0 for r in sweep.runs if r.id in (first, second)])
     assert (a["y"], a["half_width"], a["n"]) == (pytest.approx(expected.mean), pytest.approx(expected.half_width), 2)
-    assert b["n"] == 1 and b["half_width"] is None
+    assert a["source"] == "n = 2 runs pooled from sweep 1"
+    assert b["n"] == 1 and b["half_width"] is None and b["source"] == "run 1"
 
 
 def test_the_percentile_curve_is_the_cumulative_share_of_the_bins(sweep: Sweep) -> None:

@@ -63,10 +63,16 @@ def test_specs_list_and_show_include_sources(fresh_store: Store, capsys: pytest.
 
 def test_compare_gives_mean_ci_and_percent_of_the_matched_spec(fresh_store: Store, capsys: pytest.CaptureFixture[str],
                                                                tmp_path: Path) -> None:
-    ids = [fresh_store.add_run(make_run(qd=32, iops=v, device_model="Samsung SSD 870 EVO 1TB")).id for v in (40e3, 41e3, 42e3)]
-    code, out = run_cli(fresh_store, capsys, "compare", *map(str, ids), "--json", "--spec-dir", str(tmp_path))
+    ids = [fresh_store.add_run(make_run(qd=32, iops=v, device_model="Samsung SSD 870 EVO 1TB")).id
+           for v in (40e3, 41e3, 42e3)]  # stored outside any sweep: not repeats unless pooled
+    code, out = run_cli(fresh_store, capsys, "compare", *map(str, ids), "--spec-dir", str(tmp_path))
+    assert code == 0 and f"run {ids[0]}\n" in out and "n=3" not in out
+    code, out = run_cli(fresh_store, capsys, "compare", *map(str, ids), "--pool", "--json",
+                        "--spec-dir", str(tmp_path))
     report = json.loads(out)
     assert code == 0 and report["groups"][0]["n"] == 3 and report["groups"][0]["mean"] == 41e3
+    pooled_from = ", ".join(map(str, ids))
+    assert report["groups"][0]["source"] == f"n = 3 runs pooled from runs {pooled_from}"
     qd32 = next(c for c in report["spec"] if c["figure"]["queue_depth"] == 32)
     assert qd32["pct_of_spec"] == pytest.approx(41.84, abs=0.01)  # the student's "41 % of rated 4K random read"
 

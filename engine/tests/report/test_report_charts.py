@@ -8,6 +8,7 @@ from fractions import Fraction
 import pytest
 from conftest import FIO_DATA
 from scipy import stats
+from student_sweep import measured_again, student_runs
 
 from ssdprof.analysis.stats import mean_ci
 from ssdprof.model.histogram import percentile
@@ -65,10 +66,10 @@ def test_a_run_without_total_latency_bins_is_drawn_labelled_as_completion_latenc
 
 
 def test_repeats_and_comparisons_get_error_bar_charts() -> None:
-    a = fio_run("fio-3.33_randread_qd1.jsonplus.json")
-    b = fio_run("fio-3.33_randread_qd1.jsonplus.json")
+    run = fio_run("fio-3.33_randread_qd1.jsonplus.json")
+    a, b = (run.model_copy(update={"id": i + 1, "sweep_id": 4, "repeat": i}) for i in range(2))
     (summary,) = repeat_summaries([RunGroup("g", (a, b))])
-    assert len(summary.runs) == 2
+    assert (len(summary.runs), summary.source) == (2, "n = 2 repeats of sweep 4")
     main, _ = report_charts([RunGroup("g", (a, b))])
     assert "repeat_bars" in [c.key for c in main]
     main, _ = report_charts([RunGroup("SATA", (a,)), RunGroup("PCIe", (b,))])
@@ -81,3 +82,27 @@ def test_multi_host_runs_get_per_host_bars() -> None:
     assert [c.key for c in cluster] == ["host_bars"]
     for host in run.hosts:
         assert host.host.encode() in cluster[0].svg
+
+
+def test_the_student_presets_three_series_keep_their_4k_qd1_reads_apart_unless_pooled() -> None:
+    runs = tuple(student_runs())
+    summaries = repeat_summaries([RunGroup("sweep 1", runs)])
+    assert [s.label for s in summaries][:2] == ["randread 4KiB QD1 T1 (run 1)",
+                                                "randread 16KiB QD1 T1"]
+    assert all(len(s.runs) == 1 for s in summaries) and len(summaries) == 10
+    (by_mix,) = series_over([RunGroup("sweep 1", runs)], "read_pct")
+    at_100 = [(p.x, p.source) for p in by_mix.points if p.x == 100]
+    assert at_100 == [(100, "run 1"), (100, "run 4"), (100, "run 8")]
+    pooled = repeat_summaries([RunGroup("sweep 1", runs, pool=True)])
+    assert [(s.label, s.source) for s in pooled if len(s.runs) > 1] == [
+        ("randread 4KiB QD1 T1", "n = 2 runs pooled from sweep 1")]
+
+
+def test_a_curves_offered_rates_are_never_one_point() -> None:
+    first = student_runs()[0]
+    curve = tuple(measured_again(first, run_id=60 + i, sweep_id=9, rate_iops=rate, queue_depth=qd)
+                  for i, rate in enumerate((2000, 4000, 8000)) for qd in (1, 4))
+    assert [len(s.runs) for s in repeat_summaries([RunGroup("curve", curve, pool=True)])] == [1] * 6
+    series = series_over([RunGroup("curve", curve)], "queue_depth")
+    assert [s.label for s in series] == [f"randread 4KiB T1 @{rate} IOPS"
+                                         for rate in (2000, 4000, 8000)]

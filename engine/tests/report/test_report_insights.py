@@ -23,8 +23,9 @@ def pdf_text(pdf: bytes, tmp_path: Path) -> str:
 
 
 def test_percent_of_spec_for_repeats_is_that_of_their_mean(tmp_path: Path) -> None:
-    repeats = [make_run(iops=400_000, qd=32, device_model="INTEL SSDPF2KE016T9", run_id=1),
-               make_run(iops=600_000, qd=32, device_model="INTEL SSDPF2KE016T9", run_id=2)]
+    made = [make_run(iops=iops, qd=32, device_model="INTEL SSDPF2KE016T9", run_id=i + 1)
+            for i, iops in enumerate((400_000, 600_000))]
+    repeats = [run.model_copy(update={"sweep_id": 1, "repeat": i}) for i, run in enumerate(made)]
     text = pdf_text(build_pdf(ReportRequest.of_runs(repeats, spec_folders=(bundled_spec_dir(),))), tmp_path)
     assert "1,000,000 IOPS" in text
     assert re.search(r"500,000\.0 IOPS +50\b", text)  # the mean of the repeats and its %, not the first repeat's 40 %

@@ -179,10 +179,16 @@ class ExportResult(Result):
     runs: int
 
 
+_POOL = ("pool runs of one setting from different sweeps, or different points of one sweep, into "
+         "one mean ± CI (the user's explicit choice); off: only the repeats of one point that a "
+         "sweep asked for are pooled")
+
+
 class ChartsParams(Params):
     run_ids: list[int] = Field(max_length=20000, description="the runs the charts are about")
     compare_with: list[int] = Field(default_factory=list, max_length=20000, description="earlier runs, drawn beside them")
     spec_id: str | None = Field(default=None, description="a spec sheet whose rated IOPS are drawn as reference points")
+    pool_same_setting: bool = Field(default=False, description=_POOL)
 
 
 class BarGroup(Params):

@@ -88,6 +88,8 @@ class ReportParams(Params):
     compare_with: list[int] = Field(default_factory=list, max_length=2000, description="earlier runs: a second group")
     spec_id: str | None = Field(default=None, description="default: the spec matching the device model")
     title: str | None = Field(default=None, max_length=200)
+    pool_same_setting: bool = Field(default=False, description="pool runs of one setting beyond the "
+                                                               "repeats a sweep asked for, as runs.charts")
 
 
 class ReportResult(Result):

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ssdprof.analysis.metrics import repeat_groups
+from ssdprof.analysis.repeats import pools
 from ssdprof.analysis.spec_comparison import best_comparisons, compare_repeats
 from ssdprof.analysis.spec_library import SpecLibrary
 from ssdprof.analysis.specs import Spec

@@ -23,11 +23,14 @@ class Charts:
     @handles("runs.charts")
     def charts(self, params: ChartsParams) -> ChartSet:
         spec = self.library().get(params.spec_id) if params.spec_id else None
-        return chart_set(self.runs(params.run_ids), self.runs(params.compare_with), spec)
+        return chart_set(self.runs(params.run_ids), self.runs(params.compare_with), spec,
+                         params.pool_same_setting)
 
     @handles("runs.bars")
     def bars(self, params: BarsParams) -> BarChart:
-        return bar_chart([RunGroup(g.label, tuple(self.runs(g.run_ids))) for g in params.groups], params.metric)
+        groups = [RunGroup(g.label, tuple(self.runs(g.run_ids)), params.pool_same_setting)
+                  for g in params.groups]
+        return bar_chart(groups, params.metric)
 
     @handles("runs.percentiles")
     def percentiles(self, params: RunIdParams) -> PercentileCurve:
