@@ -199,3 +199,4 @@ class BarGroup(Params):
 class BarsParams(Params):
     groups: list[BarGroup] = Field(min_length=1, max_length=64, description="one series of bars each, in this order")
     metric: Literal["iops", "bw_bytes_per_s", "lat_ns_mean", "lat_ns_p50", "lat_ns_p99", "lat_ns_p99_9"] = "iops"
+    pool_same_setting: bool = Field(default=False, description=_POOL)

@@ -77,7 +77,7 @@ class Analysis:
         chosen = library.get(params.spec_id) if params.spec_id else None
         out: list[RunSpecComparison] = []
         unmatched: dict[str, str] = {}
-        for members in repeat_groups(self.runs(params.run_ids)):
+        for members in (p.runs for p in pools(self.runs(params.run_ids))):
             ids = [run.id for run in members if run.id is not None]
             spec, how = (chosen, "chosen") if chosen else _auto(library, members[0])
             if spec is None:
@@ -118,10 +118,11 @@ class Analysis:
         if params.spec_id:
             self.library().get(params.spec_id)
         scope = f"sweep {params.sweep_id}, {len(runs)} run(s)" if params.sweep_id is not None else f"{len(runs)} run(s)"
-        groups: tuple[RunGroup, ...] = (RunGroup("runs", tuple(runs)),)
+        pool = params.pool_same_setting
+        groups: tuple[RunGroup, ...] = (RunGroup("runs", tuple(runs), pool),)
         if params.compare_with:
             earlier = self.runs(params.compare_with)
-            groups = (RunGroup("A (earlier)", tuple(earlier)), RunGroup("B", tuple(runs)))
+            groups = (RunGroup("A (earlier)", tuple(earlier), pool), RunGroup("B", tuple(runs), pool))
             scope += f" compared with {len(earlier)} earlier run(s)"
         curves, slos = adaptive_summaries(self.store, params.sweep_id, self.library(), params.spec_id)
         request = ReportRequest(groups=groups, title=params.title or "SSD performance report", scope=scope,
