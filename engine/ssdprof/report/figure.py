@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import matplotlib
+from cycler import cycler
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, NullFormatter
@@ -22,12 +23,16 @@ from matplotlib.typing import RcKeyType
 
 from ssdprof.model.quantities import format_size
 
-__all__ = ["FIGURE_WIDTH_IN", "Chart", "format_count", "log_axis", "new_figure", "to_svg"]
+__all__ = ["FIGURE_WIDTH_IN", "PALETTE", "Chart", "format_count", "log_axis", "new_figure", "to_svg"]
 
 FIGURE_WIDTH_IN = 6.6
 """A4 less 2 cm margins is 6.69 in: charts are drawn at their printed size, never scaled."""
 
+PALETTE = ("#2563eb", "#dc2626", "#16a34a", "#9333ea", "#ea580c", "#0891b2", "#ca8a04", "#db2777")
+"""The app's chart colours (src/charts/palette.ts, styles.css): C0, C1, ... are the same in the PDF."""
+
 _STYLE: dict[RcKeyType, Any] = {
+    "axes.prop_cycle": cycler(color=PALETTE),
     "svg.fonttype": "none",
     "svg.hashsalt": "ssdprof",
     "font.family": "DejaVu Sans",

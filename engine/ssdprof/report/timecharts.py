@@ -7,15 +7,17 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from matplotlib.axes import Axes
+from matplotlib.ticker import MaxNLocator
 
 from ssdprof.model.histogram import cumulative, merge
 from ssdprof.model.results import RunResult
 from ssdprof.report.figure import Chart, format_count, log_axis, new_figure, to_svg
 from ssdprof.report.groups import RunGroup, repeat_summaries
 
-__all__ = ["monitor_chart", "percentile_chart", "time_series_chart"]
+__all__ = ["RunSeconds", "monitor_chart", "percentile_chart", "run_seconds", "time_series_chart"]
 
 MAX_LINES = 6
 _US = 1e3
@@ -80,48 +82,96 @@ def percentile_chart(groups: Sequence[RunGroup]) -> Chart | None:
     return Chart("percentiles", "Latency percentile distribution", caption, svg)
 
 
-def _per_second(run: RunResult) -> tuple[list[float], list[float], list[float | None]]:
-    """Measured seconds only (ramp left out), hosts added up."""
+@dataclass(frozen=True)
+class RunSeconds:
+    """One run's per-second samples, seconds counted from the run's start, hosts added up.
+    ``ramping`` marks the seconds that overlap the ramp: drawn, so a short run still reads as a
+    line, but not part of its result."""
+
+    seconds: list[float]
+    iops: list[float]
+    latency_us: list[float | None]
+    ramping: list[bool]
+
+    @property
+    def measured(self) -> int:
+        return self.ramping.count(False)
+
+
+def run_seconds(run: RunResult) -> RunSeconds:
     iops: dict[float, float] = defaultdict(float)
     latency: dict[float, list[float]] = defaultdict(list)
+    ramping: dict[float, bool] = defaultdict(bool)
     for sample in run.progress:
-        if sample.ramping:
-            continue
         second = round(sample.elapsed_s, 1)
         iops[second] += sample.read_iops + sample.write_iops
-        latency[second] += [v for v in (sample.read_lat_ns_mean, sample.write_lat_ns_mean) if v is not None]
+        means = (sample.read_lat_ns_mean, sample.write_lat_ns_mean)
+        latency[second] += [v for v in means if v is not None]
+        ramping[second] |= sample.ramping
     seconds = sorted(iops)
-    return seconds, [iops[s] for s in seconds], [sum(latency[s]) / len(latency[s]) / _US if latency[s] else None for s in seconds]
+    mean_us = [sum(latency[s]) / len(latency[s]) / _US if latency[s] else None for s in seconds]
+    return RunSeconds(seconds, [iops[s] for s in seconds], mean_us, [ramping[s] for s in seconds])
+
+
+def _draw_run(axes: Axes, line: RunSeconds, values: Sequence[float | None], *, colour: str,
+              label: str | None, gid: str) -> None:
+    """A line with a marker at every second (readable with two or three); hollow in the ramp."""
+    kept = [(x, y, r) for x, y, r in zip(line.seconds, values, line.ramping, strict=True)
+            if y is not None]
+    axes.plot([x for x, _, _ in kept], [y for _, y, _ in kept], marker="o", color=colour,
+              label=label, gid=gid)
+    ramp = [(x, y) for x, y, r in kept if r]
+    axes.plot([x for x, _ in ramp], [y for _, y in ramp], linestyle="none", marker="o",
+              markerfacecolor="white", markeredgecolor=colour)
+
+
+def _seconds_axes(axes: Axes, title: str, unit: str, *, ramp_s: float, right_s: float) -> None:
+    if ramp_s > 0:
+        axes.axvspan(0, ramp_s, color="0.9", linewidth=0, label="ramp (not measured)")
+    axes.set_title(title)
+    axes.set_ylabel(unit)
+    axes.set_xlabel("seconds since the run started")
+    axes.set_xlim(left=0, right=right_s + 0.5)
+    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
+    axes.set_ylim(bottom=0)
 
 
 def time_series_chart(groups: Sequence[RunGroup]) -> Chart | None:
+    """Each run's seconds as a line from its start (the first runs, up to MAX_LINES)."""
     runs = [r for g in groups for r in g.runs if any(not s.ramping for s in r.progress)]
     if not runs:
         return None
     shown = runs[:MAX_LINES]
-    with new_figure(1, 2, height_in=2.7) as (figure, (iops_ax, lat_ax)):
-        for i, run in enumerate(shown):
-            seconds, iops, latency = _per_second(run)
+    lines = [run_seconds(r) for r in shown]
+    ramp_s = max(r.workload.ramp_s for r in shown)
+    right_s = max(max(line.seconds) for line in lines)
+    height_in = 2.4 + 0.16 * math.ceil(len(shown) / 2)  # room for the legend's rows below
+    with new_figure(1, 2, height_in=height_in) as (figure, (iops_ax, lat_ax)):
+        for i, (run, line) in enumerate(zip(shown, lines, strict=True)):
             label = f"run {run.id}: {run.workload.label}" if run.id else run.workload.label
-            iops_ax.plot(seconds, iops, marker=".", color=f"C{i}", label=label)
-            lat_ax.plot([s for s, v in zip(seconds, latency, strict=True) if v is not None],
-                        [v for v in latency if v is not None], marker=".", color=f"C{i}")
-        iops_ax.set_title("IOPS each second")
-        iops_ax.set_ylabel("IOPS")
+            colour = f"C{i}"
+            _draw_run(iops_ax, line, line.iops, colour=colour, label=label, gid=f"seconds-iops-{i}")
+            _draw_run(lat_ax, line, line.latency_us, colour=colour, label=None,
+                      gid=f"seconds-latency-{i}")
+        span = {"ramp_s": ramp_s, "right_s": right_s}
+        _seconds_axes(iops_ax, "IOPS each second", "IOPS", **span)
+        _seconds_axes(lat_ax, "Mean latency each second", "latency (µs)", **span)
         iops_ax.yaxis.set_major_formatter(lambda v, _: format_count(v))
-        lat_ax.set_title("Mean latency each second")
-        lat_ax.set_ylabel("latency (µs)")
-        for axes in (iops_ax, lat_ax):
-            axes.set_xlabel("time since the start (s)")
-            axes.set_xlim(left=0)
-            axes.set_ylim(bottom=0)
-        iops_ax.legend(loc="lower left")
+        figure.legend(*iops_ax.get_legend_handles_labels(), loc="outside lower center", ncols=2)
         svg = to_svg(figure)
+    return Chart("time_series", "Time series", _time_series_caption(runs, lines), svg)
+
+
+def _time_series_caption(runs: Sequence[RunResult], lines: Sequence[RunSeconds]) -> str:
     more = f" The first {MAX_LINES} of {len(runs)} runs are shown." if len(runs) > MAX_LINES else ""
-    caption = ("Per-second IOPS and mean latency (total, submission to completion) after the ramp: a steady line means "
-               "the drive was measured in a steady state; a drop part-way often means a full write cache or thermal throttling."
-               f"{more}")
-    return Chart("time_series", "Time series", caption, svg)
+    fewest = min(line.measured for line in lines)
+    short = (f" Some runs hold only {fewest} measured second(s): too few to tell a steady drive "
+             "from a drifting one; points of 30 s or more show a filling cache or throttling."
+             if fewest < 5 else "")
+    return ("Per-second IOPS and mean latency (total, submission to completion) of each run, from "
+            "its start; hollow markers are seconds that overlap the ramp and are not part of the "
+            "result. A steady line means the drive was measured in a steady state; a drop part-way "
+            f"often means a full write cache or thermal throttling.{short}{more}")
 
 
 def _host_monitor(run: RunResult) -> dict[str, tuple[list[float], list[float], list[float]]]:
