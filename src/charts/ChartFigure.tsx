@@ -1,8 +1,14 @@
 // One chart: a Chart.js canvas plus the same numbers as a table for screen readers (and for the
 // end-to-end tests, which check the points a chart was drawn from). Updates reuse the chart.
 import Chart from 'chart.js/auto';
-import type { ChartConfiguration, Plugin } from 'chart.js';
+import type { ChartConfiguration, LegendItem } from 'chart.js';
 import { useEffect, useId, useRef } from 'react';
+import { formatCount } from '../lib/units';
+import { settingsAxis, wholeNumberTicks } from './axes';
+import { errorBars } from './error-bars';
+import { coloursByKey, cssVar, DASH_PATTERN, paletteColours, type Dash } from './palette';
+
+export { spreadColour } from './palette';
 
 export interface Point {
   x: number;
@@ -18,6 +24,9 @@ export interface Series {
   style?: 'line' | 'points' | 'curve' | 'dashed';
   /** Draw in the colour of that earlier series (e.g. both bounds of an interval), and leave it out of the legend. */
   sameColourAs?: number;
+  /** Series of one group (a setting's mean and p99) share a colour, and differ by `dash`. */
+  group?: string;
+  dash?: Dash;
 }
 
 export interface ChartFigureProps {
@@ -41,79 +50,84 @@ export interface ChartFigureProps {
   tableLast?: number;
 }
 
-const errorBars: Plugin = {
-  id: 'ssdprofErrorBars',
-  afterDatasetsDraw(chart) {
-    const { ctx } = chart;
-    chart.data.datasets.forEach((dataset, index) => {
-      const errors = (dataset as { errors?: (number | undefined)[] }).errors;
-      const meta = chart.getDatasetMeta(index);
-      if (!errors || meta.hidden) return;
-      const yScale = chart.scales[meta.yAxisID ?? 'y'];
-      if (!yScale) return;
-      ctx.save();
-      ctx.strokeStyle = cssVar('--fg', '#222');
-      ctx.lineWidth = 1.5;
-      meta.data.forEach((element, i) => {
-        const err = errors[i];
-        const raw = dataset.data[i];
-        const value = typeof raw === 'number' ? raw : (raw as { y?: number } | null)?.y;
-        if (!err || value === undefined || value === null) return;
-        const top = yScale.getPixelForValue(value + err);
-        const bottom = yScale.getPixelForValue(Math.max(value - err, 0));
-        const { x } = element.getProps(['x'], true) as { x: number };
-        ctx.beginPath();
-        ctx.moveTo(x, top);
-        ctx.lineTo(x, bottom);
-        ctx.moveTo(x - 5, top);
-        ctx.lineTo(x + 5, top);
-        ctx.moveTo(x - 5, bottom);
-        ctx.lineTo(x + 5, bottom);
-        ctx.stroke();
-      });
-      ctx.restore();
-    });
-  },
-};
-
-function cssVar(name: string, fallback: string): string {
-  const value = getComputedStyle(document.documentElement).getPropertyValue(name).trim();
-  return value || fallback;
-}
-
-const PALETTE = ['--chart-1', '--chart-2', '--chart-3', '--chart-4', '--chart-5', '--chart-6'];
-
-/** Colour `index` of `count` when the palette is too short (16 hosts): hues spread evenly round the wheel, so no two repeat. */
-export function spreadColour(index: number, count: number): string {
-  return `hsl(${Math.round((index * 360) / Math.max(count, 1))} 70% 42%)`;
-}
-
-function config(props: ChartFigureProps): ChartConfiguration {
-  const fg = cssVar('--fg', '#222');
-  const grid = cssVar('--grid', '#ddd');
-  const colors = PALETTE.map((v, i) => cssVar(v, ['#2563eb', '#dc2626', '#16a34a', '#9333ea', '#ea580c', '#0891b2'][i]!));
-  const bar = props.kind === 'bar';
-  const colour = (i: number): string => {
-    const index = props.series[i]?.sameColourAs ?? i;
-    const distinct = props.series.filter((series) => series.sameColourAs === undefined).length;
-    return distinct > colors.length ? spreadColour(index, distinct) : colors[index % colors.length]!;
+/** Series of one group share a colour; others have their own, or that of `sameColourAs`. */
+function seriesColours(series: Series[]): string[] {
+  const keyOf = (i: number): string => {
+    const s = series[i]!;
+    return s.sameColourAs !== undefined ? keyOf(s.sameColourAs) : s.group ?? `#${i}`;
   };
-  const datasets = props.series.map((s, i) => ({
+  return coloursByKey(series.map((_, i) => keyOf(i)), paletteColours());
+}
+
+function dashOf(s: Series): number[] | undefined {
+  return DASH_PATTERN[s.dash ?? (s.style === 'dashed' ? 'dashed' : 'solid')];
+}
+
+function datasets(props: ChartFigureProps) {
+  const colours = seriesColours(props.series);
+  const bar = props.kind === 'bar';
+  return props.series.map((s, i) => ({
     label: s.label,
-    data: bar ? s.points.map((p) => p.y) : s.points.map((p) => ({ x: props.xLog2 ? Math.log2(p.x) : p.x, y: p.y })),
+    data: bar ? s.points.map((p) => p.y)
+      : s.points.map((p) => ({ x: props.xLog2 ? Math.log2(p.x) : p.x, y: p.y })),
     errors: s.points.some((p) => p.err) ? s.points.map((p) => p.err) : undefined,
-    borderColor: colour(i),
-    backgroundColor: colour(i),
-    pointRadius: s.style === 'curve' || s.style === 'dashed' || s.points.length > 60 ? 0 : s.style === 'points' ? 4 : 3,
+    borderColor: colours[i],
+    backgroundColor: colours[i],
+    pointRadius: s.style === 'curve' || s.style === 'dashed' || s.points.length > 60 ? 0
+      : s.style === 'points' ? 4 : 3,
     showLine: s.style !== 'points',
-    borderDash: s.style === 'dashed' ? [6, 4] : undefined,
+    borderDash: dashOf(s),
     borderWidth: s.style === 'dashed' ? 1.5 : 2,
     tension: 0,
   }));
-  const tick = (format?: (v: number) => string) => ({ color: fg, ...(format ? { callback: (v: number | string) => format(Number(v)) } : {}) });
+}
+
+/** Chart.js's legend items with each series' dash (a point style takes a point's: none). */
+function legendItems(chart: Chart): LegendItem[] {
+  return Chart.defaults.plugins.legend.labels.generateLabels(chart).map((item) => {
+    const dataset = chart.data.datasets[item.datasetIndex ?? -1] as
+      { borderDash?: number[]; borderColor?: string } | undefined;
+    return { ...item, lineDash: dataset?.borderDash, lineWidth: 2,
+      strokeStyle: dataset?.borderColor ?? item.strokeStyle };
+  });
+}
+
+interface Theme { fg: string; grid: string }
+
+function axisTicks(theme: Theme, format: (v: number) => string) {
+  return { color: theme.fg, maxRotation: 0, callback: (v: number | string) => format(Number(v)) };
+}
+
+/** The x scale: categories, sizes by doubling, or values (ticked at the settings where few). */
+function xScale(props: ChartFigureProps, theme: Theme) {
+  const title = { display: true, text: props.xLabel, color: theme.fg };
+  const common = { title, grid: { color: theme.grid } };
+  const format = props.formatX ?? formatCount;
+  if (props.kind === 'bar') {
+    return { ...common, type: 'category' as const, ticks: { color: theme.fg } };
+  }
+  if (props.xLog2) {
+    const ticks = { ...axisTicks(theme, (v) => format(2 ** v)), stepSize: 1 };
+    return { ...common, type: 'linear' as const, ticks };
+  }
+  const xs = props.series.flatMap((s) => s.points.map((p) => p.x));
+  if (props.xLog) {
+    const ticks = axisTicks(theme, format);
+    return { ...common, type: 'logarithmic' as const, ...settingsAxis(xs, true), ticks };
+  }
+  const ticks = { ...axisTicks(theme, format), ...wholeNumberTicks(xs) };
+  return { ...common, type: 'linear' as const, ticks };
+}
+
+function config(props: ChartFigureProps): ChartConfiguration {
+  const theme = { fg: cssVar('--fg', '#222'), grid: cssVar('--grid', '#ddd') };
+  const bar = props.kind === 'bar';
+  const shown = (item: { datasetIndex?: number }) =>
+    props.series[item.datasetIndex ?? -1]?.sameColourAs === undefined;
+  const sets = datasets(props);
   return {
     type: props.kind,
-    data: bar ? { labels: props.categories ?? [], datasets } : { datasets },
+    data: bar ? { labels: props.categories ?? [], datasets: sets } : { datasets: sets },
     options: {
       animation: false,
       responsive: true,
@@ -121,16 +135,16 @@ function config(props: ChartFigureProps): ChartConfiguration {
       parsing: bar ? undefined : false,
       normalized: true,
       plugins: {
-        legend: { labels: { color: fg, filter: (item: { datasetIndex?: number }) => props.series[item.datasetIndex ?? -1]?.sameColourAs === undefined } },
+        // one legend everywhere: a line sample with the series' dash (a swatch for bars)
+        legend: { labels: { color: theme.fg, usePointStyle: !bar, pointStyle: bar ? 'rect' : 'line',
+          pointStyleWidth: 28, generateLabels: legendItems, filter: shown } },
         title: { display: false },
       },
       scales: {
-        x: bar
-          ? { type: 'category', title: { display: true, text: props.xLabel, color: fg }, ticks: { color: fg }, grid: { color: grid } }
-          : props.xLog2
-            ? { type: 'linear', title: { display: true, text: props.xLabel, color: fg }, ticks: { ...tick((v) => (props.formatX ?? String)(2 ** v)), stepSize: 1 }, grid: { color: grid } }
-            : { type: props.xLog ? 'logarithmic' : 'linear', title: { display: true, text: props.xLabel, color: fg }, ticks: tick(props.formatX), grid: { color: grid } },
-        y: { type: props.yLog ? 'logarithmic' : 'linear', beginAtZero: !props.yLog, title: { display: true, text: props.yLabel, color: fg }, ticks: tick(props.formatY), grid: { color: grid } },
+        x: xScale(props, theme),
+        y: { type: props.yLog ? 'logarithmic' : 'linear', beginAtZero: !props.yLog,
+          title: { display: true, text: props.yLabel, color: theme.fg },
+          ticks: axisTicks(theme, props.formatY ?? formatCount), grid: { color: theme.grid } },
       },
     },
     plugins: [errorBars],

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { chartAnswers, studentRuns } from '../test/fixtures';
-import { formatDuration, formatIops, formatLatencyNs, formatSize, mbPerS, mibPerS, sizeInput } from './units';
+import { formatCount, formatDuration, formatIops, formatLatencyNs, formatSize, mbPerS, mibPerS, sizeInput } from './units';
 
 describe('units', () => {
   it('spells sizes in exact binary units', () => {
@@ -14,6 +14,10 @@ describe('units', () => {
     const axis = chartAnswers[0]!.result as { iops_by_size: { points: { x: number }[] }[]; points: { label: string }[] };
     const labels = axis.points.map((p) => p.label).join(' ');
     for (const p of axis.iops_by_size[0]!.points) expect(labels).toContain(` ${formatSize(p.x)} `);
+  });
+
+  it('writes axis ticks short, as the PDF does', () => {
+    expect([1500, 20_000, 2e6, 0.1 + 0.2, 80].map(formatCount)).toEqual(['1.5k', '20k', '2M', '0.3', '80']);
   });
 
   it('keeps MB and MiB apart', () => {

@@ -30,6 +30,15 @@ export function formatIops(iops: number): string {
   return iops.toFixed(0);
 }
 
+/** Axis ticks, short and without separators: 1500 -> '1.5k', 2e6 -> '2M' (the PDF's format_count). */
+export function formatCount(value: number): string {
+  const tidy = (v: number) => String(Number(v.toPrecision(6)));
+  for (const [factor, suffix] of [[1e9, 'G'], [1e6, 'M'], [1e3, 'k']] as const) {
+    if (Math.abs(value) >= factor) return `${tidy(value / factor)}${suffix}`;
+  }
+  return tidy(value);
+}
+
 export function mbPerS(bytesPerS: number): number {
   return bytesPerS / 1e6;
 }

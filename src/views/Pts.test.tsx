@@ -19,6 +19,7 @@ describe('Pts', () => {
       <Pts busy={false} />);
     const line = await screen.findByTestId('pts-estimate');
     expect(line.textContent).toContain(`${estimate.points_per_round} points a round`);
+    expect(line.textContent.match(/\d+s to \d+s/g)).toHaveLength(1); // the range, said once
     expect(screen.getByTestId('pts-compliance').textContent).toContain('NOT PTS-compliant');
     expect(screen.getByRole('button', { name: 'Start PTS test' })).toHaveProperty('disabled', false);
   });
