@@ -20,6 +20,7 @@ from ssdprof.cli import specs as cli_specs
 from ssdprof.cli.flags import Formatter, breakdown_flag, command, common, positive_int
 from ssdprof.cli.measure import measure, measure_flags
 from ssdprof.cli.runs import export, import_files, presets, runs
+from ssdprof.cli.summary import summary_flags
 from ssdprof.model.workload import WorkloadError
 from ssdprof.remote.addresses import HostError
 from ssdprof.store.db import Store, default_db_path
@@ -60,6 +61,7 @@ def build_parser() -> argparse.ArgumentParser:
     delete = command(runs_sub, "delete", "delete a run", "ssdprof runs delete 12")
     delete.add_argument("run_id", type=int)
     common(delete)
+    summary_flags(runs_sub)
 
     export = command(sub, "export", "write runs as CSV, JSON or a fio job file",
                       "ssdprof export 12 13 --format csv -o results.csv\n  ssdprof export --sweep 3 --format json\n"

@@ -27,6 +27,7 @@ from ssdprof.store.db import RunFilter, Store
 from ssdprof.store.tabular import TableImportError, import_table
 
 if TYPE_CHECKING:  # matplotlib and reportlab load only when a report is written: other commands stay fast
+    from ssdprof.analysis.summary import StudentSummary
     from ssdprof.report import ReportRequest, RunGroup
 
 __all__ = ["COMMANDS", "export_pdf", "handle", "register"]
@@ -113,22 +114,29 @@ def _report(args: argparse.Namespace, store: Store) -> int:
     from ssdprof.analysis.spec_library import SpecLibrary
     from ssdprof.analysis.specs import bundled_spec_dir, default_user_spec_dir
     from ssdprof.app.adaptive import adaptive_summaries
+    from ssdprof.app.service.summary import spec_for, summary_for
     from ssdprof.report import ReportRequest
 
     folders = (bundled_spec_dir(), args.spec_dir or default_user_spec_dir())
-    curves, slos = adaptive_summaries(store, args.sweep, SpecLibrary.load(folders), args.spec)
-    request = ReportRequest(groups=tuple(_groups(args, store)), title=args.title, spec_id=args.spec, spec_folders=folders,
-                            curves=curves, slos=slos)
+    library = SpecLibrary.load(folders)
+    curves, slos = adaptive_summaries(store, args.sweep, library, args.spec)
+    groups = tuple(_groups(args, store))
+    _, pick = spec_for(store, library, groups[0].runs[0].environment, args.spec)
+    chosen = pick.spec_id if pick.how != "matched" else None  # now or before, for every run
+    summary = summary_for(store, library, groups[0].runs, args.spec) if len(groups) == 1 else None
+    request = ReportRequest(groups=groups, title=args.title, spec_id=chosen, spec_folders=folders,
+                            curves=curves, slos=slos, summary=summary)
     return _write_pdf(request, args.output, args.json)
 
 
-def export_pdf(runs: list[RunResult], output: Path | None) -> int:
+def export_pdf(runs: list[RunResult], output: Path | None,
+               summary: StudentSummary | None = None) -> int:
     """``ssdprof export ... --format pdf``: the same report as ``ssdprof report``."""
     if output is None:
         raise WorkloadError.single("output", "-o", "a PDF needs a file to go to: add -o report.pdf")
     from ssdprof.report import ReportRequest
 
-    return _write_pdf(ReportRequest.of_runs(runs), output, False)
+    return _write_pdf(ReportRequest.of_runs(runs, summary=summary), output, False)
 
 
 def _write_pdf(request: ReportRequest, output: Path, as_json: bool) -> int:

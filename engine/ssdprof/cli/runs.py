@@ -1,5 +1,5 @@
-"""``ssdprof runs``, ``export``, ``import`` and ``presets``: stored runs listed, shown, tagged, deleted,
-written out and read in."""
+"""``ssdprof runs``, ``export``, ``import`` and ``presets``: stored runs listed, shown, summarised,
+tagged, deleted, written out and read in."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import sys
 
 from ssdprof.cli import report as cli_report
 from ssdprof.cli.measure import parse_tags
+from ssdprof.cli.summary import summary, summary_of
 from ssdprof.cli.terminal import format_run, format_runs_table
 from ssdprof.fio.jobfile import reproducible_job
 from ssdprof.model.sweep import PRESETS, preset
@@ -31,6 +32,8 @@ def presets(args: argparse.Namespace) -> int:
 
 
 def runs(args: argparse.Namespace, store: Store) -> int:
+    if args.runs_command == "summary":
+        return summary(args, store)
     if args.runs_command == "list":
         where = RunFilter(tag=args.tag, text=args.search, since=args.since, sweep_id=args.sweep,
                           limit=None if args.sweep is not None else args.limit)
@@ -71,7 +74,7 @@ def export(args: argparse.Namespace, store: Store) -> int:
     if not runs:
         raise WorkloadError.single("run_ids", "RUN_ID", "name at least one run id or --sweep ID")
     if args.format == "pdf":
-        return cli_report.export_pdf(runs, args.output)
+        return cli_report.export_pdf(runs, args.output, summary_of(runs, store))
     if args.format == "fio":
         if len(runs) != 1:
             raise WorkloadError.single("run_ids", "RUN_ID", "a fio job file reproduces one run; name exactly one")

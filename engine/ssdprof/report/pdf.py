@@ -1,8 +1,9 @@
 """The PDF report: one code path for the CLI, the desktop app and browser mode (they all ask the
 engine for the bytes and save them).
 
-Layout (A4, numbered like a course report's results section): title and date; 1 test setup;
-2 workloads and the fio job to reproduce them; 3 results with units in every header; 4 charts;
+Layout (A4, numbered like a course report's results section): title and date; the summary a
+student writes from (when the caller computed one); test setup; workloads and the fio job to
+reproduce them; results with units in every header; charts;
 then spec/group comparison when the analysis modules are present; per-host results, network and
 CPU for multi-host runs; the load curve or latency-target search when the sweep is one; observations and
 warnings last.
@@ -21,6 +22,7 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import SimpleDocTemplate
 
 from ssdprof import __version__
+from ssdprof.analysis.summary import StudentSummary
 from ssdprof.model.curves import CurveSummary, SloSummary
 from ssdprof.model.results import RunResult
 from ssdprof.report import charts, timecharts
@@ -28,6 +30,7 @@ from ssdprof.report.figure import Chart
 from ssdprof.report.groups import RunGroup
 from ssdprof.report.insights import predictions_section, spec_and_statistics_section, warnings_section
 from ssdprof.report.layout import MARGIN, Builder, register_fonts
+from ssdprof.report.summary import summary_section
 from ssdprof.report.tables import hosts_section, results_section, setup_section, workloads_section
 
 __all__ = ["ReportError", "ReportRequest", "build_pdf", "report_charts"]
@@ -51,6 +54,9 @@ class ReportRequest:
     """Load curves among the runs (a curve sweep's report): each gets its page."""
     slos: tuple[SloSummary, ...] = ()
     """Latency-target searches among the runs: each gets its page."""
+    summary: StudentSummary | None = None
+    """The student's summary, first; computed by the caller, which knows the spec sheet remembered
+    for the device (``app.service.summary.spec_for``)."""
     generated_at: datetime = field(default_factory=lambda: datetime.now(timezone.utc))
 
     @classmethod
@@ -81,6 +87,8 @@ def build_pdf(request: ReportRequest) -> bytes:
         raise ReportError(f"{len(runs)} runs are more than one report can show ({MAX_RUNS}); select fewer")
     b = Builder(register_fonts())
     _title(b, request, runs)
+    if request.summary is not None:
+        summary_section(b, request.summary)
     setup_section(b, request.groups)
     workloads_section(b, request.groups)
     results_section(b, request.groups)

@@ -16,6 +16,7 @@ from pydantic.json_schema import GenerateJsonSchema, models_json_schema
 from pydantic_core import core_schema
 
 from ssdprof.analysis.metrics import METRIC_NAMES
+from ssdprof.analysis.summary_model import StudentSummary
 from ssdprof.app.contract.analysis import (
     CorrelationParams,
     CorrelationResult,
@@ -57,6 +58,7 @@ from ssdprof.app.contract.runs import (
     RunResultEnvelope,
     RunsListParams,
     RunsListResult,
+    SummaryParams,
     SweepEstimate,
     SweepsResult,
     SweepStatus,
@@ -73,6 +75,8 @@ from ssdprof.app.contract.specs import (
     SpecCompareResult,
     SpecMatchParams,
     SpecMatchResult,
+    SpecRememberParams,
+    SpecRememberResult,
     SpecsListResult,
 )
 from ssdprof.app.planner import SweepRequest
@@ -136,12 +140,17 @@ METHODS: dict[str, Method] = {
     "runs.charts": Method(params=ChartsParams, result=ChartSet,
                           summary="every series the Results view draws: mean ± 95 % CI per point, spec and earlier runs"),
     "runs.bars": Method(params=BarsParams, result=BarChart, summary="mean ± 95 % CI of a metric per setting, one series per group"),
+    "runs.summary": Method(params=SummaryParams, result=StudentSummary,
+                           summary="the student's summary: key figures, each factor's effect, "
+                                   "the spec, caveats"),
     "runs.percentiles": Method(params=RunIdParams, result=PercentileCurve, summary="a run's latency distribution from its bins"),
     "export.csv": Method(params=ExportParams, result=ExportResult, summary="runs as CSV, units in the column names"),
     "specs.list": Method(params=NoParams, result=SpecsListResult, summary="the spec library (bundled and the user's own)"),
     "specs.match": Method(params=SpecMatchParams, result=SpecMatchResult, summary="the spec sheet for a device model"),
     "specs.compare": Method(params=SpecCompareParams, result=SpecCompareResult, summary="% of spec for runs, where fair"),
     "specs.save": Method(params=SpecSaveParams, result=SpecSaveResult, summary="add or edit one of the user's own spec sheets"),
+    "specs.remember": Method(params=SpecRememberParams, result=SpecRememberResult,
+                             summary="remember (or forget) the spec chosen for a run's device"),
     "specs.delete": Method(params=SpecDeleteParams, result=DeleteResult, summary="delete one of the user's own spec sheets"),
     "runs.compare": Method(params=RunsCompareParams, result=RunsCompareResult, summary="group B vs A: mean ± CI, Welch"),
     "analysis.predict": Method(params=PredictParams, result=PredictResult,

@@ -22,11 +22,11 @@ class NoParams(Params):
 class FieldRule(Result):
     flag: str
     allowed: str
-
-
     label: str = Field(default="", description="the field as a form names it, e.g. 'queue depth'")
     example: str = ""
     choices: list[Choice] = Field(default_factory=list, description="the values a list offers, with display names")
+
+
 class EngineInfoResult(Result):
     version: str
     fio_path: str | None
@@ -199,4 +199,15 @@ class BarGroup(Params):
 class BarsParams(Params):
     groups: list[BarGroup] = Field(min_length=1, max_length=64, description="one series of bars each, in this order")
     metric: Literal["iops", "bw_bytes_per_s", "lat_ns_mean", "lat_ns_p50", "lat_ns_p99", "lat_ns_p99_9"] = "iops"
+    pool_same_setting: bool = Field(default=False, description=_POOL)
+
+
+class SummaryParams(Params):
+    """The student's summary of a sweep's runs or of chosen runs (``runs.summary``)."""
+
+    run_ids: list[int] = Field(default_factory=list, max_length=20000)
+    sweep_id: int | None = None
+    spec_id: str | None = Field(default=None, description="a spec sheet to compare with; default: "
+                                "the one chosen earlier for the device, else the one matching it")
+    compare_spec: bool = Field(default=True, description="false: compare with no spec sheet")
     pool_same_setting: bool = Field(default=False, description=_POOL)

@@ -29,6 +29,17 @@ class SpecMatchResult(Result):
     note: str
 
 
+class SpecRememberParams(Params):
+    run_id: int = Field(description="a run of the device: the choice is kept for its drive (model "
+                        "and serial) or, for a drive the OS does not name, its machine and disk")
+    spec_id: str | None = Field(default=None, max_length=80, description="null: forget the choice")
+
+
+class SpecRememberResult(Result):
+    device: str = Field(description="the device the choice is kept for, as named to the user")
+    spec_id: str | None
+
+
 class SpecCompareParams(Params):
     run_ids: list[int] = Field(min_length=1, max_length=2000)
     spec_id: str | None = Field(default=None, description="default: the spec matching each run's device model")

@@ -33,6 +33,7 @@ from ssdprof.app.contract.specs import (
     SpecsListResult,
 )
 from ssdprof.app.service.registry import handles
+from ssdprof.app.service.summary import spec_for, summary_for
 from ssdprof.model.results import RunResult
 from ssdprof.model.workload import WorkloadError
 from ssdprof.store.db import RunFilter, Store
@@ -79,7 +80,7 @@ class Analysis:
         unmatched: dict[str, str] = {}
         for members in (p.runs for p in pools(self.runs(params.run_ids))):
             ids = [run.id for run in members if run.id is not None]
-            spec, how = (chosen, "chosen") if chosen else _auto(library, members[0])
+            spec, how = (chosen, "chosen") if chosen else _auto(self.store, library, members[0])
             if spec is None:
                 unmatched.update(dict.fromkeys(map(str, ids), how))
                 continue
@@ -125,8 +126,14 @@ class Analysis:
             groups = (RunGroup("A (earlier)", tuple(earlier), pool), RunGroup("B", tuple(runs), pool))
             scope += f" compared with {len(earlier)} earlier run(s)"
         curves, slos = adaptive_summaries(self.store, params.sweep_id, self.library(), params.spec_id)
+        library = self.library()
+        _, pick = spec_for(self.store, library, runs[0].environment, params.spec_id)
+        chosen = pick.spec_id if pick.how != "matched" else None  # now or before, for every run
+        summary = None if params.compare_with else summary_for(self.store, library, runs, params.spec_id,
+                                                               pool_same_setting=pool)
         request = ReportRequest(groups=groups, title=params.title or "SSD performance report", scope=scope,
-                                spec_folders=self.spec_folders, spec_id=params.spec_id, curves=curves, slos=slos)
+                                spec_folders=self.spec_folders, spec_id=chosen, curves=curves,
+                                slos=slos, summary=summary)
         try:
             pdf = build_pdf(request)
         except ReportError as exc:
@@ -144,14 +151,10 @@ class Analysis:
         return found
 
 
-def _auto(library: SpecLibrary, run: RunResult) -> tuple[Spec | None, str]:
-    model = run.environment.device_model
-    if not model:
-        return None, "the drive model is unknown here (virtual disk?); choose a spec sheet"
-    found = library.match_detail(model, None)
-    if found is None:
-        return None, f"no spec sheet matches the drive model {model!r}; choose one"
-    return found.spec, f"matched {model!r}" + (f"; {found.note}" if found.note else "")
+def _auto(store: Store, library: SpecLibrary, run: RunResult) -> tuple[Spec | None, str]:
+    """The sheet chosen earlier for the run's device, else the one matching it; or why none."""
+    spec, pick = spec_for(store, library, run.environment)
+    return spec, pick.note
 
 
 def _interval(ci: MeanCI) -> MeanInterval:

@@ -37,10 +37,11 @@ from ssdprof.app.service.predict import Models
 from ssdprof.app.service.pts import PtsTests
 from ssdprof.app.service.registry import Handler, RpcError, handlers_of, handles
 from ssdprof.app.service.runs import Runs
+from ssdprof.app.service.summary import Summaries
 from ssdprof.app.service.sweeps import Notify, Sweeps
 from ssdprof.fio.runner import detect_fio
-from ssdprof.model.sweep import PRESETS, preset
 from ssdprof.model.problems import from_validation
+from ssdprof.model.sweep import PRESETS, preset
 from ssdprof.model.workload import FIELD_RULES, FieldProblem, Workload, WorkloadError
 from ssdprof.portable import PortableUnavailable, portable_engine
 from ssdprof.remote.ssh import SshSettings
@@ -71,7 +72,9 @@ class EngineService:
         self._lock = threading.Lock()
         self._handlers: dict[str, Handler] = handlers_of([self, self._sweeps, Runs(self.store), analysis, models,
                                                            Charts(analysis.runs, analysis.library), Hosts(self.store, ssh),
-                                                           Curves(self.store, self._sweeps, analysis.library), self._pts])
+                                                           Curves(self.store, self._sweeps, analysis.library), self._pts,
+                                                           Summaries(self.store, analysis.runs,
+                                                                     analysis.library)])
 
     def call(self, method: str, raw_params: Any) -> BaseModel:
         """Validate ``raw_params`` against the contract and run the method; raises RpcError."""

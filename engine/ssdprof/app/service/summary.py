@@ -1,0 +1,72 @@
+"""The student's summary (``runs.summary``) and the spec sheet remembered per device
+(``specs.remember``): a sheet chosen once for a drive the OS does not name is applied the next
+time, by the app, the CLI and the PDF alike (:func:`spec_for`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from ssdprof.analysis.spec_choice import SpecPick, device_identity, no_spec, pick_spec
+from ssdprof.analysis.spec_library import SpecLibrary
+from ssdprof.analysis.specs import Spec
+from ssdprof.analysis.summary import StudentSummary, summarize
+from ssdprof.app.contract.runs import SummaryParams
+from ssdprof.app.contract.specs import SpecRememberParams, SpecRememberResult
+from ssdprof.app.service.registry import handles
+from ssdprof.model.results import Environment, RunResult
+from ssdprof.model.workload import WorkloadError
+from ssdprof.store.db import RunFilter, Store
+
+__all__ = ["Summaries", "remember_spec", "spec_for", "summary_for"]
+
+
+def spec_for(store: Store, library: SpecLibrary, environment: Environment,
+             chosen_id: str | None = None) -> tuple[Spec | None, SpecPick]:
+    """The sheet asked for, else the one remembered for the device, else the one matching it."""
+    remembered = store.spec_choice(device_identity(environment).key)
+    return pick_spec(library, environment, chosen_id, remembered)
+
+
+def summary_for(store: Store, library: SpecLibrary, runs: Sequence[RunResult],
+                chosen_id: str | None = None, *, compare_spec: bool = True,
+                pool_same_setting: bool = False) -> StudentSummary:
+    """The summary of ``runs`` against the sheet :func:`spec_for` picks for their device."""
+    environment = runs[0].environment
+    spec, pick = (spec_for(store, library, environment, chosen_id) if compare_spec
+                  else (None, no_spec(environment)))
+    return summarize(runs, spec, pick, pool_same_setting)
+
+
+def remember_spec(store: Store, library: SpecLibrary, run: RunResult, spec_id: str | None) -> str:
+    """Keeps ``spec_id`` (None: forgets) for the run's device; returns the device's name."""
+    if spec_id is not None:
+        library.get(spec_id)  # a sheet that does not exist is not remembered (KeyError)
+    identity = device_identity(run.environment)
+    store.set_spec_choice(identity.key, identity.description, spec_id)
+    return identity.description
+
+
+class Summaries:
+    def __init__(self, store: Store, runs: Callable[[Sequence[int]], list[RunResult]],
+                 library: Callable[[], SpecLibrary]):
+        self.store = store
+        self.runs = runs
+        self.library = library
+
+    @handles("runs.summary")
+    def summary(self, params: SummaryParams) -> StudentSummary:
+        runs = (self.store.runs(RunFilter(sweep_id=params.sweep_id, limit=None))
+                if params.sweep_id is not None else [])
+        runs += self.runs(params.run_ids)
+        if not runs:
+            raise WorkloadError.single("run_ids", "RUN_ID",
+                                       "name at least one run id or a sweep id")
+        return summary_for(self.store, self.library(), runs, params.spec_id,
+                           compare_spec=params.compare_spec,
+                           pool_same_setting=params.pool_same_setting)
+
+    @handles("specs.remember")
+    def remember(self, params: SpecRememberParams) -> SpecRememberResult:
+        run = self.runs([params.run_id])[0]
+        device = remember_spec(self.store, self.library(), run, params.spec_id)
+        return SpecRememberResult(device=device, spec_id=params.spec_id)
