@@ -174,7 +174,7 @@ def _repeats_table(b: Builder, summaries: Sequence[Summary], with_group: bool) -
         rows.append(([s.group] if with_group else []) + [s.label, s.source, *figures])
     header = ["Setting", "n and source", "IOPS", "Bandwidth (MB/s)", "Mean latency (µs)",
               "p99 latency (µs)"]
-    widths = [4.6 * cm, 3.4 * cm, 2.6 * cm, 2.2 * cm, 2.2 * cm, 2.0 * cm]
+    widths = [4.6 * cm, 3.9 * cm, 2.4 * cm, 2.1 * cm, 2.1 * cm, 1.9 * cm]
     b.table((["Group"] if with_group else []) + header, rows,
             "settings measured more than once, as mean ± half width of the 95 % confidence "
             "interval (Student's t, n−1 degrees of freedom): the repeats a sweep asked for, or "

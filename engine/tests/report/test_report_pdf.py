@@ -101,6 +101,7 @@ def test_the_report_carries_the_fio_job_that_reproduces_the_measurement(sweep_pd
 def test_repeats_are_reported_as_mean_plus_minus_a_95_percent_interval(sweep_pdf: Path) -> None:
     text = "\n".join(page_texts(sweep_pdf))
     assert "95 % confidence interval" in text and "±" in text
+    assert "n = 2 repeats of sweep" in text, "a figure of several runs says n and where from"
 
 
 def test_every_chart_stays_whole_on_one_page_with_its_caption(sweep_pdf: Path) -> None:
