@@ -15,6 +15,7 @@ import { AUTO, NONE, SpecPanel } from './SpecPanel';
 import { formatSize } from '../lib/units';
 import { saveReport } from '../lib/save-report';
 import { ResultsTable } from './ResultsTable';
+import { StudentSummary } from './StudentSummary';
 
 interface Props {
   title: string;
@@ -127,6 +128,7 @@ export function Results({ title, runs, onDesign, onOpen }: Props) {
         <button type="button" className="primary" disabled={exporting} onClick={() => void exportPdf()}>{exporting ? 'Making the PDF…' : 'Export PDF'}</button>
       </div>
       {exportNote && <p role={exportNote.ok ? 'status' : 'alert'} className={exportNote.ok ? 'hint' : 'error'} data-testid="export-note">{exportNote.text}</p>}
+      <StudentSummary runs={runs} specChoice={specChoice} poolSameSetting={pool} />
       <div className="chart-grid">
         <ChartFigure id="iops-vs-size" title="IOPS vs access size" kind="line" xLabel="access size" yLabel="IOPS" xLog2
           formatX={formatSize} series={drawn(charts?.iops_by_size ?? [])}

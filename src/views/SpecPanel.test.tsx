@@ -1,11 +1,14 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { EngineContext, type Engine, type Spec, type SpecCompareParams, type SpecCompareResult } from '../api';
-import { fakeEngine } from '../test/fake-engine';
+import {
+  EngineContext, type Engine, type Spec, type SpecCompareParams, type SpecCompareResult,
+  type SpecRememberParams,
+} from '../api';
+import { fakeEngine, type FakeEngine } from '../test/fake-engine';
 import { evoPlus, fullRun } from '../test/fixtures';
 import { renderWith } from '../test/render';
-import { AUTO, SpecPanel, runList } from './SpecPanel';
+import { AUTO, NONE, SpecPanel, runList } from './SpecPanel';
 
 const qd1 = evoPlus.figures.find((f) => f.queue_depth === 1)!;
 const qd32 = evoPlus.figures.find((f) => f.queue_depth === 32)!;
@@ -50,6 +53,65 @@ describe('SpecPanel', () => {
     await screen.findByRole('option', { name: 'Samsung 970 EVO Plus 1TB' });
     await userEvent.selectOptions(screen.getByLabelText('Spec sheet'), evoPlus.id);
     expect(onChoice).toHaveBeenCalledWith(evoPlus.id);
+  });
+});
+
+describe('SpecPanel for a drive the OS does not name', () => {
+  const crucial: Spec = {
+    ...evoPlus, id: 'crucial-p3-1tb', vendor: 'Crucial', model: 'P3 1TB', match_patterns: [],
+  };
+  const library = () => ({
+    specs: [crucial, evoPlus], problems: [], user_spec_ids: [], user_spec_dir: null,
+  });
+  const remembered = (p: SpecRememberParams) => ({
+    device: 'disk vda on vm', spec_id: p.spec_id ?? null,
+  });
+  const rememberCalls = (fake: FakeEngine) =>
+    fake.calls.filter((c) => c.method === 'specs.remember').map((c) => c.params);
+
+  it('finds a sheet by typing and remembers the pick for the device', async () => {
+    const fake = fakeEngine({
+      'specs.list': library, 'specs.compare': compared, 'specs.remember': remembered,
+    });
+    const onChoice = vi.fn();
+    renderWith(fake.engine,
+      <SpecPanel runs={[fullRun]} choice={AUTO} onChoice={onChoice} onSpec={vi.fn()} />);
+    const search = await screen.findByRole('combobox', { name: 'Find a spec sheet' });
+    await screen.findByRole('option', { name: 'Crucial P3 1TB' });
+    await userEvent.type(search, '970');
+    expect(screen.getByTestId('spec-matches').textContent).toBe('1 of 2 sheets match');
+    const picker = screen.getByLabelText('Spec sheet', { exact: true });
+    expect(within(picker).getAllByRole('option').map((o) => o.textContent)).toEqual([
+      'automatic (by drive model, or as chosen before)', 'none', 'Samsung 970 EVO Plus 1TB']);
+    await userEvent.clear(search);
+    await userEvent.type(search, 'Samsung 970 EVO Plus 1TB');
+    expect(onChoice).toHaveBeenLastCalledWith(evoPlus.id);
+    expect(rememberCalls(fake)).toEqual([{ run_id: fullRun.id, spec_id: evoPlus.id }]);
+    expect((await screen.findByTestId('spec-remembered')).textContent)
+      .toMatch(/^Remembered for disk vda on vm: applied next time/);
+  });
+
+  it('shows the sheet applied from the earlier choice, and forgets it on request', async () => {
+    const fake = fakeEngine({
+      'specs.list': library, 'specs.remember': remembered,
+      'specs.compare': (p) => {
+        const answer = compared({ ...p, spec_id: evoPlus.id });
+        const how = 'chosen earlier for disk vda on vm';
+        return { ...answer, comparisons: answer.comparisons.map((c) => ({ ...c, how })) };
+      },
+    });
+    const onChoice = vi.fn();
+    const onSpec = vi.fn();
+    renderWith(fake.engine,
+      <SpecPanel runs={[fullRun]} choice={AUTO} onChoice={onChoice} onSpec={onSpec} />);
+    expect((await screen.findByTestId('spec-used')).textContent)
+      .toBe('Compared with Samsung 970 EVO Plus 1TB (NVMe) — chosen earlier for disk vda on vm');
+    await waitFor(() => expect(onSpec).toHaveBeenLastCalledWith(evoPlus));
+    await userEvent.click(screen.getByRole('button', { name: 'Forget this choice' }));
+    expect(onChoice).toHaveBeenLastCalledWith(NONE);
+    expect(rememberCalls(fake)).toEqual([{ run_id: fullRun.id, spec_id: null }]);
+    expect((await screen.findByTestId('spec-remembered')).textContent)
+      .toBe('Forgot the sheet chosen for disk vda on vm.');
   });
 });
 

@@ -1,6 +1,8 @@
 // "% of spec": the vendor spec sheet chosen by the drive model (or by the user), each rated
 // figure beside the measured number, with the percentage only where the conditions match and a
-// note saying why elsewhere. The engine decides what is fair (`specs.compare`).
+// note saying why elsewhere. The engine decides what is fair (`specs.compare`). A sheet the user
+// picks is remembered by the engine for the runs' device (`specs.remember`) and applied next time;
+// for a drive the OS does not name (a virtual disk) the library can be searched.
 import { useEffect, useState } from 'react';
 import { useEngine, type RunResult, type RunSpecComparison, type Spec, type SpecCompareResult } from '../api';
 
@@ -48,11 +50,18 @@ export function runList(ids: number[]): string {
   return `${sorted.length === 1 ? 'run' : 'runs'} ${parts.join(', ')}`;
 }
 
+/** "Samsung 970 EVO Plus 1TB": how the picker names a sheet, and what its search box matches. */
+export function specName(s: Spec): string {
+  return `${s.vendor} ${s.model}`;
+}
+
 export function SpecPanel({ runs, choice, onChoice, onSpec }: Props) {
   const engine = useEngine();
   const [specs, setSpecs] = useState<Spec[]>([]);
   const [result, setResult] = useState<SpecCompareResult | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
+  const [query, setQuery] = useState('');
+  const [remembered, setRemembered] = useState<string | null>(null);
   const ids = runs.map((r) => r.id).filter((id): id is number => id !== null);
   const key = ids.join(',');
 
@@ -83,17 +92,70 @@ export function SpecPanel({ runs, choice, onChoice, onSpec }: Props) {
   const rows = result?.comparisons ?? [];
   const unmatched = Object.entries(result?.unmatched ?? {});
   const byRun = new Map(runs.map((r) => [r.id, r]));
+  const unnamed = runs.length > 0 && !runs.some((r) => r.environment.device_model);
+  const searchable = unnamed || (choice === AUTO && rows.length === 0 && unmatched.length > 0);
+  const words = query.trim().toLowerCase();
+  const matches = (s: Spec) => `${specName(s)} ${s.interface}`.toLowerCase().includes(words);
+  const shown = words ? specs.filter(matches) : specs;
+  const chosen = specs.filter((s) => s.id === choice && !shown.includes(s));
+  const listed = [...chosen, ...shown];
+  const runId = runs.find((r) => r.id !== null)?.id ?? null;
+
+  /** The user's pick, kept by the engine for the runs' device (null forgets it). */
+  function choose(specId: string | null) {
+    onChoice(specId ?? NONE);
+    if (runId === null) return;
+    engine.call('specs.remember', { run_id: runId, spec_id: specId }).then(
+      (r) => setRemembered(r.spec_id
+        ? `Remembered for ${r.device}: applied next time, in the app, the CLI and the PDF.`
+        : `Forgot the sheet chosen for ${r.device}.`),
+      (e: unknown) => setProblem(e instanceof Error ? e.message : String(e)));
+  }
+  function onSearch(text: string) {
+    setQuery(text);
+    const exact = specs.find((s) => specName(s).toLowerCase() === text.trim().toLowerCase());
+    if (exact) choose(exact.id);
+  }
+  function onSelect(value: string) {
+    if (value === AUTO || value === NONE) onChoice(value);
+    else choose(value);
+  }
   return (
     <section className="spec-panel" aria-labelledby="spec-title">
       <h3 id="spec-title">Vendor spec sheet</h3>
+      {searchable && (
+        <div className="field inline">
+          <label htmlFor="spec-search">Find a spec sheet</label>
+          <input id="spec-search" type="search" list="spec-library" value={query}
+            placeholder="vendor, model or interface, e.g. 970 EVO"
+            onChange={(e) => onSearch(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter' && shown.length === 1) choose(shown[0]!.id);
+            }} />
+          <datalist id="spec-library">
+            {shown.map((s) => <option key={s.id} value={specName(s)}>{s.interface}</option>)}
+          </datalist>
+          {words && (
+            <span className="hint" data-testid="spec-matches">
+              {shown.length} of {specs.length} sheets match
+            </span>
+          )}
+        </div>
+      )}
       <div className="field inline">
         <label htmlFor="spec-choice">Spec sheet</label>
-        <select id="spec-choice" value={choice} onChange={(e) => onChoice(e.target.value)}>
-          <option value={AUTO}>automatic (by drive model)</option>
+        <select id="spec-choice" value={choice} onChange={(e) => onSelect(e.target.value)}>
+          <option value={AUTO}>automatic (by drive model, or as chosen before)</option>
           <option value={NONE}>none</option>
-          {specs.map((s) => <option key={s.id} value={s.id}>{s.vendor} {s.model}</option>)}
+          {listed.map((s) => <option key={s.id} value={s.id}>{specName(s)}</option>)}
         </select>
+        {unnamed && used && (
+          <button type="button" onClick={() => choose(null)}>Forget this choice</button>
+        )}
       </div>
+      {remembered && (
+        <p role="status" className="hint" data-testid="spec-remembered">{remembered}</p>
+      )}
       {used && <p className="hint" data-testid="spec-used">Compared with {used.vendor} {used.model} ({used.interface}){rows[0] ? ` — ${rows[0].how}` : ''}</p>}
       {problem && <p role="alert" className="error">{problem}</p>}
       {unmatched.length > 0 && (
