@@ -14,6 +14,7 @@ from pydantic import BaseModel
 from ssdprof.analysis.specs import bundled_spec_dir
 from ssdprof.app.rpc import EngineService, handle_message
 from ssdprof.model.results import RunResult
+from ssdprof.model.sweep import SweepSpec
 from ssdprof.remote.ssh import SshSettings
 from ssdprof.store.interchange import import_fio_output
 
@@ -47,13 +48,18 @@ def rpc(tmp_path: Path) -> Iterator[Rpc]:
 
 
 def add_runs(rpc: Rpc, iops: list[float], device_model: str = "") -> list[int]:
-    """Copies of a real fio 4 KiB random-read QD1 run with the given IOPS."""
+    """Copies of a real fio 4 KiB random-read QD1 run with the given IOPS, stored as the repeats of
+    one point of a sweep of their own (a sweep that asked for len(iops) repeats)."""
     [real] = import_fio_output(DATA / "fio-3.33_randread_qd1.jsonplus.json")
+    sweep_id = rpc.service.store.create_sweep(SweepSpec(name="repeats", points=[real.workload],
+                                                        repeats=len(iops)))
+    environment = real.environment.model_copy(update={"device_model": device_model})
     ids = []
-    for value in iops:
-        run = real.model_copy(update={"read": real.read.model_copy(update={"iops": value}),
-                                      "environment": real.environment.model_copy(update={"device_model": device_model})})
-        stored: RunResult = rpc.service.store.add_run(run)
+    for repeat, value in enumerate(iops):
+        read = real.read.model_copy(update={"iops": value})
+        run = real.model_copy(update={"read": read, "environment": environment, "sweep_id": sweep_id,
+                                      "repeat": repeat})
+        stored: RunResult = rpc.service.store.add_run(run, point_index=0)
         assert stored.id is not None
         ids.append(stored.id)
     return ids
