@@ -57,8 +57,8 @@ def add_runs(rpc: Rpc, iops: list[float], device_model: str = "") -> list[int]:
     ids = []
     for repeat, value in enumerate(iops):
         read = real.read.model_copy(update={"iops": value})
-        run = real.model_copy(update={"read": read, "environment": environment, "sweep_id": sweep_id,
-                                      "repeat": repeat})
+        run = real.model_copy(update={"read": read, "environment": environment,
+                                      "sweep_id": sweep_id, "repeat": repeat})
         stored: RunResult = rpc.service.store.add_run(run, point_index=0)
         assert stored.id is not None
         ids.append(stored.id)
