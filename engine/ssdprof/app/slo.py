@@ -208,4 +208,6 @@ def _answer(slo: SloSpec, points: Sequence[SloPoint], best: SloPoint | None,
 def _ms(ns: float | None) -> str:
     if ns is None:
         return "-"
+    if ns >= 1e9:
+        return f"{ns / 1e9:.2f} s"
     return f"{ns / 1e6:.2f} ms" if ns >= 1e6 else f"{ns / 1e3:.0f} µs"

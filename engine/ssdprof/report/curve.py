@@ -96,9 +96,11 @@ def slo_section(b: Builder, slo: SloSummary) -> None:
     b.para(f"<b>Answer:</b> {_escape(slo.text)}" if slo.text else "Answer: the search did not finish.",
            markup=True)
     header, rows = _slo_points(slo)
+    numbers = len(header) - 4  # IOPS and one or two percentiles
     b.table(header, rows,
             f"the depths tried by search {slo.sweep_id}, in order; total latency (submission to "
-            "completion), percentiles from histogram bins", numeric_from=2, text_from=len(header) - 2)
+            "completion), percentiles from histogram bins", numeric_from=2, text_from=len(header) - 2,
+            widths=[34, 62, *[66] * numbers, 62, 322 - 66 * numbers])  # 480 in all
 
 
 def _slo_points(slo: SloSummary) -> tuple[list[str], list[list[str]]]:

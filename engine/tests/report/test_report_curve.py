@@ -119,7 +119,8 @@ def test_a_latency_target_search_has_a_page_from_the_command_line_and_in_its_swe
     assert main(["slo", "--target", str(tmp_path), "--engine", "fio", "--rw", "randread", "--bs", "4k", "--size", "32MiB",
                  "--runtime", "0.5", "--ramp", "0", "--percentile", "99", "--latency", "1s", "--max-qd", "4", "--json", *db]) == 0
     search = json.loads(capsys.readouterr().out)
-    assert search["best"]["queue_depth"] == 4 and search["points"][0]["queue_depth"] == 1  # 1 s: every depth meets
+    assert search["deepest"]["queue_depth"] == 4 and search["points"][0]["queue_depth"] == 1  # 1 s: every depth meets
+    assert search["best"]["iops"] == max(point["iops"] for point in search["points"])
     sweep = str(search["sweep_id"])
     assert main(["slo", "--show", sweep, "--format", "pdf", "-o", str(tmp_path / "s.pdf"), "--json", *db]) == 0
     assert json.loads(capsys.readouterr().out)["points"] == len(search["points"])
@@ -128,8 +129,12 @@ def test_a_latency_target_search_has_a_page_from_the_command_line_and_in_its_swe
     assert f"Latency target {sweep}: p99 within 1,000,000 µs" in plain and " ".join(search["text"].split()) in plain
     for index, point in enumerate(search["points"]):
         row = next(line.split() for line in text.splitlines() if line.split()[:2] == [str(index + 1), f"QD{point['queue_depth']}"])
-        assert row[2:] == [fmt_count(point["iops"]), fmt_us(point["lat_ns_at_percentile"]), fmt_us(point["lat_ns_p99"]),
-                           "yes" if point["meets"] else "no"], row
+        # at p99 the table has no second p99 column; a last column marks the answer and the deepest
+        assert row[2:5] == [fmt_count(point["iops"]), fmt_us(point["lat_ns_at_percentile"]),
+                            "yes" if point["meets"] else "no"], row
+
+    table = plain[plain.index("Answer:"):plain.index("Table 2")]
+    assert table.count("most IOPS") == 2 and "deepest" in table  # in the answer and in its row
     assert main(["report", "--sweep", sweep, "-o", str(tmp_path / "r.pdf"), *db]) == 0
     assert f"Latency target {sweep}" in " ".join(" ".join(page_texts(tmp_path / "r.pdf")).split())
     assert main(["slo", "--show", sweep, "--format", "pdf", *db]) == 2
