@@ -19,6 +19,17 @@ export interface BarsParams {
   /** one series of bars each, in this order */
   groups: BarGroup[];
   metric?: "iops" | "bw_bytes_per_s" | "lat_ns_mean" | "lat_ns_p50" | "lat_ns_p99" | "lat_ns_p99_9";
+  /** pool runs of one setting from different sweeps, or different points of one sweep, into one mean ± CI (the user's explicit choice); off: only the repeats of one point that a sweep asked for are pooled */
+  pool_same_setting?: boolean;
+}
+
+export interface BestFigure {
+  quantity: "iops" | "bandwidth" | "latency";
+  /** IOPS, bytes/s or ns (mean total latency) */
+  value: number;
+  setting: string;
+  run_ids: number[];
+  sentence: string;
 }
 
 export interface CancelResult {
@@ -27,38 +38,56 @@ export interface CancelResult {
   sweep_id: number | null;
 }
 
+export interface Caveat {
+  code: "cache_suspected" | "measurement_limit" | "short_runs" | "one_repeat" | "separate_measurements" | "device_unknown" | "offered_rate" | "not_measured";
+  message: string;
+  run_ids: number[];
+}
+
 export interface ChartPoint {
   /** in the unit the chart names (bytes, queue depth, % reads, IOPS, or a bar's index) */
   x: number;
-  /** mean of the point's repeats, in the chart's unit; None when none has the metric */
+  /** mean of the point's runs, in the chart's unit; None when none has the metric */
   y: number | null;
   /** half the 95 % confidence interval of the mean (Student's t); None below 2 */
   half_width: number | null;
   /** how many runs the mean is of */
   n: number;
+  /** the runs the point is of; none for a spec's figure */
+  run_ids: number[];
+  /** n and where the runs came from: 'run 8', 'n = 3 repeats of sweep 12', 'n = 5 runs pooled from sweeps 3, 7'; 'spec sheet' for a spec's figure; '' for no runs */
+  source: string;
 }
 
 export interface ChartSeries {
   /** e.g. 'randread QD1 T1' (the settings that stay fixed), or a spec sheet's figure */
   label: string;
   points: ChartPoint[];
+  /** the label without its statistic: a chart draws one setting's series in one colour */
+  setting: string;
+  /** the latency statistic when a setting has several (a chart tells them apart by dash); '' for rates */
+  statistic: "" | "mean" | "p50" | "p99" | "p99.9";
 }
 
 export interface ChartSet {
   /** x: access size in bytes; y: IOPS (reads and writes added); earlier runs and spec sheet figures follow the runs' own series */
   iops_by_size: ChartSeries[];
+  /** x: access size in bytes; y: bandwidth in bytes/s (reads and writes added); earlier runs follow */
+  bw_bytes_per_s_by_size: ChartSeries[];
   /** x: queue depth; y: total latency in ns (mean, p99) */
   lat_ns_by_queue_depth: ChartSeries[];
   /** x: mean IOPS at each queue depth; y: latency in ns (p50, p99, p99.9) */
   lat_ns_by_iops: ChartSeries[];
   /** x: % reads; y: IOPS */
   iops_by_read_pct: ChartSeries[];
-  /** mean IOPS per setting ± 95 % CI; earlier runs as their own series */
+  /** mean IOPS per figure ± 95 % CI; earlier runs as their own series */
   repeat_iops: BarChart;
-  /** whether the repeat bars say anything: some setting was repeated, or earlier runs given */
+  /** whether the repeat bars say anything: some figure is of several runs, or earlier runs given */
   repeats_shown: boolean;
-  /** the runs' settings, each with its repeats: what a detail view picks from */
+  /** the runs as figures (one run, a sweep's repeats, or pooled on request): what a detail picks from */
   points: RunPoint[];
+  /** whether runs of one setting were pooled on request, beyond the repeats a sweep asked for */
+  pooled_same_setting: boolean;
 }
 
 export interface ChartsParams {
@@ -68,6 +97,8 @@ export interface ChartsParams {
   compare_with?: number[];
   /** a spec sheet whose rated IOPS are drawn as reference points */
   spec_id?: string | null;
+  /** pool runs of one setting from different sweeps, or different points of one sweep, into one mean ± CI (the user's explicit choice); off: only the repeats of one point that a sweep asked for are pooled */
+  pool_same_setting?: boolean;
 }
 
 export interface CheckInfo {
@@ -76,6 +107,12 @@ export interface CheckInfo {
   observed: number;
   prediction: PredictionInfo;
   message: string;
+}
+
+/** One value of a field with a fixed list (an engine, a pattern), and the name a person reads. */
+export interface Choice {
+  value: string;
+  label: string;
 }
 
 /** A Ceph cluster as `ceph -s` and `ceph osd tree` described it when the run started. */
@@ -112,6 +149,30 @@ export interface CorrelationParams {
 export interface CorrelationResult {
   method: string;
   groups: CorrelationGroup[];
+}
+
+/** How far a sweep or a PTS test has got, as honestly as it is known; both faces draw it as it is. */
+export interface Count {
+  /** steps finished, those before a resume included */
+  done: number;
+  /** exact: the steps there are; at_most: the most there can be; open: null */
+  total: number | null;
+  bound: "exact" | "at_most" | "open";
+  unit: "point" | "round";
+  /** what the steps are, e.g. '1 full-speed probe + 6 offered rates'; may be empty */
+  note: string;
+  /** the count in words, e.g. '3 of 7 points (1 full-speed probe + 6 offered rates)' */
+  text: string;
+}
+
+/** A curve as it would run: every bad field is an invalid_params error naming all of them at once. */
+export interface CurveCheck {
+  /** the workload, as every face names it */
+  label: string;
+  /** the full-speed run and one point per percentage */
+  points: number;
+  /** ramp and runtime of every point (laying out a test file not included) */
+  estimated_s: number;
 }
 
 export interface CurveGetParams {
@@ -344,15 +405,40 @@ export interface ExportResult {
   runs: number;
 }
 
+/** How one factor moved the figures from its first to its last value, the rest held fixed. */
+export interface FactorFinding {
+  factor: "access_size" | "read_pct" | "queue_depth";
+  /** what stayed fixed, e.g. 'randread QD1 T1' */
+  held: string;
+  /** bytes, % reads or queue depth */
+  x_from: number;
+  x_to: number;
+  iops_from: number;
+  iops_to: number;
+  bw_bytes_per_s_from: number;
+  bw_bytes_per_s_to: number;
+  lat_ns_mean_from: number | null;
+  lat_ns_mean_to: number | null;
+  /** the runs of each point, in the order of the factor */
+  run_ids: number[];
+  sentence: string;
+}
+
 export interface FieldProblem {
   field: string;
   flag: string;
   message: string;
+  label: string;
 }
 
 export interface FieldRule {
   flag: string;
   allowed: string;
+  /** the field as a form names it, e.g. 'queue depth' */
+  label: string;
+  example: string;
+  /** the values a list offers, with display names */
+  choices: Choice[];
 }
 
 /** One rated figure with the conditions it was rated under (None = the source does not say). */
@@ -411,6 +497,51 @@ export interface FioSteadyState {
   iops_samples: number[];
   /** fio's per-second bandwidth samples, bytes/s (fio 3.x) */
   bw_samples: number[];
+}
+
+/** Goodness of fit over the runs a model was fitted to, counted against its parameters: a model with as many parameters as settings passes through them all, so has no R² or RMSE to report. */
+export interface FitQualityInfo {
+  /** none: an exact fit, no check possible; weak: few settings beyond the parameters; ok */
+  check: "none" | "weak" | "ok";
+  /** why there is no R² (an exact fit) or why the check is weak; empty when ok */
+  note: string;
+  runs: number;
+  settings: number;
+  parameters: number;
+  /** None for an exact fit (or every run measured the same) */
+  r2: number | null;
+  /** R² with the parameters' freedom taken back; None for an exact fit */
+  adjusted_r2: number | null;
+  /** in the metric's own unit; None for an exact fit */
+  rmse: number | null;
+}
+
+/** One direction of one row: the mean of one setting's repeats, never of separate runs. */
+export interface GlanceCell {
+  iops: number;
+  bw_bytes_per_s: number;
+  /** mean total latency, submission to completion */
+  lat_ns_mean: number | null;
+  /** runs averaged: repeats of this setting */
+  n: number;
+  run_ids: number[];
+  /** the workload measured, e.g. 'randread 4KiB QD1 T1' */
+  setting: string;
+  /** other runs that measured this cell separately; not averaged in */
+  separate_run_ids: number[];
+}
+
+export interface GlanceRow {
+  /** CrystalDiskMark's way: 'SEQ 1MiB QD8 T1', 'RND 4KiB QD1 T1' */
+  label: string;
+  random: boolean;
+  block_size_bytes: number;
+  queue_depth: number;
+  numjobs: number;
+  /** null: not measured (never a zero) */
+  read: GlanceCell | null;
+  /** null: not measured (never a zero) */
+  write: GlanceCell | null;
 }
 
 export interface GroupVerdict {
@@ -574,6 +705,15 @@ export interface MeanInterval {
   half_width: number | null;
 }
 
+export interface MeanValue {
+  /** the mean of the runs, in the metric's unit */
+  mean: number;
+  /** half the 95 % confidence interval (Student's t); None below 2 */
+  half_width: number | null;
+  /** how many runs have the metric */
+  n: number;
+}
+
 export interface MeasuredPoint {
   run_id: number;
   x: number;
@@ -637,14 +777,16 @@ export interface PlannedPoint {
 export interface PointFinished {
   kind: "point_finished";
   number: number;
-  total_points: number;
+  /** points finished, this one included, of how many */
+  count: Count;
   result: RunResult;
 }
 
 export interface PointProgress {
   kind: "point_progress";
   number: number;
-  total_points: number;
+  /** points finished before this one, of how many */
+  count: Count;
   sample: ProgressSample;
   point_elapsed_s: number;
   point_duration_s: number;
@@ -653,10 +795,16 @@ export interface PointProgress {
 
 export interface PointStarted {
   kind: "point_started";
+  /** the point's place in the sweep's list (a PTS test's: in its round) */
   index: number;
+  /** the repeat, from 0 (a PTS test's: its round, from 0) */
   repeat: number;
+  /** this point's number in the sweep, from 1 */
   number: number;
-  total_points: number;
+  /** points finished before this one, of how many */
+  count: Count;
+  /** a PTS test's rounds finished before this point's round */
+  round: Count | null;
   workload: Workload;
   eta_s: number;
 }
@@ -694,7 +842,7 @@ export interface PredictParams {
   vary?: "block_size" | "outstanding";
   /** untested settings to predict: sizes (4k, 1MiB or bytes) for block_size, a count for outstanding */
   at?: (number | string)[];
-  /** polynomial degree in log2 access size */
+  /** highest polynomial degree in log2 access size: lower ones are tried too, and the one that best predicts each setting left out is kept; never one through every setting */
   degree?: number;
   confidence?: number;
   /** judge this run against the model of the others */
@@ -797,8 +945,7 @@ export interface PtsEventNotification {
 export interface PtsFinished {
   kind: "pts_finished";
   pts_id: number | null;
-  /** done, cancelled, stopped or failed */
-  status: string;
+  status: "done" | "cancelled" | "stopped" | "failed";
   attained: boolean;
   rounds: number;
   wall_s: number;
@@ -889,7 +1036,7 @@ export interface PtsRequest {
   size_bytes?: number | string | null;
   offset_bytes?: number | string | null;
   /** auto, fio or portable */
-  engine?: string | null;
+  engine?: ("auto" | "fio" | "portable") | null;
   /** laptop: short rounds, fewer points; NOT PTS-compliant */
   profile?: PtsProfile;
   /** measured time of every point of a round (PTS 60 s, laptop 2 s) */
@@ -911,7 +1058,7 @@ export interface PtsRequest {
   /** access sizes instead of the profile's */
   block_sizes?: ((number | string)[]) | null;
   /** read % of each mix instead of the profile's */
-  mixes?: number[] | null;
+  mixes?: ((number | string)[]) | null;
   /** per job (default 32; latency: 1) */
   queue_depth?: number | string | null;
   /** default 1; latency: 1 */
@@ -920,7 +1067,7 @@ export interface PtsRequest {
   saturation_multiple?: number | null;
   direct?: boolean | null;
   name?: string | null;
-  tags?: Record<string, string>;
+  tags?: Record<string, string> | string[] | string;
 }
 
 /** A PTS test, finished or not: the shape of ``ssdprof pts --json`` and ``pts.get``. */
@@ -1037,6 +1184,8 @@ export interface ReportParams {
   /** default: the spec matching the device model */
   spec_id?: string | null;
   title?: string | null;
+  /** pool runs of one setting beyond the repeats a sweep asked for, as runs.charts */
+  pool_same_setting?: boolean;
 }
 
 export interface ReportResult {
@@ -1047,7 +1196,7 @@ export interface ReportResult {
 }
 
 export interface ResumeParams {
-  /** default: the last unfinished sweep */
+  /** default: the last interrupted sweep */
   sweep_id?: number | null;
 }
 
@@ -1077,10 +1226,24 @@ export interface RunIdParams {
   run_id: number;
 }
 
+/** A setting's runs shown as one figure: one run, a sweep's repeats, or pooled on request. */
 export interface RunPoint {
+  /** the setting; with its runs ('(run 8)') where it is shown twice */
   label: string;
-  /** the repeats of this setting, in run order */
+  /** the runs of this figure, in run order */
   run_ids: number[];
+  /** n and where the runs came from: 'run 8', 'n = 3 repeats of sweep 12', 'n = 5 runs pooled from sweeps 3, 7' */
+  source: string;
+  /** single: one run; repeats: the repeats of one point a sweep asked for; pooled: runs of one setting pooled on request */
+  kind: "single" | "repeats" | "pooled";
+  /** IOPS, reads and writes added */
+  iops: MeanValue | null;
+  /** bandwidth in bytes/s, both directions */
+  bw_bytes_per_s: MeanValue | null;
+  /** mean total latency in ns, I/O-weighted */
+  lat_ns_mean: MeanValue | null;
+  /** the mean of the runs' p99 total latency in ns (the worse direction's) */
+  lat_ns_p99: MeanValue | null;
 }
 
 /** A finished measurement point: the aggregate, every host, and how it was obtained. */
@@ -1182,8 +1345,7 @@ export interface ScalingFit {
   kappa: number;
   /** where adding units starts to lower throughput; None: no peak in sight */
   peak_units: number | null;
-  rmse: number;
-  r2: number | null;
+  fit: FitQualityInfo;
   /** x: unit count; value: measured (low/high unused) */
   observed: ssdprof__app__contract__analysis__CurvePoint[];
   /** the USL curve from 1 unit to beyond the largest asked */
@@ -1235,15 +1397,17 @@ export interface SeriesFit {
   label: string;
   /** the model family and its parameters in words */
   model: string;
+  /** why this model or degree was chosen; empty: no choice */
+  model_choice: string;
   run_ids: number[];
   measured: MeasuredPoint[];
-  rmse: number;
-  r2: number | null;
-  /** leave-one-setting-out: each setting predicted from the others */
+  /** leave-one-setting-out, each setting predicted from the others: what to expect of a prediction; None when too few settings remain */
+  loo_mean_abs_error_pct: number | null;
   loo_rmse: number | null;
   loo_r2: number | null;
-  loo_mean_abs_error_pct: number | null;
   loo: LooPointInfo[];
+  /** the fit over every run, after the leave-one-out error */
+  fit: FitQualityInfo;
   /** the fitted curve with its interval across the measured (and asked) range */
   curve: ssdprof__app__contract__analysis__CurvePoint[];
   predictions: PredictionInfo[];
@@ -1394,6 +1558,19 @@ export interface SpecMatchResult {
   note: string;
 }
 
+/** The spec sheet used, and why; or why none is, and how to choose one. */
+export interface SpecPick {
+  /** null: no spec sheet is compared */
+  spec_id: string | null;
+  /** vendor and model, '' without a spec */
+  title: string;
+  how: "chosen" | "remembered" | "matched" | "none";
+  /** why this sheet ('matched to the drive model …'), or why none and how to choose one */
+  note: string;
+  /** the device the runs measured, as named to the user */
+  device: string;
+}
+
 /** A vendor's rated figure drawn beside a curve: rated IOPS as a vertical line, rated latency as a horizontal one. */
 export interface SpecReference {
   quantity: "iops" | "latency";
@@ -1407,6 +1584,19 @@ export interface SpecReference {
   note: string;
 }
 
+export interface SpecRememberParams {
+  /** a run of the device: the choice is kept for its drive (model and serial) or, for a drive the OS does not name, its machine and disk */
+  run_id: number;
+  /** null: forget the choice */
+  spec_id?: string | null;
+}
+
+export interface SpecRememberResult {
+  /** the device the choice is kept for, as named to the user */
+  device: string;
+  spec_id: string | null;
+}
+
 export interface SpecSaveParams {
   spec: SpecInput;
   /** overwrite the user's own spec with this id */
@@ -1418,6 +1608,17 @@ export interface SpecSaveResult {
   path: string;
   /** a bundled sheet has this id; the user's copy is used instead */
   overrides_bundled: boolean;
+}
+
+export interface SpecVerdict {
+  pick: SpecPick;
+  /** the fair comparison with the best % of spec, if any */
+  comparison: SpecComparison | null;
+  /** the runs of that comparison */
+  run_ids: number[];
+  /** comparisons that were fair (measured as the figure was rated) */
+  fair: number;
+  sentence: string;
 }
 
 export interface SpecsListResult {
@@ -1471,6 +1672,30 @@ export interface StoredCurve {
   kind: string;
 }
 
+export interface StudentSummary {
+  /** runs summarised (finished, measured at full speed) */
+  runs: number;
+  device: string;
+  table: GlanceRow[];
+  table_note: string;
+  factors: FactorFinding[];
+  best: BestFigure[];
+  spec: SpecVerdict;
+  caveats: Caveat[];
+}
+
+/** The student's summary of a sweep's runs or of chosen runs (``runs.summary``). */
+export interface SummaryParams {
+  run_ids?: number[];
+  sweep_id?: number | null;
+  /** a spec sheet to compare with; default: the one chosen earlier for the device, else the one matching it */
+  spec_id?: string | null;
+  /** false: compare with no spec sheet */
+  compare_spec?: boolean;
+  /** pool runs of one setting from different sweeps, or different points of one sweep, into one mean ± CI (the user's explicit choice); off: only the repeats of one point that a sweep asked for are pooled */
+  pool_same_setting?: boolean;
+}
+
 export interface SweepEstimate {
   name: string;
   points: PlannedPoint[];
@@ -1490,8 +1715,8 @@ export interface SweepEstimate {
 export interface SweepFinished {
   kind: "sweep_finished";
   sweep_id: number | null;
-  /** done, cancelled, or stopped (a host was lost: resumable; see reason) */
-  status: string;
+  /** how it ended; stopped (a host was lost) is resumable, see reason */
+  status: "done" | "cancelled" | "stopped" | "failed";
   run_ids: number[];
   wall_s: number;
   layout_s: number;
@@ -1502,7 +1727,7 @@ export interface SweepInfo {
   id: number;
   created_at: string;
   name: string;
-  status: string;
+  status: "running" | "done" | "cancelled" | "stopped" | "failed";
   runs: number;
 }
 
@@ -1517,7 +1742,7 @@ export interface SweepRequest {
   mode?: SweepMode;
   repeats?: number;
   name?: string | null;
-  tags?: Record<string, string>;
+  tags?: Record<string, string> | string[] | string;
   /** run on these SSH hosts (aliases or user@host:port) instead of locally */
   hosts?: string[];
   /** the folder on every host (default: the engine's remote scratch folder) */
@@ -1536,8 +1761,8 @@ export interface SweepStarted {
   kind: "sweep_started";
   sweep_id: number | null;
   name: string;
-  total_points: number;
-  already_done: number;
+  /** points done before this start (a resume) and how many there will be */
+  count: Count;
   estimated_s: number;
   engine: string;
   engine_reason: string;
@@ -1547,12 +1772,16 @@ export interface SweepStatus {
   running: boolean;
   sweep_id: number | null;
   name: string;
-  total_points: number;
-  finished_points: number;
+  /** the running sweep's points finished, of how many */
+  count: Count | null;
 }
 
 export interface SweepsResult {
   sweeps: SweepInfo[];
+  /** the newest sweep that ended done or cancelled with runs kept: what Results opens */
+  last_finished: SweepInfo | null;
+  /** the newest sweep the engine stopped in the middle of (it died, or a host was lost): what sweep.resume continues unasked; null when nothing was interrupted */
+  interrupted: SweepInfo | null;
 }
 
 export interface TagParams {
@@ -1624,7 +1853,7 @@ export interface Workload {
 
 /** Workload fields as typed in a form or on the command line; omitted fields take the engine's defaults. */
 export interface WorkloadInput {
-  pattern?: string | null;
+  pattern?: ("randread" | "randwrite" | "randrw" | "read" | "write" | "rw") | null;
   read_pct?: number | string | null;
   block_size_bytes?: number | string | null;
   queue_depth?: number | string | null;
@@ -1635,7 +1864,7 @@ export interface WorkloadInput {
   offset_bytes?: number | string | null;
   target?: string | null;
   direct?: boolean | null;
-  engine?: string | null;
+  engine?: ("auto" | "fio" | "portable") | null;
   allow_overwrite?: boolean | null;
   keep_file?: boolean | null;
   rate_iops?: number | string | null;
@@ -1719,6 +1948,8 @@ export interface Methods {
   "runs.charts": { params: ChartsParams; result: ChartSet };
   /** mean ± 95 % CI of a metric per setting, one series per group */
   "runs.bars": { params: BarsParams; result: BarChart };
+  /** the student's summary: key figures, each factor's effect, the spec, caveats */
+  "runs.summary": { params: SummaryParams; result: StudentSummary };
   /** a run's latency distribution from its bins */
   "runs.percentiles": { params: RunIdParams; result: PercentileCurve };
   /** runs as CSV, units in the column names */
@@ -1731,6 +1962,8 @@ export interface Methods {
   "specs.compare": { params: SpecCompareParams; result: SpecCompareResult };
   /** add or edit one of the user's own spec sheets */
   "specs.save": { params: SpecSaveParams; result: SpecSaveResult };
+  /** remember (or forget) the spec chosen for a run's device */
+  "specs.remember": { params: SpecRememberParams; result: SpecRememberResult };
   /** delete one of the user's own spec sheets */
   "specs.delete": { params: SpecDeleteParams; result: DeleteResult };
   /** group B vs A: mean ± CI, Welch */
@@ -1757,6 +1990,8 @@ export interface Methods {
   "hosts.set_link": { params: HostLinkParams; result: HostInfo };
   /** a curve: the maximum, then Poisson rates at % of it; events as run.event */
   "curve.start": { params: CurveRequest; result: SweepStarted };
+  /** a curve's fields checked, every bad one named at once; runs nothing */
+  "curve.check": { params: CurveRequest; result: CurveCheck };
   /** a stored curve: offered/achieved IOPS, total latency, saturation, knee, the spec's rated figures */
   "curve.get": { params: CurveGetParams; result: CurveSummary };
   /** a curve's PDF page (base64), earlier curves and spec figures overlaid */
@@ -1773,7 +2008,7 @@ export interface Methods {
 
 export type MethodName = keyof Methods;
 
-export const METHOD_NAMES = ["engine.info", "workload.validate", "presets.list", "devices.list", "sweep.estimate", "sweep.start", "sweep.resume", "sweep.cancel", "sweep.status", "sweeps.list", "pts.estimate", "pts.start", "pts.resume", "pts.cancel", "pts.status", "pts.list", "pts.get", "pts.report", "runs.list", "runs.get", "runs.tag", "runs.delete", "runs.charts", "runs.bars", "runs.percentiles", "export.csv", "specs.list", "specs.match", "specs.compare", "specs.save", "specs.delete", "runs.compare", "analysis.predict", "analysis.scaling", "analysis.observe", "analysis.correlation", "report.pdf", "hosts.list", "hosts.add", "hosts.test", "hosts.remove", "hosts.set_link", "curve.start", "curve.get", "curve.report", "curves.list", "slo.start", "slo.get", "slo.report"] as const satisfies readonly MethodName[];
+export const METHOD_NAMES = ["engine.info", "workload.validate", "presets.list", "devices.list", "sweep.estimate", "sweep.start", "sweep.resume", "sweep.cancel", "sweep.status", "sweeps.list", "pts.estimate", "pts.start", "pts.resume", "pts.cancel", "pts.status", "pts.list", "pts.get", "pts.report", "runs.list", "runs.get", "runs.tag", "runs.delete", "runs.charts", "runs.bars", "runs.summary", "runs.percentiles", "export.csv", "specs.list", "specs.match", "specs.compare", "specs.save", "specs.remember", "specs.delete", "runs.compare", "analysis.predict", "analysis.scaling", "analysis.observe", "analysis.correlation", "report.pdf", "hosts.list", "hosts.add", "hosts.test", "hosts.remove", "hosts.set_link", "curve.start", "curve.check", "curve.get", "curve.report", "curves.list", "slo.start", "slo.get", "slo.report"] as const satisfies readonly MethodName[];
 
 /** Notifications from the engine (and, for engine.status, the desktop shell). */
 export interface Notifications {
@@ -1793,3 +2028,6 @@ export const ERROR_CODES = {"parse_error": -32700, "invalid_request": -32600, "m
 export const TOKEN_HEADER = "X-Ssdprof-Token";
 
 export type ErrorData = RpcErrorData;
+
+/** Every metric's display name and unit (a value in the metric's own unit is divided by scale), from ssdprof.analysis.metrics.METRIC_NAMES. */
+export const METRIC_NAMES = {"iops": {"label": "IOPS", "unit": "IOPS", "scale": 1.0, "title": "IOPS"}, "bw_bytes_per_s": {"label": "bandwidth", "unit": "MB/s", "scale": 1000000.0, "title": "bandwidth (MB/s)"}, "lat_ns_mean": {"label": "mean latency", "unit": "µs", "scale": 1000.0, "title": "mean latency (µs)"}, "lat_ns_p50": {"label": "median latency", "unit": "µs", "scale": 1000.0, "title": "median latency (µs)"}, "lat_ns_p99": {"label": "p99 latency", "unit": "µs", "scale": 1000.0, "title": "p99 latency (µs)"}, "lat_ns_p99_9": {"label": "p99.9 latency", "unit": "µs", "scale": 1000.0, "title": "p99.9 latency (µs)"}, "read_iops": {"label": "read IOPS", "unit": "IOPS", "scale": 1.0, "title": "read IOPS (IOPS)"}, "write_iops": {"label": "write IOPS", "unit": "IOPS", "scale": 1.0, "title": "write IOPS (IOPS)"}, "read_bw_bytes_per_s": {"label": "read bandwidth", "unit": "MB/s", "scale": 1000000.0, "title": "read bandwidth (MB/s)"}, "write_bw_bytes_per_s": {"label": "write bandwidth", "unit": "MB/s", "scale": 1000000.0, "title": "write bandwidth (MB/s)"}, "read_lat_ns_mean": {"label": "mean read latency", "unit": "µs", "scale": 1000.0, "title": "mean read latency (µs)"}, "write_lat_ns_mean": {"label": "mean write latency", "unit": "µs", "scale": 1000.0, "title": "mean write latency (µs)"}, "read_lat_ns_p99": {"label": "p99 read latency", "unit": "µs", "scale": 1000.0, "title": "p99 read latency (µs)"}, "write_lat_ns_p99": {"label": "p99 write latency", "unit": "µs", "scale": 1000.0, "title": "p99 write latency (µs)"}} as const satisfies Record<string, { label: string; unit: string; scale: number; title: string }>;
