@@ -174,8 +174,10 @@ class RemoteSite:
         started = time.monotonic()
         self.environment = self.hosts.prepare(self._spec)
         seconds = time.monotonic() - started
-        emit(LayoutDone(path=", ".join(f"{h}:{t}" for h, t in self.hosts.targets.items()),
-                        size_bytes=max(p.size_bytes for p in self._spec.points), seconds=seconds))
+        laid_out = self.hosts.laid_out  # a device is measured as it is: no test file to speak of
+        if laid_out:
+            emit(LayoutDone(path=", ".join(f"{h}:{t}" for h, t in laid_out.items()),
+                            size_bytes=max(p.size_bytes for p in self._spec.points), seconds=seconds))
         return seconds
 
     def vanished(self) -> str | None:

@@ -87,6 +87,11 @@ class MultiHostEngine:
         self._launch: Launch | None = None
 
     @property
+    def laid_out(self) -> dict[str, str]:
+        """What prepare wrote before the first point, by host: test files and RBD images, never a device."""
+        return {name: target for name, target in self.targets.items() if name not in self.options.devices}
+
+    @property
     def tool_versions(self) -> dict[str, str]:
         return {f"fio@{name}": probe.fio_version for name, probe in self.probes.items()}
 

@@ -36,6 +36,7 @@ def test_a_device_on_a_host_is_read_and_named_in_the_environment(ssh_hosts: Any,
     done = ssdprof(ssh_hosts, "run", "--host", "h1", "--remote-device", str(device), "--size", "32MiB", "--rw", "randread",
                    "--qd", "4", "--runtime", "2", "--ramp", "0", "--json", db=tmp_path / "r.db")
     assert done.returncode == 0, done.stderr
+    assert "test file" not in done.stderr, "a device is measured as it is: nothing is laid out"
     run = json.loads(done.stdout)
     assert run["status"] == "ok" and run["read"]["io_count"] > 0
     assert run["hosts"][0]["target"] == str(device)
