@@ -46,6 +46,7 @@ def test_runs_without_a_varied_factor_get_no_model_section(tmp_path: Path) -> No
     text = pdf_text(build_pdf(ReportRequest.of_runs([make_run(run_id=1), make_run(run_id=2)])), tmp_path)
     assert "Models and predictions" not in text
 
+
 def test_the_models_table_names_metrics_for_people_and_the_loo_error_first(tmp_path: Path) -> None:
     # Three access sizes, as in the student preset: a quadratic would pass through all three.
     sizes_and_bandwidth = ((4096, 40e6), (131072, 900e6), (4 << 20, 1000e6))
