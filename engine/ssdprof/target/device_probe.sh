@@ -14,6 +14,13 @@ dev=${1:?usage: device_probe.sh /dev/DEVICE}
 read_file() { [ -r "$1" ] && head -n 1 "$1" 2>/dev/null | tr -d '\n'; }
 node_of() { readlink -f "/sys/dev/block/$1"; }   # MAJOR:MINOR -> its sysfs node
 queue_of() { if [ -d "$1/queue" ]; then echo "$1/queue"; else echo "${1%/*}/queue"; fi; }
+# SCSI VPD page 0x80 (unit serial number; libata answers it for ATA disks, which have no serial file):
+# a 4-byte header, then the serial, space padded.
+vpd_serial() { [ -r "$1" ] && tail -c +5 "$1" 2>/dev/null | tr -d '\000\n' | sed 's/^ *//; s/ *$//'; }
+# VPD page 0x89 (ATA information; libata's SAT layer) holds the disk's IDENTIFY DEVICE data from byte 60:
+# bytes 20-93 of it are the serial, firmware and model (40 characters: the SCSI model file keeps 16), as
+# hex for ssdprof to decode (ATA strings swap each pair of bytes).
+ata_identify() { [ -r "$1" ] && tail -c +81 "$1" 2>/dev/null | head -c 74 | od -An -v -tx1 | tr -d ' \n'; }
 
 kind_of() {  # $1 = sysfs node
   name=${1##*/}
@@ -62,7 +69,11 @@ if [ -n "$here" ]; then
   echo "base.name=${here##*/}"
   echo "base.kind=$(kind_of "$here")"
   echo "base.model=$(read_file "$here/device/model")"
-  echo "base.serial=$(read_file "$here/device/serial" || read_file "$here/serial")"
+  serial=$(read_file "$here/device/serial")
+  [ -n "$serial" ] || serial=$(read_file "$here/serial")
+  [ -n "$serial" ] || serial=$(vpd_serial "$here/device/vpd_pg80")
+  echo "base.serial=$serial"
+  echo "base.ata_identify=$(ata_identify "$here/device/vpd_pg89")"
   echo "base.firmware=$(read_file "$here/device/firmware_rev" || read_file "$here/device/rev")"
   echo "base.hw_path=$hw"
   for key in rotational logical_block_size physical_block_size nr_requests max_hw_sectors_kb; do

@@ -131,7 +131,7 @@ def parse_probe(path: str, text: str) -> BlockDevice:
     if "target" not in values:
         return BlockDevice(path=path, error=(values.get("error") or [f"no facts about {path}"])[0])
     name, kind, size, logical = ([*values["target"][0].split(), "", "", "0", "512"])[:4]
-    base = {key.removeprefix("base."): items[0] for key, items in values.items() if key.startswith("base.")}
+    base = _with_ata_identity({key.removeprefix("base."): items[0] for key, items in values.items() if key.startswith("base.")})
     stack, backing, backing_fs, dio = [], "", "", None
     for layer in values.get("layer", []):
         words = layer.split(" ", 4)
@@ -150,6 +150,25 @@ def parse_probe(path: str, text: str) -> BlockDevice:
                        stack=tuple(stack), backing_file=backing, backing_filesystem=backing_fs, loop_direct_io=dio, base=base,
                        mounts=tuple(dict.fromkeys(values.get("mount", []))), holders=tuple(dict.fromkeys(values.get("holder", []))),
                        swaps=tuple(dict.fromkeys(values.get("swap", []))))
+
+
+def _with_ata_identity(base: dict[str, str]) -> dict[str, str]:
+    """An ATA disk's own serial, firmware and model from its IDENTIFY data (bytes 20-93, as hex), in place of
+    the SCSI translation's (whose model file keeps 16 characters and revision 4)."""
+    raw = base.pop("ata_identify", "")
+    try:
+        data = bytes.fromhex(raw)
+    except ValueError:
+        return base
+    if len(data) < 74:
+        return base
+    swapped = b"".join(data[i + 1 : i + 2] + data[i : i + 1] for i in range(0, len(data) - 1, 2))
+
+    def text(start: int, end: int) -> str:  # offsets in IDENTIFY data
+        return swapped[start - 20 : end - 20].decode("ascii", errors="replace").strip(" \x00")
+
+    found = {"serial": text(20, 40), "firmware": text(46, 54), "model": text(54, 94)}
+    return {**base, **{key: value for key, value in found.items() if value}}
 
 
 def device_problems(device: BlockDevice, workload: Workload) -> list[FieldProblem]:

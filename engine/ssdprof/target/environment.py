@@ -127,7 +127,7 @@ def _device_facts(device: str) -> dict[str, object]:
     link = _pcie_link(hardware) if interface == "NVMe" and hardware else _sata_link(hardware) if interface == "SATA" else ""
     return {
         "device_model": _read(node / "device" / "model"),
-        "device_serial": _read(node / "device" / "serial"),
+        "device_serial": _read(node / "device" / "serial") or _read(node / "serial") or _vpd_serial(node / "device"),
         "device_firmware": _read(node / "device" / "firmware_rev") or _read(node / "device" / "rev"),
         "interface": interface,
         "pcie_link": link,
@@ -166,6 +166,14 @@ def _sata_link(hardware: Path | None) -> str:
                 if speed and speed != "<unknown>":
                     return speed
     return ""
+
+
+def _vpd_serial(device: Path) -> str:
+    """SCSI VPD page 0x80 (libata answers it for ATA disks, which have no serial file): a 4-byte header, the serial."""
+    try:
+        return (device / "vpd_pg80").read_bytes()[4:].decode("ascii", errors="replace").strip(" \x00")
+    except OSError:
+        return ""
 
 
 def _mount_of(target: Path) -> Any:

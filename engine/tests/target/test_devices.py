@@ -187,3 +187,20 @@ def test_a_mounted_partition_keeps_the_whole_disk_from_being_written() -> None:
         "(remove or deactivate dm-0 (cryptroot) first, e.g. dmsetup remove, vgchange -an, mdadm --stop)",
     ]
     assert device.describe() == "/dev/sdb (Samsung SSD 870, 931.5GiB)"
+
+
+def test_an_ata_disks_full_model_serial_and_firmware_come_from_its_identify_data() -> None:
+    # Bytes 20-93 of ATA IDENTIFY data, each pair of bytes swapped, as device_probe.sh reads them from VPD
+    # page 0x89: the SCSI model file keeps only 16 characters of a 40-character model.
+    def ata(text: str, width: int) -> bytes:
+        raw = text.ljust(width).encode()
+        return b"".join(raw[i + 1 : i + 2] + raw[i : i + 1] for i in range(0, width, 2))
+
+    identify = ata("S6PNNS0T123456", 20) + bytes(6) + ata("SVT02B6Q", 8) + ata("Samsung SSD 870 EVO 1TB", 40)
+    device = parse_probe("/dev/sdb", "target=sdb disk 1000204886016 512\nbase.name=sdb\nbase.model=Samsung SSD 870\n"
+                                     f"base.serial=\nbase.firmware=2B6Q\nbase.ata_identify={identify.hex()}\n")
+    assert (device.base["model"], device.base["serial"], device.base["firmware"]) == (
+        "Samsung SSD 870 EVO 1TB", "S6PNNS0T123456", "SVT02B6Q")
+    assert "ata_identify" not in device.base
+    unreadable = parse_probe("/dev/sdb", "target=sdb disk 1000 512\nbase.name=sdb\nbase.model=M\nbase.ata_identify=zz\n")
+    assert unreadable.base["model"] == "M"
