@@ -11,6 +11,7 @@ types can never drift from the engine's models.
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -80,6 +81,15 @@ def declaration(name: str, node: dict[str, Any]) -> str:
     return f"{doc}export type {type_name(name)} = {ts_type(node)};\n"
 
 
+def statuses(name: str, values: list[str]) -> str:
+    """A status as its array of values and the union of them (RunStatus: RUN_STATUS_VALUES), so
+    the renderer compares and lists typed values rather than strings it spelled itself."""
+    constant = re.sub(r"(?<!^)(?=[A-Z])", "_", name).upper() + "_VALUES"
+    return (f"/** Every value of ssdprof.model.status.{name}, in order. */\n"
+            f"export const {constant} = {json.dumps(values)} as const;\n"
+            f"export type {name} = (typeof {constant})[number];\n")
+
+
 def render(document: dict[str, Any]) -> str:
     parts = [HEADER]
     for name in sorted(document["$defs"]):
@@ -105,6 +115,7 @@ def render(document: dict[str, Any]) -> str:
     parts.append("/** Browser mode: the header that carries the per-launch token. */\n"
                  f"export const TOKEN_HEADER = {json.dumps(document['token_header'])};\n")
     parts.append(f"export type ErrorData = {type_name(document['error_data'])};\n")
+    parts += [statuses(name, values) for name, values in document["statuses"].items()]
     names = json.dumps(document["metric_names"], ensure_ascii=False)
     parts.append("/** Every metric's display name and unit (a value in the metric's own unit is "
                  "divided by scale), from ssdprof.analysis.metrics.METRIC_NAMES. */\n"

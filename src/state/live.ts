@@ -1,10 +1,11 @@
 // The live view's state, folded from run events in order. Pure, so it is tested without React.
 import type {
-  Count, ProgressSample, RunEvent, RunResult, SweepFinished, SweepStarted,
+  Count, ProgressSample, RunEvent, RunResult, SweepEnd, SweepStarted,
 } from '../api';
 
 /** 'interrupted': the engine process died mid-sweep (the shell restarts it); finished points are kept. */
-export type LiveStatus = 'idle' | 'starting' | 'running' | 'done' | 'cancelled' | 'failed' | 'interrupted';
+export type LiveStatus =
+  'idle' | 'starting' | 'running' | Exclude<SweepEnd, 'stopped'> | 'interrupted';
 
 export interface LiveState {
   status: LiveStatus;
@@ -84,7 +85,7 @@ export function liveReducer(state: LiveState, action: LiveAction): LiveState {
   }
 }
 
-function statusOf(status: SweepFinished['status']): LiveStatus {
+function statusOf(status: SweepEnd): LiveStatus {
   if (status === 'cancelled' || status === 'failed') return status;
   if (status === 'stopped') return 'interrupted'; // a host was lost: resumable, like an engine that died
   return 'done';

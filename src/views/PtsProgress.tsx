@@ -1,6 +1,6 @@
 // A running PTS test as its events arrive: purge, preconditioning (not measured) with its ETA, then
 // each round with its tracking value and the steady-state check so far, and the end.
-import type { PtsEventNotification, PtsStarted } from '../api';
+import type { PtsEventNotification, PtsStarted, SweepEnd } from '../api';
 import { formatDuration } from '../lib/units';
 
 type PtsEvent = PtsEventNotification['event'];
@@ -19,7 +19,7 @@ export interface PtsProgressState {
   /** The steady-state check after the last finished round, in the engine's words. */
   check: string;
   rounds: { round: number; value: number | null }[];
-  finished: { status: string; attained: boolean; rounds: number; reason: string } | null;
+  finished: { status: SweepEnd; attained: boolean; rounds: number; reason: string } | null;
 }
 
 const EMPTY: PtsProgressState = {

@@ -1,7 +1,7 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import type { StoredCurve } from '../api';
+import type { StoredCurve, SweepState } from '../api';
 import { fakeEngine } from '../test/fake-engine';
 import { fullRun } from '../test/fixtures';
 import { renderWith } from '../test/render';
@@ -17,7 +17,9 @@ function Shown() {
   );
 }
 
-const curve = (sweep_id: number, status = 'done'): StoredCurve => ({ sweep_id, created_at: '', name: `curve ${sweep_id}`, status, kind: 'curve' });
+const curve = (sweep_id: number, status: SweepState = 'done'): StoredCurve => ({
+  sweep_id, created_at: '', name: `curve ${sweep_id}`, status, kind: 'curve',
+});
 const done = { kind: 'sweep_finished' as const, sweep_id: 2, status: 'done' as const, run_ids: [], wall_s: 1, layout_s: 0, reason: '' };
 
 describe('useStored', () => {

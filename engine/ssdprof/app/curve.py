@@ -26,6 +26,7 @@ from ssdprof.model.curves import (
 )
 from ssdprof.model.problems import Problems, problem
 from ssdprof.model.results import DirectionStats, RunResult
+from ssdprof.model.status import SweepState
 from ssdprof.model.sweep import SweepSpec
 
 __all__ = ["CurveRequest", "curve_tags", "extend_curve", "plan_curve", "summarize_curve", "total"]
@@ -101,8 +102,8 @@ def curve_tags(spec: SweepSpec, index: int) -> dict[str, str]:
     return {"curve_pct": str(spec.curve.points_pct[index - 1]) if index else "max"}
 
 
-def summarize_curve(spec: SweepSpec, measured: dict[int, RunResult], *, sweep_id: int | None, status: str,
-                    reason: str = "") -> CurveSummary:
+def summarize_curve(spec: SweepSpec, measured: dict[int, RunResult], *, sweep_id: int | None,
+                    status: SweepState, reason: str = "") -> CurveSummary:
     """Every measured point with offered and achieved IOPS, total latency from bins, saturation, and the knee."""
     curve = spec.curve
     assert curve is not None

@@ -242,7 +242,7 @@ class PtsRunner:
                 "pts_round": str(index + 1), "pts_bs": str(workload.block_size_bytes),
                 "pts_mix": f"{workload.read_pct}/{100 - workload.read_pct}"}
 
-    def _finish(self, stored: StoredPts, status: str, reason: str, path: Path | None) -> None:
+    def _finish(self, stored: StoredPts, status: SweepEnd, reason: str, path: Path | None) -> None:
         self.store.set_sweep_status(stored.id, status)
         self.store.set_pts_reason(stored.id, reason)
         if status == "done":

@@ -27,6 +27,7 @@ from ssdprof.app.planner import SweepRequest, plan_sweep
 from ssdprof.model.curves import MAX_SLO_QD, SloPoint, SloSpec, SloSummary, parse_latency_ns
 from ssdprof.model.histogram import percentile
 from ssdprof.model.results import RunResult
+from ssdprof.model.status import SweepState
 from ssdprof.model.sweep import SweepSpec
 from ssdprof.model.workload import WorkloadError
 
@@ -167,8 +168,8 @@ def slo_tags(spec: SweepSpec, index: int) -> dict[str, str]:
     return {"slo_latency_ns": str(spec.slo.latency_ns), "slo_percentile": f"{spec.slo.percentile:g}"}
 
 
-def summarize_slo(spec: SweepSpec, measured: dict[int, RunResult], *, sweep_id: int | None, status: str,
-                  reason: str = "") -> SloSummary:
+def summarize_slo(spec: SweepSpec, measured: dict[int, RunResult], *, sweep_id: int | None,
+                  status: SweepState, reason: str = "") -> SloSummary:
     slo = spec.slo
     assert slo is not None
     points = []

@@ -115,7 +115,7 @@ def _spec(args: argparse.Namespace, store: Store, kind: str) -> tuple[SweepSpec,
 
 def _last_unfinished(store: Store, kind: str) -> Any:
     for row in store.list_sweeps():
-        sweep = store.sweep(row["id"])
+        sweep = store.sweep(row.id)
         if sweep is not None and sweep.status != "done" and (sweep.spec.curve if kind == "curve" else sweep.spec.slo):
             return sweep
     return None

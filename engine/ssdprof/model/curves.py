@@ -12,6 +12,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from ssdprof.model.problems import FieldRule, WorkloadError, problem, register, shown
+from ssdprof.model.status import ReferenceStatus, RunStatus, SweepState
 
 __all__ = [
     "DEFAULT_CURVE_POINTS_PCT",
@@ -127,7 +128,7 @@ class CurvePoint(BaseModel):
     lat_ns_p99: float | None = None
     lat_ns_p99_9: float | None = None
     run_id: int | None = None
-    status: str = "ok"
+    status: RunStatus = "ok"
 
 
 class Knee(BaseModel):
@@ -146,8 +147,9 @@ class SpecReference(BaseModel):
     quantity: Literal["iops", "latency"]
     value: float = Field(description="IOPS, or latency in ns")
     label: str = Field(description="e.g. 'rated 68,000 IOPS (rand_read, 4 KiB, QD32)'")
-    status: str = Field(description="matched (rated as this curve ran), unstated (the sheet leaves a condition out) or "
-                                    "mismatch (not measured as rated: not drawn)")
+    status: ReferenceStatus = Field(description=(
+        "matched (rated as this curve ran), unstated (the sheet leaves a condition out) or "
+        "mismatch (not measured as rated: not drawn)"))
     note: str = Field(default="", description="why the figure is fair here, or what the sheet leaves unstated")
 
 
@@ -170,7 +172,7 @@ class CurveSummary(BaseModel):
     sweep_id: int | None
     name: str
     label: str = Field(description="the workload, e.g. 'randread 4KiB QD32 T1'")
-    status: str
+    status: SweepState
     reason: str = ""
     engine: str = ""
     max_iops: float | None = None
@@ -202,7 +204,7 @@ class SloSummary(BaseModel):
 
     model_config = ConfigDict(frozen=True)
     sweep_id: int | None
-    status: str
+    status: SweepState
     reason: str = ""
     method: str = Field(description="how the depth was searched, e.g. ssdprof's bisection over measured runs")
     percentile: float

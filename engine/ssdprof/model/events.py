@@ -8,6 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ssdprof.model.pts_results import SteadyState
 from ssdprof.model.results import ProgressSample, RunResult
+from ssdprof.model.status import SweepEnd, SweepState
 from ssdprof.model.workload import Workload
 
 __all__ = [
@@ -30,17 +31,8 @@ __all__ = [
     "interrupted",
 ]
 
-SweepEnd = Literal["done", "cancelled", "stopped", "failed"]
-"""How a sweep or a PTS test ended. done: every point ran; cancelled: the user stopped it (its
-points are kept; it continues only when asked by its id); stopped: a host was lost (resume when it
-is back); failed: the engine hit an error it could not measure past."""
 
-SweepState = Literal["running", "done", "cancelled", "stopped", "failed"]
-"""A stored sweep's status: its end, or running. A sweep the engine stopped in the middle of (it
-died or was killed) stays running in the store, with nothing running it."""
-
-
-def interrupted(status: str, *, running_now: bool) -> bool:
+def interrupted(status: SweepState, *, running_now: bool) -> bool:
     """Whether a stored sweep was interrupted, so resuming it is offered unasked: the engine stopped
     in the middle of it, or a host was lost. Done, cancelled (the user's choice) and failed sweeps
     are not."""

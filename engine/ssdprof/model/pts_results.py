@@ -6,6 +6,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field
 
 from ssdprof.model.drive_state import DriveState
+from ssdprof.model.status import SweepState
 
 __all__ = ["PtsInfo", "PtsMatrixCell", "PtsParameters", "PtsResult", "PtsRound", "SteadyState"]
 
@@ -102,7 +103,7 @@ class PtsInfo(BaseModel):
     test: str
     profile: str
     pts_compliant: bool
-    status: str = Field(description="running, done, cancelled, stopped or failed")
+    status: SweepState
     rounds: int
     attained: bool
     target: str
@@ -119,7 +120,7 @@ class PtsResult(BaseModel):
     profile: str = Field(description="pts or laptop")
     pts_compliant: bool
     compliance_note: str
-    status: str = Field(description="running, done, cancelled, stopped or failed")
+    status: SweepState
     reason: str = Field(default="", description="why the test stopped early, if it did")
     parameters: PtsParameters
     drive_state: DriveState | None = Field(description="the target's state when the rounds began")

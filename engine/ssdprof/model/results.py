@@ -11,6 +11,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, computed_field
 
 from ssdprof.model.drive_state import DriveState
+from ssdprof.model.status import RunStatus
 from ssdprof.model.workload import Workload
 
 __all__ = [
@@ -137,6 +138,20 @@ class HostResult(BaseModel):
     link_interface: str = Field(default="", description="the interface that carried the run's traffic")
     device_queue: DeviceQueue | None = Field(default=None, description="how much of this host's queue reached its disk, "
                                                                        "where the host's disk counters could be read")
+    clock_offset_ns: int | None = Field(
+        default=None, description="the host's clock minus ssdprof's, from one exchange over its SSH session as the point "
+        "started (the host's clock read between ssdprof's 'run' and its arrival back)")
+    clock_offset_bound_ns: int | None = Field(
+        default=None, description="half that exchange's round trip: the true offset lies within clock_offset_ns ± this")
+
+    @property
+    def clock_offset_label(self) -> str:
+        """e.g. ``+2.503 s ± 4 ms``; '' when not measured."""
+        if self.clock_offset_ns is None:
+            return ""
+        bound_ms = (self.clock_offset_bound_ns or 0) / 1e6
+        return f"{self.clock_offset_ns / 1e9:+.3f} s ± {bound_ms:.0f} ms" if bound_ms >= 1 else (
+            f"{self.clock_offset_ns / 1e9:+.4f} s ± {bound_ms:.1f} ms")
 
 
 class MonitorSample(BaseModel):
@@ -269,7 +284,7 @@ class RunResult(BaseModel):
     repeat: int = 0
     started_at: str = ""
     finished_at: str = ""
-    status: str = Field(default="ok", description="ok, partial, failed or cancelled")
+    status: RunStatus = "ok"
     engine: EngineInfo
     workload: Workload
     environment: Environment = Environment()

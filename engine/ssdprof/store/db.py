@@ -18,12 +18,14 @@ from typing import Any
 import platformdirs
 
 from ssdprof.model.results import BIN_FIELDS, RunResult
+from ssdprof.model.status import SweepKind, SweepState
 from ssdprof.model.sweep import SweepSpec
 from ssdprof.store.drive_state import DriveStateRecords, LedgerEntry, StoredPts
 from ssdprof.store.migrations import MIGRATIONS
 from ssdprof.store.spec_choices import SpecChoiceRecords
 
-__all__ = ["MIGRATIONS", "LedgerEntry", "RunFilter", "Store", "StoredPts", "StoredSweep", "default_db_path"]
+__all__ = ["MIGRATIONS", "LedgerEntry", "RunFilter", "Store", "StoredPts", "StoredSweep", "SweepRow",
+           "default_db_path"]
 
 _LIGHT_PATHS = ", ".join(f"'$.{d}.{b}'" for d in ("read", "write") for b in BIN_FIELDS)
 """The top-level histogram bins, dropped by SQLite for light listings."""
@@ -39,11 +41,22 @@ class StoredSweep:
     created_at: str
     name: str
     spec: SweepSpec
-    status: str
+    status: SweepState
     done: set[tuple[int, int]]
     """(point index, repeat) pairs already finished."""
-    kind: str = "sweep"
+    kind: SweepKind = "sweep"
     """sweep, or pts: a PTS test, whose repeats are its rounds (resumed by ``ssdprof pts resume``)."""
+
+
+@dataclass(frozen=True)
+class SweepRow:
+    """A stored sweep as listed: newest first, with how many runs it kept."""
+
+    id: int
+    created_at: str
+    name: str
+    status: SweepState
+    runs: int
 
 
 @dataclass(frozen=True)
@@ -131,14 +144,14 @@ class Store(DriveStateRecords, SpecChoiceRecords):
         """A curve's or a search's points, extended or cut as its results come in."""
         self._db.execute("UPDATE sweeps SET spec_json = ? WHERE id = ?", (spec.model_dump_json(), sweep_id))
 
-    def set_sweep_status(self, sweep_id: int, status: str) -> None:
+    def set_sweep_status(self, sweep_id: int, status: SweepState) -> None:
         self._db.execute("UPDATE sweeps SET status = ? WHERE id = ?", (status, sweep_id))
 
-    def list_sweeps(self) -> list[dict[str, Any]]:
+    def list_sweeps(self) -> list[SweepRow]:
         rows = self._db.execute(
             "SELECT s.id, s.created_at, s.name, s.status, COUNT(r.id) AS runs FROM sweeps s "
             "LEFT JOIN runs r ON r.sweep_id = s.id GROUP BY s.id ORDER BY s.id DESC")
-        return [dict(row) for row in rows]
+        return [SweepRow(**dict(row)) for row in rows]
 
     # hosts --------------------------------------------------------------------------------
 

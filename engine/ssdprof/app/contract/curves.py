@@ -6,6 +6,8 @@ them too); read back as the summaries every face shows.
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, Field
 
 from ssdprof.app.contract.base import Params, Result
@@ -14,6 +16,7 @@ from ssdprof.app.curve import CurveRequest
 from ssdprof.app.slo import SloRequest
 from ssdprof.model.curves import CurveSummary, SloSummary
 from ssdprof.model.events import SweepStarted
+from ssdprof.model.status import SweepState
 
 __all__ = ["CURVE_METHODS", "CurveCheck", "CurveGetParams", "CurveIdParams", "CurveReportParams", "CurvesListResult", "SloReportParams",
            "StoredCurve"]
@@ -44,8 +47,8 @@ class StoredCurve(Result):
     sweep_id: int
     created_at: str
     name: str
-    status: str
-    kind: str = Field(description="curve or slo")
+    status: SweepState
+    kind: Literal["curve", "slo"]
 
 
 class CurvesListResult(Result):

@@ -95,6 +95,7 @@ from ssdprof.model.events import (
     SweepStarted,
 )
 from ssdprof.model.pts_results import PtsResult
+from ssdprof.model.status import STATUS_CHOICES
 from ssdprof.model.workload import FieldProblem
 from ssdprof.report.series import BarChart, ChartSet, PercentileCurve
 
@@ -287,6 +288,7 @@ def schema() -> dict[str, Any]:
         "error_data": ref(RpcErrorData, "serialization"),
         "metric_names": {name: {**asdict(shown), "title": shown.title}
                          for name, shown in METRIC_NAMES.items()},
+        "statuses": {name: list(values) for name, values in STATUS_CHOICES.items()},
     }
 
 

@@ -8,9 +8,10 @@ from pydantic import Field
 
 from ssdprof.app.contract.base import Params, Result
 from ssdprof.app.planner import WorkloadInput
-from ssdprof.model.events import Count, SweepState
+from ssdprof.model.events import Count
 from ssdprof.model.problems import Choice
 from ssdprof.model.results import RunResult
+from ssdprof.model.status import SweepState
 from ssdprof.model.workload import FieldProblem, Workload
 from ssdprof.target.devices import BlockDevice
 

@@ -83,7 +83,7 @@ class Curves:
     def list(self, _: Params) -> CurvesListResult:
         found = []
         for row in self.store.list_sweeps():
-            sweep = self.store.sweep(row["id"])
+            sweep = self.store.sweep(row.id)
             if sweep is not None and (sweep.spec.curve or sweep.spec.slo):
                 found.append(StoredCurve(sweep_id=sweep.id, created_at=sweep.created_at, name=sweep.name, status=sweep.status,
                                          kind="curve" if sweep.spec.curve else "slo"))

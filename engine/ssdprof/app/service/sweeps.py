@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from dataclasses import asdict
 from pathlib import Path
 
 from pydantic import BaseModel
@@ -136,7 +137,7 @@ class Sweeps:
         """Every stored sweep, newest first; the newest interrupted one (resumed unasked), and the
         newest that ended done or cancelled with runs kept (what Results opens). PTS tests resume
         in their own view."""
-        sweeps = [SweepInfo(**s) for s in self.store.list_sweeps()]
+        sweeps = [SweepInfo(**asdict(s)) for s in self.store.list_sweeps()]
         active = self._sweep.announced if self.busy() and self._sweep else None
         running_id = active.sweep_id if active else None
 
