@@ -61,12 +61,13 @@ test('student preset: live progress, then the curves from real fio results', asy
   await expect(page.getByTestId('observations').locator('li[data-code^="qd_"]').first()).toContainText('outstanding I/Os');
 
   // 4 KiB QD1 reads are measured by the access-size and the queue-depth series (and at 100 %
-  // reads by the mix series): separate points of one run each, never "repeats" with one interval
+  // reads by the mix series): separate points of one run each, never "repeats" with one interval;
+  // each chart's line is its own series, the other measurement a point after it
   const bySize = page.locator('[data-chart="iops-vs-size"]');
-  expect((await points(bySize)).map((p) => p.x)).toEqual([4096, 4096, 16384, 131072]);
+  expect((await points(bySize)).map((p) => p.x)).toEqual([4096, 16384, 131072, 4096]);
   expect((await points(bySize)).every((p) => p.y > 0)).toBe(true);
   const byQd = await points(page.locator('[data-chart="latency-vs-qd"]'));
-  expect(byQd.map((p) => p.x)).toEqual([1, 1, 10, 100, 1, 1, 10, 100]);
+  expect(byQd.map((p) => p.x)).toEqual([1, 10, 100, 1, 1, 10, 100, 1]);
   expect(byQd.every((p) => p.y > 0)).toBe(true);
   const curve = await points(page.locator('[data-chart="latency-iops"]'));
   expect(curve).toHaveLength(12);

@@ -18,12 +18,13 @@ describe('Results', () => {
   it('draws the student curves the engine computed', async () => {
     const fake = fakeEngine({ 'runs.get': () => ({ run: fullRun }), ...chartHandlers() });
     renderWith(fake.engine, <Results title="sweep 1" runs={studentRuns} onDesign={vi.fn()} />);
-    // 4 KiB QD1 reads, measured by two of the preset's series: two points, not one of "2 repeats"
-    const bySize = ['4096', '4096', '16384', '131072'];
+    // 4 KiB QD1 reads, measured by two of the preset's series: two points, not one of "2 repeats";
+    // the line is the access-size series, the other measurement a point of its own after it
+    const bySize = ['4096', '16384', '131072', '4096'];
     await waitFor(() => expect(chartPoints('IOPS vs access size')).toEqual(bySize));
     expect(fake.calls.find((c) => c.method === 'runs.charts')?.params).toEqual(chartCase('the student sweep').params);
     expect(chartPoints('Latency vs queue depth (µs)'))
-      .toEqual(['1', '1', '10', '100', '1', '1', '10', '100']);
+      .toEqual(['1', '10', '100', '1', '1', '10', '100', '1']);
     expect(chartPoints('IOPS vs read/write mix')).toEqual(['0', '50', '70', '100', '100', '100']);
     expect(await screen.findAllByRole('row')).not.toHaveLength(0);
   });
@@ -31,7 +32,7 @@ describe('Results', () => {
   it('draws bandwidth against access size in MB/s, as the PDF does', async () => {
     renderWith(engine(), <Results title="sweep 1" runs={studentRuns} onDesign={vi.fn()} />);
     const title = 'Bandwidth vs access size (MB/s = 10⁶ B/s)';
-    await waitFor(() => expect(chartPoints(title)).toEqual(['4096', '4096', '16384', '131072']));
+    await waitFor(() => expect(chartPoints(title)).toEqual(['4096', '16384', '131072', '4096']));
     const at16k = studentRuns.find((r) => r.workload.block_size_bytes === 16384)!;
     const rows = within(screen.getByRole('table', { name: title })).getAllByRole('row');
     const row = rows.find((r) => r.getAttribute('data-x') === '16384')!;

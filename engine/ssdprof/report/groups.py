@@ -117,7 +117,7 @@ _FACTORS: dict[str, tuple[frozenset[str], Callable[[RunResult], float], str]] = 
 
 def series_over(groups: Sequence[RunGroup], factor: str) -> list[Series]:
     """Runs that differ only in ``factor`` (block_size, queue_depth or read_pct), as x-sorted series
-    of 2+ settings; at each x, one point per pool of runs."""
+    of 2+ settings; at each x, one point per pool of runs (see :func:`_lines`)."""
     drop, value, part = _FACTORS[factor]
     found: list[Series] = []
     for group in groups:
@@ -132,14 +132,30 @@ def series_over(groups: Sequence[RunGroup], factor: str) -> list[Series]:
             label = _label_without(next(iter(by_x.values()))[0], part)
             if len(groups) > 1:
                 label = f"{group.label}: {label}"
-            points = [_point(x, pool) for x, runs in sorted(by_x.items())
-                      for pool in pools(runs, group.pool)]
-            found.append(Series(label, tuple(points)))
+            found += _lines(label, {x: pools(runs, group.pool) for x, runs in sorted(by_x.items())})
     return found
 
 
-def _point(x: float, pool: Pool) -> Point:
-    return Point(x, pool.runs, pool.source)
+def _lines(label: str, by_x: dict[float, list[Pool]]) -> list[Series]:
+    """One line through one figure at each x; where a setting was measured separately more than
+    once, the line takes the measurement made with its neighbours (nearest in run id) and each
+    other measurement is a series of its own, named as measured separately, never joined to the
+    line by a vertical stroke."""
+    alone = [pool.runs[0].id or 0 for found in by_x.values() if len(found) == 1 for pool in found]
+    centre = sorted(alone)[len(alone) // 2] if alone else 0
+    main: list[Point] = []
+    extra: list[Series] = []
+    for x, found in by_x.items():
+        ordered = sorted(found, key=lambda pool: abs(_mean_id(pool) - centre))
+        main.append(Point(x, ordered[0].runs, ordered[0].source))
+        extra += [Series(f"{label} ({pool.source}, measured separately)", (Point(x, pool.runs, pool.source),))
+                  for pool in ordered[1:]]
+    return [Series(label, tuple(main)), *extra]
+
+
+def _mean_id(pool: Pool) -> float:
+    ids = pool.run_ids
+    return sum(ids) / len(ids) if ids else 0.0
 
 
 def _label_without(run: RunResult, part: str) -> str:

@@ -65,14 +65,19 @@ def test_the_renderers_canned_chart_answers_are_the_engines_own() -> None:
 
 def test_curves_hold_runs_that_differ_only_in_the_varied_factor(sweep: Sweep) -> None:
     charts = sweep.call("runs.charts", {"run_ids": sweep.ids()})
-    [by_size] = charts["iops_by_size"]
+    by_size, separately = charts["iops_by_size"]
     assert by_size["label"] == "randread QD1 T1"
-    # 4 KiB QD1 reads: measured by the access-size series (run 1) and the queue-depth one (run 8)
-    assert [(p["x"], p["run_ids"]) for p in by_size["points"]] == [
-        (4096, [1]), (4096, [8]), (16384, [2]), (131072, [3])]
-    assert [s["label"] for s in charts["lat_ns_by_queue_depth"]] == ["randread 4KiB T1 mean", "randread 4KiB T1 p99"]
-    assert [s["label"] for s in charts["iops_by_read_pct"]] == ["random 4KiB QD1 T1"]
-    assert [p["x"] for p in charts["iops_by_read_pct"][0]["points"]] == [0, 50, 70, 100, 100, 100]
+    # 4 KiB QD1 reads: measured by the access-size series (run 1) and the queue-depth one (run 8);
+    # the line is the access-size series, the other a point of its own, never joined by a vertical stroke
+    assert [(p["x"], p["run_ids"]) for p in by_size["points"]] == [(4096, [1]), (16384, [2]), (131072, [3])]
+    assert separately["label"] == "randread QD1 T1 (run 8, measured separately)"
+    assert [(p["x"], p["run_ids"]) for p in separately["points"]] == [(4096, [8])]
+    assert [s["label"] for s in charts["lat_ns_by_queue_depth"]] == [
+        "randread 4KiB T1 mean", "randread 4KiB T1 (run 1, measured separately) mean",
+        "randread 4KiB T1 p99", "randread 4KiB T1 (run 1, measured separately) p99"]
+    mix, *others = charts["iops_by_read_pct"]
+    assert [(p["x"], p["run_ids"]) for p in mix["points"]] == [(0, [7]), (50, [6]), (70, [5]), (100, [4])]
+    assert [[p["run_ids"] for p in s["points"]] for s in others] == [[[8]], [[1]]]
 
 
 def test_the_student_presets_series_measuring_one_point_are_not_averaged_as_repeats(
@@ -206,7 +211,7 @@ def test_the_percentile_curve_is_the_cumulative_share_of_the_bins(sweep: Sweep) 
 
 def test_bandwidth_by_access_size_follows_the_iops_series_in_bytes_per_second(sweep: Sweep) -> None:
     charts = sweep.call("runs.charts", {"run_ids": sweep.ids()})
-    [iops], [bw] = charts["iops_by_size"], charts["bw_bytes_per_s_by_size"]
+    iops, bw = charts["iops_by_size"][0], charts["bw_bytes_per_s_by_size"][0]
     assert bw["statistic"] == iops["statistic"] == "" and bw["setting"] == bw["label"] == iops["label"]
     assert [p["x"] for p in bw["points"]] == [p["x"] for p in iops["points"]]
     at_16k = next(r for r in sweep.runs if r.workload.block_size_bytes == 16384)

@@ -90,9 +90,12 @@ def test_the_student_presets_three_series_keep_their_4k_qd1_reads_apart_unless_p
     assert [s.label for s in summaries][:2] == ["randread 4KiB QD1 T1 (run 1)",
                                                 "randread 16KiB QD1 T1"]
     assert all(len(s.runs) == 1 for s in summaries) and len(summaries) == 10
-    (by_mix,) = series_over([RunGroup("sweep 1", runs)], "read_pct")
-    at_100 = [(p.x, p.source) for p in by_mix.points if p.x == 100]
-    assert at_100 == [(100, "run 1"), (100, "run 4"), (100, "run 8")]
+    by_mix, *separately = series_over([RunGroup("sweep 1", runs)], "read_pct")
+    # the line is the mix series as measured (runs 4-7); the other 100 % reads are points of their own
+    assert [(p.x, p.source) for p in by_mix.points] == [(0, "run 7"), (50, "run 6"), (70, "run 5"),
+                                                        (100, "run 4")]
+    assert [[(p.x, p.source) for p in s.points] for s in separately] == [[(100, "run 8")], [(100, "run 1")]]
+    assert all(s.label.endswith("measured separately)") for s in separately)
     pooled = repeat_summaries([RunGroup("sweep 1", runs, pool=True)])
     assert [(s.label, s.source) for s in pooled if len(s.runs) > 1] == [
         ("randread 4KiB QD1 T1", "n = 2 runs pooled from sweep 1")]
