@@ -11,6 +11,7 @@ from ssdprof.app.slo import extend_search, slo_tags, summarize_slo
 from ssdprof.model.curves import CurveSummary, SloSummary
 from ssdprof.model.events import Count
 from ssdprof.model.results import RunResult
+from ssdprof.model.status import SweepState
 from ssdprof.model.sweep import SweepSpec
 from ssdprof.store.db import Store
 
@@ -70,7 +71,8 @@ def point_tags(spec: SweepSpec, index: int) -> dict[str, str]:
     return tags
 
 
-def stored(store: Store, sweep_id: int, kind: str) -> tuple[SweepSpec, dict[int, RunResult], str]:
+def stored(store: Store, sweep_id: int, kind: str
+           ) -> tuple[SweepSpec, dict[int, RunResult], SweepState]:
     """A stored curve's or search's spec, finished points and status; KeyError when it is not one."""
     sweep = store.sweep(sweep_id)
     if sweep is None:

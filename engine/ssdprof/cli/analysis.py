@@ -16,14 +16,17 @@ from typing import Any
 
 from ssdprof.analysis.metrics import METRICS, metric_name
 from ssdprof.analysis.spec_library import SpecLibrary
-from ssdprof.analysis.specs import Spec, SpecError, bundled_spec_dir, default_user_spec_dir
+from ssdprof.analysis.specs import SpecError, bundled_spec_dir, default_user_spec_dir
+from ssdprof.app.contract.analysis import CorrelationParams, PredictParams, ScalingParams
+from ssdprof.app.planner import validated
+from ssdprof.app.service.predict import Models
 from ssdprof.cli.flags import command, common
 from ssdprof.model.quantities import parse_size_bytes
 from ssdprof.model.results import RunResult
 from ssdprof.model.workload import WorkloadError
 from ssdprof.store.db import RunFilter, Store
 
-__all__ = ["COMMANDS", "handle", "print_json", "register", "spec_library"]
+__all__ = ["COMMANDS", "handle", "print_json", "register", "select_runs", "spec_library"]
 
 COMMANDS = ("compare", "predict", "correlate")
 _ALL_RUNS = 1_000_000
@@ -97,7 +100,9 @@ def handle(args: argparse.Namespace, store: Store) -> int:
         raise WorkloadError.single("degree", "--degree", f"a polynomial degree of at least 1; got {args.degree}")
     try:
         if args.command == "compare":
-            return _compare(args, store)
+            from ssdprof.cli.compare import compare
+
+            return compare(args, store)
         if args.command == "correlate":
             return _correlate(args, store)
         return _predict(args, store)
@@ -117,7 +122,7 @@ def spec_library(args: argparse.Namespace) -> SpecLibrary:
     return SpecLibrary.load([bundled_spec_dir(), args.spec_dir or default_user_spec_dir()])
 
 
-def _select(store: Store, ids: Sequence[int], tags: Sequence[str], sweep: int | None) -> list[RunResult]:
+def select_runs(store: Store, ids: Sequence[int], tags: Sequence[str], sweep: int | None) -> list[RunResult]:
     runs: dict[int | None, RunResult] = {}
     for run_id in ids:
         run = store.run(run_id)
@@ -134,6 +139,19 @@ def _select(store: Store, ids: Sequence[int], tags: Sequence[str], sweep: int | 
     return list(runs.values())
 
 
+def _ids(runs: Sequence[RunResult]) -> list[int]:
+    return [r.id for r in runs if r.id is not None]
+
+
+def _models(store: Store) -> Models:
+    """The app's analysis methods, answering from this store: ``--json`` prints their answers."""
+
+    def runs(ids: Sequence[int]) -> list[RunResult]:
+        return select_runs(store, ids, [], None)
+
+    return Models(runs, lambda: SpecLibrary.load([bundled_spec_dir()]), None)
+
+
 def _unit(metric: str) -> tuple[float, str]:
     name = metric_name(metric)
     return name.scale, name.unit
@@ -141,91 +159,6 @@ def _unit(metric: str) -> tuple[float, str]:
 
 def print_json(data: Any) -> None:
     print(json.dumps(data, indent=2, default=lambda o: o.model_dump(mode="json") if hasattr(o, "model_dump") else str(o)))
-
-
-# --- compare ---------------------------------------------------------------------------------
-
-def _compare(args: argparse.Namespace, store: Store) -> int:
-    from ssdprof.analysis.metrics import latency_kind_note
-    from ssdprof.analysis.observations import observe  # scipy loads only for the commands that use it
-    from ssdprof.analysis.stats import compare_groups, summarise_repeats
-
-    a = _select(store, args.run_ids, args.tags, args.sweep)
-    b = _select(store, args.with_ids, args.with_tags, args.with_sweep)
-    if not a:
-        raise WorkloadError.single("run_ids", "RUN_ID", "name runs to compare: RUN_ID..., --tag KEY=VALUE or --sweep ID")
-    scale, unit = _unit(args.metric)
-    report: dict[str, Any] = {"metric": args.metric, "unit": unit}
-    lines: list[str] = []
-    if b:
-        found = compare_groups(a, b, args.metric, confidence=args.confidence, scale=scale, unit=unit)
-        if not found:
-            raise WorkloadError.single("with_ids", "--with", "no setting was measured in both groups; compare like with like")
-        for c in found:
-            lines += ["" if c.same_setting else "note: the two groups were measured with different settings",
-                      f"{c.setting}: A {c.result.a.format(1, unit)} | B {c.result.b.format(1, unit)}", f"  {c.result.verdict}"]
-        report["comparisons"] = [c.as_dict() for c in found]
-        report["latency_note"] = latency_kind_note(a, b)
-        lines.append(f"note: {report['latency_note']}" if report["latency_note"] else "")
-    else:
-        groups = summarise_repeats(a, args.metric, args.confidence, args.pool)
-        lines += [f"{g.label:34} {g.ci.format(scale, unit)}  {g.source}" + _run_list(g.run_ids)
-                  for g in groups]
-        report["groups"] = [g.as_dict() for g in groups]
-        report["spec"] = _spec_lines(a, args, lines)
-    observations = observe([*a, *b], link_bytes_per_s=args.link_gbps * 1e9 / 8 if args.link_gbps else None)
-    report["observations"] = [o.__dict__ for o in observations]
-    lines += [f"note: {o.message}" for o in observations]
-    if args.json:
-        print_json(report)
-    else:
-        print("\n".join(line for line in lines if line))
-    return 0
-
-
-def _run_list(run_ids: Sequence[int | None]) -> str:
-    return f" (runs {', '.join(map(str, run_ids))})" if len(run_ids) > 1 else ""
-
-
-def _spec_for(run: RunResult, args: argparse.Namespace, library: SpecLibrary) -> tuple[Spec | None, str]:
-    if args.spec == "none":
-        return None, ""
-    if args.spec != "auto":
-        return library.get(args.spec), "chosen with --spec"
-    found = library.match_detail(run.environment.device_model) if run.environment.device_model else None
-    if found is None:
-        model = run.environment.device_model or "not recorded"
-        return None, f"no spec sheet matches the drive model ({model}); pick one with --spec ID (see: ssdprof specs list)"
-    return found.spec, f"matched '{run.environment.device_model}'" + (f"; {found.note}" if found.note else "")
-
-
-def _spec_lines(runs: list[RunResult], args: argparse.Namespace, lines: list[str]) -> list[dict[str, Any]]:
-    from ssdprof.analysis.spec_comparison import Status, best_comparisons, compare_repeats
-    from ssdprof.analysis.stats import summarise_repeats
-
-    """% of spec per setting: fair comparisons are printed, the rest only counted (all are in --json)."""
-    library = spec_library(args)
-    out: list[dict[str, Any]] = []
-    said: set[str] = set()
-    for group in summarise_repeats(runs, "iops", args.confidence, args.pool):
-        members = [r for r in runs if r.id in group.run_ids]
-        spec, how = _spec_for(members[0], args, library)
-        if spec is None:
-            if how and how not in said:
-                lines.append(f"spec: {how}")
-                said.add(how)
-            continue
-        if spec.id not in said:
-            lines.append(f"spec: {spec.title} ({how})")
-            said.add(spec.id)
-        comparisons = best_comparisons(compare_repeats(spec, members))
-        fair = [c for c in comparisons if c.status is not Status.MISMATCH]
-        lines += [f"  {group.label}: {c.sentence()}" for c in fair]
-        if comparisons and not fair:
-            rated = "; ".join(sorted({c.figure.conditions() for c in comparisons}))
-            lines.append(f"  {group.label}: no rating at these conditions (rated: {rated})")
-        out += [{"run_ids": group.run_ids, "spec_id": spec.id, **c.model_dump(mode="json")} for c in comparisons]
-    return out
 
 
 # --- predict ---------------------------------------------------------------------------------
@@ -242,35 +175,40 @@ def _settings(text: str | None, sizes: bool) -> list[float]:
 def _predict(args: argparse.Namespace, store: Store) -> int:
     from ssdprof.analysis.prediction import predict_runs
 
-    runs = _select(store, args.run_ids, args.tags, args.sweep)
+    runs = select_runs(store, args.run_ids, args.tags, args.sweep)
     if not runs:
         raise WorkloadError.single("run_ids", "RUN_ID", "name the runs to fit: RUN_ID..., --tag KEY=VALUE or --sweep ID")
     if args.scale:
-        return _scale(runs, args)
+        return _scale(runs, args, store)
     checked = store.run(args.check) if args.check is not None else None
     if args.check is not None and checked is None:
         raise KeyError(f"run {args.check} does not exist; see: ssdprof runs list")
+    if args.json:
+        params = validated(PredictParams, run_ids=_ids(runs), metric=args.metric, vary=args.vary,
+                           at=_settings(args.at, args.vary == "block_size"), degree=args.degree,
+                           confidence=args.confidence, check_run_id=args.check)
+        print_json(_models(store).predict(params).model_dump(mode="json"))
+        return 0
     scale, unit = _unit(args.metric)
     reports = predict_runs(runs, args.metric, vary=args.vary, at=_settings(args.at, args.vary == "block_size"),
                            degree=args.degree, confidence=args.confidence, check=checked)
-    if args.json:
-        print_json({"metric": args.metric, "metric_label": metric_name(args.metric).label,
-                    "unit": unit, "series": [r.as_dict() for r in reports]})
-    else:
-        print("\n\n".join(r.describe(scale, unit) for r in reports))
+    print("\n\n".join(r.describe(scale, unit) for r in reports))
     return 0
 
 
-def _scale(runs: list[RunResult], args: argparse.Namespace) -> int:
+def _scale(runs: list[RunResult], args: argparse.Namespace, store: Store) -> int:
     from ssdprof.analysis.prediction import scale_runs
 
+    if args.json:
+        params = validated(ScalingParams, run_ids=_ids(runs), metric=args.metric, by=args.scale,
+                           at=[int(n) for n in _settings(args.at, False)], clients=args.clients,
+                           client_link_gbps=args.link_gbps, node_link_gbps=args.node_link_gbps)
+        print_json(_models(store).scaling(params).model_dump(mode="json"))
+        return 0
     scale, unit = _unit(args.metric)
     reports = scale_runs(runs, args.metric, by=args.scale, at=_settings(args.at, False), clients=args.clients,
                          client_link_bytes_per_s=args.link_gbps * 1e9 / 8 if args.link_gbps else None,
                          node_link_bytes_per_s=args.node_link_gbps * 1e9 / 8 if args.node_link_gbps else None)
-    if args.json:
-        print_json({"metric": args.metric, "unit": unit, "scale": args.scale, "fits": [r.as_dict() for r in reports]})
-        return 0
     for r in reports:
         print(f"{r.label}: {r.fit.describe(scale, unit)}")
         if r.client_link_bytes_per_s:
@@ -284,14 +222,14 @@ def _scale(runs: list[RunResult], args: argparse.Namespace) -> int:
 def _correlate(args: argparse.Namespace, store: Store) -> int:
     from ssdprof.analysis.correlation import correlation_by_node_count
 
-    runs = [r for r in _select(store, args.run_ids, args.tags, args.sweep) if r.status in ("ok", "partial")]
+    runs = [r for r in select_runs(store, args.run_ids, args.tags, args.sweep) if r.status in ("ok", "partial")]
     if not runs:
         raise WorkloadError.single("run_ids", "RUN_ID", "name the runs to correlate: RUN_ID..., --tag KEY=VALUE or --sweep ID")
-    matrices = correlation_by_node_count(runs, method=args.method)
     if args.json:
-        print_json({"method": args.method, "groups": [{"nodes": nodes, "runs": m.runs, "factors": m.factors, "metrics": m.metrics,
-                                                        "values": m.values} for nodes, m in matrices.items()]})
+        params = validated(CorrelationParams, run_ids=_ids(runs), method=args.method)
+        print_json(_models(store).correlation(params).model_dump(mode="json"))
         return 0
+    matrices = correlation_by_node_count(runs, method=args.method)
     for nodes, m in matrices.items():
         print(f"{'runs without a nodes tag' if nodes is None else f'{nodes} storage nodes'} ({m.runs} runs, {m.method}; "
               "blank: not varied or too few runs)")

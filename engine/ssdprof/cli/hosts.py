@@ -9,6 +9,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ssdprof.app.contract.base import Params
+from ssdprof.app.service.hosts import Hosts
 from ssdprof.remote.addresses import HostAddress, HostError, parse_host
 from ssdprof.remote.links import NOMINAL_SPEED_KINDS
 from ssdprof.remote.probe import HostProbe
@@ -72,7 +74,7 @@ def handle(args: argparse.Namespace, store: Store) -> int:
     if args.hosts_command == "list":
         rows = store.hosts()
         if args.json:
-            print(json.dumps({"hosts": rows}, indent=2))
+            print(Hosts(store, ssh_settings(args)).list(Params()).model_dump_json(indent=2))
         for row in [] if args.json else rows:
             probe = row["probe"]
             link = f"link {row['link_gbps']:g} Gb/s (set)" if row.get("link_gbps") else ""

@@ -7,13 +7,13 @@ import argparse
 import json
 import sys
 
+from ssdprof.app.contract.runs import PresetsResult
 from ssdprof.cli import report as cli_report
 from ssdprof.cli.measure import parse_tags
 from ssdprof.cli.summary import summary, summary_of
 from ssdprof.cli.terminal import format_run, format_runs_table
 from ssdprof.fio.jobfile import reproducible_job
-from ssdprof.model.sweep import PRESETS, preset
-from ssdprof.model.workload import Workload, WorkloadError
+from ssdprof.model.workload import WorkloadError
 from ssdprof.store.db import RunFilter, Store
 from ssdprof.store.interchange import export_csv, export_json, import_fio_output
 
@@ -21,13 +21,11 @@ __all__ = ["export", "import_files", "presets", "runs"]
 
 
 def presets(args: argparse.Namespace) -> int:
-    base = Workload()
-    rows = [{"name": name, "description": desc, "points": len(preset(name, base).points)} for name, (desc, _) in PRESETS.items()]
+    listed = PresetsResult.listed()
     if args.json:
-        print(json.dumps({"presets": rows}, indent=2))
-    else:
-        for row in rows:
-            print(f"{row['name']:14} {row['points']:4} points  {row['description']}")
+        print(listed.model_dump_json(indent=2))
+    for row in [] if args.json else listed.presets:
+        print(f"{row.name:14} {row.points:4} points  {row.description}")
     return 0
 
 

@@ -9,7 +9,17 @@ from pathlib import Path
 from typing import Any
 
 from ssdprof.analysis.spec_library import SpecLibrary
-from ssdprof.analysis.specs import Spec, SpecError, default_user_spec_dir, load_spec_file
+from ssdprof.analysis.specs import (
+    Spec,
+    SpecError,
+    bundled_spec_dir,
+    default_user_spec_dir,
+    load_spec_file,
+)
+from ssdprof.app.contract.base import Params
+from ssdprof.app.contract.specs import SpecMatchParams
+from ssdprof.app.service.analysis import Analysis
+from ssdprof.app.spec_sheets import delete_own_spec, save_own_spec
 from ssdprof.cli.analysis import print_json, spec_library
 from ssdprof.cli.flags import command, common
 from ssdprof.model.workload import WorkloadError
@@ -19,17 +29,21 @@ __all__ = ["handle", "register"]
 
 
 def _own_specs(args: argparse.Namespace, library: SpecLibrary) -> int:
-    from ssdprof.app.contract.analysis import SpecDeleteParams, SpecSaveParams
-    from ssdprof.app.service.predict import Models
-
-    models = Models(lambda _ids: [], lambda: library, args.spec_dir or default_user_spec_dir())
+    folder = args.spec_dir or default_user_spec_dir()
     if args.specs_command == "delete":
-        models.delete_spec(SpecDeleteParams(spec_id=args.spec_id))
+        delete_own_spec(library, folder, args.spec_id)
         print(f"deleted your spec sheet {args.spec_id}")
         return 0
-    saved = models.save_spec(SpecSaveParams(spec=load_spec_file(args.file), replace=args.replace))
-    print(f"saved {saved.spec.title} as {saved.path}" + (" (overrides the bundled sheet with this id)" if saved.overrides_bundled else ""))
+    spec = load_spec_file(args.file)
+    written, overrides = save_own_spec(library, folder, spec, replace=args.replace)
+    print(f"saved {spec.title} as {written}"
+          + (" (overrides the bundled sheet with this id)" if overrides else ""))
     return 0
+
+
+def _analysis(args: argparse.Namespace, store: Store) -> Analysis:
+    """The app's spec-sheet methods over the same folders: ``--json`` prints their answers."""
+    return Analysis(store, [bundled_spec_dir(), args.spec_dir or default_user_spec_dir()])
 
 
 def handle(args: argparse.Namespace, store: Store) -> int:
@@ -49,9 +63,7 @@ def _handle(args: argparse.Namespace, store: Store) -> int:
     if args.specs_command == "list":
         rows = sorted(library.specs.values(), key=lambda s: (s.vendor, s.model))
         if args.json:
-            print_json({"specs": [{"id": s.id, "vendor": s.vendor, "model": s.model, "interface": s.interface.value,
-                                    "figures": len(s.figures), "unsourced": s.unsourced, "file": str(library.origins[s.id])}
-                                   for s in rows]})
+            print_json(_analysis(args, store).specs_list(Params()).model_dump(mode="json"))
         for s in [] if args.json else rows:
             print(f"{s.id:32} {s.title:44} {s.interface.value:5} {len(s.figures):2} figures{'  UNSOURCED' if s.unsourced else ''}")
         return 0
@@ -76,8 +88,8 @@ def _specs_match(args: argparse.Namespace, store: Store, library: SpecLibrary) -
         raise WorkloadError.single("model", "MODEL", "give a model string or --run RUN_ID (with a recorded drive model)")
     found = library.match_detail(model)
     if args.json:
-        print_json({"model": model, "spec_id": found.spec.id if found else None, "score": found.score if found else 0,
-                     "pattern": found.pattern if found else None, "note": found.note if found else ""})
+        answer = _analysis(args, store).specs_match(SpecMatchParams(device_model=model))
+        print_json(answer.model_dump(mode="json"))
     elif found:
         print(f"'{model}' → {found.spec.id} ({found.spec.title}; pattern '{found.pattern}'){'; ' + found.note if found.note else ''}")
     else:

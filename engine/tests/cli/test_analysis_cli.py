@@ -2,13 +2,19 @@
 
 import argparse
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 from analysis_runs import make_run
 
+from ssdprof.analysis.spec_library import SpecLibrary
+from ssdprof.app.contract.analysis import PredictParams
+from ssdprof.app.contract.specs import CompareReport
+from ssdprof.app.service.predict import Models
 from ssdprof.cli import analysis as cli_analysis
 from ssdprof.cli import specs as cli_specs
+from ssdprof.model.results import RunResult
 from ssdprof.model.workload import WorkloadError
 from ssdprof.store.db import Store
 
@@ -73,7 +79,7 @@ def test_compare_gives_mean_ci_and_percent_of_the_matched_spec(fresh_store: Stor
     assert code == 0 and report["groups"][0]["n"] == 3 and report["groups"][0]["mean"] == 41e3
     pooled_from = ", ".join(map(str, ids))
     assert report["groups"][0]["source"] == f"n = 3 runs pooled from runs {pooled_from}"
-    qd32 = next(c for c in report["spec"] if c["figure"]["queue_depth"] == 32)
+    qd32 = next(c["comparison"] for c in report["spec"] if c["comparison"]["figure"]["queue_depth"] == 32)
     assert qd32["pct_of_spec"] == pytest.approx(41.84, abs=0.01)  # the student's "41 % of rated 4K random read"
 
 
@@ -85,6 +91,29 @@ def test_compare_two_groups_says_whether_the_difference_is_significant(fresh_sto
         fresh_store.add_run(make_run(qd=32, iops=v, tags={"interface": "PCIe"}))
     code, out = run_cli(fresh_store, capsys, "compare", "--tag", "interface=SATA", "--with-tag", "interface=PCIe", "--spec", "none")
     assert code == 0 and "B is 341.4 % higher than A" in out and "significant at 5%" in out
+
+
+def test_compare_two_groups_as_json_is_the_contracts_verdict(fresh_store: Store,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    for v, interface in ((90e3, "SATA"), (92e3, "SATA"), (400e3, "PCIe"), (410e3, "PCIe")):
+        fresh_store.add_run(make_run(qd=32, iops=v, tags={"interface": interface}))
+    code, out = run_cli(fresh_store, capsys, "compare", "--tag", "interface=SATA", "--with-tag",
+                        "interface=PCIe", "--spec", "none", "--json")
+    report = CompareReport.model_validate_json(out)
+    assert code == 0 and report.groups == [] and len(report.comparisons) == 1
+    assert report.comparisons[0].a.n == 2 and report.comparisons[0].significant
+
+
+def test_predict_as_json_is_the_apps_own_answer(fresh_store: Store, capsys: pytest.CaptureFixture[str]) -> None:
+    ids = [fresh_store.add_run(make_run(rw="read", bs=bs, iops=2e8 * (bs / 4096) ** 0.5 / bs * f)).id
+           for bs in (4096, 131072, 1 << 20, 4 << 20) for f in (0.97, 1.0, 1.03)]
+    code, out = run_cli(fresh_store, capsys, "predict", *map(str, ids), "--at", "2MiB", "--json")
+    def stored(wanted: Sequence[int]) -> list[RunResult]:
+        return [r for r in map(fresh_store.run, wanted) if r]
+
+    models = Models(stored, lambda: SpecLibrary.load([]), None)
+    asked = PredictParams(run_ids=[i for i in ids if i], metric="bw_bytes_per_s", at=[2 << 20])
+    assert code == 0 and json.loads(out) == models.predict(asked).model_dump(mode="json")
 
 
 def test_predict_an_untested_access_size_with_leave_one_out_validation(fresh_store: Store,

@@ -7,13 +7,16 @@ Metric values are in the metric's own unit (IOPS, bytes/s, ns), like everywhere 
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import Field, ValidationInfo, WithJsonSchema, field_validator
 
 from ssdprof.analysis.specs import Spec
 from ssdprof.app.contract.base import Params, Result
 from ssdprof.model.quantities import parse_size_bytes
+
+if TYPE_CHECKING:
+    from ssdprof.analysis.observations import Observation
 
 Typed = WithJsonSchema({"anyOf": [{"type": "number"}, {"type": "string"}]}, mode="validation")
 """Numbers a client may send as the user typed them ("4k", "16"): the engine reads them, and names the field if it cannot."""
@@ -209,6 +212,11 @@ class ObservationInfo(Result):
     severity: Literal["info", "warning"]
     message: str
     run_ids: list[int]
+
+    @classmethod
+    def of(cls, o: Observation) -> ObservationInfo:
+        return cls(code=o.code, severity="warning" if o.severity == "warning" else "info",
+                   message=o.message, run_ids=[i for i in o.run_ids if i is not None])
 
 
 class ObserveResult(Result):

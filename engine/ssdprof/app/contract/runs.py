@@ -12,6 +12,7 @@ from ssdprof.model.events import Count
 from ssdprof.model.problems import Choice
 from ssdprof.model.results import RunResult
 from ssdprof.model.status import SweepState
+from ssdprof.model.sweep import PRESETS, preset
 from ssdprof.model.workload import FieldProblem, Workload
 from ssdprof.target.devices import BlockDevice
 
@@ -62,6 +63,13 @@ class PresetInfo(Result):
 
 class PresetsResult(Result):
     presets: list[PresetInfo]
+
+    @classmethod
+    def listed(cls) -> PresetsResult:
+        """Every ready-made sweep, its points counted on the default workload."""
+        base = Workload()
+        return cls(presets=[PresetInfo(name=name, description=desc, points=len(preset(name, base).points))
+                            for name, (desc, _) in PRESETS.items()])
 
 
 class PlannedPoint(Result):

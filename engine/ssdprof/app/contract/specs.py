@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field
 
 from ssdprof.analysis.spec_comparison import SpecComparison
 from ssdprof.analysis.specs import Spec
+from ssdprof.app.contract.analysis import ObservationInfo
 from ssdprof.app.contract.base import Params, Result
+
+if TYPE_CHECKING:
+    from ssdprof.analysis.stats import GroupComparison, GroupSummary, MeanCI
 
 
 class SpecsListResult(Result):
@@ -72,6 +76,10 @@ class MeanInterval(Result):
     stddev: float | None
     half_width: float | None = Field(description="half the confidence interval; null when n < 2")
 
+    @classmethod
+    def of(cls, ci: MeanCI) -> MeanInterval:
+        return cls(n=ci.n, mean=ci.mean, stddev=ci.stddev, half_width=ci.half_width)
+
 
 class GroupVerdict(Result):
     setting: str
@@ -84,6 +92,18 @@ class GroupVerdict(Result):
     p_value: float | None = Field(description="Welch's t-test, two-sided; null without 2 repeats a side")
     significant: bool
     verdict: str
+    drive_state_note: str = Field(default="", description=(
+        "set when A and B were taken in different drive states (fresh, preconditioned, steady)"))
+
+    @classmethod
+    def of(cls, c: GroupComparison) -> GroupVerdict:
+        r = c.result
+        return cls(setting=c.setting, same_setting=c.same_setting,
+                   a_run_ids=[i for i in c.a_run_ids if i is not None],
+                   b_run_ids=[i for i in c.b_run_ids if i is not None],
+                   a=MeanInterval.of(r.a), b=MeanInterval.of(r.b), diff_pct=r.diff_pct,
+                   p_value=r.p_value, significant=r.significant, verdict=r.verdict,
+                   drive_state_note=c.drive_state_note)
 
 
 class RunsCompareResult(Result):
@@ -91,6 +111,44 @@ class RunsCompareResult(Result):
     unit: str = Field(description="of the means: IOPS, MB/s (10^6 bytes/s) or µs")
     comparisons: list[GroupVerdict]
     latency_note: str = Field(default="", description="set when A's and B's latencies are of different kinds")
+
+
+class RepeatGroup(Result):
+    """Runs of one setting as one figure: a sweep's repeats, one run, or runs pooled on request."""
+
+    n: int
+    mean: float
+    stddev: float | None
+    half_width: float | None = Field(description="half the confidence interval; null when n < 2")
+    setting: str
+    hosts: list[str]
+    nodes: int | None
+    run_ids: list[int]
+    source: str = Field(description="n and where the runs came from, e.g. 'n = 3 repeats of sweep 12'")
+    low: float | None = Field(description="the interval's ends; null when n < 2")
+    high: float | None
+
+    @classmethod
+    def of(cls, g: GroupSummary) -> RepeatGroup:
+        ci = g.ci
+        return cls(n=ci.n, mean=ci.mean, stddev=ci.stddev, half_width=ci.half_width,
+                   setting=g.label, hosts=list(g.hosts), nodes=g.nodes,
+                   run_ids=[i for i in g.run_ids if i is not None], source=g.source,
+                   low=ci.low, high=ci.high)
+
+
+class CompareReport(Result):
+    """``ssdprof compare --json``: two groups' verdicts per setting (``comparisons``, with
+    ``--with``), or one group's figures (``groups``) and their % of spec (``spec``); the
+    observations either way. Values are in the metric's own unit (IOPS, bytes/s, ns)."""
+
+    metric: str
+    unit: str = Field(description="the metric's display unit (scale it with METRIC_NAMES)")
+    comparisons: list[GroupVerdict] = Field(default_factory=list)
+    latency_note: str = ""
+    groups: list[RepeatGroup] = Field(default_factory=list)
+    spec: list[RunSpecComparison] = Field(default_factory=list)
+    observations: list[ObservationInfo] = Field(default_factory=list)
 
 
 class ReportParams(Params):

@@ -10,7 +10,6 @@ from __future__ import annotations
 import base64
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from ssdprof.analysis.repeats import pools
 from ssdprof.analysis.spec_comparison import best_comparisons, compare_repeats
@@ -20,7 +19,6 @@ from ssdprof.app.adaptive import adaptive_summaries
 from ssdprof.app.contract.base import Params
 from ssdprof.app.contract.specs import (
     GroupVerdict,
-    MeanInterval,
     ReportParams,
     ReportResult,
     RunsCompareParams,
@@ -37,9 +35,6 @@ from ssdprof.app.service.summary import spec_for, summary_for
 from ssdprof.model.results import RunResult
 from ssdprof.model.workload import WorkloadError
 from ssdprof.store.db import RunFilter, Store
-
-if TYPE_CHECKING:
-    from ssdprof.analysis.stats import MeanCI
 
 # scipy (statistics) and matplotlib (report charts) load on first use: together they take ~1.4 s,
 # which would otherwise delay every start of the app.
@@ -102,11 +97,8 @@ class Analysis:
         found = compare_groups(a, b, params.metric, confidence=params.confidence, scale=scale, unit=unit)
         if not found:
             raise WorkloadError.single("b", "-", "no setting was measured in both groups; compare like with like")
-        return RunsCompareResult(metric=params.metric, unit=unit, comparisons=[GroupVerdict(
-            setting=c.setting, same_setting=c.same_setting, a_run_ids=[i for i in c.a_run_ids if i is not None],
-            b_run_ids=[i for i in c.b_run_ids if i is not None], a=_interval(c.result.a), b=_interval(c.result.b),
-            diff_pct=c.result.diff_pct, p_value=c.result.p_value, significant=c.result.significant,
-            verdict=c.result.verdict) for c in found], latency_note=latency_kind_note(a, b))
+        return RunsCompareResult(metric=params.metric, unit=unit, comparisons=[GroupVerdict.of(c) for c in found],
+                                 latency_note=latency_kind_note(a, b))
 
     @handles("report.pdf")
     def report_pdf(self, params: ReportParams) -> ReportResult:
@@ -155,7 +147,3 @@ def _auto(store: Store, library: SpecLibrary, run: RunResult) -> tuple[Spec | No
     """The sheet chosen earlier for the run's device, else the one matching it; or why none."""
     spec, pick = spec_for(store, library, run.environment)
     return spec, pick.note
-
-
-def _interval(ci: MeanCI) -> MeanInterval:
-    return MeanInterval(n=ci.n, mean=ci.mean, stddev=ci.stddev, half_width=ci.half_width)

@@ -22,7 +22,6 @@ from ssdprof.app.contract.runs import (
     DevicesResult,
     EngineInfoResult,
     FieldRule,
-    PresetInfo,
     PresetsResult,
     ValidateParams,
     ValidateResult,
@@ -41,7 +40,6 @@ from ssdprof.app.service.summary import Summaries
 from ssdprof.app.service.sweeps import Notify, Sweeps
 from ssdprof.fio.runner import detect_fio
 from ssdprof.model.problems import from_validation
-from ssdprof.model.sweep import PRESETS, preset
 from ssdprof.model.workload import FIELD_RULES, FieldProblem, Workload, WorkloadError
 from ssdprof.portable import PortableUnavailable, portable_engine
 from ssdprof.remote.ssh import SshSettings
@@ -131,9 +129,7 @@ class EngineService:
 
     @handles("presets.list")
     def presets(self, _: Params) -> PresetsResult:
-        base = Workload()
-        return PresetsResult(presets=[PresetInfo(name=name, description=desc, points=len(preset(name, base).points))
-                                      for name, (desc, _) in PRESETS.items()])
+        return PresetsResult.listed()
 
     @handles("devices.list")
     def devices(self, _: Params) -> DevicesResult:

@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ssdprof.analysis.spec_library import SpecLibrary
-from ssdprof.analysis.specs import delete_spec, write_spec
 from ssdprof.app.contract.analysis import (
     CheckInfo,
     CorrelationGroup,
@@ -41,6 +40,7 @@ from ssdprof.app.contract.analysis import (
 )
 from ssdprof.app.contract.runs import DeleteResult
 from ssdprof.app.service.registry import handles
+from ssdprof.app.spec_sheets import delete_own_spec, save_own_spec
 from ssdprof.model.results import RunResult
 from ssdprof.model.workload import WorkloadError
 
@@ -111,35 +111,18 @@ class Models:
         from ssdprof.analysis.observations import observe
 
         found = observe(self.runs(params.run_ids), link_bytes_per_s=params.link_gbps * 1e9 / 8 if params.link_gbps else None)
-        return ObserveResult(observations=[
-            ObservationInfo(code=o.code, severity="warning" if o.severity == "warning" else "info", message=o.message,
-                            run_ids=[i for i in o.run_ids if i is not None]) for o in found])
+        return ObserveResult(observations=[ObservationInfo.of(o) for o in found])
 
     @handles("specs.save")
     def save_spec(self, params: SpecSaveParams) -> SpecSaveResult:
-        folder = self._user_folder("spec.id")
-        library = self.library()
-        path = folder / f"{params.spec.id}.json"
-        if path.exists() and not params.replace:
-            raise WorkloadError.single("spec.id", "ID", f"you already have a spec sheet with id {params.spec.id!r}; "
-                                       "choose another id, or save with replace to overwrite it")
-        try:
-            written = write_spec(params.spec, folder)
-        except OSError as exc:
-            raise WorkloadError.single("spec.id", "ID", f"cannot write {path}: {exc.strerror}") from None
-        origin = library.origins.get(params.spec.id)
-        return SpecSaveResult(spec=params.spec, path=str(written),
-                              overrides_bundled=origin is not None and origin.parent != folder)
+        written, overrides = save_own_spec(self.library(), self._user_folder("spec.id"), params.spec,
+                                           replace=params.replace)
+        return SpecSaveResult(spec=params.spec, path=str(written), overrides_bundled=overrides)
 
     @handles("specs.delete")
     def delete_spec(self, params: SpecDeleteParams) -> DeleteResult:
-        folder = self._user_folder("spec_id")
-        if delete_spec(params.spec_id, folder):
-            return DeleteResult(deleted=True)
-        if params.spec_id in self.library().specs:
-            raise WorkloadError.single("spec_id", "ID", f"{params.spec_id!r} is a bundled spec sheet and cannot be deleted; "
-                                       "save your own copy with the same id to override it")
-        raise KeyError(f"no spec with id {params.spec_id!r}; see: ssdprof specs list")
+        delete_own_spec(self.library(), self._user_folder("spec_id"), params.spec_id)
+        return DeleteResult(deleted=True)
 
     def _user_folder(self, field: str) -> Path:
         if self.user_spec_dir is None:
