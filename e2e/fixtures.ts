@@ -70,7 +70,10 @@ async function startElectron(dir: string): Promise<Running> {
     pid: app.process().pid!,
     open: async () => {
       const window = await app.firstWindow();
-      await window.reload(); // each spec starts from a fresh designer, as in a new browser page
+      // each spec starts from fresh forms, as in a new browser page (forms keep what was typed for
+      // the page's session: state/kept.ts)
+      await window.evaluate(() => window.sessionStorage.clear());
+      await window.reload();
       return window;
     },
     stop: () => app.close(),

@@ -12,6 +12,7 @@ import type { LiveState } from '../state/live';
 import { useStored } from './use-stored';
 import { ChartFigure, type Series } from '../charts/ChartFigure';
 import { saveReport } from '../lib/save-report';
+import { useKept } from '../state/kept';
 
 const us = (ns: number | null | undefined): number | null => (ns === null || ns === undefined ? null : ns / 1000);
 
@@ -56,7 +57,7 @@ interface Props {
 
 export function Curves({ onStarted, live = null }: Props) {
   const engine = useEngine();
-  const [form, setForm] = useState<Form>(INITIAL_CURVE);
+  const [form, setForm] = useKept<Form>('curves', INITIAL_CURVE);
   const [shown, setShown] = useState<CurveSummary | null>(null);
   const [earlier, setEarlier] = useState<CurveSummary | null>(null);
   const [specs, setSpecs] = useState<SpecOutput[]>([]);

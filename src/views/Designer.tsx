@@ -8,6 +8,7 @@ import { formatDuration, sizeInput } from '../lib/units';
 import { ConfirmOverwrite, DevicePicker } from './DevicePicker';
 import { Field, SelectField, TextField, problemsByField } from './Field';
 import { HostPicker, SweepBuilder } from './SweepBuilder';
+import { useKept } from '../state/kept';
 import {
   MIXED_PATTERNS, formFromWorkload, initialSweep, sweepRequest, workloadInput,
   type SweepForm, type WorkloadForm,
@@ -23,8 +24,8 @@ interface Props {
 
 export function Designer({ info, running, onStarted }: Props) {
   const engine = useEngine();
-  const [form, setForm] = useState<WorkloadForm>(() => formFromWorkload(info.defaults));
-  const [sweep, setSweep] = useState<SweepForm>(initialSweep);
+  const [form, setForm] = useKept<WorkloadForm>('designer.workload', () => formFromWorkload(info.defaults));
+  const [sweep, setSweep] = useKept<SweepForm>('designer.sweep', initialSweep);
   const [presets, setPresets] = useState<PresetInfo[]>([]);
   const [hosts, setHosts] = useState<HostInfo[]>([]);
   const [problems, setProblems] = useState<FieldProblem[]>([]);

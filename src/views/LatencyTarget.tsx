@@ -8,6 +8,7 @@ import { formatIops } from '../lib/units';
 import { saveReport } from '../lib/save-report';
 import { TextField, problemsByField, unplaced } from './Field';
 import { useStored } from './use-stored';
+import { useKept } from '../state/kept';
 
 interface Form {
   percentile: string;
@@ -21,7 +22,7 @@ const us = (ns: number | null): string => (ns === null ? '–' : (ns / 1000).toL
 
 export function LatencyTarget({ sweep, onStarted }: { sweep: () => SweepRequest; onStarted: (sweep: SweepStarted) => void }) {
   const engine = useEngine();
-  const [form, setForm] = useState<Form>(INITIAL);
+  const [form, setForm] = useKept<Form>('latency-target', INITIAL);
   const [problems, setProblems] = useState<FieldProblem[]>([]);
   const [message, setMessage] = useState('');
   const [shown, setShown] = useState<SloSummary | null>(null);

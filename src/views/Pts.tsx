@@ -9,6 +9,7 @@ import { Field, SelectField, TextField, problemsByField, unplaced, useFieldRules
 import { PtsProgress, ptsProgress, type PtsProgressState } from './PtsProgress';
 import { PtsReport } from './PtsReport';
 import { FORM_FIELD, initialPtsForm, ptsRequest, type PtsForm } from './pts-form';
+import { useKept } from '../state/kept';
 
 const CHECK_DELAY_MS = 250;
 
@@ -22,7 +23,7 @@ const TESTS = [
 export function Pts({ busy }: { busy: boolean }) {
   const engine = useEngine();
   const rules = useFieldRules();
-  const [form, setForm] = useState<PtsForm>(initialPtsForm);
+  const [form, setForm] = useKept<PtsForm>('pts', initialPtsForm);
   const [estimate, setEstimate] = useState<PtsEstimate | null>(null);
   const [problems, setProblems] = useState<FieldProblem[]>([]);
   const [progress, setProgress] = useState<PtsProgressState | null>(null);
