@@ -8,6 +8,9 @@ A cluster cannot move more data than its links carry, so each prediction is also
 clients × client link speed and, if given, nodes × node link speed; the smallest of the three
 is the answer, and the report says which one binds.
 
+Scale-out is not scale-up: adding disk-array enclosures to one SAS daisy chain lowers the whole
+chain's IOPS, which :mod:`scale_up` predicts from a profiled chassis and enclosure.
+
 Three parameters through three unit counts (or two through two) fit exactly: the fit's quality
 is then absent, not R² = 1 (:mod:`fit_quality`).
 """
@@ -25,7 +28,7 @@ from scipy import optimize
 from ssdprof.analysis.fit_quality import FitQuality, fit_quality
 from ssdprof.analysis.stats import number
 
-__all__ = ["ScalingPoint", "UslFit", "degradation_projection", "fit_usl", "project"]
+__all__ = ["ScalingPoint", "UslFit", "fit_usl", "project"]
 
 
 def _usl(n: np.ndarray, lam: float, sigma: float, kappa: float) -> np.ndarray:
@@ -123,14 +126,3 @@ def project(fit: UslFit, units: Sequence[float], clients: int | None = None, cli
         points.append(ScalingPoint(float(n), usl, client_cap, node_cap, float(limits[binding] or usl), binding))
     return points
 
-
-def degradation_projection(per_unit: float, units: int, degradation: float) -> float:
-    """The sizing rule of thumb: each added unit contributes (1 − degradation) of the one before.
-
-    With per-enclosure IOPS p and 10–20 % degradation d, N enclosures give p·(1−(1−d)^N)/d.
-    """
-    if not 0 <= degradation < 1:
-        raise ValueError("degradation must be a fraction in [0, 1)")
-    if degradation == 0:
-        return per_unit * units
-    return per_unit * (1 - (1 - degradation) ** units) / degradation

@@ -20,16 +20,16 @@ from ssdprof.analysis.specs import SpecError, bundled_spec_dir, default_user_spe
 from ssdprof.app.contract.analysis import CorrelationParams, PredictParams, ScalingParams
 from ssdprof.app.planner import validated
 from ssdprof.app.service.predict import Models
+from ssdprof.cli import scale_up
 from ssdprof.cli.flags import command, common
 from ssdprof.model.quantities import parse_size_bytes
-from ssdprof.model.results import RunResult
+from ssdprof.model.run_summary import AnyRun, RunSummary
 from ssdprof.model.workload import WorkloadError
 from ssdprof.store.db import RunFilter, Store
 
 __all__ = ["COMMANDS", "handle", "print_json", "register", "select_runs", "spec_library"]
 
 COMMANDS = ("compare", "predict", "correlate")
-_ALL_RUNS = 1_000_000
 
 
 def _selection(parser: argparse.ArgumentParser, prefix: str = "") -> None:
@@ -63,7 +63,8 @@ def register(sub: Any) -> None:
                        "ssdprof predict --sweep 3 --metric bw_bytes_per_s --at 1MiB\n"
                        "  ssdprof predict --tag cluster=lab --vary outstanding --metric iops --at 64\n"
                        "  ssdprof predict --sweep 3 --check 57\n"
-                       "  ssdprof predict --tag study=ceph --scale nodes --at 8,10 --link-gbps 10 --clients 4")
+                       "  ssdprof predict --tag study=ceph --scale nodes --at 8,10 --link-gbps 10 --clients 4\n"
+                       f"  {scale_up.EXAMPLE}")
     predict.add_argument("run_ids", type=int, nargs="*", metavar="RUN_ID", help="runs to fit (with --tag/--sweep)")
     _selection(predict)
     predict.add_argument("--metric", default="bw_bytes_per_s", choices=sorted(METRICS))
@@ -81,6 +82,7 @@ def register(sub: Any) -> None:
                          help="client network link in Gb/s (caps --scale predictions; default: the hosts' recorded link limits)")
     predict.add_argument("--node-link-gbps", type=float, help="storage-node network link in Gb/s")
     predict.add_argument("--clients", type=int, help="client count for the network cap (default: hosts per run)")
+    scale_up.add_flags(predict)
 
     correlate = command(sub, "correlate", "which factors move which metrics: rank correlations per storage-node count",
                          "ssdprof correlate --sweep 3\n  ssdprof correlate --tag cluster=lab --method pearson")
@@ -122,31 +124,30 @@ def spec_library(args: argparse.Namespace) -> SpecLibrary:
     return SpecLibrary.load([bundled_spec_dir(), args.spec_dir or default_user_spec_dir()])
 
 
-def select_runs(store: Store, ids: Sequence[int], tags: Sequence[str], sweep: int | None) -> list[RunResult]:
-    runs: dict[int | None, RunResult] = {}
-    for run_id in ids:
-        run = store.run(run_id)
-        if run is None:
-            raise KeyError(f"run {run_id} does not exist; see: ssdprof runs list")
-        runs[run.id] = run
+def select_runs(store: Store, ids: Sequence[int], tags: Sequence[str], sweep: int | None) -> list[RunSummary]:
+    """The runs named, and every run carrying all the tags (of the sweep): their figures from the store's
+    summaries, none left out."""
+    for tag in tags:
+        if "=" not in tag:
+            raise WorkloadError.single("tag", "--tag", f"{tag!r} is not KEY=VALUE, e.g. interface=SATA")
+    try:
+        runs: dict[int | None, RunSummary] = {r.id: r for r in store.summaries_of(ids)}
+    except KeyError as exc:
+        raise KeyError(f"{exc.args[0]}; see: ssdprof runs list") from None
     if tags or sweep is not None:
-        for tag in tags:
-            if "=" not in tag:
-                raise WorkloadError.single("tag", "--tag", f"{tag!r} is not KEY=VALUE, e.g. interface=SATA")
-        found = store.runs(RunFilter(tag=tags[0] if tags else None, sweep_id=sweep, limit=_ALL_RUNS))
-        wanted = [tuple(t.split("=", 1)) for t in tags]
-        runs.update({r.id: r for r in found if all(r.tags.get(k) == v for k, v in wanted)})
+        found = store.summaries(RunFilter(tags=tuple(tags), sweep_id=sweep, limit=None))
+        runs.update({r.id: r for r in found})
     return list(runs.values())
 
 
-def _ids(runs: Sequence[RunResult]) -> list[int]:
+def _ids(runs: Sequence[AnyRun]) -> list[int]:
     return [r.id for r in runs if r.id is not None]
 
 
 def _models(store: Store) -> Models:
     """The app's analysis methods, answering from this store: ``--json`` prints their answers."""
 
-    def runs(ids: Sequence[int]) -> list[RunResult]:
+    def runs(ids: Sequence[int]) -> list[RunSummary]:
         return select_runs(store, ids, [], None)
 
     return Models(runs, lambda: SpecLibrary.load([bundled_spec_dir()]), None)
@@ -176,6 +177,8 @@ def _predict(args: argparse.Namespace, store: Store) -> int:
     from ssdprof.analysis.prediction import predict_runs
 
     runs = select_runs(store, args.run_ids, args.tags, args.sweep)
+    if args.scale_up:  # runs are optional: profiling figures may be typed in; a few runs, read whole
+        return scale_up.run(args, [r for s in runs if s.id is not None and (r := store.run(s.id)) is not None])
     if not runs:
         raise WorkloadError.single("run_ids", "RUN_ID", "name the runs to fit: RUN_ID..., --tag KEY=VALUE or --sweep ID")
     if args.scale:
@@ -196,7 +199,7 @@ def _predict(args: argparse.Namespace, store: Store) -> int:
     return 0
 
 
-def _scale(runs: list[RunResult], args: argparse.Namespace, store: Store) -> int:
+def _scale(runs: Sequence[AnyRun], args: argparse.Namespace, store: Store) -> int:
     from ssdprof.analysis.prediction import scale_runs
 
     if args.json:

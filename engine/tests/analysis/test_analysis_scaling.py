@@ -4,7 +4,7 @@ import pytest
 from analysis_runs import make_run
 
 from ssdprof.analysis.prediction import scale_runs
-from ssdprof.analysis.scaling import degradation_projection, fit_usl, project
+from ssdprof.analysis.scaling import fit_usl, project
 from ssdprof.model.results import RunResult
 
 
@@ -44,11 +44,6 @@ def test_node_links_cap_in_proportion_to_node_count() -> None:
     fit = fit_usl([1, 2], [3e9, 6e9])
     (point,) = project(fit, [4], node_link=1e9)
     assert point.binding == "node network" and point.predicted == pytest.approx(4e9)
-
-
-def test_the_enclosure_rule_of_thumb_is_a_geometric_sum() -> None:
-    assert degradation_projection(1000, 3, 0.10) == pytest.approx(1000 + 900 + 810)
-    assert degradation_projection(1000, 3, 0.0) == 3000
 
 
 def test_node_tags_give_a_scalability_fit_per_setting() -> None:

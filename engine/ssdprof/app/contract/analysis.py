@@ -1,6 +1,7 @@
-"""The contract's analysis methods: predictions with intervals, scale-out what-ifs, the factor x
-metric heatmap, and the user's own spec sheets. Part of :mod:`ssdprof.app.contract` (which lists them
-in ``METHODS``); kept apart so each file stays readable.
+"""The contract's analysis methods: predictions with intervals, scale-out what-ifs, scale-up sizing
+of an all-flash array, the factor x metric heatmap, and the user's own spec sheets. Part of
+:mod:`ssdprof.app.contract` (which lists them in ``METHODS``); kept apart so each file stays
+readable.
 
 Metric values are in the metric's own unit (IOPS, bytes/s, ns), like everywhere in the contract.
 """
@@ -9,10 +10,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, Literal
 
-from pydantic import Field, ValidationInfo, WithJsonSchema, field_validator
+from pydantic import ConfigDict, Field, ValidationInfo, WithJsonSchema, field_validator
 
+from ssdprof.analysis.scale_up_inputs import ScaleUpDesign, ScaleUpPoint
 from ssdprof.analysis.specs import Spec
 from ssdprof.app.contract.base import Params, Result
+from ssdprof.app.contract.run_queries import MAX_RUN_IDS
 from ssdprof.model.quantities import parse_size_bytes
 
 if TYPE_CHECKING:
@@ -25,7 +28,8 @@ __all__ = [
     "CorrelationGroup", "CorrelationParams", "CorrelationResult", "CurvePoint", "FitQualityInfo",
     "LooPointInfo", "ObservationInfo",
     "ObserveParams", "ObserveResult", "PredictParams",
-    "PredictResult", "PredictionInfo", "ScalingFit", "ScalingParams", "ScalingProjection", "ScalingResult",
+    "PredictResult", "PredictionInfo", "ScaleUpParams", "ScalingFit", "ScalingParams", "ScalingProjection",
+    "ScalingResult",
     "SeriesFit", "SpecDeleteParams", "SpecSaveParams", "SpecSaveResult",
 ]
 
@@ -33,7 +37,7 @@ __all__ = [
 Metric = Literal["iops", "bw_bytes_per_s", "lat_ns_mean", "lat_ns_p50", "lat_ns_p99", "lat_ns_p99_9",
                  "read_iops", "write_iops", "read_bw_bytes_per_s", "write_bw_bytes_per_s",
                  "read_lat_ns_mean", "write_lat_ns_mean", "read_lat_ns_p99", "write_lat_ns_p99"]
-RunIds = Field(min_length=1, max_length=5000, description="the runs to learn from (e.g. a sweep's, or History's selection)")
+RunIds = Field(min_length=1, max_length=MAX_RUN_IDS, description="the runs to learn from (e.g. a sweep's, or History's selection)")
 
 
 # ------------------------------------------------------------------------------------ predict
@@ -238,3 +242,20 @@ class SpecSaveResult(Result):
 
 class SpecDeleteParams(Params):
     spec_id: str = Field(min_length=1, max_length=80)
+
+
+# ------------------------------------------------------------------------------------ scale-up
+
+class ScaleUpParams(ScaleUpDesign):
+    """Size an all-flash array from a small profile: the profiling points come from runs tagged
+    arrays=N (enclosures=K, controller=NAME) and/or are typed in."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    run_ids: list[int] = Field(default_factory=list, max_length=5000,
+                               description="profiling runs, tagged arrays=N and enclosures=K")
+    metric: Literal["iops", "read_iops", "write_iops"] = "iops"
+    points: list[ScaleUpPoint] = Field(default_factory=list, max_length=1000,
+                                       description="profiling points typed in, added to the runs'")
+    title: str | None = Field(default=None, max_length=200,
+                              description="the PDF's title (analysis.scale_up_report)")
+

@@ -16,6 +16,7 @@ from pydantic.json_schema import GenerateJsonSchema, models_json_schema
 from pydantic_core import core_schema
 
 from ssdprof.analysis.metrics import METRIC_NAMES
+from ssdprof.analysis.scale_up_space import ScaleUpResult
 from ssdprof.analysis.summary_model import StudentSummary
 from ssdprof.app.contract.analysis import (
     CorrelationParams,
@@ -24,6 +25,7 @@ from ssdprof.app.contract.analysis import (
     ObserveResult,
     PredictParams,
     PredictResult,
+    ScaleUpParams,
     ScalingParams,
     ScalingResult,
     SpecDeleteParams,
@@ -41,6 +43,15 @@ from ssdprof.app.contract.pts import (
     PtsReportParams,
     PtsResumeParams,
     PtsStatus,
+)
+from ssdprof.app.contract.run_queries import (
+    PeopleResult,
+    RunsGroupsParams,
+    RunsGroupsResult,
+    RunsPageParams,
+    RunsPageResult,
+    RunsSelectParams,
+    RunsSelectResult,
 )
 from ssdprof.app.contract.runs import (
     BarsParams,
@@ -136,6 +147,13 @@ METHODS: dict[str, Method] = {
     "pts.report": Method(params=PtsReportParams, result=ReportResult, summary="a PTS test's PDF report (base64)"),
     "runs.list": Method(params=RunsListParams, result=RunsListResult, summary="stored runs matching a filter"),
     "runs.get": Method(params=RunIdParams, result=RunResultEnvelope, summary="one run in full"),
+    "runs.page": Method(params=RunsPageParams, result=RunsPageResult,
+                        summary="a page of stored runs matching a filter, newest first, with how many match"),
+    "runs.select": Method(params=RunsSelectParams, result=RunsSelectResult,
+                          summary="every matching run's id (no limit) and the tag keys they carry"),
+    "runs.groups": Method(params=RunsGroupsParams, result=RunsGroupsResult,
+                          summary="runs split into groups by a tag or a recorded fact, with the keys offered"),
+    "runs.people": Method(params=NoParams, result=PeopleResult, summary="the users and machines that stored runs"),
     "runs.tag": Method(params=TagParams, result=RunResultEnvelope, summary="add or change tags of a run"),
     "runs.delete": Method(params=RunIdParams, result=DeleteResult, summary="delete a run"),
     "runs.charts": Method(params=ChartsParams, result=ChartSet,
@@ -162,6 +180,11 @@ METHODS: dict[str, Method] = {
                                summary="plain-language observations: the queue-depth knee, gaps, network or CPU bound"),
     "analysis.correlation": Method(params=CorrelationParams, result=CorrelationResult,
                                    summary="factor x metric correlations per storage-node count"),
+    "analysis.scale_up": Method(params=ScaleUpParams, result=ScaleUpResult,
+                                summary="size an all-flash array: every way to cable its chassis and enclosures to SAS "
+                                        "controllers, IOPS and CPU predicted from a chassis and one enclosure"),
+    "analysis.scale_up_report": Method(params=ScaleUpParams, result=ReportResult,
+                                       summary="the scale-up sizing as a PDF page (base64)"),
     "report.pdf": Method(params=ReportParams, result=ReportResult, summary="a PDF report of runs or a sweep (base64)"),
     "hosts.list": Method(params=NoParams, result=HostsListResult, summary="the hosts added so far"),
     "hosts.add": Method(params=HostAddParams, result=HostAddResult, summary="add a host; an unknown key is offered first"),

@@ -36,6 +36,7 @@ from ssdprof.app.service.predict import Models
 from ssdprof.app.service.pts import PtsTests
 from ssdprof.app.service.registry import Handler, RpcError, handlers_of, handles
 from ssdprof.app.service.runs import Runs
+from ssdprof.app.service.scale_up import ScaleUp
 from ssdprof.app.service.summary import Summaries
 from ssdprof.app.service.sweeps import Notify, Sweeps
 from ssdprof.fio.runner import detect_fio
@@ -72,7 +73,7 @@ class EngineService:
                                                            Charts(analysis.runs, analysis.library), Hosts(self.store, ssh),
                                                            Curves(self.store, self._sweeps, analysis.library), self._pts,
                                                            Summaries(self.store, analysis.runs,
-                                                                     analysis.library)])
+                                                                     analysis.library), ScaleUp(analysis.runs)])
 
     def call(self, method: str, raw_params: Any) -> BaseModel:
         """Validate ``raw_params`` against the contract and run the method; raises RpcError."""
