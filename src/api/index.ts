@@ -34,3 +34,5 @@ export function useEngine(): Engine {
   if (!engine) throw new Error('useEngine() outside <EngineContext.Provider>');
   return engine;
 }
+
+export { useEngineQuery, type EngineQuery } from './use-engine-query';

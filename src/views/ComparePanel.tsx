@@ -1,15 +1,13 @@
 // Earlier runs: chosen from History (by tag or text), overlaid on the charts, and compared with
 // the runs on screen — mean ± 95 % CI on each side and Welch's verdict, computed by the engine.
-import { useEffect, useState } from 'react';
-import { useEngine, type RunResult, type RunsCompareResult } from '../api';
+import { useState } from 'react';
+import { useEngine, useEngineQuery, type RunResult, type RunsCompareResult } from '../api';
+import { metricInfo, type MetricId } from '../lib/metrics';
+import { useSettled } from '../lib/use-settled';
 
-const METRICS = [
-  { id: 'iops', label: 'IOPS' },
-  { id: 'bw_bytes_per_s', label: 'bandwidth (MB/s)' },
-  { id: 'lat_ns_mean', label: 'mean latency (µs)' },
-  { id: 'lat_ns_p99', label: 'p99 latency (µs)' },
-] as const;
-type Metric = (typeof METRICS)[number]['id'];
+/** The metrics compared here: a choice of this panel's; their names are the engine's. */
+const METRICS: MetricId[] = ['iops', 'bw_bytes_per_s', 'lat_ns_mean', 'lat_ns_p99'];
+const NO_RUNS: RunResult[] = [];
 
 interface Props {
   runs: RunResult[];
@@ -24,22 +22,16 @@ function fmt(value: number): string {
 export function ComparePanel({ runs, earlier, onEarlier }: Props) {
   const engine = useEngine();
   const [filter, setFilter] = useState('');
-  const [candidates, setCandidates] = useState<RunResult[]>([]);
-  const [metric, setMetric] = useState<Metric>('iops');
+  const [metric, setMetric] = useState<MetricId>('iops');
   const [result, setResult] = useState<RunsCompareResult | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const shown = new Set(runs.map((r) => r.id));
   const chosen = new Set(earlier.map((r) => r.id));
 
-  useEffect(() => {
-    let current = true;
-    const tag = filter.includes('=') ? filter.trim() : null;
-    const timer = setTimeout(() => {
-      engine.call('runs.list', { tag, text: tag ? null : filter.trim() || null, limit: 200 }).then(
-        (r) => current && setCandidates(r.runs), () => current && setCandidates([]));
-    }, 200);
-    return () => { current = false; clearTimeout(timer); };
-  }, [engine, filter]);
+  const typed = useSettled(filter.trim(), 200);
+  const tag = typed.includes('=') ? typed : null;
+  const listed = useEngineQuery('runs.list', { tag, text: tag ? null : typed || null, limit: 200 });
+  const candidates = listed.data?.runs ?? NO_RUNS;
 
   // A verdict belongs to the runs and metric it compared: forget it, while rendering, when they change.
   const [compared, setCompared] = useState({ earlier, runs, metric });
@@ -91,8 +83,9 @@ export function ComparePanel({ runs, earlier, onEarlier }: Props) {
       </table>
       <div className="field inline">
         <label htmlFor="compare-metric">Metric</label>
-        <select id="compare-metric" value={metric} onChange={(e) => setMetric(e.target.value as Metric)}>
-          {METRICS.map((m) => <option key={m.id} value={m.id}>{m.label}</option>)}
+        <select id="compare-metric" value={metric}
+          onChange={(e) => setMetric(metricInfo(e.target.value).id)}>
+          {METRICS.map((m) => <option key={m} value={m}>{metricInfo(m).title}</option>)}
         </select>
         <button type="button" disabled={earlier.length === 0} onClick={() => void compare()}>Compare</button>
       </div>

@@ -1,8 +1,11 @@
 // The Curves form: the workload and the rates, checked by the engine as they are typed (`curve.check`),
 // every bad field's message beside it at once, in the shared field style.
-import { useEffect, useMemo, useState } from 'react';
-import { EngineError, useEngine, type FieldProblem, type SweepStarted } from '../api';
+import { useMemo, useState } from 'react';
+import {
+  EngineError, useEngine, useEngineQuery, type FieldProblem, type SweepStarted,
+} from '../api';
 import { formatDuration } from '../lib/units';
+import { useSettled } from '../lib/use-settled';
 import { SelectField, TextField, problemsByField, unplaced, useFieldRules } from './Field';
 import { CURVE_FIELD, curveRequest, type CurveForm as Form } from './curve-form';
 
@@ -17,27 +20,23 @@ interface Props {
 export function CurveForm({ form, setForm, onStarted }: Props) {
   const engine = useEngine();
   const rules = useFieldRules();
-  const [problems, setProblems] = useState<FieldProblem[]>([]);
-  const [check, setCheck] = useState<{ label: string; points: number; estimated_s: number } | null>(null);
   const [message, setMessage] = useState('');
   const request = useMemo(() => curveRequest(form), [form]);
-
-  useEffect(() => {
-    let current = true;
-    const timer = setTimeout(() => {
-      engine.call('curve.check', request).then(
-        (found) => { if (current) { setCheck(found); setProblems([]); } },
-        (error: unknown) => { if (current) { setCheck(null); setProblems(error instanceof EngineError ? error.problems : []); } });
-    }, CHECK_DELAY_MS);
-    return () => { current = false; clearTimeout(timer); };
-  }, [engine, request]);
+  const checked = useEngineQuery('curve.check', useSettled(request, CHECK_DELAY_MS));
+  const check = checked.data;
+  // A refused start names its fields until the form changes; the check's own problems otherwise.
+  type Refusal = { request: typeof request; problems: FieldProblem[] };
+  const [refused, setRefused] = useState<Refusal | null>(null);
+  const problems = refused?.request === request ? refused.problems : checked.problems;
 
   async function start(): Promise<void> {
     setMessage('');
     try {
       onStarted(await engine.call('curve.start', request));
     } catch (error) {
-      if (error instanceof EngineError && error.problems.length) setProblems(error.problems);
+      if (error instanceof EngineError && error.problems.length) {
+        setRefused({ request, problems: error.problems });
+      }
       else setMessage(error instanceof Error ? error.message : String(error));
     }
   }

@@ -1,8 +1,10 @@
 // One form field, the same in every form (designer, Curves, PTS, latency target): its label, the
 // input or list, the engine's messages for it (all of them, beside it) and a hint. Lists show the
 // engine's choices by their display names and send the engine's values.
-import { useEffect, useState, type ReactNode } from 'react';
-import { useEngine, type Choice, type FieldProblem, type FieldRule } from '../api';
+import { type ReactNode } from 'react';
+import { useEngineQuery, type Choice, type FieldProblem, type FieldRule } from '../api';
+
+const NO_RULES: Record<string, FieldRule> = {};
 
 export interface FieldProps {
   /** The engine's field name: what its problems are keyed by. */
@@ -89,12 +91,5 @@ export function unplaced(problems: FieldProblem[], shown: readonly string[]): st
 
 /** The engine's field rules (engine.info): its lists, with display names, and each field's range. */
 export function useFieldRules(): Record<string, FieldRule> {
-  const engine = useEngine();
-  const [rules, setRules] = useState<Record<string, FieldRule>>({});
-  useEffect(() => {
-    let current = true;
-    engine.call('engine.info', {}).then((info) => { if (current) setRules(info.field_rules); }, () => undefined);
-    return () => { current = false; };
-  }, [engine]);
-  return rules;
+  return useEngineQuery('engine.info', {}).data?.field_rules ?? NO_RULES;
 }

@@ -1,15 +1,12 @@
 // Which factors move which metrics: Spearman rank correlations of the swept factors against the
 // metrics, one heatmap per storage-node count (from the engine's `analysis.correlation`). A blank
 // cell is a factor that was not varied, or too few runs: no correlation can be estimated there.
-import { useEffect, useState } from 'react';
-import { useEngine, type CorrelationResult, type RunResult } from '../api';
+import { useEngineQuery, type RunResult } from '../api';
+import { metricInfo } from '../lib/metrics';
 
 const FACTOR_LABELS: Record<string, string> = {
   log2_block_size: 'access size (log2)', numjobs: 'jobs', queue_depth: 'queue depth', read_pct: 'read %',
   random: 'random (vs sequential)', nodes: 'storage nodes', outstanding_ios: 'outstanding I/Os', clients: 'clients',
-};
-const METRIC_LABELS: Record<string, string> = {
-  bw_bytes_per_s: 'bandwidth', iops: 'IOPS', lat_ns_mean: 'mean latency', lat_ns_p99: 'p99 latency',
 };
 
 /** Blue for positive, red for negative, paler towards zero; readable in light and dark themes. */
@@ -20,21 +17,11 @@ export function cellColor(value: number | null): string | undefined {
 }
 
 export function Heatmap({ runs }: { runs: RunResult[] }) {
-  const engine = useEngine();
-  const [result, setResult] = useState<CorrelationResult | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
-  const key = runs.map((r) => r.id).join(',');
-
-  useEffect(() => {
-    let current = true;
-    // eslint-disable-next-line react-hooks/set-state-in-effect -- cleared as the request for the new runs goes out
-    setProblem(null);
-    engine.call('analysis.correlation', { run_ids: runs.map((r) => r.id!), method: 'spearman' }).then(
-      (r) => current && setResult(r),
-      (e: unknown) => { if (current) { setResult(null); setProblem(e instanceof Error ? e.message : String(e)); } });
-    return () => { current = false; };
-  // eslint-disable-next-line react-hooks/exhaustive-deps -- keyed on the ids, so new arrays of the same runs ask nothing again
-  }, [engine, key]);
+  const asked = useEngineQuery('analysis.correlation', {
+    run_ids: runs.map((r) => r.id).filter((id): id is number => id !== null), method: 'spearman',
+  });
+  const result = asked.data;
+  const problem = asked.error;
 
   return (
     <section className="heatmap-panel" aria-labelledby="heatmap-title">
@@ -44,7 +31,12 @@ export function Heatmap({ runs }: { runs: RunResult[] }) {
       {result?.groups.map((g) => (
         <table key={String(g.nodes)} className="data heatmap" data-testid="heatmap">
           <caption>{g.nodes === null ? 'Runs without a nodes tag' : `${g.nodes} storage nodes`} ({g.runs} runs)</caption>
-          <thead><tr><th>factor</th>{g.metrics.map((m) => <th key={m} scope="col">{METRIC_LABELS[m] ?? m}</th>)}</tr></thead>
+          <thead>
+            <tr>
+              <th>factor</th>
+              {g.metrics.map((m) => <th key={m} scope="col">{metricInfo(m).label}</th>)}
+            </tr>
+          </thead>
           <tbody>
             {g.factors.map((f, i) => (
               <tr key={f}>

@@ -5,8 +5,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { ChartFigure } from '../charts/ChartFigure';
 import { drawn } from '../charts/engine-series';
 import {
-  useEngine, type ChartSet, type Engine, type PercentileCurve, type RunPoint, type RunResult,
-  type Spec,
+  useEngine, useEngineQuery, type Engine, type RunPoint, type RunResult, type Spec,
 } from '../api';
 import { ComparePanel } from './ComparePanel';
 import { HostResults } from './HostResults';
@@ -42,7 +41,6 @@ export function Results({ title, runs, onDesign, onOpen }: Props) {
   // eslint-disable-next-line react-hooks/exhaustive-deps -- once, when the view opens without runs
   }, [engine]);
   const [selectedId, setSelectedId] = useState<number | null>(runs[0]?.id ?? null);
-  const [detail, setDetail] = useState<RunResult | null>(null);
   // The spec and comparison panels ask the engine for more once the first detail has arrived:
   // their requests (hundreds of ms for a long sweep) would otherwise hold up the view's own.
   const [panelsReady, setPanelsReady] = useState(false);
@@ -53,25 +51,14 @@ export function Results({ title, runs, onDesign, onOpen }: Props) {
   const [exportNote, setExportNote] = useState<{ ok: boolean; text: string } | null>(null);
   const onSpec = useCallback((s: Spec | null) => setSpec(s), []);
 
-  // Every series the charts draw comes from the engine (runs.charts): the same numbers as the PDF's.
-  const [charts, setCharts] = useState<ChartSet | null>(null);
-  const [curve, setCurve] = useState<PercentileCurve | null>(null);
   const tableRuns = useMemo(() => [...runs, ...earlier], [runs, earlier]);
-  const runIds = ids(runs).join(',');
-  const earlierIds = ids(earlier).join(',');
-  const specId = spec?.id ?? null;
   // Runs of one setting are one mean ± CI only as a sweep's repeats, or when the user pools them.
   const [pool, setPool] = useState(false);
-  useEffect(() => {
-    let current = true;
-    const asked = {
-      run_ids: ids(runs), compare_with: ids(earlier), spec_id: specId, pool_same_setting: pool,
-    };
-    if (asked.run_ids.length === 0) return;
-    engine.call('runs.charts', asked).then((c) => current && setCharts(c), () => current && setCharts(null));
-    return () => { current = false; };
-  // eslint-disable-next-line react-hooks/exhaustive-deps -- keyed on the ids, so new arrays of the same runs ask nothing again
-  }, [engine, runIds, earlierIds, specId, pool]);
+  // Every series the charts draw comes from the engine (runs.charts): the PDF's numbers.
+  const charts = useEngineQuery('runs.charts', runs.length === 0 ? null : {
+    run_ids: ids(runs), compare_with: ids(earlier), spec_id: spec?.id ?? null,
+    pool_same_setting: pool,
+  }).data;
 
   // New runs start from their first run and no earlier ones; adjusted while rendering, not after.
   const [shownRuns, setShownRuns] = useState(runs);
@@ -80,15 +67,11 @@ export function Results({ title, runs, onDesign, onOpen }: Props) {
     setSelectedId(runs[0]?.id ?? null);
     setEarlier([]);
   }
-  useEffect(() => {
-    // eslint-disable-next-line react-hooks/set-state-in-effect -- no run chosen: nothing to ask the engine
-    if (selectedId === null) return setDetail(null);
-    let current = true;
-    engine.call('runs.get', { run_id: selectedId }).then((r) => current && setDetail(r.run), () => current && setDetail(null))
-      .finally(() => setPanelsReady(true));
-    engine.call('runs.percentiles', { run_id: selectedId }).then((c) => current && setCurve(c), () => current && setCurve(null));
-    return () => { current = false; };
-  }, [engine, selectedId]);
+  const asked = selectedId === null ? null : { run_id: selectedId };
+  const shown = useEngineQuery('runs.get', asked);
+  const detail = shown.data?.run ?? null;
+  const curve = useEngineQuery('runs.percentiles', asked).data;
+  if (!panelsReady && asked !== null && !shown.loading) setPanelsReady(true);
 
   if (runs.length === 0) {
     return (

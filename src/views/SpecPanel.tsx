@@ -4,7 +4,11 @@
 // picks is remembered by the engine for the runs' device (`specs.remember`) and applied next time;
 // for a drive the OS does not name (a virtual disk) the library can be searched.
 import { useEffect, useState } from 'react';
-import { useEngine, type RunResult, type RunSpecComparison, type Spec, type SpecCompareResult } from '../api';
+import {
+  useEngine, useEngineQuery, type RunResult, type RunSpecComparison, type Spec,
+} from '../api';
+
+const NO_SPECS: Spec[] = [];
 
 export const AUTO = 'auto';
 export const NONE = 'none';
@@ -57,33 +61,15 @@ export function specName(s: Spec): string {
 
 export function SpecPanel({ runs, choice, onChoice, onSpec }: Props) {
   const engine = useEngine();
-  const [specs, setSpecs] = useState<Spec[]>([]);
-  const [result, setResult] = useState<SpecCompareResult | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
   const [query, setQuery] = useState('');
   const [remembered, setRemembered] = useState<string | null>(null);
+  const [notKept, setNotKept] = useState<string | null>(null);
   const ids = runs.map((r) => r.id).filter((id): id is number => id !== null);
-  const key = ids.join(',');
-
-  useEffect(() => {
-    engine.call('specs.list', {}).then((r) => setSpecs(r.specs), () => setSpecs([]));
-  }, [engine]);
-
-  useEffect(() => {
-    let current = true;
-    // eslint-disable-next-line react-hooks/set-state-in-effect -- cleared as the request for the new runs or spec goes out
-    setProblem(null);
-    if (choice === NONE || ids.length === 0) {
-      setResult(null);
-      return;
-    }
-    engine.call('specs.compare', { run_ids: ids, spec_id: choice === AUTO ? null : choice }).then(
-      (r) => current && setResult(r),
-      (e: unknown) => current && (setResult(null), setProblem(e instanceof Error ? e.message : String(e))),
-    );
-    return () => { current = false; };
-  // eslint-disable-next-line react-hooks/exhaustive-deps -- keyed on the ids, so new arrays of the same runs ask nothing again
-  }, [engine, key, choice]);
+  const specs = useEngineQuery('specs.list', {}).data?.specs ?? NO_SPECS;
+  const compared = useEngineQuery('specs.compare', choice === NONE || ids.length === 0 ? null
+    : { run_ids: ids, spec_id: choice === AUTO ? null : choice });
+  const result = compared.data;
+  const problem = compared.error ?? notKept;
 
   const usedId = choice === AUTO ? result?.comparisons[0]?.spec_id : choice === NONE ? undefined : choice;
   const used = specs.find((s) => s.id === usedId) ?? null;
@@ -104,12 +90,13 @@ export function SpecPanel({ runs, choice, onChoice, onSpec }: Props) {
   /** The user's pick, kept by the engine for the runs' device (null forgets it). */
   function choose(specId: string | null) {
     onChoice(specId ?? NONE);
+    setNotKept(null);
     if (runId === null) return;
     engine.call('specs.remember', { run_id: runId, spec_id: specId }).then(
       (r) => setRemembered(r.spec_id
         ? `Remembered for ${r.device}: applied next time, in the app, the CLI and the PDF.`
         : `Forgot the sheet chosen for ${r.device}.`),
-      (e: unknown) => setProblem(e instanceof Error ? e.message : String(e)));
+      (e: unknown) => setNotKept(e instanceof Error ? e.message : String(e)));
   }
   function onSearch(text: string) {
     setQuery(text);

@@ -2,8 +2,9 @@
 // CrystalDiskMark lists them), how each factor moved them, the best figures against the spec
 // sheet, and what the figures cannot tell. The engine computes all of it (`runs.summary`, the same
 // answer as the PDF's first page and `ssdprof runs summary`); this view only draws it.
-import { useEffect, useState } from 'react';
-import { useEngine, type GlanceCell, type RunResult, type StudentSummary as Summary } from '../api';
+import {
+  useEngineQuery, type GlanceCell, type RunResult, type StudentSummary as Summary,
+} from '../api';
 import { formatLatencyNs, mbPerS } from '../lib/units';
 import { AUTO, NONE, runList } from './SpecPanel';
 
@@ -104,30 +105,13 @@ function Findings({ summary }: { summary: Summary }) {
 }
 
 export function StudentSummary({ runs, specChoice, poolSameSetting = false }: Props) {
-  const engine = useEngine();
-  const [summary, setSummary] = useState<Summary | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
   const ids = runs.map((r) => r.id).filter((id): id is number => id !== null);
-  const key = ids.join(',');
-
-  useEffect(() => {
-    let current = true;
-    // eslint-disable-next-line react-hooks/set-state-in-effect -- no runs: nothing to ask
-    if (!ids.length) return setSummary(null);
-    const asked = {
-      run_ids: ids, spec_id: specChoice === AUTO || specChoice === NONE ? null : specChoice,
-      compare_spec: specChoice !== NONE, pool_same_setting: poolSameSetting,
-    };
-    engine.call('runs.summary', asked).then(
-      (r) => { if (current) { setSummary(r); setProblem(null); } },
-      (e: unknown) => {
-        if (!current) return;
-        setSummary(null);
-        setProblem(e instanceof Error ? e.message : String(e));
-      });
-    return () => { current = false; };
-  // eslint-disable-next-line react-hooks/exhaustive-deps -- keyed on the ids: same runs, no new ask
-  }, [engine, key, specChoice, poolSameSetting]);
+  const asked = useEngineQuery('runs.summary', ids.length ? {
+    run_ids: ids, spec_id: specChoice === AUTO || specChoice === NONE ? null : specChoice,
+    compare_spec: specChoice !== NONE, pool_same_setting: poolSameSetting,
+  } : null);
+  const summary = asked.data;
+  const problem = asked.error;
 
   return (
     <section className="student-summary" aria-labelledby="summary-title"
