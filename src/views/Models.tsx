@@ -8,6 +8,7 @@ import { useEngine, type RunResult } from '../api';
 import { GroupsPanel } from './GroupsPanel';
 import { Heatmap } from './Heatmap';
 import { PredictPanel } from './PredictPanel';
+import { ScaleUpPanel } from './ScaleUpPanel';
 import { ScalingPanel } from './ScalingPanel';
 
 interface Props {
@@ -70,6 +71,7 @@ export function Models({ open }: Props) {
         <>
           <PredictPanel runs={runs} />
           <ScalingPanel runs={runs} />
+          <ScaleUpPanel runs={runs} />
           <GroupsPanel runs={runs} />
           <Heatmap runs={runs} />
         </>

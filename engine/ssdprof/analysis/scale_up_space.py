@@ -101,7 +101,8 @@ class ScaleUpResult(BaseModel):
     limits: ScaleUpLimits
     error_band: ScaleUpErrorBand
     count: int = Field(description="distinct architectures: the partitions of the unit count")
-    architectures: list[ScaleUpArchitecture] = Field(description="most total IOPS first")
+    architectures: list[ScaleUpArchitecture] = Field(
+        description="those within the limits first, most total IOPS first in each")
     daisy_chain: ScaleUpArchitecture = Field(
         description="every enclosure in one chain behind the chassis"
     )
@@ -216,7 +217,7 @@ def design_space(inputs: ScaleUpInputs, label: str = "") -> ScaleUpResult:
     units = inputs.target_ssds // inputs.ssds_per_unit
     found = [predict_architecture(profile, chains, limits) for chains in partitions(units)]
     within = [a for a in found if a.within_limits]
-    ranked = sorted(found, key=lambda a: (-round(a.iops, 6), a.pcie_slots))
+    ranked = sorted(found, key=lambda a: (not a.within_limits, -round(a.iops, 6), a.pcie_slots))
     chain = next(a for a in found if a.pcie_slots == 1)
     uniform, priority = (
         _best([a for a in within if a.even]),

@@ -198,10 +198,7 @@ def print_result(result: ScaleUpResult, every: bool) -> None:
     if result.none_fit:
         print(result.none_fit)
     within = sum(a.within_limits for a in result.architectures)
-    ordered = sorted(
-        result.architectures, key=lambda a: not a.within_limits
-    )  # stable: most IOPS first in each
-    listed = ordered if every else ordered[:LISTED]
+    listed = result.architectures if every else result.architectures[:LISTED]
     print(
         f"{result.count} architectures, {within} within the limits, those first, most IOPS first"
         + (

@@ -5,6 +5,8 @@ figures typed in, bad fields named as the CLI names them.
 from __future__ import annotations
 
 import base64
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -114,3 +116,10 @@ def test_the_report_is_a_pdf_of_the_sizing(service: EngineService) -> None:
     ]
     assert base64.b64decode(answer["pdf_base64"]).startswith(b"%PDF")
     assert answer["filename"] == "ssdprof-scale-up-240-ssds.pdf"
+
+
+def test_the_renderers_recorded_answer_is_the_engines_own() -> None:
+    script = Path(__file__).parents[3] / "scripts" / "gen_scale_up_fixture.py"
+    done = subprocess.run([sys.executable, str(script), "--check"], capture_output=True, text=True,
+                          check=False)
+    assert done.returncode == 0, done.stderr

@@ -1,0 +1,90 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import type { ScaleUpParams, ScaleUpResult } from '../api';
+import { fakeEngine, RpcReplyError } from '../test/fake-engine';
+import { studentRuns } from '../test/fixtures';
+import { renderWith } from '../test/render';
+import recorded from '../test/scale-up-answer.json';
+import { ScaleUpPanel } from './ScaleUpPanel';
+
+// The real engine's answer for the published figures, 240 SSDs within three PCIe slots
+// (scripts/gen_scale_up_fixture.py).
+const answer = recorded.result as unknown as ScaleUpResult;
+
+async function typeProfile() {
+  await userEvent.click(screen.getByLabelText(/typed in/));
+  const rows: [string, string][] = [['1', '45000'], ['6', '193000'], ['8', '155000']];
+  for (const [i, [arrays, iops]] of rows.entries()) {
+    if (i > 0) await userEvent.click(screen.getByRole('button', { name: 'Add a point' }));
+    await userEvent.type(screen.getByLabelText(`arrays, point ${i + 1}`), arrays);
+    await userEvent.type(screen.getByLabelText(`IOPS, point ${i + 1}`), iops);
+  }
+  await userEvent.type(screen.getByLabelText('PCIe slots'), '3');
+}
+
+describe('ScaleUpPanel', () => {
+  it('sends the typed profile and draws the engine\'s picks and limits', async () => {
+    const fake = fakeEngine({ 'analysis.scale_up': () => answer });
+    renderWith(fake.engine, <ScaleUpPanel runs={studentRuns} />);
+    await typeProfile();
+    await userEvent.click(screen.getByRole('button', { name: 'Size the array' }));
+
+    const sent = fake.calls.at(-1)!.params as ScaleUpParams;
+    expect(sent).toMatchObject({ target_ssds: 240, max_pcie_slots: 3, metric: 'write_iops' });
+    expect(sent.run_ids).toEqual([]);
+    expect(sent.points).toEqual([[1, 45000], [6, 193000], [8, 155000]].map(([arrays, iops]) => (
+      { arrays, enclosures: 0, iops, cpu_cores: null })));
+
+    const summary = (await screen.findAllByTestId('scale-up-summary')).map((p) => p.textContent);
+    expect(summary[0]).toContain('Daisy chain (chassis + 9 enclosures, 1 PCIe slot): 26,273 IOPS');
+    expect(summary[1]).toContain(
+      'QoS-uniformity: chassis + 3 enclosures | 3 enclosures | 3 enclosures (3 PCIe slots): '
+      + '350,784 IOPS, 13.4×');
+    const rows = screen.getAllByTestId('scale-up-row');
+    expect(rows).toHaveLength(24);
+    expect(rows.filter((r) => r.className === 'within')).toHaveLength(14);
+    expect(within(rows[14]!).getByText('needs 10 PCIe slots, 3 available')).toBeDefined();
+    const profile = within(screen.getByTestId('scale-up-profile'));
+    expect(profile.getByText(/mean of the highest, 193,000 IOPS at 6 arrays/)).toBeDefined();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Show all 42' }));
+    expect(screen.getAllByTestId('scale-up-row')).toHaveLength(42);
+  });
+
+  it('says plainly when no architecture meets the limits', async () => {
+    const none = { ...answer, best: null, best_uniform: null, best_priority: null,
+      none_fit: 'No architecture of the 42 meets every limit: the least CPU any architecture '
+        + 'needs is 3.4 cores, 1 available.' };
+    const fake = fakeEngine({ 'analysis.scale_up': () => none });
+    renderWith(fake.engine, <ScaleUpPanel runs={studentRuns} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Size the array' }));
+    const said = await screen.findByTestId('scale-up-none-fit');
+    expect(said.textContent).toMatch(/^No architecture of the 42 meets every limit/);
+  });
+
+  it('shows a refusal beside its field, and a word that is no number before asking', async () => {
+    const fake = fakeEngine({
+      'analysis.scale_up': () => {
+        const message = '250 does not fill whole chassis and enclosures of 24 SSDs; 240 or 264 do';
+        const problems = [
+          { field: 'target_ssds', flag: '--target-ssds', label: 'target SSDs', message }];
+        throw new RpcReplyError({ code: -32602, message: 'bad', data: { problems } });
+      },
+    });
+    renderWith(fake.engine, <ScaleUpPanel runs={studentRuns} />);
+    const target = screen.getByLabelText('Target SSDs');
+    await userEvent.clear(target);
+    await userEvent.type(target, '250');
+    await userEvent.click(screen.getByRole('button', { name: 'Size the array' }));
+    const refused = await screen.findByText(/240 or 264 do/);
+    expect(refused.getAttribute('data-field')).toBe('target_ssds');
+
+    await userEvent.type(screen.getByLabelText('PCIe slots'), 'three');
+    const before = fake.calls.length;
+    await userEvent.click(screen.getByRole('button', { name: 'Size the array' }));
+    const word = screen.getByText('“three” is not a number');
+    expect(word.getAttribute('data-field')).toBe('max_pcie_slots');
+    expect(fake.calls.length).toBe(before);
+  });
+});
