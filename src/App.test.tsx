@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { App } from './App';
 import { fakeEngine } from './test/fake-engine';
-import { info, studentRuns } from './test/fixtures';
+import { info, specChoices, studentRuns } from './test/fixtures';
 import { renderWith } from './test/render';
 import type { Count, SweepInfo, SweepStarted } from './api';
 
@@ -98,7 +98,9 @@ describe('App', () => {
       'sweep.status': () => NOT_RUNNING,
       'sweeps.list': nothingInterrupted,
       'presets.list': () => ({ presets: [] }),
-      'specs.list': () => ({ specs: [], problems: [], user_spec_ids: [], user_spec_dir: null }),
+      'specs.list': () => ({
+        specs: [], problems: [], user_spec_ids: [], user_spec_dir: null, choices: specChoices,
+      }),
       'curves.list': () => ({ curves: [] }),
       'curve.start': () => started,
     });

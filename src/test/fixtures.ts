@@ -1,4 +1,6 @@
-import type { EngineInfoResult, MethodName, RunResult, Spec, Workload } from '../api';
+import type {
+  EngineInfoResult, MethodName, RunResult, Spec, SpecChoices, Workload,
+} from '../api';
 import { RpcReplyError } from './fake-engine';
 import charts from './student-charts.json';
 import sample from './student-runs.json';
@@ -31,6 +33,18 @@ export const info: EngineInfoResult = {
 
 /** A bundled spec sheet (assets/specs/samsung-970-evo-plus-1tb.json), its random-read figures. */
 export const evoPlus: Spec = {"schema_version": 1, "id": "samsung-970-evo-plus-1tb", "vendor": "Samsung", "model": "970 EVO Plus 1TB", "match_patterns": ["Samsung SSD 970 EVO Plus 1TB", "MZ-V7S1T0*"], "capacity_bytes": 1000000000000, "interface": "NVMe", "link": "PCIe 3.0 x4", "form_factor": "M.2 2280", "figures": [{"metric": "rand_read", "value": 19000, "unit": "IOPS", "block_size_bytes": 4096, "queue_depth": 1, "threads": null, "statistic": "up_to", "source": 0, "read_pct": null, "note": ""}, {"metric": "rand_read", "value": 600000, "unit": "IOPS", "block_size_bytes": 4096, "queue_depth": 32, "threads": null, "statistic": "up_to", "source": 0, "read_pct": null, "note": ""}], "sources": [{"title": "datasheet", "url": "", "kind": ""}], "notes": "", "unsourced": true};
+
+/** The spec-sheet form's lists as the engine sends them (specs.list's choices). */
+export const specChoices: SpecChoices = {
+  interfaces: ['SATA', 'NVMe', 'PCIe', 'SAS'].map((v) => ({ value: v, label: v })),
+  accesses: [
+    { value: 'seq_read', label: 'sequential read' }, { value: 'seq_write', label: 'sequential write' },
+    { value: 'rand_read', label: 'random read' }, { value: 'rand_write', label: 'random write' },
+    { value: 'rand_mixed', label: 'random mixed' },
+  ],
+  units: ['MB/s', 'GB/s', 'MiB/s', 'GiB/s', 'IOPS', 'us', 'ms']
+    .map((v) => ({ value: v, label: v === 'us' ? 'µs' : v })),
+};
 
 /** What the real engine answered (scripts/gen_chart_fixtures.py, checked fresh by the engine's tests). */
 export const chartAnswers = charts.answers as { case: string; method: MethodName; params: Record<string, unknown>; result: unknown }[];

@@ -6,7 +6,7 @@ import {
   type SpecRememberParams,
 } from '../api';
 import { fakeEngine, type FakeEngine } from '../test/fake-engine';
-import { evoPlus, fullRun } from '../test/fixtures';
+import { evoPlus, fullRun, specChoices } from '../test/fixtures';
 import { renderWith } from '../test/render';
 import { AUTO, NONE, SpecPanel, runList } from './SpecPanel';
 
@@ -30,7 +30,9 @@ function compared(p: SpecCompareParams): SpecCompareResult {
 
 describe('SpecPanel', () => {
   it('says why nothing is compared when the drive is not matched, then compares with a chosen spec', async () => {
-    const fake = fakeEngine({ 'specs.list': () => ({ specs: [evoPlus], problems: [], user_spec_ids: [], user_spec_dir: null }), 'specs.compare': compared });
+    const fake = fakeEngine({ 'specs.list': () => ({
+      specs: [evoPlus], problems: [], user_spec_ids: [], user_spec_dir: null, choices: specChoices,
+    }), 'specs.compare': compared });
     const onSpec = vi.fn();
     const { rerender } = renderWith(fake.engine, <SpecPanel runs={[fullRun]} choice={AUTO} onChoice={vi.fn()} onSpec={onSpec} />);
     expect(await screen.findByText(/virtual disk\?\); choose a spec sheet/)).toBeDefined();
@@ -47,7 +49,9 @@ describe('SpecPanel', () => {
   });
 
   it('offers every spec in the library to choose from', async () => {
-    const fake = fakeEngine({ 'specs.list': () => ({ specs: [evoPlus], problems: [], user_spec_ids: [], user_spec_dir: null }), 'specs.compare': compared });
+    const fake = fakeEngine({ 'specs.list': () => ({
+      specs: [evoPlus], problems: [], user_spec_ids: [], user_spec_dir: null, choices: specChoices,
+    }), 'specs.compare': compared });
     const onChoice = vi.fn();
     renderWith(fake.engine, <SpecPanel runs={[fullRun]} choice={AUTO} onChoice={onChoice} onSpec={vi.fn()} />);
     await screen.findByRole('option', { name: 'Samsung 970 EVO Plus 1TB' });
@@ -61,7 +65,7 @@ describe('SpecPanel for a drive the OS does not name', () => {
     ...evoPlus, id: 'crucial-p3-1tb', vendor: 'Crucial', model: 'P3 1TB', match_patterns: [],
   };
   const library = () => ({
-    specs: [crucial, evoPlus], problems: [], user_spec_ids: [], user_spec_dir: null,
+    specs: [crucial, evoPlus], problems: [], user_spec_ids: [], user_spec_dir: null, choices: specChoices,
   });
   const remembered = (p: SpecRememberParams) => ({
     device: 'disk vda on vm', spec_id: p.spec_id ?? null,

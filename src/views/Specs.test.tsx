@@ -3,14 +3,17 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { SpecSaveParams } from '../api';
 import { RpcReplyError, fakeEngine } from '../test/fake-engine';
-import { evoPlus } from '../test/fixtures';
+import { evoPlus, specChoices } from '../test/fixtures';
 import { renderWith } from '../test/render';
 import { Specs } from './Specs';
 
-const list = () => ({ specs: [evoPlus], problems: [], user_spec_ids: [], user_spec_dir: '/home/student/.local/share/ssdprof/specs' });
+const list = () => ({
+  specs: [evoPlus], problems: [], user_spec_ids: [], choices: specChoices,
+  user_spec_dir: '/home/student/.local/share/ssdprof/specs',
+});
 
 describe('Specs', () => {
-  it('adds a new sheet with sizes as typed (the engine reads them) and capacity in bytes, and keeps the form when the engine refuses a field', async () => {
+  it('adds a new sheet with numbers and sizes as typed (the engine reads them), and keeps the form when the engine refuses a field', async () => {
     let refuse = true;
     const saved: SpecSaveParams[] = [];
     const fake = fakeEngine({
@@ -31,7 +34,7 @@ describe('Specs', () => {
     await userEvent.type(screen.getByLabelText('Id'), 'lab-drive');
     await userEvent.type(screen.getByLabelText('Vendor'), 'Lab');
     await userEvent.type(screen.getByLabelText('Model'), 'Drive 1TB');
-    await userEvent.type(screen.getByLabelText('Capacity (GB)'), '1000');
+    await userEvent.type(screen.getByLabelText('Capacity'), '1TB');
     await userEvent.type(screen.getByLabelText('figure 1 value'), '-5');
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
 
@@ -43,8 +46,13 @@ describe('Specs', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
 
     expect(await screen.findByTestId('spec-note')).toBeDefined();
-    expect(saved[0]!.spec).toMatchObject({ id: 'lab-drive', vendor: 'Lab', model: 'Drive 1TB', interface: 'NVMe', capacity_bytes: 1e12,
-      figures: [{ metric: 'rand_read', value: 500000, unit: 'IOPS', block_size_bytes: '4k', queue_depth: 32, threads: null, read_pct: null }] });
+    expect(saved[0]!.spec).toMatchObject({
+      id: 'lab-drive', vendor: 'Lab', model: 'Drive 1TB', interface: 'NVMe', capacity_bytes: '1TB',
+      figures: [{
+        metric: 'rand_read', value: '500000', unit: 'IOPS', block_size_bytes: '4k', queue_depth: '32',
+        threads: null, read_pct: null,
+      }],
+    });
     expect(saved[0]!.replace).toBe(false);
   });
 

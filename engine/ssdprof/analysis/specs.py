@@ -15,21 +15,35 @@ import enum
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import platformdirs
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, computed_field, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    WithJsonSchema,
+    computed_field,
+    field_validator,
+    model_validator,
+)
 
 from ssdprof.model.quantities import SizeBytes
 
 __all__ = [
-    "Access", "Figure", "Interface", "Spec", "SpecError", "bundled_spec_dir", "default_user_spec_dir", "delete_spec",
-    "load_spec_file", "write_spec",
+    "ACCESS_NAMES", "UNITS", "Access", "Figure", "Interface", "Spec", "SpecError", "bundled_spec_dir",
+    "default_user_spec_dir", "delete_spec", "load_spec_file", "write_spec",
 ]
 
 SCHEMA_VERSION = 1
 _BYTES_PER_S = {"MB/s": 1e6, "GB/s": 1e9, "MiB/s": float(1 << 20), "GiB/s": float(1 << 30)}
 _NS = {"us": 1e3, "ms": 1e6}
+UNITS = (*_BYTES_PER_S, "IOPS", *_NS)
+"""Every unit a rated figure may be given in, as datasheets write them."""
+Typed = WithJsonSchema({"anyOf": [{"type": "number"}, {"type": "string"}]}, mode="validation")
+"""A number a form may send as the user typed it ("32"): pydantic reads it, and names the field if
+it cannot."""
 
 
 class Interface(str, enum.Enum):
@@ -47,6 +61,12 @@ class Access(str, enum.Enum):
     RAND_MIXED = "rand_mixed"
 
 
+ACCESS_NAMES = {Access.SEQ_READ: "sequential read", Access.SEQ_WRITE: "sequential write",
+                Access.RAND_READ: "random read", Access.RAND_WRITE: "random write",
+                Access.RAND_MIXED: "random mixed"}
+"""How a rated access is named to a person (the app's lists, the CLI)."""
+
+
 class SpecError(ValueError):
     """A spec file is unreadable or invalid; the message names the file and the field."""
 
@@ -56,12 +76,13 @@ class Figure(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
     metric: Access
-    value: float = Field(gt=0)
+    value: Annotated[float, Typed] = Field(gt=0)
     unit: str = Field(description="MB/s, GB/s, MiB/s, GiB/s, IOPS, us or ms")
     block_size_bytes: SizeBytes | None = Field(default=None, ge=512)
-    queue_depth: int | None = Field(default=None, ge=1)
-    threads: int | None = Field(default=None, ge=1)
-    read_pct: int | None = Field(default=None, ge=0, le=100, description="only for rand_mixed")
+    queue_depth: Annotated[int, Typed] | None = Field(default=None, ge=1)
+    threads: Annotated[int, Typed] | None = Field(default=None, ge=1)
+    read_pct: Annotated[int, Typed] | None = Field(default=None, ge=0, le=100,
+                                                   description="only for rand_mixed")
     statistic: str = Field(default="up_to", description="up_to, typical, mean or a percentile such as p99.9")
     source: int = Field(default=0, ge=0, description="index into the spec's sources")
     note: str = ""
@@ -69,7 +90,7 @@ class Figure(BaseModel):
     @field_validator("unit")
     @classmethod
     def _known_unit(cls, unit: str) -> str:
-        if unit not in (*_BYTES_PER_S, "IOPS", *_NS):
+        if unit not in UNITS:
             raise ValueError(f"unknown unit {unit!r}; use MB/s, GB/s, MiB/s, GiB/s, IOPS, us or ms")
         return unit
 
@@ -107,7 +128,7 @@ class Spec(BaseModel):
     vendor: str = Field(min_length=1)
     model: str = Field(min_length=1)
     match_patterns: list[str] = Field(default_factory=list, description="model strings as OSes report them; * matches anything")
-    capacity_bytes: int | None = Field(default=None, gt=0)
+    capacity_bytes: SizeBytes | None = Field(default=None, gt=0, description="as typed: 960GB, 1TB")
     interface: Interface
     link: str = ""
     form_factor: str = ""

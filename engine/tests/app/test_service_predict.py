@@ -12,7 +12,7 @@ import pytest
 from analysis_runs import make_run
 from pydantic import BaseModel
 
-from ssdprof.analysis.specs import bundled_spec_dir
+from ssdprof.analysis.specs import Interface, bundled_spec_dir
 from ssdprof.app.rpc import EngineService, handle_message
 from ssdprof.model.results import RunResult
 
@@ -222,6 +222,25 @@ def test_a_bundled_spec_is_overridden_by_a_copy_and_never_deleted(rpc: Rpc) -> N
     field, message = rpc.problem("specs.delete", {"spec_id": "samsung-970-evo-plus-1tb"})
     assert field == "spec_id" and "bundled" in message
     assert (bundled_spec_dir() or Path()).joinpath("samsung-970-evo-plus-1tb.json").is_file()
+
+
+def test_a_spec_form_sends_numbers_and_sizes_as_typed_and_the_engine_reads_them(rpc: Rpc) -> None:
+    typed = {**MY_DRIVE, "capacity_bytes": "1TB", "figures": [
+        {"metric": "rand_read", "value": "500000", "unit": "IOPS", "block_size_bytes": "4k", "queue_depth": "32"}]}
+    saved = rpc.call("specs.save", {"spec": typed})["spec"]
+    assert saved["capacity_bytes"] == 10**12
+    assert saved["figures"][0] | {"note": ""} == {**saved["figures"][0], "value": 500000, "queue_depth": 32,
+                                                  "block_size_bytes": 4096}
+    bad = {**typed, "figures": [{**typed["figures"][0], "queue_depth": "deep"}]}
+    field, message = rpc.problem("specs.save", {"spec": bad, "replace": True})
+    assert field.endswith("queue_depth") and "'deep'" in message
+
+
+def test_the_spec_form_lists_are_the_engines(rpc: Rpc) -> None:
+    choices = rpc.call("specs.list")["choices"]
+    assert [c["value"] for c in choices["interfaces"]] == [i.value for i in Interface]
+    assert {c["value"]: c["label"] for c in choices["units"]}["us"] == "µs"
+    assert [c["value"] for c in choices["accesses"]][:2] == ["seq_read", "seq_write"]
 
 
 NEGATIVE = {"figures": [{"metric": "rand_read", "value": -1, "unit": "IOPS"}]}

@@ -7,16 +7,32 @@ from typing import TYPE_CHECKING, Literal
 from pydantic import Field
 
 from ssdprof.analysis.spec_comparison import SpecComparison
-from ssdprof.analysis.specs import Spec
+from ssdprof.analysis.specs import ACCESS_NAMES, UNITS, Interface, Spec
 from ssdprof.app.contract.analysis import ObservationInfo
 from ssdprof.app.contract.base import Params, Result
+from ssdprof.model.problems import Choice
 
 if TYPE_CHECKING:
     from ssdprof.analysis.stats import GroupComparison, GroupSummary, MeanCI
 
 
+class SpecChoices(Result):
+    """The lists a spec-sheet form offers, as the engine reads them."""
+
+    interfaces: list[Choice]
+    accesses: list[Choice]
+    units: list[Choice]
+
+    @classmethod
+    def listed(cls) -> SpecChoices:
+        return cls(interfaces=[Choice(value=i.value, label=i.value) for i in Interface],
+                   accesses=[Choice(value=a.value, label=name) for a, name in ACCESS_NAMES.items()],
+                   units=[Choice(value=u, label="µs" if u == "us" else u) for u in UNITS])
+
+
 class SpecsListResult(Result):
     specs: list[Spec]
+    choices: SpecChoices = Field(default_factory=SpecChoices.listed)
     problems: list[str] = Field(description="spec files that could not be read, each naming the file and field")
     user_spec_ids: list[str] = Field(default_factory=list, description="the specs that are the user's own (editable, deletable)")
     user_spec_dir: str | None = Field(default=None, description="where the user's own spec sheets are saved")
