@@ -23,13 +23,14 @@ from ssdprof.app.service.predict import Models
 from ssdprof.cli import scale_up
 from ssdprof.cli.flags import command, common
 from ssdprof.model.quantities import parse_size_bytes
-from ssdprof.model.run_summary import AnyRun, RunSummary
+from ssdprof.model.results import RunResult
 from ssdprof.model.workload import WorkloadError
 from ssdprof.store.db import RunFilter, Store
 
 __all__ = ["COMMANDS", "handle", "print_json", "register", "select_runs", "spec_library"]
 
 COMMANDS = ("compare", "predict", "correlate")
+_ALL_RUNS = 1_000_000
 
 
 def _selection(parser: argparse.ArgumentParser, prefix: str = "") -> None:
@@ -124,30 +125,31 @@ def spec_library(args: argparse.Namespace) -> SpecLibrary:
     return SpecLibrary.load([bundled_spec_dir(), args.spec_dir or default_user_spec_dir()])
 
 
-def select_runs(store: Store, ids: Sequence[int], tags: Sequence[str], sweep: int | None) -> list[RunSummary]:
-    """The runs named, and every run carrying all the tags (of the sweep): their figures from the store's
-    summaries, none left out."""
-    for tag in tags:
-        if "=" not in tag:
-            raise WorkloadError.single("tag", "--tag", f"{tag!r} is not KEY=VALUE, e.g. interface=SATA")
-    try:
-        runs: dict[int | None, RunSummary] = {r.id: r for r in store.summaries_of(ids)}
-    except KeyError as exc:
-        raise KeyError(f"{exc.args[0]}; see: ssdprof runs list") from None
+def select_runs(store: Store, ids: Sequence[int], tags: Sequence[str], sweep: int | None) -> list[RunResult]:
+    runs: dict[int | None, RunResult] = {}
+    for run_id in ids:
+        run = store.run(run_id)
+        if run is None:
+            raise KeyError(f"run {run_id} does not exist; see: ssdprof runs list")
+        runs[run.id] = run
     if tags or sweep is not None:
-        found = store.summaries(RunFilter(tags=tuple(tags), sweep_id=sweep, limit=None))
-        runs.update({r.id: r for r in found})
+        for tag in tags:
+            if "=" not in tag:
+                raise WorkloadError.single("tag", "--tag", f"{tag!r} is not KEY=VALUE, e.g. interface=SATA")
+        found = store.runs(RunFilter(tag=tags[0] if tags else None, sweep_id=sweep, limit=_ALL_RUNS))
+        wanted = [tuple(t.split("=", 1)) for t in tags]
+        runs.update({r.id: r for r in found if all(r.tags.get(k) == v for k, v in wanted)})
     return list(runs.values())
 
 
-def _ids(runs: Sequence[AnyRun]) -> list[int]:
+def _ids(runs: Sequence[RunResult]) -> list[int]:
     return [r.id for r in runs if r.id is not None]
 
 
 def _models(store: Store) -> Models:
     """The app's analysis methods, answering from this store: ``--json`` prints their answers."""
 
-    def runs(ids: Sequence[int]) -> list[RunSummary]:
+    def runs(ids: Sequence[int]) -> list[RunResult]:
         return select_runs(store, ids, [], None)
 
     return Models(runs, lambda: SpecLibrary.load([bundled_spec_dir()]), None)
@@ -177,8 +179,8 @@ def _predict(args: argparse.Namespace, store: Store) -> int:
     from ssdprof.analysis.prediction import predict_runs
 
     runs = select_runs(store, args.run_ids, args.tags, args.sweep)
-    if args.scale_up:  # runs are optional: profiling figures may be typed in; a few runs, read whole
-        return scale_up.run(args, [r for s in runs if s.id is not None and (r := store.run(s.id)) is not None])
+    if args.scale_up:  # runs are optional: profiling figures may be typed in
+        return scale_up.run(args, runs)
     if not runs:
         raise WorkloadError.single("run_ids", "RUN_ID", "name the runs to fit: RUN_ID..., --tag KEY=VALUE or --sweep ID")
     if args.scale:
@@ -199,7 +201,7 @@ def _predict(args: argparse.Namespace, store: Store) -> int:
     return 0
 
 
-def _scale(runs: Sequence[AnyRun], args: argparse.Namespace, store: Store) -> int:
+def _scale(runs: list[RunResult], args: argparse.Namespace, store: Store) -> int:
     from ssdprof.analysis.prediction import scale_runs
 
     if args.json:
