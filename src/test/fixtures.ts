@@ -20,14 +20,46 @@ export const info: EngineInfoResult = {
   portable_reason: 'not in this build', default_target: '/home/student/.cache/ssdprof/scratch', db_path: '/tmp/db',
   platform: 'Linux 6.1', defaults, field_rules: {
     // as engine.info sends them (model/workload.py FIELD_RULES)
-    queue_depth: { flag: '--qd', allowed: '1–4096', label: 'queue depth', example: '32', choices: [] },
-    pattern: { flag: '--rw', allowed: 'randread, randwrite, randrw, read, write or rw', label: 'pattern', example: 'randread', choices: [
-      { value: 'randread', label: 'random read' }, { value: 'randwrite', label: 'random write' },
-      { value: 'randrw', label: 'random read/write mix' }, { value: 'read', label: 'sequential read' },
-      { value: 'write', label: 'sequential write' }, { value: 'rw', label: 'sequential read/write mix' }] },
-    engine: { flag: '--engine', allowed: 'auto, fio or portable', label: 'engine', example: 'auto', choices: [
-      { value: 'auto', label: 'auto (fio where installed, else portable)' }, { value: 'fio', label: 'fio' },
-      { value: 'portable', label: "portable (ssdprof's own engine)" }] },
+    queue_depth: {
+      flag: '--qd', allowed: '1–4096', label: 'queue depth', example: '32', choices: [], applies_with: {},
+    },
+    read_pct: {
+      flag: '--read-pct', allowed: '0 to 100 % reads (a read/write mix only)', label: 'read share',
+      example: '70', choices: [], applies_with: { pattern: ['rw', 'randrw'] },
+    },
+    pattern: {
+      flag: '--rw', allowed: 'randread, randwrite, randrw, read, write or rw', label: 'pattern',
+      example: 'randread', applies_with: {}, choices: [
+        { value: 'randread', label: 'random read' }, { value: 'randwrite', label: 'random write' },
+        { value: 'randrw', label: 'random read/write mix' }, { value: 'read', label: 'sequential read' },
+        { value: 'write', label: 'sequential write' }, { value: 'rw', label: 'sequential read/write mix' }],
+    },
+    test: {
+      flag: 'TEST', allowed: 'iops, throughput, latency or write-saturation', label: 'test', example: 'iops',
+      applies_with: {}, choices: [
+        { value: 'iops', label: 'IOPS (access size × read/write mix)' },
+        { value: 'throughput', label: 'Throughput (sequential 128 KiB and 1 MiB)' },
+        { value: 'latency', label: 'Latency (QD1, 0.5/4/8 KiB)' },
+        { value: 'write-saturation', label: 'Write saturation (4 KiB random writes)' }],
+    },
+    profile: {
+      flag: '--profile', allowed: 'pts or laptop', label: 'profile', example: 'laptop', applies_with: {},
+      choices: [
+        { value: 'laptop', label: 'laptop (short rounds, small region; not PTS-compliant)' },
+        { value: 'pts', label: 'PTS (60 s per point, up to 25 rounds: hours)' }],
+    },
+    precondition: {
+      flag: '--precondition', allowed: 'auto or none', label: 'preconditioning', example: 'auto',
+      applies_with: {}, choices: [
+        { value: 'auto', label: 'sequential 128 KiB writes over 2× the region first' },
+        { value: 'none', label: 'none (measure as found)' }],
+    },
+    engine: {
+      flag: '--engine', allowed: 'auto, fio or portable', label: 'engine', example: 'auto',
+      applies_with: {}, choices: [
+        { value: 'auto', label: 'auto (fio where installed, else portable)' }, { value: 'fio', label: 'fio' },
+        { value: 'portable', label: "portable (ssdprof's own engine)" }],
+    },
   },
 };
 

@@ -10,7 +10,7 @@ import { Field, SelectField, TextField, problemsByField } from './Field';
 import { HostPicker, SweepBuilder } from './SweepBuilder';
 import { useKept } from '../state/kept';
 import {
-  MIXED_PATTERNS, formFromWorkload, initialSweep, sweepRequest, workloadInput,
+  applies, formFromWorkload, initialSweep, sweepRequest, workloadInput,
   type SweepForm, type WorkloadForm,
 } from './designer-form';
 
@@ -45,14 +45,17 @@ export function Designer({ info, running, onStarted }: Props) {
     ]).then(() => setListed(true));
   }, [engine]);
 
-  const params = useMemo(() => sweepRequest(form, sweep), [form, sweep]);
+  const rules = info.field_rules;
+  const params = useMemo(() => sweepRequest(form, sweep, rules), [form, sweep, rules]);
 
   useEffect(() => {
     let current = true;
     const check = async () => {
       const found: FieldProblem[] = [];
       const [checked, planned] = await Promise.allSettled([
-        engine.call('workload.validate', { workload: workloadInput(form), check_target: sweep.hosts.length === 0 }),
+        engine.call('workload.validate', {
+          workload: workloadInput(form, rules), check_target: sweep.hosts.length === 0,
+        }),
         engine.call('sweep.estimate', params),
       ]);
       if (checked.status === 'fulfilled') found.push(...checked.value.problems);
@@ -67,7 +70,7 @@ export function Designer({ info, running, onStarted }: Props) {
       current = false;
       clearTimeout(timer);
     };
-  }, [engine, form, params, sweep.hosts.length]);
+  }, [engine, form, params, rules, sweep.hosts.length]);
 
   const byField = problemsByField(problems);
   const set = (name: keyof WorkloadForm) => (value: string | boolean) => setForm((f) => ({ ...f, [name]: value }));
@@ -89,7 +92,9 @@ export function Designer({ info, running, onStarted }: Props) {
     setStarting(true);
     setStartError(null);
     try {
-      onStarted(await engine.call('sweep.start', confirmed ? sweepRequest({ ...form, allow_overwrite: true }, sweep) : params));
+      const overwrite = { ...form, allow_overwrite: true };
+      const asked = confirmed ? sweepRequest(overwrite, sweep, rules) : params;
+      onStarted(await engine.call('sweep.start', asked));
     } catch (error) {
       if (error instanceof EngineError && error.problems.length) setProblems(error.problems);
       setStartError(error instanceof Error ? error.message : String(error));
@@ -106,7 +111,7 @@ export function Designer({ info, running, onStarted }: Props) {
     <SelectField name={name} label={label} hint={hint} value={form[name]} onChange={set(name)} messages={byField.get(name)}
       choices={info.field_rules[name]?.choices ?? []} />
   );
-  const mixed = MIXED_PATTERNS.includes(form.pattern);
+  const mixed = applies(rules, 'read_pct', form);
 
   return (
     <section className="designer" aria-labelledby="designer-title" data-settled={settled}>

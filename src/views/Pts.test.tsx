@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { PtsEstimate, PtsResult, PtsStatus } from '../api';
 import { fakeEngine, RpcReplyError } from '../test/fake-engine';
+import { info } from '../test/fixtures';
 import recordedEstimate from '../test/pts-estimate.json';
 import recordedResult from '../test/pts-latency.json';
 import { renderWith } from '../test/render';
@@ -22,6 +23,20 @@ describe('Pts', () => {
     expect(line.textContent.match(/\d+s to \d+s/g)).toHaveLength(1); // the range, said once
     expect(screen.getByTestId('pts-compliance').textContent).toContain('NOT PTS-compliant');
     expect(screen.getByRole('button', { name: 'Start PTS test' })).toHaveProperty('disabled', false);
+  });
+
+  it('offers the tests, profiles and preconditioning the engine lists, by its names', async () => {
+    const fake = fakeEngine({
+      'engine.info': () => info, 'pts.list': () => ({ tests: [] }), 'pts.status': () => IDLE,
+      'pts.estimate': () => estimate,
+    });
+    renderWith(fake.engine, <Pts busy={false} />);
+    const tests = await screen.findByRole('option', { name: 'Latency (QD1, 0.5/4/8 KiB)' });
+    expect(tests.getAttribute('value')).toBe('latency');
+    const named = (label: string) => [...screen.getByLabelText<HTMLSelectElement>(label).options]
+      .map((o) => o.value);
+    expect(named('Profile')).toEqual(info.field_rules.profile!.choices.map((c) => c.value));
+    expect(named('Preconditioning')).toEqual(['auto', 'none']);
   });
 
   it('names a bad field beside it and will not start', async () => {

@@ -13,13 +13,6 @@ import { useKept } from '../state/kept';
 
 const CHECK_DELAY_MS = 250;
 
-const TESTS = [
-  { id: 'iops', label: 'IOPS (access size × read/write mix)' },
-  { id: 'throughput', label: 'Throughput (sequential 128 KiB and 1 MiB)' },
-  { id: 'latency', label: 'Latency (QD1, 0.5/4/8 KiB)' },
-  { id: 'write-saturation', label: 'Write saturation (4 KiB random writes)' },
-] as const;
-
 export function Pts({ busy }: { busy: boolean }) {
   const engine = useEngine();
   const rules = useFieldRules();
@@ -75,6 +68,12 @@ export function Pts({ busy }: { busy: boolean }) {
     <TextField name={name} label={label} hint={hint} value={form[name]} onChange={set(name)} inputMode={inputMode}
       messages={byField.get(name)} />
   );
+  type ListName = 'test' | 'profile' | 'precondition';
+  /** A list the engine owns: its values and their names come from engine.info's field rules. */
+  const choice = (name: ListName, label: string) => (
+    <SelectField name={name} label={label} value={form[name]} messages={byField.get(name)}
+      onChange={(v) => set(name)(v as PtsForm[ListName])} choices={rules[name]?.choices ?? []} />
+  );
 
   async function start(confirmed = false) {
     if (needsConfirm && !confirmed) return setConfirming(true);
@@ -104,17 +103,8 @@ export function Pts({ busy }: { busy: boolean }) {
       <p className="hint">Steady state by rounds (the PTS rule: the last 5 rounds within 20 % of their mean, and a fitted line that moves at most
         10 % of it). The laptop profile is a scaled-down form for learning the method, and is not PTS-compliant.</p>
       <form className="designer" onSubmit={(e) => { e.preventDefault(); void start(); }}>
-        <Field name="test" label="Test" messages={byField.get('test')}>
-          <select id="field-test" value={form.test} onChange={(e) => set('test')(e.target.value as PtsForm['test'])}>
-            {TESTS.map((t) => <option key={t.id} value={t.id}>{t.label}</option>)}
-          </select>
-        </Field>
-        <Field name="profile" label="Profile" messages={byField.get('profile')}>
-          <select id="field-profile" value={form.profile} onChange={(e) => set('profile')(e.target.value as PtsForm['profile'])}>
-            <option value="laptop">laptop (short rounds, small region; not PTS-compliant)</option>
-            <option value="pts">PTS (60 s per point, up to 25 rounds: hours)</option>
-          </select>
-        </Field>
+        {choice('test', 'Test')}
+        {choice('profile', 'Profile')}
         {text('target', 'Target', 'a file or folder (blank: the default test file), or a whole block device')}
         {text('size', 'Test region', "e.g. 256m (blank: the profile's default, or the whole device)")}
         {text('roundTime', 'Time per point', 'each point of a round (PTS 60 s; laptop 2 s)')}
@@ -123,11 +113,7 @@ export function Pts({ busy }: { busy: boolean }) {
         {text('mixes', 'Read % of each mix', "comma-separated, e.g. 100,65,0 (blank: the test's)")}
         <SelectField name="engine" label="Engine" value={form.engine} onChange={(v) => set('engine')(v as PtsForm['engine'])}
           messages={byField.get('engine')} choices={rules.engine?.choices ?? [{ value: 'auto', label: 'auto' }]} />
-        <Field name="precondition" label="Preconditioning" messages={byField.get('precondition')}>
-          <select id="field-precondition" value={form.precondition} onChange={(e) => set('precondition')(e.target.value as PtsForm['precondition'])}>
-            <option value="auto">sequential 128 KiB writes over 2× the region first</option><option value="none">none (measure as found)</option>
-          </select>
-        </Field>
+        {choice('precondition', 'Preconditioning')}
         <Field name="purge" label="" messages={byField.get('purge')} hint={estimate?.purge_refusal || estimate?.purge || 'a block device: blkdiscard; a file: a new file'}>
           <label><input id="field-purge" type="checkbox" checked={form.purge} onChange={(e) => set('purge')(e.target.checked)} /> Purge first</label>
         </Field>

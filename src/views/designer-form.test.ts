@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { defaults } from '../test/fixtures';
+import { defaults, info } from '../test/fixtures';
 import { formFromWorkload, initialSweep, sweepRequest, workloadInput } from './designer-form';
+
+const rules = info.field_rules;
 
 describe('designer form', () => {
   it('shows the engine defaults as a person would type them', () => {
@@ -9,23 +11,28 @@ describe('designer form', () => {
 
   it('sends the read share only for mixed patterns', () => {
     const form = { ...formFromWorkload(defaults), read_pct: '70' };
-    expect(workloadInput(form).read_pct).toBeUndefined();
-    expect(workloadInput({ ...form, pattern: 'randrw' }).read_pct).toBe('70');
+    expect(workloadInput(form, rules).read_pct).toBeUndefined();
+    expect(workloadInput({ ...form, pattern: 'randrw' }, rules).read_pct).toBe('70');
   });
 
   it('leaves empty fields to the engine defaults', () => {
-    expect(workloadInput({ ...formFromWorkload(defaults), target: '  ' }).target).toBeUndefined();
+    const blankTarget = { ...formFromWorkload(defaults), target: '  ' };
+    expect(workloadInput(blankTarget, rules).target).toBeUndefined();
   });
 
   it('builds a factor sweep from comma-separated values', () => {
-    const params = sweepRequest(formFromWorkload(defaults), { ...initialSweep, kind: 'custom', factors: [{ field: 'queue_depth', values: '1, 8 ,32' }], repeats: '3' });
+    const params = sweepRequest(formFromWorkload(defaults), {
+      ...initialSweep, kind: 'custom', repeats: '3',
+      factors: [{ field: 'queue_depth', values: '1, 8 ,32' }],
+    }, rules);
     expect(params.factors).toEqual({ queue_depth: ['1', '8', '32'] });
     expect(params.repeats).toBe(3);
     expect(params.preset).toBeUndefined();
   });
 
   it('sends tags and repeats as typed, for the engine to read by its one rule', () => {
-    const params = sweepRequest(formFromWorkload(defaults), { ...initialSweep, tags: 'interface=SATA =x', repeats: '0' });
+    const params = sweepRequest(formFromWorkload(defaults),
+      { ...initialSweep, tags: 'interface=SATA =x', repeats: '0' }, rules);
     expect([params.tags, params.repeats]).toEqual(['interface=SATA =x', 0]);
   });
 });
@@ -33,15 +40,19 @@ describe('designer form', () => {
 describe('sweepRequest with hosts', () => {
   it('runs on the ticked hosts with their folder and RBD image, and locally when none is ticked', () => {
     const form = formFromWorkload(defaults);
-    const remote = sweepRequest(form, { ...initialSweep, hosts: ['h1', 'h2'], remoteDir: ' /srv/ssd ', rbd: 'rbd/img-{host}' });
+    const remote = sweepRequest(form,
+      { ...initialSweep, hosts: ['h1', 'h2'], remoteDir: ' /srv/ssd ', rbd: 'rbd/img-{host}' },
+      rules);
     expect([remote.hosts, remote.remote_dir, remote.rbd]).toEqual([['h1', 'h2'], '/srv/ssd', 'rbd/img-{host}']);
-    const local = sweepRequest(form, { ...initialSweep, remoteDir: '/srv/ssd' });
+    const local = sweepRequest(form, { ...initialSweep, remoteDir: '/srv/ssd' }, rules);
     expect([local.hosts, local.remote_dir]).toEqual([undefined, undefined]);
   });
 
   it('measures the same block device on every ticked host', () => {
-    const params = sweepRequest(formFromWorkload(defaults), { ...initialSweep, hosts: ['h1', 'h2'], remoteDevice: ' /dev/nvme1n1 ' });
+    const params = sweepRequest(formFromWorkload(defaults),
+      { ...initialSweep, hosts: ['h1', 'h2'], remoteDevice: ' /dev/nvme1n1 ' }, rules);
     expect(params.remote_devices).toEqual({ h1: '/dev/nvme1n1', h2: '/dev/nvme1n1' });
-    expect(sweepRequest(formFromWorkload(defaults), { ...initialSweep, remoteDevice: '/dev/sdb' }).remote_devices).toBeUndefined();
+    const local = { ...initialSweep, remoteDevice: '/dev/sdb' };
+    expect(sweepRequest(formFromWorkload(defaults), local, rules).remote_devices).toBeUndefined();
   });
 });

@@ -1,5 +1,5 @@
 // The designer's form as typed (strings), and how it becomes the engine's params.
-import type { SweepMode, SweepRequest, Workload, WorkloadInput } from '../api';
+import type { FieldRule, SweepMode, SweepRequest, Workload, WorkloadInput } from '../api';
 import { sizeInput } from '../lib/units';
 
 export interface WorkloadForm {
@@ -37,8 +37,15 @@ export interface SweepForm {
   rbd: string;
 }
 
-/** The patterns that take a read share; the engine fixes it for the others. */
-export const MIXED_PATTERNS = ['rw', 'randrw'];
+/** Whether a field counts with the form as it stands, by the engine's rule (engine.info's
+ *  applies_with: the read share only with a mixed pattern; a pure one fixes it). */
+export function applies(
+  rules: Record<string, FieldRule>, name: string, form: WorkloadForm,
+): boolean {
+  const when = rules[name]?.applies_with ?? {};
+  return Object.entries(when)
+    .every(([field, values]) => values.includes(String(form[field as keyof WorkloadForm])));
+}
 
 export const FACTOR_CHOICES: { field: string; label: string; example: string }[] = [
   { field: 'block_size_bytes', label: 'access size', example: '4k, 16k, 128k' },
@@ -71,22 +78,31 @@ export const initialSweep: SweepForm = {
 };
 
 /** Only what the user filled in; the engine parses units and applies its defaults. */
-export function workloadInput(form: WorkloadForm): WorkloadInput {
+export function workloadInput(
+  form: WorkloadForm, rules: Record<string, FieldRule>,
+): WorkloadInput {
   const input: Record<string, string | boolean> = {};
   const text = ['pattern', 'block_size_bytes', 'queue_depth', 'numjobs', 'runtime_s', 'ramp_s', 'size_bytes', 'target', 'engine'] as const;
   for (const name of text) {
     const value = form[name].trim();
     if (value) input[name] = value;
   }
-  if (MIXED_PATTERNS.includes(form.pattern) && form.read_pct.trim()) input.read_pct = form.read_pct.trim();
+  const share = form.read_pct.trim();
+  if (applies(rules, 'read_pct', form) && share) input.read_pct = share;
   if (form.allow_overwrite) input.allow_overwrite = true;
   if (!form.direct) input.direct = false;
   return input;
 }
 
-export function sweepRequest(form: WorkloadForm, sweep: SweepForm): SweepRequest {
+export function sweepRequest(
+  form: WorkloadForm, sweep: SweepForm, rules: Record<string, FieldRule>,
+): SweepRequest {
   // Tags and repeats go as typed: the engine reads them by its one rule and names what is wrong.
-  const params: SweepRequest = { base: workloadInput(form), mode: sweep.mode, repeats: Number(sweep.repeats.trim() || '1'), tags: sweep.tags };
+  const params: SweepRequest = {
+    base: workloadInput(form, rules), mode: sweep.mode,
+    repeats: Number(sweep.repeats.trim() || '1'),
+    tags: sweep.tags,
+  };
   if (sweep.kind === 'preset') params.preset = sweep.preset;
   if (sweep.hosts.length) {
     params.hosts = sweep.hosts;

@@ -9,7 +9,16 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ssdprof.app.planner import EngineName, Loose, Tags
-from ssdprof.model.problems import FieldProblem, FieldRule, WorkloadError, from_validation, problem, register, shown
+from ssdprof.model.problems import (
+    Choice,
+    FieldProblem,
+    FieldRule,
+    WorkloadError,
+    from_validation,
+    problem,
+    register,
+    shown,
+)
 from ssdprof.model.pts import PTS_DEFAULTS, PtsProfile, PtsSpec, PtsTest, SteadyStateRule
 from ssdprof.model.quantities import parse_duration_s, parse_size_bytes
 from ssdprof.model.workload import Workload, check_workload
@@ -33,15 +42,24 @@ MAX_MULTIPLE = 100.0
 MAX_PASSES = 10.0
 
 register({
-    "test": FieldRule("TEST", "iops, throughput, latency or write-saturation", "test", "iops"),
-    "profile": FieldRule("--profile", "pts or laptop", "profile", "laptop"),
+    "test": FieldRule("TEST", "iops, throughput, latency or write-saturation", "test", "iops", (
+        Choice(value=PtsTest.IOPS.value, label="IOPS (access size × read/write mix)"),
+        Choice(value=PtsTest.THROUGHPUT.value, label="Throughput (sequential 128 KiB and 1 MiB)"),
+        Choice(value=PtsTest.LATENCY.value, label="Latency (QD1, 0.5/4/8 KiB)"),
+        Choice(value=PtsTest.WRITE_SATURATION.value, label="Write saturation (4 KiB random writes)"))),
+    "profile": FieldRule("--profile", "pts or laptop", "profile", "laptop", (
+        Choice(value=PtsProfile.LAPTOP.value,
+               label="laptop (short rounds, small region; not PTS-compliant)"),
+        Choice(value=PtsProfile.PTS.value, label="PTS (60 s per point, up to 25 rounds: hours)"))),
     "round_time_s": FieldRule("--round-time", f"above 0 s and at most {MAX_ROUND_TIME_S:g} s", "time per point", "60s"),
     "window": FieldRule("--window", "2–100 rounds", "steady-state window", "5"),
     "data_limit_pct": FieldRule("--data-limit", "above 0 and at most 100 %", "data excursion limit", "20"),
     "slope_limit_pct": FieldRule("--slope-limit", "above 0 and at most 100 %", "slope excursion limit", "10"),
     "min_rounds": FieldRule("--min-rounds", "1–10000, at least the window", "fewest rounds", "5"),
     "max_rounds": FieldRule("--max-rounds", "1–10000, at least the fewest rounds", "most rounds", "25"),
-    "precondition": FieldRule("--precondition", "auto or none", "preconditioning", "auto"),
+    "precondition": FieldRule("--precondition", "auto or none", "preconditioning", "auto", (
+        Choice(value="auto", label="sequential 128 KiB writes over 2× the region first"),
+        Choice(value="none", label="none (measure as found)"))),
     "precondition_passes": FieldRule("--passes", f"above 0 and at most {MAX_PASSES:g}", "preconditioning passes", "2"),
     "purge": FieldRule("--purge", "true or false", "purge", "false"),
     "block_sizes": FieldRule("--bs", "access sizes from 512B to 64MiB in multiples of 512 bytes, with 4k",

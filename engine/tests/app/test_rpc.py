@@ -13,6 +13,7 @@ from conftest import requires_fio
 from rpc_client import SHORT, Client
 
 from ssdprof.app.rpc import handle_message
+from ssdprof.model.pts import PtsProfile, PtsTest
 
 
 def fio_children() -> list[psutil.Process]:
@@ -26,6 +27,15 @@ def test_engine_info_reports_fio_and_the_default_target(client: Client, disk_dir
     assert info["field_rules"]["queue_depth"]["flag"] == "--qd"
     if info["fio_path"]:
         assert info["fio_version"].startswith("fio-")
+
+
+def test_engine_info_names_every_list_a_form_offers_and_when_a_field_counts(client: Client) -> None:
+    rules = client.call("engine.info")["field_rules"]
+    assert rules["read_pct"]["applies_with"] == {"pattern": ["rw", "randrw"]}
+    assert rules["queue_depth"]["applies_with"] == {}
+    assert [c["value"] for c in rules["test"]["choices"]] == [t.value for t in PtsTest]
+    assert {c["value"] for c in rules["profile"]["choices"]} == {p.value for p in PtsProfile}
+    assert [c["value"] for c in rules["precondition"]["choices"]] == ["auto", "none"]
 
 
 def test_validate_returns_the_engines_own_field_problems(client: Client) -> None:

@@ -13,7 +13,7 @@ from ssdprof.model.problems import Choice
 from ssdprof.model.results import RunResult
 from ssdprof.model.status import SweepState
 from ssdprof.model.sweep import PRESETS, preset
-from ssdprof.model.workload import FieldProblem, Workload
+from ssdprof.model.workload import FieldProblem, Pattern, Workload
 from ssdprof.target.devices import BlockDevice
 
 
@@ -27,6 +27,15 @@ class FieldRule(Result):
     label: str = Field(default="", description="the field as a form names it, e.g. 'queue depth'")
     example: str = ""
     choices: list[Choice] = Field(default_factory=list, description="the values a list offers, with display names")
+    applies_with: dict[str, list[str]] = Field(default_factory=dict, description=(
+        "the field counts only while another has one of these values (read_pct: pattern rw or "
+        "randrw); empty: always"))
+
+
+def field_conditions() -> dict[str, dict[str, list[str]]]:
+    """Fields that count only with some values of another: the read share only with a mixed
+    pattern (a pure one fixes it: ``Pattern.fixed_read_pct``)."""
+    return {"read_pct": {"pattern": [p.value for p in Pattern if p.fixed_read_pct is None]}}
 
 
 class EngineInfoResult(Result):

@@ -25,6 +25,7 @@ from ssdprof.app.contract.runs import (
     PresetsResult,
     ValidateParams,
     ValidateResult,
+    field_conditions,
     target_device,
 )
 from ssdprof.app.planner import check_base
@@ -40,8 +41,8 @@ from ssdprof.app.service.scale_up import ScaleUp
 from ssdprof.app.service.summary import Summaries
 from ssdprof.app.service.sweeps import Notify, Sweeps
 from ssdprof.fio.runner import detect_fio
-from ssdprof.model.problems import from_validation
-from ssdprof.model.workload import FIELD_RULES, FieldProblem, Workload, WorkloadError
+from ssdprof.model.problems import RULES, from_validation
+from ssdprof.model.workload import FieldProblem, Workload, WorkloadError
 from ssdprof.portable import PortableUnavailable, portable_engine
 from ssdprof.remote.ssh import SshSettings
 from ssdprof.store.db import Store
@@ -116,8 +117,10 @@ class EngineService:
             portable_available=portable, portable_reason=portable_reason,
             default_target=str(self.default_dir or default_target_dir()), db_path=str(self.db_path),
             platform=f"{platform.system()} {platform.release()}", defaults=Workload(),
-            field_rules={name: FieldRule(flag=rule.flag, allowed=rule.allowed, label=rule.label, example=rule.example,
-                                         choices=list(rule.choices)) for name, rule in FIELD_RULES.items()})
+            field_rules={name: FieldRule(flag=rule.flag, allowed=rule.allowed, label=rule.label,
+                                         example=rule.example, choices=list(rule.choices),
+                                         applies_with=field_conditions().get(name, {}))
+                         for name, rule in RULES.items()})
 
     @handles("workload.validate")
     def validate(self, params: ValidateParams) -> ValidateResult:
