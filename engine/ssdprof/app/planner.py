@@ -10,6 +10,7 @@ Every bad field of a request is reported at once, with the target's own check (:
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, TypeVar, cast
 
@@ -19,11 +20,11 @@ from ssdprof.model.problems import FieldProblem, FieldRule, Problems, from_valid
 from ssdprof.model.sweep import MAX_REPEATS, RemoteSpec, SweepMode, SweepSpec, build_sweep, preset
 from ssdprof.model.workload import FIELD_RULES, Workload, WorkloadError, check_workload
 from ssdprof.remote.addresses import parse_host
-from ssdprof.remote.ceph import parse_rbd
-from ssdprof.target.plan import plan_target, widest, with_whole_device
+from ssdprof.remote.ceph import RbdTarget, parse_rbd
+from ssdprof.target.plan import TargetPlan, plan_target, widest, with_whole_device
 
-__all__ = ["EngineName", "Loose", "PatternName", "SweepRequest", "Tags", "WorkloadInput", "check_base", "parse_tags",
-           "plan_sweep", "validated"]
+__all__ = ["EngineName", "Loose", "PatternName", "Preflight", "SweepRequest", "Tags", "WorkloadInput",
+           "check_base", "parse_tags", "plan_sweep", "preflight", "rbd_target", "validated"]
 
 Loose = int | float | str
 """What a person types: ``4096`` or ``"4k"``, ``10`` or ``"10s"``; the engine parses units."""
@@ -153,9 +154,28 @@ def check_base(raw: dict[str, Any], *, check_target: bool, default_dir: Path | N
     return checked.workload, problems.found
 
 
+@dataclass(frozen=True)
+class Preflight:
+    """A sweep as planned and checked: its spec, and the local target as resolved by the check
+    (None for hosts, or when the target was not checked), which the runner's site then uses."""
+
+    spec: SweepSpec
+    target: TargetPlan | None = None
+
+
 def plan_sweep(request: SweepRequest, *, check_target: bool = False, default_dir: Path | None = None) -> SweepSpec:
     """The points, repeats and remote options of ``request``; raises WorkloadError naming every bad
     field. ``check_target``: also check the local target (with the widest point), as a start does."""
+    return _plan(request, check_target=check_target, default_dir=default_dir).spec
+
+
+def preflight(request: SweepRequest, *, default_dir: Path | None = None) -> Preflight:
+    """:func:`plan_sweep` as a start does it: every field and the target checked at once, the
+    target kept for the run."""
+    return _plan(request, check_target=True, default_dir=default_dir)
+
+
+def _plan(request: SweepRequest, *, check_target: bool, default_dir: Path | None) -> Preflight:
     problems = Problems()
     raw = request.base.raw()
     checked = check_workload(raw if request.hosts else with_whole_device(raw))
@@ -168,13 +188,15 @@ def plan_sweep(request: SweepRequest, *, check_target: bool = False, default_dir
     if checked.workload is not None:
         with problems.collect():
             spec = _points(request, checked.workload)
+    target = None
     if check_target and not request.hosts and not any(p.field == "target" for p in problems.found):
         with problems.collect():
-            plan_target(widest(spec.points) if spec else checked.nearest, default_dir)
+            target = plan_target(widest(spec.points) if spec else checked.nearest, default_dir)
     problems.raise_any()
     assert spec is not None
-    return spec.model_copy(update={"name": request.name or spec.name, "tags": {**spec.tags, **request.tags},
-                                   "remote": remote})
+    return Preflight(spec.model_copy(update={"name": request.name or spec.name,
+                                             "tags": {**spec.tags, **request.tags}, "remote": remote}),
+                     target)
 
 
 def _points(request: SweepRequest, base: Workload) -> SweepSpec:
@@ -213,11 +235,17 @@ def _remote(request: SweepRequest) -> RemoteSpec | None:
     if request.remote_devices and request.base.size_bytes is None:
         raise WorkloadError.single("size_bytes", "--size", "give --size with --remote-device: the region is not guessed "
                                                            "from devices on other machines")
-    if request.rbd:
-        parse_rbd(request.rbd, request.ceph_user, request.ceph_conf)
-    return RemoteSpec(hosts=names, target_dir=request.remote_dir, target_dirs=dict(request.remote_dirs),
-                      devices=dict(request.remote_devices), rbd=request.rbd, ceph_conf=request.ceph_conf,
-                      ceph_user=request.ceph_user)
+    remote = RemoteSpec(hosts=names, target_dir=request.remote_dir, target_dirs=dict(request.remote_dirs),
+                        devices=dict(request.remote_devices), rbd=request.rbd, ceph_conf=request.ceph_conf,
+                        ceph_user=request.ceph_user)
+    rbd_target(remote)  # refused here by the rule the hosts' site reads it with
+    return remote
+
+
+def rbd_target(remote: RemoteSpec) -> RbdTarget | None:
+    """The Ceph RBD image a remote sweep measures, read from its spec by one rule: the planner's
+    check and the site that runs the points (a resumed sweep included)."""
+    return parse_rbd(remote.rbd, remote.ceph_user, remote.ceph_conf) if remote.rbd else None
 
 
 def _absolute(field: str, flag: str, given: str, path: str) -> None:

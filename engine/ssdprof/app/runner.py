@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import NamedTuple
 
 import psutil
 
@@ -39,6 +40,7 @@ from ssdprof.remote.multihost import cluster_warnings
 from ssdprof.remote.ssh import SshSettings
 from ssdprof.store.db import Store
 from ssdprof.target.device_queue import DeviceQueueProbe, device_queue_warnings
+from ssdprof.target.plan import TargetPlan
 
 __all__ = ["Clock", "EngineUnavailable", "Point", "PointEngine", "Runner", "SweepOutcome", "choose_engine"]
 
@@ -89,11 +91,12 @@ class Runner:
         self.ssh = ssh or SshSettings()
 
     def run_sweep(self, spec: SweepSpec, *, resume_id: int | None = None, tags: dict[str, str] | None = None,
-                  on_event: Callable[[RunEvent], None] | None = None, cancel: threading.Event | None = None) -> SweepOutcome:
+                  on_event: Callable[[RunEvent], None] | None = None, cancel: threading.Event | None = None,
+                  target: TargetPlan | None = None) -> SweepOutcome:
         emit = on_event or (lambda event: None)
         cancel = cancel or threading.Event()
         started = time.monotonic()
-        site = self._site(spec)
+        site = self._site(spec, target)
         sweep_id, done = self._open_sweep(spec, resume_id)
         measured = self._measured(sweep_id) if resume_id is not None and is_adaptive(spec) else {}
         spec = self._adapted(spec, sweep_id, measured)
@@ -111,7 +114,7 @@ class Runner:
         try:
             layout_s = self._set_up(site, ledger, emit) if todo else 0.0
             while todo:
-                repeat, index = todo.pop(0)
+                index, repeat = todo.pop(0)
                 number += 1
                 workload = spec.points[index]
                 count = progress_count(spec, number - 1)
@@ -175,8 +178,8 @@ class Runner:
         return self.store.sweep_results(sweep_id) if self.store is not None and sweep_id is not None else {}
 
     def _grown(self, spec: SweepSpec, sweep_id: int | None, *, measured: dict[int, RunResult],
-               done: set[tuple[int, int]], todo: list[tuple[int, int]], clock: Clock,
-               finished: int) -> tuple[SweepSpec, list[tuple[int, int]]]:
+               done: set[tuple[int, int]], todo: list[PointKey], clock: Clock,
+               finished: int) -> tuple[SweepSpec, list[PointKey]]:
         """A curve's or a search's points after one more was measured, what is left of them, and
         the ETA."""
         grown = self._adapted(spec, sweep_id, measured)
@@ -191,11 +194,14 @@ class Runner:
             self.store.set_sweep_spec(sweep_id, grown)
         return grown
 
-    def _site(self, spec: SweepSpec) -> Site:
-        """Check everything that can be checked before anything is written anywhere."""
+    def _site(self, spec: SweepSpec, target: TargetPlan | None) -> Site:
+        """Check everything that can be checked before anything is written anywhere; ``target``:
+        the local target the planner's preflight resolved (:class:`~ssdprof.app.planner.Preflight`),
+        else (a resumed sweep) resolved here."""
         if spec.remote is not None:
             return RemoteSite(spec, self.ssh, links_gbps=self.store.host_links() if self.store is not None else {})
-        return LocalSite(spec, choose_engine(spec.points[0].engine, self.fio_executable), self.default_dir)
+        engine = choose_engine(spec.points[0].engine, self.fio_executable)
+        return LocalSite(spec, engine, self.default_dir, plan=target)
 
     def _open_sweep(self, spec: SweepSpec, resume_id: int | None) -> tuple[int | None, set[tuple[int, int]]]:
         if self.store is None:
@@ -264,15 +270,24 @@ class Runner:
         )
 
 
-def _todo(spec: SweepSpec, done: set[tuple[int, int]]) -> list[tuple[int, int]]:
-    return [(r, i) for r in range(spec.repeats) for i in range(len(spec.points)) if (i, r) not in done]
+class PointKey(NamedTuple):
+    """A point of a sweep as the store keeps it: (index, repeat), like ``StoredSweep.done``."""
+
+    point_index: int
+    repeat: int
 
 
-def _remaining_s(spec: SweepSpec, todo: list[tuple[int, int]], count: Count) -> float:
+def _todo(spec: SweepSpec, done: set[tuple[int, int]]) -> list[PointKey]:
+    """The points still to run, every point of a repeat before the next repeat."""
+    keys = (PointKey(i, r) for r in range(spec.repeats) for i in range(len(spec.points)))
+    return [key for key in keys if key not in done]
+
+
+def _remaining_s(spec: SweepSpec, todo: list[PointKey], count: Count) -> float:
     """The points still to run, and those a curve has planned but not yet added (its rates, once
     the probe has run), each as long as the first; a search's further depths are not known, so not
     counted."""
-    listed = sum(spec.points[i].duration_s() + POINT_OVERHEAD_S for _, i in todo)
+    listed = sum(spec.points[key.point_index].duration_s() + POINT_OVERHEAD_S for key in todo)
     planned = (count.total or 0) - count.done - len(todo)
     return listed + max(planned, 0) * (spec.points[0].duration_s() + POINT_OVERHEAD_S)
 

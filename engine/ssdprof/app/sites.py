@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Protocol
 
 from ssdprof.app.engines import LocalEngine, PointEngine
+from ssdprof.app.planner import rbd_target
 from ssdprof.model.events import LayoutDone, RunEvent
 from ssdprof.model.results import Environment, RunResult
 from ssdprof.model.sweep import SweepSpec
@@ -18,7 +19,6 @@ from ssdprof.model.workload import FieldProblem, WorkloadError
 from ssdprof.portable.engine import PortableEngine
 from ssdprof.portable.proof import disk_of
 from ssdprof.remote.addresses import parse_host
-from ssdprof.remote.ceph import parse_rbd
 from ssdprof.remote.multihost import DEFAULT_REMOTE_DIR, MultiHostEngine, RemoteOptions
 from ssdprof.remote.ssh import SshSettings
 from ssdprof.target.environment import capture_environment
@@ -63,11 +63,14 @@ class Site(Protocol):
 class LocalSite:
     """This machine: a directory (with our test file), a file or a block device."""
 
-    def __init__(self, spec: SweepSpec, engine: LocalEngine, default_dir: Path | None):
+    def __init__(self, spec: SweepSpec, engine: LocalEngine, default_dir: Path | None,
+                 plan: TargetPlan | None = None):
+        """``plan``: the target as the planner's preflight resolved it; resolved here when not
+        given (a resumed sweep, a PTS test's points)."""
         self.engine = engine
         self.size_bytes = max(p.size_bytes for p in spec.points)
         self.direct = spec.points[0].direct
-        self.plan = plan_target(widest(spec.points), default_dir)
+        self.plan = plan or plan_target(widest(spec.points), default_dir)
         if self.plan.kind is TargetKind.DIRECTORY:
             remove_stale_test_files(self.plan.path.parent)
         where = self.plan.path.parent if self.plan.kind is TargetKind.DIRECTORY else self.plan.path
@@ -158,8 +161,8 @@ class RemoteSite:
     def __init__(self, spec: SweepSpec, ssh: SshSettings, links_gbps: dict[str, float] | None = None):
         assert spec.remote is not None
         remote = spec.remote
-        rbd = parse_rbd(remote.rbd, remote.ceph_user, remote.ceph_conf) if remote.rbd else None
-        options = RemoteOptions(hosts=[parse_host(h) for h in remote.hosts], ssh=ssh, rbd=rbd,
+        options = RemoteOptions(hosts=[parse_host(h) for h in remote.hosts], ssh=ssh,
+                                rbd=rbd_target(remote),
                                 target_dir=remote.target_dir or DEFAULT_REMOTE_DIR, target_dirs=remote.target_dirs,
                                 devices=remote.devices, link_gbps=links_gbps or {})
         self.hosts = MultiHostEngine(options)

@@ -11,7 +11,7 @@ import threading
 from types import FrameType
 from typing import Any
 
-from ssdprof.app.planner import SweepRequest, WorkloadInput, plan_sweep, validated
+from ssdprof.app.planner import Preflight, SweepRequest, WorkloadInput, plan_sweep, preflight, validated
 from ssdprof.app.planner import parse_tags as planner_tags
 from ssdprof.app.runner import Runner
 from ssdprof.cli import hosts as cli_hosts
@@ -22,7 +22,7 @@ from ssdprof.model.sweep import PRESETS, SweepMode, SweepSpec, describe
 from ssdprof.model.workload import WorkloadError
 from ssdprof.remote.multihost import DEFAULT_REMOTE_DIR
 from ssdprof.store.db import Store
-from ssdprof.target.plan import device_region, plan_target, widest
+from ssdprof.target.plan import device_region
 
 __all__ = ["VARY_NAMES", "WORKLOAD_FLAGS", "install_interrupt", "measure", "measure_flags", "parse_tags", "request_from_args",
            "run_flags", "workload_flags"]
@@ -142,42 +142,45 @@ def _per_host(items: list[str]) -> tuple[str, dict[str, str]]:
     return default, per_host
 
 
-def _sweep_spec(args: argparse.Namespace, store: Store) -> tuple[SweepSpec, int | None, dict[str, str]]:
-    """The sweep to run, the sweep resumed (if any) and the tags for its runs."""
+def _sweep_spec(args: argparse.Namespace, store: Store) -> tuple[Preflight, int | None, dict[str, str]]:
+    """The sweep to run (with its target as checked), the sweep resumed (if any) and the tags for
+    its runs."""
     if args.command == "sweep" and args.resume is not None:
         stored = store.sweep(args.resume) if args.resume > 0 else store.last_unfinished_sweep()
         if stored is None:
             raise KeyError("no unfinished sweep to resume" if args.resume < 0 else f"sweep {args.resume} does not exist")
-        return stored.spec, stored.id, parse_tags(args.tag)
+        return Preflight(stored.spec), stored.id, parse_tags(args.tag)
     request = request_from_args(args)
+    if getattr(args, "estimate", False):
+        return Preflight(plan_sweep(request)), None, dict(request.tags)
     # a start checks the target with every other field, so that all bad input is named at once
-    return plan_sweep(request, check_target=not getattr(args, "estimate", False)), None, dict(request.tags)
+    return preflight(request), None, dict(request.tags)
 
 
-def _announcement(spec: SweepSpec, *, check: bool) -> str:
-    """The duration estimate and, on a block device, what will be read or overwritten (checked first when asked)."""
+def _announcement(spec: SweepSpec) -> str:
+    """The duration estimate and, on a block device, what will be read or overwritten."""
     region = device_region(spec.points) if spec.remote is None else None
     if region is None:
         return describe(spec, max(p.size_bytes for p in spec.points))
-    if check:  # a refused run is not announced
-        plan_target(widest(spec.points))
     return f"{describe(spec, 0)}\n{region.sentence()}"
 
 
 def measure(args: argparse.Namespace, store: Store) -> int:
-    spec, resume_id, tags = _sweep_spec(args, store)
+    planned, resume_id, tags = _sweep_spec(args, store)
+    spec = planned.spec
     if getattr(args, "estimate", False):
-        print(_announcement(spec, check=False))
+        print(_announcement(spec))
         for point in spec.points:
             print(f"  {point.label}  {point.duration_s():g}s")
         return 0
-    print(_announcement(spec, check=True), file=sys.stderr)
+    print(_announcement(spec), file=sys.stderr)
     cancel = threading.Event()
     printer = ProgressPrinter(sys.stderr)
     previous = install_interrupt(cancel)
     try:
         runner = Runner(store, ssh=cli_hosts.ssh_settings(args))
-        outcome = runner.run_sweep(spec, resume_id=resume_id, tags=tags, on_event=printer.handle, cancel=cancel)
+        outcome = runner.run_sweep(spec, resume_id=resume_id, tags=tags, on_event=printer.handle,
+                                   cancel=cancel, target=planned.target)
     finally:
         signal.signal(signal.SIGINT, previous)
     if args.json:

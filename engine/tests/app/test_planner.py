@@ -8,11 +8,13 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from ssdprof.app.planner import SweepRequest, plan_sweep
+from ssdprof.app.engines import choose_engine
+from ssdprof.app.planner import SweepRequest, plan_sweep, preflight, rbd_target
+from ssdprof.app.sites import LocalSite
 from ssdprof.cli.main import build_parser
 from ssdprof.cli.measure import request_from_args
 from ssdprof.model.problems import from_validation
-from ssdprof.model.workload import WorkloadError
+from ssdprof.model.workload import EngineChoice, WorkloadError
 
 
 def from_cli(*argv: str) -> SweepRequest:
@@ -143,3 +145,23 @@ def test_repeats_and_a_preset_with_factors_are_refused_by_the_planners_rules(tmp
                                                          "base": {"queue_depth": 0, "target": str(tmp_path)}}))
     assert both == ["queue depth (--qd): 0 is out of range; allowed 1–4096, e.g. 32",
                     "preset (--preset): give either a preset or factors to vary, not both"]
+
+
+def test_a_start_keeps_the_target_its_check_resolved_for_the_run(tmp_path: Path) -> None:
+    planned = preflight(SweepRequest.model_validate({"base": {"target": str(tmp_path), "size_bytes": "1MiB"}}))
+    assert planned.spec == plan_sweep(SweepRequest.model_validate(
+        {"base": {"target": str(tmp_path), "size_bytes": "1MiB"}}))
+    assert planned.target is not None and planned.target.path.parent == tmp_path
+    site = LocalSite(planned.spec, choose_engine(EngineChoice.PORTABLE), None, plan=planned.target)
+    assert site.plan is planned.target
+    site.tear_down(keep=False)
+
+
+def test_a_remote_sweep_is_checked_and_run_with_one_rbd_rule() -> None:
+    spec = plan_sweep(SweepRequest.model_validate({"hosts": ["h1"], "rbd": "rbd/img-{host}"}))
+    assert spec.remote is not None
+    found = rbd_target(spec.remote)
+    assert found is not None and (found.pool, found.image_for("h1")) == ("rbd", "img-h1")
+    with pytest.raises(WorkloadError) as refused:
+        plan_sweep(SweepRequest.model_validate({"hosts": ["h1"], "rbd": "no pool"}))
+    assert refused.value.problems[0].field == "rbd"

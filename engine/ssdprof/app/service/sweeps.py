@@ -22,7 +22,7 @@ from ssdprof.app.contract.runs import (
     SweepStatus,
     target_device,
 )
-from ssdprof.app.planner import SweepRequest, plan_sweep
+from ssdprof.app.planner import SweepRequest, plan_sweep, preflight
 from ssdprof.app.runner import Runner
 from ssdprof.app.service.registry import RpcError, handles
 from ssdprof.model.events import (
@@ -38,7 +38,7 @@ from ssdprof.model.sweep import SweepSpec, estimate_s
 from ssdprof.model.workload import WorkloadError
 from ssdprof.remote.ssh import SshSettings
 from ssdprof.store.db import Store
-from ssdprof.target.plan import device_region, plan_target, widest
+from ssdprof.target.plan import TargetPlan, device_region, plan_target, widest
 
 __all__ = ["Notify", "Sweeps"]
 
@@ -93,8 +93,8 @@ class Sweeps:
     @handles("sweep.start")
     def start(self, params: SweepRequest) -> SweepStarted:
         # the target is checked with every other field (all problems at once), before a sweep is stored
-        spec = plan_sweep(params, check_target=True, default_dir=self.default_dir)
-        return self._launch(spec, None, params.tags)
+        planned = preflight(params, default_dir=self.default_dir)
+        return self._launch(planned.spec, None, params.tags, planned.target)
 
     @handles("sweep.resume")
     def resume(self, params: ResumeParams) -> SweepStarted:
@@ -162,15 +162,16 @@ class Sweeps:
 
     def launch(self, spec: SweepSpec, tags: dict[str, str]) -> SweepStarted:
         """Start a planned sweep (a curve or a search too) in its own thread; checked like ``sweep.start``."""
-        if spec.remote is None:
-            plan_target(widest(spec.points), self.default_dir)  # fail fast, before a sweep is stored
-        return self._launch(spec, None, tags)
+        # fail fast, before a sweep is stored; the site then uses the target as checked here
+        target = plan_target(widest(spec.points), self.default_dir) if spec.remote is None else None
+        return self._launch(spec, None, tags, target)
 
-    def _launch(self, spec: SweepSpec, resume_id: int | None, tags: dict[str, str]) -> SweepStarted:
+    def _launch(self, spec: SweepSpec, resume_id: int | None, tags: dict[str, str],
+                target: TargetPlan | None = None) -> SweepStarted:
         if self.busy() or self.other_busy():
             raise RpcError("busy", "a sweep or PTS test is already running; cancel it or wait for it to finish")
         active = _ActiveSweep(spec.name)
-        active.thread = threading.Thread(target=self._run_sweep, args=(active, spec, resume_id, tags),
+        active.thread = threading.Thread(target=self._run_sweep, args=(active, spec, resume_id, tags, target),
                                          name="ssdprof-sweep", daemon=True)
         self._sweep = active
         active.thread.start()
@@ -184,7 +185,8 @@ class Sweeps:
         assert active.announced is not None
         return active.announced
 
-    def _run_sweep(self, active: _ActiveSweep, spec: SweepSpec, resume_id: int | None, tags: dict[str, str]) -> None:
+    def _run_sweep(self, active: _ActiveSweep, spec: SweepSpec, resume_id: int | None, tags: dict[str, str],
+                   target: TargetPlan | None) -> None:
         def on_event(event: RunEvent) -> None:
             if isinstance(event, SweepStarted):
                 active.announced = event
@@ -196,7 +198,8 @@ class Sweeps:
         store = Store(self.db_path)
         try:
             runner = Runner(store, default_dir=self.default_dir, fio_executable=self.fio_executable, ssh=self.ssh)
-            runner.run_sweep(spec, resume_id=resume_id, tags=tags, on_event=on_event, cancel=active.cancel)
+            runner.run_sweep(spec, resume_id=resume_id, tags=tags, on_event=on_event, cancel=active.cancel,
+                             target=target)
         except Exception as exc:  # reported to the client: a sweep thread must never die silently
             active.error = exc
             if active.started.is_set():
