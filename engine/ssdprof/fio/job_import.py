@@ -2,9 +2,9 @@
 
 Security model: an allow-list, not a deny-list. The file is parsed here (sections, ``[global]``,
 ``key=value`` and bare flags, ``;``/``#`` comments) and every option must be one ssdprof
-translates into a :class:`~ssdprof.workload.Workload` field (rw, bs, iodepth, numjobs, runtime,
-ramp_time, size, rwmixread, direct, ...) or one on a short list of options that are harmless and
-ignored (name, description, group_reporting, ...). Anything else is refused, naming the line and
+translates into a :class:`~ssdprof.model.workload.Workload` field (rw, bs, iodepth, numjobs,
+runtime, ramp_time, size, rwmixread, direct, ...) or one on a short list of options that are
+harmless and ignored (name, description, group_reporting, ...). Anything else is refused, naming the line and
 the option; options known to run commands or touch other files (``exec_prerun``, ``ioengine=exec``,
 ``write_*_log``, ``include``, a ``filename`` outside the target, ...) are refused with the reason.
 The accepted jobs run through ssdprof's own job writer on the target the user chose, so nothing a

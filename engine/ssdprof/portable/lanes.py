@@ -6,7 +6,7 @@ process's Python work at one core) and run as threads inside them.
 
 Offsets follow fio's rules: random offsets are block-aligned and uniform over the job's
 region; sequential jobs with several jobs get disjoint slices (``offset_increment``, as
-:func:`ssdprof.fio.job_file` writes it), and the lanes of one sequential job interleave
+:func:`ssdprof.fio.jobfile.job_file` writes it), and the lanes of one sequential job interleave
 block by block (lane k of QD takes blocks k, k+QD, ...), so together they walk the slice in
 order the way one fio job with that iodepth does; reads and writes keep separate cursors.
 """

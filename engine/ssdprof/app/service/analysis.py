@@ -2,7 +2,7 @@
 
 Thin: each method resolves run ids through the store and calls ``ssdprof.analysis``,
 ``ssdprof.analysis.specs`` or ``ssdprof.report``; bad input raises :class:`WorkloadError` (-32602), a
-missing run or spec :class:`KeyError` (-32001), as in ``session.py``.
+missing run or spec :class:`KeyError` (-32001), as everywhere in ``app/service/``.
 """
 
 from __future__ import annotations

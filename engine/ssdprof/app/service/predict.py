@@ -1,7 +1,7 @@
 """The session's model methods: predict untested settings, project larger clusters, show which
 factors move which metrics, and keep the user's own spec sheets.
 
-Thin like ``session_analysis.py``: the maths is ``ssdprof.analysis.prediction`` (shared with
+Thin like ``app/service/analysis.py``: the maths is ``ssdprof.analysis.prediction`` (shared with
 ``ssdprof predict``), loaded on first use because scipy takes half a second to import.
 """
 
