@@ -1,11 +1,11 @@
 """Import a user's fio job file as ssdprof workloads — without ever handing that file to fio.
 
 Security model: an allow-list, not a deny-list. The file is parsed here (sections, ``[global]``,
-``key=value`` and bare flags, ``;``/``#`` comments) and every option must be one ssdprof
-translates into a :class:`~ssdprof.model.workload.Workload` field (rw, bs, iodepth, numjobs,
-runtime, ramp_time, size, rwmixread, direct, ...) or one on a short list of options that are
-harmless and ignored (name, description, group_reporting, ...). Anything else is refused,
-naming the line and the option; options known to run commands or touch other files (``exec_prerun``, ``ioengine=exec``,
+``key=value`` and bare flags, ``;``/``#`` comments) and every option must be one ssdprof translates
+into a :class:`~ssdprof.model.workload.Workload` field (rw, bs, iodepth, numjobs, runtime,
+ramp_time, size, rwmixread, direct, ...) or one on a short list of options that are harmless and
+ignored (name, description, group_reporting, ...). Anything else is refused, naming the line and the
+option; options known to run commands or touch other files (``exec_prerun``, ``ioengine=exec``,
 ``write_*_log``, ``include``, a ``filename`` outside the target, ...) are refused with the reason.
 The accepted jobs run through ssdprof's own job writer on the target the user chose, so nothing a
 job file says can execute or write anywhere else, even where this parser and fio's disagree.
