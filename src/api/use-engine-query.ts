@@ -2,7 +2,7 @@
 // params change by value (new arrays of the same run ids ask nothing again), an answer to an
 // older ask dropped, and `null` params asking nothing. The last answer stays on screen while the
 // next is asked, so a chart does not blink when a checkbox changes what it draws.
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import type { FieldProblem, MethodName, Methods } from '../../contract/contract.gen';
 import { EngineError } from './client';
 import { useEngine } from './index';
@@ -16,7 +16,7 @@ export interface EngineQuery<R> {
   problems: FieldProblem[];
   /** The current params have been sent and not yet answered. */
   loading: boolean;
-  /** Ask again with the same params (e.g. after the data behind them changed). */
+  /** Ask again with the same params (e.g. after the data behind them changed); stable. */
   reload: () => void;
 }
 
@@ -35,6 +35,7 @@ export function useEngineQuery<M extends MethodName>(
   const engine = useEngine();
   const [version, setVersion] = useState(0);
   const [answer, setAnswer] = useState<Answer<Methods[M]['result']> | null>(null);
+  const reload = useCallback(() => setVersion((v) => v + 1), []);
   const json = params === null ? null : JSON.stringify(params);
   const ask = json === null ? null : `${method} ${version} ${json}`;
 
@@ -57,6 +58,6 @@ export function useEngineQuery<M extends MethodName>(
     error: fresh?.error ?? null,
     problems: fresh?.problems ?? NO_PROBLEMS,
     loading: ask !== null && fresh === null,
-    reload: () => setVersion((v) => v + 1),
+    reload,
   };
 }

@@ -2,8 +2,8 @@
 // curve or search grows: when one starts (it is shown), as each of its points finishes, and when it
 // ends, so its chart, knee or answer appears where the user is. The Curves view and its
 // latency-target section each keep one list.
-import { useEffect, useRef, useState } from 'react';
-import { useEngine, type StoredCurve } from '../api';
+import { useEffect, useMemo, useState } from 'react';
+import { useEngine, useEngineQuery, type StoredCurve } from '../api';
 
 export interface StoredList {
   stored: StoredCurve[];
@@ -13,38 +13,31 @@ export interface StoredList {
   version: number;
 }
 
+const NONE: StoredCurve[] = [];
+
 export function useStored(kind: 'curve' | 'slo'): StoredList {
   const engine = useEngine();
-  const [stored, setStored] = useState<StoredCurve[]>([]);
-  const [shownId, setShownId] = useState<number | null>(null);
   const [version, setVersion] = useState(0);
-  const listedIds = useRef(new Set<number>());
-  const newestId = useRef<number | null>(null);
+  const { data, reload } = useEngineQuery('curves.list', {});
+  const stored = useMemo(() => data?.curves.filter((c) => c.kind === kind) ?? NONE, [data, kind]);
 
   useEffect(() => engine.onRunEvent((event) => {
     const sweepId = event.kind === 'point_finished' ? event.result.sweep_id : null;
-    const ours = sweepId !== null && listedIds.current.has(sweepId);
+    const ours = sweepId !== null && stored.some((c) => c.sweep_id === sweepId);
     if (event.kind === 'sweep_started' || event.kind === 'sweep_finished' || ours) {
       setVersion((v) => v + 1);
+      reload();
     }
-  }), [engine]);
+  }), [engine, stored, reload]);
 
-  useEffect(() => {
-    let current = true;
-    engine.call('curves.list', {}).then((listed) => {
-      if (!current) return;
-      const found = listed.curves.filter((c) => c.kind === kind);
-      const newest = found[0]?.sweep_id ?? null;
-      // A curve or search that just started is shown; otherwise the one the user chose stays.
-      const arrived = newest !== newestId.current;
-      newestId.current = newest;
-      listedIds.current = new Set(found.map((c) => c.sweep_id));
-      setStored(found);
-      const gone = (shown: number | null) => shown === null || !listedIds.current.has(shown);
-      setShownId((shown) => (arrived || gone(shown) ? newest : shown));
-    }).catch(() => undefined);
-    return () => { current = false; };
-  }, [engine, kind, version]);
+  // A curve or search that just started is shown; otherwise the one the user chose stays (while
+  // it is listed). Adjusted while rendering, as the list arrives.
+  const newest = stored[0]?.sweep_id ?? null;
+  const [choice, setChoice] = useState<{ newest: number | null; shown: number | null }>(
+    { newest: null, shown: null });
+  const gone = choice.shown !== null && !stored.some((c) => c.sweep_id === choice.shown);
+  if (choice.newest !== newest || gone) setChoice({ newest, shown: newest });
 
-  return { stored, shownId, setShownId, version };
+  const setShownId = (id: number) => setChoice({ newest, shown: id });
+  return { stored, shownId: choice.shown, setShownId, version };
 }
