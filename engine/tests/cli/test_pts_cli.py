@@ -139,7 +139,7 @@ def test_bad_round_time_window_and_limits_are_refused_naming_the_field(folder: P
     assert done.returncode == 2
     fields = {p["field"] for p in json.loads(done.stdout)["problems"]}
     assert {"round_time_s", "window", "slope_limit_pct"} <= fields
-    assert "round_time_s (--round-time)" in done.stderr
+    assert "time per point (--round-time)" in done.stderr
 
 
 def test_the_estimate_says_pts_defaults_run_for_hours(folder: Path) -> None:

@@ -76,7 +76,7 @@ def test_a_write_without_allow_overwrite_is_refused_and_nothing_is_written(loop:
     before = digest(backing)
     done = ssdprof("run", "--target", device, "--size", "64MiB", "--rw", "randwrite", "--runtime", "2", db=tmp_path / "r.db")
     assert done.returncode == 2, done.stderr
-    assert "allow_overwrite (--allow-overwrite)" in done.stderr and "pass --allow-overwrite to confirm" in done.stderr
+    assert "allow overwrite (--allow-overwrite)" in done.stderr and "pass --allow-overwrite to confirm" in done.stderr
     assert digest(backing) == before
 
 
@@ -86,7 +86,7 @@ def test_a_region_beyond_the_device_is_refused_with_both_numbers(loop: tuple[Pat
     done = ssdprof("run", "--target", device, "--size", "48MiB", "--offset", "32MiB", "--rw", "write", "--allow-overwrite",
                    db=tmp_path / "r.db")
     assert done.returncode == 2, done.stderr
-    assert "size_bytes (--size)" in done.stderr and str(48 << 20) in done.stderr and str(DEVICE_BYTES) in done.stderr
+    assert "test size (--size)" in done.stderr and str(48 << 20) in done.stderr and str(DEVICE_BYTES) in done.stderr
     assert digest(backing) == before
 
 

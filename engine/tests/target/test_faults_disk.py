@@ -53,7 +53,7 @@ def test_too_little_free_space_is_refused_before_anything_is_written(disk_dir: P
 {ssdprof_sh("run", "--engine", engine, "--target", mount, "--size", "64MiB", "--runtime", "1", "--ramp", "0", "--db", disk_dir / "r.db")}
 echo "exit=$?"; ls -A {shlex.quote(str(mount))}""")
     assert "exit=2" in done.stdout, done.stderr
-    assert "size_bytes (--size)" in done.stderr and "does not fit" in done.stderr
+    assert "test size (--size)" in done.stderr and "does not fit" in done.stderr
     assert done.stdout.split("exit=2")[1].split() == ["lost+found"]  # nothing written
 
 
