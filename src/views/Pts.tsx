@@ -2,8 +2,12 @@
 // starting (PTS defaults run for hours), follow its purge, preconditioning and rounds, then read
 // the report pages. The engine plans, runs and judges steady state; this view only asks and draws.
 import { useEffect, useMemo, useState } from 'react';
-import { EngineError, useEngine, type FieldProblem, type PtsEstimate, type PtsInfo, type PtsResult } from '../api';
+import {
+  EngineError, useEngine, useEngineQuery, type FieldProblem, type PtsEstimate, type PtsInfo,
+  type PtsResult,
+} from '../api';
 import { formatDuration } from '../lib/units';
+import { useSettled } from '../lib/use-settled';
 import { ConfirmOverwrite } from './DevicePicker';
 import { Field, SelectField, TextField, problemsByField, unplaced, useFieldRules } from './Field';
 import { PtsProgress, ptsProgress, type PtsProgressState } from './PtsProgress';
@@ -12,42 +16,36 @@ import { FORM_FIELD, initialPtsForm, ptsRequest, type PtsForm } from './pts-form
 import { useKept } from '../state/kept';
 
 const CHECK_DELAY_MS = 250;
+const NO_TESTS: PtsInfo[] = [];
 
 export function Pts({ busy }: { busy: boolean }) {
   const engine = useEngine();
   const rules = useFieldRules();
   const [form, setForm] = useKept<PtsForm>('pts', initialPtsForm);
-  const [estimate, setEstimate] = useState<PtsEstimate | null>(null);
-  const [problems, setProblems] = useState<FieldProblem[]>([]);
   const [progress, setProgress] = useState<PtsProgressState | null>(null);
   const [startError, setStartError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
-  const [tests, setTests] = useState<PtsInfo[]>([]);
   const [shown, setShown] = useState<PtsResult | null>(null);
   const request = useMemo(() => ptsRequest(form), [form]);
-
-  const refreshList = () => engine.call('pts.list', {}).then((r) => setTests(r.tests), () => setTests([]));
-  useEffect(() => { void refreshList(); }, [engine]); // eslint-disable-line react-hooks/exhaustive-deps -- once per engine
-
-  useEffect(() => {
-    let current = true;
-    const timer = setTimeout(() => {
-      engine.call('pts.estimate', request).then(
-        (e) => { if (current) { setEstimate(e); setProblems([]); } },
-        (e: unknown) => { if (current) { setEstimate(null); setProblems(e instanceof EngineError ? e.problems : []); } });
-    }, CHECK_DELAY_MS);
-    return () => { current = false; clearTimeout(timer); };
-  }, [engine, request]);
+  const listed = useEngineQuery('pts.list', {});
+  const tests = listed.data?.tests ?? NO_TESTS;
+  const reloadList = listed.reload;
+  const estimated = useEngineQuery('pts.estimate', useSettled(request, CHECK_DELAY_MS));
+  const estimate = estimated.data;
+  // A refused start names its fields until the form changes; the estimate's own problems otherwise.
+  type Refusal = { request: typeof request; problems: FieldProblem[] };
+  const [refused, setRefused] = useState<Refusal | null>(null);
+  const problems = refused?.request === request ? refused.problems : estimated.problems;
 
   useEffect(() => engine.onNotification((note) => {
     if (note.method !== 'pts.event') return;
     const event = note.params.event;
     setProgress((p) => ptsProgress(p, event));
     if (event.kind === 'pts_finished' && event.pts_id !== null) {
-      void refreshList();
+      reloadList();
       engine.call('pts.get', { pts_id: event.pts_id }).then(setShown, () => undefined);
     }
-  }), [engine]); // eslint-disable-line react-hooks/exhaustive-deps -- refreshList only reads the engine
+  }), [engine, reloadList]);
 
   useEffect(() => {
     // After a reload mid-test (browser mode), pick the running test up where its events resume.
@@ -85,7 +83,7 @@ export function Pts({ busy }: { busy: boolean }) {
       setProgress((p) => ptsProgress(p && !p.finished ? p : null, started));
     } catch (error) {
       setStartError(error instanceof Error ? error.message : String(error));
-      if (error instanceof EngineError) setProblems(error.problems);
+      if (error instanceof EngineError) setRefused({ request, problems: error.problems });
     }
   }
 
