@@ -18,7 +18,7 @@ from typing import Literal
 
 import numpy as np
 
-from ssdprof.analysis.stats import number
+from ssdprof.model.quantities import format_number as number
 
 __all__ = ["WEAK_CHECK_SPARE_SETTINGS", "FitCheck", "FitQuality", "fit_quality"]
 

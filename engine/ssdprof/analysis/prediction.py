@@ -15,7 +15,7 @@ from typing import Any
 
 from ssdprof.analysis import model_choice, models, scaling
 from ssdprof.analysis.metrics import metric_name, metric_value, node_count, setting_key
-from ssdprof.analysis.stats import number
+from ssdprof.model.quantities import format_number as number
 from ssdprof.model.quantities import format_size
 from ssdprof.model.results import RunResult
 

@@ -36,7 +36,7 @@ from ssdprof.analysis.scale_up_inputs import (
     ScaleUpPoint,
     runs_text,
 )
-from ssdprof.analysis.stats import number
+from ssdprof.model.quantities import format_number as number
 
 __all__ = [
     "ScaleUpCpuFactor",

@@ -11,7 +11,7 @@ from typing import Protocol
 from pydantic import BaseModel, ConfigDict, Field
 
 from ssdprof.analysis.scale_up_inputs import CPU_ERROR_BAND_PCT, IOPS_ERROR_BAND_PCT
-from ssdprof.analysis.stats import number
+from ssdprof.model.quantities import format_number as number
 
 __all__ = ["ScaleUpErrorBand", "ScaleUpLimits", "broken_limits", "none_fit"]
 

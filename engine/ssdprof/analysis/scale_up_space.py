@@ -37,7 +37,7 @@ from ssdprof.analysis.scale_up_limits import (
     broken_limits,
     none_fit,
 )
-from ssdprof.analysis.stats import number
+from ssdprof.model.quantities import format_number as number
 
 __all__ = [
     "ScaleUpArchitecture",

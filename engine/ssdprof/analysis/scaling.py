@@ -26,7 +26,7 @@ import numpy as np
 from scipy import optimize
 
 from ssdprof.analysis.fit_quality import FitQuality, fit_quality
-from ssdprof.analysis.stats import number
+from ssdprof.model.quantities import format_number as number
 
 __all__ = ["ScalingPoint", "UslFit", "fit_usl", "project"]
 

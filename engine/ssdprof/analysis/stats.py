@@ -19,6 +19,7 @@ from scipy import stats as sps
 from ssdprof.analysis.metrics import metric_value, node_count, setting_key
 from ssdprof.analysis.repeats import pools, setting_label
 from ssdprof.model.drive_state import state_difference
+from ssdprof.model.quantities import format_number as number
 from ssdprof.model.results import RunResult
 from ssdprof.model.workload import Workload
 
@@ -50,11 +51,6 @@ class MeanCI:
         if self.half_width is None:
             return f"{number(self.mean / scale)}{unit} (n=1, no interval)"
         return f"{number(self.mean / scale)} ± {number(self.half_width / scale)}{unit} ({self.confidence:.0%} CI, n={self.n})"
-
-
-def number(value: float) -> str:
-    """Four significant digits without scientific notation: 98,123 / 560.1 / 0.01234."""
-    return f"{value:,.0f}" if abs(value) >= 1000 else f"{value:,.4g}"
 
 
 def t_quantile(probability: float, df: float) -> float:

@@ -60,6 +60,11 @@ def format_size(n_bytes: int) -> str:
     return f"{n_bytes}B"
 
 
+def format_number(value: float) -> str:
+    """Four significant digits without scientific notation: 98,123 / 560.1 / 0.01234."""
+    return f"{value:,.0f}" if abs(value) >= 1000 else f"{value:,.4g}"
+
+
 def format_duration(seconds: float) -> str:
     seconds = round(seconds)
     hours, rest = divmod(seconds, 3600)

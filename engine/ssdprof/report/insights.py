@@ -117,7 +117,7 @@ def _model_rows(runs: Sequence[RunResult]) -> list[list[str]]:
     """A row per series of three or more settings: leave-one-out error first, then the fit."""
     from ssdprof.analysis.metrics import metric_name
     from ssdprof.analysis.prediction import predict_runs
-    from ssdprof.analysis.stats import number
+    from ssdprof.model.quantities import format_number as number
 
     rows: list[list[str]] = []
     for vary, metric in _MODELLED:
@@ -154,7 +154,7 @@ def predictions_section(b: Builder, groups: Sequence[RunGroup]) -> None:
     validation, and the scalability fit across node counts when runs are tagged nodes=N."""
     try:
         from ssdprof.analysis.prediction import scale_runs
-        from ssdprof.analysis.stats import number
+        from ssdprof.model.quantities import format_number as number
     except ImportError:
         return
     runs = [r for g in groups for r in g.runs]
