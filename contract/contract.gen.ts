@@ -221,7 +221,7 @@ export interface CurveSummary {
   name: string;
   /** the workload, e.g. 'randread 4KiB QD32 T1' */
   label: string;
-  status: string;
+  status: "running" | "done" | "cancelled" | "stopped" | "failed";
   reason: string;
   engine: string;
   max_iops: number | null;
@@ -439,19 +439,21 @@ export interface FieldRule {
   example: string;
   /** the values a list offers, with display names */
   choices: Choice[];
+  /** the field counts only while another has one of these values (read_pct: pattern rw or randrw); empty: always */
+  applies_with: Record<string, string[]>;
 }
 
 /** One rated figure with the conditions it was rated under (None = the source does not say). */
 export interface FigureInput {
   metric: Access;
-  value: number;
+  value: number | string;
   /** MB/s, GB/s, MiB/s, GiB/s, IOPS, us or ms */
   unit: string;
   block_size_bytes?: (number | string) | null;
-  queue_depth?: number | null;
-  threads?: number | null;
+  queue_depth?: number | string | null;
+  threads?: number | string | null;
   /** only for rand_mixed */
-  read_pct?: number | null;
+  read_pct?: number | string | null;
   /** up_to, typical, mean or a percentile such as p99.9 */
   statistic?: string;
   /** index into the spec's sources */
@@ -497,6 +499,18 @@ export interface FioSteadyState {
   iops_samples: number[];
   /** fio's per-second bandwidth samples, bytes/s (fio 3.x) */
   bw_samples: number[];
+}
+
+/** Goodness of fit over the runs a model was fitted to; R², adjusted R² and RMSE are absent (None) for an exact fit, and ``note`` says why, or why the check is weak. */
+export interface FitQuality {
+  runs: number;
+  settings: number;
+  parameters: number;
+  check: "none" | "weak" | "ok";
+  note: string;
+  r2: number | null;
+  adjusted_r2: number | null;
+  rmse: number | null;
 }
 
 /** Goodness of fit over the runs a model was fitted to, counted against its parameters: a model with as many parameters as settings passes through them all, so has no R² or RMSE to report. */
@@ -557,6 +571,8 @@ export interface GroupVerdict {
   p_value: number | null;
   significant: boolean;
   verdict: string;
+  /** set when A and B were taken in different drive states (fresh, preconditioned, steady) */
+  drive_state_note: string;
 }
 
 export interface HostAddParams {
@@ -644,6 +660,10 @@ export interface HostResult {
   link_interface: string;
   /** how much of this host's queue reached its disk, where the host's disk counters could be read */
   device_queue: DeviceQueue | null;
+  /** the host's clock minus ssdprof's, from one exchange over its SSH session as the point started (the host's clock read between ssdprof's 'run' and its arrival back) */
+  clock_offset_ns: number | null;
+  /** half that exchange's round trip: the true offset lies within clock_offset_ns ± this */
+  clock_offset_bound_ns: number | null;
 }
 
 export interface HostTestResult {
@@ -963,8 +983,7 @@ export interface PtsInfo {
   test: string;
   profile: string;
   pts_compliant: boolean;
-  /** running, done, cancelled, stopped or failed */
-  status: string;
+  status: "running" | "done" | "cancelled" | "stopped" | "failed";
   rounds: number;
   attained: boolean;
   target: string;
@@ -1082,8 +1101,7 @@ export interface PtsResult {
   profile: string;
   pts_compliant: boolean;
   compliance_note: string;
-  /** running, done, cancelled, stopped or failed */
-  status: string;
+  status: "running" | "done" | "cancelled" | "stopped" | "failed";
   /** why the test stopped early, if it did */
   reason: string;
   parameters: PtsParameters;
@@ -1253,8 +1271,7 @@ export interface RunResult {
   repeat: number;
   started_at: string;
   finished_at: string;
-  /** ok, partial, failed or cancelled */
-  status: string;
+  status: "ok" | "partial" | "failed" | "cancelled";
   engine: EngineInfo;
   workload: Workload;
   environment: Environment;
@@ -1333,6 +1350,189 @@ export interface RunsListResult {
   runs: RunResult[];
   /** how many runs match in all; more than len(runs) when the limit left older ones out */
   total: number;
+}
+
+export interface ScaleUpArchitecture {
+  /** chain lengths, longest first: '4-3-3' */
+  key: string;
+  /** 'chassis + 3 enclosures | 3 enclosures | 3 enclosures' */
+  label: string;
+  /** SAS controllers, one PCIe slot each */
+  pcie_slots: number;
+  chains: ScaleUpChain[];
+  arrays: number;
+  /** predicted total IOPS */
+  iops: number;
+  /** less the published IOPS error band's upper end */
+  iops_low: number;
+  iops_high: number;
+  iops_per_array_min: number;
+  iops_per_array_max: number;
+  /** None: the profile holds no CPU figures */
+  cpu_cores: number | null;
+  cpu_cores_low: number | null;
+  cpu_cores_high: number | null;
+  /** chain lengths differ by at most one: QoS-uniformity */
+  even: boolean;
+  within_limits: boolean;
+  /** each limit missed, in words */
+  broken: string[];
+  /** the profiling figures this prediction came from */
+  basis: string;
+}
+
+export interface ScaleUpChain {
+  /** the head (chassis or enclosure) and the enclosures after it */
+  units: number;
+  has_chassis: boolean;
+  arrays: number;
+  iops: number;
+  iops_per_array: number;
+}
+
+/** CPUFactor_N = a·N + b: CPU cores busy per IOPS against the number of arrays N. */
+export interface ScaleUpCpuFactor {
+  /** a */
+  slope_cores_per_iops_per_array: number;
+  /** b */
+  intercept_cores_per_iops: number;
+  samples: ScaleUpCpuSample[];
+  /** two array counts fit a line exactly: no check then */
+  quality: FitQuality;
+  source: string;
+}
+
+export interface ScaleUpCpuSample {
+  arrays: number;
+  /** CPU cores busy per IOPS at this array count */
+  cores_per_iops: number;
+  run_ids: number[];
+}
+
+/** How far the framework's predictions were from a real system: what to expect of these. */
+export interface ScaleUpErrorBand {
+  iops_pct_low: number;
+  iops_pct_high: number;
+  cpu_pct_low: number;
+  cpu_pct_high: number;
+  text: string;
+}
+
+/** One number of the model with where it came from, in words and as run ids. */
+export interface ScaleUpFigure {
+  value: number;
+  /** e.g. 'mean of 193 K (6 arrays, runs 3, 4) and 155 K (8 arrays, run 7)', 'published default' or 'given' */
+  source: string;
+  run_ids: number[];
+}
+
+export interface ScaleUpLimits {
+  max_cpu_cores: number | null;
+  max_pcie_slots: number | null;
+  min_array_iops: number | null;
+}
+
+/** Size an all-flash array from a small profile: the profiling points come from runs tagged arrays=N (enclosures=K, controller=NAME) and/or are typed in. */
+export interface ScaleUpParams {
+  /** SSDs in the array to size */
+  target_ssds: number;
+  /** bays of the chassis and of each enclosure */
+  ssds_per_unit?: number;
+  /** arrays per chassis or enclosure; default the most profiled */
+  arrays_per_unit?: number | null;
+  /** default: profiled (chassis vs chassis + 1 enclosure), else 10 */
+  first_drop_pct?: number | null;
+  /** default: profiled, else 20 */
+  second_drop_pct?: number | null;
+  /** default 20, assumed */
+  farther_drop_pct?: number | null;
+  max_cpu_cores?: number | null;
+  /** one per SAS controller */
+  max_pcie_slots?: number | null;
+  /** per-array QoS: the IOPS every array must get */
+  min_array_iops?: number | null;
+  /** profiling runs, tagged arrays=N and enclosures=K */
+  run_ids?: number[];
+  metric?: "iops" | "read_iops" | "write_iops";
+  /** profiling points typed in, added to the runs' */
+  points?: ScaleUpPointInput[];
+  /** the PDF's title (analysis.scale_up_report) */
+  title?: string | null;
+}
+
+/** One profiling measurement: the chassis (and ``enclosures`` enclosures in its chain) holding ``arrays`` software-RAID arrays, all loaded at once. */
+export interface ScaleUpPointInput {
+  arrays: number;
+  /** enclosures daisy-chained after the chassis */
+  enclosures?: number;
+  iops: number;
+  /** CPU cores busy during the run (busy % × cores / 100) */
+  cpu_cores?: number | null;
+  /** empty: typed in */
+  run_ids?: number[];
+}
+
+/** One profiling measurement: the chassis (and ``enclosures`` enclosures in its chain) holding ``arrays`` software-RAID arrays, all loaded at once. */
+export interface ScaleUpPointOutput {
+  arrays: number;
+  /** enclosures daisy-chained after the chassis */
+  enclosures: number;
+  iops: number;
+  /** CPU cores busy during the run (busy % × cores / 100) */
+  cpu_cores: number | null;
+  /** empty: typed in */
+  run_ids: number[];
+}
+
+/** ScaleUpPoint as the engine sends it; ScaleUpPointInput is what it accepts. */
+export type ScaleUpPoint = ScaleUpPointOutput;
+
+/** The model's parameters, each with its source. */
+export interface ScaleUpProfile {
+  /** what was profiled, e.g. 'write IOPS, 4KiB random write QD32' */
+  label: string;
+  chassis_iops: ScaleUpFigure;
+  /** IOPS lost adding the first enclosure to a chain */
+  first_drop_pct: ScaleUpFigure;
+  second_drop_pct: ScaleUpFigure;
+  /** IOPS lost for each enclosure beyond the second */
+  farther_drop_pct: ScaleUpFigure;
+  /** software-RAID arrays in the chassis and in each enclosure */
+  arrays_per_unit: ScaleUpFigure;
+  ssds_per_unit: number;
+  /** None: the profile holds no CPU figures */
+  cpu_factor: ScaleUpCpuFactor | null;
+  points: ScaleUpPointOutput[];
+  /** every run the profile came from */
+  run_ids: number[];
+}
+
+export interface ScaleUpResult {
+  label: string;
+  target_ssds: number;
+  /** the chassis and the enclosures */
+  units: number;
+  enclosures: number;
+  profile: ScaleUpProfile;
+  limits: ScaleUpLimits;
+  error_band: ScaleUpErrorBand;
+  /** distinct architectures: the partitions of the unit count */
+  count: number;
+  /** those within the limits first, most total IOPS first in each */
+  architectures: ScaleUpArchitecture[];
+  /** every enclosure in one chain behind the chassis */
+  daisy_chain: ScaleUpArchitecture;
+  /** the most total IOPS within the limits */
+  best: ScaleUpArchitecture | null;
+  /** QoS-uniformity: even chains, most IOPS, within limits */
+  best_uniform: ScaleUpArchitecture | null;
+  /** QoS-priority: uneven chains, most IOPS, within limits */
+  best_priority: ScaleUpArchitecture | null;
+  /** why no architecture meets the limits; empty when some do */
+  none_fit: string;
+  /** the daisy chain and each pick in a sentence, as every face says them */
+  summary: string[];
+  notes: string[];
 }
 
 export interface ScalingFit {
@@ -1442,7 +1642,7 @@ export interface SloRequest {
 /** The depth with the most IOPS whose total latency at the percentile stayed within the target, the deepest depth within it (often the same), and every point tried. */
 export interface SloSummary {
   sweep_id: number | null;
-  status: string;
+  status: "running" | "done" | "cancelled" | "stopped" | "failed";
   reason: string;
   /** how the depth was searched, e.g. ssdprof's bisection over measured runs */
   method: string;
@@ -1489,7 +1689,8 @@ export interface SpecInput {
   model: string;
   /** model strings as OSes report them; * matches anything */
   match_patterns?: string[];
-  capacity_bytes?: number | null;
+  /** as typed: 960GB, 1TB */
+  capacity_bytes?: (number | string) | null;
   interface: Interface;
   link?: string;
   form_factor?: string;
@@ -1505,6 +1706,7 @@ export interface SpecOutput {
   model: string;
   /** model strings as OSes report them; * matches anything */
   match_patterns: string[];
+  /** as typed: 960GB, 1TB */
   capacity_bytes: number | null;
   interface: Interface;
   link: string;
@@ -1518,6 +1720,13 @@ export interface SpecOutput {
 
 /** Spec as the engine sends it; SpecInput is what it accepts. */
 export type Spec = SpecOutput;
+
+/** The lists a spec-sheet form offers, as the engine reads them. */
+export interface SpecChoices {
+  interfaces: Choice[];
+  accesses: Choice[];
+  units: Choice[];
+}
 
 export interface SpecCompareParams {
   run_ids: number[];
@@ -1579,7 +1788,7 @@ export interface SpecReference {
   /** e.g. 'rated 68,000 IOPS (rand_read, 4 KiB, QD32)' */
   label: string;
   /** matched (rated as this curve ran), unstated (the sheet leaves a condition out) or mismatch (not measured as rated: not drawn) */
-  status: string;
+  status: "matched" | "unstated" | "mismatch";
   /** why the figure is fair here, or what the sheet leaves unstated */
   note: string;
 }
@@ -1623,6 +1832,7 @@ export interface SpecVerdict {
 
 export interface SpecsListResult {
   specs: SpecOutput[];
+  choices: SpecChoices;
   /** spec files that could not be read, each naming the file and field */
   problems: string[];
   /** the specs that are the user's own (editable, deletable) */
@@ -1667,9 +1877,8 @@ export interface StoredCurve {
   sweep_id: number;
   created_at: string;
   name: string;
-  status: string;
-  /** curve or slo */
-  kind: string;
+  status: "running" | "done" | "cancelled" | "stopped" | "failed";
+  kind: "curve" | "slo";
 }
 
 export interface StudentSummary {
@@ -1895,7 +2104,7 @@ export interface ssdprof__model__curves__CurvePoint {
   lat_ns_p99: number | null;
   lat_ns_p99_9: number | null;
   run_id: number | null;
-  status: string;
+  status: "ok" | "partial" | "failed" | "cancelled";
 }
 
 /** Every RPC method: its params and its result. */
@@ -1976,6 +2185,10 @@ export interface Methods {
   "analysis.observe": { params: ObserveParams; result: ObserveResult };
   /** factor x metric correlations per storage-node count */
   "analysis.correlation": { params: CorrelationParams; result: CorrelationResult };
+  /** size an all-flash array: every way to cable its chassis and enclosures to SAS controllers, IOPS and CPU predicted from a chassis and one enclosure */
+  "analysis.scale_up": { params: ScaleUpParams; result: ScaleUpResult };
+  /** the scale-up sizing as a PDF page (base64) */
+  "analysis.scale_up_report": { params: ScaleUpParams; result: ReportResult };
   /** a PDF report of runs or a sweep (base64) */
   "report.pdf": { params: ReportParams; result: ReportResult };
   /** the hosts added so far */
@@ -2008,7 +2221,7 @@ export interface Methods {
 
 export type MethodName = keyof Methods;
 
-export const METHOD_NAMES = ["engine.info", "workload.validate", "presets.list", "devices.list", "sweep.estimate", "sweep.start", "sweep.resume", "sweep.cancel", "sweep.status", "sweeps.list", "pts.estimate", "pts.start", "pts.resume", "pts.cancel", "pts.status", "pts.list", "pts.get", "pts.report", "runs.list", "runs.get", "runs.tag", "runs.delete", "runs.charts", "runs.bars", "runs.summary", "runs.percentiles", "export.csv", "specs.list", "specs.match", "specs.compare", "specs.save", "specs.remember", "specs.delete", "runs.compare", "analysis.predict", "analysis.scaling", "analysis.observe", "analysis.correlation", "report.pdf", "hosts.list", "hosts.add", "hosts.test", "hosts.remove", "hosts.set_link", "curve.start", "curve.check", "curve.get", "curve.report", "curves.list", "slo.start", "slo.get", "slo.report"] as const satisfies readonly MethodName[];
+export const METHOD_NAMES = ["engine.info", "workload.validate", "presets.list", "devices.list", "sweep.estimate", "sweep.start", "sweep.resume", "sweep.cancel", "sweep.status", "sweeps.list", "pts.estimate", "pts.start", "pts.resume", "pts.cancel", "pts.status", "pts.list", "pts.get", "pts.report", "runs.list", "runs.get", "runs.tag", "runs.delete", "runs.charts", "runs.bars", "runs.summary", "runs.percentiles", "export.csv", "specs.list", "specs.match", "specs.compare", "specs.save", "specs.remember", "specs.delete", "runs.compare", "analysis.predict", "analysis.scaling", "analysis.observe", "analysis.correlation", "analysis.scale_up", "analysis.scale_up_report", "report.pdf", "hosts.list", "hosts.add", "hosts.test", "hosts.remove", "hosts.set_link", "curve.start", "curve.check", "curve.get", "curve.report", "curves.list", "slo.start", "slo.get", "slo.report"] as const satisfies readonly MethodName[];
 
 /** Notifications from the engine (and, for engine.status, the desktop shell). */
 export interface Notifications {
@@ -2028,6 +2241,26 @@ export const ERROR_CODES = {"parse_error": -32700, "invalid_request": -32600, "m
 export const TOKEN_HEADER = "X-Ssdprof-Token";
 
 export type ErrorData = RpcErrorData;
+
+/** Every value of ssdprof.model.status.RunStatus, in order. */
+export const RUN_STATUS_VALUES = ["ok", "partial", "failed", "cancelled"] as const;
+export type RunStatus = (typeof RUN_STATUS_VALUES)[number];
+
+/** Every value of ssdprof.model.status.SweepEnd, in order. */
+export const SWEEP_END_VALUES = ["done", "cancelled", "stopped", "failed"] as const;
+export type SweepEnd = (typeof SWEEP_END_VALUES)[number];
+
+/** Every value of ssdprof.model.status.SweepState, in order. */
+export const SWEEP_STATE_VALUES = ["running", "done", "cancelled", "stopped", "failed"] as const;
+export type SweepState = (typeof SWEEP_STATE_VALUES)[number];
+
+/** Every value of ssdprof.model.status.SweepKind, in order. */
+export const SWEEP_KIND_VALUES = ["sweep", "pts"] as const;
+export type SweepKind = (typeof SWEEP_KIND_VALUES)[number];
+
+/** Every value of ssdprof.model.status.ReferenceStatus, in order. */
+export const REFERENCE_STATUS_VALUES = ["matched", "unstated", "mismatch"] as const;
+export type ReferenceStatus = (typeof REFERENCE_STATUS_VALUES)[number];
 
 /** Every metric's display name and unit (a value in the metric's own unit is divided by scale), from ssdprof.analysis.metrics.METRIC_NAMES. */
 export const METRIC_NAMES = {"iops": {"label": "IOPS", "unit": "IOPS", "scale": 1.0, "title": "IOPS"}, "bw_bytes_per_s": {"label": "bandwidth", "unit": "MB/s", "scale": 1000000.0, "title": "bandwidth (MB/s)"}, "lat_ns_mean": {"label": "mean latency", "unit": "µs", "scale": 1000.0, "title": "mean latency (µs)"}, "lat_ns_p50": {"label": "median latency", "unit": "µs", "scale": 1000.0, "title": "median latency (µs)"}, "lat_ns_p99": {"label": "p99 latency", "unit": "µs", "scale": 1000.0, "title": "p99 latency (µs)"}, "lat_ns_p99_9": {"label": "p99.9 latency", "unit": "µs", "scale": 1000.0, "title": "p99.9 latency (µs)"}, "read_iops": {"label": "read IOPS", "unit": "IOPS", "scale": 1.0, "title": "read IOPS (IOPS)"}, "write_iops": {"label": "write IOPS", "unit": "IOPS", "scale": 1.0, "title": "write IOPS (IOPS)"}, "read_bw_bytes_per_s": {"label": "read bandwidth", "unit": "MB/s", "scale": 1000000.0, "title": "read bandwidth (MB/s)"}, "write_bw_bytes_per_s": {"label": "write bandwidth", "unit": "MB/s", "scale": 1000000.0, "title": "write bandwidth (MB/s)"}, "read_lat_ns_mean": {"label": "mean read latency", "unit": "µs", "scale": 1000.0, "title": "mean read latency (µs)"}, "write_lat_ns_mean": {"label": "mean write latency", "unit": "µs", "scale": 1000.0, "title": "mean write latency (µs)"}, "read_lat_ns_p99": {"label": "p99 read latency", "unit": "µs", "scale": 1000.0, "title": "p99 read latency (µs)"}, "write_lat_ns_p99": {"label": "p99 write latency", "unit": "µs", "scale": 1000.0, "title": "p99 write latency (µs)"}} as const satisfies Record<string, { label: string; unit: string; scale: number; title: string }>;
