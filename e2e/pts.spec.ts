@@ -21,7 +21,7 @@ test('a laptop-profile PTS latency test: rounds, convergence plot and determinat
 
   // a bad field is named beside it, and nothing starts
   await page.getByLabel('Read % of each mix').fill('100,150');
-  await expect(page.locator('[data-field="mixes"]').first()).toContainText('each mix is a read percentage from 0 to 100');
+  await expect(page.locator('[data-field="mixes"]').first()).toContainText('150 is out of range; allowed read percentages from 0 to 100');
   await expect(page.getByRole('button', { name: 'Start PTS test' })).toBeDisabled();
   await page.getByLabel('Read % of each mix').fill('100,0');
   await expect(page.locator('[data-field="mixes"]')).toHaveCount(0);
