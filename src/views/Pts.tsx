@@ -101,20 +101,36 @@ export function Pts({ busy }: { busy: boolean }) {
       <p className="hint">Steady state by rounds (the PTS rule: the last 5 rounds within 20 % of their mean, and a fitted line that moves at most
         10 % of it). The laptop profile is a scaled-down form for learning the method, and is not PTS-compliant.</p>
       <form className="designer" onSubmit={(e) => { e.preventDefault(); void start(); }}>
-        {choice('test', 'Test')}
-        {choice('profile', 'Profile')}
-        {text('target', 'Target', 'a file or folder (blank: the default test file), or a whole block device')}
-        {text('size', 'Test region', "e.g. 256m (blank: the profile's default, or the whole device)")}
-        {text('roundTime', 'Time per point', 'each point of a round (PTS 60 s; laptop 2 s)')}
-        {text('maxRounds', 'Most rounds', 'PTS 25; steady state needs at least the window (5)', 'numeric')}
-        {text('blockSizes', 'Access sizes', "comma-separated (blank: the test's)")}
-        {text('mixes', 'Read % of each mix', "comma-separated, e.g. 100,65,0 (blank: the test's)")}
-        <SelectField name="engine" label="Engine" value={form.engine} onChange={(v) => set('engine')(v as PtsForm['engine'])}
-          messages={byField.get('engine')} choices={rules.engine?.choices ?? [{ value: 'auto', label: 'auto' }]} />
-        {choice('precondition', 'Preconditioning')}
-        <Field name="purge" label="" messages={byField.get('purge')} hint={estimate?.purge_refusal || estimate?.purge || 'a block device: blkdiscard; a file: a new file'}>
-          <label><input id="field-purge" type="checkbox" checked={form.purge} onChange={(e) => set('purge')(e.target.checked)} /> Purge first</label>
-        </Field>
+        {/* the designer's layout: the same fields, grids and hints in every form */}
+        <fieldset>
+          <legend>Test</legend>
+          <div className="grid">
+            {choice('test', 'Test')}
+            {choice('profile', 'Profile')}
+            {text('roundTime', 'Time per point', 'each point of a round (PTS 60 s; laptop 2 s)')}
+            {text('maxRounds', 'Most rounds', 'PTS 25; steady state needs at least the window (5)', 'numeric')}
+            {text('blockSizes', 'Access sizes', "comma-separated (blank: the test's)")}
+            {text('mixes', 'Read % of each mix', "comma-separated, e.g. 100,65,0 (blank: the test's)")}
+          </div>
+        </fieldset>
+        <fieldset>
+          <legend>Where and how</legend>
+          <div className="grid">
+            {text('target', 'Target', 'a file or folder (blank: the default test file), or a whole block device')}
+            {text('size', 'Test region', "e.g. 256m (blank: the profile's default, or the whole device)")}
+            <SelectField name="engine" label="Engine" value={form.engine}
+              onChange={(v) => set('engine')(v as PtsForm['engine'])} messages={byField.get('engine')}
+              choices={rules.engine?.choices ?? [{ value: 'auto', label: 'auto' }]} />
+            {choice('precondition', 'Preconditioning')}
+            <Field name="purge" label="" messages={byField.get('purge')}
+              hint={estimate?.purge_refusal || estimate?.purge || 'a block device: blkdiscard; a file: a new file'}>
+              <label>
+                <input id="field-purge" type="checkbox" checked={form.purge}
+                  onChange={(e) => set('purge')(e.target.checked)} /> Purge first
+              </label>
+            </Field>
+          </div>
+        </fieldset>
         {others.map((m) => <p key={m} className="problem" role="alert">{m}</p>)}
         <PtsEstimateLine estimate={estimate} />
         <button type="submit" className="primary" disabled={blocked}>Start PTS test</button>
