@@ -147,6 +147,40 @@ test('the latency-target search names the depth with the most IOPS within the ta
   await page.screenshot({ path: join(SCREENSHOTS, 'first-hour-slo.png'), fullPage: true });
 });
 
+test('a laptop-profile PTS test counts its rounds against the most it may take', async ({ app: page, scratch }) => {
+  await page.getByRole('tab', { name: 'PTS' }).click();
+  await page.getByLabel('Test', { exact: true }).selectOption('latency');
+  await page.getByLabel('Profile').selectOption('laptop');
+  await page.getByLabel('Target', { exact: true }).fill(scratch);
+  await page.getByLabel('Test region').fill('16m');
+  await page.getByLabel('Time per point').fill('0.5s');
+  await page.getByLabel('Most rounds').fill('5');
+  await page.getByLabel('Access sizes').fill('4k');
+  await page.getByLabel('Read % of each mix').fill('100,0');
+  await page.getByLabel('Preconditioning').selectOption('none');
+  await expect(page.getByTestId('pts-estimate')).toContainText('2 points a round');
+  await page.getByRole('button', { name: 'Start PTS test' }).click();
+  const seen = await page.evaluate(() => new Promise<string[]>((resolve) => {
+    const lines: string[] = [];
+    const timer = setInterval(() => {
+      const line = [...document.querySelectorAll('[data-testid="pts-progress"] p')]
+        .map((p) => p.textContent ?? '').find((text) => text.startsWith('Round ')) ?? '';
+      if (line && lines.at(-1) !== line) lines.push(line);
+      if (document.querySelector('[data-testid="pts-finished"]')) {
+        clearInterval(timer);
+        resolve(lines);
+      }
+    }, 50);
+  }));
+  const rounds = seen.flatMap((line) => {
+    const match = /^Round (\d+) of at most (\d+), point (\d+) of (\d+)/.exec(line);
+    return match ? [match.slice(1).map(Number)] : [];
+  });
+  expect(rounds.length).toBeGreaterThan(0);
+  const wrong = rounds.filter(([round, most, point, points]) => most !== 5 || round! > 5 || point! > points!);
+  expect(wrong).toEqual([]);
+});
+
 test('the PDF opens with the summary and reports fits honestly', async ({ app: page, running }) => {
   await page.getByRole('tab', { name: 'History' }).click();
   await page.getByLabel('Tag', { exact: true }).fill(TAG);

@@ -18,4 +18,15 @@ describe('PtsProgress', () => {
     render(<PtsProgress state={state} />);
     expect(screen.getByText('Round 3 of at most 25, point 2 of 2')).toBeDefined();
   });
+
+  it('keeps showing the round measured when its end arrives before the next round starts', () => {
+    let state = ptsProgress(null, { ...started, max_rounds: 5 });
+    state = ptsProgress(state, { kind: 'point_started', index: 1, repeat: 4, number: 10, count: points(9),
+      round: { ...rounds(4), total: 5 }, workload: fullRun.workload, eta_s: 1 });
+    const steady = { attained: false, reason: 'not yet', window: [], excursion_pct: null, slope_excursion_pct: null };
+    state = ptsProgress(state, { kind: 'round_finished', round: 5, tracking_value: 70,
+      steady_state: steady } as unknown as Parameters<typeof ptsProgress>[1]);
+    render(<PtsProgress state={state} />);
+    expect(screen.getByText('Round 5 of at most 5, point 2 of 2')).toBeDefined();
+  });
 });

@@ -10,7 +10,10 @@ export interface PtsProgressState {
   test: string;
   phase: string;
   compliance: string;
+  /** Rounds finished. */
   round: number;
+  /** The round the last point started belongs to (1-based): what "Round N" shows while it runs. */
+  measuring: number;
   max_rounds: number;
   point: number;
   points_per_round: number;
@@ -23,7 +26,8 @@ export interface PtsProgressState {
 }
 
 const EMPTY: PtsProgressState = {
-  pts_id: null, test: '', phase: '', compliance: '', round: 0, max_rounds: 0, point: 0, points_per_round: 0,
+  pts_id: null, test: '', phase: '', compliance: '', round: 0, measuring: 0, max_rounds: 0, point: 0,
+  points_per_round: 0,
   precondition: null, purge: '', check: '', rounds: [], finished: null,
 };
 
@@ -43,7 +47,7 @@ export function ptsProgress(state: PtsProgressState | null, event: PtsEvent | Pt
     case 'point_started':
       // The engine counts a test's rounds (finished, of at most) and places the point in its round.
       return { ...s, phase: 'rounds', point: event.index + 1, round: event.round?.done ?? s.round,
-        max_rounds: event.round?.total ?? s.max_rounds };
+        measuring: (event.round?.done ?? s.round) + 1, max_rounds: event.round?.total ?? s.max_rounds };
     case 'round_finished':
       return { ...s, round: event.round, check: event.steady_state.reason,
         rounds: [...s.rounds.filter((r) => r.round !== event.round), { round: event.round, value: event.tracking_value }] };
@@ -66,7 +70,8 @@ export function PtsProgress({ state }: { state: PtsProgressState }) {
           {pre.done < pre.total ? `, about ${formatDuration(pre.eta_s)} left` : ', done'}</p>
       )}
       {state.phase === 'rounds' && !state.finished && (
-        <p>Round {state.round + 1} of at most {state.max_rounds}, point {state.point} of {state.points_per_round}</p>
+        // a round's end arrives before the next round's first point: the round shown is the one measured
+        <p>Round {state.measuring} of at most {state.max_rounds}, point {state.point} of {state.points_per_round}</p>
       )}
       {state.check && <p data-testid="pts-check">After round {state.round}: {state.check}</p>}
       {state.finished && (
