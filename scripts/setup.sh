@@ -40,17 +40,24 @@ system_packages() {
 }
 
 test_host_packages() {
-  # The integration tests' SSH hosts and Ceph cluster (engine/tests/infra), and shellcheck for `npm run lint:sh`;
-  # without these, those tests skip (and fail under CI=true) and lint:sh fails.
+  # The integration tests' SSH hosts, Ceph cluster and lab node (a QEMU guest with NVMe, SATA and virtio disks,
+  # engine/tests/infra; its kernel package is fetched by the tests into /var/cache/ssdprof-lab), and shellcheck
+  # for `npm run lint:sh`; without these, those tests skip (and fail under CI=true) and lint:sh fails.
   local missing=() extra cmd pkg
   for extra in sshd:openssh-server ssh:openssh-client ip:iproute2 ceph-mon:ceph-mon ceph-mgr:ceph-mgr ceph-osd:ceph-osd ceph:ceph-common \
-      shellcheck:shellcheck; do
+      qemu-system-x86_64:qemu-system-x86 busybox:busybox-static cpio:cpio depmod:kmod nvme:nvme-cli smartctl:smartmontools \
+      mdadm:mdadm lvm:lvm2 shellcheck:shellcheck; do
     IFS=: read -r cmd pkg <<<"$extra"
     command -v "$cmd" >/dev/null || [ -x "/usr/sbin/$cmd" ] || missing+=("$pkg")
   done
+  # the lab node's initramfs needs busybox linked statically; Debian's plain busybox is not
+  if command -v busybox >/dev/null && ldd "$(command -v busybox)" >/dev/null 2>&1; then missing+=(busybox-static); fi
+  # the results store's tests run on a throwaway PostgreSQL server too (engine/tests/store/pg_server.py);
+  # Debian keeps initdb and pg_ctl off the PATH, in /usr/lib/postgresql/<version>/bin
+  compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || command -v initdb >/dev/null || missing+=(postgresql)
   [ ${#missing[@]} -eq 0 ] && return 0
-  say "installing ${missing[*]} (for the SSH-host and Ceph integration tests, and shellcheck for lint:sh)"
-  apt_install "${missing[@]}" || say "could not install ${missing[*]}: needs root (or sudo) and apt-get; the SSH-host and Ceph tests will skip (and fail under CI=true), and without shellcheck \`npm run lint:sh\` fails (Debian/Ubuntu: apt install shellcheck; macOS: brew install shellcheck)."
+  say "installing ${missing[*]} (for the SSH-host, Ceph and lab-node integration tests, and shellcheck for lint:sh)"
+  apt_install "${missing[@]}" || say "could not install ${missing[*]}: needs root (or sudo) and apt-get; the SSH-host, Ceph and lab-node tests will skip (and fail under CI=true), and without shellcheck \`npm run lint:sh\` fails (Debian/Ubuntu: apt install shellcheck; macOS: brew install shellcheck)."
 }
 
 python_env() {

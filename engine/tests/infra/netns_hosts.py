@@ -368,7 +368,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_teardown(item: pytest.Item) -> Iterator[None]:
     yield  # function-scoped fixtures (the resets) are finalised first
-    for fixture in ("ceph_cluster_session", "ssh_hosts_session"):
+    for fixture in ("ceph_cluster_session", "ssh_hosts_session", "lab_node_session"):
         if _last_user.get(fixture) == item.nodeid and fixture in _closers:
             _closers.pop(fixture)()
 
