@@ -179,8 +179,9 @@ class RemoteSite:
         seconds = time.monotonic() - started
         laid_out = self.hosts.laid_out  # a device is measured as it is: no test file to speak of
         if laid_out:
+            size_bytes = max(p.size_bytes for p in self._spec.points)
             emit(LayoutDone(path=", ".join(f"{h}:{t}" for h, t in laid_out.items()),
-                            size_bytes=max(p.size_bytes for p in self._spec.points), seconds=seconds))
+                            size_bytes=size_bytes, seconds=seconds))
         return seconds
 
     def vanished(self) -> str | None:

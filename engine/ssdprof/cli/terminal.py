@@ -59,7 +59,9 @@ class ProgressPrinter:
             if len(r.hosts) > 1 or any(h.device_queue for h in r.hosts):
                 for host in r.hosts:
                     queue = f"; {format_device_queue(host.device_queue)}" if host.device_queue else ""
-                    self._line(f"    {host.host}: {host.error or _direction_brief(host)}{queue}", final=True)
+                    clock = f"; clock {host.clock_offset_label}" if host.clock_offset_label else ""
+                    brief = host.error or _direction_brief(host)
+                    self._line(f"    {host.host}: {brief}{queue}{clock}", final=True)
             if r.device_queue is not None:
                 self._line(f"    {format_device_queue(r.device_queue)}", final=True)
             for warning in r.warnings:

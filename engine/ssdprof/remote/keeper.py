@@ -28,7 +28,8 @@ from ssdprof.target.processes import end_with_parent
 
 __all__ = ["Keeper", "Keepers"]
 
-_PROBE_TIMEOUT_S = 30.0
+_PROBE_TIMEOUT_S = 90.0
+"""A slow host's probe (fio's start-up several times) took over 30 s on an emulated machine under load."""
 _LAYOUT_TIMEOUT_S = 600.0
 
 

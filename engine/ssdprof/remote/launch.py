@@ -131,7 +131,11 @@ class Launch:
             for run in list(pending):
                 if run.ready.is_set():
                     pending.remove(run)
-                    run.clock_offset_ns = clock_offset_ns(sent_ns, run.ready_clock_ns, run.ready_local_ns or sent_ns)
+                    received_ns = run.ready_local_ns or sent_ns
+                    run.clock_offset_ns = clock_offset_ns(sent_ns, run.ready_clock_ns, received_ns)
+                    if run.ready_clock_ns is not None:
+                        run.clock_measured_ns = run.ready_clock_ns - (sent_ns + received_ns) // 2
+                        run.clock_bound_ns = (received_ns - sent_ns) // 2
             if not pending:
                 break
             if time.monotonic() > deadline:

@@ -88,8 +88,10 @@ class MultiHostEngine:
 
     @property
     def laid_out(self) -> dict[str, str]:
-        """What prepare wrote before the first point, by host: test files and RBD images, never a device."""
-        return {name: target for name, target in self.targets.items() if name not in self.options.devices}
+        """What prepare wrote before the first point, by host: test files and RBD images, never a
+        device."""
+        devices = self.options.devices
+        return {name: target for name, target in self.targets.items() if name not in devices}
 
     @property
     def tool_versions(self) -> dict[str, str]:

@@ -39,6 +39,10 @@ class HostRun:
     I/O loop (fio_wrapper.sh). The job's first I/O follows once its process next gets a CPU."""
     clock_offset_ns: int = 0
     """The host's clock minus ours, when the two clearly differ (0 when they agree within a round trip)."""
+    clock_measured_ns: int | None = None
+    clock_bound_ns: int | None = None
+    """The offset as measured (even within the round trip) and half that round trip: what the result
+    records."""
     ready: threading.Event = field(default_factory=threading.Event)
     ready_clock_ns: int | None = None
     ready_local_ns: int | None = None
@@ -94,7 +98,8 @@ class HostRun:
         except FioOutputError:
             reason = f"{name}: {self.lost_stream}" if self.lost_stream else self.ssh_failure() if self.returncode == 255 else (
                 last_error(self.stderr_lines) or f"{name}: fio produced no result (exit status {self.returncode})")
-            return HostResult(host=name, error=reason, start_epoch_ns=self.start_epoch_ns, jobs_start_epoch_ns=sorted(self.began_ns))
+            return HostResult(host=name, error=reason, start_epoch_ns=self.start_epoch_ns,
+                              jobs_start_epoch_ns=sorted(self.began_ns), **self._clock())
         error = None
         if self.lost_stream:
             error = f"{name}: {self.lost_stream}; its data up to then kept"
@@ -106,7 +111,10 @@ class HostRun:
             error = f"{name}: fio {_ending(self.fio_exit)} mid-run; its data up to then kept"
         return HostResult(host=name, jobs=len(report.jobs), read=combine(j.read for j in report.jobs),
                           write=combine(j.write for j in report.jobs), error=error, start_epoch_ns=self.start_epoch_ns,
-                          jobs_start_epoch_ns=sorted(self.began_ns))
+                          jobs_start_epoch_ns=sorted(self.began_ns), **self._clock())
+
+    def _clock(self) -> dict[str, int | None]:
+        return {"clock_offset_ns": self.clock_measured_ns, "clock_offset_bound_ns": self.clock_bound_ns}
 
 
 class HostSession:

@@ -45,6 +45,8 @@ def _environment_rows(env: Environment, run: RunResult) -> list[tuple[str, str]]
         ("Measured with", engine + ("; direct I/O (page cache bypassed)" if run.workload.direct else "; BUFFERED (page cache)")),
         ("Source", run.source),
     ]
+    if len(env.device_stack) > 1:  # the device lies on others: RAID, LVM, a loop device, a partition
+        rows.insert(5, ("Device stack", "; ".join(env.device_stack)))
     if env.cluster is not None:
         c = env.cluster
         rows.append(("Ceph cluster", f"{c.name or c.fsid}: {c.storage_nodes} storage node(s), {c.osds_up}/{c.osd_count} OSDs up, "
@@ -200,4 +202,10 @@ def hosts_section(b: Builder, groups: Sequence[RunGroup]) -> bool:
             "merges their latency histograms", numeric_from=3)
     if skew:
         b.para("Spread of the hosts' fio start times: " + "; ".join(skew) + ".")
+    clocks = [f"run {r.id} {h.host}: {h.clock_offset_label}"
+              for r in runs for h in r.hosts if h.clock_offset_label]
+    if clocks:
+        b.para("Each host's clock minus ssdprof's, measured over its SSH session as the point "
+               "started (± half the round trip; start times above are on ssdprof's clock): "
+               + "; ".join(clocks) + ".")
     return True

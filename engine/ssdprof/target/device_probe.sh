@@ -4,6 +4,9 @@
 #
 #   target=NAME KIND SIZE_BYTES LOGICAL_BLOCK   the device as given (kind: disk partition loop zram ram dm md)
 #   layer=NAME KIND DETAIL                      what lies beneath it, one line per step, down to a disk
+#                                               (md: layer=NAME md LEVEL CHUNK_BYTES)
+#   member=LAYER NAME HW_PATH                   each member of an md or dm layer, its hardware path
+#   dmtable=LAYER TYPE ARGS...                  a dm layer's first target (dmsetup, where it answers)
 #   base.KEY=VALUE                              the disk at the bottom: model, serial, queue limits, link
 #   mount=MOUNTPOINT  holder=NAME  swap=PATH    uses of the device or its partitions
 #   error=TEXT                                  the device cannot be described
@@ -14,13 +17,22 @@ dev=${1:?usage: device_probe.sh /dev/DEVICE}
 read_file() { [ -r "$1" ] && head -n 1 "$1" 2>/dev/null | tr -d '\n'; }
 node_of() { readlink -f "/sys/dev/block/$1"; }   # MAJOR:MINOR -> its sysfs node
 queue_of() { if [ -d "$1/queue" ]; then echo "$1/queue"; else echo "${1%/*}/queue"; fi; }
-# SCSI VPD page 0x80 (unit serial number; libata answers it for ATA disks, which have no serial file):
-# a 4-byte header, then the serial, space padded.
-vpd_serial() { [ -r "$1" ] && tail -c +5 "$1" 2>/dev/null | tr -d '\000\n' | sed 's/^ *//; s/ *$//'; }
-# VPD page 0x89 (ATA information; libata's SAT layer) holds the disk's IDENTIFY DEVICE data from byte 60:
-# bytes 20-93 of it are the serial, firmware and model (40 characters: the SCSI model file keeps 16), as
-# hex for ssdprof to decode (ATA strings swap each pair of bytes).
-ata_identify() { [ -r "$1" ] && tail -c +81 "$1" 2>/dev/null | head -c 74 | od -An -v -tx1 | tr -d ' \n'; }
+# SCSI VPD page 0x80 (unit serial number; libata answers it for ATA disks, which have no serial
+# file): a 4-byte header, then the serial, space padded.
+vpd_serial() {
+  [ -r "$1" ] && tail -c +5 "$1" 2>/dev/null | tr -d '\000\n' | sed 's/^ *//; s/ *$//'
+}
+# VPD page 0x89 (ATA information; libata's SAT layer) holds the disk's IDENTIFY DEVICE data from
+# byte 60: its bytes 20-93 are the serial, firmware and model (40 characters: the SCSI model file
+# keeps 16), as hex for ssdprof to decode (ATA strings swap each pair of bytes).
+ata_identify() {
+  [ -r "$1" ] && tail -c +81 "$1" 2>/dev/null | head -c 74 | od -An -v -tx1 | tr -d ' \n'
+}
+
+hw_of() {  # $1 = sysfs node: the hardware behind it (a partition's, its disk's)
+  n=$1; [ -f "$n/partition" ] && n=${n%/*}
+  [ -e "$n/device" ] && readlink -f "$n/device"
+}
 
 kind_of() {  # $1 = sysfs node
   name=${1##*/}
@@ -55,7 +67,18 @@ while [ "$steps" -lt 8 ]; do
       here=$below ;;
     dm | md)
       first=; for slave in "$here"/slaves/*; do [ -e "$slave" ] && first=${slave##*/}; break; done  # the first, as ls would
-      echo "layer=${here##*/} $(kind_of "$here") $(read_file "$here/dm/name")"
+      name=${here##*/}
+      if [ -d "$here/md" ]; then
+        echo "layer=$name md $(read_file "$here/md/level") $(read_file "$here/md/chunk_size")"
+      else
+        echo "layer=$name dm $(read_file "$here/dm/name")"
+        table=$(dmsetup table "$(read_file "$here/dm/name")" 2>/dev/null | head -n 1)
+        # shellcheck disable=SC2086 # its words: start, length, type, arguments
+        [ -n "$table" ] && set -- $table && shift 2 && echo "dmtable=$name $*"
+      fi
+      for slave in "$here"/slaves/*; do
+        [ -e "$slave" ] && echo "member=$name ${slave##*/} $(hw_of "$(readlink -f "$slave")")"
+      done
       [ -n "$first" ] || break
       here=$(readlink -f "$here/slaves/$first") ;;
     *) break ;;

@@ -19,7 +19,8 @@ from pathlib import Path
 from ssdprof.model.quantities import format_size
 from ssdprof.model.workload import FIELD_RULES, FieldProblem, Workload
 
-__all__ = ["BlockDevice", "claim_exclusively", "device_problems", "list_devices", "parse_probe", "probe_device", "probe_script"]
+__all__ = ["BlockDevice", "claim_exclusively", "device_problems", "interface_of", "list_devices",
+           "parse_probe", "probe_device", "probe_script"]
 
 RAM_FILESYSTEMS = frozenset({"tmpfs", "ramfs", "hugetlbfs", "devtmpfs"})
 _PROBE_TIMEOUT_S = 20.0
@@ -121,6 +122,19 @@ def list_devices(sys_class_block: Path = Path("/sys/class/block")) -> list[Block
     return found
 
 
+def interface_of(device: str, hardware_path: str) -> str:
+    """NVMe, SATA, USB, virtio, SCSI/SAS or memory/loop, from a disk's name and sysfs hardware path."""
+    if device.startswith("nvme"):
+        return "NVMe"
+    markers = (("/ata", "SATA"), ("/usb", "USB"), ("virtio", "virtio"), ("/host", "SCSI/SAS"))
+    for marker, name in markers:
+        if marker in hardware_path:
+            return name
+    if device.startswith(("loop", "zram", "ram")):
+        return "memory/loop"
+    return ""
+
+
 def parse_probe(path: str, text: str) -> BlockDevice:
     """The device from device_probe.sh's key=value lines."""
     values: dict[str, list[str]] = {}
@@ -131,7 +145,8 @@ def parse_probe(path: str, text: str) -> BlockDevice:
     if "target" not in values:
         return BlockDevice(path=path, error=(values.get("error") or [f"no facts about {path}"])[0])
     name, kind, size, logical = ([*values["target"][0].split(), "", "", "0", "512"])[:4]
-    base = _with_ata_identity({key.removeprefix("base."): items[0] for key, items in values.items() if key.startswith("base.")})
+    base = _with_ata_identity({key.removeprefix("base."): items[0] for key, items in values.items()
+                               if key.startswith("base.")})
     stack, backing, backing_fs, dio = [], "", "", None
     for layer in values.get("layer", []):
         words = layer.split(" ", 4)
@@ -142,6 +157,8 @@ def parse_probe(path: str, text: str) -> BlockDevice:
             stack.append(f"{words[0]}: loop device over {backing} ({backing_fs}, direct I/O {'on' if dio else 'off'})")
         elif len(words) >= 3 and words[1] == "filesystem":
             backing_fs = words[2]
+        elif len(words) >= 2 and words[1] in ("md", "dm"):
+            stack.append(_array_layer(words, values))
         else:
             stack.append(f"{words[0]}: {' '.join(words[1:])}")
     if base:
@@ -152,9 +169,33 @@ def parse_probe(path: str, text: str) -> BlockDevice:
                        swaps=tuple(dict.fromkeys(values.get("swap", []))))
 
 
+def _array_layer(words: list[str], values: dict[str, list[str]]) -> str:
+    """An md or dm layer in words: its RAID level and chunk, or its device-mapper target, and every
+    member with its interface, e.g. ``md0: md RAID 5, chunk 512KiB, over vda (virtio), vdb (virtio)``."""
+    name = words[0]
+    members = [m.split(" ", 2) for m in values.get("member", []) if m.split(" ", 1)[0] == name]
+    over = ", ".join(f"{m[1]} ({interface_of(m[1], m[2] if len(m) > 2 else '') or 'unknown'})"
+                     for m in members if len(m) > 1)
+    if words[1] == "md":
+        level = words[2] if len(words) > 2 else ""
+        chunk = _int(words[3]) if len(words) > 3 else 0
+        raid = level.startswith("raid")
+        what = "md " + (f"RAID {level.removeprefix('raid')}" if raid else level or "array")
+        what += f", chunk {format_size(chunk)}" if chunk and level not in ("raid1", "linear") else ""
+    else:
+        tables = [t.split()[1:] for t in values.get("dmtable", []) if t.split(" ", 1)[0] == name]
+        table = tables[0] if tables else []
+        what = "device-mapper " + " ".join(words[2:3])
+        if table[:1] == ["striped"] and len(table) >= 3:
+            what += f", striped over {table[1]} (chunk {format_size(_int(table[2]) * 512)})"
+        elif table:
+            what += f", {table[0]}"
+    return f"{name}: {what}" + (f", over {over}" if over else "")
+
+
 def _with_ata_identity(base: dict[str, str]) -> dict[str, str]:
-    """An ATA disk's own serial, firmware and model from its IDENTIFY data (bytes 20-93, as hex), in place of
-    the SCSI translation's (whose model file keeps 16 characters and revision 4)."""
+    """An ATA disk's own serial, firmware and model from its IDENTIFY data (bytes 20-93, as hex), in
+    place of the SCSI translation's (whose model file keeps 16 characters and revision 4)."""
     raw = base.pop("ata_identify", "")
     try:
         data = bytes.fromhex(raw)

@@ -17,7 +17,7 @@ import psutil
 
 from ssdprof import __version__
 from ssdprof.model.results import Environment
-from ssdprof.target.devices import BlockDevice
+from ssdprof.target.devices import BlockDevice, interface_of
 
 __all__ = ["block_device_of", "capture_environment", "interface_limit_bytes_per_s"]
 
@@ -44,7 +44,7 @@ def capture_environment(target: Path, tool_versions: dict[str, str] | None = Non
 def device_environment(device: BlockDevice) -> dict[str, object]:
     """Environment fields for a block device target: the device itself, and the disk at the bottom of its stack."""
     base = device.base
-    interface = _interface(base.get("name", ""), base.get("hw_path", ""))
+    interface = interface_of(base.get("name", ""), base.get("hw_path", ""))
     link = ""
     if interface == "NVMe" and base.get("pcie_speed") and base.get("pcie_width"):
         link = f"{base['pcie_speed'].replace(' PCIe', '')} PCIe x{base['pcie_width']}"
@@ -123,11 +123,12 @@ def _device_facts(device: str) -> dict[str, object]:
     node = _SYS_BLOCK / device
     hardware = (node / "device").resolve() if (node / "device").exists() else None
     path = str(hardware) if hardware else ""
-    interface = _interface(device, path)
+    interface = interface_of(device, path)
     link = _pcie_link(hardware) if interface == "NVMe" and hardware else _sata_link(hardware) if interface == "SATA" else ""
     return {
         "device_model": _read(node / "device" / "model"),
-        "device_serial": _read(node / "device" / "serial") or _read(node / "serial") or _vpd_serial(node / "device"),
+        "device_serial": (_read(node / "device" / "serial") or _read(node / "serial")
+                          or _vpd_serial(node / "device")),
         "device_firmware": _read(node / "device" / "firmware_rev") or _read(node / "device" / "rev"),
         "interface": interface,
         "pcie_link": link,
@@ -135,17 +136,6 @@ def _device_facts(device: str) -> dict[str, object]:
         "rotational": _read(node / "queue" / "rotational") == "1" if (node / "queue" / "rotational").exists() else None,
         "logical_block_bytes": int(_read(node / "queue" / "logical_block_size") or 0) or None,
     }
-
-
-def _interface(device: str, hardware_path: str) -> str:
-    if device.startswith("nvme"):
-        return "NVMe"
-    for marker, name in (("/ata", "SATA"), ("/usb", "USB"), ("virtio", "virtio"), ("/host", "SCSI/SAS")):
-        if marker in hardware_path:
-            return name
-    if device.startswith(("loop", "zram", "ram")):
-        return "memory/loop"
-    return ""
 
 
 def _pcie_link(hardware: Path) -> str:
@@ -169,11 +159,13 @@ def _sata_link(hardware: Path | None) -> str:
 
 
 def _vpd_serial(device: Path) -> str:
-    """SCSI VPD page 0x80 (libata answers it for ATA disks, which have no serial file): a 4-byte header, the serial."""
+    """SCSI VPD page 0x80 (libata answers it for ATA disks, which have no serial file): a 4-byte
+    header, then the serial."""
     try:
-        return (device / "vpd_pg80").read_bytes()[4:].decode("ascii", errors="replace").strip(" \x00")
+        raw = (device / "vpd_pg80").read_bytes()
     except OSError:
         return ""
+    return raw[4:].decode("ascii", errors="replace").strip(" \x00")
 
 
 def _mount_of(target: Path) -> Any:

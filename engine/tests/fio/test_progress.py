@@ -1,5 +1,6 @@
 """Per-second samples from fio's status documents (fio/progress.py), on real fio output with the
-instants a slow host gives them: two documents at one instant, a document right at the ramp's reset."""
+instants a slow host gives them: two documents at one instant, a document right at the ramp's
+reset."""
 
 from __future__ import annotations
 
@@ -24,17 +25,28 @@ def samples_of(tracker: ProgressTracker, sequence: list[dict[str, Any]]) -> list
 
 
 def finite(sample: ProgressSample) -> bool:
-    return all(math.isfinite(v) for v in (sample.read_iops, sample.write_iops,
-                                          sample.read_bw_bytes_per_s, sample.write_bw_bytes_per_s))
+    return all(
+        math.isfinite(v)
+        for v in (
+            sample.read_iops,
+            sample.write_iops,
+            sample.read_bw_bytes_per_s,
+            sample.write_bw_bytes_per_s,
+        )
+    )
 
 
 def test_two_status_documents_with_the_same_elapsed_time_give_one_sample_not_a_crash() -> None:
     first, second, *rest = documents("fio-3.33_status_interval.jsonplus.txt")
-    again = copy.deepcopy(second)  # a slow host: the status thread printed twice within one millisecond
+    again = copy.deepcopy(
+        second
+    )  # a slow host: the status thread printed twice within one millisecond
     for ramp_s in (0.0, 1.0):
         tracker = ProgressTracker(ramp_s=ramp_s)
         samples = samples_of(tracker, [first, second, again, *rest])
-        assert [s.elapsed_s for s in samples] == sorted({s.elapsed_s for s in samples}), "one sample per instant"
+        assert [s.elapsed_s for s in samples] == sorted({s.elapsed_s for s in samples}), (
+            "one sample per instant"
+        )
         assert len(samples) >= 3
         assert all(finite(s) and s.read_iops >= 0 for s in samples)
 
@@ -48,10 +60,14 @@ def test_a_status_document_right_at_the_end_of_the_ramp_is_skipped_not_divided_b
     for job in at_reset["jobs"]:
         for direction in ("read", "write", "trim"):
             stats = job[direction]
-            stats.update(io_bytes=0, io_kbytes=0, total_ios=0, runtime=0, bw=0, bw_bytes=0, iops=0.0)
+            stats.update(
+                io_bytes=0, io_kbytes=0, total_ios=0, runtime=0, bw=0, bw_bytes=0, iops=0.0
+            )
             for latency in ("lat_ns", "clat_ns", "slat_ns"):
                 stats[latency] = {"min": 0, "max": 0, "mean": 0.0, "stddev": 0.0, "N": 0}
     tracker = ProgressTracker(ramp_s=1)
     samples = samples_of(tracker, [sequence[0], at_reset, *sequence[1:]])
     assert all(finite(s) for s in samples)
-    assert [s for s in samples if not s.ramping], "the seconds measured after the reset are still sampled"
+    assert [s for s in samples if not s.ramping], (
+        "the seconds measured after the reset are still sampled"
+    )

@@ -1,5 +1,6 @@
-"""A host's session readers (remote/session.py) on what a slow or odd host sends: a line they fail on
-is named and the point keeps its data; a stream that cannot be read ends the point with what came."""
+"""A host's session readers (remote/session.py) on what a slow or odd host sends: a line they fail
+on is named and the point keeps its data; a stream that cannot be read ends the point with what
+came."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ STATUS = FIO_DATA / "fio-3.33_status_interval.jsonplus.txt"
 
 
 class LocalShell:
-    """Stands in for Ssh: the 'host' is a local sh that waits for a line, then says what the test wrote."""
+    """Stands in for Ssh: the 'host' is a local sh that waits for a line, then says its lines."""
 
     def __init__(self, script: str):
         self.script = script
@@ -32,8 +33,10 @@ class LocalShell:
 def session_saying(tmp_path: Path, stderr_lines: list[str]) -> HostSession:
     status = tmp_path / "status.txt"
     status.write_text("\n".join(stderr_lines) + "\n")
-    script = (f"read -r _ && printf 'ssdprof-ready 1\\nssdprof-pid 42\\n' >&2 && cat '{STATUS}' && "
-              f"cat '{status}' >&2 && echo ssdprof-point-end && read -r _")
+    script = (
+        f"read -r _ && printf 'ssdprof-ready 1\\nssdprof-pid 42\\n' >&2 && cat '{STATUS}' && "
+        f"cat '{status}' >&2 && echo ssdprof-point-end && read -r _"
+    )
     return HostSession(LocalShell(script), parse_host("slowhost"))  # type: ignore[arg-type]
 
 
@@ -47,7 +50,9 @@ def run_point(session: HostSession, on_progress: Any) -> HostRun:
     return run
 
 
-def test_a_progress_handler_that_fails_is_named_and_the_point_keeps_all_its_data(tmp_path: Path) -> None:
+def test_a_progress_handler_that_fails_is_named_and_the_point_keeps_all_its_data(
+    tmp_path: Path,
+) -> None:
     def failing(sample: ProgressSample) -> None:
         raise ZeroDivisionError("division by zero")
 
@@ -65,7 +70,9 @@ def test_a_progress_handler_that_fails_is_named_and_the_point_keeps_all_its_data
     assert any("ZeroDivisionError" in e and "fio's output" in e for e in run.reader_errors)
     assert any("ValueError" in e and "status lines" in e for e in run.reader_errors)
     warnings = reader_warnings([run])
-    assert warnings and all(w.code == "host_reader" and w.message.startswith("slowhost: ") for w in warnings)
+    assert warnings and all(
+        w.code == "host_reader" and w.message.startswith("slowhost: ") for w in warnings
+    )
 
 
 class Breaks(io.StringIO):
@@ -80,7 +87,9 @@ class Breaks(io.StringIO):
         raise OSError(5, "Input/output error")
 
 
-def test_a_stream_that_cannot_be_read_ends_the_point_with_the_data_up_to_then(tmp_path: Path) -> None:
+def test_a_stream_that_cannot_be_read_ends_the_point_with_the_data_up_to_then(
+    tmp_path: Path,
+) -> None:
     session = session_saying(tmp_path, [])
     run = HostRun(session.host)
     session.current = run
@@ -93,6 +102,10 @@ def test_a_stream_that_cannot_be_read_ends_the_point_with_the_data_up_to_then(tm
         session.process.kill()
         session.process.wait()
     assert run.done.is_set() and session.ended.is_set()
-    assert result.error is not None and "could not read fio's output" in result.error and "OSError" in result.error
+    assert (
+        result.error is not None
+        and "could not read fio's output" in result.error
+        and "OSError" in result.error
+    )
     assert "data up to then kept" in result.error
     assert result.read.io_count > 0, "the last status document's counts are kept"

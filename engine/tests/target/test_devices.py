@@ -204,3 +204,20 @@ def test_an_ata_disks_full_model_serial_and_firmware_come_from_its_identify_data
     assert "ata_identify" not in device.base
     unreadable = parse_probe("/dev/sdb", "target=sdb disk 1000 512\nbase.name=sdb\nbase.model=M\nbase.ata_identify=zz\n")
     assert unreadable.base["model"] == "M"
+
+
+def test_an_md_array_and_a_striped_volume_name_their_level_chunk_and_every_members_interface() -> None:
+    # device_probe.sh's lines for arrays in the lab node (tests/remote/test_lab_node.py runs the real ones).
+    virtio = "/sys/devices/pci0000:00/0000:00:06.0/virtio3"
+    sata = "/sys/devices/pci0000:00/0000:00:1f.2/ata1/host0/target0:0:0/0:0:0:0"
+    md = parse_probe("/dev/md0", "target=md0 md 804782080 512\nlayer=md0 md raid5 65536\n"
+                                 f"member=md0 vda {virtio}\nmember=md0 sda1 {sata}\nbase.name=vda\n")
+    assert md.stack[0] == "md0: md RAID 5, chunk 64KiB, over vda (virtio), sda1 (SATA)"
+    mirror = parse_probe("/dev/md1", "target=md1 md 1000 512\nlayer=md1 md raid1 0\nmember=md1 vdb /x/virtio4\n")
+    assert mirror.stack[0] == "md1: md RAID 1, over vdb (virtio)"
+    lvm = parse_probe("/dev/dm-0", "target=dm-0 dm 134217728 512\nlayer=dm-0 dm vg-lv\n"
+                                   "dmtable=dm-0 striped 2 128 254:0 2048 254:16 2048\n"
+                                   f"member=dm-0 vda {virtio}\nmember=dm-0 vdb {virtio}\n")
+    assert lvm.stack[0] == "dm-0: device-mapper vg-lv, striped over 2 (chunk 64KiB), over vda (virtio), vdb (virtio)"
+    linear = parse_probe("/dev/dm-1", "target=dm-1 dm 1000 512\nlayer=dm-1 dm vg-one\ndmtable=dm-1 linear 254:0 2048\n")
+    assert linear.stack[0] == "dm-1: device-mapper vg-one, linear"
