@@ -163,8 +163,9 @@ def test_a_multi_host_run_gets_per_host_results_and_its_cpu_and_network(sweep_ru
     monitor = [s for host in hosts for s in _monitor_from_this_machine(host, seconds=1)]
     # An imported run carries no device queue: each host gets the one a real local QD4 run recorded.
     queue = next(r.device_queue for r in sweep_runs if r.workload.queue_depth == 4 and r.device_queue is not None)
+    clock = {"clock_offset_ns": 2_503_000_000, "clock_offset_bound_ns": 4_000_000}  # a host 2.5 s ahead
     run = run.model_copy(update={"id": 7, "monitor": monitor,
-                                 "hosts": [h.model_copy(update={"device_queue": queue}) for h in run.hosts]})
+                                 "hosts": [h.model_copy(update={"device_queue": queue, **clock}) for h in run.hosts]})
     pdf = tmp_path / "cluster.pdf"
     pdf.write_bytes(build_pdf(ReportRequest.of_runs([run])))
     text = "\n".join(page_texts(pdf))
@@ -172,6 +173,7 @@ def test_a_multi_host_run_gets_per_host_results_and_its_cpu_and_network(sweep_ru
     for host in run.hosts:
         assert host.host in text and fmt_count(host.read.iops + host.write.iops) in text
     assert "IOPS per host" in text and "CPU busy" in text
+    assert f"run 7 {hosts[0]}: +2.503 s ± 4 ms" in " ".join(text.split()), "each host's clock offset and its bound"
     section = text[text.index("At the device"):text.index("the device's side of the queue")]
     # One row per host; the disk cell ("host: disk") wraps onto the lines around the row's numbers.
     rows = re.findall(rf"^\s*7\s+4\s+{queue.mean_in_flight:.1f}\s", section, re.MULTILINE)
