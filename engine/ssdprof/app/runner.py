@@ -40,6 +40,7 @@ from ssdprof.remote.multihost import cluster_warnings
 from ssdprof.remote.ssh import SshSettings
 from ssdprof.store.db import Store
 from ssdprof.target.device_queue import DeviceQueueProbe, device_queue_warnings
+from ssdprof.target.health_run import HealthWatch, health_warnings
 from ssdprof.target.plan import TargetPlan
 
 __all__ = ["Clock", "EngineUnavailable", "Point", "PointEngine", "Runner", "SweepOutcome", "choose_engine"]
@@ -238,6 +239,7 @@ class Runner:
                  if site.counted_disk and workload.direct and not workload.rate_iops else None)
         if queue is not None:
             queue.start()
+        health = _health_watch(site)
         try:
             if (gone := site.vanished()) is not None:
                 raise FileNotFoundError(gone)
@@ -259,6 +261,8 @@ class Runner:
         failed = not (read.active or write.active)
         device_queue = queue.finish(read, write) if queue is not None and not failed else None
         warnings += device_queue_warnings(device_queue)
+        drive_health = health.finish(read, write, cancel) if health is not None else None
+        warnings += health_warnings(drive_health, workload.duration_s())
         return RunResult(
             sweep_id=point.sweep_id, repeat=point.repeat, started_at=started_at, finished_at=_now(),
             status="failed" if failed else "partial" if any(h.error for h in measurement.hosts) else "ok",
@@ -267,6 +271,7 @@ class Runner:
             cpu_busy_pct=cpu_busy, raw_output=measurement.raw_output, job_text=measurement.job_text,
             monitor=measurement.monitor, start_skew_ms=measurement.start_skew_ms,
             fio_steadystate=measurement.fio_steadystate, drive_state=point.drive_state, device_queue=device_queue,
+            drive_health=drive_health,
         )
 
 
@@ -290,6 +295,15 @@ def _remaining_s(spec: SweepSpec, todo: list[PointKey], count: Count) -> float:
     listed = sum(spec.points[key.point_index].duration_s() + POINT_OVERHEAD_S for key in todo)
     planned = (count.total or 0) - count.done - len(todo)
     return listed + max(planned, 0) * (spec.points[0].duration_s() + POINT_OVERHEAD_S)
+
+
+def _health_watch(site: Site) -> HealthWatch | None:
+    """The drive beneath this machine's target, asked before the point (hosts' drives: not yet)."""
+    if not isinstance(site, LocalSite) or not site.environment.device:
+        return None
+    watch = HealthWatch(site.environment.device)
+    watch.start()
+    return watch
 
 
 def _engine_info(engine: PointEngine, workload: Workload) -> EngineInfo:

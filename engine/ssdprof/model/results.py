@@ -11,6 +11,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, computed_field
 
 from ssdprof.model.drive_state import DriveState
+from ssdprof.model.health import HealthRecord
 from ssdprof.model.status import RunStatus
 from ssdprof.model.workload import Workload
 
@@ -306,6 +307,9 @@ class RunResult(BaseModel):
     fio_steadystate: FioSteadyState | None = Field(default=None, description="fio's own steadystate object, where fio wrote one")
     device_queue: DeviceQueue | None = Field(default=None, description="the device's side of the queue (local direct I/O "
                                                                        "on a disk the OS counts); null elsewhere")
+    drive_health: HealthRecord | None = Field(
+        default=None, description="the drive's own word before and after the run (SMART, hwmon), the "
+        "difference and the temperatures seen; null where not asked (hosts, runs before ssdprof kept it)")
 
     def summary_json(self) -> dict[str, Any]:
         """The documented, stable ``--json`` shape (bins and time series left out)."""

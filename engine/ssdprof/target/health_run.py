@@ -1,0 +1,164 @@
+"""The drive's word around one run: a snapshot before and after, hwmon's temperature every second
+between them, the difference, and the warnings it calls for (the drive throttled, reported a
+temperature over its threshold, logged media errors, or counted writes the run did not make).
+
+SMART is read no more often than every :data:`SMART_INTERVAL_S` per device: frequent polling heats
+some drives. A point shorter than that waits for its after-snapshot; the next point's before is the
+previous point's after when that is younger than the interval.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+from ssdprof.model.health import CRITICAL_WARNING_BITS, DriveHealth, HealthDelta, HealthRecord
+from ssdprof.model.results import DirectionStats, Severity, ValidityWarning
+from ssdprof.target.health import DATA_UNIT_BYTES, Command, read_hwmon_c, run_command, snapshot
+
+__all__ = ["SMART_INTERVAL_S", "HealthWatch", "health_delta", "health_warnings"]
+
+SMART_INTERVAL_S = 5.0
+OVER_TEMPERATURE = CRITICAL_WARNING_BITS[1]
+_last: dict[str, tuple[float, DriveHealth]] = {}
+_last_lock = threading.Lock()
+
+
+def _smart(device: str, run: Command, *, identity: bool) -> DriveHealth:
+    """A snapshot, or the last one when it is younger than SMART_INTERVAL_S."""
+    with _last_lock:
+        taken = _last.get(device)
+    if taken is not None and time.monotonic() - taken[0] < SMART_INTERVAL_S:
+        return taken[1]
+    try:
+        health = snapshot(device, run=run, identity=identity)
+    except (ValueError, OSError) as exc:  # a tool's odd answer must not cost the run its point
+        health = DriveHealth(device=device, missing=[f"the drive's answer could not be read: {exc}"])
+    with _last_lock:
+        _last[device] = (time.monotonic(), health)
+    return health
+
+
+class HealthWatch:
+    """Started before a run, finished after it; hwmon sampled each second in between."""
+
+    def __init__(self, device: str, *, run: Command = run_command, sys_root: Path = Path("/sys")):
+        self.device = device if device.startswith("/") else f"/dev/{device}"
+        self._run = run
+        self._sys_root = sys_root
+        self._before: DriveHealth | None = None
+        self._temperatures: list[tuple[float, float]] = []
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._started = 0.0
+
+    def start(self) -> None:
+        self._before = _smart(self.device, self._run, identity=True)
+        self._started = time.monotonic()
+        if read_hwmon_c(self.device, self._sys_root) is not None:
+            self._thread = threading.Thread(target=self._sample, daemon=True)
+            self._thread.start()
+
+    def _sample(self) -> None:
+        while not self._stop.wait(1.0):
+            celsius = read_hwmon_c(self.device, self._sys_root)
+            if celsius is not None:
+                self._temperatures.append((round(time.monotonic() - self._started, 1), celsius))
+
+    def finish(self, read: DirectionStats, write: DirectionStats,
+               cancel: threading.Event | None = None) -> HealthRecord | None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=2)
+        if self._before is None:
+            return None
+        if not self._before.sources:  # nothing answered before the run: nothing will after it
+            return HealthRecord(before=self._before, temperatures_c=self._temperatures)
+        wait_s = SMART_INTERVAL_S - (time.monotonic() - self._started)
+        if wait_s > 0 and (cancel or threading.Event()).wait(wait_s):
+            return HealthRecord(before=self._before, temperatures_c=self._temperatures)
+        with _last_lock:
+            _last.pop(self.device, None)  # the after-snapshot is always a fresh reading
+        after = _smart(self.device, self._run, identity=False)
+        delta = health_delta(self._before, after, read, write, self._temperatures)
+        return HealthRecord(before=self._before, after=after, delta=delta,
+                            temperatures_c=self._temperatures)
+
+
+def _change(before: int | None, after: int | None) -> int | None:
+    return None if before is None or after is None else after - before
+
+
+def health_delta(before: DriveHealth, after: DriveHealth, read: DirectionStats,
+                 write: DirectionStats, temperatures: list[tuple[float, float]]) -> HealthDelta:
+    seen = [c for c in (before.temperature_c, after.temperature_c) if c is not None]
+    seen += [c for _, c in temperatures]
+    transitions = (sum(after.thermal_transitions) - sum(before.thermal_transitions)
+                   if before.thermal_transitions and after.thermal_transitions else None)
+    throttled = (sum(after.thermal_time_s) - sum(before.thermal_time_s)
+                 if before.thermal_time_s and after.thermal_time_s else None)
+    return HealthDelta(
+        written_bytes=_change(before.data_written_bytes, after.data_written_bytes),
+        read_bytes=_change(before.data_read_bytes, after.data_read_bytes),
+        run_written_bytes=write.io_bytes, run_read_bytes=read.io_bytes,
+        media_errors=_change(before.media_errors, after.media_errors),
+        thermal_transitions=transitions, thermal_time_s=throttled,
+        temperature_before_c=before.temperature_c, temperature_after_c=after.temperature_c,
+        temperature_max_c=max(seen) if seen else None,
+        new_critical_warnings=[w for w in after.critical_warnings if w not in before.critical_warnings],
+    )
+
+
+def health_warnings(record: HealthRecord | None, duration_s: float) -> list[ValidityWarning]:
+    """Warnings on the numbers the drive's word puts in doubt; notes on what could not be read."""
+    if record is None:
+        return []
+    if not record.before.sources:
+        missing = "; ".join(record.before.missing) or "no tool answered"
+        return [ValidityWarning(code="drive_health_missing", severity=Severity.INFO,
+                                message=f"the drive's own word was not recorded: {missing}")]
+    delta, after = record.delta, record.after
+    if delta is None or after is None:
+        return []
+    rates = ["read.iops", "write.iops", "read.bw_bytes_per_s", "write.bw_bytes_per_s"]
+    warnings: list[ValidityWarning] = []
+    throttle = _throttle_text(delta, after, duration_s)
+    if throttle:
+        warnings.append(ValidityWarning(
+            code="drive_throttled", concerns=rates,
+            message=f"the drive throttled during this run ({throttle}): its IOPS and bandwidth are "
+                    "the hot drive's; let it cool (or cool it) and measure again"))
+    if delta.media_errors:
+        warnings.append(ValidityWarning(
+            code="drive_media_errors", concerns=rates,
+            message=f"the drive logged {delta.media_errors} new media error(s) during this run"))
+    if (mismatch := _written_mismatch(delta)) is not None:
+        warnings.append(ValidityWarning(code="drive_write_count", severity=Severity.INFO,
+                                        concerns=["write.io_bytes"], message=mismatch))
+    return warnings
+
+
+def _throttle_text(delta: HealthDelta, after: DriveHealth, duration_s: float) -> str:
+    parts = []
+    if delta.thermal_time_s:
+        parts.append(f"throttled for {delta.thermal_time_s} s of this {duration_s:.0f} s point")
+    if delta.thermal_transitions:
+        parts.append(f"{delta.thermal_transitions} thermal-management transition(s)")
+    if OVER_TEMPERATURE in after.critical_warnings:
+        now = f"{after.temperature_c:.0f} °C" if after.temperature_c is not None else "its temperature"
+        parts.append(f"it reports {now} at or over a temperature threshold: critical-warning bit 1")
+    return "; ".join(parts)
+
+
+def _written_mismatch(delta: HealthDelta) -> str | None:
+    """The drive counted writes far from the run's own: another writer, or a compressing drive.
+    The run's count leaves out its ramp, so only a drive count below it, or far above, is noted."""
+    if delta.written_bytes is None or delta.run_written_bytes < 64 * DATA_UNIT_BYTES:
+        return None
+    ratio = delta.written_bytes / delta.run_written_bytes
+    if 0.9 * delta.run_written_bytes - 2 * DATA_UNIT_BYTES <= delta.written_bytes and ratio < 3:
+        return None
+    return (f"the drive counted {delta.written_bytes / 1e6:.1f} MB written during this run, the run "
+            f"wrote {delta.run_written_bytes / 1e6:.1f} MB ({ratio:.2f}×): another writer, a ramp "
+            "longer than the run, or a drive that compresses")
