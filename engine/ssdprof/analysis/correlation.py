@@ -12,10 +12,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats as sps
 
 from ssdprof.analysis.metrics import factor_value, metric_value, node_count
-from ssdprof.model.results import RunResult
+from ssdprof.model.run_summary import AnyRun
 
 __all__ = ["DEFAULT_FACTORS", "DEFAULT_METRICS", "CorrelationMatrix", "correlate", "correlation_by_node_count",
            "correlation_matrix"]
@@ -30,11 +29,26 @@ def correlate(x: Sequence[float], y: Sequence[float], method: str = "spearman") 
     a, b = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
     if a.size < _MIN_PAIRS or np.ptp(a) == 0 or np.ptp(b) == 0:
         return None
-    if method == "spearman":
-        return float(sps.spearmanr(a, b).statistic)
+    if method == "spearman":  # scipy.stats.spearmanr's statistic, computed as it does, without its imports
+        return float(np.corrcoef(np.column_stack([_ranks(a), _ranks(b)]), rowvar=False)[1, 0])
     if method == "pearson":
+        from scipy import stats as sps  # half a second to import: only when asked for
+
         return float(sps.pearsonr(a, b).statistic)
     raise ValueError(f"unknown method {method!r}; use spearman or pearson")
+
+
+def _ranks(values: np.ndarray) -> np.ndarray:
+    """Ranks from 1, ties given their average rank (scipy.stats.rankdata's 'average')."""
+    order = np.argsort(values, kind="mergesort")
+    inverse = np.empty(order.size, dtype=np.intp)
+    inverse[order] = np.arange(order.size, dtype=np.intp)
+    ordered = values[order]
+    new = np.r_[True, ordered[1:] != ordered[:-1]]
+    dense = new.cumsum()[inverse]
+    count = np.r_[np.nonzero(new)[0], len(new)]
+    ranks: np.ndarray = 0.5 * (count[dense] + count[dense - 1] + 1)
+    return ranks
 
 
 @dataclass(frozen=True)
@@ -62,24 +76,27 @@ class CorrelationMatrix:
         return "\n".join(lines)
 
 
-def correlation_matrix(runs: Sequence[RunResult], factors: Sequence[str] = DEFAULT_FACTORS,
+def correlation_matrix(runs: Sequence[AnyRun], factors: Sequence[str] = DEFAULT_FACTORS,
                        metrics: Sequence[str] = DEFAULT_METRICS, method: str = "spearman") -> CorrelationMatrix:
+    # each run's factors and metrics read once, then paired cell by cell (a study has thousands of runs)
+    factor_columns = {f: [factor_value(r, f) for r in runs] for f in factors}
+    metric_columns = {m: [metric_value(r, m) for r in runs] for m in metrics}
     rows = []
     for factor in factors:
         row = []
         for metric in metrics:
-            pairs = [(f, m) for r in runs
-                     if (f := factor_value(r, factor)) is not None and (m := metric_value(r, metric)) is not None]
+            pairs = [(f, m) for f, m in zip(factor_columns[factor], metric_columns[metric], strict=True)
+                     if f is not None and m is not None]
             row.append(correlate([p[0] for p in pairs], [p[1] for p in pairs], method) if pairs else None)
         rows.append(tuple(row))
     return CorrelationMatrix(tuple(factors), tuple(metrics), tuple(rows), len(runs), method)
 
 
-def correlation_by_node_count(runs: Sequence[RunResult], factors: Sequence[str] = DEFAULT_FACTORS,
+def correlation_by_node_count(runs: Sequence[AnyRun], factors: Sequence[str] = DEFAULT_FACTORS,
                               metrics: Sequence[str] = DEFAULT_METRICS, method: str = "spearman"
                               ) -> dict[int | None, CorrelationMatrix]:
     """One matrix per ``nodes`` tag value (None: untagged runs); ``nodes`` itself is left out."""
-    groups: dict[int | None, list[RunResult]] = {}
+    groups: dict[int | None, list[AnyRun]] = {}
     for run in runs:
         groups.setdefault(node_count(run), []).append(run)
     inner = [f for f in factors if f != "nodes"]

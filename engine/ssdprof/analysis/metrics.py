@@ -12,21 +12,22 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ssdprof.model.results import LatencyStats, RunResult
+from ssdprof.model.results import LatencyStats
+from ssdprof.model.run_summary import AnyRun, LatencySummary
 
 __all__ = ["FACTORS", "LATENCY_METRICS", "METRICS", "METRIC_NAMES", "SETTING_FIELDS", "MetricName",
            "factor_value", "latency_kind_note", "metric_name", "metric_value", "node_count", "pts_round",
            "setting_key", "values"]
 
 
-def _weighted_mean_ns(run: RunResult) -> float | None:
+def _weighted_mean_ns(run: AnyRun) -> float | None:
     parts = [(d.io_count, d.lat_ns.mean) for d in (run.read, run.write) if d.active and d.lat_ns.mean is not None]
     total = sum(count for count, _ in parts)
     return sum(count * mean for count, mean in parts if mean is not None) / total if total else None
 
 
-def _worst(pick: Callable[[LatencyStats], float | None]) -> Callable[[RunResult], float | None]:
-    def metric(run: RunResult) -> float | None:
+def _worst(pick: Callable[[LatencyStats | LatencySummary], float | None]) -> Callable[[AnyRun], float | None]:
+    def metric(run: AnyRun) -> float | None:
         found = [v for d in (run.read, run.write) if d.active and (v := pick(d.lat_ns)) is not None]
         return max(found) if found else None
 
@@ -37,7 +38,7 @@ _KIND_WORDS = {"total": "total latency", "total_mean_only": "total latency, mean
                "completion_only": "completion latency only", "none": "no latency"}
 
 
-def latency_kind_note(*groups: Sequence[RunResult]) -> str:
+def latency_kind_note(*groups: Sequence[AnyRun]) -> str:
     """A sentence when the groups' latencies are not the same quantity (e.g. total vs completion only), else ''."""
     kinds = [sorted({d.latency_kind for r in g for d in (r.read, r.write) if d.active}) for g in groups]
     if len({tuple(k) for k in kinds if k}) <= 1:
@@ -47,7 +48,7 @@ def latency_kind_note(*groups: Sequence[RunResult]) -> str:
     return f"latencies of different kinds are compared ({described}): compare latency only between runs of the same kind"
 
 
-LATENCY_METRICS: dict[str, Callable[[RunResult], float | None]] = {
+LATENCY_METRICS: dict[str, Callable[[AnyRun], float | None]] = {
     "lat_ns_mean": _weighted_mean_ns,
     "lat_ns_p50": _worst(lambda c: c.p50),
     "lat_ns_p99": _worst(lambda c: c.p99),
@@ -55,7 +56,7 @@ LATENCY_METRICS: dict[str, Callable[[RunResult], float | None]] = {
 }
 """A run's total latency: the I/O-weighted mean of both directions, or the worse direction's percentile."""
 
-METRICS: dict[str, Callable[[RunResult], float | None]] = {
+METRICS: dict[str, Callable[[AnyRun], float | None]] = {
     "iops": lambda r: r.read.iops + r.write.iops,
     "bw_bytes_per_s": lambda r: r.read.bw_bytes_per_s + r.write.bw_bytes_per_s,
     **LATENCY_METRICS,
@@ -112,7 +113,7 @@ def metric_name(name: str) -> MetricName:
     return METRIC_NAMES[name]
 
 
-def node_count(run: RunResult) -> int | None:
+def node_count(run: AnyRun) -> int | None:
     """Storage nodes behind a run, from its ``nodes`` tag (``ssdprof runs tag 12 nodes=3``)."""
     for key in ("nodes", "node_count", "storage_nodes"):
         text = run.tags.get(key, "").strip()
@@ -121,7 +122,7 @@ def node_count(run: RunResult) -> int | None:
     return None
 
 
-FACTORS: dict[str, Callable[[RunResult], float | None]] = {
+FACTORS: dict[str, Callable[[AnyRun], float | None]] = {
     "log2_block_size": lambda r: math.log2(r.workload.block_size_bytes),
     "queue_depth": lambda r: float(r.workload.queue_depth),
     "numjobs": lambda r: float(r.workload.numjobs),
@@ -133,20 +134,20 @@ FACTORS: dict[str, Callable[[RunResult], float | None]] = {
 }
 
 
-def metric_value(run: RunResult, name: str) -> float | None:
+def metric_value(run: AnyRun, name: str) -> float | None:
     if name not in METRICS:
         raise KeyError(f"unknown metric {name!r}; known metrics: {', '.join(METRICS)}")
     value = METRICS[name](run)
     return None if value is None or not math.isfinite(value) else float(value)
 
 
-def factor_value(run: RunResult, name: str) -> float | None:
+def factor_value(run: AnyRun, name: str) -> float | None:
     if name not in FACTORS:
         raise KeyError(f"unknown factor {name!r}; known factors: {', '.join(FACTORS)}")
     return FACTORS[name](run)
 
 
-def values(runs: Sequence[RunResult], metric: str) -> list[float]:
+def values(runs: Sequence[AnyRun], metric: str) -> list[float]:
     """The metric of every run that has it (runs without it are skipped, not zero-filled)."""
     return [v for r in runs if (v := metric_value(r, metric)) is not None]
 
@@ -156,7 +157,7 @@ SETTING_FIELDS = ("pattern", "random", "read_pct", "bs", "qd", "jobs", "direct",
 """The names :func:`setting_key` knows, for its ``drop``."""
 
 
-def pts_round(run: RunResult) -> tuple[str, int] | None:
+def pts_round(run: AnyRun) -> tuple[str, int] | None:
     """The PTS test and round a run measured, e.g. ('iops', 3); None outside a PTS test."""
     state = run.drive_state
     recorded = state.pts_round if state is not None else None
@@ -164,7 +165,7 @@ def pts_round(run: RunResult) -> tuple[str, int] | None:
     return (run.tags.get("pts_test", ""), int(text)) if text.isdigit() else None
 
 
-def setting_key(run: RunResult, drop: frozenset[str] = frozenset()) -> tuple[object, ...]:
+def setting_key(run: AnyRun, drop: frozenset[str] = frozenset()) -> tuple[object, ...]:
     """What a run measured, minus the settings in ``drop``: runs with equal keys differ only in those.
 
     The one rule for "the same setting" (repeats, series, comparisons): everything that changes

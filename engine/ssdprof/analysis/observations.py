@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from ssdprof.analysis.metrics import metric_value, setting_key
 from ssdprof.model.quantities import format_size
-from ssdprof.model.results import RunResult
+from ssdprof.model.run_summary import AnyRun
 
 __all__ = ["Observation", "observe"]
 
@@ -33,13 +33,13 @@ class Observation:
     data: dict[str, float] = field(default_factory=dict)
 
 
-def observe(runs: Sequence[RunResult], link_bytes_per_s: float | None = None, cpu_busy_pct: float = 90.0) -> list[Observation]:
+def observe(runs: Sequence[AnyRun], link_bytes_per_s: float | None = None, cpu_busy_pct: float = 90.0) -> list[Observation]:
     """Every observation the runs support; ``link_bytes_per_s`` is one client's network link."""
     return [*_queue_depth_knees(runs), *_read_write_gap(runs), *_random_sequential_gap(runs),
             *_above_interface_limit(runs), *_network_bound(runs, link_bytes_per_s), *_cpu_bound(runs, cpu_busy_pct)]
 
 
-def _mean_by(runs: Sequence[RunResult], setting: Callable[[RunResult], float], metric: str) -> dict[float, float]:
+def _mean_by(runs: Sequence[AnyRun], setting: Callable[[AnyRun], float], metric: str) -> dict[float, float]:
     grouped: dict[float, list[float]] = {}
     for run in runs:
         if (value := metric_value(run, metric)) is not None:
@@ -47,25 +47,25 @@ def _mean_by(runs: Sequence[RunResult], setting: Callable[[RunResult], float], m
     return {k: statistics.fmean(v) for k, v in sorted(grouped.items())}
 
 
-def _groups(runs: Sequence[RunResult], drop: frozenset[str]) -> list[list[RunResult]]:
-    found: dict[tuple[object, ...], list[RunResult]] = {}
+def _groups(runs: Sequence[AnyRun], drop: frozenset[str]) -> list[list[AnyRun]]:
+    found: dict[tuple[object, ...], list[AnyRun]] = {}
     for run in runs:
         if run.status in ("ok", "partial"):
             found.setdefault(setting_key(run, drop), []).append(run)
     return list(found.values())
 
 
-def _label(run: RunResult) -> str:
+def _label(run: AnyRun) -> str:
     w = run.workload
     mix = f" {w.read_pct}%R" if w.pattern.fixed_read_pct is None else ""
     return f"{w.pattern.value}{mix} {format_size(w.block_size_bytes)}"
 
 
-def _outstanding(run: RunResult) -> float:
+def _outstanding(run: AnyRun) -> float:
     return float(run.engine.effective_queue_depth * run.workload.numjobs)
 
 
-def _queue_depth_knees(runs: Sequence[RunResult]) -> list[Observation]:
+def _queue_depth_knees(runs: Sequence[AnyRun]) -> list[Observation]:
     found = []
     for group in _groups(runs, frozenset({"qd", "jobs"})):
         iops = _mean_by(group, _outstanding, "iops")
@@ -94,8 +94,8 @@ def _queue_depth_knees(runs: Sequence[RunResult]) -> list[Observation]:
     return found
 
 
-def _paired_ratios(runs: Sequence[RunResult], drop: frozenset[str], side: Callable[[RunResult], bool | None],
-                   metric: str) -> list[tuple[RunResult, float]]:
+def _paired_ratios(runs: Sequence[AnyRun], drop: frozenset[str], side: Callable[[AnyRun], bool | None],
+                   metric: str) -> list[tuple[AnyRun, float]]:
     """For groups differing only in ``drop``: (a representative run, mean(side True) / mean(side False))."""
     ratios = []
     for group in _groups(runs, drop):
@@ -105,12 +105,12 @@ def _paired_ratios(runs: Sequence[RunResult], drop: frozenset[str], side: Callab
     return ratios
 
 
-def _pure_direction(run: RunResult) -> bool | None:
+def _pure_direction(run: AnyRun) -> bool | None:
     pct = run.workload.pattern.fixed_read_pct
     return None if pct is None else pct == 100
 
 
-def _read_write_gap(runs: Sequence[RunResult]) -> list[Observation]:
+def _read_write_gap(runs: Sequence[AnyRun]) -> list[Observation]:
     ratios = [r for _, r in _paired_ratios(runs, frozenset({"pattern", "read_pct"}), _pure_direction, "bw_bytes_per_s")]
     if not ratios:
         return []
@@ -125,7 +125,7 @@ def _read_write_gap(runs: Sequence[RunResult]) -> list[Observation]:
                         {"median_read_over_write": median})]
 
 
-def _random_sequential_gap(runs: Sequence[RunResult]) -> list[Observation]:
+def _random_sequential_gap(runs: Sequence[AnyRun]) -> list[Observation]:
     pairs = _paired_ratios(runs, frozenset({"pattern", "random"}), lambda r: not r.workload.pattern.is_random, "bw_bytes_per_s")
     if not pairs:
         return []
@@ -142,7 +142,7 @@ def _random_sequential_gap(runs: Sequence[RunResult]) -> list[Observation]:
                         (), {f"seq_over_random_{size}": statistics.median(v) for size, v in by_size.items()})]
 
 
-def _above_interface_limit(runs: Sequence[RunResult]) -> list[Observation]:
+def _above_interface_limit(runs: Sequence[AnyRun]) -> list[Observation]:
     found = []
     for run in runs:
         limit = run.environment.interface_limit_bytes_per_s
@@ -156,7 +156,7 @@ def _above_interface_limit(runs: Sequence[RunResult]) -> list[Observation]:
     return found
 
 
-def _network_bound(runs: Sequence[RunResult], link_bytes_per_s: float | None) -> list[Observation]:
+def _network_bound(runs: Sequence[AnyRun], link_bytes_per_s: float | None) -> list[Observation]:
     if not link_bytes_per_s:
         return []
     found = []
@@ -172,7 +172,7 @@ def _network_bound(runs: Sequence[RunResult], link_bytes_per_s: float | None) ->
     return found
 
 
-def _cpu_bound(runs: Sequence[RunResult], threshold_pct: float) -> list[Observation]:
+def _cpu_bound(runs: Sequence[AnyRun], threshold_pct: float) -> list[Observation]:
     return [Observation("cpu_bound", "warning", f"Run {run.id} ({_label(run)}): the CPU was {run.cpu_busy_pct:.0f} % busy — "
                         "CPU-bound; the result may understate the drive.", (run.id,), {"cpu_busy_pct": run.cpu_busy_pct})
             for run in runs if run.cpu_busy_pct is not None and run.cpu_busy_pct >= threshold_pct]

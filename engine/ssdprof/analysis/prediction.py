@@ -17,14 +17,14 @@ from ssdprof.analysis import model_choice, models, scaling
 from ssdprof.analysis.metrics import metric_name, metric_value, node_count, setting_key
 from ssdprof.model.quantities import format_number as number
 from ssdprof.model.quantities import format_size
-from ssdprof.model.results import RunResult
+from ssdprof.model.run_summary import AnyRun
 
 __all__ = ["ScalingReport", "Series", "SeriesReport", "fit_series", "predict_runs", "scale_runs", "series"]
 
 
 # What each swept factor holds fixed: a block-size series keeps numjobs (one model per numjobs,
 # as the cluster study fits them); a queue series keeps the access size and lets QD x jobs vary.
-_VARY: dict[str, tuple[frozenset[str], Callable[[RunResult], float]]] = {
+_VARY: dict[str, tuple[frozenset[str], Callable[[AnyRun], float]]] = {
     "block_size": (frozenset({"bs"}), lambda r: float(r.workload.block_size_bytes)),
     "outstanding": (frozenset({"qd", "jobs"}), lambda r: float(r.engine.effective_queue_depth * r.workload.numjobs))}
 _THROUGHPUT = ("iops", "bw_bytes_per_s", "read_iops", "write_iops", "read_bw_bytes_per_s", "write_bw_bytes_per_s")
@@ -38,7 +38,7 @@ class Series:
     metric: str
     label: str
     key: tuple[object, ...]
-    runs: tuple[RunResult, ...]
+    runs: tuple[AnyRun, ...]
     xs: tuple[float, ...]
     ys: tuple[float, ...]
 
@@ -46,18 +46,18 @@ class Series:
     def settings(self) -> int:
         return len(set(self.xs))
 
-    def setting_of(self, run: RunResult) -> float | None:
+    def setting_of(self, run: AnyRun) -> float | None:
         """The run's value of the swept factor if the run belongs to this series, else None."""
         drop, setting = _VARY[self.vary]
         return setting(run) if setting_key(run, drop) == self.key else None
 
 
-def series(runs: Sequence[RunResult], vary: str, metric: str) -> list[Series]:
+def series(runs: Sequence[AnyRun], vary: str, metric: str) -> list[Series]:
     """Split runs into series along ``vary`` ('block_size' or 'outstanding'), each with ≥ 2 settings."""
     if vary not in _VARY:
         raise KeyError(f"unknown factor {vary!r}; use block_size or outstanding")
     drop, setting = _VARY[vary]
-    groups: dict[tuple[object, ...], list[tuple[RunResult, float, float]]] = {}
+    groups: dict[tuple[object, ...], list[tuple[AnyRun, float, float]]] = {}
     for run in runs:
         value = metric_value(run, metric)
         if run.status in ("ok", "partial") and value is not None and value > 0:
@@ -71,7 +71,7 @@ def series(runs: Sequence[RunResult], vary: str, metric: str) -> list[Series]:
     return found
 
 
-def _series_label(run: RunResult, vary: str) -> str:
+def _series_label(run: AnyRun, vary: str) -> str:
     w = run.workload
     mix = f" {w.read_pct}%R" if w.pattern.fixed_read_pct is None else ""
     fixed = f"jobs={w.numjobs} QD{w.queue_depth}" if vary == "block_size" else format_size(w.block_size_bytes)
@@ -155,8 +155,8 @@ def _format_x(x: float, vary: str) -> str:
     return format_size(int(x)) if vary == "block_size" else f"{x:g} outstanding"
 
 
-def predict_runs(runs: Sequence[RunResult], metric: str, *, vary: str = "block_size", at: Sequence[float] = (),
-                 degree: int = 2, confidence: float = 0.95, check: RunResult | None = None,
+def predict_runs(runs: Sequence[AnyRun], metric: str, *, vary: str = "block_size", at: Sequence[float] = (),
+                 degree: int = 2, confidence: float = 0.95, check: AnyRun | None = None,
                  anomaly_confidence: float = 0.99) -> list[SeriesReport]:
     """One report per series of ``runs`` along ``vary``; ``check`` is left out of the fit and judged."""
     history = [r for r in runs if check is None or r.id != check.id]
@@ -191,7 +191,7 @@ class ScalingReport:
                 "projections": [p.__dict__ for p in self.projections]}
 
 
-def recorded_client_link(runs: Sequence[RunResult]) -> tuple[float, str] | None:
+def recorded_client_link(runs: Sequence[AnyRun]) -> tuple[float, str] | None:
     """The lowest link limit the runs' hosts recorded (NIC speed, egress shaping or the user's per-host speed),
     and where it came from, e.g. (25e6, "h1: tbf rate on eth0"); None when no host recorded one."""
     limits = [(host.link_limit_bytes_per_s, f"{host.host}: {host.link_limit_source or 'link limit'}")
@@ -199,7 +199,7 @@ def recorded_client_link(runs: Sequence[RunResult]) -> tuple[float, str] | None:
     return min(limits) if limits else None
 
 
-def scale_runs(runs: Sequence[RunResult], metric: str, *, by: str = "nodes", at: Sequence[float] = (),
+def scale_runs(runs: Sequence[AnyRun], metric: str, *, by: str = "nodes", at: Sequence[float] = (),
                clients: int | None = None, client_link_bytes_per_s: float | None = None,
                node_link_bytes_per_s: float | None = None) -> list[ScalingReport]:
     """Fit the USL per setting across node counts (``nodes`` tag) or client counts (hosts per run).
@@ -212,7 +212,7 @@ def scale_runs(runs: Sequence[RunResult], metric: str, *, by: str = "nodes", at:
     if by not in ("nodes", "clients"):
         raise KeyError(f"unknown scale factor {by!r}; use nodes or clients")
     drop = frozenset({"nodes", "hosts", "device"})
-    groups: dict[tuple[object, ...], list[tuple[RunResult, float, float]]] = {}
+    groups: dict[tuple[object, ...], list[tuple[AnyRun, float, float]]] = {}
     for run in runs:
         units = node_count(run) if by == "nodes" else max(len(run.hosts), 1)
         value = metric_value(run, metric)

@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Generic, Literal
 
 from ssdprof.analysis.metrics import node_count, pts_round, setting_key
-from ssdprof.model.results import RunResult
+from ssdprof.model.run_summary import AnyRun, R
 
 __all__ = ["Pool", "PoolKind", "pools", "setting_context", "setting_label"]
 
@@ -27,10 +27,11 @@ _IDS_SHOWN = 4
 
 
 @dataclass(frozen=True)
-class Pool:
-    """Runs of one setting shown as one figure (mean ± 95 % CI when there are several)."""
+class Pool(Generic[R]):
+    """Runs (whole, or their summaries) of one setting shown as one figure (mean ± 95 % CI when there
+    are several)."""
 
-    runs: tuple[RunResult, ...]
+    runs: tuple[R, ...]
 
     @property
     def n(self) -> int:
@@ -70,12 +71,12 @@ class Pool:
         return _runs_text(self.run_ids) if self.run_ids else self.source
 
 
-def setting_label(run: RunResult) -> str:
+def setting_label(run: AnyRun) -> str:
     """How every face names a run's setting: 'randread 4KiB QD1 T1 @500 IOPS on 3 hosts nodes=2'."""
     return run.workload.label + setting_context(run)
 
 
-def setting_context(run: RunResult) -> str:
+def setting_context(run: AnyRun) -> str:
     """Where and when, a label's tail: ' on 3 hosts nodes=2 PTS iops round 4'."""
     hosts = f" on {len(run.hosts)} hosts" if len(run.hosts) > 1 else ""
     nodes = "" if (count := node_count(run)) is None else f" nodes={count}"
@@ -92,14 +93,14 @@ def _runs_text(ids: Sequence[int]) -> str:
     return f"runs {shown}"
 
 
-def pools(runs: Sequence[RunResult], pool_same_setting: bool = False) -> list[Pool]:
+def pools(runs: Sequence[R], pool_same_setting: bool = False) -> list[Pool[R]]:
     """``runs`` as pools, in the order of each pool's first run: each setting's runs together when
     ``pool_same_setting`` (the user chose to), else only the repeats of one point of one sweep,
     every other run alone."""
-    by_setting: dict[tuple[object, ...], list[RunResult]] = {}
+    by_setting: dict[tuple[object, ...], list[R]] = {}
     for run in runs:
         by_setting.setdefault(setting_key(run), []).append(run)
-    found: list[Pool] = []
+    found: list[Pool[R]] = []
     for members in by_setting.values():
         if pool_same_setting:
             found.append(Pool(tuple(members)))
@@ -109,7 +110,7 @@ def pools(runs: Sequence[RunResult], pool_same_setting: bool = False) -> list[Po
     return sorted(found, key=lambda pool: first[id(pool.runs[0])])
 
 
-def _repeat_sets(members: Sequence[RunResult]) -> list[list[RunResult]]:
+def _repeat_sets(members: Sequence[R]) -> list[list[R]]:
     """One setting's runs split into the repeats of one point of one sweep, in first-seen order.
 
     A sweep may measure one setting at several of its points (the student preset's three series
@@ -130,7 +131,7 @@ def _repeat_sets(members: Sequence[RunResult]) -> list[list[RunResult]]:
         occurrence = seen[(run.sweep_id, run.repeat)]
         seen[(run.sweep_id, run.repeat)] += 1
         keys[i] = ("sweep", run.sweep_id, occurrence)
-    sets: dict[tuple[object, ...], list[RunResult]] = {}
+    sets: dict[tuple[object, ...], list[R]] = {}
     for i, run in enumerate(members):
         sets.setdefault(keys[i], []).append(run)
     return list(sets.values())

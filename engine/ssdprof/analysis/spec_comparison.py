@@ -18,7 +18,8 @@ from collections.abc import Sequence
 from pydantic import BaseModel, ConfigDict, Field
 
 from ssdprof.analysis.specs import Access, Figure, Spec
-from ssdprof.model.results import DirectionStats, RunResult
+from ssdprof.model.results import DirectionStats
+from ssdprof.model.run_summary import AnyRun, DirectionSummary
 
 __all__ = ["SpecComparison", "Status", "best_comparisons", "comparable_outstanding", "compare_repeats", "compare_run",
            "condition_notes", "run_access"]
@@ -56,7 +57,7 @@ class SpecComparison(BaseModel):
         return f"reached {self.pct_of_spec:.0f} % of the rated {self.figure.metric.value} {what} ({rated}){hedge}"
 
 
-def run_access(run: RunResult) -> tuple[Access, DirectionStats] | None:
+def run_access(run: AnyRun) -> tuple[Access, DirectionStats | DirectionSummary] | None:
     pattern = run.workload.pattern
     if pattern.fixed_read_pct is None:
         return (Access.RAND_MIXED, run.read) if pattern.is_random else None
@@ -66,7 +67,7 @@ def run_access(run: RunResult) -> tuple[Access, DirectionStats] | None:
     return (Access.SEQ_READ, run.read) if reading else (Access.SEQ_WRITE, run.write)
 
 
-def _measured(figure: Figure, run: RunResult, stats: DirectionStats) -> float | None:
+def _measured(figure: Figure, run: AnyRun, stats: DirectionStats | DirectionSummary) -> float | None:
     if figure.quantity == "bandwidth":
         return stats.bw_bytes_per_s or None
     if figure.quantity == "iops":
@@ -83,7 +84,7 @@ def comparable_outstanding(rated: int, outstanding: int) -> bool:
     return outstanding == rated or deep
 
 
-def _size_notes(figure: Figure, run: RunResult, differ: list[str], unstated: list[str]) -> None:
+def _size_notes(figure: Figure, run: AnyRun, differ: list[str], unstated: list[str]) -> None:
     bs = run.workload.block_size_bytes
     if figure.block_size_bytes is not None:
         if figure.block_size_bytes != bs:
@@ -94,7 +95,7 @@ def _size_notes(figure: Figure, run: RunResult, differ: list[str], unstated: lis
         unstated.append("access size not stated by the source")
 
 
-def _depth_notes(figure: Figure, run: RunResult, differ: list[str], unstated: list[str]) -> None:
+def _depth_notes(figure: Figure, run: AnyRun, differ: list[str], unstated: list[str]) -> None:
     outstanding = run.engine.effective_queue_depth * run.workload.numjobs
     if figure.queue_depth is None and figure.quantity == "latency" and outstanding > 1:
         differ.append(f"latency ratings are for an unloaded drive (QD1); this run had {outstanding} outstanding I/Os")
@@ -109,7 +110,7 @@ def _depth_notes(figure: Figure, run: RunResult, differ: list[str], unstated: li
             unstated.append("thread count not stated by the source (assumed 1)")
 
 
-def _context_notes(figure: Figure, run: RunResult, differ: list[str]) -> None:
+def _context_notes(figure: Figure, run: AnyRun, differ: list[str]) -> None:
     if figure.read_pct is not None and figure.read_pct != run.workload.read_pct:
         differ.append(f"rated at {figure.read_pct} % reads, this run had {run.workload.read_pct} %")
     if not run.workload.direct:
@@ -120,7 +121,7 @@ def _context_notes(figure: Figure, run: RunResult, differ: list[str]) -> None:
         differ.append(f"run status is {run.status}")
 
 
-def condition_notes(figure: Figure, run: RunResult, *, depth: bool = True) -> tuple[list[str], list[str]]:
+def condition_notes(figure: Figure, run: AnyRun, *, depth: bool = True) -> tuple[list[str], list[str]]:
     """(reasons the conditions differ, conditions the source leaves unstated); ``depth=False`` leaves the
     queue depth out, for a rated latency set beside a curve whose light points are the unloaded drive."""
     differ: list[str] = []
@@ -132,7 +133,7 @@ def condition_notes(figure: Figure, run: RunResult, *, depth: bool = True) -> tu
     return differ, unstated
 
 
-def compare_run(spec: Spec, run: RunResult) -> list[SpecComparison]:
+def compare_run(spec: Spec, run: AnyRun) -> list[SpecComparison]:
     """Every figure of the spec that rates the run's access pattern, with % of spec where fair."""
     access = run_access(run)
     if access is None:
@@ -156,7 +157,7 @@ def compare_run(spec: Spec, run: RunResult) -> list[SpecComparison]:
     return comparisons
 
 
-def compare_repeats(spec: Spec, runs: Sequence[RunResult]) -> list[SpecComparison]:
+def compare_repeats(spec: Spec, runs: Sequence[AnyRun]) -> list[SpecComparison]:
     """Like :func:`compare_run` for repeats of one setting, on the mean of their measurements."""
     if not runs:
         return []

@@ -14,13 +14,13 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy import stats as sps
+from scipy import special  # Student's t as scipy.stats.t computes it, without scipy.stats' second of imports
 
 from ssdprof.analysis.metrics import metric_value, node_count, setting_key
 from ssdprof.analysis.repeats import pools, setting_label
 from ssdprof.model.drive_state import state_difference
 from ssdprof.model.quantities import format_number as number
-from ssdprof.model.results import RunResult
+from ssdprof.model.run_summary import AnyRun
 from ssdprof.model.workload import Workload
 
 __all__ = ["GroupComparison", "GroupSummary", "MeanCI", "WelchResult", "compare_groups", "drive_state_note", "effect_size_label",
@@ -55,7 +55,7 @@ class MeanCI:
 
 def t_quantile(probability: float, df: float) -> float:
     """The Student-t quantile, e.g. t_quantile(0.975, 9) = 2.262."""
-    return float(sps.t.ppf(probability, df))
+    return float(special.stdtrit(df, probability))  # scipy.stats.t.ppf(probability, df), the same function
 
 
 def mean_ci(values: Sequence[float] | np.ndarray, confidence: float = 0.95) -> MeanCI:
@@ -128,7 +128,7 @@ def welch_t_test(a_values: Sequence[float], b_values: Sequence[float], alpha: fl
     else:
         t = diff / se
         df = (va + vb) ** 2 / (va**2 / (a.size - 1) + vb**2 / (b.size - 1))
-        p = float(2 * sps.t.sf(abs(t), df))
+        p = float(2 * special.stdtr(df, -abs(t)))  # scipy.stats.t.sf(|t|, df)
         half = t_quantile(1 - alpha / 2, df) * se
     g = _hedges_g(a, b)
     result = WelchResult(ci_a, ci_b, diff, diff_pct, t, df, p, diff - half, diff + half, g, alpha, "")
@@ -173,7 +173,7 @@ class GroupSummary:
                 "low": self.ci.low, "high": self.ci.high}
 
 
-def summarise_repeats(runs: Sequence[RunResult], metric: str, confidence: float = 0.95,
+def summarise_repeats(runs: Sequence[AnyRun], metric: str, confidence: float = 0.95,
                       pool_same_setting: bool = False) -> list[GroupSummary]:
     """Each pool of runs (:func:`~ssdprof.analysis.repeats.pools`: a sweep's repeats, one run, or
     with ``pool_same_setting`` every run of a setting) as mean ± CI of ``metric``."""
@@ -209,14 +209,14 @@ class GroupComparison:
                 **{k: v for k, v in r.__dict__.items() if k not in ("a", "b")}, "a": r.a.__dict__, "b": r.b.__dict__}
 
 
-def drive_state_note(a: Sequence[RunResult], b: Sequence[RunResult]) -> str:
+def drive_state_note(a: Sequence[AnyRun], b: Sequence[AnyRun]) -> str:
     """'' when A and B were taken in one drive state (or neither recorded one), else how they differ."""
     if all(r.drive_state is None for r in (*a, *b)):
         return ""
     return state_difference([r.drive_state for r in a], [r.drive_state for r in b])
 
 
-def compare_groups(a: Sequence[RunResult], b: Sequence[RunResult], metric: str, *, confidence: float = 0.95,
+def compare_groups(a: Sequence[AnyRun], b: Sequence[AnyRun], metric: str, *, confidence: float = 0.95,
                    scale: float = 1.0, unit: str = "") -> list[GroupComparison]:
     """Welch-test B against A setting by setting; the groups may differ only in hosts, nodes, drive
     (model, target and state: a difference in state is said in the verdict).
@@ -227,8 +227,8 @@ def compare_groups(a: Sequence[RunResult], b: Sequence[RunResult], metric: str, 
     ``same_setting=False`` so the caller can say so. ``scale`` divides values (e.g. 1e6 for MB/s).
     """
     drop = frozenset({"hosts", "nodes", "device", "target", "drive"})
-    by_a: dict[tuple[object, ...], list[RunResult]] = {}
-    by_b: dict[tuple[object, ...], list[RunResult]] = {}
+    by_a: dict[tuple[object, ...], list[AnyRun]] = {}
+    by_b: dict[tuple[object, ...], list[AnyRun]] = {}
     for runs, keyed in ((a, by_a), (b, by_b)):
         for run in runs:
             keyed.setdefault(setting_key(run, drop), []).append(run)

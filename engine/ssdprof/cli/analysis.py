@@ -12,25 +12,27 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ssdprof.analysis.metrics import METRICS, metric_name
 from ssdprof.analysis.spec_library import SpecLibrary
 from ssdprof.analysis.specs import SpecError, bundled_spec_dir, default_user_spec_dir
-from ssdprof.app.contract.analysis import CorrelationParams, PredictParams, ScalingParams
-from ssdprof.app.planner import validated
-from ssdprof.app.service.predict import Models
 from ssdprof.cli import scale_up
 from ssdprof.cli.flags import command, common
 from ssdprof.model.quantities import parse_size_bytes
-from ssdprof.model.results import RunResult
+from ssdprof.model.run_summary import AnyRun, RunSummary
 from ssdprof.model.workload import WorkloadError
 from ssdprof.store.db import RunFilter, Store
+
+if TYPE_CHECKING:
+    from ssdprof.app.service.predict import Models
+
+# The app's contract and its analysis service load only for --json: a study's compare, correlate
+# and predict answer within a second, of which importing every RPC type would take a quarter.
 
 __all__ = ["COMMANDS", "handle", "print_json", "register", "select_runs", "spec_library"]
 
 COMMANDS = ("compare", "predict", "correlate")
-_ALL_RUNS = 1_000_000
 
 
 def _selection(parser: argparse.ArgumentParser, prefix: str = "") -> None:
@@ -125,31 +127,31 @@ def spec_library(args: argparse.Namespace) -> SpecLibrary:
     return SpecLibrary.load([bundled_spec_dir(), args.spec_dir or default_user_spec_dir()])
 
 
-def select_runs(store: Store, ids: Sequence[int], tags: Sequence[str], sweep: int | None) -> list[RunResult]:
-    runs: dict[int | None, RunResult] = {}
-    for run_id in ids:
-        run = store.run(run_id)
-        if run is None:
-            raise KeyError(f"run {run_id} does not exist; see: ssdprof runs list")
-        runs[run.id] = run
+def select_runs(store: Store, ids: Sequence[int], tags: Sequence[str], sweep: int | None) -> list[RunSummary]:
+    """The runs named, and every run carrying all the tags (of the sweep): their figures from the store's
+    summaries, none left out."""
+    for tag in tags:
+        if "=" not in tag:
+            raise WorkloadError.single("tag", "--tag", f"{tag!r} is not KEY=VALUE, e.g. interface=SATA")
+    try:
+        runs: dict[int | None, RunSummary] = {r.id: r for r in store.summaries_of(ids)}
+    except KeyError as exc:
+        raise KeyError(f"{exc.args[0]}; see: ssdprof runs list") from None
     if tags or sweep is not None:
-        for tag in tags:
-            if "=" not in tag:
-                raise WorkloadError.single("tag", "--tag", f"{tag!r} is not KEY=VALUE, e.g. interface=SATA")
-        found = store.runs(RunFilter(tag=tags[0] if tags else None, sweep_id=sweep, limit=_ALL_RUNS))
-        wanted = [tuple(t.split("=", 1)) for t in tags]
-        runs.update({r.id: r for r in found if all(r.tags.get(k) == v for k, v in wanted)})
+        found = store.summaries(RunFilter(tags=tuple(tags), sweep_id=sweep, limit=None))
+        runs.update({r.id: r for r in found})
     return list(runs.values())
 
 
-def _ids(runs: Sequence[RunResult]) -> list[int]:
+def _ids(runs: Sequence[AnyRun]) -> list[int]:
     return [r.id for r in runs if r.id is not None]
 
 
 def _models(store: Store) -> Models:
     """The app's analysis methods, answering from this store: ``--json`` prints their answers."""
+    from ssdprof.app.service.predict import Models
 
-    def runs(ids: Sequence[int]) -> list[RunResult]:
+    def runs(ids: Sequence[int]) -> list[RunSummary]:
         return select_runs(store, ids, [], None)
 
     return Models(runs, lambda: SpecLibrary.load([bundled_spec_dir()]), None)
@@ -179,8 +181,8 @@ def _predict(args: argparse.Namespace, store: Store) -> int:
     from ssdprof.analysis.prediction import predict_runs
 
     runs = select_runs(store, args.run_ids, args.tags, args.sweep)
-    if args.scale_up:  # runs are optional: profiling figures may be typed in
-        return scale_up.run(args, runs)
+    if args.scale_up:  # runs are optional: profiling figures may be typed in; a few runs, read whole
+        return scale_up.run(args, [r for s in runs if s.id is not None and (r := store.run(s.id)) is not None])
     if not runs:
         raise WorkloadError.single("run_ids", "RUN_ID", "name the runs to fit: RUN_ID..., --tag KEY=VALUE or --sweep ID")
     if args.scale:
@@ -189,6 +191,9 @@ def _predict(args: argparse.Namespace, store: Store) -> int:
     if args.check is not None and checked is None:
         raise KeyError(f"run {args.check} does not exist; see: ssdprof runs list")
     if args.json:
+        from ssdprof.app.contract.analysis import PredictParams
+        from ssdprof.app.planner import validated
+
         params = validated(PredictParams, run_ids=_ids(runs), metric=args.metric, vary=args.vary,
                            at=_settings(args.at, args.vary == "block_size"), degree=args.degree,
                            confidence=args.confidence, check_run_id=args.check)
@@ -201,10 +206,13 @@ def _predict(args: argparse.Namespace, store: Store) -> int:
     return 0
 
 
-def _scale(runs: list[RunResult], args: argparse.Namespace, store: Store) -> int:
+def _scale(runs: Sequence[AnyRun], args: argparse.Namespace, store: Store) -> int:
     from ssdprof.analysis.prediction import scale_runs
 
     if args.json:
+        from ssdprof.app.contract.analysis import ScalingParams
+        from ssdprof.app.planner import validated
+
         params = validated(ScalingParams, run_ids=_ids(runs), metric=args.metric, by=args.scale,
                            at=[int(n) for n in _settings(args.at, False)], clients=args.clients,
                            client_link_gbps=args.link_gbps, node_link_gbps=args.node_link_gbps)
@@ -231,6 +239,9 @@ def _correlate(args: argparse.Namespace, store: Store) -> int:
     if not runs:
         raise WorkloadError.single("run_ids", "RUN_ID", "name the runs to correlate: RUN_ID..., --tag KEY=VALUE or --sweep ID")
     if args.json:
+        from ssdprof.app.contract.analysis import CorrelationParams
+        from ssdprof.app.planner import validated
+
         params = validated(CorrelationParams, run_ids=_ids(runs), method=args.method)
         print_json(_models(store).correlation(params).model_dump(mode="json"))
         return 0

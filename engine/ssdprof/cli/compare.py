@@ -16,7 +16,7 @@ from ssdprof.app.contract.analysis import ObservationInfo
 from ssdprof.app.contract.specs import CompareReport, GroupVerdict, RepeatGroup, RunSpecComparison
 from ssdprof.app.service.summary import spec_for
 from ssdprof.cli.analysis import print_json, select_runs, spec_library
-from ssdprof.model.results import RunResult
+from ssdprof.model.run_summary import AnyRun
 from ssdprof.model.workload import WorkloadError
 from ssdprof.store.db import Store
 
@@ -71,7 +71,7 @@ def _run_list(run_ids: Sequence[int | None]) -> str:
     return f" (runs {', '.join(map(str, run_ids))})" if len(run_ids) > 1 else ""
 
 
-def _spec_for(run: RunResult, args: argparse.Namespace, store: Store,
+def _spec_for(run: AnyRun, args: argparse.Namespace, store: Store,
               library: SpecLibrary) -> tuple[Spec | None, str]:
     """``--spec none``: no sheet; an id: that sheet; ``auto``: the app's rule for the device."""
     if args.spec == "none":
@@ -81,7 +81,7 @@ def _spec_for(run: RunResult, args: argparse.Namespace, store: Store,
     return spec, ("chosen with --spec" if chosen else pick.note)
 
 
-def _spec_lines(runs: list[RunResult], args: argparse.Namespace, store: Store,
+def _spec_lines(runs: Sequence[AnyRun], args: argparse.Namespace, store: Store,
                 lines: list[str]) -> list[RunSpecComparison]:
     """% of spec per setting: fair comparisons are printed, the rest only counted (all are in --json)."""
     from ssdprof.analysis.spec_comparison import Status, best_comparisons, compare_repeats

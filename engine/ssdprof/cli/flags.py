@@ -4,10 +4,11 @@ the checks argparse makes of numbers."""
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
+import os
 from typing import Any
 
 from ssdprof.store.db import default_db_path
+from ssdprof.store.location import DB_ENV, Location, location_of
 
 __all__ = ["Formatter", "breakdown_flag", "command", "common", "positive_int"]
 
@@ -25,8 +26,17 @@ def command(sub: Any, name: str, summary: str, example: str) -> argparse.Argumen
 
 
 def common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--db", type=Path, help=f"results database (default: {default_db_path()})")
+    parser.add_argument("--db", type=_db_location, default=os.environ.get(DB_ENV) or None, help=(
+        f"results store: a SQLite file, or a lab's PostgreSQL database as postgresql://USER@HOST/DB (its password "
+        f"in ~/.pgpass, never in a URL others see) (default: ${DB_ENV}, else {default_db_path()})"))
     parser.add_argument("--json", action="store_true", help="machine-readable output (fields documented in README)")
+
+
+def _db_location(text: str) -> Location:
+    try:
+        return location_of(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def breakdown_flag(parser: argparse.ArgumentParser) -> None:

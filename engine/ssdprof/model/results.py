@@ -310,6 +310,8 @@ class RunResult(BaseModel):
     drive_health: HealthRecord | None = Field(
         default=None, description="the drive's own word before and after the run (SMART, hwmon), the "
         "difference and the temperatures seen; null where not asked (hosts, runs before ssdprof kept it)")
+    measured_by: str = Field(default="", description="the user who stored the run (login name); '' before ssdprof kept it")
+    measured_on: str = Field(default="", description="the machine that stored the run (host name); '' before ssdprof kept it")
 
     def summary_json(self) -> dict[str, Any]:
         """The documented, stable ``--json`` shape (bins and time series left out)."""

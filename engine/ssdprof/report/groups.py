@@ -15,12 +15,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Generic
 
 from ssdprof.analysis.metrics import LATENCY_METRICS, setting_key
 from ssdprof.analysis.repeats import Pool, pools, setting_context, setting_label
 from ssdprof.model.quantities import format_size
-from ssdprof.model.results import RunResult
+from ssdprof.model.run_summary import AnyRun, R
 
 if TYPE_CHECKING:
     from ssdprof.analysis.stats import MeanCI
@@ -32,17 +32,18 @@ CONFIDENCE = 0.95
 
 
 @dataclass(frozen=True)
-class RunGroup:
-    """Runs shown together under one label (a sweep, or one side of a comparison)."""
+class RunGroup(Generic[R]):
+    """Runs shown together under one label (a sweep, or one side of a comparison): whole runs, or
+    their summaries where only figures are drawn (the Groups bars)."""
 
     label: str
-    runs: tuple[RunResult, ...]
+    runs: tuple[R, ...]
     pool: bool = False
     """Pool the group's runs of one setting as one figure (the user chose to); otherwise only a
     sweep's repeats of one point are."""
 
 
-METRICS: dict[str, Callable[[RunResult], float | None]] = {
+METRICS: dict[str, Callable[[AnyRun], float | None]] = {
     "iops": lambda r: r.read.iops + r.write.iops if r.read.active or r.write.active else None,
     "bw_bytes_per_s": lambda r: r.read.bw_bytes_per_s + r.write.bw_bytes_per_s
     if r.read.active or r.write.active else None,
@@ -52,14 +53,14 @@ METRICS: dict[str, Callable[[RunResult], float | None]] = {
 
 
 @dataclass(frozen=True)
-class Summary:
+class Summary(Generic[R]):
     """Runs of one setting within one group shown as one figure: a sweep's repeats, one run, or runs
     pooled on request."""
 
     group: str
     label: str
     """The setting; with the runs' origin ('(run 8)') where the group shows the setting twice."""
-    runs: tuple[RunResult, ...]
+    runs: tuple[R, ...]
     source: str = ""
     """n and where the runs came from: 'run 8', 'n = 3 repeats of sweep 12', 'n = 5 runs pooled
     from sweeps 3, 7'."""
@@ -73,9 +74,9 @@ class Summary:
         return mean_ci(found, CONFIDENCE) if found else None
 
 
-def repeat_summaries(groups: Sequence[RunGroup]) -> list[Summary]:
+def repeat_summaries(groups: Sequence[RunGroup[R]]) -> list[Summary[R]]:
     """Every pool (:func:`~ssdprof.analysis.repeats.pools`) of every group, in first-seen order."""
-    out: list[Summary] = []
+    out: list[Summary[R]] = []
     for group in groups:
         found = pools(group.runs, group.pool)
         shown = Counter(setting_label(p.runs[0]) for p in found)
@@ -88,12 +89,12 @@ def repeat_summaries(groups: Sequence[RunGroup]) -> list[Summary]:
 
 
 @dataclass(frozen=True)
-class Point:
+class Point(Generic[R]):
     """One figure of a series: a pool of runs (one run, a sweep's repeats, or pooled on request) at
     ``x``. A series holds several points at one x where runs of one setting are not pooled."""
 
     x: float
-    runs: tuple[RunResult, ...]
+    runs: tuple[R, ...]
     source: str = ""
     """n and where the runs came from (:attr:`ssdprof.analysis.repeats.Pool.source`)."""
 
@@ -102,12 +103,12 @@ class Point:
 
 
 @dataclass(frozen=True)
-class Series:
+class Series(Generic[R]):
     label: str
-    points: tuple[Point, ...]
+    points: tuple[Point[R], ...]
 
 
-_FACTORS: dict[str, tuple[frozenset[str], Callable[[RunResult], float], str]] = {
+_FACTORS: dict[str, tuple[frozenset[str], Callable[[AnyRun], float], str]] = {
     "block_size": (frozenset({"bs"}), lambda r: float(r.workload.block_size_bytes), "bs"),
     "queue_depth": (frozenset({"qd"}), lambda r: float(r.workload.queue_depth), "qd"),
     # along the mix the pattern goes too (randread is randrw at 100 %): only random or not stays
@@ -115,13 +116,13 @@ _FACTORS: dict[str, tuple[frozenset[str], Callable[[RunResult], float], str]] = 
 }
 
 
-def series_over(groups: Sequence[RunGroup], factor: str) -> list[Series]:
+def series_over(groups: Sequence[RunGroup[R]], factor: str) -> list[Series[R]]:
     """Runs that differ only in ``factor`` (block_size, queue_depth or read_pct), as x-sorted series
     of 2+ settings; at each x, one point per pool of runs (see :func:`_lines`)."""
     drop, value, part = _FACTORS[factor]
-    found: list[Series] = []
+    found: list[Series[R]] = []
     for group in groups:
-        by_rest: dict[tuple[object, ...], dict[float, list[RunResult]]] = {}
+        by_rest: dict[tuple[object, ...], dict[float, list[R]]] = {}
         for run in group.runs:
             if run.status == "failed" or METRICS["iops"](run) is None:
                 continue
@@ -136,15 +137,15 @@ def series_over(groups: Sequence[RunGroup], factor: str) -> list[Series]:
     return found
 
 
-def _lines(label: str, by_x: dict[float, list[Pool]]) -> list[Series]:
+def _lines(label: str, by_x: dict[float, list[Pool[R]]]) -> list[Series[R]]:
     """One line through one figure at each x; where a setting was measured separately more than
     once, the line takes the measurement made with its neighbours (nearest in run id) and each
     other measurement is a series of its own, named as measured separately, never joined to the
     line by a vertical stroke."""
     alone = [pool.runs[0].id or 0 for found in by_x.values() if len(found) == 1 for pool in found]
     centre = sorted(alone)[len(alone) // 2] if alone else 0
-    main: list[Point] = []
-    extra: list[Series] = []
+    main: list[Point[R]] = []
+    extra: list[Series[R]] = []
     for x, found in by_x.items():
         ordered = sorted(found, key=lambda pool: abs(_mean_id(pool) - centre))
         main.append(Point(x, ordered[0].runs, ordered[0].source))
@@ -153,12 +154,12 @@ def _lines(label: str, by_x: dict[float, list[Pool]]) -> list[Series]:
     return [Series(label, tuple(main)), *extra]
 
 
-def _mean_id(pool: Pool) -> float:
+def _mean_id(pool: Pool[R]) -> float:
     ids = pool.run_ids
     return sum(ids) / len(ids) if ids else 0.0
 
 
-def _label_without(run: RunResult, part: str) -> str:
+def _label_without(run: AnyRun, part: str) -> str:
     """The run's setting without the varied factor ('4KiB', 'QD8'); along the mix, the pattern and
     its '70%R' become 'random' or 'sequential'."""
     w = run.workload

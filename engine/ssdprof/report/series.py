@@ -21,6 +21,7 @@ from ssdprof.analysis.spec_comparison import comparable_outstanding, run_access
 from ssdprof.analysis.specs import Spec
 from ssdprof.model.histogram import cumulative
 from ssdprof.model.results import RunResult
+from ssdprof.model.run_summary import AnyRun, R
 from ssdprof.report.groups import Point, RunGroup, Series, Summary, repeat_summaries, series_over
 
 __all__ = ["BarChart", "ChartPoint", "ChartSeries", "ChartSet", "MeanValue", "PercentileCurve",
@@ -121,7 +122,7 @@ _STATISTICS: dict[str, Statistic] = {"lat_ns_mean": "mean", "lat_ns_p50": "p50",
                                      "lat_ns_p99_9": "p99.9"}
 
 
-def _point(point: Point, metric: str, x_metric: str | None = None) -> ChartPoint | None:
+def _point(point: Point[R], metric: str, x_metric: str | None = None) -> ChartPoint | None:
     found = point.mean_ci(metric)
     x = point.mean_ci(x_metric) if x_metric else None
     if x_metric and x is None:
@@ -131,11 +132,11 @@ def _point(point: Point, metric: str, x_metric: str | None = None) -> ChartPoint
                       run_ids=_ids(point.runs), source=point.source)
 
 
-def _ids(runs: Sequence[RunResult]) -> list[int]:
+def _ids(runs: Sequence[AnyRun]) -> list[int]:
     return [r.id for r in runs if r.id is not None]
 
 
-def _along(series: Sequence[Series], metric: str, suffix: str = "", x_metric: str | None = None) -> list[ChartSeries]:
+def _along(series: Sequence[Series[R]], metric: str, suffix: str = "", x_metric: str | None = None) -> list[ChartSeries]:
     statistic = _STATISTICS.get(metric, "")
     named = [(s, f"{s.label}{suffix}") for s in series]  # a latency suffix ends in its statistic
     return [ChartSeries(label=label, setting=label.removesuffix(f" {statistic}") if statistic else label,
@@ -144,7 +145,7 @@ def _along(series: Sequence[Series], metric: str, suffix: str = "", x_metric: st
             for s, label in named]
 
 
-def spec_points(spec: Spec | None, runs: Sequence[RunResult]) -> list[ChartSeries]:
+def spec_points(spec: Spec | None, runs: Sequence[AnyRun]) -> list[ChartSeries]:
     """The spec's rated IOPS at stated access sizes, for the access patterns among the runs and a queue depth
     the engine judges fair against one of them (:func:`comparable_outstanding`): one reference point each."""
     if spec is None:
@@ -165,7 +166,7 @@ def spec_points(spec: Spec | None, runs: Sequence[RunResult]) -> list[ChartSerie
     return found
 
 
-def _iops_by_size(these: Sequence[RunGroup], before: Sequence[RunGroup],
+def _iops_by_size(these: Sequence[RunGroup[R]], before: Sequence[RunGroup[R]],
                   spec: Spec | None) -> list[ChartSeries]:
     by_size = series_over(these, "block_size")
     runs = [r for g in these for r in g.runs]
@@ -179,7 +180,7 @@ def _iops_by_size(these: Sequence[RunGroup], before: Sequence[RunGroup],
     return [*_along(by_size, "iops"), *earlier, *reference]
 
 
-def bar_chart(groups: Sequence[RunGroup], metric: str, first: Sequence[str] = ()) -> BarChart:
+def bar_chart(groups: Sequence[RunGroup[R]], metric: str, first: Sequence[str] = ()) -> BarChart:
     """Mean ± 95 % CI of ``metric`` for every figure (category: a setting, with its runs where a
     group shows it twice) of every group (series), in first-seen order (``first`` ahead)."""
     summaries = repeat_summaries(groups)
@@ -192,7 +193,7 @@ def bar_chart(groups: Sequence[RunGroup], metric: str, first: Sequence[str] = ()
     return BarChart(categories=categories, series=series)
 
 
-def _bar(x: int, summary: Summary | None, metric: str) -> ChartPoint:
+def _bar(x: int, summary: Summary[R] | None, metric: str) -> ChartPoint:
     ci = summary.mean_ci(metric) if summary else None
     if summary is None or ci is None:
         return ChartPoint(x=x, y=None, half_width=None, n=0, run_ids=[], source="")
@@ -200,12 +201,12 @@ def _bar(x: int, summary: Summary | None, metric: str) -> ChartPoint:
                       source=summary.source)
 
 
-def _mean_value(summary: Summary, metric: str) -> MeanValue | None:
+def _mean_value(summary: Summary[R], metric: str) -> MeanValue | None:
     ci = summary.mean_ci(metric)
     return None if ci is None else MeanValue(mean=ci.mean, half_width=ci.half_width, n=ci.n)
 
 
-def _run_point(summary: Summary) -> RunPoint:
+def _run_point(summary: Summary[R]) -> RunPoint:
     return RunPoint(label=summary.label, run_ids=_ids(summary.runs), source=summary.source,
                     kind=Pool(summary.runs).kind, iops=_mean_value(summary, "iops"),
                     bw_bytes_per_s=_mean_value(summary, "bw_bytes_per_s"),
@@ -213,7 +214,7 @@ def _run_point(summary: Summary) -> RunPoint:
                     lat_ns_p99=_mean_value(summary, "lat_ns_p99"))
 
 
-def chart_set(runs: Sequence[RunResult], earlier: Sequence[RunResult] = (),
+def chart_set(runs: Sequence[R], earlier: Sequence[R] = (),
               spec: Spec | None = None, pool: bool = False) -> ChartSet:
     """Every series the Results view draws, for ``runs`` beside ``earlier`` ones and a spec sheet's
     figures; with ``pool`` (the user's choice), runs of one setting are pooled beyond a sweep's

@@ -1,13 +1,18 @@
-"""The results store: SQLite in the user's data folder, WAL mode, named ordered migrations.
+"""The results store: a SQLite file in the user's data folder (WAL mode), or a PostgreSQL database a
+lab shares (``--db postgresql://...``), with the same named, ordered migrations on both.
 
 Every finished point is committed as it finishes, with the tool's raw output beside the parsed
-result, so a crash loses at most the point in flight and a parser bug loses nothing.
+result, so a crash loses at most the point in flight and a parser bug loses nothing. A shared
+server that goes away mid-sweep loses nothing either: a point that cannot be saved after retrying
+is kept on this machine and sent when the server is back (:mod:`ssdprof.store.pending`).
 """
 
 from __future__ import annotations
 
 import json
-import sqlite3
+import logging
+import time
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -17,18 +22,26 @@ from typing import Any
 
 import platformdirs
 
-from ssdprof.model.results import BIN_FIELDS, RunResult
+from ssdprof.model.results import RunResult, ValidityWarning
+from ssdprof.model.run_summary import RunSummary
 from ssdprof.model.status import SweepKind, SweepState
 from ssdprof.model.sweep import SweepSpec
+from ssdprof.store.backend import Connection, StoreUnavailable, connect, connection_lost, pg_ddl, transaction
+from ssdprof.store.documents import pack, unpack
 from ssdprof.store.drive_state import DriveStateRecords, LedgerEntry, StoredPts
+from ssdprof.store.location import DatabaseUrl, Location
 from ssdprof.store.migrations import MIGRATIONS
+from ssdprof.store.pending import PendingPoint, PendingPoints, pending_path
+from ssdprof.store.query import RunFilter
+from ssdprof.store.run_records import RunRecords
 from ssdprof.store.spec_choices import SpecChoiceRecords
+from ssdprof.store.summaries import SummaryReader
 
-__all__ = ["MIGRATIONS", "LedgerEntry", "RunFilter", "Store", "StoredPts", "StoredSweep", "SweepRow",
-           "default_db_path"]
+__all__ = ["MIGRATIONS", "LedgerEntry", "RunFilter", "Store", "StoreUnavailable", "StoredPts", "StoredSweep",
+           "SweepRow", "default_db_path"]
 
-_LIGHT_PATHS = ", ".join(f"'$.{d}.{b}'" for d in ("read", "write") for b in BIN_FIELDS)
-"""The top-level histogram bins, dropped by SQLite for light listings."""
+_log = logging.getLogger("ssdprof.store")
+_MIGRATION_LOCK = 2_814_028  # PostgreSQL advisory lock: one process migrates, the others wait and see it done
 
 
 def default_db_path() -> Path:
@@ -59,67 +72,133 @@ class SweepRow:
     runs: int
 
 
-@dataclass(frozen=True)
-class RunFilter:
-    tag: str | None = None
-    """``key=value`` or a bare value matched against any tag."""
-    text: str | None = None
-    """Matched against target, device model and engine."""
-    since: str | None = None
-    sweep_id: int | None = None
-    limit: int | None = 500
-    """The newest ``limit`` matching runs (returned oldest first); None for all of them."""
+class Store(RunRecords, DriveStateRecords, SpecChoiceRecords):
+    """``location``: a SQLite file (or ':memory:'), or a :class:`DatabaseUrl`. ``retry_s``: how long a
+    shared store keeps trying to save a point before keeping it on this machine."""
 
-
-class Store(DriveStateRecords, SpecChoiceRecords):
-    def __init__(self, path: Path | str):
-        self.path = Path(path)
-        if str(path) != ":memory:":
+    def __init__(self, location: Location | str, *, retry_s: float = 20.0):
+        self.location: Location | str = location
+        self.retry_s = retry_s
+        self.path = Path(str(location)) if not isinstance(location, DatabaseUrl) else Path()
+        if not isinstance(location, DatabaseUrl) and str(location) != ":memory:":
             self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(str(path), timeout=30, isolation_level=None, check_same_thread=False)
-        self._db.row_factory = sqlite3.Row
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA foreign_keys=ON")
-        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._conn: Connection = connect(location)
+        self._reader = SummaryReader()
+        self._kept: dict[int, tuple[int, RunSummary]] = {}
         self._migrate()
+        if self.shared:
+            self._send_pending()
+
+    @property
+    def shared(self) -> bool:
+        """A PostgreSQL store that several people write to."""
+        return isinstance(self.location, DatabaseUrl)
+
+    @property
+    def _db(self) -> Connection:
+        """The connection; a shared store's is made again after its server went away."""
+        if self.shared and getattr(self._conn, "raw", None) is not None and (self._conn.raw.closed or self._conn.raw.broken):  # type: ignore[attr-defined]
+            self._conn = connect(self.location)
+        return self._conn
 
     def close(self) -> None:
-        self._db.close()
+        self._conn.close()
 
     @contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
-        self._db.execute("BEGIN IMMEDIATE")
-        try:
-            yield self._db
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
-        self._db.execute("COMMIT")
+    def _transaction(self) -> Iterator[Connection]:
+        with transaction(self._db) as db:
+            yield db
 
     def _migrate(self) -> None:
-        self._db.execute("CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
-        applied = {row[0] for row in self._db.execute("SELECT name FROM schema_migrations")}
+        db = self._db
+        db.execute("CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
+        applied = {row[0] for row in db.execute("SELECT name FROM schema_migrations")}
+        compacted = False
         for name, step in MIGRATIONS:
             if name in applied:
                 continue
             with self._transaction() as db:
+                if db.dialect == "postgresql":
+                    db.execute("SELECT pg_advisory_xact_lock(?)", (_MIGRATION_LOCK,))
+                if db.execute("SELECT 1 FROM schema_migrations WHERE name = ?", (name,)).fetchone():
+                    continue  # another process applied it while this one waited
                 if callable(step):
                     step(db)
                 else:
                     for statement in (s for s in step.split(";") if s.strip()):
-                        db.execute(statement)
+                        db.execute(pg_ddl(statement) if db.dialect == "postgresql" else statement)
                 db.execute("INSERT INTO schema_migrations VALUES (?, ?)", (name, _now()))
+                compacted = compacted or name == "0008_compact_documents"
+        if compacted and db.dialect == "sqlite" and str(self.location) != ":memory:":
+            db.execute("VACUUM")  # the space the documents' text held goes back to the file system
+            db.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # and VACUUM's copy leaves the journal
 
     def applied_migrations(self) -> list[str]:
         return [row[0] for row in self._db.execute("SELECT name FROM schema_migrations ORDER BY name")]
+
+    def size_bytes(self) -> int:
+        """The store's size on disk: the file and its journal, or the PostgreSQL database."""
+        if self.shared:
+            return int(self._db.execute("SELECT pg_database_size(current_database())").fetchone()[0])
+        return sum(p.stat().st_size for p in self.path.parent.glob(f"{self.path.name}*") if p.is_file())
+
+    # a shared store's points ---------------------------------------------------------------
+
+    def add_run(self, result: RunResult, point_index: int | None = None) -> RunResult:
+        """Commit one finished point; returns it with its id (and who measured it, where). A shared
+        store retries for ``retry_s``; then the point is kept on this machine, the run says so, and
+        it is sent with the next point saved or the next start."""
+        stamped, uid = self._stamped(result), uuid.uuid4().hex
+        if not self.shared:
+            return self._insert_run(stamped, uid, point_index)
+        deadline, wait_s = time.monotonic() + self.retry_s, 0.5
+        while True:
+            try:
+                self._send_pending()
+                return self._insert_run(stamped, uid, point_index)
+            except Exception as exc:
+                if not (connection_lost(exc) or isinstance(exc, StoreUnavailable)):
+                    raise
+                if time.monotonic() + wait_s > deadline:
+                    return self._keep_here(stamped, uid, point_index, exc)
+                time.sleep(wait_s)
+                wait_s = min(wait_s * 2, 5.0)
+
+    def _keep_here(self, result: RunResult, uid: str, point_index: int | None, exc: BaseException) -> RunResult:
+        assert isinstance(self.location, DatabaseUrl)
+        spool = PendingPoints(pending_path(self.location))
+        note = ValidityWarning(code="kept_locally", message=(
+            f"the results database {self.location} did not answer for {self.retry_s:g} s "
+            f"({str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__}); this point is kept in "
+            f"{spool.path} and is sent when the database answers again (with the next point, or the next start)"))
+        kept = result.model_copy(update={"warnings": [*result.warnings, note]})
+        spool.keep(PendingPoint(uid, point_index, pack(kept.model_dump_json()), pack(result.raw_output)))
+        _log.warning("ssdprof: %s", note.message)
+        return kept
+
+    def _send_pending(self) -> int:
+        """Points kept on this machine while the server was away, saved now; how many."""
+        assert isinstance(self.location, DatabaseUrl)
+        spool = PendingPoints(pending_path(self.location))
+        sent = 0
+        for point in spool.waiting():
+            run = RunResult.model_validate_json(unpack(point.document))
+            run = run.model_copy(update={"warnings": [w for w in run.warnings if w.code != "kept_locally"],
+                                         "raw_output": unpack(point.raw)})
+            self._insert_run(run, point.uid, point.point_index)
+            spool.sent(point.uid)
+            sent += 1
+        if sent:
+            _log.warning("ssdprof: %d point(s) kept on this machine were saved to %s", sent, self.location)
+        return sent
 
     # sweeps -------------------------------------------------------------------------------
 
     def create_sweep(self, spec: SweepSpec) -> int:
         with self._transaction() as db:
-            cursor = db.execute("INSERT INTO sweeps (created_at, name, spec_json) VALUES (?, ?, ?)",
-                                (_now(), spec.name, spec.model_dump_json()))
-        return int(cursor.lastrowid or 0)
+            row = db.execute("INSERT INTO sweeps (created_at, name, spec_json) VALUES (?, ?, ?) RETURNING id",
+                             (_now(), spec.name, spec.model_dump_json())).fetchone()
+        return int(row[0])
 
     def sweep(self, sweep_id: int) -> StoredSweep | None:
         row = self._db.execute("SELECT * FROM sweeps WHERE id = ?", (sweep_id,)).fetchone()
@@ -132,9 +211,10 @@ class Store(DriveStateRecords, SpecChoiceRecords):
 
     def sweep_results(self, sweep_id: int) -> dict[int, RunResult]:
         """A sweep's finished points (first repeat) by point index: what a curve or a search grows from."""
-        rows = self._db.execute("SELECT id, point_index, result_json FROM runs WHERE sweep_id = ? AND repeat = 0 AND "
-                                "status IN ('ok', 'partial') ORDER BY id", (sweep_id,))
-        return {row["point_index"]: self._load(row["result_json"], row["id"]) for row in rows if row["point_index"] is not None}
+        rows = self._db.execute("SELECT id, point_index FROM runs WHERE sweep_id = ? AND repeat = 0 AND "
+                                "status IN ('ok', 'partial') ORDER BY id", (sweep_id,)).fetchall()
+        found = {row["point_index"]: self.run(row["id"]) for row in rows if row["point_index"] is not None}
+        return {index: run for index, run in found.items() if run is not None}
 
     def last_unfinished_sweep(self) -> StoredSweep | None:
         row = self._db.execute("SELECT id FROM sweeps WHERE status != 'done' AND kind = 'sweep' ORDER BY id DESC LIMIT 1").fetchone()
@@ -159,7 +239,9 @@ class Store(DriveStateRecords, SpecChoiceRecords):
         """Adds or refreshes a host; a link speed set earlier is kept unless one is given."""
         with self._transaction() as db:
             kept = db.execute("SELECT link_gbps FROM hosts WHERE name = ?", (name,)).fetchone()
-            db.execute("INSERT OR REPLACE INTO hosts (name, added_at, fingerprint, probe_json, link_gbps) VALUES (?, ?, ?, ?, ?)",
+            db.execute("INSERT INTO hosts (name, added_at, fingerprint, probe_json, link_gbps) VALUES (?, ?, ?, ?, ?) "
+                       "ON CONFLICT (name) DO UPDATE SET added_at = excluded.added_at, fingerprint = excluded.fingerprint, "
+                       "probe_json = excluded.probe_json, link_gbps = excluded.link_gbps",
                        (name, _now(), fingerprint, json.dumps(probe), link_gbps if link_gbps is not None else (kept[0] if kept else None)))
 
     def set_host_link(self, name: str, link_gbps: float | None) -> bool:
@@ -179,95 +261,6 @@ class Store(DriveStateRecords, SpecChoiceRecords):
     def remove_host(self, name: str) -> bool:
         with self._transaction() as db:
             return db.execute("DELETE FROM hosts WHERE name = ?", (name,)).rowcount > 0
-
-    # runs ---------------------------------------------------------------------------------
-
-    def add_run(self, result: RunResult, point_index: int | None = None) -> RunResult:
-        """Commit one finished point; returns it with its id."""
-        host_key = ",".join(sorted(h.host for h in result.hosts)) or "local"
-        with self._transaction() as db:
-            cursor = db.execute(
-                "INSERT INTO runs (sweep_id, point_index, repeat, workload_key, host_key, started_at, finished_at, status,"
-                " engine, target, device_model, source, result_json, raw_output, target_identity)"
-                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                (result.sweep_id, point_index, result.repeat, result.workload.key(), host_key, result.started_at,
-                 result.finished_at, result.status, result.engine.name, result.workload.target,
-                 result.environment.device_model, result.source, "{}", result.raw_output,
-                 result.drive_state.target_identity if result.drive_state else ""))
-            run_id = int(cursor.lastrowid or 0)
-            stored = result.model_copy(update={"id": run_id})
-            db.execute("UPDATE runs SET result_json = ? WHERE id = ?", (stored.model_dump_json(), run_id))
-            db.executemany("INSERT INTO run_tags VALUES (?, ?, ?)", [(run_id, k, v) for k, v in result.tags.items()])
-        return stored
-
-    def run(self, run_id: int) -> RunResult | None:
-        row = self._db.execute("SELECT result_json, raw_output FROM runs WHERE id = ?", (run_id,)).fetchone()
-        if row is None:
-            return None
-        return self._load(row["result_json"], run_id).model_copy(update={"raw_output": row["raw_output"]})
-
-    def runs(self, where: RunFilter | None = None, *, light: bool = False) -> list[RunResult]:
-        """Matching runs; ``light`` leaves out the per-second progress and the top-level histogram bins
-        (SQLite drops them before Python parses anything: a long list loads several times faster)."""
-        where = where or RunFilter()
-        sql, params = self._where(where)
-        column = f"json_remove(r.result_json, '$.progress', {_LIGHT_PATHS})" if light else "r.result_json"
-        if where.limit is not None:
-            sql = f"SELECT * FROM (SELECT r.id, {column} AS result_json FROM runs r WHERE {sql} ORDER BY r.id DESC LIMIT ?) ORDER BY id"
-            params.append(where.limit)
-        else:
-            sql = f"SELECT r.id, {column} AS result_json FROM runs r WHERE {sql} ORDER BY r.id"
-        return [self._load(row["result_json"], row["id"]) for row in self._db.execute(sql, params)]
-
-    def count_runs(self, where: RunFilter | None = None) -> int:
-        """How many runs match, ignoring the limit (so a caller can say what a list left out)."""
-        sql, params = self._where(where or RunFilter())
-        return int(self._db.execute(f"SELECT COUNT(*) FROM runs r WHERE {sql}", params).fetchone()[0])
-
-    @staticmethod
-    def _where(where: RunFilter) -> tuple[str, list[object]]:
-        clauses: list[str] = ["1 = 1"]
-        params: list[object] = []
-        if where.sweep_id is not None:
-            clauses.append("r.sweep_id = ?")
-            params.append(where.sweep_id)
-        if where.tag:
-            key, _, value = where.tag.partition("=")
-            if value:
-                clauses.append("EXISTS (SELECT 1 FROM run_tags t WHERE t.run_id = r.id AND t.key = ? AND t.value = ?)")
-                params += [key, value]
-            else:
-                clauses.append("EXISTS (SELECT 1 FROM run_tags t WHERE t.run_id = r.id AND (t.key = ? OR t.value = ?))")
-                params += [key, key]
-        if where.text:
-            clauses.append("(r.target LIKE ? OR r.device_model LIKE ? OR r.engine LIKE ? OR r.source LIKE ?)")
-            params += [f"%{where.text}%"] * 4
-        if where.since:
-            clauses.append("r.started_at >= ?")
-            params.append(where.since)
-        return " AND ".join(clauses), params
-
-    def raw_output(self, run_id: int) -> str:
-        row = self._db.execute("SELECT raw_output FROM runs WHERE id = ?", (run_id,)).fetchone()
-        return str(row[0]) if row else ""
-
-    def set_tags(self, run_id: int, tags: dict[str, str]) -> RunResult:
-        result = self.run(run_id)
-        if result is None:
-            raise KeyError(f"run {run_id} does not exist")
-        updated = result.model_copy(update={"tags": {**result.tags, **tags}})
-        with self._transaction() as db:
-            db.executemany("INSERT OR REPLACE INTO run_tags VALUES (?, ?, ?)", [(run_id, k, v) for k, v in tags.items()])
-            db.execute("UPDATE runs SET result_json = ? WHERE id = ?", (updated.model_dump_json(), run_id))
-        return updated
-
-    def delete_run(self, run_id: int) -> bool:
-        with self._transaction() as db:
-            return db.execute("DELETE FROM runs WHERE id = ?", (run_id,)).rowcount > 0
-
-    @staticmethod
-    def _load(result_json: str, run_id: int) -> RunResult:
-        return RunResult.model_validate_json(result_json).model_copy(update={"id": run_id})
 
 
 def _now() -> str:

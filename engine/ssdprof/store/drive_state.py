@@ -4,7 +4,6 @@ PTS tests (a sweep whose repeats are rounds, with the test's spec and starting d
 from __future__ import annotations
 
 import json
-import sqlite3
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -13,6 +12,8 @@ from typing import Any
 from ssdprof.model.drive_state import DriveState, PreconditionRecord, PurgeRecord
 from ssdprof.model.pts import PtsSpec
 from ssdprof.model.sweep import MAX_REPEATS, SweepSpec
+from ssdprof.store.backend import Connection
+from ssdprof.store.documents import document_of, pack
 
 __all__ = ["DriveStateRecords", "LedgerEntry", "StoredPts"]
 
@@ -52,9 +53,11 @@ class StoredPts:
 class DriveStateRecords:
     """Mixed into :class:`ssdprof.store.db.Store`, which provides the connection and transactions."""
 
-    _db: sqlite3.Connection
+    @property
+    def _db(self) -> Connection:
+        raise NotImplementedError
 
-    def _transaction(self) -> AbstractContextManager[sqlite3.Connection]:
+    def _transaction(self) -> AbstractContextManager[Connection]:
         raise NotImplementedError
 
     # ledger -------------------------------------------------------------------------------
@@ -72,8 +75,8 @@ class DriveStateRecords:
     def ledger_entry(self, identity: str, description: str) -> LedgerEntry:
         """The target's entry, made on first use."""
         with self._transaction() as db:
-            db.execute("INSERT OR IGNORE INTO target_ledger (identity, description, first_seen_at, updated_at) "
-                       "VALUES (?, ?, ?, ?)", (identity, description, _now(), _now()))
+            db.execute("INSERT INTO target_ledger (identity, description, first_seen_at, updated_at) "
+                       "VALUES (?, ?, ?, ?) ON CONFLICT (identity) DO NOTHING", (identity, description, _now(), _now()))
         entry = self.ledger(identity)
         assert entry is not None
         return entry
@@ -110,9 +113,8 @@ class DriveStateRecords:
         """A PTS test, stored as a sweep (kind 'pts') of one round's points whose repeats are the rounds."""
         rounds = SweepSpec(name=spec.name, points=spec.points(), repeats=min(spec.rule.max_rounds, MAX_REPEATS), tags=spec.tags)
         with self._transaction() as db:
-            cursor = db.execute("INSERT INTO sweeps (created_at, name, spec_json, kind) VALUES (?, ?, ?, 'pts')",
-                                (_now(), spec.name, rounds.model_dump_json()))
-            sweep_id = int(cursor.lastrowid or 0)
+            sweep_id = int(db.execute("INSERT INTO sweeps (created_at, name, spec_json, kind) VALUES (?, ?, ?, 'pts') "
+                                      "RETURNING id", (_now(), spec.name, rounds.model_dump_json())).fetchone()[0])
             db.execute("INSERT INTO pts_tests (sweep_id, test, profile, spec_json) VALUES (?, ?, ?, ?)",
                        (sweep_id, spec.test.value, spec.profile.value, spec.model_dump_json()))
         return sweep_id
@@ -151,13 +153,16 @@ class DriveStateRecords:
         """Mark runs measured by a PTS test with the verdict of the round they belong to."""
         with self._transaction() as db:
             for run_id in run_ids:
-                row = db.execute("SELECT result_json FROM runs WHERE id = ?", (run_id,)).fetchone()
+                row = db.execute("SELECT document, result_json FROM runs WHERE id = ?", (run_id,)).fetchone()
                 if row is None:
                     continue
-                data = json.loads(row[0])
+                data = json.loads(document_of(row))
                 if data.get("drive_state"):
                     data["drive_state"]["steady_state"] = value
-                    db.execute("UPDATE runs SET result_json = ? WHERE id = ?", (json.dumps(data), run_id))
+                    db.execute("UPDATE runs SET document = ?, result_json = '', revision = revision + 1 WHERE id = ?",
+                               (pack(json.dumps(data)), run_id))
+                    db.execute("UPDATE run_summaries SET drive_state_json = ? WHERE run_id = ?",
+                               (DriveState.model_validate(data["drive_state"]).model_dump_json(), run_id))
 
 
 def _now() -> str:

@@ -6,19 +6,20 @@ A step is SQL, or a function for changes SQL cannot express, such as re-reading 
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Callable
 from typing import Any
 
 from ssdprof.fio.output import FioOutputError, combine, parse_report
 from ssdprof.model.results import DirectionStats
+from ssdprof.store.backend import Connection
+from ssdprof.store.migrations_summaries import compact_documents, run_summaries
 
 __all__ = ["MIGRATIONS"]
 
 _SIDES = ("read", "write")
 
 
-def _total_latency(db: sqlite3.Connection) -> None:
+def _total_latency(db: Connection) -> None:
     """Runs stored before latency meant total latency: ``bins_ns`` becomes ``clat_bins_ns``, and
     ``lat_ns`` is filled where it can be known — the portable engine and psync timed the whole call
     (their clat is the total); fio runs re-read it from the raw output kept beside them (fio always
@@ -88,7 +89,7 @@ def _put_total(stats: dict[str, Any], parsed: DirectionStats) -> None:
     stats["lat_bins_ns"] = {str(k): v for k, v in parsed.lat_bins_ns.items()}
 
 
-MIGRATIONS: list[tuple[str, str | Callable[[sqlite3.Connection], None]]] = [
+MIGRATIONS: list[tuple[str, str | Callable[[Connection], None]]] = [
     ("0001_create_runs_and_sweeps", """
         CREATE TABLE sweeps (
             id INTEGER PRIMARY KEY,
@@ -171,4 +172,10 @@ MIGRATIONS: list[tuple[str, str | Callable[[sqlite3.Connection], None]]] = [
             chosen_at TEXT NOT NULL
         );
     """),
+    # Analysis reads summaries: each run's figures per direction and host in indexed tables, written at save
+    # time and here for stored runs; runs carry who stored them, where, and a key that makes a retried save
+    # the same run (a shared PostgreSQL store).
+    ("0007_run_summaries", run_summaries),
+    # Documents and raw output compressed: progress, bins and fio's JSON shrink five- to twentyfold.
+    ("0008_compact_documents", compact_documents),
 ]

@@ -3,9 +3,10 @@
 
 from __future__ import annotations
 
-import sqlite3
 from contextlib import AbstractContextManager
 from datetime import datetime, timezone
+
+from ssdprof.store.backend import Connection
 
 __all__ = ["SpecChoiceRecords"]
 
@@ -13,9 +14,11 @@ __all__ = ["SpecChoiceRecords"]
 class SpecChoiceRecords:
     """Mixed into :class:`ssdprof.store.db.Store`, which gives the connection and transactions."""
 
-    _db: sqlite3.Connection
+    @property
+    def _db(self) -> Connection:
+        raise NotImplementedError
 
-    def _transaction(self) -> AbstractContextManager[sqlite3.Connection]:
+    def _transaction(self) -> AbstractContextManager[Connection]:
         raise NotImplementedError
 
     def spec_choice(self, device_key: str) -> str | None:
@@ -31,6 +34,7 @@ class SpecChoiceRecords:
             if spec_id is None:
                 db.execute("DELETE FROM device_spec_choices WHERE device_key = ?", (device_key,))
                 return
-            db.execute("INSERT OR REPLACE INTO device_spec_choices "
-                       "(device_key, description, spec_id, chosen_at) VALUES (?, ?, ?, ?)",
+            db.execute("INSERT INTO device_spec_choices (device_key, description, spec_id, chosen_at) VALUES (?, ?, ?, ?) "
+                       "ON CONFLICT (device_key) DO UPDATE SET description = excluded.description, "
+                       "spec_id = excluded.spec_id, chosen_at = excluded.chosen_at",
                        (device_key, description, spec_id, chosen_at))

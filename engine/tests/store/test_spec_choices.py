@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from pg_fixtures import *  # noqa: F403  # fresh_store: every test here on SQLite and on PostgreSQL
+
 from ssdprof.store.db import Store
 
 

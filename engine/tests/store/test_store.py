@@ -3,6 +3,7 @@ import sqlite3
 from pathlib import Path
 
 from conftest import FIO_DATA
+from pg_fixtures import *  # noqa: F403  # fresh_store: every test here on SQLite and on PostgreSQL
 
 from ssdprof.model.results import DirectionStats, EngineInfo, RunResult, SpanStats
 from ssdprof.model.sweep import SweepSpec

@@ -15,6 +15,7 @@ from pydantic import ConfigDict, Field, ValidationInfo, WithJsonSchema, field_va
 from ssdprof.analysis.scale_up_inputs import ScaleUpDesign, ScaleUpPoint
 from ssdprof.analysis.specs import Spec
 from ssdprof.app.contract.base import Params, Result
+from ssdprof.app.contract.run_queries import MAX_RUN_IDS
 from ssdprof.model.quantities import parse_size_bytes
 
 if TYPE_CHECKING:
@@ -36,7 +37,7 @@ __all__ = [
 Metric = Literal["iops", "bw_bytes_per_s", "lat_ns_mean", "lat_ns_p50", "lat_ns_p99", "lat_ns_p99_9",
                  "read_iops", "write_iops", "read_bw_bytes_per_s", "write_bw_bytes_per_s",
                  "read_lat_ns_mean", "write_lat_ns_mean", "read_lat_ns_p99", "write_lat_ns_p99"]
-RunIds = Field(min_length=1, max_length=5000, description="the runs to learn from (e.g. a sweep's, or History's selection)")
+RunIds = Field(min_length=1, max_length=MAX_RUN_IDS, description="the runs to learn from (e.g. a sweep's, or History's selection)")
 
 
 # ------------------------------------------------------------------------------------ predict

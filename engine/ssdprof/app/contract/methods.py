@@ -44,6 +44,15 @@ from ssdprof.app.contract.pts import (
     PtsResumeParams,
     PtsStatus,
 )
+from ssdprof.app.contract.run_queries import (
+    PeopleResult,
+    RunsGroupsParams,
+    RunsGroupsResult,
+    RunsPageParams,
+    RunsPageResult,
+    RunsSelectParams,
+    RunsSelectResult,
+)
 from ssdprof.app.contract.runs import (
     BarsParams,
     CancelResult,
@@ -138,6 +147,13 @@ METHODS: dict[str, Method] = {
     "pts.report": Method(params=PtsReportParams, result=ReportResult, summary="a PTS test's PDF report (base64)"),
     "runs.list": Method(params=RunsListParams, result=RunsListResult, summary="stored runs matching a filter"),
     "runs.get": Method(params=RunIdParams, result=RunResultEnvelope, summary="one run in full"),
+    "runs.page": Method(params=RunsPageParams, result=RunsPageResult,
+                        summary="a page of stored runs matching a filter, newest first, with how many match"),
+    "runs.select": Method(params=RunsSelectParams, result=RunsSelectResult,
+                          summary="every matching run's id (no limit) and the tag keys they carry"),
+    "runs.groups": Method(params=RunsGroupsParams, result=RunsGroupsResult,
+                          summary="runs split into groups by a tag or a recorded fact, with the keys offered"),
+    "runs.people": Method(params=NoParams, result=PeopleResult, summary="the users and machines that stored runs"),
     "runs.tag": Method(params=TagParams, result=RunResultEnvelope, summary="add or change tags of a run"),
     "runs.delete": Method(params=RunIdParams, result=DeleteResult, summary="delete a run"),
     "runs.charts": Method(params=ChartsParams, result=ChartSet,

@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from ssdprof.app.contract.base import Params, Result
+from ssdprof.app.contract.run_queries import MAX_RUN_IDS
 from ssdprof.app.planner import WorkloadInput
 from ssdprof.model.events import Count
 from ssdprof.model.problems import Choice
@@ -162,6 +163,9 @@ class RunsListParams(Params):
     since: str | None = Field(default=None, description="ISO date or time")
     sweep_id: int | None = None
     limit: int = Field(default=500, ge=1, le=5000, description="the newest N matching runs; a sweep_id lists all its runs")
+    run_ids: list[int] | None = Field(default=None, max_length=5000, description=(
+        "only these runs, all of them (History's selection opened in Results; at most 5000: Models learns "
+        "from more)"))
 
 
 class RunsListResult(Result):
@@ -211,7 +215,7 @@ class ChartsParams(Params):
 
 class BarGroup(Params):
     label: str = Field(max_length=200, description="e.g. 'interface=SATA'")
-    run_ids: list[int] = Field(max_length=20000)
+    run_ids: list[int] = Field(max_length=MAX_RUN_IDS)
 
 
 class BarsParams(Params):

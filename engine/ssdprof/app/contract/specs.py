@@ -10,6 +10,7 @@ from ssdprof.analysis.spec_comparison import SpecComparison
 from ssdprof.analysis.specs import ACCESS_NAMES, UNITS, Interface, Spec
 from ssdprof.app.contract.analysis import ObservationInfo
 from ssdprof.app.contract.base import Params, Result
+from ssdprof.app.contract.run_queries import MAX_RUN_IDS
 from ssdprof.model.problems import Choice
 
 if TYPE_CHECKING:
@@ -61,7 +62,7 @@ class SpecRememberResult(Result):
 
 
 class SpecCompareParams(Params):
-    run_ids: list[int] = Field(min_length=1, max_length=2000)
+    run_ids: list[int] = Field(min_length=1, max_length=MAX_RUN_IDS)
     spec_id: str | None = Field(default=None, description="default: the spec matching each run's device model")
 
 
@@ -80,8 +81,8 @@ class SpecCompareResult(Result):
 
 
 class RunsCompareParams(Params):
-    a: list[int] = Field(min_length=1, max_length=2000, description="run ids of group A (e.g. an earlier run)")
-    b: list[int] = Field(min_length=1, max_length=2000, description="run ids of group B")
+    a: list[int] = Field(min_length=1, max_length=MAX_RUN_IDS, description="run ids of group A (e.g. an earlier run)")
+    b: list[int] = Field(min_length=1, max_length=MAX_RUN_IDS, description="run ids of group B")
     metric: Literal["iops", "bw_bytes_per_s", "lat_ns_mean", "lat_ns_p50", "lat_ns_p99", "lat_ns_p99_9"] = "iops"
     confidence: float = Field(default=0.95, gt=0.5, lt=1)
 

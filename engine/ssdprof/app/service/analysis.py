@@ -33,6 +33,7 @@ from ssdprof.app.contract.specs import (
 from ssdprof.app.service.registry import handles
 from ssdprof.app.service.summary import spec_for, summary_for
 from ssdprof.model.results import RunResult
+from ssdprof.model.run_summary import AnyRun, RunSummary
 from ssdprof.model.workload import WorkloadError
 from ssdprof.store.db import RunFilter, Store
 
@@ -73,7 +74,7 @@ class Analysis:
         chosen = library.get(params.spec_id) if params.spec_id else None
         out: list[RunSpecComparison] = []
         unmatched: dict[str, str] = {}
-        for members in (p.runs for p in pools(self.runs(params.run_ids))):
+        for members in (p.runs for p in pools(self.summaries(params.run_ids))):
             ids = [run.id for run in members if run.id is not None]
             spec, how = (chosen, "chosen") if chosen else _auto(self.store, library, members[0])
             if spec is None:
@@ -91,7 +92,7 @@ class Analysis:
         from ssdprof.analysis.metrics import latency_kind_note, metric_name
         from ssdprof.analysis.stats import compare_groups
 
-        a, b = self.runs(params.a), self.runs(params.b)
+        a, b = self.summaries(params.a), self.summaries(params.b)
         shown = metric_name(params.metric)
         scale, unit = shown.scale, shown.unit
         found = compare_groups(a, b, params.metric, confidence=params.confidence, scale=scale, unit=unit)
@@ -133,6 +134,11 @@ class Analysis:
         name = f"ssdprof-sweep-{params.sweep_id}.pdf" if params.sweep_id is not None else f"ssdprof-runs-{runs[0].id}.pdf"
         return ReportResult(pdf_base64=base64.b64encode(pdf).decode("ascii"), filename=name, bytes=len(pdf), runs=len(runs))
 
+    def summaries(self, run_ids: Sequence[int]) -> list[RunSummary]:
+        """The runs' figures from the store's summary tables (no documents opened); KeyError for a
+        missing run."""
+        return self.store.summaries_of(run_ids)
+
     def runs(self, run_ids: Sequence[int]) -> list[RunResult]:
         found = []
         for run_id in run_ids:
@@ -143,7 +149,7 @@ class Analysis:
         return found
 
 
-def _auto(store: Store, library: SpecLibrary, run: RunResult) -> tuple[Spec | None, str]:
+def _auto(store: Store, library: SpecLibrary, run: AnyRun) -> tuple[Spec | None, str]:
     """The sheet chosen earlier for the run's device, else the one matching it; or why none."""
     spec, pick = spec_for(store, library, run.environment)
     return spec, pick.note

@@ -1,5 +1,6 @@
 """The charts' numbers for the GUI: the same series the PDF draws (``report/series.py``), computed here and
-drawn by the renderer as they arrive, so no statistic is worked out twice."""
+drawn by the renderer as they arrive, so no statistic is worked out twice. Series and bars read the
+runs' summaries (the store's figures); a run's latency distribution reads its document's bins."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from ssdprof.analysis.spec_library import SpecLibrary
 from ssdprof.app.contract.runs import BarsParams, ChartsParams, RunIdParams
 from ssdprof.app.service.registry import handles
 from ssdprof.model.results import RunResult
+from ssdprof.model.run_summary import RunSummary
 from ssdprof.report.groups import RunGroup
 from ssdprof.report.series import BarChart, ChartSet, PercentileCurve, bar_chart, chart_set, percentile_curve
 
@@ -16,19 +18,21 @@ __all__ = ["Charts"]
 
 
 class Charts:
-    def __init__(self, runs: Callable[[Sequence[int]], list[RunResult]], library: Callable[[], SpecLibrary]):
+    def __init__(self, summaries: Callable[[Sequence[int]], list[RunSummary]],
+                 runs: Callable[[Sequence[int]], list[RunResult]], library: Callable[[], SpecLibrary]):
+        self.summaries = summaries
         self.runs = runs
         self.library = library
 
     @handles("runs.charts")
     def charts(self, params: ChartsParams) -> ChartSet:
         spec = self.library().get(params.spec_id) if params.spec_id else None
-        return chart_set(self.runs(params.run_ids), self.runs(params.compare_with), spec,
+        return chart_set(self.summaries(params.run_ids), self.summaries(params.compare_with), spec,
                          params.pool_same_setting)
 
     @handles("runs.bars")
     def bars(self, params: BarsParams) -> BarChart:
-        groups = [RunGroup(g.label, tuple(self.runs(g.run_ids)), params.pool_same_setting)
+        groups = [RunGroup(g.label, tuple(self.summaries(g.run_ids)), params.pool_same_setting)
                   for g in params.groups]
         return bar_chart(groups, params.metric)
 

@@ -36,6 +36,7 @@ from ssdprof.app.service.hosts import Hosts
 from ssdprof.app.service.predict import Models
 from ssdprof.app.service.pts import PtsTests
 from ssdprof.app.service.registry import Handler, RpcError, handlers_of, handles
+from ssdprof.app.service.run_queries import RunQueries
 from ssdprof.app.service.runs import Runs
 from ssdprof.app.service.scale_up import ScaleUp
 from ssdprof.app.service.summary import Summaries
@@ -64,14 +65,15 @@ class EngineService:
         ssh = ssh or SshSettings()
         folders = spec_folders if spec_folders is not None else (bundled_spec_dir(), default_user_spec_dir())
         analysis = Analysis(self.store, folders)
-        models = Models(analysis.runs, analysis.library, folders[-1] if len(folders) > 1 else None)  # bundled first, user last
+        models = Models(analysis.summaries, analysis.library, folders[-1] if len(folders) > 1 else None)  # bundled first, user last
         self._sweeps = Sweeps(self.store, db_path, notify, default_dir=default_dir, fio_executable=fio_executable, ssh=ssh)
         self._pts = PtsTests(self.store, db_path, notify, default_dir=default_dir, fio_executable=fio_executable,
                              sweeps=self._sweeps)
         self._sweeps.other_busy = self._pts.busy
         self._lock = threading.Lock()
         self._handlers: dict[str, Handler] = handlers_of([self, self._sweeps, Runs(self.store), analysis, models,
-                                                           Charts(analysis.runs, analysis.library), Hosts(self.store, ssh),
+                                                           Charts(analysis.summaries, analysis.runs, analysis.library),
+                                                           Hosts(self.store, ssh), RunQueries(self.store),
                                                            Curves(self.store, self._sweeps, analysis.library), self._pts,
                                                            Summaries(self.store, analysis.runs,
                                                                      analysis.library), ScaleUp(analysis.runs)])

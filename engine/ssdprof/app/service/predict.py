@@ -41,7 +41,7 @@ from ssdprof.app.contract.analysis import (
 from ssdprof.app.contract.runs import DeleteResult
 from ssdprof.app.service.registry import handles
 from ssdprof.app.spec_sheets import delete_own_spec, save_own_spec
-from ssdprof.model.results import RunResult
+from ssdprof.model.run_summary import AnyRun
 from ssdprof.model.workload import WorkloadError
 
 if TYPE_CHECKING:
@@ -55,9 +55,10 @@ CURVE_POINTS = 48
 
 
 class Models:
-    """``runs`` resolves run ids (raising KeyError for a missing one); spec sheets are saved in ``user_spec_dir``."""
+    """``runs`` resolves run ids to their figures (the store's summaries; KeyError for a missing one); spec
+    sheets are saved in ``user_spec_dir``."""
 
-    def __init__(self, runs: Callable[[Sequence[int]], list[RunResult]], library: Callable[[], SpecLibrary],
+    def __init__(self, runs: Callable[[Sequence[int]], Sequence[AnyRun]], library: Callable[[], SpecLibrary],
                  user_spec_dir: Path | None):
         self.runs = runs
         self.library = library
@@ -163,7 +164,7 @@ def _quality(quality: FitQuality) -> FitQualityInfo:
     return FitQualityInfo(**asdict(quality))
 
 
-def _series_fit(report: SeriesReport, params: PredictParams, check: RunResult | None) -> SeriesFit:
+def _series_fit(report: SeriesReport, params: PredictParams, check: AnyRun | None) -> SeriesFit:
     from ssdprof.analysis.metrics import metric_value
 
     data, model, loo = report.series, report.model, report.validation

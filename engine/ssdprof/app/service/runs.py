@@ -14,7 +14,7 @@ from ssdprof.app.contract.runs import (
     TagParams,
 )
 from ssdprof.app.service.registry import handles
-from ssdprof.model.results import BIN_FIELDS, DirectionStats, RunResult
+from ssdprof.model.results import RunResult
 from ssdprof.model.workload import WorkloadError
 from ssdprof.store.db import RunFilter, Store
 from ssdprof.store.interchange import export_csv
@@ -28,9 +28,11 @@ class Runs:
 
     @handles("runs.list")
     def list(self, params: RunsListParams) -> RunsListResult:
+        every = params.sweep_id is not None or params.run_ids is not None
         where = RunFilter(tag=params.tag or None, text=params.text or None, since=params.since or None,
-                          sweep_id=params.sweep_id, limit=None if params.sweep_id is not None else params.limit)
-        return RunsListResult(runs=[_light(r) for r in self.store.runs(where, light=True)], total=self.store.count_runs(where))
+                          sweep_id=params.sweep_id, limit=None if every else params.limit,
+                          run_ids=tuple(params.run_ids) if params.run_ids is not None else None)
+        return RunsListResult(runs=self.store.runs(where, light=True), total=self.store.count_runs(where))
 
     @handles("runs.get")
     def get(self, params: RunIdParams) -> RunResultEnvelope:
@@ -62,11 +64,3 @@ class Runs:
             raise KeyError(f"run {run_id} does not exist")
         return run
 
-
-def _light(run: RunResult) -> RunResult:
-    """A run without its time series and histogram bins, for lists."""
-    def strip(stats: DirectionStats) -> DirectionStats:
-        return stats.model_copy(update={key: {} for key in BIN_FIELDS})
-
-    hosts = [h.model_copy(update={"read": strip(h.read), "write": strip(h.write)}) for h in run.hosts]
-    return run.model_copy(update={"progress": [], "read": strip(run.read), "write": strip(run.write), "hosts": hosts})

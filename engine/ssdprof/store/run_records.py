@@ -1,0 +1,237 @@
+"""The store's part for runs: saved whole (compressed) with their summary rows in one transaction, read
+back whole, light (no progress, no bins) or as summaries, paged, searched, tagged and deleted."""
+
+from __future__ import annotations
+
+import getpass
+import socket
+import uuid
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
+from dataclasses import replace
+
+from ssdprof.analysis.metrics import node_count
+from ssdprof.model.results import RunResult
+from ssdprof.model.run_summary import DirectionSummary, RunSummary, summarise
+from ssdprof.store.backend import Connection
+from ssdprof.store.documents import document_of, light, pack, raw_of
+from ssdprof.store.query import RunFilter, where_sql
+from ssdprof.store.summaries import (
+    SUMMARY_COLUMNS,
+    SUMMARY_JOINS,
+    SummaryReader,
+    host_figures,
+    set_summary_tags,
+    write_summary,
+)
+
+__all__ = ["RunRecords", "who_and_where"]
+
+_CHUNK = 5000
+_KEPT = 200_000
+"""Summaries kept in memory at most (a few hundred bytes each, their parts shared)."""
+
+
+def who_and_where() -> tuple[str, str]:
+    """This process's user (login name) and machine (host name): who measured a run stored now."""
+    try:
+        user = getpass.getuser()
+    except (KeyError, OSError):  # no login name in a bare container
+        user = ""
+    return user, socket.gethostname()
+
+
+class RunRecords:
+    """Mixed into :class:`ssdprof.store.db.Store`, which gives the connection and transactions."""
+
+    _reader: SummaryReader
+    _kept: dict[int, tuple[int, RunSummary]]
+    """Run id -> (its revision when read, its summary)."""
+
+    @property
+    def _db(self) -> Connection:
+        raise NotImplementedError
+
+    def _transaction(self) -> AbstractContextManager[Connection]:
+        raise NotImplementedError
+
+    # saving -------------------------------------------------------------------------------
+
+    def _insert_run(self, result: RunResult, uid: str, point_index: int | None) -> RunResult:
+        """One run, its tags and its summary rows, in one transaction; a uid already stored is that run."""
+        host_key = ",".join(sorted(h.host for h in result.hosts)) or "local"
+        with self._transaction() as db:
+            row = db.execute(
+                "INSERT INTO runs (sweep_id, point_index, repeat, workload_key, host_key, started_at, finished_at, status,"
+                " engine, target, device_model, source, result_json, raw_output, target_identity, measured_by,"
+                " measured_on, uid) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,'','',?,?,?,?) ON CONFLICT (uid) DO NOTHING RETURNING id",
+                (result.sweep_id, point_index, result.repeat, result.workload.key(), host_key, result.started_at,
+                 result.finished_at, result.status, result.engine.name, result.workload.target,
+                 result.environment.device_model, result.source,
+                 result.drive_state.target_identity if result.drive_state else "", result.measured_by,
+                 result.measured_on, uid)).fetchone()
+            if row is None:  # saved before, by a try whose answer was lost with the connection
+                found = db.execute("SELECT id FROM runs WHERE uid = ?", (uid,)).fetchone()
+                return result.model_copy(update={"id": int(found[0])})
+            run_id = int(row[0])
+            stored = result.model_copy(update={"id": run_id})
+            db.execute("UPDATE runs SET document = ?, raw = ? WHERE id = ?",
+                       (pack(stored.model_dump_json()), pack(result.raw_output), run_id))
+            db.executemany("INSERT INTO run_tags VALUES (?, ?, ?)", [(run_id, k, v) for k, v in result.tags.items()])
+            write_summary(db, run_id, stored)
+        return stored
+
+    @staticmethod
+    def _stamped(result: RunResult) -> RunResult:
+        if result.measured_by or result.measured_on:
+            return result
+        user, machine = who_and_where()
+        return result.model_copy(update={"measured_by": user, "measured_on": machine})
+
+    def add_run(self, result: RunResult, point_index: int | None = None) -> RunResult:
+        """Commit one finished point; returns it with its id (and who measured it, where)."""
+        return self._insert_run(self._stamped(result), uuid.uuid4().hex, point_index)
+
+    # reading ------------------------------------------------------------------------------
+
+    def run(self, run_id: int) -> RunResult | None:
+        row = self._db.execute("SELECT document, result_json, raw, raw_output FROM runs WHERE id = ?", (run_id,)).fetchone()
+        if row is None:
+            return None
+        return _load(document_of(row), run_id).model_copy(update={"raw_output": raw_of(row)})
+
+    def runs(self, where: RunFilter | None = None, *, light: bool = False) -> list[RunResult]:
+        """Matching runs, whole; ``light`` leaves out the per-second progress and the histogram bins
+        (they are dropped before validation: a long list loads several times faster)."""
+        where = where or RunFilter()
+        sql, params = where_sql(where)
+        columns = "r.id, r.document, r.result_json"
+        if where.limit is not None:
+            sql = f"SELECT * FROM (SELECT {columns} FROM runs r WHERE {sql} ORDER BY r.id DESC LIMIT ?) AS newest ORDER BY id"
+            params.append(where.limit)
+        else:
+            sql = f"SELECT {columns} FROM runs r WHERE {sql} ORDER BY r.id"
+        read = _light if light else _load
+        return [read(document_of(row), row["id"]) for row in self._db.execute(sql, params)]
+
+    def summaries(self, where: RunFilter | None = None) -> list[RunSummary]:
+        """Every matching run's summary, oldest first (no limit unless the filter has one). Summaries read
+        before are kept while their run's revision stands (a GUI asks about one study many times)."""
+        current = self._revisions(where or RunFilter(limit=None))
+        stale = [run_id for run_id, revision in current if self._kept.get(run_id, (-1,))[0] != revision]
+        if len(self._kept) + len(stale) > _KEPT:
+            self._kept.clear()
+            stale = [run_id for run_id, _ in current]
+        revisions = dict(current)
+        for start in range(0, len(stale), _CHUNK):
+            chunk = stale[start:start + _CHUNK]
+            rows = self._db.execute(f"SELECT {SUMMARY_COLUMNS} FROM runs r {SUMMARY_JOINS} "
+                                    f"WHERE r.id IN ({', '.join('?' * len(chunk))})", chunk)
+            for row in rows:
+                self._kept[row[0]] = (revisions[row[0]], self._reader.summary(row) or self._summarise(row[0]))
+        return [self._kept[run_id][1] for run_id, _ in current if run_id in self._kept]
+
+    def _revisions(self, where: RunFilter) -> list[tuple[int, int]]:
+        """The matching runs' ids and revisions, oldest first."""
+        if where.run_ids is not None and len(where.run_ids) > _CHUNK:
+            ids = list(where.run_ids)
+            return sorted(found for start in range(0, len(ids), _CHUNK)
+                          for found in self._revisions(_with_ids(where, ids[start:start + _CHUNK])))
+        sql, params = where_sql(where)
+        if where.limit is not None:
+            rows = self._db.execute(f"SELECT r.id, r.revision FROM runs r WHERE {sql} ORDER BY r.id DESC LIMIT ?",
+                                    [*params, where.limit]).fetchall()
+            return sorted((int(r[0]), int(r[1])) for r in rows)
+        return [(int(r[0]), int(r[1])) for r in self._db.execute(
+            f"SELECT r.id, r.revision FROM runs r WHERE {sql} ORDER BY r.id", params)]
+
+    def summaries_of(self, run_ids: Sequence[int]) -> list[RunSummary]:
+        """The runs' summaries in the order asked; KeyError names the first that does not exist."""
+        found = {s.id: s for s in self.summaries(RunFilter(limit=None, run_ids=tuple(dict.fromkeys(run_ids))))}
+        missing = next((i for i in run_ids if i not in found), None)
+        if missing is not None:
+            raise KeyError(f"run {missing} does not exist")
+        return [found[i] for i in run_ids]
+
+    def _summarise(self, run_id: int) -> RunSummary:
+        """A run stored without summary rows: summarised from its document, and the rows written now."""
+        run = self.run(run_id)
+        if run is None:
+            raise KeyError(f"run {run_id} does not exist")
+        with self._transaction() as db:
+            db.execute("DELETE FROM run_figures WHERE run_id = ?", (run_id,))
+            db.execute("DELETE FROM run_summaries WHERE run_id = ?", (run_id,))
+            write_summary(db, run_id, run)
+        return summarise(run)
+
+    def page(self, where: RunFilter, offset: int, limit: int) -> tuple[list[RunSummary], int]:
+        """A page of matching runs' summaries, newest first, and how many match in all."""
+        sql, params = where_sql(where)
+        rows = self._db.execute(f"SELECT {SUMMARY_COLUMNS} FROM runs r {SUMMARY_JOINS} WHERE {sql} "
+                                "ORDER BY r.id DESC LIMIT ? OFFSET ?", [*params, limit, offset])
+        page = [found or self._summarise(row[0]) for row in rows for found in (self._reader.summary(row),)]
+        return page, self.count_runs(where)
+
+    def run_ids(self, where: RunFilter) -> list[int]:
+        """Every matching run's id, oldest first: what 'select all matching' selects."""
+        sql, params = where_sql(where)
+        return [int(row[0]) for row in self._db.execute(f"SELECT r.id FROM runs r WHERE {sql} ORDER BY r.id", params)]
+
+    def count_runs(self, where: RunFilter | None = None) -> int:
+        """How many runs match, ignoring the limit (so a caller can say what a list left out)."""
+        sql, params = where_sql(where or RunFilter())
+        return int(self._db.execute(f"SELECT COUNT(*) FROM runs r WHERE {sql}", params).fetchone()[0])
+
+    def tag_keys(self, where: RunFilter) -> list[str]:
+        """The tag keys the matching runs carry, sorted."""
+        sql, params = where_sql(where)
+        rows = self._db.execute(f"SELECT DISTINCT t.key FROM run_tags t JOIN runs r ON r.id = t.run_id WHERE {sql} "
+                                "ORDER BY t.key", params)
+        return [str(row[0]) for row in rows]
+
+    def people(self) -> tuple[list[str], list[str]]:
+        """Every user and every machine that stored runs here, for History's filters."""
+        users = [str(r[0]) for r in self._db.execute("SELECT DISTINCT measured_by FROM runs WHERE measured_by != '' "
+                                                     "ORDER BY measured_by")]
+        machines = [str(r[0]) for r in self._db.execute("SELECT DISTINCT measured_on FROM runs WHERE measured_on != '' "
+                                                        "ORDER BY measured_on")]
+        return users, machines
+
+    def host_figures(self, run_ids: Sequence[int]) -> dict[int, dict[str, tuple[DirectionSummary, DirectionSummary]]]:
+        """Each run's hosts' figures (read, write) by host name, from the summary tables."""
+        return host_figures(self._db, run_ids)
+
+    def raw_output(self, run_id: int) -> str:
+        row = self._db.execute("SELECT raw, raw_output FROM runs WHERE id = ?", (run_id,)).fetchone()
+        return raw_of(row) if row else ""
+
+    # changing -----------------------------------------------------------------------------
+
+    def set_tags(self, run_id: int, tags: dict[str, str]) -> RunResult:
+        result = self.run(run_id)
+        if result is None:
+            raise KeyError(f"run {run_id} does not exist")
+        updated = result.model_copy(update={"tags": {**result.tags, **tags}})
+        with self._transaction() as db:
+            db.executemany("INSERT INTO run_tags VALUES (?, ?, ?) ON CONFLICT (run_id, key) DO UPDATE SET value = excluded.value",
+                           [(run_id, k, v) for k, v in tags.items()])
+            db.execute("UPDATE runs SET document = ?, result_json = '', revision = revision + 1 WHERE id = ?",
+                       (pack(updated.model_dump_json()), run_id))
+            set_summary_tags(db, run_id, updated.tags, node_count(updated))
+        return updated
+
+    def delete_run(self, run_id: int) -> bool:
+        with self._transaction() as db:
+            return db.execute("DELETE FROM runs WHERE id = ?", (run_id,)).rowcount > 0
+
+
+def _load(text: str, run_id: int) -> RunResult:
+    return RunResult.model_validate_json(text).model_copy(update={"id": run_id})
+
+
+def _light(text: str, run_id: int) -> RunResult:
+    return light(text, run_id)
+
+
+def _with_ids(where: RunFilter, ids: Sequence[int]) -> RunFilter:
+    return replace(where, run_ids=tuple(ids))
