@@ -55,9 +55,6 @@ test_host_packages() {
   # the results store's tests run on a throwaway PostgreSQL server too (engine/tests/store/pg_server.py);
   # Debian keeps initdb and pg_ctl off the PATH, in /usr/lib/postgresql/<version>/bin
   compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || command -v initdb >/dev/null || missing+=(postgresql)
-  # the results store's tests run on a throwaway PostgreSQL server too (engine/tests/store/pg_server.py);
-  # Debian keeps initdb and pg_ctl off the PATH, in /usr/lib/postgresql/<version>/bin
-  compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || command -v initdb >/dev/null || missing+=(postgresql)
   [ ${#missing[@]} -eq 0 ] && return 0
   say "installing ${missing[*]} (for the SSH-host, Ceph and lab-node integration tests, and shellcheck for lint:sh)"
   apt_install "${missing[@]}" || say "could not install ${missing[*]}: needs root (or sudo) and apt-get; the SSH-host, Ceph and lab-node tests will skip (and fail under CI=true), and without shellcheck \`npm run lint:sh\` fails (Debian/Ubuntu: apt install shellcheck; macOS: brew install shellcheck)."
