@@ -54,7 +54,7 @@ test('predict an untested size, judge a run, project more nodes, explain the fac
   // Both sweeps from History by their common tag; one run judged against the model of the others.
   await page.getByLabel('found in History').check();
   await page.getByRole('searchbox', { name: 'Find runs' }).fill('study=models');
-  await expect(page.getByTestId('model-runs')).toHaveText('12 run(s)');
+  await expect(page.getByTestId('model-runs')).toHaveText('12 run(s), every one matching');
   await page.getByLabel('Check run').fill(checked);
   await page.getByRole('button', { name: 'Fit and predict' }).click();
   await expect(page.getByTestId('anomaly').first()).toContainText(new RegExp(`Run #${checked}: [\\d,.]+ MB/s — (anomalous|as expected)`));

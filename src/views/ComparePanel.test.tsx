@@ -1,7 +1,7 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { EngineContext, type RunResult, type RunsCompareResult } from '../api';
+import { EngineContext, type RunResult, type RunRow, type RunsCompareResult } from '../api';
 import { fakeEngine } from '../test/fake-engine';
 import { studentRuns } from '../test/fixtures';
 import { renderWith } from '../test/render';
@@ -18,16 +18,34 @@ const verdict: RunsCompareResult = {
   latency_note: '',
 };
 
+/** A run as the engine lists it in a page of History (runs.page). */
+function row(run: RunResult): RunRow {
+  return {
+    id: run.id!, sweep_id: run.sweep_id, repeat: run.repeat, started_at: run.started_at, status: run.status,
+    label: run.workload.label, target: run.workload.target, device: run.environment.device_model, engine: run.engine.name,
+    iops: run.read.iops + run.write.iops, bw_bytes_per_s: run.read.bw_bytes_per_s + run.write.bw_bytes_per_s,
+    tags: run.tags, measured_by: 'ana', measured_on: 'lab-1', source: run.source,
+  };
+}
+
+function store(runs: RunResult[], total = runs.length) {
+  return {
+    'runs.page': () => ({ rows: runs.map(row), total, offset: 0, limit: 50 }),
+    'runs.list': (p: { run_ids?: number[] | null }) => ({ runs: runs.filter((r) => p.run_ids?.includes(r.id!)), total: 1 }),
+  };
+}
+
 describe('ComparePanel', () => {
   it('overlays a run chosen from History and shows Welch\'s verdict', async () => {
-    const fake = fakeEngine({ 'runs.list': () => ({ runs: [current, earlier], total: 2 }), 'runs.compare': () => verdict });
+    const fake = fakeEngine({ ...store([current, earlier]), 'runs.compare': () => verdict });
     let chosen: RunResult[] = [];
     const onEarlier = vi.fn((runs: RunResult[]) => { chosen = runs; });
     const { rerender } = renderWith(fake.engine, <ComparePanel runs={[current]} earlier={[]} onEarlier={onEarlier} />);
     const rows = within(await screen.findByTestId('earlier-runs')).findAllByRole('checkbox');
     expect(await rows).toHaveLength(1); // the run on screen is not offered
     await userEvent.click((await rows)[0]!);
-    expect(chosen.map((r) => r.id)).toEqual([earlier.id]);
+    await waitFor(() => expect(chosen.map((r) => r.id)).toEqual([earlier.id]));
+    expect(fake.calls.find((c) => c.method === 'runs.page')?.params).toEqual({ filter: { search: '' }, offset: 0, limit: 51 });
 
     rerender(<EngineContext.Provider value={fake.engine}><ComparePanel runs={[current]} earlier={chosen} onEarlier={onEarlier} /></EngineContext.Provider>);
     await userEvent.click(screen.getByRole('button', { name: 'Compare' }));
@@ -40,16 +58,25 @@ describe('ComparePanel', () => {
 
   it('says so when the engine finds the two groups\' latencies are of different kinds', async () => {
     const note = 'latencies of different kinds are compared (group A: completion latency only; group B: total latency)';
-    const fake = fakeEngine({ 'runs.list': () => ({ runs: [current, earlier], total: 2 }), 'runs.compare': () => ({ ...verdict, latency_note: note }) });
+    const fake = fakeEngine({ ...store([current, earlier]), 'runs.compare': () => ({ ...verdict, latency_note: note }) });
     renderWith(fake.engine, <ComparePanel runs={[current]} earlier={[earlier]} onEarlier={vi.fn()} />);
     await userEvent.click(screen.getByRole('button', { name: 'Compare' }));
     expect((await screen.findByTestId('latency-note')).textContent).toBe(note);
   });
 
   it('cannot compare before an earlier run is chosen', async () => {
-    const fake = fakeEngine({ 'runs.list': () => ({ runs: [], total: 0 }) });
+    const fake = fakeEngine(store([]));
     renderWith(fake.engine, <ComparePanel runs={[current]} earlier={[]} onEarlier={vi.fn()} />);
     expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Compare' }).disabled).toBe(true);
     expect(await screen.findByText('No other runs match.')).toBeDefined();
+  });
+
+  it('searches the store and says how many more runs match than it lists', async () => {
+    const fake = fakeEngine(store([current, earlier], 8640));
+    renderWith(fake.engine, <ComparePanel runs={[current]} earlier={[]} onEarlier={vi.fn()} />);
+    await userEvent.type(screen.getByLabelText('Find earlier runs'), 'interface=SATA nodes=2');
+    await waitFor(() => expect(fake.calls.at(-1)?.params).toEqual(
+      { filter: { search: 'interface=SATA nodes=2' }, offset: 0, limit: 51 }));
+    expect((await screen.findByTestId('earlier-more')).textContent).toMatch(/newest 1 of 8,640 matching runs; narrow the search/);
   });
 });

@@ -1,13 +1,16 @@
-// Earlier runs: chosen from History (by tag or text), overlaid on the charts, and compared with
-// the runs on screen — mean ± 95 % CI on each side and Welch's verdict, computed by the engine.
+// Earlier runs: searched in the store (tags key=value and words, a page of the newest matches with
+// how many match in all), overlaid on the charts, and compared with the runs on screen — mean ±
+// 95 % CI on each side and Welch's verdict, computed by the engine.
 import { useState } from 'react';
-import { useEngine, useEngineQuery, type RunResult, type RunsCompareResult } from '../api';
+import { useEngine, useEngineQuery, type RunResult, type RunRow, type RunsCompareResult } from '../api';
 import { metricInfo, type MetricId } from '../lib/metrics';
 import { useSettled } from '../lib/use-settled';
 
 /** The metrics compared here: a choice of this panel's; their names are the engine's. */
 const METRICS: MetricId[] = ['iops', 'bw_bytes_per_s', 'lat_ns_mean', 'lat_ns_p99'];
-const NO_RUNS: RunResult[] = [];
+const NO_ROWS: RunRow[] = [];
+/** Matches listed at once; the total is said, and the search narrows them. */
+const SHOWN = 50;
 
 interface Props {
   runs: RunResult[];
@@ -29,9 +32,9 @@ export function ComparePanel({ runs, earlier, onEarlier }: Props) {
   const chosen = new Set(earlier.map((r) => r.id));
 
   const typed = useSettled(filter.trim(), 200);
-  const tag = typed.includes('=') ? typed : null;
-  const listed = useEngineQuery('runs.list', { tag, text: tag ? null : typed || null, limit: 200 });
-  const candidates = listed.data?.runs ?? NO_RUNS;
+  const found = useEngineQuery('runs.page', { filter: { search: typed }, offset: 0, limit: SHOWN + runs.length });
+  const candidates = found.data?.rows ?? NO_ROWS;
+  const total = found.data?.total ?? 0;
 
   // A verdict belongs to the runs and metric it compared: forget it, while rendering, when they change.
   const [compared, setCompared] = useState({ earlier, runs, metric });
@@ -40,8 +43,14 @@ export function ComparePanel({ runs, earlier, onEarlier }: Props) {
     setResult(null);
   }
 
-  function toggle(run: RunResult, on: boolean) {
-    onEarlier(on ? [...earlier, run] : earlier.filter((r) => r.id !== run.id));
+  async function toggle(row: RunRow, on: boolean) {
+    if (!on) return onEarlier(earlier.filter((r) => r.id !== row.id));
+    try {
+      const listed = await engine.call('runs.list', { run_ids: [row.id] });
+      onEarlier([...earlier, ...listed.runs]);
+    } catch (error) {
+      setProblem(error instanceof Error ? error.message : String(error));
+    }
   }
 
   async function compare() {
@@ -56,24 +65,32 @@ export function ComparePanel({ runs, earlier, onEarlier }: Props) {
     }
   }
 
-  const others = candidates.filter((r) => !shown.has(r.id));
+  const others = candidates.filter((r) => !shown.has(r.id)).slice(0, SHOWN);
+  const more = total - candidates.filter((r) => shown.has(r.id)).length - others.length;
   return (
     <section className="compare-panel" aria-labelledby="compare-title">
       <h3 id="compare-title">Compare with earlier runs</h3>
       <div className="field inline">
         <label htmlFor="compare-filter">Find earlier runs</label>
-        <input id="compare-filter" type="search" value={filter} placeholder="interface=SATA, or a device, target or engine"
+        <input id="compare-filter" type="search" value={filter} placeholder="interface=SATA nodes=3, or a device, target or engine"
           onChange={(e) => setFilter(e.target.value)} />
       </div>
+      {more > 0 && (
+        <p className="hint" data-testid="earlier-more">
+          The newest {others.length} of {total.toLocaleString('en-US')} matching runs; narrow the search with
+          more tags (key=value) or words to reach the others.
+        </p>
+      )}
+      {earlier.length > 0 && <p className="hint">{earlier.length} earlier run(s) overlaid.</p>}
       <table className="data" data-testid="earlier-runs">
         <caption>Runs from History (ticked ones are overlaid on the charts as “earlier”)</caption>
         <thead><tr><th>overlay</th><th>run</th><th>workload</th><th>when</th><th>tags</th></tr></thead>
         <tbody>
-          {others.slice(0, 50).map((r) => (
-            <tr key={r.id} data-run-id={r.id ?? ''}>
-              <td><input type="checkbox" aria-label={`overlay run ${r.id}`} checked={chosen.has(r.id)} onChange={(e) => toggle(r, e.target.checked)} /></td>
+          {others.map((r) => (
+            <tr key={r.id} data-run-id={r.id}>
+              <td><input type="checkbox" aria-label={`overlay run ${r.id}`} checked={chosen.has(r.id)} onChange={(e) => void toggle(r, e.target.checked)} /></td>
               <td>#{r.id}</td>
-              <td>{r.workload.label}</td>
+              <td>{r.label}</td>
               <td>{r.started_at.slice(0, 19).replace('T', ' ')}</td>
               <td>{Object.entries(r.tags).map(([k, v]) => `${k}=${v}`).join(' ')}</td>
             </tr>

@@ -2,68 +2,50 @@
 // or by the recorded interface or drive, one bar per group at each figure (mean ± 95 % CI of a
 // sweep's repeats, or of a group's runs of one setting when the user pools them; runs.bars), each
 // with n and where its runs came from, and each group against the first with Welch's t-test
-// (runs.compare): the grouping is chosen here, every number comes from the engine.
-import { useEffect, useMemo, useState } from 'react';
-import { useEngine, type BarChart, type RunResult, type RunsCompareResult } from '../api';
+// (runs.compare). The engine splits the runs (runs.groups, the keys it offers included); the chart
+// is drawn only with the grouping its bars were computed for, so its title and legend agree.
+import { useEffect, useState } from 'react';
+import { useEngine, useEngineQuery, type BarChart, type RunsCompareResult, type RunsGroupsResult } from '../api';
 import { ChartFigure } from '../charts/ChartFigure';
 import { drawn } from '../charts/engine-series';
 import { METRICS, fmt, metricInfo, type MetricId } from '../lib/metrics';
 
-const RECORDED: Record<string, (r: RunResult) => string> = {
-  'recorded interface': (r) => r.environment.interface || 'not recorded',
-  'recorded drive': (r) => r.environment.device_model || 'not recorded',
-};
+/** Groups each compared with the first by Welch's test; beyond it the table says so. */
+const MAX_COMPARED = 8;
 
-export function groupKeys(runs: RunResult[]): string[] {
-  const tags = new Set(runs.flatMap((r) => Object.keys(r.tags)));
-  return [...[...tags].sort().map((k) => `tag ${k}`), ...Object.keys(RECORDED)];
-}
+type Verdict = { group: string; result: RunsCompareResult | null; problem?: string };
 
-function valueOf(key: string): (r: RunResult) => string {
-  const tag = key.replace(/^tag /, '');
-  return RECORDED[key] ?? ((r) => (tag in r.tags ? `${tag}=${r.tags[tag]}` : `no ${tag} tag`));
-}
-
-export function GroupsPanel({ runs }: { runs: RunResult[] }) {
+function useVerdicts(grouped: RunsGroupsResult | null, metric: MetricId): Verdict[] {
   const engine = useEngine();
-  const keys = useMemo(() => groupKeys(runs), [runs]);
-  const [key, setKey] = useState(keys[0] ?? 'recorded interface');
+  const [verdicts, setVerdicts] = useState<{ for: unknown; found: Verdict[] }>({ for: null, found: [] });
+  useEffect(() => {
+    let current = true;
+    const [first, ...others] = grouped?.groups ?? [];
+    if (first === undefined || others.length === 0 || others.length > MAX_COMPARED) return undefined;
+    void Promise.all(others.map((g) => engine.call('runs.compare', { a: first.run_ids, b: g.run_ids, metric, confidence: 0.95 }).then(
+      (result) => ({ group: g.label, result }),
+      (e: unknown) => ({ group: g.label, result: null, problem: e instanceof Error ? e.message : String(e) }),
+    ))).then((found) => { if (current) setVerdicts({ for: grouped, found }); });
+    return () => { current = false; };
+  }, [engine, grouped, metric]);
+  return verdicts.for === grouped ? verdicts.found : [];
+}
+
+export function GroupsPanel({ runIds }: { runIds: number[] }) {
+  const [key, setKey] = useState('');
   const [metric, setMetric] = useState<MetricId>('iops');
   const [pool, setPool] = useState(false);
-  const [verdicts, setVerdicts] = useState<{ group: string; result: RunsCompareResult | null; problem?: string }[]>([]);
-
-  if (!keys.includes(key)) setKey(keys[0] ?? 'recorded interface'); // runs without the chosen key
-
+  const asked = useEngineQuery('runs.groups', runIds.length ? { run_ids: runIds, key } : null);
+  const grouped = asked.loading ? null : asked.data;
+  const groups = grouped?.groups ?? [];
+  const bars = useEngineQuery('runs.bars', grouped && groups.length ? {
+    groups: groups.map((g) => ({ label: g.label, run_ids: g.run_ids })), metric, pool_same_setting: pool,
+  } : null);
+  const shown = bars.loading ? null : bars.data;
+  const verdicts = useVerdicts(grouped ?? null, metric);
   const info = metricInfo(metric);
-  const view = useMemo(() => {
-    const of = valueOf(key);
-    const groups = [...new Set(runs.map(of))].sort();
-    return { of, groups };
-  }, [runs, key]);
-  const [bars, setBars] = useState<BarChart | null>(null);
-
-  useEffect(() => {
-    let current = true;
-    const groups = view.groups.map((g) => ({ label: g, run_ids: runs.filter((r) => view.of(r) === g).map((r) => r.id!) }));
-    if (groups.length === 0) return;
-    engine.call('runs.bars', { groups, metric, pool_same_setting: pool })
-      .then((b) => current && setBars(b), () => current && setBars(null));
-    return () => { current = false; };
-  }, [engine, runs, view, metric, pool]);
-
-  useEffect(() => {
-    let current = true;
-    // eslint-disable-next-line react-hooks/set-state-in-effect -- cleared as the request for the new groups goes out
-    setVerdicts([]);
-    const [first, ...others] = view.groups;
-    if (first === undefined || others.length === 0 || others.length > 8) return;
-    const ids = (g: string) => runs.filter((r) => view.of(r) === g).map((r) => r.id!);
-    void Promise.all(others.map((g) => engine.call('runs.compare', { a: ids(first), b: ids(g), metric, confidence: 0.95 }).then(
-      (result) => ({ group: g, result }),
-      (e: unknown) => ({ group: g, result: null, problem: e instanceof Error ? e.message : String(e) }),
-    ))).then((found) => current && setVerdicts(found));
-    return () => { current = false; };
-  }, [engine, runs, view, metric]);
+  const keys = asked.data?.keys ?? [];
+  const first = groups[0]?.label;
 
   return (
     <section className="groups-panel" aria-labelledby="groups-title">
@@ -71,7 +53,7 @@ export function GroupsPanel({ runs }: { runs: RunResult[] }) {
       <div className="field-row">
         <div className="field inline">
           <label htmlFor="groups-key">Group by</label>
-          <select id="groups-key" value={key} onChange={(e) => setKey(e.target.value)}>
+          <select id="groups-key" value={asked.loading && key ? key : asked.data?.key ?? key} onChange={(e) => setKey(e.target.value)}>
             {keys.map((k) => <option key={k} value={k}>{k}</option>)}
           </select>
         </div>
@@ -87,19 +69,33 @@ export function GroupsPanel({ runs }: { runs: RunResult[] }) {
         {' '}Pool a group&apos;s runs of one setting from different sweeps into one bar (otherwise
         only a sweep&apos;s repeats are)
       </label>
-      {view.groups.length < 2 && (
-        <p className="hint">Every run is in one group ({view.groups[0] ?? 'none'}). Tag runs in History (e.g. interface=SATA, interface=PCIe) to compare groups.</p>
+      {asked.error && <p role="alert" className="error">{asked.error}</p>}
+      {grouped && groups.length < 2 && (
+        <p className="hint">Every run is in one group ({first ?? 'none'}). Tag runs in History (e.g. interface=SATA, interface=PCIe) to compare groups.</p>
       )}
-      <ChartFigure id="groups" title={`${info.label} per setting and ${key.replace(/^tag /, '')} (mean ± 95 % CI)`} kind="bar"
-        xLabel="setting" yLabel={info.unit} categories={bars?.categories ?? []} series={drawn(bars?.series ?? [], info.scale)} />
-      {bars && <BarSources bars={bars} scale={info.scale} />}
+      {groups.length - 1 > MAX_COMPARED && (
+        <p className="hint" data-testid="groups-not-compared">
+          {groups.length} groups: the bars show them all; Welch&apos;s test against {first} is made for up to
+          {' '}{MAX_COMPARED + 1} groups. Narrow the runs in Find runs (e.g. add a tag) to compare them.
+        </p>
+      )}
+      {bars.error && <p role="alert" className="error">{bars.error}</p>}
+      {grouped && shown ? (
+        <>
+          <ChartFigure id="groups" title={`${info.label} per setting and ${grouped.name} (mean ± 95 % CI)`} kind="bar"
+            xLabel="setting" yLabel={info.unit} categories={shown.categories} series={drawn(shown.series, info.scale)} />
+          <BarSources bars={shown} scale={info.scale} />
+        </>
+      ) : (
+        !asked.error && !bars.error && <p className="hint" role="status">Grouping {runIds.length.toLocaleString('en-US')} runs…</p>
+      )}
       {verdicts.length > 0 && (
         <table className="data" data-testid="group-verdicts">
           <caption>
-            Each group against {view.groups[0]}: mean ± 95 % CI, Welch&apos;s t-test, setting by
+            Each group against {first}: mean ± 95 % CI, Welch&apos;s t-test, setting by
             setting; a group&apos;s runs of one setting are its sample, from whichever sweeps
           </caption>
-          <thead><tr><th>group</th><th>setting</th><th>{view.groups[0]}</th><th>group</th><th>difference</th><th>verdict</th></tr></thead>
+          <thead><tr><th>group</th><th>setting</th><th>{first}</th><th>group</th><th>difference</th><th>verdict</th></tr></thead>
           <tbody>
             {verdicts.flatMap((v) => (v.result ? v.result.comparisons.map((c, i) => (
               <tr key={`${v.group}-${i}`}>

@@ -1,7 +1,7 @@
 // Which factors move which metrics: Spearman rank correlations of the swept factors against the
 // metrics, one heatmap per storage-node count (from the engine's `analysis.correlation`). A blank
 // cell is a factor that was not varied, or too few runs: no correlation can be estimated there.
-import { useEngineQuery, type RunResult } from '../api';
+import { useEngineQuery } from '../api';
 import { metricInfo } from '../lib/metrics';
 
 const FACTOR_LABELS: Record<string, string> = {
@@ -16,11 +16,9 @@ export function cellColor(value: number | null): string | undefined {
   return `hsla(${hue}, 75%, 50%, ${Math.min(Math.abs(value), 1) * 0.7})`;
 }
 
-export function Heatmap({ runs }: { runs: RunResult[] }) {
-  const asked = useEngineQuery('analysis.correlation', {
-    run_ids: runs.map((r) => r.id).filter((id): id is number => id !== null), method: 'spearman',
-  });
-  const result = asked.data;
+export function Heatmap({ runIds }: { runIds: number[] }) {
+  const asked = useEngineQuery('analysis.correlation', runIds.length ? { run_ids: runIds, method: 'spearman' } : null);
+  const result = asked.error ? null : asked.data;
   const problem = asked.error;
 
   return (

@@ -3,8 +3,9 @@
 // project larger clusters (Universal Scalability Law, capped by the network), put groups side by
 // side (SATA vs PCIe, 3 vs 5 nodes), and see which factors move which metrics. The engine does
 // the maths (`analysis.*`, `runs.compare`); this view asks and draws.
-import { useEffect, useState } from 'react';
-import { useEngine, type RunResult } from '../api';
+import { useMemo, useState } from 'react';
+import { useEngineQuery, type RunResult } from '../api';
+import { useSettled } from '../lib/use-settled';
 import { GroupsPanel } from './GroupsPanel';
 import { Heatmap } from './Heatmap';
 import { PredictPanel } from './PredictPanel';
@@ -17,28 +18,18 @@ interface Props {
 }
 
 type Source = 'open' | 'history';
+const NO_IDS: number[] = [];
 
 export function Models({ open }: Props) {
-  const engine = useEngine();
   const [source, setSource] = useState<Source>(open.runs.length ? 'open' : 'history');
   const [filter, setFilter] = useState('');
-  const [found, setFound] = useState<{ runs: RunResult[]; total: number } | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
+  const search = useSettled(filter.trim(), 250);
+  // every matching run, whatever their number: the engine learns from their summaries
+  const found = useEngineQuery('runs.select', source === 'history' ? { filter: { search } } : null);
+  const openIds = useMemo(() => open.runs.flatMap((r) => (r.id === null ? [] : [r.id])), [open.runs]);
+  const runIds = source === 'open' ? openIds : found.data?.run_ids ?? NO_IDS;
+  const problem = source === 'history' ? found.error : null;
 
-  useEffect(() => {
-    if (source !== 'history') return;
-    let current = true;
-    const text = filter.trim();
-    const tag = text.includes('=') ? text : null;
-    const timer = setTimeout(() => {
-      engine.call('runs.list', { tag, text: tag ? null : text || null, limit: 5000 }).then(
-        (r) => { if (current) { setFound({ runs: r.runs, total: r.total }); setProblem(null); } },
-        (e: unknown) => { if (current) { setFound(null); setProblem(e instanceof Error ? e.message : String(e)); } });
-    }, 250);
-    return () => { current = false; clearTimeout(timer); };
-  }, [engine, source, filter]);
-
-  const runs = (source === 'open' ? open.runs : found?.runs ?? []).filter((r) => r.id !== null);
   return (
     <section aria-labelledby="models-title" className="models">
       <h2 id="models-title">Models — predict, scale out, explain</h2>
@@ -60,20 +51,20 @@ export function Models({ open }: Props) {
           </div>
         )}
         <p className="hint" data-testid="model-runs" role="status">
-          {source === 'history' && found && found.total > found.runs.length
-            ? `${runs.length} newest of ${found.total} matching runs` : `${runs.length} run(s)`}
+          {source === 'history' && found.loading ? 'finding the runs…'
+            : `${runIds.length.toLocaleString('en-US')} run(s)${source === 'history' ? ', every one matching' : ''}`}
         </p>
       </fieldset>
       {problem && <p role="alert" className="error">{problem}</p>}
-      {runs.length === 0 ? (
+      {runIds.length === 0 ? (
         <p className="empty">No runs yet. Open a sweep in Results, or find runs in History by tag (e.g. nodes=3) or text.</p>
       ) : (
         <>
-          <PredictPanel runs={runs} />
-          <ScalingPanel runs={runs} />
-          <ScaleUpPanel runs={runs} />
-          <GroupsPanel runs={runs} />
-          <Heatmap runs={runs} />
+          <PredictPanel runIds={runIds} />
+          <ScalingPanel runIds={runIds} />
+          <ScaleUpPanel runIds={runIds} />
+          <GroupsPanel runIds={runIds} />
+          <Heatmap runIds={runIds} />
         </>
       )}
     </section>

@@ -39,7 +39,7 @@ function predicted(p: PredictParams, fit: FitQualityInfo = weak): PredictResult 
 describe('PredictPanel', () => {
   it('asks for an untested size and a check run, and shows the interval, leave-one-out and the verdict in MB/s', async () => {
     const fake = fakeEngine({ 'analysis.predict': predicted });
-    renderWith(fake.engine, <PredictPanel runs={studentRuns} />);
+    renderWith(fake.engine, <PredictPanel runIds={studentRuns.map((r) => r.id!)} />);
     await userEvent.type(screen.getByLabelText('Predict at'), '1m');
     await userEvent.type(screen.getByLabelText('Check run'), '#12');
     await userEvent.click(screen.getByRole('button', { name: 'Fit and predict' }));
@@ -56,7 +56,7 @@ describe('PredictPanel', () => {
 
   it('puts the leave-one-out error first and names the metric as the engine does', async () => {
     const fake = fakeEngine({ 'analysis.predict': predicted });
-    renderWith(fake.engine, <PredictPanel runs={studentRuns} />);
+    renderWith(fake.engine, <PredictPanel runIds={studentRuns.map((r) => r.id!)} />);
     expect(screen.getByRole('option', { name: 'bandwidth (MB/s)' })).toBeDefined();
     expect(screen.getByRole('option', { name: 'IOPS' })).toBeDefined();
     expect(screen.queryByText(/bw_bytes_per_s/)).toBeNull();
@@ -76,7 +76,7 @@ describe('PredictPanel', () => {
 
   it('shows no R² for an exact fit, and says why', async () => {
     const fake = fakeEngine({ 'analysis.predict': (p: PredictParams) => predicted(p, exact) });
-    renderWith(fake.engine, <PredictPanel runs={studentRuns} />);
+    renderWith(fake.engine, <PredictPanel runIds={studentRuns.map((r) => r.id!)} />);
     await userEvent.click(screen.getByRole('button', { name: 'Fit and predict' }));
     const quality = await screen.findByTestId('fit-quality');
     expect(quality.textContent).toBe(`Fit over the runs, 3 runs at 3 settings: ${EXACT_NOTE}.`);
@@ -88,7 +88,7 @@ describe('PredictPanel', () => {
     const refusal = { code: -32602, message: 'invalid params', data: { problems: [{ field: 'at', flag: '-', label: 'at',
       message: "'1 parsec' has an unknown size unit; use k, KiB, M, MiB, G, GiB (1024-based) or KB, MB, GB (1000-based)" }] } };
     const fake = fakeEngine({ 'analysis.predict': () => { throw new RpcReplyError(refusal); } });
-    renderWith(fake.engine, <PredictPanel runs={studentRuns} />);
+    renderWith(fake.engine, <PredictPanel runIds={studentRuns.map((r) => r.id!)} />);
     await userEvent.type(screen.getByLabelText('Predict at'), '1 parsec');
     await userEvent.click(screen.getByRole('button', { name: 'Fit and predict' }));
     expect((await screen.findByRole('alert')).textContent).toMatch(/^Predict at: '1 parsec' has an unknown size unit/);

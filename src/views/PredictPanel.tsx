@@ -3,7 +3,7 @@
 // expect of a prediction), its fit over the runs as the engine judged it (no R² for an exact fit),
 // untested settings with a prediction interval, and whether one run is an anomaly against the rest.
 import { useState } from 'react';
-import { useEngine, type PredictResult, type RunResult, type SeriesFit } from '../api';
+import { useEngine, type PredictResult, type SeriesFit } from '../api';
 import { ChartFigure, type Series } from '../charts/ChartFigure';
 import {
   METRICS, engineProblem, fitQualityText, fmt, metricInfo, typedList,
@@ -13,7 +13,7 @@ import { formatSize } from '../lib/units';
 
 type Vary = 'block_size' | 'outstanding';
 
-export function PredictPanel({ runs }: { runs: RunResult[] }) {
+export function PredictPanel({ runIds }: { runIds: number[] }) {
   const engine = useEngine();
   const [metric, setMetric] = useState<MetricId>('bw_bytes_per_s');
   const [vary, setVary] = useState<Vary>('block_size');
@@ -25,9 +25,9 @@ export function PredictPanel({ runs }: { runs: RunResult[] }) {
   const [busy, setBusy] = useState(false);
 
   // A fit belongs to the runs it was made from: forget it, while rendering, when they change.
-  const [fitted, setFitted] = useState(runs);
-  if (fitted !== runs) {
-    setFitted(runs);
+  const [fitted, setFitted] = useState(runIds);
+  if (fitted !== runIds) {
+    setFitted(runIds);
     setResult(null);
   }
 
@@ -46,7 +46,7 @@ export function PredictPanel({ runs }: { runs: RunResult[] }) {
     setBusy(true);
     try {
       setResult(await engine.call('analysis.predict', {
-        run_ids: runs.map((r) => r.id!), metric, vary, at: typedList(at), degree, confidence: 0.95, check_run_id: checkId,
+        run_ids: runIds, metric, vary, at: typedList(at), degree, confidence: 0.95, check_run_id: checkId,
       }));
     } catch (error) {
       setResult(null);

@@ -26,7 +26,7 @@ async function typeProfile() {
 describe('ScaleUpPanel', () => {
   it('sends the typed profile and draws the engine\'s picks and limits', async () => {
     const fake = fakeEngine({ 'analysis.scale_up': () => answer });
-    renderWith(fake.engine, <ScaleUpPanel runs={studentRuns} />);
+    renderWith(fake.engine, <ScaleUpPanel runIds={studentRuns.map((r) => r.id!)} />);
     await typeProfile();
     await userEvent.click(screen.getByRole('button', { name: 'Size the array' }));
 
@@ -57,7 +57,7 @@ describe('ScaleUpPanel', () => {
       none_fit: 'No architecture of the 42 meets every limit: the least CPU any architecture '
         + 'needs is 3.4 cores, 1 available.' };
     const fake = fakeEngine({ 'analysis.scale_up': () => none });
-    renderWith(fake.engine, <ScaleUpPanel runs={studentRuns} />);
+    renderWith(fake.engine, <ScaleUpPanel runIds={studentRuns.map((r) => r.id!)} />);
     await userEvent.click(screen.getByRole('button', { name: 'Size the array' }));
     const said = await screen.findByTestId('scale-up-none-fit');
     expect(said.textContent).toMatch(/^No architecture of the 42 meets every limit/);
@@ -72,7 +72,7 @@ describe('ScaleUpPanel', () => {
         throw new RpcReplyError({ code: -32602, message: 'bad', data: { problems } });
       },
     });
-    renderWith(fake.engine, <ScaleUpPanel runs={studentRuns} />);
+    renderWith(fake.engine, <ScaleUpPanel runIds={studentRuns.map((r) => r.id!)} />);
     const target = screen.getByLabelText('Target SSDs');
     await userEvent.clear(target);
     await userEvent.type(target, '250');

@@ -4,7 +4,7 @@
 // QoS-priority (`analysis.scale_up`); this panel asks, then draws its answer.
 import { useState } from 'react';
 import {
-  EngineError, useEngine, type RunResult, type ScaleUpArchitecture, type ScaleUpParams,
+  EngineError, useEngine, type ScaleUpArchitecture, type ScaleUpParams,
   type ScaleUpResult,
 } from '../api';
 import { ChartFigure } from '../charts/ChartFigure';
@@ -40,7 +40,7 @@ function numberOf(text: string, field: string, bad: Map<string, string[]>): numb
   return Number.isFinite(value) ? value : null;
 }
 
-export function ScaleUpPanel({ runs }: { runs: RunResult[] }) {
+export function ScaleUpPanel({ runIds }: { runIds: number[] }) {
   const engine = useEngine();
   const [source, setSource] = useState<Source>('runs');
   const [metric, setMetric] = useState<Metric>('write_iops');
@@ -68,7 +68,7 @@ export function ScaleUpPanel({ runs }: { runs: RunResult[] }) {
       ...given,
       target_ssds: (given.target_ssds as number | null) ?? 0,
       ssds_per_unit: (given.ssds_per_unit as number | null) ?? 24,
-      metric, points: typed, run_ids: source === 'runs' ? runs.map((r) => r.id!) : [],
+      metric, points: typed, run_ids: source === 'runs' ? runIds : [],
     };
   }
 
@@ -111,7 +111,7 @@ export function ScaleUpPanel({ runs }: { runs: RunResult[] }) {
         <label>
           <input type="radio" name="scale-up-source" checked={source === 'runs'}
             onChange={() => setSource('runs')} />
-          {' '}from the runs ({runs.length})
+          {' '}from the runs ({runIds.length})
         </label>
         <label>
           <input type="radio" name="scale-up-source" checked={source === 'typed'}

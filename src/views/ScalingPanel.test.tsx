@@ -30,7 +30,7 @@ function projected(p: ScalingParams): ScalingResult {
 describe('ScalingPanel', () => {
   it('offers the metrics by the engine\'s names and shows no R² for an exact fit', async () => {
     const fake = fakeEngine({ 'analysis.scaling': projected });
-    renderWith(fake.engine, <ScalingPanel runs={studentRuns} />);
+    renderWith(fake.engine, <ScalingPanel runIds={studentRuns.map((r) => r.id!)} />);
     const metric = screen.getByLabelText('Metric');
     expect(within(metric).getByRole('option', { name: 'bandwidth (MB/s)' })).toBeDefined();
     expect(within(metric).queryByRole('option', { name: /latency/ })).toBeNull();

@@ -2,7 +2,7 @@
 // the Universal Scalability Law fitted to it, and larger clusters predicted — capped by what the
 // clients' and nodes' links can carry, saying which limit binds.
 import { useState } from 'react';
-import { useEngine, type RunResult, type ScalingResult } from '../api';
+import { useEngine, type ScalingResult } from '../api';
 import { ChartFigure, type Series } from '../charts/ChartFigure';
 import {
   METRICS, engineProblem, fitQualityText, fmt, metricInfo, typedList, type MetricId,
@@ -17,7 +17,7 @@ function positive(text: string, what: string): number | null {
   return value;
 }
 
-export function ScalingPanel({ runs }: { runs: RunResult[] }) {
+export function ScalingPanel({ runIds }: { runIds: number[] }) {
   const engine = useEngine();
   const [metric, setMetric] = useState<MetricId>('bw_bytes_per_s');
   const [by, setBy] = useState<By>('nodes');
@@ -29,9 +29,9 @@ export function ScalingPanel({ runs }: { runs: RunResult[] }) {
   const [problem, setProblem] = useState<string | null>(null);
 
   // A projection belongs to the runs it was made from: forget it, while rendering, when they change.
-  const [projected, setProjected] = useState(runs);
-  if (projected !== runs) {
-    setProjected(runs);
+  const [projected, setProjected] = useState(runIds);
+  if (projected !== runIds) {
+    setProjected(runIds);
     setResult(null);
   }
 
@@ -41,7 +41,7 @@ export function ScalingPanel({ runs }: { runs: RunResult[] }) {
       const clientCount = positive(clients, 'Clients');
       if (clientCount !== null && !Number.isInteger(clientCount)) throw new Error(`Clients: “${clients}” is not a whole number`);
       setResult(await engine.call('analysis.scaling', {
-        run_ids: runs.map((r) => r.id!), metric, by, at: typedList(at), clients: clientCount,
+        run_ids: runIds, metric, by, at: typedList(at), clients: clientCount,
         client_link_gbps: positive(clientLink, 'Client link'), node_link_gbps: positive(nodeLink, 'Node link'),
       }));
     } catch (error) {
