@@ -13,7 +13,9 @@ from ssdprof.cli.measure import parse_tags
 from ssdprof.cli.summary import summary, summary_of
 from ssdprof.cli.terminal import format_run, format_runs_table
 from ssdprof.fio.jobfile import reproducible_job
+from ssdprof.model.health import HealthRecord
 from ssdprof.model.workload import WorkloadError
+from ssdprof.report.health import health_rows, health_title
 from ssdprof.store.db import RunFilter, Store
 from ssdprof.store.interchange import export_csv, export_json, import_fio_output
 
@@ -59,7 +61,18 @@ def runs(args: argparse.Namespace, store: Store) -> int:
         print(result.raw_output)
     else:
         print(json.dumps(result.summary_json(), indent=2) if args.json else format_run(result, breakdown=args.breakdown))
+        if not args.json and result.drive_health is not None:
+            print(format_drive_health(result.drive_health))
     return 0
+
+
+def format_drive_health(record: HealthRecord) -> str:
+    """The drive's own word around the run, as the PDF's table has it."""
+    rows = health_rows(record)
+    width = max((len(label) for label, _ in rows), default=0)
+    lines = [f"the drive's own word: {health_title(record)}"]
+    lines += [f"  {label:{width}}  {value}" for label, value in rows]
+    return "\n".join(lines)
 
 
 def export(args: argparse.Namespace, store: Store) -> int:

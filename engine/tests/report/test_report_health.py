@@ -1,0 +1,24 @@
+"""The drive's own word as rows, on snapshots parsed from the lab node's real output."""
+
+from __future__ import annotations
+
+from target.test_health import record  # the real outputs, answered as the tools gave them
+
+from ssdprof.report.health import health_rows, health_title
+
+
+def test_a_64_mib_write_shows_the_drives_count_beside_the_runs_and_the_temperature() -> None:
+    rows = dict(health_rows(record("lab_nvme_smart_log.json", "lab_nvme_smart_log_after_64MiB.json",
+                                   64 * 2**20)))
+    assert rows["written, by the drive"] == ("67.6 MB (the run: 67.1 MB, ± 1 data unit of 512,000 B)")
+    assert rows["temperature"] == ("49.9 °C (max 51.0 °C); warning 69.8 °C, critical 99.8 °C")
+    assert rows["data written, lifetime"] == "0.0 MB → 67.6 MB"
+    assert rows["critical warnings"] == "none"
+
+
+def test_the_title_names_the_drive_and_the_tools_that_answered() -> None:
+    done = record("lab_nvme_smart_log.json", "lab_nvme_smart_log_over_threshold.json", 0)
+    assert health_title(done) == ("/dev/nvme0n1: QEMU NVMe Ctrl, firmware 7.2.22, serial "
+                                  "SSDPROF-NVME-1, 1GiB, 512 B blocks (nvme-cli)")
+    assert dict(health_rows(done))["critical warnings"] == (
+        "none → a temperature at or over its threshold")
