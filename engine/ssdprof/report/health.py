@@ -4,6 +4,7 @@ and the PDF's table (see :mod:`ssdprof.model.health`)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from operator import attrgetter
 from typing import Any
 
 from ssdprof.model.health import DriveHealth, HealthRecord
@@ -67,7 +68,7 @@ def health_rows(record: HealthRecord) -> list[tuple[str, str]]:
         ("power-on hours", "power_on_hours", _plain),
     ):
         if getattr(b, field) is not None:
-            rows.append((label, _pair(record, lambda h, f=field: getattr(h, f), show)))
+            rows.append((label, _pair(record, attrgetter(field), show)))
     if b.thermal_transitions:
         throttled = f", {d.thermal_time_s} s throttled" if d and d.thermal_time_s is not None else ""
         moved = d.thermal_transitions if d and d.thermal_transitions is not None else 0
