@@ -28,6 +28,7 @@ from ssdprof.model.results import RunResult
 from ssdprof.report import charts, timecharts
 from ssdprof.report.figure import Chart
 from ssdprof.report.groups import RunGroup
+from ssdprof.report.health import drive_section
 from ssdprof.report.insights import predictions_section, spec_and_statistics_section, warnings_section
 from ssdprof.report.layout import MARGIN, Builder, register_fonts
 from ssdprof.report.summary import summary_section
@@ -92,6 +93,7 @@ def build_pdf(request: ReportRequest) -> bytes:
     setup_section(b, request.groups)
     workloads_section(b, request.groups)
     results_section(b, request.groups)
+    drive_section(b, runs)
     main_charts, cluster_charts = report_charts(request.groups)
     if main_charts:
         b.heading("Charts")
