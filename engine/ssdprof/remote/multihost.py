@@ -52,6 +52,8 @@ __all__ = ["DEFAULT_REMOTE_DIR", "SKEW_WARNING_MS", "MultiHostEngine", "RemoteOp
 
 DEFAULT_REMOTE_DIR = "/var/tmp"  # noqa: S108 - a disk-backed default on the hosts; --remote-dir changes it
 SKEW_WARNING_MS = 50.0
+_DEVICE_PROBE_TIMEOUT_S = 90.0
+"""The device probe starts dozens of small programs: an emulated host under load took over 30 s."""
 
 
 @dataclass(frozen=True)
@@ -204,7 +206,8 @@ class MultiHostEngine:
             path = self.options.devices.get(host.name)
             if path is None:
                 continue
-            done = self.ssh.run(host, ["sh", "-c", probe_script(), "device_probe", path], timeout_s=30)
+            done = self.ssh.run(host, ["sh", "-c", probe_script(), "device_probe", path],
+                                timeout_s=_DEVICE_PROBE_TIMEOUT_S)
             device = parse_probe(path, done.stdout or f"error={done.stderr.strip()[:300]}")
             region = widest(spec.points)
             problems += [problem.model_copy(update={"message": f"{host.name}: {problem.message}"})

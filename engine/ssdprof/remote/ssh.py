@@ -160,7 +160,12 @@ class Ssh:
 
     def run(self, host: HostAddress, remote: list[str], *, timeout_s: float = 60,
             stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-        done = subprocess.run(self.argv(host, remote), capture_output=True, text=True, timeout=timeout_s, input=stdin, check=False)
+        try:
+            done = subprocess.run(self.argv(host, remote), capture_output=True, text=True,
+                                  timeout=timeout_s, input=stdin, check=False)
+        except subprocess.TimeoutExpired as exc:  # a host that answers too slowly is a host problem, named
+            raise HostError(f"{host.name}: no answer to {remote[0]} within {timeout_s:.0f} s (a slow or "
+                            "overloaded host, or a hung command there)") from exc
         if done.returncode == 255:
             raise HostError(explain_ssh_failure(host, done.stderr))
         return done
