@@ -136,8 +136,15 @@ class MultiHostEngine:
                 on_progress: Callable[[ProgressSample], None] | None, cancel: threading.Event) -> Measurement:
         if self._launch is None:
             self._launch = Launch(self.ssh, self.options.hosts)
-        runs = self._launch.run(self._commands(workload), ramp_s=workload.ramp_s, duration_s=workload.duration_s(),
-                                on_progress=on_progress, cancel=cancel)
+        samples: list[ProgressSample] = []  # kept with the result: the per-second series of every host
+
+        def note(sample: ProgressSample) -> None:
+            samples.append(sample)  # list.append is atomic: each host's reader thread adds its own
+            if on_progress is not None:
+                on_progress(sample)
+
+        runs = self._launch.run(self._commands(workload), ramp_s=workload.ramp_s,
+                                duration_s=workload.duration_s(), on_progress=note, cancel=cancel)
         hosts = [self._describe(run.result(), run.monitor) for run in runs]
         hosts = [self._with_device_queue(host, run, workload) for host, run in zip(hosts, runs, strict=True)]
         skew_ms = start_skew_ms(runs)
@@ -157,6 +164,7 @@ class MultiHostEngine:
             hosts=hosts, raw_output="\n".join(f"### host {run.host.name}\n{run.stream.text}" for run in runs),
             errors=[h.error for h in hosts if h.error], cancelled=cancel.is_set(),
             monitor=[s for run in runs for s in run.monitor], start_skew_ms=skew_ms, extra_warnings=warnings,
+            progress=sorted(samples, key=lambda s: (s.elapsed_s, s.host)),
             job_text=job_file(workload, self.targets.get(self.options.hosts[0].name), plan,
                               extra_options=self._target_options(self.options.hosts[0]),
                               is_device=self.options.hosts[0].name in self.options.devices, hosts=len(self.options.hosts)),

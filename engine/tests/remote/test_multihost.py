@@ -20,6 +20,7 @@ from ssdprof.portable.proof import disk_of
 from ssdprof.remote.addresses import parse_host
 from ssdprof.remote.launch import FioCommand, Launch
 from ssdprof.remote.ssh import Ssh, SshSettings
+from ssdprof.store.db import Store
 
 pytestmark = requires_fio
 
@@ -57,6 +58,8 @@ def test_a_run_on_two_hosts_gives_per_host_results_and_an_exact_aggregate(ssh_ho
     stored = subprocess.run([sys.executable, "-m", "ssdprof", "runs", "show", str(run["id"]), "--db", str(tmp_path / "r.db"), "--json"],
                             capture_output=True, text=True, check=True)
     assert json.loads(stored.stdout)["hosts"][0]["host"] in ("h1", "h2")
+    kept = Store(tmp_path / "r.db").run(run["id"])
+    assert kept is not None and {s.host for s in kept.progress} == {"h1", "h2"}, "each host's per-second series is kept"
     assert no_fio_anywhere(ssh_hosts)
     assert leftover_files(ssh_hosts, "h1") == leftover_files(ssh_hosts, "h2") == []
 
