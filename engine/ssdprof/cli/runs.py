@@ -15,7 +15,6 @@ from ssdprof.cli.terminal import format_run, format_runs_table
 from ssdprof.fio.jobfile import reproducible_job
 from ssdprof.model.health import HealthRecord
 from ssdprof.model.workload import WorkloadError
-from ssdprof.report.health import health_rows, health_title
 from ssdprof.store.db import RunFilter, Store
 from ssdprof.store.interchange import export_csv, export_json, import_fio_output
 
@@ -68,10 +67,9 @@ def runs(args: argparse.Namespace, store: Store) -> int:
 
 def format_drive_health(record: HealthRecord) -> str:
     """The drive's own word around the run, as the PDF's table has it."""
-    rows = health_rows(record)
-    width = max((len(label) for label, _ in rows), default=0)
-    lines = [f"the drive's own word: {health_title(record)}"]
-    lines += [f"  {label:{width}}  {value}" for label, value in rows]
+    width = max((len(row.label) for row in record.rows), default=0)
+    lines = [f"the drive's own word: {record.title}"]
+    lines += [f"  {row.label:{width}}  {row.value}" for row in record.rows]
     return "\n".join(lines)
 
 

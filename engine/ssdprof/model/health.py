@@ -12,9 +12,19 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, computed_field
 
-__all__ = ["CRITICAL_WARNING_BITS", "DriveHealth", "HealthDelta", "HealthRecord", "HealthSource"]
+from ssdprof.model.health_words import health_rows, health_title
+
+__all__ = [
+    "CRITICAL_WARNING_BITS",
+    "DriveHealth",
+    "HealthDelta",
+    "HealthRecord",
+    "HealthRow",
+    "HealthSource",
+    "TemperatureSample",
+]
 
 HealthSource = Literal["nvme-cli", "smartctl", "hwmon"]
 
@@ -85,6 +95,18 @@ class HealthDelta(BaseModel):
     new_critical_warnings: list[str] = Field(default_factory=list)
 
 
+class TemperatureSample(BaseModel):
+    model_config = ConfigDict(frozen=True)
+    elapsed_s: float = Field(description="seconds into the run")
+    celsius: float
+
+
+class HealthRow(BaseModel):
+    model_config = ConfigDict(frozen=True)
+    label: str
+    value: str = Field(description="before → after where it changed, in ssdprof's words")
+
+
 class HealthRecord(BaseModel):
     """A run's drive health: the snapshots around it, their difference and the temperatures seen."""
 
@@ -92,5 +114,15 @@ class HealthRecord(BaseModel):
     before: DriveHealth
     after: DriveHealth | None = None
     delta: HealthDelta | None = None
-    temperatures_c: list[tuple[float, float]] = Field(
-        default_factory=list, description="(seconds into the run, °C), every second from hwmon")
+    temperatures: list[TemperatureSample] = Field(
+        default_factory=list, description="the drive's temperature every second from hwmon")
+
+    @computed_field(description="the drive, its identity and the tools that answered")  # type: ignore[prop-decorator]
+    @property
+    def title(self) -> str:
+        return health_title(self)
+
+    @computed_field(description="what the drive said, in words, for a table")  # type: ignore[prop-decorator]
+    @property
+    def rows(self) -> list[HealthRow]:
+        return [HealthRow(label=label, value=value) for label, value in health_rows(self)]

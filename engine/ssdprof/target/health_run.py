@@ -13,7 +13,13 @@ import threading
 import time
 from pathlib import Path
 
-from ssdprof.model.health import CRITICAL_WARNING_BITS, DriveHealth, HealthDelta, HealthRecord
+from ssdprof.model.health import (
+    CRITICAL_WARNING_BITS,
+    DriveHealth,
+    HealthDelta,
+    HealthRecord,
+    TemperatureSample,
+)
 from ssdprof.model.results import DirectionStats, Severity, ValidityWarning
 from ssdprof.target.health import DATA_UNIT_BYTES, Command, read_hwmon_c, run_command, snapshot
 
@@ -48,7 +54,7 @@ class HealthWatch:
         self._run = run
         self._sys_root = sys_root
         self._before: DriveHealth | None = None
-        self._temperatures: list[tuple[float, float]] = []
+        self._temperatures: list[TemperatureSample] = []
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._started = 0.0
@@ -64,7 +70,8 @@ class HealthWatch:
         while not self._stop.wait(1.0):
             celsius = read_hwmon_c(self.device, self._sys_root)
             if celsius is not None:
-                self._temperatures.append((round(time.monotonic() - self._started, 1), celsius))
+                elapsed_s = round(time.monotonic() - self._started, 1)
+                self._temperatures.append(TemperatureSample(elapsed_s=elapsed_s, celsius=celsius))
 
     def finish(self, read: DirectionStats, write: DirectionStats,
                cancel: threading.Event | None = None) -> HealthRecord | None:
@@ -74,16 +81,16 @@ class HealthWatch:
         if self._before is None:
             return None
         if not self._before.sources:  # nothing answered before the run: nothing will after it
-            return HealthRecord(before=self._before, temperatures_c=self._temperatures)
+            return HealthRecord(before=self._before, temperatures=self._temperatures)
         wait_s = SMART_INTERVAL_S - (time.monotonic() - self._started)
         if wait_s > 0 and (cancel or threading.Event()).wait(wait_s):
-            return HealthRecord(before=self._before, temperatures_c=self._temperatures)
+            return HealthRecord(before=self._before, temperatures=self._temperatures)
         with _last_lock:
             _last.pop(self.device, None)  # the after-snapshot is always a fresh reading
         after = _smart(self.device, self._run, identity=False)
         delta = health_delta(self._before, after, read, write, self._temperatures)
         return HealthRecord(before=self._before, after=after, delta=delta,
-                            temperatures_c=self._temperatures)
+                            temperatures=self._temperatures)
 
 
 def _change(before: int | None, after: int | None) -> int | None:
@@ -91,9 +98,9 @@ def _change(before: int | None, after: int | None) -> int | None:
 
 
 def health_delta(before: DriveHealth, after: DriveHealth, read: DirectionStats,
-                 write: DirectionStats, temperatures: list[tuple[float, float]]) -> HealthDelta:
+                 write: DirectionStats, temperatures: list[TemperatureSample]) -> HealthDelta:
     seen = [c for c in (before.temperature_c, after.temperature_c) if c is not None]
-    seen += [c for _, c in temperatures]
+    seen += [sample.celsius for sample in temperatures]
     transitions = (sum(after.thermal_transitions) - sum(before.thermal_transitions)
                    if before.thermal_transitions and after.thermal_transitions else None)
     throttled = (sum(after.thermal_time_s) - sum(before.thermal_time_s)

@@ -10,8 +10,8 @@ import pytest
 from conftest import FIO_DATA
 from target.test_health import record  # the real outputs, answered as the tools gave them
 
+from ssdprof.model.health_words import health_rows, health_title
 from ssdprof.report import ReportRequest, build_pdf
-from ssdprof.report.health import health_rows, health_title
 from ssdprof.store.interchange import import_fio_output
 
 

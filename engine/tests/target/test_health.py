@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from ssdprof.model.health import DriveHealth, HealthRecord
+from ssdprof.model.health import DriveHealth, HealthRecord, TemperatureSample
 from ssdprof.model.results import DirectionStats
 from ssdprof.target.health import (
     DATA_UNIT_BYTES,
@@ -162,7 +162,7 @@ def record(before: str, after: str, written: int) -> HealthRecord:
     second = snapshot(NVME, run=lab_runner({**NVME_TOOLS, ("nvme", "smart-log", NVME, "-o", "json"):
                                             (0, after)}), sys_root=None, identity=False)
     write = DirectionStats(io_count=64, io_bytes=written)
-    delta = health_delta(first, second, DirectionStats(), write, [(1.0, 51.0)])
+    delta = health_delta(first, second, DirectionStats(), write, [TemperatureSample(elapsed_s=1.0, celsius=51.0)])
     return HealthRecord(before=first, after=second, delta=delta)
 
 

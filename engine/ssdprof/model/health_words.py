@@ -1,0 +1,83 @@
+"""The drive's own word in words: its identity in one line and rows of (what, before → after),
+one spelling for ``ssdprof runs show``, the PDF and the app (sent as HealthRecord.title/rows)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any
+
+from ssdprof.model.quantities import format_size
+
+if TYPE_CHECKING:
+    from ssdprof.model.health import DriveHealth, HealthRecord
+
+__all__ = ["format_celsius", "health_rows", "health_title"]
+
+
+def format_celsius(value: float | None) -> str:
+    return "-" if value is None else f"{value:.1f} °C"
+
+
+def _mb(value: int | None) -> str:
+    return "-" if value is None else f"{value / 1e6:,.1f} MB"
+
+
+def _plain(value: Any) -> str:
+    return "-" if value is None else f"{value:,}" if isinstance(value, int) else str(value)
+
+
+def health_title(record: HealthRecord) -> str:
+    """e.g. ``/dev/nvme0n1: QEMU NVMe Ctrl, firmware 7.2.22, serial X (nvme-cli, hwmon)``."""
+    b = record.before
+    identity = ", ".join(part for part in (
+        b.model, b.firmware and f"firmware {b.firmware}", b.serial and f"serial {b.serial}",
+        b.capacity_bytes and format_size(b.capacity_bytes),
+        b.logical_block_bytes and f"{b.logical_block_bytes} B blocks") if part)
+    told = f" ({', '.join(b.sources)})" if b.sources else " (no tool answered)"
+    return f"{b.device}{': ' + identity if identity else ''}{told}"
+
+
+def _pair(record: HealthRecord, read: Callable[[DriveHealth], Any], show: Callable[[Any], str]) -> str:
+    first = show(read(record.before))
+    if record.after is None or show(read(record.after)) == first:
+        return first
+    return f"{first} → {show(read(record.after))}"
+
+
+def health_rows(record: HealthRecord) -> list[tuple[str, str]]:
+    """The rows worth showing: a field no tool told is left out; what is missing, said last."""
+    b, d = record.before, record.delta
+    rows: list[tuple[str, str]] = []
+    if b.temperature_c is not None:
+        peak = (f" (max {format_celsius(d.temperature_max_c)})"
+                if d and d.temperature_max_c is not None else "")
+        limits = [f"{name} {format_celsius(value)}" for name, value in
+                  (("warning", b.warning_temp_c), ("critical", b.critical_temp_c)) if value is not None]
+        now = _pair(record, lambda h: h.temperature_c, format_celsius)
+        rows.append(("temperature", now + peak + (f"; {', '.join(limits)}" if limits else "")))
+    if d is not None and d.written_bytes is not None:
+        rows.append(("written, by the drive", f"{_mb(d.written_bytes)} (the run: "
+                     f"{_mb(d.run_written_bytes)}, ± 1 data unit of 512,000 B)"))
+    if d is not None and d.read_bytes is not None:
+        rows.append(("read, by the drive", f"{_mb(d.read_bytes)} (the run: {_mb(d.run_read_bytes)})"))
+    for label, field, show in (
+        ("data written, lifetime", "data_written_bytes", _mb),
+        ("percentage used", "percentage_used", lambda v: "-" if v is None else f"{v} %"),
+        ("available spare", "available_spare_pct", lambda v: "-" if v is None else f"{v} %"),
+        ("host write commands", "host_write_commands", _plain),
+        ("media errors", "media_errors", _plain),
+        ("error-log entries", "error_log_entries", _plain),
+        ("power-on hours", "power_on_hours", _plain),
+    ):
+        if getattr(b, field) is not None:
+            rows.append((label, _pair(record, attrgetter(field), show)))
+    if b.thermal_transitions:
+        throttled = f", {d.thermal_time_s} s throttled" if d and d.thermal_time_s is not None else ""
+        moved = d.thermal_transitions if d and d.thermal_transitions is not None else 0
+        rows.append(("thermal management", f"{moved} transition(s) during the run{throttled}"))
+    if b.critical_warning is not None:
+        rows.append(("critical warnings", _pair(
+            record, lambda h: h.critical_warnings, lambda v: "; ".join(v) or "none")))
+    rows += [("missing", line) for line in b.missing]
+    return rows
