@@ -8,6 +8,7 @@ import {
   useEngine, useEngineQuery, type Engine, type RunPoint, type RunResult, type Spec,
 } from '../api';
 import { ComparePanel } from './ComparePanel';
+import { DrivePanel } from './DrivePanel';
 import { HostResults } from './HostResults';
 import { Observations } from './Observations';
 import { AUTO, NONE, SpecPanel } from './SpecPanel';
@@ -151,6 +152,7 @@ export function Results({ title, runs, onDesign, onOpen }: Props) {
           empty="This run has no per-second samples." />
       </div>
       {detail && detail.hosts.some((h) => h.host !== 'local') && <HostResults run={detail} />}
+      {detail?.drive_health && <DrivePanel record={detail.drive_health} />}
       <ResultsTable runs={tableRuns} figures={points} pool={{ on: pool, set: setPool }} />
     </section>
   );
