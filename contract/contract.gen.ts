@@ -287,6 +287,58 @@ export interface DirectionStats {
   latency_kind: string;
 }
 
+/** One snapshot of a drive's own report; a field is None where no tool told it. */
+export interface DriveHealth {
+  /** the disk asked, e.g. /dev/nvme0n1 or /dev/sda */
+  device: string;
+  /** when, ISO 8601 UTC */
+  taken_at: string;
+  /** the tools that answered */
+  sources: ("nvme-cli" | "smartctl" | "hwmon")[];
+  /** NVMe or ATA, as the tool told; '' when none did */
+  protocol: string;
+  model: string;
+  firmware: string;
+  serial: string;
+  capacity_bytes: number | null;
+  /** the LBA format in use: bytes per block */
+  logical_block_bytes: number | null;
+  /** the composite temperature */
+  temperature_c: number | null;
+  temperature_source: ("nvme-cli" | "smartctl" | "hwmon") | null;
+  /** warning composite temperature threshold */
+  warning_temp_c: number | null;
+  /** critical composite temperature threshold */
+  critical_temp_c: number | null;
+  /** the drive's estimate of its life used, % */
+  percentage_used: number | null;
+  available_spare_pct: number | null;
+  available_spare_threshold_pct: number | null;
+  /** NVMe data units read × 512,000 */
+  data_read_bytes: number | null;
+  /** NVMe data units written × 512,000 */
+  data_written_bytes: number | null;
+  host_read_commands: number | null;
+  host_write_commands: number | null;
+  media_errors: number | null;
+  error_log_entries: number | null;
+  /** the NVMe critical-warning byte */
+  critical_warning: number | null;
+  /** its bits that are set, in words */
+  critical_warnings: string[];
+  /** thermal-management transitions per level (1: light, 2: heavy) */
+  thermal_transitions: number[];
+  /** total seconds throttled per thermal-management level */
+  thermal_time_s: number[];
+  /** time over the warning threshold */
+  warning_temp_time_s: number | null;
+  /** time over the critical threshold */
+  critical_temp_time_s: number | null;
+  power_on_hours: number | null;
+  /** what could not be read, why, and how to get it */
+  missing: string[];
+}
+
 /** Recorded with every run measured since ssdprof tracks it (``None`` on runs stored before). */
 export interface DriveState {
   /** the ledger's key: 'device:MODEL:SERIAL', 'file:/path' or 'folder:/path' */
@@ -575,6 +627,44 @@ export interface GroupVerdict {
   drive_state_note: string;
 }
 
+/** What changed on the drive between the snapshots around a run. */
+export interface HealthDelta {
+  /** the drive's own count of bytes written */
+  written_bytes: number | null;
+  read_bytes: number | null;
+  /** what the run wrote, by its own count */
+  run_written_bytes: number;
+  run_read_bytes: number;
+  media_errors: number | null;
+  /** summed over the levels */
+  thermal_transitions: number | null;
+  thermal_time_s: number | null;
+  temperature_before_c: number | null;
+  temperature_after_c: number | null;
+  /** the highest sampled during the run */
+  temperature_max_c: number | null;
+  new_critical_warnings: string[];
+}
+
+/** A run's drive health: the snapshots around it, their difference and the temperatures seen. */
+export interface HealthRecord {
+  before: DriveHealth;
+  after: DriveHealth | null;
+  delta: HealthDelta | null;
+  /** the drive's temperature every second from hwmon */
+  temperatures: TemperatureSample[];
+  /** the drive, its identity and the tools that answered */
+  title: string;
+  /** what the drive said, in words, for a table */
+  rows: HealthRow[];
+}
+
+export interface HealthRow {
+  label: string;
+  /** before → after where it changed, in ssdprof's words */
+  value: string;
+}
+
 export interface HostAddParams {
   /** an ssh alias or user@host:port */
   host: string;
@@ -773,6 +863,13 @@ export interface ObserveResult {
 }
 
 export type Pattern = "read" | "write" | "randread" | "randwrite" | "rw" | "randrw";
+
+export interface PeopleResult {
+  /** every user who stored runs here */
+  users: string[];
+  /** every machine runs were stored from */
+  machines: string[];
+}
 
 export interface PercentileCurve {
   label: string;
@@ -1240,6 +1337,12 @@ export interface RunEventNotification {
   event: SweepStarted | LayoutDone | PointStarted | PointProgress | PointFinished | SweepFinished;
 }
 
+export interface RunGroupInfo {
+  /** e.g. 'interface=SATA', 'no interface tag', 'NVMe' */
+  label: string;
+  run_ids: number[];
+}
+
 export interface RunIdParams {
   run_id: number;
 }
@@ -1297,10 +1400,40 @@ export interface RunResult {
   fio_steadystate: FioSteadyState | null;
   /** the device's side of the queue (local direct I/O on a disk the OS counts); null elsewhere */
   device_queue: DeviceQueue | null;
+  /** the drive's own word before and after the run (SMART, hwmon), the difference and the temperatures seen; null where not asked (hosts, runs before ssdprof kept it) */
+  drive_health: HealthRecord | null;
+  /** the user who stored the run (login name); '' before ssdprof kept it */
+  measured_by: string;
+  /** the machine that stored the run (host name); '' before ssdprof kept it */
+  measured_on: string;
 }
 
 export interface RunResultEnvelope {
   run: RunResult;
+}
+
+/** A stored run as History lists it. */
+export interface RunRow {
+  id: number;
+  sweep_id: number | null;
+  repeat: number;
+  started_at: string;
+  status: "ok" | "partial" | "failed" | "cancelled";
+  /** the setting, e.g. 'randread 4KiB QD1 T1 on 8 hosts nodes=3' */
+  label: string;
+  target: string;
+  /** the block device and drive model, as far as recorded */
+  device: string;
+  engine: string;
+  /** reads and writes added */
+  iops: number;
+  bw_bytes_per_s: number;
+  tags: Record<string, string>;
+  /** the user who stored it ('' for runs stored before ssdprof kept it) */
+  measured_by: string;
+  /** the machine it was stored from */
+  measured_on: string;
+  source: string;
 }
 
 export interface RunSpecComparison {
@@ -1333,6 +1466,23 @@ export interface RunsCompareResult {
   latency_note: string;
 }
 
+export interface RunsGroupsParams {
+  run_ids: number[];
+  /** 'tag KEY' (e.g. 'tag interface'), 'recorded interface' or 'recorded drive'; '' for the first key offered */
+  key?: string;
+}
+
+export interface RunsGroupsResult {
+  /** the key the runs were grouped by (the one asked for, else the first offered) */
+  key: string;
+  /** the key in words, for titles: 'interface', 'recorded drive' */
+  name: string;
+  /** every key the runs can be grouped by: their tags, then recorded facts */
+  keys: string[];
+  /** sorted by label */
+  groups: RunGroupInfo[];
+}
+
 export interface RunsListParams {
   /** key=value, or a bare value matching any tag */
   tag?: string | null;
@@ -1343,6 +1493,8 @@ export interface RunsListParams {
   sweep_id?: number | null;
   /** the newest N matching runs; a sweep_id lists all its runs */
   limit?: number;
+  /** only these runs, all of them (History's selection opened in Results; at most 5000: Models learns from more) */
+  run_ids?: number[] | null;
 }
 
 export interface RunsListResult {
@@ -1350,6 +1502,50 @@ export interface RunsListResult {
   runs: RunResult[];
   /** how many runs match in all; more than len(runs) when the limit left older ones out */
   total: number;
+}
+
+export interface RunsPageParams {
+  filter?: RunsQuery;
+  /** how many of the newest matching runs to skip */
+  offset?: number;
+  /** runs on the page */
+  limit?: number;
+}
+
+export interface RunsPageResult {
+  /** newest first */
+  rows: RunRow[];
+  /** how many runs match in all */
+  total: number;
+  offset: number;
+  limit: number;
+}
+
+/** Which stored runs: every condition given must hold. */
+export interface RunsQuery {
+  /** words: key=value ones are tags (each must match), the others are matched against target, device model, engine and source, e.g. 'interface=SATA nodes=3 nvme' */
+  search?: string;
+  /** key=value, or a bare value matching any tag */
+  tags?: string[];
+  /** ISO date or time */
+  since?: string | null;
+  sweep_id?: number | null;
+  /** runs stored by this user */
+  measured_by?: string | null;
+  /** runs stored from this machine */
+  measured_on?: string | null;
+}
+
+export interface RunsSelectParams {
+  filter?: RunsQuery;
+}
+
+export interface RunsSelectResult {
+  /** every matching run, oldest first: no limit */
+  run_ids: number[];
+  total: number;
+  /** the tag keys these runs carry, sorted */
+  tag_keys: string[];
 }
 
 export interface ScaleUpArchitecture {
@@ -2016,6 +2212,12 @@ export interface TargetDevice {
   ram: string;
 }
 
+export interface TemperatureSample {
+  /** seconds into the run */
+  elapsed_s: number;
+  celsius: number;
+}
+
 export interface ValidateParams {
   workload: WorkloadInput;
   /** also check the target exists, is writable and has room */
@@ -2149,6 +2351,14 @@ export interface Methods {
   "runs.list": { params: RunsListParams; result: RunsListResult };
   /** one run in full */
   "runs.get": { params: RunIdParams; result: RunResultEnvelope };
+  /** a page of stored runs matching a filter, newest first, with how many match */
+  "runs.page": { params: RunsPageParams; result: RunsPageResult };
+  /** every matching run's id (no limit) and the tag keys they carry */
+  "runs.select": { params: RunsSelectParams; result: RunsSelectResult };
+  /** runs split into groups by a tag or a recorded fact, with the keys offered */
+  "runs.groups": { params: RunsGroupsParams; result: RunsGroupsResult };
+  /** the users and machines that stored runs */
+  "runs.people": { params: NoParams; result: PeopleResult };
   /** add or change tags of a run */
   "runs.tag": { params: TagParams; result: RunResultEnvelope };
   /** delete a run */
@@ -2221,7 +2431,7 @@ export interface Methods {
 
 export type MethodName = keyof Methods;
 
-export const METHOD_NAMES = ["engine.info", "workload.validate", "presets.list", "devices.list", "sweep.estimate", "sweep.start", "sweep.resume", "sweep.cancel", "sweep.status", "sweeps.list", "pts.estimate", "pts.start", "pts.resume", "pts.cancel", "pts.status", "pts.list", "pts.get", "pts.report", "runs.list", "runs.get", "runs.tag", "runs.delete", "runs.charts", "runs.bars", "runs.summary", "runs.percentiles", "export.csv", "specs.list", "specs.match", "specs.compare", "specs.save", "specs.remember", "specs.delete", "runs.compare", "analysis.predict", "analysis.scaling", "analysis.observe", "analysis.correlation", "analysis.scale_up", "analysis.scale_up_report", "report.pdf", "hosts.list", "hosts.add", "hosts.test", "hosts.remove", "hosts.set_link", "curve.start", "curve.check", "curve.get", "curve.report", "curves.list", "slo.start", "slo.get", "slo.report"] as const satisfies readonly MethodName[];
+export const METHOD_NAMES = ["engine.info", "workload.validate", "presets.list", "devices.list", "sweep.estimate", "sweep.start", "sweep.resume", "sweep.cancel", "sweep.status", "sweeps.list", "pts.estimate", "pts.start", "pts.resume", "pts.cancel", "pts.status", "pts.list", "pts.get", "pts.report", "runs.list", "runs.get", "runs.page", "runs.select", "runs.groups", "runs.people", "runs.tag", "runs.delete", "runs.charts", "runs.bars", "runs.summary", "runs.percentiles", "export.csv", "specs.list", "specs.match", "specs.compare", "specs.save", "specs.remember", "specs.delete", "runs.compare", "analysis.predict", "analysis.scaling", "analysis.observe", "analysis.correlation", "analysis.scale_up", "analysis.scale_up_report", "report.pdf", "hosts.list", "hosts.add", "hosts.test", "hosts.remove", "hosts.set_link", "curve.start", "curve.check", "curve.get", "curve.report", "curves.list", "slo.start", "slo.get", "slo.report"] as const satisfies readonly MethodName[];
 
 /** Notifications from the engine (and, for engine.status, the desktop shell). */
 export interface Notifications {
