@@ -18,7 +18,7 @@ from typing import Generic, Literal
 from ssdprof.analysis.metrics import node_count, pts_round, setting_key
 from ssdprof.model.run_summary import AnyRun, R
 
-__all__ = ["Pool", "PoolKind", "pools", "setting_context", "setting_label"]
+__all__ = ["Pool", "PoolKind", "context_parts", "pools", "setting_context", "setting_label"]
 
 PoolKind = Literal["single", "repeats", "pooled"]
 """single: one run; repeats: the repeats of one point of one sweep; pooled: pooled on request."""
@@ -78,11 +78,15 @@ def setting_label(run: AnyRun) -> str:
 
 def setting_context(run: AnyRun) -> str:
     """Where and when, a label's tail: ' on 3 hosts nodes=2 PTS iops round 4'."""
-    hosts = f" on {len(run.hosts)} hosts" if len(run.hosts) > 1 else ""
-    nodes = "" if (count := node_count(run)) is None else f" nodes={count}"
+    return "".join(context_parts(run).values())
+
+
+def context_parts(run: AnyRun) -> dict[str, str]:
+    """The parts of :func:`setting_context` by name (hosts, nodes, round); an absent part is ''."""
     found = pts_round(run)
-    round_ = "" if found is None else f" PTS {found[0] + ' ' if found[0] else ''}round {found[1]}"
-    return f"{hosts}{nodes}{round_}"
+    return {"hosts": f" on {len(run.hosts)} hosts" if len(run.hosts) > 1 else "",
+            "nodes": "" if (count := node_count(run)) is None else f" nodes={count}",
+            "round": "" if found is None else f" PTS {found[0] + ' ' if found[0] else ''}round {found[1]}"}
 
 
 def _runs_text(ids: Sequence[int]) -> str:

@@ -16,7 +16,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ssdprof.analysis.repeats import Pool, PoolKind
+from ssdprof.analysis.repeats import Pool, PoolKind, context_parts
 from ssdprof.analysis.spec_comparison import comparable_outstanding, run_access
 from ssdprof.analysis.specs import Spec
 from ssdprof.model.histogram import cumulative
@@ -184,13 +184,35 @@ def bar_chart(groups: Sequence[RunGroup[R]], metric: str, first: Sequence[str] =
     """Mean ± 95 % CI of ``metric`` for every figure (category: a setting, with its runs where a
     group shows it twice) of every group (series), in first-seen order (``first`` ahead)."""
     summaries = repeat_summaries(groups)
-    categories = list(dict.fromkeys([*first, *(s.label for s in summaries)]))
+    apart = _telling_groups_apart(groups)
+    category = {id(s): _without(s.label, s.runs[0], apart) for s in summaries}
+    categories = list(dict.fromkeys([*first, *(category[id(s)] for s in summaries)]))
     series = []
     for group in groups:
-        mine = {s.label: s for s in summaries if s.group == group.label}
+        mine = {category[id(s)]: s for s in summaries if s.group == group.label}
         points = [_bar(i, mine.get(category), metric) for i, category in enumerate(categories)]
         series.append(ChartSeries(label=group.label, points=points))
     return BarChart(categories=categories, series=series)
+
+
+def _telling_groups_apart(groups: Sequence[RunGroup[R]]) -> frozenset[str]:
+    """The label parts (hosts, nodes, round) that are one value within each group and differ between
+    groups: what the groups are, so a category (the setting compared) leaves them out (grouped by
+    nodes, 'read 16KiB QD1 T1' is compared across nodes=1 and nodes=2, not two categories)."""
+    if len(groups) < 2:
+        return frozenset()
+    each = [{name: {context_parts(run)[name] for run in g.runs} for name in ("hosts", "nodes", "round")}
+            for g in groups if g.runs]
+    return frozenset(name for name in ("hosts", "nodes", "round")
+                     if all(len(values[name]) == 1 for values in each)
+                     and len({next(iter(values[name])) for values in each}) > 1)
+
+
+def _without(label: str, run: R, parts: frozenset[str]) -> str:
+    found = context_parts(run)
+    for name in parts:
+        label = label.replace(found[name], "", 1) if found[name] else label
+    return label
 
 
 def _bar(x: int, summary: Summary[R] | None, metric: str) -> ChartPoint:

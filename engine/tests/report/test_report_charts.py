@@ -15,6 +15,7 @@ from ssdprof.model.histogram import percentile
 from ssdprof.model.results import RunResult
 from ssdprof.report import RunGroup, report_charts
 from ssdprof.report.groups import Summary, repeat_summaries, series_over
+from ssdprof.report.series import bar_chart
 from ssdprof.report.timecharts import _nines, _percentile_line
 from ssdprof.store.interchange import import_fio_output
 
@@ -109,3 +110,16 @@ def test_a_curves_offered_rates_are_never_one_point() -> None:
     series = series_over([RunGroup("curve", curve)], "queue_depth")
     assert [s.label for s in series] == [f"randread 4KiB T1 @{rate} IOPS"
                                          for rate in (2000, 4000, 8000)]
+
+
+def test_bars_grouped_by_node_count_compare_one_setting_across_the_groups() -> None:
+    sizes = student_runs()[:3]  # 4, 16 and 128 KiB reads
+
+    def on_nodes(nodes: int, first_id: int) -> tuple[RunResult, ...]:
+        return tuple(measured_again(r, run_id=first_id + i, sweep_id=nodes).model_copy(
+            update={"tags": {"nodes": str(nodes)}}) for i, r in enumerate(sizes))
+
+    chart = bar_chart([RunGroup("nodes=1", on_nodes(1, 10)), RunGroup("nodes=2", on_nodes(2, 20))], "iops")
+    # the node count is what tells the groups apart: it is not part of the setting compared
+    assert chart.categories == ["randread 4KiB QD1 T1", "randread 16KiB QD1 T1", "randread 128KiB QD1 T1"]
+    assert all(p.y is not None for s in chart.series for p in s.points)
