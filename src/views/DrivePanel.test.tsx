@@ -31,4 +31,9 @@ describe('DrivePanel', () => {
     const row = screen.getByText('critical warnings').closest('tr');
     expect(row?.textContent).toContain('none → a temperature at or over its threshold');
   });
+
+  it('names the host whose drive it is on a run over SSH', () => {
+    render(<DrivePanel record={hot} host="lab1" />);
+    expect(screen.getByRole('heading', { level: 3 }).textContent).toBe("The drive's own word on lab1");
+  });
 });

@@ -1,13 +1,15 @@
-// The drive's own word around the run in detail (RunResult.drive_health): who the drive is, the
+// The drive's own word around the run in detail (RunResult.drive_health, or a host's): who it is, the
 // rows the engine wrote (temperature, its count of the bytes written against the run's, wear,
 // errors, throttling, what is missing and how to get it), and its temperature each second.
+import { useId } from 'react';
 import { ChartFigure } from '../charts/ChartFigure';
 import type { HealthRecord } from '../api';
 
-export function DrivePanel({ record }: { record: HealthRecord }) {
+export function DrivePanel({ record, host = '' }: { record: HealthRecord; host?: string }) {
+  const titleId = useId();
   return (
-    <section className="drive-health" aria-labelledby="drive-health-title">
-      <h3 id="drive-health-title">The drive&apos;s own word</h3>
+    <section className="drive-health" aria-labelledby={titleId}>
+      <h3 id={titleId}>The drive&apos;s own word{host ? ` on ${host}` : ''}</h3>
       <table className="data" data-testid="drive-health-table">
         <caption>{record.title}</caption>
         <tbody>
@@ -17,7 +19,7 @@ export function DrivePanel({ record }: { record: HealthRecord }) {
         </tbody>
       </table>
       {record.temperatures.length > 0 && (
-        <ChartFigure id="drive-temperature" title="Drive temperature (°C)" kind="line"
+        <ChartFigure id={`drive-temperature${host ? `-${host}` : ''}`} title="Drive temperature (°C)" kind="line"
           xLabel="seconds since the run started" yLabel="°C"
           series={[{ label: 'hwmon', points: record.temperatures.map((s) => ({ x: s.elapsed_s, y: s.celsius })) }]} />
       )}

@@ -263,14 +263,17 @@ def _gather(device: str, run: Command, identity: bool) -> tuple[dict[str, Any], 
 
 
 def snapshot(device: str, *, run: Command = run_command, identity: bool = True,
-             sys_root: Path | None = Path("/sys")) -> DriveHealth:
+             sys_root: Path | None = Path("/sys"),
+             hwmon: Callable[[], float | None] | None = None) -> DriveHealth:
     """One reading of ``device`` (e.g. /dev/nvme0n1): nvme-cli for NVMe, else smartctl; hwmon's
     temperature where there is one. ``identity``: ask id-ctrl and id-ns too (once per run is
-    enough); ``sys_root`` None: no hwmon (a remote host's is read by its own probe)."""
+    enough); ``hwmon``: how to read its temperature elsewhere (a host's, over SSH), else
+    ``sys_root``'s (None: no hwmon)."""
     fields, sources, missing = _gather(device, run, identity)
-    hwmon = read_hwmon_c(device, sys_root) if sys_root is not None else None
-    if hwmon is not None:
-        fields["temperature_c"], fields["temperature_source"] = hwmon, "hwmon"
+    sensor = hwmon() if hwmon is not None else (
+        read_hwmon_c(device, sys_root) if sys_root is not None else None)
+    if sensor is not None:
+        fields["temperature_c"], fields["temperature_source"] = sensor, "hwmon"
         sources.append("hwmon")
     elif fields.get("temperature_c") is not None and sources:
         fields["temperature_source"] = sources[0]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from ssdprof.model.health import (
@@ -31,28 +32,34 @@ _last: dict[str, tuple[float, DriveHealth]] = {}
 _last_lock = threading.Lock()
 
 
-def _smart(device: str, run: Command, *, identity: bool) -> DriveHealth:
-    """A snapshot, or the last one when it is younger than SMART_INTERVAL_S."""
+def _smart(watch: HealthWatch, *, identity: bool) -> DriveHealth:
+    """A snapshot, or the last one of the same drive when it is younger than SMART_INTERVAL_S."""
+    device = watch.device
     with _last_lock:
-        taken = _last.get(device)
+        taken = _last.get(watch.key)
     if taken is not None and time.monotonic() - taken[0] < SMART_INTERVAL_S:
         return taken[1]
     try:
-        health = snapshot(device, run=run, identity=identity)
+        health = snapshot(device, run=watch.run, identity=identity, sys_root=watch.sys_root,
+                          hwmon=watch.hwmon)
     except (ValueError, OSError) as exc:  # a tool's odd answer must not cost the run its point
         health = DriveHealth(device=device, missing=[f"the drive's answer could not be read: {exc}"])
     with _last_lock:
-        _last[device] = (time.monotonic(), health)
+        _last[watch.key] = (time.monotonic(), health)
     return health
 
 
 class HealthWatch:
     """Started before a run, finished after it; hwmon sampled each second in between."""
 
-    def __init__(self, device: str, *, run: Command = run_command, sys_root: Path = Path("/sys")):
+    def __init__(self, device: str, *, run: Command = run_command, sys_root: Path | None = Path("/sys"),
+                 hwmon: Callable[[], float | None] | None = None, key: str = ""):
+        """``run``, ``hwmon``: how to ask elsewhere (an SSH host, named in ``key``)."""
         self.device = device if device.startswith("/") else f"/dev/{device}"
-        self._run = run
-        self._sys_root = sys_root
+        self.key = key or self.device
+        self.run = run
+        self.sys_root = sys_root
+        self.hwmon = hwmon
         self._before: DriveHealth | None = None
         self._temperatures: list[TemperatureSample] = []
         self._stop = threading.Event()
@@ -60,15 +67,15 @@ class HealthWatch:
         self._started = 0.0
 
     def start(self) -> None:
-        self._before = _smart(self.device, self._run, identity=True)
+        self._before = _smart(self, identity=True)
         self._started = time.monotonic()
-        if read_hwmon_c(self.device, self._sys_root) is not None:
+        if self.sys_root is not None and read_hwmon_c(self.device, self.sys_root) is not None:
             self._thread = threading.Thread(target=self._sample, daemon=True)
             self._thread.start()
 
     def _sample(self) -> None:
         while not self._stop.wait(1.0):
-            celsius = read_hwmon_c(self.device, self._sys_root)
+            celsius = read_hwmon_c(self.device, self.sys_root) if self.sys_root else None
             if celsius is not None:
                 elapsed_s = round(time.monotonic() - self._started, 1)
                 self._temperatures.append(TemperatureSample(elapsed_s=elapsed_s, celsius=celsius))
@@ -86,8 +93,8 @@ class HealthWatch:
         if wait_s > 0 and (cancel or threading.Event()).wait(wait_s):
             return HealthRecord(before=self._before, temperatures=self._temperatures)
         with _last_lock:
-            _last.pop(self.device, None)  # the after-snapshot is always a fresh reading
-        after = _smart(self.device, self._run, identity=False)
+            _last.pop(self.key, None)  # the after-snapshot is always a fresh reading
+        after = _smart(self, identity=False)
         delta = health_delta(self._before, after, read, write, self._temperatures)
         return HealthRecord(before=self._before, after=after, delta=delta,
                             temperatures=self._temperatures)

@@ -191,3 +191,9 @@ def test_a_run_without_the_drives_word_carries_a_note_saying_why() -> None:
     health = snapshot("/dev/sda", run=lab_runner({}), sys_root=None)
     note, = health_warnings(HealthRecord(before=health), 10.0)
     assert note.code == "drive_health_missing" and "install smartmontools" in note.message
+
+
+def test_a_hosts_hwmon_reader_gives_the_temperature_where_this_machines_sysfs_cannot() -> None:
+    health = snapshot(NVME, run=lab_runner(NVME_TOOLS), sys_root=None,
+                      hwmon=lambda: int(text("lab_hwmon.txt").split()[2]) / 1000)
+    assert health.temperature_source == "hwmon" and health.temperature_c == pytest.approx(49.85)

@@ -15,7 +15,7 @@ from infra.lab_node import LabNode
 
 from ssdprof.target.health import DATA_UNIT_BYTES
 
-pytestmark = requires_fio
+pytestmark = [requires_fio, pytest.mark.timeout(1200)]  # boot (minutes under load) + runs
 ENGINE = Path(__file__).resolve().parents[2]
 FIRST_THRESHOLD_K = 343
 """QEMU's NVMe over-temperature threshold as it boots (70 °C: its wctemp)."""
@@ -74,3 +74,4 @@ def test_a_threshold_below_the_drives_temperature_flags_the_next_run_not_the_one
     assert "read.iops" in flagged[0]["concerns"]
     assert after["drive_health"]["after"]["critical_warnings"] == [
         "a temperature at or over its threshold"]
+
