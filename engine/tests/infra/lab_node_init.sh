@@ -45,7 +45,9 @@ stage2() {
   mount -t tmpfs tmpfs /dev/shm
   mount -t tmpfs -o mode=755 tmpfs /run
   mount -t tmpfs -o mode=1777 tmpfs /tmp
-  chmod 700 /root  # sshd refuses keys under a group- or world-writable home
+  # root's own home, empty and mode 700: this machine's /root holds shell start-up files (pyenv's
+  # rehash waited 60 s on its lock in every ssh session) and sshd refuses a writable home
+  mount -t tmpfs -o mode=700 tmpfs /root
   for module in virtio_net virtio_blk nvme ahci sd_mod; do modprobe "$module" || say "no module $module"; done
   lab=$(tr ' ' '\n' < /proc/cmdline | sed -n 's/^ssdprof\.lab=//p')
   hostname "$(cat "$lab/hostname" 2>/dev/null || echo lab)"

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -458,14 +459,11 @@ def test_an_lvm_striped_volume_records_its_stripes_and_keeps_its_members_from_be
                 "-y",
             ]
         )
-        node = lab.run(["readlink", "-f", "/dev/mapper/labvg-striped"]).stdout.strip()
-        run = read_device(lab, node, tmp_path)
+        run = read_device(lab, "/dev/mapper/labvg-striped", tmp_path)  # no udev: no /dev/dm-N links
         layers = run["environment"]["device_stack"]
         names = ", ".join(f"{m.removeprefix('/dev/')} (virtio)" for m in members)
-        assert (
-            f"{node.removeprefix('/dev/')}: device-mapper labvg-striped, "
-            f"striped over 2 (chunk 64KiB), over {names}" in layers
-        )
+        what = f"device-mapper labvg-striped, striped over 2 (chunk 64KiB), over {names}"
+        assert any(re.fullmatch(r"dm-\d+: " + re.escape(what), layer) for layer in layers), layers
         assert "held by" in refused_write(lab, members[0], tmp_path), (
             "device-mapper's claim refuses the write"
         )
