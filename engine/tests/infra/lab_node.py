@@ -435,8 +435,37 @@ def lab_node_session() -> Iterator[LabNode]:
         pytest.skip(str(reason))
 
 
+LAB_ENV = "SSDPROF_LAB"
+"""Set to 1 to run the lab-node tests (``npm run test:lab``). A guest under TCG on 2 cores takes
+tens of minutes for the whole set (boot ~20 s, then whole-device sweeps, RAID and LVM stacks,
+calibration and clocks), beyond what ``npm test`` may take, so they are a suite of their own, and
+every run says how many it left out and how to run them."""
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if os.environ.get(LAB_ENV) == "1":
+        return
+    lab = [item for item in items if "lab_node_session" in getattr(item, "fixturenames", ())]
+    if lab:
+        config.hook.pytest_deselected(items=lab)
+        items[:] = [item for item in items if item not in lab]
+        config.stash[_LEFT_OUT] = len(lab)
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    left_out = config.stash.get(_LEFT_OUT, 0)
+    if left_out:
+        terminalreporter.write_line(
+            f"lab node: {left_out} test(s) on a QEMU guest not run here; run them with "
+            f"`npm run test:lab` ({LAB_ENV}=1)")
+
+
+_LEFT_OUT = pytest.StashKey[int]()
+
+
 __all__ = [
     "DISKS",
+    "LAB_ENV",
     "SATA_MODEL",
     "LabDisk",
     "LabNode",
