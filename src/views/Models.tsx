@@ -62,7 +62,12 @@ export function Models({ open }: Props) {
         <>
           <PredictPanel runIds={runIds} />
           <ScalingPanel runIds={runIds} />
-          <ScaleUpPanel runIds={runIds} />
+        </>
+      )}
+      {/* scale-up sizing also works from figures typed in, with no runs at all */}
+      <ScaleUpPanel runIds={runIds} />
+      {runIds.length > 0 && (
+        <>
           <GroupsPanel runIds={runIds} />
           <Heatmap runIds={runIds} />
         </>

@@ -87,4 +87,10 @@ describe('ScaleUpPanel', () => {
     expect(word.getAttribute('data-field')).toBe('max_pcie_slots');
     expect(fake.calls.length).toBe(before);
   });
+
+  it('takes typed figures when no runs are found', () => {
+    renderWith(fakeEngine({}).engine, <ScaleUpPanel runIds={[]} />);
+    expect(screen.getByLabelText(/typed in/)).toHaveProperty('checked', true);
+    expect(screen.getByLabelText(/from the runs/)).toHaveProperty('disabled', true);
+  });
 });

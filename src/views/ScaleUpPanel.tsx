@@ -42,7 +42,8 @@ function numberOf(text: string, field: string, bad: Map<string, string[]>): numb
 
 export function ScaleUpPanel({ runIds }: { runIds: number[] }) {
   const engine = useEngine();
-  const [source, setSource] = useState<Source>('runs');
+  // with no runs found, the figures can only be typed in
+  const [source, setSource] = useState<Source>(runIds.length ? 'runs' : 'typed');
   const [metric, setMetric] = useState<Metric>('write_iops');
   const [design, setDesign] = useState(() => Object.fromEntries(
     LIMIT_FIELDS.map(([name]) => [name, name === 'target_ssds' ? '240' : '']),
@@ -110,7 +111,7 @@ export function ScaleUpPanel({ runIds }: { runIds: number[] }) {
       <div className="field-row">
         <label>
           <input type="radio" name="scale-up-source" checked={source === 'runs'}
-            onChange={() => setSource('runs')} />
+            disabled={!runIds.length} onChange={() => setSource('runs')} />
           {' '}from the runs ({runIds.length})
         </label>
         <label>
