@@ -10,7 +10,7 @@ import sys
 from ssdprof.app.contract.runs import PresetsResult
 from ssdprof.cli import report as cli_report
 from ssdprof.cli.measure import parse_tags
-from ssdprof.cli.summary import summary, summary_of
+from ssdprof.cli.summary import named_runs, summary, summary_of
 from ssdprof.cli.terminal import format_run, format_runs_table
 from ssdprof.fio.jobfile import reproducible_job
 from ssdprof.model.health import HealthRecord
@@ -74,14 +74,7 @@ def format_drive_health(record: HealthRecord) -> str:
 
 
 def export(args: argparse.Namespace, store: Store) -> int:
-    runs = store.runs(RunFilter(sweep_id=args.sweep, limit=None)) if args.sweep is not None else []
-    for run_id in args.run_ids:
-        found = store.run(run_id)
-        if found is None:
-            raise KeyError(f"run {run_id} does not exist; see: ssdprof runs list")
-        runs.append(found)
-    if not runs:
-        raise WorkloadError.single("run_ids", "RUN_ID", "name at least one run id or --sweep ID")
+    runs = named_runs(store, args.sweep, args.run_ids, "ssdprof export --sweep 3 --format csv")
     if args.format == "pdf":
         return cli_report.export_pdf(runs, args.output, summary_of(runs, store))
     if args.format == "fio":

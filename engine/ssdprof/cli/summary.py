@@ -43,15 +43,19 @@ def summary_flags(runs_sub: Any) -> None:
 
 
 def _runs(args: argparse.Namespace, store: Store) -> list[RunResult]:
-    runs = store.runs(RunFilter(sweep_id=args.sweep, limit=None)) if args.sweep is not None else []
-    for run_id in args.run_ids:
+    return named_runs(store, args.sweep, args.run_ids, "ssdprof runs summary --sweep 3")
+
+
+def named_runs(store: Store, sweep_id: int | None, run_ids: list[int], example: str) -> list[RunResult]:
+    """The runs a command names: a sweep's, then each run id given; at least one."""
+    runs = store.runs(RunFilter(sweep_id=sweep_id, limit=None)) if sweep_id is not None else []
+    for run_id in run_ids:
         found = store.run(run_id)
         if found is None:
             raise KeyError(f"run {run_id} does not exist; see: ssdprof runs list")
         runs.append(found)
     if not runs:
-        raise WorkloadError.single("run_ids", "RUN_ID", "name run ids or --sweep ID, e.g. "
-                                   "ssdprof runs summary --sweep 3")
+        raise WorkloadError.single("run_ids", "RUN_ID", f"name run ids or --sweep ID, e.g. {example}")
     return runs
 
 
