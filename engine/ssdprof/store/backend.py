@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -61,15 +62,32 @@ class Connection(Protocol):
     def rollback(self) -> None: ...
 
 
+_WAL_WAIT_S = 30.0
+
+
 class SqliteConnection:
     dialect = "sqlite"
 
     def __init__(self, path: Path | str):
         self.raw = sqlite3.connect(str(path), timeout=30, isolation_level=None, check_same_thread=False)
         self.raw.row_factory = sqlite3.Row
-        self.raw.execute("PRAGMA journal_mode=WAL")
+        self._wal()
         self.raw.execute("PRAGMA foreign_keys=ON")
         self.raw.execute("PRAGMA synchronous=NORMAL")
+
+    def _wal(self) -> None:
+        """WAL, kept in the file once set. Switching to it needs the file to itself, and SQLite
+        answers "database is locked" at once, without its busy wait, while another process opening
+        a new store at the same moment holds it: so wait here, as the busy timeout would."""
+        deadline = time.monotonic() + _WAL_WAIT_S
+        while True:
+            try:
+                self.raw.execute("PRAGMA journal_mode=WAL")
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
 
     def execute(self, sql: str, params: Sequence[object] = ()) -> Cursor:
         return self.raw.execute(sql, params)

@@ -111,7 +111,11 @@ class Store(RunRecords, DriveStateRecords, SpecChoiceRecords):
 
     def _migrate(self) -> None:
         db = self._db
-        db.execute("CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
+        with self._transaction() as created:
+            if created.dialect == "postgresql":  # two processes creating it at once collide in pg_type
+                created.execute("SELECT pg_advisory_xact_lock(?)", (_MIGRATION_LOCK,))
+            created.execute("CREATE TABLE IF NOT EXISTS schema_migrations "
+                            "(name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
         applied = {row[0] for row in db.execute("SELECT name FROM schema_migrations")}
         compacted = False
         for name, step in MIGRATIONS:

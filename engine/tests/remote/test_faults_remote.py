@@ -183,7 +183,7 @@ def test_a_host_lost_mid_sweep_stops_the_sweep_and_resume_measures_the_rest(ssh_
                       "--size", "32MiB", "--runtime", "4", "--ramp", "0", "--vary", "qd=1,4,8")
     fault.join(timeout=30)
     # Later points on one host would not measure the same pair, and could not start without h2: stop, keep, resume.
-    assert out["status"] == "stopped" and "after point 1 of 3: h2: " in out["reason"], out
+    assert out["status"] == "stopped" and "stopped after 1 of 3 points: h2: " in out["reason"], out
     assert [r["status"] for r in out["runs"]] == ["partial"]
     assert done.returncode == 1 and f"ssdprof sweep --resume {out['sweep_id']}" in done.stderr
     assert_nothing_left(ssh_hosts)
