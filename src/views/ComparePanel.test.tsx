@@ -39,7 +39,7 @@ describe('ComparePanel', () => {
   it('overlays a run chosen from History and shows Welch\'s verdict', async () => {
     const fake = fakeEngine({ ...store([current, earlier]), 'runs.compare': () => verdict });
     let chosen: RunResult[] = [];
-    const onEarlier = vi.fn((runs: RunResult[]) => { chosen = runs; });
+    const onEarlier = vi.fn((update: (earlier: RunResult[]) => RunResult[]) => { chosen = update(chosen); });
     const { rerender } = renderWith(fake.engine, <ComparePanel runs={[current]} earlier={[]} onEarlier={onEarlier} />);
     const rows = within(await screen.findByTestId('earlier-runs')).findAllByRole('checkbox');
     expect(await rows).toHaveLength(1); // the run on screen is not offered

@@ -15,7 +15,8 @@ const SHOWN = 50;
 interface Props {
   runs: RunResult[];
   earlier: RunResult[];
-  onEarlier: (runs: RunResult[]) => void;
+  /** Takes how the earlier runs change: ticks arrive one after another while the engine answers. */
+  onEarlier: (update: (earlier: RunResult[]) => RunResult[]) => void;
 }
 
 function fmt(value: number): string {
@@ -29,7 +30,9 @@ export function ComparePanel({ runs, earlier, onEarlier }: Props) {
   const [result, setResult] = useState<RunsCompareResult | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const shown = new Set(runs.map((r) => r.id));
-  const chosen = new Set(earlier.map((r) => r.id));
+  // a ticked run shows as ticked at once, while the engine sends it (the box follows the click)
+  const [adding, setAdding] = useState<ReadonlySet<number>>(new Set());
+  const chosen = new Set([...earlier.map((r) => r.id), ...adding]);
 
   const typed = useSettled(filter.trim(), 200);
   const found = useEngineQuery('runs.page', { filter: { search: typed }, offset: 0, limit: SHOWN + runs.length });
@@ -44,12 +47,15 @@ export function ComparePanel({ runs, earlier, onEarlier }: Props) {
   }
 
   async function toggle(row: RunRow, on: boolean) {
-    if (!on) return onEarlier(earlier.filter((r) => r.id !== row.id));
+    if (!on) return onEarlier((current) => current.filter((r) => r.id !== row.id));
+    setAdding((ids) => new Set([...ids, row.id]));
     try {
       const listed = await engine.call('runs.list', { run_ids: [row.id] });
-      onEarlier([...earlier, ...listed.runs]);
+      onEarlier((current) => [...current.filter((r) => r.id !== row.id), ...listed.runs]);
     } catch (error) {
       setProblem(error instanceof Error ? error.message : String(error));
+    } finally {
+      setAdding((ids) => new Set([...ids].filter((id) => id !== row.id)));
     }
   }
 
