@@ -76,6 +76,7 @@ test('the student preset: counted progress, no pooled figure without n, a summar
     await expect(findings).toContainText('4KiB');
     await expect(findings).toContainText('128KiB');
     await expect(page.getByTestId('caveats')).toContainText(/once|one repeat|single/i);
+    await expect(page.locator('[data-chart="iops-vs-size"] tbody tr')).not.toHaveCount(0);
     await page.screenshot({ path: join(SCREENSHOTS, 'first-hour-summary.png'), fullPage: true });
 
     // the preset measures 4 KiB QD1 reads in three series: they are not pooled into a mean ± CI

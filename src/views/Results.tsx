@@ -60,6 +60,8 @@ export function Results({ title, runs, onDesign, onOpen }: Props) {
     run_ids: ids(runs), compare_with: ids(earlier), spec_id: spec?.id ?? null,
     pool_same_setting: pool,
   }).data;
+  // an empty chart says why only once the engine has answered: before that, nothing is known yet
+  const unless = (why: string): string => (charts ? why : 'Asking the engine for the series…');
 
   // New runs start from their first run and no earlier ones; adjusted while rendering, not after.
   const [shownRuns, setShownRuns] = useState(runs);
@@ -116,18 +118,18 @@ export function Results({ title, runs, onDesign, onOpen }: Props) {
       <div className="chart-grid">
         <ChartFigure id="iops-vs-size" title="IOPS vs access size" kind="line" xLabel="access size" yLabel="IOPS" xLog2
           formatX={formatSize} series={drawn(charts?.iops_by_size ?? [])}
-          empty="No runs that differ only in access size: run the student preset or vary access size." />
+          empty={unless("No runs that differ only in access size: run the student preset or vary access size.")} />
         <ChartFigure id="bw-vs-size" title="Bandwidth vs access size (MB/s = 10⁶ B/s)" kind="line" xLabel="access size"
           yLabel="MB/s" xLog2 formatX={formatSize} series={drawn(charts?.bw_bytes_per_s_by_size ?? [], MB)}
-          empty="No runs that differ only in access size: run the student preset or vary access size." />
+          empty={unless("No runs that differ only in access size: run the student preset or vary access size.")} />
         <ChartFigure id="latency-vs-qd" title="Latency vs queue depth (µs)" kind="line" xLabel="queue depth" yLabel="µs" xLog
           series={drawn(charts?.lat_ns_by_queue_depth ?? [], US)}
-          empty="No runs that differ only in queue depth: vary queue depth (e.g. 1, 10, 100)." />
+          empty={unless("No runs that differ only in queue depth: vary queue depth (e.g. 1, 10, 100).")} />
         <ChartFigure id="latency-iops" title="Latency vs IOPS as queue depth grows (µs)" kind="line" xLabel="IOPS" yLabel="µs" yLog
           series={drawn(charts?.lat_ns_by_iops ?? [], US)}
-          empty="Needs runs at several queue depths." />
+          empty={unless("Needs runs at several queue depths.")} />
         <ChartFigure id="iops-vs-mix" title="IOPS vs read/write mix" kind="line" xLabel="% reads" yLabel="IOPS"
-          series={drawn(charts?.iops_by_read_pct ?? [])} empty="No runs that differ only in read/write mix: vary read % (e.g. 100, 70, 50, 0)." />
+          series={drawn(charts?.iops_by_read_pct ?? [])} empty={unless("No runs that differ only in read/write mix: vary read % (e.g. 100, 70, 50, 0).")} />
         {charts?.repeats_shown && (
           <ChartFigure id="repeats" title="Mean IOPS per point, ± 95 % confidence interval" kind="bar" xLabel="point" yLabel="IOPS"
             categories={charts.repeat_iops.categories}
