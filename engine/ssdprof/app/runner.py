@@ -263,6 +263,8 @@ class Runner:
         warnings += device_queue_warnings(device_queue)
         drive_health = health.finish(read, write, cancel) if health is not None else None
         warnings += health_warnings(drive_health, workload.duration_s())
+        if drive_health is None and len(measurement.hosts) == 1:  # one SSH host: its drive is the run's
+            drive_health = measurement.hosts[0].drive_health  # (its warnings came with the measurement)
         return RunResult(
             sweep_id=point.sweep_id, repeat=point.repeat, started_at=started_at, finished_at=_now(),
             status="failed" if failed else "partial" if any(h.error for h in measurement.hosts) else "ok",
@@ -298,7 +300,8 @@ def _remaining_s(spec: SweepSpec, todo: list[PointKey], count: Count) -> float:
 
 
 def _health_watch(site: Site) -> HealthWatch | None:
-    """The drive beneath this machine's target, asked before the point (hosts' drives: not yet)."""
+    """The drive beneath this machine's target, asked before the point (a host's drive is asked by its
+    session: remote/drive_word.py)."""
     if not isinstance(site, LocalSite) or not site.environment.device:
         return None
     watch = HealthWatch(site.environment.device)

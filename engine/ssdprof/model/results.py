@@ -144,6 +144,8 @@ class HostResult(BaseModel):
         "started (the host's clock read between ssdprof's 'run' and its arrival back)")
     clock_offset_bound_ns: int | None = Field(
         default=None, description="half that exchange's round trip: the true offset lies within clock_offset_ns ± this")
+    drive_health: HealthRecord | None = Field(
+        default=None, description="what the disk beneath this host's target said of itself before and after the point")
 
     @property
     def clock_offset_label(self) -> str:

@@ -2,9 +2,11 @@
 # Each host's one session for every point of a sweep (ssdprof.remote.launch), run as
 #   sh -c PROGRAM ssdprof-run
 # after watchdog.sh. Lines on stdin (any other line is ssdprof's heartbeat):
-#   run N J       followed by N lines, one argument each: fio's argv for the next point, which runs J jobs.
-#                 Answers "ssdprof-ready CLOCK_NS" at once (the host's clock, for the start time's offset),
-#                 then starts fio with every job held at a gate just before its first I/O (fio's
+#   run N J [D]   followed by N lines, one argument each: fio's argv for the next point, which runs J jobs.
+#                 Answers "ssdprof-ready CLOCK_NS" at once (the host's clock, for the start time's offset).
+#                 With D (MAJOR:MINOR of the device counting the point's I/O), the drive beneath it is asked for
+#                 its own word (drive_word, below) now and again once fio has ended. Then it starts fio
+#                 with every job held at a gate just before its first I/O (fio's
 #                 exec_prerun runs gate.sh, below, after the job's set-up: parsing, files, buffers, engine).
 #                 "ssdprof-pid PID", then "ssdprof-armed" once all J jobs wait at the gate.
 #   go AT_NS      opens the gate at AT_NS on this host's clock (at once when that has passed); each job
@@ -60,18 +62,53 @@ fi
 
 say() { ( echo "$1" >&2 ); }  # in a subshell: a write to a dropped connection raises SIGPIPE
 lost() { echo lost >&5; }
-pid='' runner='' mon='' killer='' ending='' stopping=''
+pid='' runner='' mon='' killer='' ending='' stopping='' health=''
 
-arm() {  # "N J", then N argument lines
-  n=${1% *} jobs=${1#* } parked=0; set --
+arm() {  # "N J [D]", then N argument lines
+  # shellcheck disable=SC2086 # three numbers, split on purpose
+  set -- $1; n=$1 jobs=$2 health=${3:-} parked=0; set --
   while [ "$n" -gt 0 ]; do
     IFS= read -r arg <&5 || return
     set -- "$@" "${arg#in }"; n=$((n - 1))
   done
   say "ssdprof-ready $(date +%s%N)"
+  [ -z "$health" ] || drive_word before
   { sh -c 'echo "pid $$" >&5; exec "$@"' ssdprof-fio "$@" "--exec_prerun=$prerun" </dev/null 6>&2
     echo "exit $?" >&5; } &
   runner=$!
+}
+
+drive_word() {  # before|after: what the disk beneath the target says of itself (ssdprof.remote.drive_word reads it)
+  dev=$(whole_disk "$health") || return 0
+  say "ssdprof-health $1 device $dev"
+  case ${dev##*/} in
+    nvme*)
+      ask "$1" smart-log nvme smart-log "$dev" -o json
+      if [ "$asked" != 0 ]; then ask "$1" smartctl smartctl --json -a "$dev"
+      elif [ "$1" = before ]; then
+        ask before id-ctrl nvme id-ctrl "$dev" -o json; ask before id-ns nvme id-ns "$dev" -o json
+      fi ;;
+    *) ask "$1" smartctl smartctl --json -a "$dev" ;;
+  esac
+  for sensor in /sys/block/"${dev##*/}"/device/hwmon*/temp1_input /sys/block/"${dev##*/}"/device/hwmon/hwmon*/temp1_input; do
+    [ -r "$sensor" ] && read -r milli <"$sensor" && { say "ssdprof-health $1 hwmon $milli"; break; }
+  done
+}
+
+whole_disk() {  # MAJOR:MINOR -> /dev/NAME of the whole disk (a partition's parent)
+  node=$(readlink -f "/sys/dev/block/$1" 2>/dev/null) && [ -n "$node" ] || return 1
+  [ ! -f "$node/partition" ] || node=${node%/*}
+  echo "/dev/${node##*/}"
+}
+
+ask() {  # WHEN KEY PROGRAM ARG...: one tool's answer, its output on one line (JSON holds no raw line break)
+  when=$1 key=$2; shift 2
+  tool=$(command -v "$1" || PATH=/usr/sbin:/sbin command -v "$1") || { asked=missing; say "ssdprof-health $when $key missing"; return; }
+  shift
+  if command -v timeout >/dev/null; then timeout 20 "$tool" "$@" >health.out 2>health.err; else "$tool" "$@" >health.out 2>health.err; fi
+  asked=$?
+  say "ssdprof-health $when $key $asked $(tr -d '\r\n' <health.out)"
+  say "ssdprof-health-err $when $key $(head -c 300 health.err | tr '\r\n' '  ')"
 }
 
 disks() {  # before|after: every disk's counters, for how much of the queue reached the device
@@ -115,9 +152,11 @@ stop_fio() {  # by its PID; jobs still at the gate are let through, to see that 
 point_end() {  # fio's exit status
   wait "$runner"
   [ -z "$mon" ] || disks after  # a fio that never started its I/O has no before
-  say "ssdprof-exit $1"
   # The helpers and their sleeps hold none of the session's descriptors, so SSH does not wait for them.
   [ -z "$mon$killer" ] || end_helpers ${mon:+"$mon"} ${killer:+"$killer"}
+  # Before the exit status: ssdprof reads this host's lines up to it before the point counts as done.
+  [ -z "$health" ] || drive_word after
+  say "ssdprof-exit $1"
   exec 4<>gate 4>&-  # a gate whose job was killed while waiting lets its shell go
   pid='' runner='' mon='' killer='' stopping=''
   ( echo "ssdprof-point-end" )

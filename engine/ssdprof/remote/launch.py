@@ -49,6 +49,8 @@ class FioCommand:
 
     argv: list[str]
     jobs: int
+    health: str = ""
+    """MAJOR:MINOR of the device counting the point's I/O, whose disk is asked for its own word ('' for none)."""
 
 
 def start_lead_ns(round_trips_ns: list[int]) -> int:
@@ -94,7 +96,8 @@ class Launch:
             bad = next((arg for arg in command.argv if "\n" in arg or "\r" in arg), None)
             if bad is not None:
                 raise HostError(f"{run.host.name}: a fio argument holds a line break, which ssdprof never sends: {bad[:80]!r}")
-            send_line(self.sessions[run.host.name].process, "\n".join([f"run {len(command.argv)} {command.jobs}", *command.argv]))
+            head = f"run {len(command.argv)} {command.jobs} {command.health}".rstrip()
+            send_line(self.sessions[run.host.name].process, "\n".join([head, *command.argv]))
         self._wait_ready(runs, sent_ns)
         round_trips = [run.ready_local_ns - sent_ns for run in runs if run.ready_local_ns is not None]
         if not self._wait_armed(runs, cancel):

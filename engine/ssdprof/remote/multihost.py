@@ -36,6 +36,7 @@ from ssdprof.model.sweep import SweepSpec
 from ssdprof.model.workload import Workload, WorkloadError
 from ssdprof.remote.addresses import HostAddress, HostError
 from ssdprof.remote.ceph import CEPH_STATUS_COMMANDS, RbdTarget, cluster_facts
+from ssdprof.remote.drive_word import host_health_warnings
 from ssdprof.remote.keeper import Keepers
 from ssdprof.remote.launch import FioCommand, Launch, start_skew_ms
 from ssdprof.remote.leftovers import Leftovers
@@ -147,6 +148,8 @@ class MultiHostEngine:
                                 duration_s=workload.duration_s(), on_progress=note, cancel=cancel)
         hosts = [self._describe(run.result(), run.monitor) for run in runs]
         hosts = [self._with_device_queue(host, run, workload) for host, run in zip(hosts, runs, strict=True)]
+        hosts = [host.model_copy(update={"drive_health": run.drive_word.record(host.read, host.write)})
+                 for host, run in zip(hosts, runs, strict=True)]
         skew_ms = start_skew_ms(runs)
         warnings = [ValidityWarning(code="remote_cleanup", message=problem, concerns=[f"hosts.{h.host}"])
                     for h in hosts if h.error and (problem := self._remove(h.host))]
@@ -154,6 +157,7 @@ class MultiHostEngine:
         for host in hosts:
             warnings += [w.model_copy(update={"message": f"{host.host}: {w.message}", "concerns": [f"hosts.{host.host}"]})
                          for w in device_queue_warnings(host.device_queue)]
+            warnings += host_health_warnings(host.host, host.drive_health, workload.duration_s())
         if skew_ms is not None and skew_ms > SKEW_WARNING_MS:
             warnings.append(ValidityWarning(code="start_skew", concerns=["read.iops", "write.iops"],
                                             message=f"hosts started {skew_ms:.0f} ms apart (goal < {SKEW_WARNING_MS:.0f} ms)"))
@@ -271,7 +275,9 @@ class MultiHostEngine:
                               None if rbd else self.targets[host.name], plan,
                               extra_options=self._target_options(host),
                               is_device=host.name in self.options.devices, hosts=len(self.options.hosts))
-        return FioCommand(["env", *(rbd.env() if rbd else []), *options.as_argv()], jobs=plan.numjobs)
+        counted = None if rbd else self.counted.get(host.name)
+        return FioCommand(["env", *(rbd.env() if rbd else []), *options.as_argv()], jobs=plan.numjobs,
+                          health=f"{counted[0]}:{counted[1]}" if counted else "")
 
     def _counted(self, host: HostAddress) -> str:
         """The file or device whose disk counts this host's I/O: '' for an RBD image (librbd: no block device)."""

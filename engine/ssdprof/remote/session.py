@@ -17,6 +17,7 @@ from ssdprof.fio.output import FioOutputError, combine, parse_report
 from ssdprof.fio.progress import DocumentStream, ProgressTracker
 from ssdprof.model.results import HostResult, MonitorSample, ProgressSample
 from ssdprof.remote.addresses import HostAddress
+from ssdprof.remote.drive_word import DriveWord
 from ssdprof.remote.heartbeat import host_program
 from ssdprof.remote.monitor import MonitorParser
 from ssdprof.remote.ssh import Ssh, explain_ssh_failure
@@ -55,6 +56,8 @@ class HostRun:
     monitor: list[MonitorSample] = field(default_factory=list)
     disks: dict[str, str] = field(default_factory=dict)
     """The host's /proc/diskstats lines (';'-joined), "before" the start and "after" fio ended."""
+    drive_word: DriveWord = field(default_factory=DriveWord)
+    """What the disk beneath the target said of itself before and after (when the point asked)."""
     fio_exit: int | None = None
     """fio's exit status as the wrapper saw it; None when the connection ended first."""
     returncode: int | None = None
@@ -205,6 +208,8 @@ class HostSession:
             run.exited.set()
         elif line.startswith(("ssdprof-mon ", "ssdprof-disks ")):
             run.note_counters(line)
+        elif line.startswith("ssdprof-health"):
+            run.drive_word.feed(line)
         else:
             run.stderr_lines.append(line)
 

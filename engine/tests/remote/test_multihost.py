@@ -55,6 +55,10 @@ def test_a_run_on_two_hosts_gives_per_host_results_and_an_exact_aggregate(ssh_ho
         assert queue is not None, f"{alias} recorded no device queue"
         assert queue["disk"] == disk_of(Path(ssh_hosts.host_dirs[alias])) and queue["requested_outstanding"] == 4
         assert queue["mean_in_flight"] > 0 and queue["read_request_lat_ns_mean"] > 0
+        # The disk's own word, asked by the host's session before and after: a virtio disk has no SMART, and says so.
+        health = host["drive_health"]
+        assert health is not None and health["before"]["device"] == f"/dev/{queue['disk']}", health
+        assert health["before"]["sources"] or health["before"]["missing"], health
     stored = subprocess.run([sys.executable, "-m", "ssdprof", "runs", "show", str(run["id"]), "--db", str(tmp_path / "r.db"), "--json"],
                             capture_output=True, text=True, check=True)
     assert json.loads(stored.stdout)["hosts"][0]["host"] in ("h1", "h2")
