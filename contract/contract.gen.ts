@@ -754,6 +754,8 @@ export interface HostResult {
   clock_offset_ns: number | null;
   /** half that exchange's round trip: the true offset lies within clock_offset_ns ± this */
   clock_offset_bound_ns: number | null;
+  /** what the disk beneath this host's target said of itself before and after the point */
+  drive_health: HealthRecord | null;
 }
 
 export interface HostTestResult {
