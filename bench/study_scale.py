@@ -460,6 +460,7 @@ def main() -> int:
         if not args.keep:
             for path in folder.glob("*"):
                 path.unlink()
+        if not any(folder.iterdir()):  # a store kept elsewhere (--db) leaves this folder empty
             folder.rmdir()
     return 0
 
