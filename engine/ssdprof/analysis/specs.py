@@ -135,6 +135,9 @@ class Spec(BaseModel):
     figures: list[Figure] = Field(default_factory=list)
     sources: list[Source] = Field(default_factory=list)
     notes: str = ""
+    endurance_tbw: float | None = Field(default=None, gt=0, description="rated endurance, terabytes (10^12 bytes) "
+                                                                        "written; what a sustained-write test's wear is "
+                                                                        "weighed against")
 
     @model_validator(mode="before")
     @classmethod

@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ssdprof.model.curves import CurveSpec, SloSpec
 from ssdprof.model.quantities import format_duration
+from ssdprof.model.sustain import SustainPlan
 from ssdprof.model.workload import FIELD_RULES, FieldProblem, Workload, WorkloadError, parse_workload
 
 __all__ = [
@@ -70,6 +71,7 @@ class SweepSpec(BaseModel):
     remote: RemoteSpec | None = None
     curve: CurveSpec | None = Field(default=None, description="a curve under offered load: points added as it runs")
     slo: SloSpec | None = Field(default=None, description="a search for the queue depth with the most IOPS within a latency target")
+    sustain: SustainPlan | None = Field(default=None, description="a sustained-write test: the fill, then recovery writes")
 
     def total_points(self) -> int:
         return len(self.points) * self.repeats

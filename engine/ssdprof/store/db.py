@@ -198,10 +198,10 @@ class Store(RunRecords, DriveStateRecords, SpecChoiceRecords):
 
     # sweeps -------------------------------------------------------------------------------
 
-    def create_sweep(self, spec: SweepSpec) -> int:
+    def create_sweep(self, spec: SweepSpec, kind: SweepKind = "sweep") -> int:
         with self._transaction() as db:
-            row = db.execute("INSERT INTO sweeps (created_at, name, spec_json) VALUES (?, ?, ?) RETURNING id",
-                             (_now(), spec.name, spec.model_dump_json())).fetchone()
+            row = db.execute("INSERT INTO sweeps (created_at, name, spec_json, kind) VALUES (?, ?, ?, ?) RETURNING id",
+                             (_now(), spec.name, spec.model_dump_json(), kind)).fetchone()
         return int(row[0])
 
     def sweep(self, sweep_id: int) -> StoredSweep | None:

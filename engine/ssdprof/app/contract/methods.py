@@ -90,6 +90,7 @@ from ssdprof.app.contract.specs import (
     SpecRememberResult,
     SpecsListResult,
 )
+from ssdprof.app.contract.sustain import SUSTAIN_METHODS
 from ssdprof.app.planner import SweepRequest
 from ssdprof.app.pts_planner import PtsRequest
 from ssdprof.model.events import (
@@ -107,10 +108,19 @@ from ssdprof.model.events import (
 )
 from ssdprof.model.pts_results import PtsResult
 from ssdprof.model.status import STATUS_CHOICES
+from ssdprof.model.sustain_events import (
+    SustainFinished,
+    SustainIdle,
+    SustainSampled,
+    SustainStarted,
+    SustainStepDone,
+    SustainStepStarted,
+)
 from ssdprof.model.workload import FieldProblem
 from ssdprof.report.series import BarChart, ChartSet, PercentileCurve
 
-__all__ = ["ERROR_CODES", "METHODS", "NOTIFICATIONS", "TOKEN_HEADER", "Method", "PtsEventNotification", "RpcErrorData", "schema"]
+__all__ = ["ERROR_CODES", "METHODS", "NOTIFICATIONS", "TOKEN_HEADER", "Method", "PtsEventNotification", "RpcErrorData",
+           "SustainEventNotification", "schema"]
 
 
 # --------------------------------------------------------------------------------------- methods
@@ -192,6 +202,8 @@ METHODS: dict[str, Method] = {
     "hosts.remove": Method(params=HostParams, result=DeleteResult, summary="forget a host"),
     "hosts.set_link": Method(params=HostLinkParams, result=HostInfo, summary="set or clear the link speed set for a host"),
     **{name: Method(params=params, result=result, summary=summary) for name, (params, result, summary) in CURVE_METHODS.items()},
+    **{name: Method(params=params, result=result, summary=summary)
+       for name, (params, result, summary) in SUSTAIN_METHODS.items()},
 }
 
 
@@ -223,6 +235,19 @@ class PtsEventNotification(Result):
     event: PtsEventUnion
 
 
+SustainEventUnion = Annotated[
+    SustainStarted | SustainStepStarted | SustainSampled | SustainIdle | SustainStepDone | SustainFinished,
+    Field(discriminator="kind"),
+]
+
+
+class SustainEventNotification(Result):
+    """``sustain.event``: one event of the running sustained-write test, in order: started, the fill's
+    start and each second, its end, then per recovery step idle time, its start, seconds and end; the end."""
+
+    event: SustainEventUnion
+
+
 class EngineLog(Result):
     """``engine.log``: something the user should know that belongs to no request."""
 
@@ -240,6 +265,7 @@ class EngineStatus(Result):
 NOTIFICATIONS: dict[str, type[BaseModel]] = {
     "run.event": RunEventNotification,
     "pts.event": PtsEventNotification,
+    "sustain.event": SustainEventNotification,
     "engine.log": EngineLog,
     "engine.status": EngineStatus,
 }

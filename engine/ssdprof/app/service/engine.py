@@ -40,6 +40,7 @@ from ssdprof.app.service.run_queries import RunQueries
 from ssdprof.app.service.runs import Runs
 from ssdprof.app.service.scale_up import ScaleUp
 from ssdprof.app.service.summary import Summaries
+from ssdprof.app.service.sustain import SustainTests
 from ssdprof.app.service.sweeps import Notify, Sweeps
 from ssdprof.fio.runner import detect_fio
 from ssdprof.model.problems import RULES, from_validation
@@ -69,14 +70,17 @@ class EngineService:
         self._sweeps = Sweeps(self.store, db_path, notify, default_dir=default_dir, fio_executable=fio_executable, ssh=ssh)
         self._pts = PtsTests(self.store, db_path, notify, default_dir=default_dir, fio_executable=fio_executable,
                              sweeps=self._sweeps)
-        self._sweeps.other_busy = self._pts.busy
+        self._sustain = SustainTests(self.store, db_path, notify, default_dir=default_dir, fio_executable=fio_executable,
+                                     ssh=ssh, others_busy=lambda: self._sweeps.busy() or self._pts.busy())
+        self._sweeps.other_busy = lambda: self._pts.busy() or self._sustain.busy()
         self._lock = threading.Lock()
         self._handlers: dict[str, Handler] = handlers_of([self, self._sweeps, Runs(self.store), analysis, models,
                                                            Charts(analysis.summaries, analysis.runs, analysis.library),
                                                            Hosts(self.store, ssh), RunQueries(self.store),
                                                            Curves(self.store, self._sweeps, analysis.library), self._pts,
                                                            Summaries(self.store, analysis.runs,
-                                                                     analysis.library), ScaleUp(analysis.runs)])
+                                                                     analysis.library), ScaleUp(analysis.runs),
+                                                           self._sustain])
 
     def call(self, method: str, raw_params: Any) -> BaseModel:
         """Validate ``raw_params`` against the contract and run the method; raises RpcError."""
@@ -104,6 +108,7 @@ class EngineService:
     def close(self) -> None:
         self._sweeps.close()
         self._pts.close()
+        self._sustain.close()
         self.store.close()
 
     @handles("engine.info")

@@ -1,0 +1,77 @@
+"""The RPC's params and results for sustained-write tests: estimate, start (events follow as
+``sustain.event``), resume, cancel, status, list and get."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from ssdprof.app.contract.base import Params, Result
+from ssdprof.app.contract.runs import NoParams, TargetDevice
+from ssdprof.app.sustain_planner import SustainRequest
+from ssdprof.model.sustain import SustainWear
+from ssdprof.model.sustain_events import SustainStarted
+from ssdprof.model.sustain_results import SustainInfo, SustainParameters, SustainResult
+
+__all__ = ["SUSTAIN_METHODS", "SustainCancelResult", "SustainEstimate", "SustainIdParams", "SustainListResult",
+           "SustainResumeParams", "SustainStatus"]
+
+
+class SustainEstimate(Result):
+    """What the test will write and for how long, said before it starts (a device's fill is its capacity)."""
+
+    name: str
+    label: str = Field(description="e.g. 'write 1MiB QD8, 64GiB to /dev/nvme0n1'")
+    parameters: SustainParameters
+    write_bytes: int = Field(description="the fill")
+    recovery_bytes_each: int = Field(description="each recovery write (an estimate when it follows the cache found)")
+    recovery_bytes_auto: bool = Field(description="true: 1.5x the cache found, known only after the fill")
+    total_bytes: int = Field(description="the fill and every recovery write")
+    idle_total_s: float
+    estimated_s: float = Field(description="writes at the assumed speed plus every idle interval")
+    assumed_bw_bytes_per_s: float = Field(description="the speed the estimate assumes (the real one is shown live)")
+    free_bytes: int | None = Field(default=None, description="a file target: the filesystem's free space")
+    wear: SustainWear
+    device: TargetDevice | None = Field(default=None, description="the block device written, if it is one")
+    overwrite_bytes: int = Field(default=0, description="bytes of the device the test overwrites")
+    region: str = Field(default="", description="what the test does to the device, in one sentence")
+    notes: list[str] = Field(default_factory=list)
+
+
+class SustainResumeParams(Params):
+    sustain_id: int | None = Field(default=None, description="default: the last unfinished sustained-write test")
+
+
+class SustainIdParams(Params):
+    sustain_id: int = Field(ge=1)
+
+
+class SustainCancelResult(Result):
+    cancelled: bool = Field(description="false when no sustained-write test was running")
+    sustain_id: int | None = None
+
+
+class SustainStatus(Result):
+    running: bool
+    sustain_id: int | None = None
+    step: str = Field(default="", description="fill, idle or recovery")
+    recovery_step: int = 0
+
+
+class SustainListResult(Result):
+    tests: list[SustainInfo] = Field(description="newest first")
+
+
+SUSTAIN_METHODS: dict[str, tuple[type[BaseModel], type[BaseModel], str]] = {
+    "sustain.estimate": (SustainRequest, SustainEstimate,
+                         "a sustained-write test's bytes, time and wear against the drive's rating; runs nothing"),
+    "sustain.start": (SustainRequest, SustainStarted,
+                      "start a sustained-write test: the fill, then idle and recovery writes; events as sustain.event"),
+    "sustain.resume": (SustainResumeParams, SustainStarted,
+                       "continue an interrupted test: the recovery writes not yet done (a cut fill is re-run)"),
+    "sustain.cancel": (NoParams, SustainCancelResult, "stop the sustained-write test; finished writes are kept"),
+    "sustain.status": (NoParams, SustainStatus, "whether a sustained-write test is running, and where"),
+    "sustain.list": (NoParams, SustainListResult, "stored sustained-write tests, newest first"),
+    "sustain.get": (SustainIdParams, SustainResult,
+                    "a test: per-second and per-GiB series, phases, the cliff verdict, throttling, recovery rows"),
+}
+"""name -> (params, result, summary); ``methods.py`` adds them to the contract's table."""
