@@ -200,7 +200,9 @@ class Runner:
         the local target the planner's preflight resolved (:class:`~ssdprof.app.planner.Preflight`),
         else (a resumed sweep) resolved here."""
         if spec.remote is not None:
-            return RemoteSite(spec, self.ssh, links_gbps=self.store.host_links() if self.store is not None else {})
+            store = self.store
+            return RemoteSite(spec, self.ssh, links_gbps=store.host_links() if store is not None else {},
+                              watch=store.monitor_hosts() if store is not None else [])
         engine = choose_engine(spec.points[0].engine, self.fio_executable)
         return LocalSite(spec, engine, self.default_dir, plan=target)
 
@@ -273,7 +275,8 @@ class Runner:
             engine=measurement.engine, workload=workload, environment=environment, warnings=warnings,
             hosts=measurement.hosts, read=read, write=write, progress=measurement.progress, tags=point.tags,
             cpu_busy_pct=cpu_busy, raw_output=measurement.raw_output, job_text=measurement.job_text,
-            monitor=measurement.monitor, start_skew_ms=measurement.start_skew_ms,
+            monitor=measurement.monitor, watched=measurement.watched,
+            start_skew_ms=measurement.start_skew_ms,
             fio_steadystate=measurement.fio_steadystate, drive_state=point.drive_state, device_queue=device_queue,
             drive_health=drive_health,
         )

@@ -158,13 +158,17 @@ class LocalSite:
 class RemoteSite:
     """Several hosts over SSH: every host checked and prepared before any point starts."""
 
-    def __init__(self, spec: SweepSpec, ssh: SshSettings, links_gbps: dict[str, float] | None = None):
+    def __init__(self, spec: SweepSpec, ssh: SshSettings,
+                 links_gbps: dict[str, float] | None = None, watch: list[str] | None = None):
+        """``watch``: the monitor-only hosts (storage nodes) to watch; one also named as a client
+        is a client."""
         assert spec.remote is not None
         remote = spec.remote
         options = RemoteOptions(hosts=[parse_host(h) for h in remote.hosts], ssh=ssh,
                                 rbd=rbd_target(remote),
                                 target_dir=remote.target_dir or DEFAULT_REMOTE_DIR, target_dirs=remote.target_dirs,
-                                devices=remote.devices, link_gbps=links_gbps or {})
+                                devices=remote.devices, link_gbps=links_gbps or {},
+                                watch=[parse_host(h) for h in watch or [] if h not in remote.hosts])
         self.hosts = MultiHostEngine(options)
         self.engine: PointEngine = self.hosts
         self._spec = spec

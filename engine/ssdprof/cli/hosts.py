@@ -1,4 +1,6 @@
-"""``ssdprof hosts add|list|test|remove``: remote hosts reached with the system's OpenSSH."""
+"""``ssdprof hosts add|list|test|remove|set-link|set-role|ceph-osd-hosts``: remote hosts reached
+with the system's OpenSSH; a monitor-only host (a storage node) is watched during runs and runs no
+I/O."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ssdprof.app.contract.base import Params
+from ssdprof.app.contract.hosts import CephOsdHostsParams
 from ssdprof.app.service.hosts import Hosts
 from ssdprof.remote.addresses import HostAddress, HostError, parse_host
 from ssdprof.remote.links import NOMINAL_SPEED_KINDS
@@ -32,6 +35,11 @@ def register(sub: Any, command: Any, common: Any) -> None:
     add.add_argument("--link-gbps", type=link_gbps, metavar="GBPS",
                      help="the host's network link in Gb/s, when its NIC misreports (a VM): the lowest of this, the NIC's speed "
                           "and any egress shaping is its link limit")
+    add.add_argument("--monitor-only", action="store_true",
+                     help="a storage node (Ceph OSD or MON, a server behind the target): it runs "
+                          "no I/O; its CPU, network and disks are watched during every run on SSH "
+                          "hosts, and named when they were the limit")
+    watching = watch_commands(actions, command)
     link = command(actions, "set-link", "set or clear the link speed of a remembered host",
                    "ssdprof hosts set-link lab-node-3 --link-gbps 10\n  ssdprof hosts set-link lab-node-3 --clear")
     link.add_argument("host")
@@ -44,9 +52,35 @@ def register(sub: Any, command: Any, common: Any) -> None:
     test.add_argument("hosts", nargs="+", metavar="HOST")
     remove = command(actions, "remove", "forget a host", "ssdprof hosts remove lab-node-3")
     remove.add_argument("host")
-    for parser in (add, lst, test, remove, link):
+    for parser in (add, lst, test, remove, link, *watching):
         common(parser)
         ssh_flags(parser)
+
+
+def watch_commands(actions: Any, command: Any) -> list[Any]:
+    """``set-role`` and ``ceph-osd-hosts``: which hosts are only watched during runs."""
+    role = command(actions, "set-role", "mark a remembered host monitor-only (watched) or a client",
+                   "ssdprof hosts set-role osd1 --monitor-only\n"
+                   "  ssdprof hosts set-role osd1 --client")
+    role.add_argument("host")
+    which = role.add_mutually_exclusive_group(required=True)
+    which.add_argument("--monitor-only", action="store_true", help="watched during runs; no I/O")
+    which.add_argument("--client", action="store_true", help="runs the I/O when named with --host")
+    osds = command(actions, "ceph-osd-hosts",
+                   "a Ceph cluster's OSD hosts from its own map (ceph osd tree), matched to the "
+                   "hosts in the list",
+                   "ssdprof hosts ceph-osd-hosts --via ceph-client-1 "
+                   "--ceph-conf /etc/ceph/ceph.conf --watch-osd-hosts")
+    osds.add_argument("--via", required=True, metavar="HOST",
+                      help="a host that reaches the cluster (its ceph CLI), e.g. an RBD client")
+    osds.add_argument("--ceph-conf", default="", metavar="PATH",
+                      help="ceph.conf on that host (default: ceph's own)")
+    osds.add_argument("--ceph-user", default="admin", metavar="NAME",
+                      help="the Ceph client name (default: admin)")
+    osds.add_argument("--watch-osd-hosts", action="store_true",
+                      help="mark every OSD host found in the list monitor-only: watched "
+                           "during runs")
+    return [role, osds]
 
 
 def link_gbps(text: str) -> float:
@@ -78,8 +112,9 @@ def handle(args: argparse.Namespace, store: Store) -> int:
         for row in [] if args.json else rows:
             probe = row["probe"]
             link = f"link {row['link_gbps']:g} Gb/s (set)" if row.get("link_gbps") else ""
+            watched = "  monitor-only (watched)" if row.get("role") == "monitor" else ""
             print(f"{row['name']:30} {probe.get('fio_version') or 'no fio':10} {probe.get('cpu_count', 0):3} CPUs  {row['fingerprint']}"
-                  + (f"  {link}" if link else ""))
+                  + (f"  {link}" if link else "") + watched)
         return 0
     if args.hosts_command == "remove":
         if not store.remove_host(args.host):
@@ -92,6 +127,9 @@ def handle(args: argparse.Namespace, store: Store) -> int:
             raise KeyError(f"host {args.host} is not in the list; see: ssdprof hosts list")
         print(f"{args.host}: link speed {'cleared' if speed is None else f'set to {speed:g} Gb/s'}")
         return 0
+    if args.hosts_command in ("set-role", "ceph-osd-hosts"):
+        watch = _set_role if args.hosts_command == "set-role" else _ceph_osd_hosts
+        return watch(args, store)
     if args.hosts_command == "test":
         probes = {h: ssh.probe(parse_host(h)) for h in args.hosts}
         _print_probes(probes, args.json)
@@ -121,7 +159,35 @@ def _add(host: HostAddress, ssh: Ssh, store: Store, args: argparse.Namespace) ->
     _print_probes({host.name: probe}, args.json)
     if not probe.reachable:
         return 1
-    store.save_host(host.name, fingerprint or "known to ssh", dataclasses.asdict(probe), link_gbps=args.link_gbps)
+    store.save_host(host.name, fingerprint or "known to ssh", dataclasses.asdict(probe),
+                    link_gbps=args.link_gbps, role="monitor" if args.monitor_only else "client")
+    if args.monitor_only:
+        print(f"{host.name}: monitor-only: watched during every run on SSH hosts; it runs no I/O")
+    return 0
+
+
+def _set_role(args: argparse.Namespace, store: Store) -> int:
+    role = "monitor" if args.monitor_only else "client"
+    if not store.set_host_role(args.host, role):
+        raise KeyError(f"host {args.host} is not in the list; see: ssdprof hosts list")
+    said = "monitor-only: watched during runs, runs no I/O" if role == "monitor" else "client"
+    print(f"{args.host}: {said}")
+    return 0
+
+
+def _ceph_osd_hosts(args: argparse.Namespace, store: Store) -> int:
+    """The OSD hosts the cluster's map names, each with the known host it is (or none yet)."""
+    params = CephOsdHostsParams(via=args.via, ceph_conf=args.ceph_conf, ceph_user=args.ceph_user,
+                                watch=args.watch_osd_hosts)
+    found = Hosts(store, ssh_settings(args)).ceph_osd_hosts(params)
+    if args.json:
+        print(found.model_dump_json(indent=2))
+        return 0
+    for host in found.osd_hosts:
+        known = f"host {host.known_host} ({host.role})" if host.known_host else "no SSH host yet"
+        print(f"{host.name:30} {len(host.osds)} OSD(s), {host.osds_up} up: "
+              f"{', '.join(host.osds)}  -> {known}")
+    print(found.message)
     return 0
 
 

@@ -6,7 +6,7 @@ All latencies are nanoseconds, all rates per second, all sizes bytes; the names 
 from __future__ import annotations
 
 import enum
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field
 
@@ -23,6 +23,7 @@ __all__ = [
     "Environment",
     "FioSteadyState",
     "HostResult",
+    "InterfaceLoad",
     "LatencyStats",
     "Measurement",
     "ProgressSample",
@@ -30,6 +31,7 @@ __all__ = [
     "Severity",
     "SpanStats",
     "ValidityWarning",
+    "WatchedHost",
 ]
 
 
@@ -168,6 +170,48 @@ class MonitorSample(BaseModel):
     net_tx_bytes_per_s: dict[str, float] = Field(default_factory=dict)
 
 
+    disk_busy_pct: dict[str, float] = Field(
+        default_factory=dict, description="per disk, the share of the second it had I/O in flight "
+        "(/proc/diskstats io_ticks), for the disks that did I/O; watched hosts only")
+
+
+class InterfaceLoad(BaseModel):
+    """One network interface of a watched host during a run: its sustained traffic and its link
+    limit."""
+
+    model_config = ConfigDict(frozen=True)
+    interface: str
+    rx_bytes_per_s_median: float = Field(description="received, the median second of the run")
+    tx_bytes_per_s_median: float = Field(description="sent, the median second of the run")
+    link_limit_bytes_per_s: float | None = Field(
+        default=None,
+        description="the lowest of its NIC speed, egress qdisc rate and the speed set for the host")
+    link_limit_source: str = Field(
+        default="", description="where the link limit came from, e.g. 'tbf rate on eth0'")
+
+
+class WatchedHost(BaseModel):
+    """A host watched during the run without running any I/O (a monitor-only host: a Ceph OSD or
+    MON node, a server behind the target). Its per-second samples are in RunResult.monitor under
+    its name."""
+
+    model_config = ConfigDict(frozen=True)
+    host: str
+    role: Literal["monitor"] = "monitor"
+    os: str = ""
+    cpu_count: int = 0
+    nic_speeds_mbps: dict[str, int] = Field(
+        default_factory=dict, description="link speed per interface, -1 unknown")
+    seconds: int = Field(
+        default=0, description="samples (seconds) taken during the run, ramp left out")
+    cpu_busy_pct_mean: float | None = Field(
+        default=None, description="mean CPU busy % over those seconds")
+    interfaces: list[InterfaceLoad] = Field(
+        default_factory=list, description="its interfaces that carried traffic, busiest first")
+    disk_busy_pct_median: dict[str, float] = Field(
+        default_factory=dict, description="per disk that did I/O, the median second's busy %")
+    error: str | None = Field(
+        default=None, description="why it could not be watched (or only in part)")
 class ClusterFacts(BaseModel):
     """A Ceph cluster as `ceph -s` and `ceph osd tree` described it when the run started."""
 
@@ -299,7 +343,13 @@ class RunResult(BaseModel):
     tags: dict[str, str] = Field(default_factory=dict)
     source: str = Field(default="measured", description="measured or imported:<file name>")
     cpu_busy_pct: float | None = Field(default=None, description="mean CPU busy % of the machine during the run")
-    monitor: list[MonitorSample] = Field(default_factory=list, description="per-host CPU and network, every second")
+    monitor: list[MonitorSample] = Field(
+        default_factory=list,
+        description="per-host CPU and network, every second (watched hosts' too, with their disks)")
+    watched: list[WatchedHost] = Field(
+        default_factory=list,
+        description="hosts watched without running I/O (monitor-only: storage nodes), with what "
+                    "they carried")
     start_skew_ms: float | None = Field(default=None, description="spread of the hosts' fio start times")
     raw_output: str = Field(default="", exclude=True, description="the tool's raw output, stored beside the result")
     job_text: str = Field(default="", description="a plain fio job file reproducing the point")
@@ -341,3 +391,4 @@ class Measurement(BaseModel):
     monitor: list[MonitorSample] = Field(default_factory=list)
     start_skew_ms: float | None = None
     fio_steadystate: FioSteadyState | None = None
+    watched: list[WatchedHost] = Field(default_factory=list)

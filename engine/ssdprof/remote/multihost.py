@@ -14,6 +14,7 @@ import os
 import secrets
 import subprocess
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -31,6 +32,7 @@ from ssdprof.model.results import (
     ProgressSample,
     Severity,
     ValidityWarning,
+    WatchedHost,
 )
 from ssdprof.model.sweep import SweepSpec
 from ssdprof.model.workload import Workload, WorkloadError
@@ -44,6 +46,7 @@ from ssdprof.remote.links import busiest_interface, host_link_limit
 from ssdprof.remote.probe import HostProbe
 from ssdprof.remote.session import HostRun
 from ssdprof.remote.ssh import Ssh, SshSettings
+from ssdprof.remote.watch import Watch
 from ssdprof.target.device_queue import device_queue, device_queue_warnings, parse_diskstats
 from ssdprof.target.devices import BlockDevice, device_problems, parse_probe, probe_script
 from ssdprof.target.environment import device_environment
@@ -70,6 +73,9 @@ class RemoteOptions:
     rbd: RbdTarget | None = None
     link_gbps: dict[str, float] = field(default_factory=dict)
     """Per-host link speeds the user set, by host name (hosts add --link-gbps): one of the link limits."""
+    watch: list[HostAddress] = field(default_factory=list)
+    """Monitor-only hosts (storage nodes) watched during every point: they run no I/O
+    (remote/watch.py)."""
 
 
 class MultiHostEngine:
@@ -88,6 +94,7 @@ class MultiHostEngine:
         self.leftovers = Leftovers(options.ssh.leftovers)
         self._created: dict[str, str] = {}
         self._launch: Launch | None = None
+        self.watch = Watch(self.ssh, options.watch, options.link_gbps) if options.watch else None
 
     @property
     def laid_out(self) -> dict[str, str]:
@@ -103,8 +110,10 @@ class MultiHostEngine:
     def prepare(self, spec: SweepSpec) -> Environment:
         """Fail fast, with every host's reason, before anything is written anywhere."""
         hosts = self.options.hosts
-        self.ssh.open_masters(hosts)  # closed in close()
+        self.ssh.open_masters([*hosts, *self.options.watch])  # closed in close()
         self.ssh.wait_masters()
+        if self.watch is not None:
+            self.watch.start()  # probed beside the clients; one not reached is named, not fatal
         self._launch = Launch(self.ssh, hosts)  # its sessions and login shells start while the hosts are probed
         size = max(p.size_bytes for p in spec.points)
         pending = {h.name: self.leftovers.pending(self.ssh.destination(h)) for h in hosts}
@@ -123,6 +132,8 @@ class MultiHostEngine:
                          if p.fio_version and "rbd" not in p.fio_engines]
         if problems:
             raise HostError("; ".join(problems))
+        if self.watch is not None:
+            self.watch.wait_probed()
         devices = self._check_devices(spec)  # still nothing written anywhere
         self._created = {k.host.name: k.target for k in keepers if k.target}  # from here on, a file may exist
         with ThreadPoolExecutor(max_workers=min(len(hosts), 16)) as pool:
@@ -144,6 +155,7 @@ class MultiHostEngine:
             if on_progress is not None:
                 on_progress(sample)
 
+        asked_ns = time.time_ns()
         runs = self._launch.run(self._commands(workload), ramp_s=workload.ramp_s,
                                 duration_s=workload.duration_s(), on_progress=note, cancel=cancel)
         hosts = [self._describe(run.result(), run.monitor) for run in runs]
@@ -161,13 +173,15 @@ class MultiHostEngine:
         if skew_ms is not None and skew_ms > SKEW_WARNING_MS:
             warnings.append(ValidityWarning(code="start_skew", concerns=["read.iops", "write.iops"],
                                             message=f"hosts started {skew_ms:.0f} ms apart (goal < {SKEW_WARNING_MS:.0f} ms)"))
+        watched, watched_seconds = self._watched(runs, asked_ns, workload, warnings)
         plan = self._plan(next(iter(self.probes.values())), workload)
         return Measurement(
             engine=EngineInfo(name="fio", version=", ".join(sorted({p.fio_version for p in self.probes.values()})),
                               ioengine=plan.ioengine, reason=self.reason, effective_queue_depth=plan.iodepth, direct=workload.direct),
             hosts=hosts, raw_output="\n".join(f"### host {run.host.name}\n{run.stream.text}" for run in runs),
             errors=[h.error for h in hosts if h.error], cancelled=cancel.is_set(),
-            monitor=[s for run in runs for s in run.monitor], start_skew_ms=skew_ms, extra_warnings=warnings,
+            monitor=[s for run in runs for s in run.monitor] + watched_seconds, watched=watched,
+            start_skew_ms=skew_ms, extra_warnings=warnings,
             progress=sorted(samples, key=lambda s: (s.elapsed_s, s.host)),
             job_text=job_file(workload, self.targets.get(self.options.hosts[0].name), plan,
                               extra_options=self._target_options(self.options.hosts[0]),
@@ -187,6 +201,8 @@ class MultiHostEngine:
         if self._launch is not None:
             self._launch.end()
             self._launch = None
+        if self.watch is not None:
+            self.watch.end()
         self.keepers.stop()
         self.ssh.close_masters()
 
@@ -210,6 +226,19 @@ class MultiHostEngine:
         return f"{name}: could not remove its test file {path} ({reason}); the next run that reaches {name} removes it"
 
     # --------------------------------------------------------------------------------------------
+
+    def _watched(self, runs: list[HostRun], asked_ns: int, workload: Workload,
+                 warnings: list[ValidityWarning]) -> tuple[list[WatchedHost], list[MonitorSample]]:
+        """The watched hosts over the point's measured span: from the clients' start (their gates,
+        in our clock) after the ramp, to now (every fio has ended); their verdicts added to
+        ``warnings``."""
+        if self.watch is None:
+            return [], []
+        starts = [began - run.clock_offset_ns for run in runs for began in run.began_ns]
+        start_ns = (min(starts) if starts else asked_ns) + int(workload.ramp_s * 1e9)
+        watched, seconds, verdicts = self.watch.point(start_ns, time.time_ns())
+        warnings += verdicts
+        return watched, seconds
 
     def _check_devices(self, spec: SweepSpec) -> list[BlockDevice]:
         """Each host's block device described by the host itself (device_probe.sh) and judged by the local rules."""

@@ -26,6 +26,8 @@ class HostProbe:
     shaping: dict[str, tuple[str, float]] = field(default_factory=dict)
     """Interface name -> (qdisc kind, egress rate limit in bytes/s), for the interfaces that are shaped."""
     error: str = ""
+    hostname: str = ""
+    """The host's own name (uname -n), as a Ceph cluster's map names its hosts."""
 
 
 def probe_script() -> str:
@@ -50,4 +52,4 @@ def parse_probe(text: str) -> HostProbe:
     return HostProbe(reachable=True, os=values.get("os", [""])[0], cpu_count=int(cpus) if cpus.isdigit() else 0,
                      fio_version=values.get("fio", [""])[0], fio_engines=tuple(values.get("engines", [""])[0].split()),
                      ceph_tools=tuple(values.get("ceph_tool", [])), nics=nics, nic_kinds=kinds,
-                     shaping=shaping)
+                     shaping=shaping, hostname=values.get("hostname", [""])[0])

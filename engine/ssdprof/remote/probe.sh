@@ -2,6 +2,7 @@
 # What a host offers, as key=value lines read by ssdprof.remote.probe.parse_probe: run alone by
 # Ssh.probe (sh -c PROGRAM), and as the function probe_host inside keeper.sh.
 echo "os=$(uname -srm)"
+echo "hostname=$(uname -n)"  # matched against the host names a Ceph cluster's map gives
 echo "cpus=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 0)"
 if command -v fio >/dev/null 2>&1; then
   echo "fio=$(fio --version)"

@@ -239,14 +239,31 @@ class Store(RunRecords, DriveStateRecords, SpecChoiceRecords):
 
     # hosts --------------------------------------------------------------------------------
 
-    def save_host(self, name: str, fingerprint: str, probe: dict[str, Any], link_gbps: float | None = None) -> None:
-        """Adds or refreshes a host; a link speed set earlier is kept unless one is given."""
+    def save_host(self, name: str, fingerprint: str, probe: dict[str, Any],
+                  link_gbps: float | None = None, role: str | None = None) -> None:
+        """Adds or refreshes a host; a link speed and role set earlier are kept unless given
+        (a new host is a 'client')."""
         with self._transaction() as db:
-            kept = db.execute("SELECT link_gbps FROM hosts WHERE name = ?", (name,)).fetchone()
-            db.execute("INSERT INTO hosts (name, added_at, fingerprint, probe_json, link_gbps) VALUES (?, ?, ?, ?, ?) "
-                       "ON CONFLICT (name) DO UPDATE SET added_at = excluded.added_at, fingerprint = excluded.fingerprint, "
-                       "probe_json = excluded.probe_json, link_gbps = excluded.link_gbps",
-                       (name, _now(), fingerprint, json.dumps(probe), link_gbps if link_gbps is not None else (kept[0] if kept else None)))
+            kept = db.execute("SELECT link_gbps, role FROM hosts WHERE name = ?",
+                              (name,)).fetchone()
+            db.execute(
+                "INSERT INTO hosts (name, added_at, fingerprint, probe_json, link_gbps, role) "
+                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (name) DO UPDATE SET "
+                "added_at = excluded.added_at, fingerprint = excluded.fingerprint, "
+                "probe_json = excluded.probe_json, link_gbps = excluded.link_gbps, role = excluded.role",
+                (name, _now(), fingerprint, json.dumps(probe),
+                 link_gbps if link_gbps is not None else (kept[0] if kept else None),
+                 role or (kept[1] if kept else "client")))
+
+    def set_host_role(self, name: str, role: str) -> bool:
+        """'client' (runs the I/O) or 'monitor' (only watched during runs); False if no such host."""
+        with self._transaction() as db:
+            return db.execute("UPDATE hosts SET role = ? WHERE name = ?", (role, name)).rowcount > 0
+
+    def monitor_hosts(self) -> list[str]:
+        """The hosts marked monitor-only, watched during every run on SSH hosts."""
+        rows = self._db.execute("SELECT name FROM hosts WHERE role = 'monitor' ORDER BY name")
+        return [r[0] for r in rows]
 
     def set_host_link(self, name: str, link_gbps: float | None) -> bool:
         """The link speed the user set for a host (None: none, the NIC and its shaping decide); False if no such host."""
@@ -259,8 +276,10 @@ class Store(RunRecords, DriveStateRecords, SpecChoiceRecords):
         return {r[0]: float(r[1]) for r in rows}
 
     def hosts(self) -> list[dict[str, Any]]:
-        rows = self._db.execute("SELECT name, added_at, fingerprint, probe_json, link_gbps FROM hosts ORDER BY name")
-        return [{"name": r[0], "added_at": r[1], "fingerprint": r[2], "probe": json.loads(r[3]), "link_gbps": r[4]} for r in rows]
+        rows = self._db.execute("SELECT name, added_at, fingerprint, probe_json, link_gbps, role "
+                                "FROM hosts ORDER BY name")
+        return [{"name": r[0], "added_at": r[1], "fingerprint": r[2], "probe": json.loads(r[3]),
+                 "link_gbps": r[4], "role": r[5]} for r in rows]
 
     def remove_host(self, name: str) -> bool:
         with self._transaction() as db:

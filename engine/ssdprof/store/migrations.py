@@ -178,4 +178,9 @@ MIGRATIONS: list[tuple[str, str | Callable[[Connection], None]]] = [
     ("0007_run_summaries", run_summaries),
     # Documents and raw output compressed: progress, bins and fio's JSON shrink five- to twentyfold.
     ("0008_compact_documents", compact_documents),
+    # A host's role: a client runs the I/O; a monitor-only host (a storage node) is only watched
+    # during runs.
+    ("0009_host_roles", """
+        ALTER TABLE hosts ADD COLUMN role TEXT NOT NULL DEFAULT 'client';
+    """),
 ]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from infra.netns_hosts import TestHosts
@@ -60,3 +61,34 @@ def test_hosts_test_reports_cpus_fio_and_nics(rpc: Rpc) -> None:
     assert probe["cpu_count"] >= 1 and "libaio" in probe["fio_engines"] and probe["nics"]
     rpc.call("hosts.remove", {"host": "h1"})
     assert rpc.call("hosts.list")["hosts"] == []
+
+
+def add(rpc: Rpc, host: str, **more: object) -> dict[str, object]:
+    fingerprint = rpc.call("hosts.add", {"host": host})["offered"][0]["fingerprint"]
+    params = {"host": host, "accept_fingerprint": fingerprint, **more}
+    added: dict[str, object] = rpc.call("hosts.add", params)
+    return added
+
+
+def test_a_host_added_monitor_only_is_listed_so_and_its_role_can_be_changed(rpc: Rpc) -> None:
+    added = add(rpc, "h2", role="monitor")
+    assert added["added"] is True and "monitor-only" in str(added["message"])
+    assert [(h["name"], h["role"]) for h in rpc.call("hosts.list")["hosts"]] == [("h2", "monitor")]
+    assert rpc.call("hosts.set_role", {"host": "h2", "role": "client"})["role"] == "client"
+    assert rpc.call("hosts.list")["hosts"][0]["role"] == "client"
+
+
+def test_the_osd_hosts_of_a_real_ceph_cluster_are_offered_and_the_unreachable_ones_named(
+        rpc: Rpc, ceph_cluster: Any) -> None:
+    """The test cluster's OSDs share the machine's hostname, which is none of the SSH hosts: found,
+    not matched, and named as not reachable with the command that adds it; h1, where the cluster is
+    reached, keeps its role."""
+    add(rpc, "h1")
+    found = rpc.call("hosts.ceph_osd_hosts",
+                     {"via": "h1", "ceph_conf": str(ceph_cluster.conf_path), "watch": True})
+    [osd_host] = found["osd_hosts"]
+    assert osd_host["osds"] == ["osd.0", "osd.1", "osd.2"] and osd_host["osds_up"] == 3
+    assert (osd_host["known_host"], osd_host["role"]) == ("", None)
+    assert f"not reachable as SSH hosts: {osd_host['name']}" in found["message"]
+    assert "--monitor-only" in found["message"]
+    assert rpc.call("hosts.list")["hosts"][0]["role"] == "client"

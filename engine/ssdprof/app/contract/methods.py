@@ -34,7 +34,16 @@ from ssdprof.app.contract.analysis import (
 )
 from ssdprof.app.contract.base import Result
 from ssdprof.app.contract.curves import CURVE_METHODS
-from ssdprof.app.contract.hosts import HostAddParams, HostAddResult, HostInfo, HostLinkParams, HostParams, HostsListResult, HostTestResult
+from ssdprof.app.contract.hosts import (
+    WATCH_METHODS,
+    HostAddParams,
+    HostAddResult,
+    HostInfo,
+    HostLinkParams,
+    HostParams,
+    HostsListResult,
+    HostTestResult,
+)
 from ssdprof.app.contract.pts import (
     PtsCancelResult,
     PtsEstimate,
@@ -201,6 +210,8 @@ METHODS: dict[str, Method] = {
     "hosts.test": Method(params=HostParams, result=HostTestResult, summary="reachability, fio, engines, CPUs, NICs"),
     "hosts.remove": Method(params=HostParams, result=DeleteResult, summary="forget a host"),
     "hosts.set_link": Method(params=HostLinkParams, result=HostInfo, summary="set or clear the link speed set for a host"),
+    **{name: Method(params=params, result=result, summary=summary)
+       for name, (params, result, summary) in WATCH_METHODS.items()},
     **{name: Method(params=params, result=result, summary=summary) for name, (params, result, summary) in CURVE_METHODS.items()},
     **{name: Method(params=params, result=result, summary=summary)
        for name, (params, result, summary) in SUSTAIN_METHODS.items()},
