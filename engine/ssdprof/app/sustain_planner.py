@@ -114,10 +114,10 @@ def plan_sustain(request: SustainRequest, *, check_target: bool = False,
 
 def _sweep_request(request: SustainRequest, region: int | None) -> SweepRequest:
     raw: dict[str, Any] = {"pattern": request.pattern, "ramp_s": 0, "runtime_s": 60, "numjobs": 1,
-                           "block_size_bytes": request.block_size_bytes or DEFAULT_BLOCK_SIZE_BYTES,
-                           "queue_depth": request.queue_depth or DEFAULT_QUEUE_DEPTH,
+                           "block_size_bytes": DEFAULT_BLOCK_SIZE_BYTES, "queue_depth": DEFAULT_QUEUE_DEPTH,
                            "allow_overwrite": request.allow_overwrite}
-    for field in ("target", "size_bytes", "offset_bytes", "engine", "direct", "keep_file"):
+    for field in ("target", "size_bytes", "offset_bytes", "engine", "direct", "keep_file", "block_size_bytes",
+                  "queue_depth"):
         if getattr(request, field) is not None:
             raw[field] = getattr(request, field)
     if region is not None:

@@ -9,6 +9,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 from ssdprof import __version__
 from ssdprof.cli import analysis as cli_analysis
@@ -85,7 +86,7 @@ def build_parser() -> argparse.ArgumentParser:
     cli_analysis.register(sub)
     cli_specs.register(sub)
     cli_report.register(sub, command, common)
-    cli_pts.register(sub, command, common)
+    _register_tests(sub)
 
     rpc = command(sub, "rpc", "serve JSON-RPC 2.0 on standard input/output (used by the desktop app)",
                    "ssdprof rpc --db results.sqlite3")
@@ -125,6 +126,20 @@ def _print_problems(exc: WorkloadError, args: argparse.Namespace) -> None:
         print(f"ssdprof: {problem}", file=sys.stderr)
 
 
+def _register_tests(sub: Any) -> None:
+    """The PTS tests and the sustained-write test (whose runner and ruptures load only when it runs)."""
+    from ssdprof.cli import sustain as cli_sustain
+
+    cli_pts.register(sub, command, common)
+    cli_sustain.register(sub, command, common)
+
+
+def _sustain(args: argparse.Namespace, store: Store) -> int:
+    from ssdprof.cli import sustain as cli_sustain
+
+    return cli_sustain.handle(args, store)
+
+
 def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "presets":
         return presets(args)
@@ -140,7 +155,7 @@ def _dispatch(args: argparse.Namespace) -> int:
                 "specs": cli_specs.handle,
                 **dict.fromkeys(cli_analysis.COMMANDS, cli_analysis.handle),
                 **dict.fromkeys(cli_curve.COMMANDS, cli_curve.handle), **dict.fromkeys(cli_report.COMMANDS, cli_report.handle),
-                **dict.fromkeys(cli_pts.COMMANDS, cli_pts.handle)}
+                **dict.fromkeys(cli_pts.COMMANDS, cli_pts.handle), "sustain": _sustain}
     store = Store(args.db or default_db_path())
     try:
         return handlers[args.command](args, store)

@@ -1,0 +1,95 @@
+"""The cliff detector on synthetic per-second series: a cliff, none, two, noise, a dip, throttling."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ssdprof.analysis.sustain import confidence_of, detect
+from ssdprof.analysis.sustain_series import GIB, per_gib
+from ssdprof.model.sustain_results import SustainSample, SustainThrottle
+
+
+def series(bw: np.ndarray) -> list[SustainSample]:
+    written = np.cumsum(bw)
+    return [SustainSample(elapsed_s=i + 1.0, bytes_written=int(w), bw_bytes_per_s=float(b))
+            for i, (b, w) in enumerate(zip(bw, written, strict=True))]
+
+
+rng = np.random.default_rng(27)
+
+
+def test_a_cache_cliff_is_placed_at_the_bytes_written_before_it_with_both_speeds() -> None:
+    bw = np.r_[rng.normal(3e9, 1e8, 40), rng.normal(5e8, 5e7, 200)]
+    found = detect(series(bw))
+    assert found.verdict.kind == "cliff"
+    assert found.verdict.cache_bytes == pytest.approx(bw[:40].sum(), rel=0.02)
+    assert found.verdict.before_bw_bytes_per_s == pytest.approx(3e9, rel=0.02)
+    assert found.verdict.after_bw_bytes_per_s == pytest.approx(5e8, rel=0.02)
+    assert found.verdict.confidence_words == "high"
+    assert [p.name for p in found.phases] == ["cache", "after the cache"]
+
+
+def test_a_steady_series_is_no_cliff_and_never_forced_into_one() -> None:
+    found = detect(series(rng.normal(1e9, 8e7, 300)))
+    assert found.verdict.kind == "no_cliff"
+    assert found.verdict.cache_bytes is None
+    assert len(found.phases) == 1
+
+
+def test_heavy_tailed_noise_without_a_change_is_no_cliff() -> None:
+    found = detect(series(np.abs(rng.standard_t(2, 400) * 1e8 + 1e9)))
+    assert found.verdict.kind == "no_cliff"
+
+
+def test_two_cliffs_give_three_phases_and_the_cache_is_the_first() -> None:
+    bw = np.r_[rng.normal(3e9, 1e8, 30), rng.normal(1.2e9, 6e7, 60), rng.normal(2e8, 2e7, 100)]
+    found = detect(series(bw))
+    assert [p.name for p in found.phases] == ["cache", "after the cache", "after the second drop"]
+    assert len(found.verdict.drops) == 2
+    assert found.verdict.cache_bytes == pytest.approx(bw[:30].sum(), rel=0.02)
+    assert found.verdict.sustained_bw_bytes_per_s == pytest.approx(2e8, rel=0.03)
+
+
+def test_a_short_dip_between_alike_phases_is_not_a_cliff() -> None:
+    bw = np.r_[rng.normal(2e9, 1e8, 50), rng.normal(5e8, 1e7, 3), rng.normal(2e9, 1e8, 60)]
+    assert detect(series(bw)).verdict.kind == "no_cliff"
+
+
+def test_a_small_change_under_a_fifth_is_one_phase() -> None:
+    bw = np.r_[rng.normal(1e9, 2e7, 100), rng.normal(0.9e9, 2e7, 100)]
+    assert detect(series(bw)).verdict.kind == "no_cliff"
+
+
+def test_a_drop_while_the_drive_throttled_is_named_throttling_not_a_cache() -> None:
+    bw = np.r_[rng.normal(3e9, 1e8, 40), rng.normal(5e8, 5e7, 100)]
+    throttle = SustainThrottle(throttled_s=90, transitions=1, overlaps_drop=True, text="the drive reported throttled 90 s")
+    found = detect(series(bw), throttle)
+    assert found.verdict.kind == "throttling"
+    assert found.verdict.cache_bytes is None
+    assert "not a cache cliff" in found.verdict.sentence
+
+
+def test_a_long_series_is_segmented_to_the_second() -> None:
+    bw = np.r_[rng.normal(3e9, 2e8, 600), rng.normal(5e8, 8e7, 5400)]
+    found = detect(series(bw))
+    assert found.verdict.drops[0].at_s == pytest.approx(600, abs=1.5)
+
+
+def test_too_few_seconds_are_not_judged() -> None:
+    assert detect(series(np.full(5, 1e9))).verdict.kind == "too_short"
+
+
+def test_confidence_grows_with_the_separation_of_the_phases() -> None:
+    assert confidence_of(1.0)[1] == "low"
+    assert confidence_of(3.0)[1] == "moderate"
+    assert confidence_of(5.0)[1] == "high"
+    assert confidence_of(2.0)[0] < confidence_of(4.0)[0] < confidence_of(6.0)[0] <= 1
+
+
+def test_per_gib_speeds_are_each_gib_over_the_time_it_took() -> None:
+    bw = np.r_[np.full(4, GIB / 2), np.full(4, GIB / 4)]
+    gibs = per_gib(series(bw))
+    assert [g.gib for g in gibs] == [1, 2, 3]
+    assert gibs[0].bw_bytes_per_s == pytest.approx(GIB / 2)
+    assert gibs[2].bw_bytes_per_s == pytest.approx(GIB / 4)
