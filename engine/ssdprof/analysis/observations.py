@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from ssdprof.analysis.metrics import metric_value, setting_key
+from ssdprof.analysis.shared_limit import rate_words, shared_limits
 from ssdprof.model.quantities import format_size
 from ssdprof.model.run_summary import AnyRun
 
@@ -25,7 +26,8 @@ _NEAR_LINK = 0.9
 @dataclass(frozen=True)
 class Observation:
     code: str
-    """qd_knee, qd_still_rising, read_write_gap, random_sequential_gap, above_interface_limit, network_bound, cpu_bound."""
+    """qd_knee, qd_still_rising, read_write_gap, random_sequential_gap, above_interface_limit, network_bound, cpu_bound,
+    shared_limit."""
     severity: str
     """info or warning."""
     message: str
@@ -36,7 +38,8 @@ class Observation:
 def observe(runs: Sequence[AnyRun], link_bytes_per_s: float | None = None, cpu_busy_pct: float = 90.0) -> list[Observation]:
     """Every observation the runs support; ``link_bytes_per_s`` is one client's network link."""
     return [*_queue_depth_knees(runs), *_read_write_gap(runs), *_random_sequential_gap(runs),
-            *_above_interface_limit(runs), *_network_bound(runs, link_bytes_per_s), *_cpu_bound(runs, cpu_busy_pct)]
+            *_above_interface_limit(runs), *_network_bound(runs, link_bytes_per_s), *_cpu_bound(runs, cpu_busy_pct),
+            *_shared_limits(runs)]
 
 
 def _mean_by(runs: Sequence[AnyRun], setting: Callable[[AnyRun], float], metric: str) -> dict[float, float]:
@@ -169,6 +172,21 @@ def _network_bound(runs: Sequence[AnyRun], link_bytes_per_s: float | None) -> li
                 f"Run {run.id} ({_label(run)}): {bandwidth / 1e6:,.0f} MB/s is {bandwidth / (link_bytes_per_s * clients):.0%} of "
                 f"{clients} client link(s) — network-bound; the drives may be able to do more.",
                 (run.id,), {"bw_bytes_per_s": bandwidth, "link_capacity_bytes_per_s": link_bytes_per_s * clients}))
+    return found
+
+
+def _shared_limits(runs: Sequence[AnyRun]) -> list[Observation]:
+    found = []
+    for limit in shared_limits(runs):
+        fits = (f"{limit.fits[0]}" + (f" (or {', '.join(limit.fits[1:3])})" if len(limit.fits) > 1 else "")
+                if limit.fits else "no common link rate (1-100 GbE, up to 8 links): a QoS limit, a shaper or the "
+                "storage behind them")
+        found.append(Observation("shared_limit", "warning", (
+            f"Shared limit beyond the clients: {limit.setting} stopped growing from {limit.grew} at "
+            f"{rate_words(limit.bytes_per_s)} in all, while no client was CPU- or NIC-bound. "
+            f"{rate_words(limit.bytes_per_s)}: {fits}. Look at what the clients share (a storage node's "
+            "or a switch's link, the cluster); more clients or jobs will not add bandwidth."),
+            limit.run_ids, {"bw_bytes_per_s": limit.bytes_per_s}))
     return found
 
 

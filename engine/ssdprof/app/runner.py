@@ -239,7 +239,8 @@ class Runner:
         cpu.start()
         # Paced runs keep the queue shallow on purpose; buffered I/O reaches the disk as the page cache decides.
         queue = (DeviceQueueProbe(site.counted_disk, block_size_bytes=workload.block_size_bytes,
-                                  requested_outstanding=workload.outstanding_ios)
+                                  requested_outstanding=workload.outstanding_ios,
+                                  duration_s=workload.duration_s())
                  if site.counted_disk and workload.direct and not workload.rate_iops else None)
         if queue is not None:
             queue.start()
@@ -260,10 +261,11 @@ class Runner:
             return None
         read = combine(h.read for h in measurement.hosts)
         write = combine(h.write for h in measurement.hosts)
-        warnings = check_validity(workload, measurement, read, write, environment=environment, cpu_busy_pct=cpu_busy)
-        warnings += cluster_warnings(environment.cluster)
         failed = not (read.active or write.active)
         device_queue = queue.finish(read, write) if queue is not None and not failed else None
+        warnings = check_validity(workload, measurement, read, write, environment=environment,
+                                  cpu_busy_pct=cpu_busy, device_queue=device_queue)
+        warnings += cluster_warnings(environment.cluster)
         warnings += device_queue_warnings(device_queue)
         drive_health = health.finish(read, write, cancel) if health is not None else None
         warnings += health_warnings(drive_health, workload.duration_s())

@@ -116,6 +116,9 @@ class DeviceQueue(BaseModel):
     write_request_lat_ns_mean: float | None = Field(default=None, description="the same for write requests")
     requests: int = Field(default=0, description="requests the disk completed during the run, ramp and any other I/O "
                                                  "on the disk included")
+    busy_pct: float | None = Field(
+        default=None, description="the disk's utilisation: the share of the point's time it had a "
+        "request in flight (its io_ticks); null where not timed")
 
 
 class HostResult(BaseModel):

@@ -3,8 +3,20 @@
 from __future__ import annotations
 
 import statistics
+from collections.abc import Sequence
 
-from ssdprof.model.results import DirectionStats, Environment, HostResult, Measurement, MonitorSample, Severity, ValidityWarning
+from ssdprof.model.plateau import HostLoad, Limit, capped_outside
+from ssdprof.model.results import (
+    DeviceQueue,
+    DirectionStats,
+    Environment,
+    HostResult,
+    Measurement,
+    MonitorSample,
+    ProgressSample,
+    Severity,
+    ValidityWarning,
+)
 from ssdprof.model.workload import Workload
 
 __all__ = ["CPU_SATURATED_PCT", "SHORT_RUN_FRACTION", "check_validity"]
@@ -16,7 +28,8 @@ CACHE_READ_LATENCY_NS = 5_000.0
 
 
 def check_validity(workload: Workload, measurement: Measurement, read: DirectionStats, write: DirectionStats, *,
-                   environment: Environment, cpu_busy_pct: float | None) -> list[ValidityWarning]:
+                   environment: Environment, cpu_busy_pct: float | None,
+                   device_queue: DeviceQueue | None = None) -> list[ValidityWarning]:
     warnings = list(measurement.extra_warnings)
     limit = environment.interface_limit_bytes_per_s
     for name, stats in (("read", read), ("write", write)):
@@ -51,7 +64,10 @@ def check_validity(workload: Workload, measurement: Measurement, read: Direction
             code="queue_depth_realised_as_jobs", severity=Severity.INFO, concerns=["workload.queue_depth"],
             message=measurement.engine.reason))
     if len(measurement.hosts) > 1 or measurement.monitor:
-        warnings += host_warnings(measurement.hosts, measurement.monitor)
+        warnings += host_warnings(measurement.hosts, measurement.monitor, progress=measurement.progress,
+                                  workload=workload)
+    elif device_queue is not None and len(measurement.hosts) == 1:
+        warnings += _local_plateau(workload, measurement, environment, cpu_busy_pct, device_queue)
     return warnings
 
 
@@ -59,9 +75,13 @@ NETWORK_BOUND_FRACTION = 0.9
 SLOW_HOST_FRACTION = 0.5
 
 
-def host_warnings(hosts: list[HostResult], monitor: list[MonitorSample]) -> list[ValidityWarning]:
-    """Bottleneck flags across hosts: network near link speed, CPU saturated, one host far slower."""
+def host_warnings(hosts: list[HostResult], monitor: list[MonitorSample], *, progress: Sequence[ProgressSample] = (),
+                  workload: Workload | None = None) -> list[ValidityWarning]:
+    """Bottleneck flags across hosts: network near link speed, CPU saturated, one host far slower,
+    a plateau capped outside the host (where the per-second series and the workload are given)."""
     warnings: list[ValidityWarning] = []
+    if workload is not None:
+        warnings += _plateaus(hosts, monitor, progress, workload)
     for host in hosts:
         samples = [s for s in monitor if s.host == host.host]
         warnings += _network_bound(host, samples)
@@ -85,13 +105,8 @@ def _network_bound(host: HostResult, samples: list[MonitorSample]) -> list[Valid
     named by its source), or, for a host recorded without one, near any NIC's speed."""
     if not samples:
         return []
-    links: list[tuple[str, float, str]] = []  # (interface or "" for all, bytes/s, source)
-    if host.link_limit_bytes_per_s:
-        links.append((host.link_interface, host.link_limit_bytes_per_s, host.link_limit_source))
-    else:
-        links += [(nic, mbps * 1e6 / 8, f"NIC speed of {nic}") for nic, mbps in host.nic_speeds_mbps.items() if mbps > 0]
     warnings = []
-    for nic, limit, source in links:
+    for nic, limit, source in _links(host):
         # Sustained, not peak: the median second of each direction. A burst of a second or two at the link's speed
         # (a cache answering) does not make a run network-bound; a run that spends most of its time there is.
         sustained = max(statistics.median(_traffic(s.net_rx_bytes_per_s, nic) for s in samples),
@@ -102,6 +117,43 @@ def _network_bound(host: HostResult, samples: list[MonitorSample]) -> list[Valid
                 f"{host.host}: {where} carried {sustained / 1e6:.1f} MB/s (median second) of its {limit / 1e6:.1f} MB/s "
                 f"link ({source}): the network, not the storage, was the limit")))
     return warnings
+
+
+def _links(host: HostResult) -> list[tuple[str, float, str]]:
+    """(interface or "" for all, bytes/s, source): the host's link limit, else every NIC's known speed."""
+    if host.link_limit_bytes_per_s:
+        return [(host.link_interface, host.link_limit_bytes_per_s, host.link_limit_source)]
+    return [(nic, mbps * 1e6 / 8, f"NIC speed of {nic}") for nic, mbps in host.nic_speeds_mbps.items() if mbps > 0]
+
+
+def _plateaus(hosts: list[HostResult], monitor: list[MonitorSample], progress: Sequence[ProgressSample],
+              workload: Workload) -> list[ValidityWarning]:
+    loads = []
+    for host in hosts:
+        if host.error:
+            continue
+        busy = [s.cpu_busy_pct for s in monitor if s.host == host.host]
+        loads.append(HostLoad(
+            host=host.host, samples=[s for s in progress if s.host == host.host],
+            limits=[Limit(rate, source) for _nic, rate, source in _links(host)],
+            cpu_busy_pct=sum(busy) / len(busy) if busy else None, device=host.device_queue,
+            bytes_per_s_per_job=(host.read.bw_bytes_per_s + host.write.bw_bytes_per_s) / max(host.jobs, 1)))
+    found = (capped_outside(load, workload, peers=loads, cpu_saturated_pct=CPU_SATURATED_PCT) for load in loads)
+    return [warning for warning in found if warning is not None]
+
+
+def _local_plateau(workload: Workload, measurement: Measurement, environment: Environment, cpu_busy_pct: float | None,
+                   device_queue: DeviceQueue) -> list[ValidityWarning]:
+    """This machine's run, judged only where its disk's utilisation was counted: with no network in
+    the path, the device's own word is what tells a cap (QoS, the path to the device) from the device."""
+    host = measurement.hosts[0]
+    interface = environment.interface_limit_bytes_per_s
+    limits = [Limit(interface, f"{environment.interface or 'device'} link")] if interface else []
+    load = HostLoad(host=host.host, samples=measurement.progress, limits=limits, cpu_busy_pct=cpu_busy_pct,
+                    device=device_queue)
+    found = capped_outside(load, workload, peers=(), cpu_saturated_pct=CPU_SATURATED_PCT,
+                           where="outside this machine's device (a QoS limit, or the path to the device)")
+    return [found] if found is not None else []
 
 
 def _traffic(rates: dict[str, float], nic: str) -> float:

@@ -321,8 +321,12 @@ class MultiHostEngine:
         after = parse_diskstats(run.disks.get("after", "")).get(numbers)
         if before is None or after is None:
             return result
+        # Read just before the gate and after fio ended: the point's ramp and runtime are nearly
+        # all of that span, so its utilisation reads a hair high, the safe side for calling a
+        # flat line the device's own.
         queue = device_queue(before[0], before[1], after[1], read=result.read, write=result.write,
-                             block_size_bytes=workload.block_size_bytes, requested_outstanding=workload.outstanding_ios)
+                             block_size_bytes=workload.block_size_bytes, requested_outstanding=workload.outstanding_ios,
+                             span_s=workload.duration_s())
         return result.model_copy(update={"device_queue": queue})
 
     def _describe(self, result: HostResult, monitor: list[MonitorSample]) -> HostResult:

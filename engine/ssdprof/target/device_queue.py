@@ -47,6 +47,8 @@ class DiskTimes:
     write_bytes: int
     read_ms: int
     write_ms: int
+    busy_ms: int = 0
+    """Time with at least one request in flight (io_ticks): the disk's utilisation over a span."""
 
 
 def read_disk_times(disk: str) -> DiskTimes | None:
@@ -58,14 +60,15 @@ def read_disk_times(disk: str) -> DiskTimes | None:
     if counters is None:
         return None
     return DiskTimes(counters.read_count, counters.write_count, counters.read_bytes, counters.write_bytes,
-                     counters.read_time, counters.write_time)
+                     counters.read_time, counters.write_time, getattr(counters, "busy_time", 0))
 
 
 def parse_diskstats(text: str) -> dict[tuple[int, int], tuple[str, DiskTimes]]:
     """Linux's /proc/diskstats (lines, or a host's lines joined by ';') by (major, minor): name and counters.
 
     Fields after major, minor and name: reads, merged, sectors read, ms reading, writes, merged, sectors
-    written, ms writing, … (Documentation/admin-guide/iostats.rst); partitions have the same fields."""
+    written, ms writing, in flight, ms doing I/O, … (Documentation/admin-guide/iostats.rst); partitions have the
+    same fields."""
     found = {}
     for line in text.replace(";", "\n").splitlines():
         fields = line.split()
@@ -74,13 +77,15 @@ def parse_diskstats(text: str) -> dict[tuple[int, int], tuple[str, DiskTimes]]:
         major, minor, name, *counts = fields[:14]
         n = [int(v) for v in counts]
         found[int(major), int(minor)] = (name, DiskTimes(read_count=n[0], write_count=n[4], read_bytes=n[2] * _SECTOR_BYTES,
-                                                         write_bytes=n[6] * _SECTOR_BYTES, read_ms=n[3], write_ms=n[7]))
+                                                         write_bytes=n[6] * _SECTOR_BYTES, read_ms=n[3], write_ms=n[7],
+                                                         busy_ms=n[9]))
     return found
 
 
 def device_queue(disk: str, before: DiskTimes, after: DiskTimes, *, read: DirectionStats, write: DirectionStats,
-                 block_size_bytes: int, requested_outstanding: int) -> DeviceQueue | None:
-    """The device's side of a run from its counters before and after; None when too little was counted."""
+                 block_size_bytes: int, requested_outstanding: int, span_s: float | None = None) -> DeviceQueue | None:
+    """The device's side of a run from its counters before and after (``span_s`` apart, where timed: its
+    utilisation); None when too little was counted."""
     issued = ((after.read_bytes - before.read_bytes) + (after.write_bytes - before.write_bytes)) / block_size_bytes
     block_ms = (after.read_ms - before.read_ms) + (after.write_ms - before.write_ms)
     reads, writes = after.read_count - before.read_count, after.write_count - before.write_count
@@ -91,7 +96,13 @@ def device_queue(disk: str, before: DiskTimes, after: DiskTimes, *, read: Direct
         mean_in_flight=(read.iops + write.iops) * block_ms / 1e3 / issued,
         read_request_lat_ns_mean=_per_request(read, after.read_ms - before.read_ms, reads),
         write_request_lat_ns_mean=_per_request(write, after.write_ms - before.write_ms, writes),
-        requests=reads + writes)
+        requests=reads + writes, busy_pct=_busy_pct(after.busy_ms - before.busy_ms, span_s))
+
+
+def _busy_pct(busy_ms: int, span_s: float | None) -> float | None:
+    if not span_s or span_s <= 0 or busy_ms <= 0:
+        return None
+    return min(100.0, busy_ms / 10 / span_s)  # the kernel's ticks and the clock read apart can exceed 100 by a hair
 
 
 def _per_request(stats: DirectionStats, block_ms: int, requests: int) -> float | None:
@@ -119,13 +130,17 @@ def device_queue_warnings(queue: DeviceQueue | None) -> list[ValidityWarning]:
 
 
 class DeviceQueueProbe:
-    """Reads a disk's counters when started and judges the run when finished."""
+    """Reads a disk's counters when started and judges the run when finished; its utilisation is over
+    the point's ``duration_s`` (ramp and runtime), not the wall time around the engine's start and
+    exit, when the disk idles."""
 
-    def __init__(self, disk: str, *, block_size_bytes: int, requested_outstanding: int):
+    def __init__(self, disk: str, *, block_size_bytes: int, requested_outstanding: int,
+                 duration_s: float | None = None):
         self.disk = disk
         self._block_size_bytes = block_size_bytes
         self._requested = requested_outstanding
         self._before: DiskTimes | None = None
+        self._span_s = duration_s
 
     def start(self) -> None:
         self._before = read_disk_times(self.disk)
@@ -135,4 +150,5 @@ class DeviceQueueProbe:
         if self._before is None or after is None:
             return None
         return device_queue(self.disk, self._before, after, read=read, write=write,
-                            block_size_bytes=self._block_size_bytes, requested_outstanding=self._requested)
+                            block_size_bytes=self._block_size_bytes, requested_outstanding=self._requested,
+                            span_s=self._span_s)

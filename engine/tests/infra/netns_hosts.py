@@ -95,6 +95,7 @@ class TestHosts:
         self._hosts: dict[str, _Host] = {}
         self._cpu_groups: dict[str, Path] = {}
         self._shaped: set[str] = set()
+        self._shaped_outside: set[str] = set()  # namespace roles, not only hosts (the Ceph cluster's too)
         self._closed = False
 
     @property
@@ -210,6 +211,18 @@ class TestHosts:
         run(["tc", "qdisc", "replace", "dev", self._hosts[alias].netns.veth, *tbf])
         self._shaped.add(alias)
 
+    def shape_outside(self, role: str, rate_mbit: int, *, both_ways: bool = False) -> None:
+        """Limits what reaches namespace `role` (a host alias, or "ceph") to `rate_mbit` with tbf on the root-namespace
+        end of its veth, as a switch port or an uplink would: outside it, so its own `tc qdisc` shows nothing. With
+        `both_ways`, what it sends too (tbf on its own eth0: a storage node's uplink, for reads from it).
+        reset() and the link's removal take it away."""
+        namespace = self.network.namespaces[role]
+        tbf = ["root", "tbf", "rate", f"{rate_mbit}mbit", "burst", "256kb", "latency", "400ms"]
+        run(["tc", "qdisc", "replace", "dev", namespace.veth, *tbf])
+        if both_ways:
+            run(["ip", "netns", "exec", namespace.name, "tc", "qdisc", "replace", "dev", "eth0", *tbf])
+        self._shaped_outside.add(role)
+
     def unshape_link(self, alias: str) -> None:
         run(["ip", "netns", "exec", self._hosts[alias].netns.name, "tc", "qdisc", "del", "dev", "eth0", "root"], check=False)
         run(["tc", "qdisc", "del", "dev", self._hosts[alias].netns.veth, "root"], check=False)
@@ -247,6 +260,11 @@ class TestHosts:
         self._lift_cpu_limits()
         for alias in list(self._shaped):
             self.unshape_link(alias)
+        for role in self._shaped_outside & set(self.network.namespaces):
+            namespace = self.network.namespaces[role]
+            run(["tc", "qdisc", "del", "dev", namespace.veth, "root"], check=False)
+            run(["ip", "netns", "exec", namespace.name, "tc", "qdisc", "del", "dev", "eth0", "root"], check=False)
+        self._shaped_outside.clear()
         for alias, host in self._hosts.items():
             self.reconnect(alias)
             killed += kill_namespace_processes(host.netns.name, keep=lambda pid: process_name(pid) == "sshd")

@@ -119,3 +119,17 @@ def test_the_keepers_device_line_names_a_files_filesystem_or_a_devices_own_numbe
     assert _counted_device("ssdprof-counted rdev 7 1f") == (7, 31)
     assert _counted_device("ssdprof-counted dev banana") is None
     assert _counted_device("ssdprof-laid-out 0") is None
+
+
+def test_the_disks_busy_time_over_the_span_is_its_utilisation() -> None:
+    # 10 000 reads of 4 KiB in a 5 s span, the disk with a request in flight for 4.6 s of it (io_ticks): 92 % busy.
+    before, after = _times(), DiskTimes(10_000, 0, 10_000 * _4K, 0, 4_000, 0, busy_ms=4_600)
+    read = DirectionStats(iops=2_000, io_count=10_000)
+    queue = device_queue("vda", before, after, read=read, write=DirectionStats(), block_size_bytes=_4K,
+                         requested_outstanding=1, span_s=5.0)
+    assert queue is not None and queue.busy_pct == pytest.approx(92.0)
+    untimed = device_queue("vda", before, after, read=read, write=DirectionStats(), block_size_bytes=_4K,
+                           requested_outstanding=1)
+    assert untimed is not None and untimed.busy_pct is None
+    line = "253 0 vda 10000 0 80000 4000 0 0 0 0 0 4600 4000"  # reads, merged, sectors, ms, writes ×4, in flight, ticks
+    assert parse_diskstats(line)[253, 0][1].busy_ms == 4_600
