@@ -436,16 +436,19 @@ def lab_node_session() -> Iterator[LabNode]:
 
 
 LAB_ENV = "SSDPROF_LAB"
-"""Set to 1 to run the lab-node tests (``npm run test:lab``). A guest under TCG on 2 cores takes
+"""Set to 1 to run every lab-node test (``npm run test:lab``). A guest under TCG on 2 cores takes
 tens of minutes for the whole set (boot ~20 s, then whole-device sweeps, RAID and LVM stacks,
-calibration and clocks), beyond what ``npm test`` may take, so they are a suite of their own, and
-every run says how many it left out and how to run them."""
+calibration and clocks), beyond what ``npm test`` may take. ``npm test`` boots the node and runs
+the tests marked ``lab_quick`` (a point or two each: every controller measured and named, the
+throttled disk's known rate, a guest clock ahead, the drive's own word over SSH); every run says
+how many it left out and how to run them."""
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     if os.environ.get(LAB_ENV) == "1":
         return
-    lab = [item for item in items if "lab_node_session" in getattr(item, "fixturenames", ())]
+    lab = [item for item in items
+           if "lab_node_session" in getattr(item, "fixturenames", ()) and item.get_closest_marker("lab_quick") is None]
     if lab:
         config.hook.pytest_deselected(items=lab)
         items[:] = [item for item in items if item not in lab]

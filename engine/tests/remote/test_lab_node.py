@@ -107,6 +107,22 @@ def test_whole_device_reads_and_confirmed_writes_at_qd_1_4_32_all_have_data_and_
         assert env["logical_block_bytes"] == 512 and env["physical_block_bytes"] == 512
 
 
+@pytest.mark.lab_quick
+@pytest.mark.parametrize("interface", ["NVMe", "SATA"])
+def test_one_whole_device_read_on_each_controller_has_data_and_names_the_drive(
+    lab: LabNode, interface: str, tmp_path: Path
+) -> None:
+    """The quick form of the sweep above (npm test): one point, the drive named by its own controller."""
+    serial, model, link = DRIVES[interface]
+    device = lab.disk_path(serial)
+    run = run_point(lab, device, tmp_path, runtime="1")
+    host = run["hosts"][0]
+    assert host["error"] is None and run["read"]["io_count"] > 0 and host["read"]["io_count"] > 0
+    env = run["environment"]
+    assert env["target_device"] == device and env["interface"] == interface
+    assert env["device_serial"] == serial and env["device_model"] == model and env["pcie_link"] == link
+
+
 def run_point(
     lab: LabNode, device: str, tmp_path: Path, *extra: str, runtime: str = "3"
 ) -> dict[str, Any]:
@@ -152,6 +168,7 @@ def known_limit(lab_node_session: LabNode, tmp_path_factory: pytest.TempPathFact
     return limit
 
 
+@pytest.mark.lab_quick
 def test_a_disk_throttled_to_n_iops_is_measured_at_n_within_3_percent(
     lab: LabNode, known_limit: int, tmp_path: Path
 ) -> None:
@@ -203,7 +220,8 @@ def _reads(lab: LabNode) -> int:
     return int(next(s["stats"]["rd_operations"] for s in stats if s.get("device") == "thr0"))
 
 
-@pytest.mark.parametrize("shift_s", [2.5, -2.5], ids=["guest-ahead", "guest-behind"])
+@pytest.mark.parametrize("shift_s", [pytest.param(2.5, marks=pytest.mark.lab_quick), -2.5],
+                         ids=["guest-ahead", "guest-behind"])
 def test_a_guest_clock_off_by_2_5_s_still_starts_with_a_netns_host_within_the_skew_goal(
     lab: LabNode, ssh_hosts: Any, shift_s: float, tmp_path: Path
 ) -> None:
