@@ -1,7 +1,8 @@
 // Multi-host runs: each host's numbers beside the exact aggregate, per-host IOPS, and the CPU and
-// network every host saw each second (RunResult.monitor), where the bottleneck shows.
+// network every host saw each second (RunResult.monitor), where the bottleneck shows; and the
+// storage nodes watched without running I/O (RunResult.watched), as the engine summed them up.
 import { ChartFigure, type Series } from '../charts/ChartFigure';
-import type { RunResult } from '../api';
+import type { RunResult, WatchedHost } from '../api';
 import { mbPerS } from '../lib/units';
 
 const us = (ns: number | null) => (ns === null ? '–' : (ns / 1e3).toFixed(1));
@@ -50,6 +51,7 @@ export function HostResults({ run }: { run: RunResult }) {
           ))}
         </tbody>
       </table>
+      {(run.watched ?? []).length > 0 && <WatchedHosts watched={run.watched ?? []} />}
       <div className="chart-grid">
         <ChartFigure id="host-iops" title="IOPS per host" kind="bar" xLabel="host" yLabel="IOPS" categories={hosts.map((h) => h.host)}
           series={[{ label: 'read + write IOPS', points: hosts.map((h, i) => ({ x: i, y: h.read.iops + h.write.iops })) }]} />
@@ -59,5 +61,41 @@ export function HostResults({ run }: { run: RunResult }) {
           empty="No network samples were recorded for this run." />
       </div>
     </section>
+  );
+}
+
+/** One interface's median second: "eth0: 9.9 MB/s out, 0.0 in of 10.0 MB/s (tbf rate on eth0)". */
+export function interfaceLoad(load: WatchedHost['interfaces'][number]): string {
+  const limit = load.link_limit_bytes_per_s
+    ? ` of ${mbPerS(load.link_limit_bytes_per_s).toFixed(1)} MB/s (${load.link_limit_source})` : '';
+  return `${load.interface}: ${mbPerS(load.tx_bytes_per_s_median).toFixed(1)} MB/s out, `
+    + `${mbPerS(load.rx_bytes_per_s_median).toFixed(1)} in${limit}`;
+}
+
+export function WatchedHosts({ watched }: { watched: WatchedHost[] }) {
+  return (
+    <table className="data" data-testid="watched-table">
+      <caption>
+        Storage nodes watched (monitor-only: no I/O of the run&apos;s): the median second of each
+        interface and disk
+      </caption>
+      <thead>
+        <tr><th>host</th><th>seconds</th><th>CPU busy %</th><th>network</th><th>disks busy %</th>
+          <th>status</th></tr>
+      </thead>
+      <tbody>
+        {watched.map((w) => (
+          <tr key={w.host} data-host={w.host}>
+            <td>{w.host}</td>
+            <td>{w.seconds}</td>
+            <td>{w.cpu_busy_pct_mean == null ? '–' : w.cpu_busy_pct_mean.toFixed(0)}</td>
+            <td>{w.interfaces.map(interfaceLoad).join('; ') || '–'}</td>
+            <td>{Object.entries(w.disk_busy_pct_median).map(([d, pct]) => `${d} ${pct.toFixed(0)}`)
+              .join(', ') || '–'}</td>
+            <td>{w.error ?? 'watched'}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }

@@ -1,7 +1,9 @@
 // Hosts: remote machines reached over SSH (the user's ~/.ssh/config, agent and keys apply).
-// An unknown host key is shown with its fingerprint and added only when the user accepts it.
+// An unknown host key is shown with its fingerprint and added only when the user accepts it. A host
+// added monitor-only (a storage node) runs no I/O: the engine watches it during every run.
 import { useCallback, useEffect, useState } from 'react';
 import { EngineError, useEngine, type HostAddResult, type HostInfo, type HostProbeInfo } from '../api';
+import { CephOsdHosts } from './CephOsdHosts';
 
 export function probeSummary(probe: HostProbeInfo): string {
   if (!probe.reachable) return `unreachable: ${probe.error}`;
@@ -25,6 +27,7 @@ export function Hosts() {
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const [tests, setTests] = useState<Record<string, HostProbeInfo>>({});
   const [links, setLinks] = useState<Record<string, string>>({});
+  const [monitorOnly, setMonitorOnly] = useState(false);
 
   const refresh = useCallback(() => engine.call('hosts.list', {}).then((r) => setHosts(r.hosts), () => setHosts([])), [engine]);
   useEffect(() => { void refresh(); }, [refresh]);
@@ -43,7 +46,9 @@ export function Hosts() {
   }
 
   const add = (accept: string | null) => run(async () => {
-    const result = await engine.call('hosts.add', { host: name.trim(), accept_fingerprint: accept });
+    const result = await engine.call('hosts.add', {
+      host: name.trim(), accept_fingerprint: accept, role: monitorOnly ? 'monitor' : 'client',
+    });
     if (result.offered.length && !result.added) {
       setPending(result);
       return;
@@ -67,6 +72,13 @@ export function Hosts() {
     await refresh();
   });
 
+  const setRole = (host: HostInfo) => run(async () => {
+    const role = host.role === 'monitor' ? 'client' : 'monitor';
+    await engine.call('hosts.set_role', { host: host.name, role });
+    setMessage({ ok: true, text: `${host.name}: ${roleLabel(role)}` });
+    await refresh();
+  });
+
   const test = (host: string) => run(async () => {
     const result = await engine.call('hosts.test', { host });
     setTests((t) => ({ ...t, [host]: result.probe }));
@@ -84,6 +96,10 @@ export function Hosts() {
       <form className="field inline" onSubmit={(e) => { e.preventDefault(); if (name.trim() && !busy) void add(null); }}>
         <label htmlFor="host-name">Host</label>
         <input id="host-name" value={name} placeholder="ceph-client-1 or root@10.0.0.12:2222" onChange={(e) => { setName(e.target.value); setPending(null); }} />
+        <label className="check">
+          <input type="checkbox" checked={monitorOnly} onChange={(e) => setMonitorOnly(e.target.checked)} />
+          monitor-only (a storage node: watched during runs, runs no I/O)
+        </label>
         <button type="submit" disabled={!name.trim() || busy}>{busy ? 'Working…' : 'Add host'}</button>
       </form>
       {pending && (
@@ -98,11 +114,17 @@ export function Hosts() {
       {message && <p role={message.ok ? 'status' : 'alert'} className={message.ok ? 'hint' : 'error'} data-testid="hosts-message">{message.text}</p>}
       <table className="data" data-testid="hosts-table">
         <caption>Hosts added ({hosts.length})</caption>
-        <thead><tr><th>host</th><th>key</th><th>last seen as</th><th>link Gb/s (set)</th><th></th></tr></thead>
+        <thead><tr><th>host</th><th>role</th><th>key</th><th>last seen as</th><th>link Gb/s (set)</th><th></th></tr></thead>
         <tbody>
           {hosts.map((h) => (
             <tr key={h.name} data-host={h.name}>
               <td>{h.name}</td>
+              <td data-testid="role">
+                {roleLabel(h.role ?? 'client')}{' '}
+                <button type="button" disabled={busy} onClick={() => void setRole(h)}>
+                  {h.role === 'monitor' ? 'Make it a client' : 'Watch only'}
+                </button>
+              </td>
               <td><code>{h.fingerprint}</code></td>
               <td data-testid="probe">{probeSummary(tests[h.name] ?? h.probe)}</td>
               <td>
@@ -119,9 +141,14 @@ export function Hosts() {
               </td>
             </tr>
           ))}
-          {hosts.length === 0 && <tr><td colSpan={5} className="hint">No hosts yet: runs are local.</td></tr>}
+          {hosts.length === 0 && <tr><td colSpan={6} className="hint">No hosts yet: runs are local.</td></tr>}
         </tbody>
       </table>
+      {hosts.length > 0 && <CephOsdHosts hosts={hosts} onChanged={refresh} />}
     </section>
   );
+}
+
+export function roleLabel(role: HostInfo['role']): string {
+  return role === 'monitor' ? 'monitor-only: watched during runs' : 'client';
 }

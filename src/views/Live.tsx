@@ -106,7 +106,8 @@ export function Live(
           ]}
           empty="Waiting for the first sample." />
       </div>
-      {hostNames.length > 0 && <LiveHosts hosts={state.hosts} latestS={state.lastElapsedS} running={running} />}
+      {hostNames.length > 0 && <LiveHosts hosts={state.hosts} latestS={state.lastElapsedS} running={running}
+        watched={state.finished.at(-1)?.watched ?? []} />}
       {state.finished.length > 0 && (
         <table className="data">
           <caption>Finished points</caption>

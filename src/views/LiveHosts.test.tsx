@@ -1,6 +1,6 @@
 import { render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { ProgressSample } from '../api';
+import type { ProgressSample, WatchedHost } from '../api';
 import { spreadColour } from '../charts/ChartFigure';
 import { LiveHosts, hostsToWatch } from './LiveHosts';
 
@@ -45,5 +45,20 @@ describe('LiveHosts at 16 hosts', () => {
   it('gives 16 series 16 different colours', () => {
     const colours = Array.from({ length: 16 }, (_, i) => spreadColour(i, 16));
     expect(new Set(colours).size).toBe(16);
+  });
+});
+
+describe('LiveHosts with a storage node watched', () => {
+  it('shows the watched host as the engine summed up the latest finished point, beside the clients', () => {
+    const osd: WatchedHost = {
+      host: 'osd1', role: 'monitor', os: 'Linux', cpu_count: 8, nic_speeds_mbps: {}, seconds: 5, cpu_busy_pct_mean: 12,
+      interfaces: [{ interface: 'eth0', rx_bytes_per_s_median: 0, tx_bytes_per_s_median: 118e6,
+        link_limit_bytes_per_s: 125e6, link_limit_source: 'NIC speed of eth0' }],
+      disk_busy_pct_median: { sdb: 40 }, error: null,
+    };
+    render(<LiveHosts hosts={{ h1: [sample('h1', 1, 1000)] }} latestS={1} running watched={[osd]} />);
+    const row = within(screen.getByTestId('watched-table')).getByRole('row', { name: /osd1/ });
+    expect(row.textContent).toContain('eth0: 118.0 MB/s out, 0.0 in of 125.0 MB/s (NIC speed of eth0)');
+    expect(within(screen.getByTestId('live-hosts')).queryByRole('row', { name: /osd1/ })).toBeNull();
   });
 });

@@ -1,7 +1,9 @@
 // A multi-host run, live: each host's latest second (status, IOPS, bandwidth, latency), and a host
-// that has gone quiet named as such while the others carry on.
-import type { ProgressSample } from '../api';
+// that has gone quiet named as such while the others carry on; the storage nodes watched, as the
+// engine summed them up for the latest finished point.
+import type { ProgressSample, WatchedHost } from '../api';
 import { formatIops, formatLatencyNs, mbPerS } from '../lib/units';
+import { WatchedHosts } from './HostResults';
 
 /** Seconds without a sample, while others report, before a host is called silent. */
 export const SILENT_AFTER_S = 3;
@@ -32,7 +34,11 @@ export function hostsToWatch(hosts: Record<string, ProgressSample[]>, latestS: n
   return notes;
 }
 
-export function LiveHosts({ hosts, latestS, running }: { hosts: Record<string, ProgressSample[]>; latestS: number; running: boolean }) {
+export function LiveHosts({ hosts, latestS, running, watched = [] }: {
+  hosts: Record<string, ProgressSample[]>; latestS: number; running: boolean;
+  /** The storage nodes watched during the latest finished point (RunResult.watched). */
+  watched?: WatchedHost[];
+}) {
   const names = Object.keys(hosts).sort(naturally);
   const watch = hostsToWatch(hosts, latestS, running);
   return (
@@ -61,6 +67,7 @@ export function LiveHosts({ hosts, latestS, running }: { hosts: Record<string, P
         })}
       </tbody>
     </table>
+    {watched.length > 0 && <WatchedHosts watched={watched} />}
     </>
   );
 }

@@ -180,7 +180,7 @@ describe('Results', () => {
         { host: 'h2', read: host('h2', 2000), write: fullRun.write, jobs: 1, error: null, target: '/srv/b', os: 'Linux', cpu_count: 2, fio_version: 'fio-3.33', nic_speeds_mbps: {}, start_epoch_ns: null, jobs_start_epoch_ns: [], link_limit_bytes_per_s: null, link_limit_source: '', link_interface: '', clock_offset_ns: null, clock_offset_bound_ns: null, device_queue: null },
       ],
       read: { ...fullRun.read, iops: 3000 },
-      monitor: [0, 1].flatMap((t) => ['h1', 'h2'].map((h) => ({ host: h, elapsed_s: t, cpu_busy_pct: 20 + t, net_rx_bytes_per_s: { eth0: 1e6 }, net_tx_bytes_per_s: {} }))),
+      monitor: [0, 1].flatMap((t) => ['h1', 'h2'].map((h) => ({ host: h, elapsed_s: t, cpu_busy_pct: 20 + t, net_rx_bytes_per_s: { eth0: 1e6 }, net_tx_bytes_per_s: {}, disk_busy_pct: {} }))),
       start_skew_ms: 3.2,
     };
     renderWith(fakeEngine({ 'runs.get': () => ({ run: multi }) }).engine, <Results title="two hosts" runs={[multi]} onDesign={vi.fn()} />);

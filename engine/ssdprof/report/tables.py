@@ -1,5 +1,6 @@
 """The report's factual sections: test setup, workloads with the fio job to reproduce them, results
-tables (units in every header), and per-host results of multi-host runs.
+tables (units in every header), and per-host results of multi-host runs, with the storage nodes
+watched during them.
 """
 
 from __future__ import annotations
@@ -10,7 +11,14 @@ from typing import TYPE_CHECKING
 from reportlab.lib.units import cm
 
 from ssdprof.model.quantities import format_size
-from ssdprof.model.results import DeviceQueue, DirectionStats, Environment, HostResult, RunResult
+from ssdprof.model.results import (
+    DeviceQueue,
+    DirectionStats,
+    Environment,
+    HostResult,
+    RunResult,
+    WatchedHost,
+)
 from ssdprof.report.groups import RunGroup, Summary, repeat_summaries
 from ssdprof.report.layout import Builder, fmt_count, fmt_mb, fmt_us
 
@@ -185,8 +193,9 @@ def _repeats_table(b: Builder, summaries: Sequence[Summary], with_group: bool) -
 
 
 def hosts_section(b: Builder, groups: Sequence[RunGroup]) -> bool:
-    """Per-host rows of multi-host runs; returns False (and writes nothing) when there are none."""
-    runs = [r for r in _runs(groups) if len(r.hosts) > 1]
+    """Per-host rows of multi-host runs (and of runs that watched storage nodes); returns False (and
+    writes nothing) when there are none."""
+    runs = [r for r in _runs(groups) if len(r.hosts) > 1 or r.watched]
     if not runs:
         return False
     b.heading("Per-host results, network and CPU")
@@ -200,6 +209,7 @@ def hosts_section(b: Builder, groups: Sequence[RunGroup]) -> bool:
     b.table(["Run", "Host", "Dir.", "IOPS", "Bandwidth (MB/s)", "Mean latency (µs)", "p99 (µs)", "Status"], rows,
             "each host's own result; the run's total adds IOPS and bandwidth over hosts that ran at the same time and "
             "merges their latency histograms", numeric_from=3)
+    _watched_table(b, runs)
     if skew:
         b.para("Spread of the hosts' fio start times: " + "; ".join(skew) + ".")
     clocks = [f"run {r.id} {h.host}: {h.clock_offset_label}"
@@ -209,3 +219,33 @@ def hosts_section(b: Builder, groups: Sequence[RunGroup]) -> bool:
                "started (± half the round trip; start times above are on ssdprof's clock): "
                + "; ".join(clocks) + ".")
     return True
+
+
+def _watched_table(b: Builder, runs: Sequence[RunResult]) -> None:
+    """The storage nodes watched during the runs (monitor-only hosts: no I/O of the run's)."""
+    rows = [[str(run.id or "–"), host.host, str(host.seconds), _pct(host.cpu_busy_pct_mean),
+             _busiest_link(host), ", ".join(f"{disk} {pct:.0f}" for disk, pct
+                                             in host.disk_busy_pct_median.items()) or "–",
+             host.error or "watched"]
+            for run in runs for host in run.watched]
+    if rows:
+        b.table(["Run", "Watched host", "Seconds", "CPU busy (%)", "Busiest link (MB/s, median s)",
+                 "Disks busy (%)", "Status"], rows,
+                "storage nodes watched during the run without running its I/O: the median second "
+                "of each interface and disk; one near its link limit or ~100 % busy was the limit",
+                numeric_from=2)
+
+
+def _busiest_link(host: WatchedHost) -> str:
+    if not host.interfaces:
+        return "–"
+    load = host.interfaces[0]
+    busiest = max(load.tx_bytes_per_s_median, load.rx_bytes_per_s_median)
+    carried = f"{load.interface}: {fmt_mb(busiest)}"
+    limit = load.link_limit_bytes_per_s
+    return f"{carried} of {fmt_mb(limit)}" if limit else carried
+
+
+def _pct(value: float | None) -> str:
+    return "–" if value is None else f"{value:.0f}"
+

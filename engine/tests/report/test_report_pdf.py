@@ -19,6 +19,8 @@ from ssdprof.model.results import RunResult
 from ssdprof.model.sweep import SweepMode, build_sweep
 from ssdprof.model.workload import parse_workload
 from ssdprof.remote.monitor import MonitorParser
+from ssdprof.remote.probe import HostProbe
+from ssdprof.remote.watch_verdicts import describe_watched, watched_warnings
 from ssdprof.report import ReportError, ReportRequest, RunGroup, build_pdf
 from ssdprof.report.layout import fmt_count, fmt_us
 from ssdprof.store.db import Store
@@ -181,6 +183,22 @@ def test_a_multi_host_run_gets_per_host_results_and_its_cpu_and_network(sweep_ru
     for host in hosts:
         assert re.search(rf"{re.escape(host)}:\s", section), host
     assert section.count(queue.disk) == len(hosts), section
+
+
+def test_a_run_that_watched_a_storage_node_shows_it_in_the_host_tables(tmp_path: Path) -> None:
+    """One client and a monitor-only host, its seconds from this machine's real counters fed through
+    the parser a watched host's lines go through."""
+    run = import_fio_output(FIO_DATA / "fio-3.33_cs_2clients.jsonplus.json")[0]
+    seconds = _monitor_from_this_machine("osd1", seconds=2)
+    watched = describe_watched("osd1", HostProbe(reachable=True, nics={"lo": -1}), seconds, None)
+    run = run.model_copy(update={"id": 8, "hosts": run.hosts[:1], "watched": [watched],
+                                 "monitor": seconds, "warnings": watched_warnings([watched])})
+    pdf = tmp_path / "watched.pdf"
+    pdf.write_bytes(build_pdf(ReportRequest.of_runs([run])))
+    text = " ".join(" ".join(page_texts(pdf)).split())
+    assert "Per-host results, network and CPU" in text and "Watched host" in text
+    assert re.search(r"\b8 osd1 2 \d+ ", text), text
+    assert "storage nodes watched during the run without running its I/O" in text
 
 
 def test_imported_tables_report_their_assumptions_as_warnings(tmp_path: Path) -> None:
