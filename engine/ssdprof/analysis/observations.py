@@ -184,8 +184,10 @@ def _shared_limits(runs: Sequence[AnyRun]) -> list[Observation]:
         found.append(Observation("shared_limit", "warning", (
             f"Shared limit beyond the clients: {limit.setting} stopped growing from {limit.grew} at "
             f"{rate_words(limit.bytes_per_s)} in all, while no client was CPU- or NIC-bound. "
-            f"{rate_words(limit.bytes_per_s)}: {fits}. Look at what the clients share (a storage node's "
-            "or a switch's link, the cluster); more clients or jobs will not add bandwidth."),
+            f"{rate_words(limit.bytes_per_s)}: {fits}. "
+            + (f"The busy one: {limit.busy}. " if limit.busy else "")
+            + "Look at what the clients share (a storage node's or a switch's link, the cluster); "
+            "more clients or jobs will not add bandwidth."),
             limit.run_ids, {"bw_bytes_per_s": limit.bytes_per_s}))
     return found
 

@@ -56,6 +56,8 @@ class SharedLimit:
     run_ids: tuple[int | None, ...]
     fits: tuple[str, ...]
     """The link rates it fits, fewest links first: "one 10 GbE link"."""
+    busy: str = ""
+    """A watched (monitor-only) host's busiest interface in the flat runs, in words; '' if none."""
 
 
 _FACTORS: tuple[
@@ -172,7 +174,21 @@ def _named(factor: str, runs: list[RunResult], grew: str) -> SharedLimit:
         setting=setting,
         run_ids=tuple(r.id for r in runs),
         fits=link_fits(rate),
+        busy=_busiest(runs),
     )
+
+
+def _busiest(runs: list[RunResult]) -> str:
+    """The watched hosts' interface that carried the most (its median second, either way) in the
+    flat runs: where a storage node's link is the shared wall, the busy one."""
+    loads = [(max(i.rx_bytes_per_s_median, i.tx_bytes_per_s_median), w.host, i)
+             for r in runs for w in r.watched for i in w.interfaces]
+    if not loads:
+        return ""
+    carried, host, interface = max(loads, key=lambda load: load[0])
+    limit = interface.link_limit_bytes_per_s
+    of = f" of its {limit / 1e6:.0f} MB/s link ({interface.link_limit_source})" if limit else ""
+    return f"{host}'s {interface.interface} carried {carried / 1e6:.0f} MB/s (median second){of}"
 
 
 def rate_words(bytes_per_s: float) -> str:

@@ -12,8 +12,10 @@ from ssdprof.model.results import (
     DirectionStats,
     EngineInfo,
     HostResult,
+    InterfaceLoad,
     RunResult,
     ValidityWarning,
+    WatchedHost,
 )
 from ssdprof.model.workload import parse_workload
 
@@ -90,3 +92,16 @@ def test_common_link_rates_are_fitted_by_their_payload(bytes_per_s: float, first
 
 def test_a_rate_no_link_carries_fits_none() -> None:
     assert link_fits(50e6) == ()
+
+
+def test_a_watched_storage_nodes_busiest_interface_is_named_the_busy_one() -> None:
+    link = InterfaceLoad(interface="eth0", rx_bytes_per_s_median=2e6, tx_bytes_per_s_median=118e6,
+                         link_limit_bytes_per_s=125e6, link_limit_source="tbf rate on eth0")
+    quiet = InterfaceLoad(interface="eth1", rx_bytes_per_s_median=1e6, tx_bytes_per_s_median=1e6)
+    node = WatchedHost(host="osd1", interfaces=[link, quiet])
+    runs = [_run(jobs, 118e6).model_copy(update={"watched": [node]}) for jobs in (1, 2, 4)]
+    [limit] = shared_limits(runs)
+    assert limit.busy == ("osd1's eth0 carried 118 MB/s (median second) of its 125 MB/s link "
+                          "(tbf rate on eth0)")
+    [seen] = [o for o in observe(runs) if o.code == "shared_limit"]
+    assert f"The busy one: {limit.busy}." in seen.message
