@@ -137,7 +137,7 @@ export function ResultsTable({ runs, figures, pool }: Props) {
               })}
               <td>{run.status}</td>
               <td className="warnings">
-                {run.warnings.map((w) => <div key={w.code} className={w.severity}>{w.message}</div>)}
+                {run.warnings.map((w, i) => <div key={`${w.code}-${i}`} className={w.severity}>{w.message}</div>)}
                 {KIND_NOTES[run[direction].latency_kind] && <div className="info">{KIND_NOTES[run[direction].latency_kind]}</div>}
               </td>
             </tr>

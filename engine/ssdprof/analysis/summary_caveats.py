@@ -21,6 +21,7 @@ SHORT_RUNTIME_S = 10.0
 heavily."""
 _CACHE = frozenset({"cache_suspected", "above_interface_limit", "buffered"})
 _LIMITS = frozenset({"cpu_saturated", "cpu_bound", "network_bound", "engine_queue_bound"})
+_OUTSIDE = frozenset({"capped_outside_host"})
 _NAMED = 3
 """Settings measured separately named one by one; the rest counted."""
 
@@ -50,6 +51,11 @@ def _validity(groups: Sequence[Group]) -> list[Caveat]:
         found.append(_caveat("measurement_limit", runs, (
             f"The measuring machine may have been the limit in {runs_text(sorted(run_ids(runs)))} "
             f"({first}): the drive may do more.")))
+    runs, first = _flagged(groups, _OUTSIDE)
+    if runs:
+        found.append(_caveat("capped_outside", runs, (
+            f"Something between the host and the storage held {runs_text(sorted(run_ids(runs)))} to a steady rate "
+            f"({first}): those figures are the path's, not the drive's.")))
     return found
 
 

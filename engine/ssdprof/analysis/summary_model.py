@@ -81,7 +81,7 @@ class SpecVerdict(_Frozen):
     sentence: str
 
 
-CaveatCode = Literal["cache_suspected", "measurement_limit", "short_runs", "one_repeat",
+CaveatCode = Literal["cache_suspected", "measurement_limit", "capped_outside", "short_runs", "one_repeat",
                      "separate_measurements", "device_unknown", "offered_rate", "not_measured"]
 
 

@@ -198,3 +198,15 @@ def test_a_cache_answering_is_the_first_caveat(library: SpecLibrary) -> None:
     )
     first = summary_of([run], library).caveats[0]
     assert first.code == "cache_suspected" and first.run_ids == [4] and "2.0 µs" in first.message
+
+
+def test_a_host_capped_outside_itself_is_a_caveat_of_its_own_not_the_measuring_machines(
+    student: dict[int, RunResult], library: SpecLibrary
+) -> None:
+    capped = ValidityWarning(code="capped_outside_host", concerns=["hosts.c1"],
+                             message="c1: capped by something outside this host (network path or QoS) at 25.1 MB/s")
+    runs = [r.model_copy(update={"warnings": [*r.warnings, capped]}) if r.id == 5 else r for r in student.values()]
+    caveats = {c.code: c for c in summary_of(runs, library).caveats}
+    assert caveats["capped_outside"].run_ids == [5]
+    assert "the path's, not the drive's" in caveats["capped_outside"].message and "25.1 MB/s" in caveats["capped_outside"].message
+    assert 5 not in caveats["measurement_limit"].run_ids

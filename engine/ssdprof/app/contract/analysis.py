@@ -212,7 +212,7 @@ class ObserveParams(Params):
 
 class ObservationInfo(Result):
     code: str = Field(description="qd_knee, qd_still_rising, read_write_gap, random_sequential_gap, above_interface_limit, "
-                                  "network_bound or cpu_bound")
+                                  "network_bound, cpu_bound or shared_limit")
     severity: Literal["info", "warning"]
     message: str
     run_ids: list[int]
