@@ -4,7 +4,8 @@
 echo "os=$(uname -srm)"
 echo "hostname=$(uname -n)"  # matched against the host names a Ceph cluster's map gives
 echo "cpus=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 0)"
-if command -v fio >/dev/null 2>&1; then
+# A watched host (watch.sh sets probe_without_fio) runs no fio at all, not even to ask its version.
+if [ -z "${probe_without_fio:-}" ] && command -v fio >/dev/null 2>&1; then
   echo "fio=$(fio --version)"
   echo "engines=$(fio --enghelp 2>/dev/null | tail -n +2 | tr -d '\t' | tr '\n' ' ')"
 fi

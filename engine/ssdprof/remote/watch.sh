@@ -17,7 +17,7 @@ finish() {
 }
 trap finish TERM
 watchdog kill -TERM $$; dog=$!
-probe_host
+probe_without_fio=1 probe_host  # it runs no fio, not even --version
 echo "ssdprof-probed"
 ( while :; do
     read -r cpu </proc/stat
