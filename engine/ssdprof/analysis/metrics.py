@@ -8,6 +8,7 @@ are the I/O-count-weighted mean, or the worse direction for percentiles. Latency
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -17,7 +18,7 @@ from ssdprof.model.run_summary import AnyRun, LatencySummary
 
 __all__ = ["FACTORS", "LATENCY_METRICS", "METRICS", "METRIC_NAMES", "SETTING_FIELDS", "MetricName",
            "factor_value", "latency_kind_note", "metric_name", "metric_value", "node_count", "pts_round",
-           "setting_key", "values"]
+           "setting_fields", "setting_key", "values"]
 
 
 def _weighted_mean_ns(run: AnyRun) -> float | None:
@@ -165,28 +166,39 @@ def pts_round(run: AnyRun) -> tuple[str, int] | None:
     return (run.tags.get("pts_test", ""), int(text)) if text.isdigit() else None
 
 
-def setting_key(run: AnyRun, drop: frozenset[str] = frozenset()) -> tuple[object, ...]:
+def setting_key(run: AnyRun, drop: frozenset[str] = frozenset(), *,
+                fields: tuple[object, ...] | None = None) -> tuple[object, ...]:
     """What a run measured, minus the settings in ``drop``: runs with equal keys differ only in those.
 
     The one rule for "the same setting" (repeats, series, comparisons): everything that changes
     what is measured: the access (pattern, mix, size, queue, jobs, direct I/O), the offered rate,
     how long and over which region, the engine and its I/O method, the drive's state and PTS
     round, and where (hosts, storage nodes, drive model). Names: see :data:`SETTING_FIELDS`.
+    ``fields``: the run's :func:`setting_fields`, where the caller keeps them for many keys.
     """
+    full = fields if fields is not None else setting_fields(run)
+    return tuple(full[i] for i in _kept(drop))
+
+
+@functools.cache
+def _kept(drop: frozenset[str]) -> tuple[int, ...]:
+    """The positions in :data:`SETTING_FIELDS` a key without ``drop`` keeps."""
     unknown = drop - set(SETTING_FIELDS)
     if unknown:
         raise KeyError(f"unknown setting(s) {sorted(unknown)}; known: {', '.join(SETTING_FIELDS)}")
+    return tuple(i for i, name in enumerate(SETTING_FIELDS) if name not in drop)
+
+
+def setting_fields(run: AnyRun) -> tuple[object, ...]:
+    """Every setting of :func:`setting_key`, in :data:`SETTING_FIELDS` order: worth keeping where
+    one run is keyed several ways (a study's 8,640 runs, four groupings each)."""
     w = run.workload
     state = run.drive_state
-    fields: dict[str, object] = {
-        "pattern": w.pattern.value, "random": w.pattern.is_random, "read_pct": w.read_pct,
-        "bs": w.block_size_bytes, "qd": w.queue_depth, "jobs": w.numjobs, "direct": w.direct,
-        "rate": w.rate_iops,  # offered IOPS, Poisson arrivals (the only rate process); 0: unpaced
-        "runtime": (w.runtime_s, w.ramp_s), "region": (w.size_bytes, w.offset_bytes),
-        "target": w.target,
-        "engine": (run.engine.name, run.engine.ioengine),
-        "drive": state.condition if state is not None else "not-recorded", "round": pts_round(run),
-        "hosts": tuple(sorted(h.host for h in run.hosts)), "nodes": node_count(run),
-        "device": run.environment.device_model,
-    }
-    return tuple(v for k, v in fields.items() if k not in drop)
+    return (
+        w.pattern.value, w.pattern.is_random, w.read_pct, w.block_size_bytes, w.queue_depth, w.numjobs, w.direct,
+        w.rate_iops,  # offered IOPS, Poisson arrivals (the only rate process); 0: unpaced
+        (w.runtime_s, w.ramp_s), (w.size_bytes, w.offset_bytes), w.target,
+        (run.engine.name, run.engine.ioengine),
+        state.condition if state is not None else "not-recorded", pts_round(run),
+        tuple(sorted(h.host for h in run.hosts)), node_count(run), run.environment.device_model,
+    )
