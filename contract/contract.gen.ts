@@ -39,9 +39,38 @@ export interface CancelResult {
 }
 
 export interface Caveat {
-  code: "cache_suspected" | "measurement_limit" | "short_runs" | "one_repeat" | "separate_measurements" | "device_unknown" | "offered_rate" | "not_measured";
+  code: "cache_suspected" | "measurement_limit" | "capped_outside" | "short_runs" | "one_repeat" | "separate_measurements" | "device_unknown" | "offered_rate" | "not_measured";
   message: string;
   run_ids: number[];
+}
+
+export interface CephOsdHost {
+  /** the host bucket's name in the CRUSH map */
+  name: string;
+  osds: string[];
+  osds_up: number;
+  /** the host in ssdprof's list it is (by name, address or the name it gave itself); empty when none is: it is not reachable as an SSH host yet */
+  known_host: string;
+  /** that host's role now; null when not in the list */
+  role: ("client" | "monitor") | null;
+}
+
+export interface CephOsdHostsParams {
+  /** a host in the list that reaches the Ceph cluster (its ceph CLI and ceph.conf), e.g. an RBD client */
+  via: string;
+  /** ceph.conf on that host; empty for ceph's default */
+  ceph_conf?: string;
+  /** the Ceph client name */
+  ceph_user?: string;
+  /** also mark every OSD host found in the list as monitor-only */
+  watch?: boolean;
+}
+
+export interface CephOsdHostsResult {
+  via: string;
+  osd_hosts: CephOsdHost[];
+  /** what was found and marked, and which OSD hosts are not SSH hosts yet (with the command that adds one) */
+  message: string;
 }
 
 export interface ChartPoint {
@@ -260,6 +289,8 @@ export interface DeviceQueue {
   write_request_lat_ns_mean: number | null;
   /** requests the disk completed during the run, ramp and any other I/O on the disk included */
   requests: number;
+  /** the disk's utilisation: the share of the point's time it had a request in flight (its io_ticks); null where not timed */
+  busy_pct: number | null;
 }
 
 export interface DevicesResult {
@@ -582,6 +613,18 @@ export interface FitQualityInfo {
   rmse: number | null;
 }
 
+/** One GiB written: how fast it went (bytes over the time it took). */
+export interface GibSample {
+  /** 1 for the first GiB written */
+  gib: number;
+  /** cumulative at its end */
+  bytes_written: number;
+  /** when its last byte was written */
+  elapsed_s: number;
+  bw_bytes_per_s: number;
+  lat_ns_mean: number | null;
+}
+
 /** One direction of one row: the mean of one setting's repeats, never of separate runs. */
 export interface GlanceCell {
   iops: number;
@@ -672,6 +715,8 @@ export interface HostAddParams {
   accept_fingerprint?: string | null;
   /** the host's network link in Gb/s, when its NIC misreports */
   link_gbps?: number | null;
+  /** monitor: only watched during runs (a storage node), no I/O */
+  role?: "client" | "monitor";
 }
 
 export interface HostAddResult {
@@ -690,6 +735,8 @@ export interface HostInfo {
   probe: HostProbeInfo;
   /** the link speed the user set for this host, Gb/s */
   link_gbps: number | null;
+  /** client (runs the I/O) or monitor (watched during runs) */
+  role: "client" | "monitor";
 }
 
 export interface HostKeyInfo {
@@ -758,6 +805,12 @@ export interface HostResult {
   drive_health: HealthRecord | null;
 }
 
+export interface HostRoleParams {
+  /** a host in the list */
+  host: string;
+  role: "client" | "monitor";
+}
+
 export interface HostTestResult {
   host: string;
   probe: HostProbeInfo;
@@ -768,6 +821,19 @@ export interface HostsListResult {
 }
 
 export type Interface = "SATA" | "NVMe" | "PCIe" | "SAS";
+
+/** One network interface of a watched host during a run: its sustained traffic and its link limit. */
+export interface InterfaceLoad {
+  interface: string;
+  /** received, the median second of the run */
+  rx_bytes_per_s_median: number;
+  /** sent, the median second of the run */
+  tx_bytes_per_s_median: number;
+  /** the lowest of its NIC speed, egress qdisc rate and the speed set for the host */
+  link_limit_bytes_per_s: number | null;
+  /** where the link limit came from, e.g. 'tbf rate on eth0' */
+  link_limit_source: string;
+}
 
 /** Where latency turns up, named in words by the engine; the renderer and the PDF only show it. */
 export interface Knee {
@@ -839,6 +905,8 @@ export interface MonitorSample {
   cpu_busy_pct: number;
   net_rx_bytes_per_s: Record<string, number>;
   net_tx_bytes_per_s: Record<string, number>;
+  /** per disk, the share of the second it had I/O in flight (/proc/diskstats io_ticks), for the disks that did I/O; watched hosts only */
+  disk_busy_pct: Record<string, number>;
 }
 
 export type NoCurveParams = Record<string, never>;
@@ -846,7 +914,7 @@ export type NoCurveParams = Record<string, never>;
 export type NoParams = Record<string, never>;
 
 export interface ObservationInfo {
-  /** qd_knee, qd_still_rising, read_write_gap, random_sequential_gap, above_interface_limit, network_bound or cpu_bound */
+  /** qd_knee, qd_still_rising, read_write_gap, random_sequential_gap, above_interface_limit, network_bound, cpu_bound or shared_limit */
   code: string;
   severity: "info" | "warning";
   message: string;
@@ -1293,6 +1361,25 @@ export interface PurgeRecord {
   limitation: string;
 }
 
+/** One idle interval and the write after it. */
+export interface RecoveryRow {
+  /** 1 for the first idle interval */
+  step: number;
+  idle_s: number;
+  status: "done" | "pending" | "failed";
+  run_id: number | null;
+  bytes_written: number;
+  seconds: number;
+  /** written at the fast speed before speed fell again */
+  recovered_bytes: number | null;
+  /** recovered_bytes as % of the cache */
+  recovered_pct: number | null;
+  /** mean speed of that fast part */
+  fast_bw_bytes_per_s: number | null;
+  bw_mean_bytes_per_s: number | null;
+  samples: SustainSample[];
+}
+
 export interface ReportParams {
   run_ids?: number[];
   sweep_id?: number | null;
@@ -1390,8 +1477,10 @@ export interface RunResult {
   source: string;
   /** mean CPU busy % of the machine during the run */
   cpu_busy_pct: number | null;
-  /** per-host CPU and network, every second */
+  /** per-host CPU and network, every second (watched hosts' too, with their disks) */
   monitor: MonitorSample[];
+  /** hosts watched without running I/O (monitor-only: storage nodes), with what they carried */
+  watched: WatchedHost[];
   /** spread of the hosts' fio start times */
   start_skew_ms: number | null;
   /** a plain fio job file reproducing the point */
@@ -1895,6 +1984,8 @@ export interface SpecInput {
   figures?: FigureInput[];
   sources?: SourceInput[];
   notes?: string;
+  /** rated endurance, terabytes (10^12 bytes) written; what a sustained-write test's wear is weighed against */
+  endurance_tbw?: number | null;
 }
 
 export interface SpecOutput {
@@ -1912,6 +2003,8 @@ export interface SpecOutput {
   figures: FigureOutput[];
   sources: SourceOutput[];
   notes: string;
+  /** rated endurance, terabytes (10^12 bytes) written; what a sustained-write test's wear is weighed against */
+  endurance_tbw: number | null;
   /** no public source URL for the sheet or for one of its figures: % of spec cannot be checked */
   unsourced: boolean;
 }
@@ -2103,6 +2196,317 @@ export interface SummaryParams {
   pool_same_setting?: boolean;
 }
 
+export interface SustainCancelResult {
+  /** false when no sustained-write test was running */
+  cancelled: boolean;
+  sustain_id: number | null;
+}
+
+/** A sustained drop between two phases. */
+export interface SustainDrop {
+  /** bytes written when speed fell */
+  at_bytes: number;
+  at_s: number;
+  before_bw_bytes_per_s: number;
+  after_bw_bytes_per_s: number;
+  /** how far it fell, % of the speed before */
+  drop_pct: number;
+  cause: "cache" | "throttling";
+}
+
+/** What the test will write and for how long, said before it starts (a device's fill is its capacity). */
+export interface SustainEstimate {
+  name: string;
+  /** e.g. 'write 1MiB QD8, 64GiB to /dev/nvme0n1' */
+  label: string;
+  parameters: SustainParameters;
+  /** the fill */
+  write_bytes: number;
+  /** each recovery write (an estimate when it follows the cache found) */
+  recovery_bytes_each: number;
+  /** true: 1.5x the cache found, known only after the fill */
+  recovery_bytes_auto: boolean;
+  /** the fill and every recovery write */
+  total_bytes: number;
+  idle_total_s: number;
+  /** writes at the assumed speed plus every idle interval */
+  estimated_s: number;
+  /** the speed the estimate assumes (the real one is shown live) */
+  assumed_bw_bytes_per_s: number;
+  /** a file target: the filesystem's free space */
+  free_bytes: number | null;
+  wear: SustainWear;
+  /** the block device written, if it is one */
+  device: TargetDevice | null;
+  /** bytes of the device the test overwrites */
+  overwrite_bytes: number;
+  /** what the test does to the device, in one sentence */
+  region: string;
+  notes: string[];
+}
+
+/** ``sustain.event``: one event of the running sustained-write test, in order: started, the fill's start and each second, its end, then per recovery step idle time, its start, seconds and end; the end. */
+export interface SustainEventNotification {
+  event: SustainStarted | SustainStepStarted | SustainSampled | SustainIdle | SustainStepDone | SustainFinished;
+}
+
+export interface SustainFinished {
+  kind: "sustain_finished";
+  sustain_id: number | null;
+  status: "done" | "cancelled" | "stopped" | "failed";
+  wall_s: number;
+  reason: string;
+}
+
+export interface SustainIdParams {
+  sustain_id: number;
+}
+
+/** Idle before a recovery write: sent as it begins and about every 5 s. */
+export interface SustainIdle {
+  kind: "sustain_idle";
+  recovery_step: number;
+  idle_s: number;
+  remaining_s: number;
+}
+
+/** A stored test as listed. */
+export interface SustainInfo {
+  id: number;
+  created_at: string;
+  name: string;
+  status: "running" | "done" | "cancelled" | "stopped" | "failed";
+  target: string;
+  write_bytes: number;
+  verdict: "cliff" | "no_cliff" | "throttling" | "too_short" | "not_run";
+  cache_bytes: number | null;
+  /** recovery writes finished */
+  recovery_done: number;
+  recovery_total: number;
+}
+
+export interface SustainListResult {
+  /** newest first */
+  tests: SustainInfo[];
+}
+
+export interface SustainParameters {
+  target: string;
+  hosts: string[];
+  pattern: "write" | "randwrite";
+  block_size_bytes: number;
+  queue_depth: number;
+  engine: string;
+  region_bytes: number;
+  offset_bytes: number;
+  write_bytes: number;
+  idle_s: number[];
+  recovery_bytes: number | null;
+}
+
+/** A stretch of the fill at one speed, between change points. */
+export interface SustainPhase {
+  /** 0 for the first phase */
+  index: number;
+  /** e.g. 'cache', 'after the cache', 'after the second drop' */
+  name: string;
+  cause: "cache" | "after_cache" | "throttling" | "steady";
+  start_s: number;
+  end_s: number;
+  duration_s: number;
+  /** bytes written before it */
+  start_bytes: number;
+  /** bytes written during it */
+  bytes_written: number;
+  bw_mean_bytes_per_s: number;
+  /** standard deviation of its per-second speeds */
+  bw_sd_bytes_per_s: number;
+  lat_ns_mean: number | null;
+  lat_ns_sd: number | null;
+  /** mean of its per-second p99s */
+  lat_ns_p99_mean: number | null;
+}
+
+/** A sustained-write test as typed in a form or on the command line; omitted fields take defaults. */
+export interface SustainRequest {
+  /** a folder (a test file bounded by its free space), a file or a whole block device (confirmed with allow_overwrite) */
+  target?: string | null;
+  pattern?: "write" | "randwrite";
+  /** default 1MiB */
+  block_size_bytes?: number | string | null;
+  /** default 8 */
+  queue_depth?: number | string | null;
+  /** the region: default the device from the offset, or a test file as large as the free space allows */
+  size_bytes?: number | string | null;
+  offset_bytes?: number | string | null;
+  /** the fill (default: the region once) */
+  write_bytes?: number | string | null;
+  /** idle before each recovery write (default 10 s, 30 s, 60 s, 5 min) */
+  idle_s?: ((number | string)[]) | null;
+  /** each recovery write (default: 1.5x the cache) */
+  recovery_bytes?: number | string | null;
+  engine?: ("auto" | "fio" | "portable") | null;
+  direct?: boolean | null;
+  allow_overwrite?: boolean;
+  keep_file?: boolean | null;
+  name?: string | null;
+  tags?: Record<string, string> | string[] | string;
+  /** run on these SSH hosts instead */
+  hosts?: string[];
+  remote_dir?: string;
+  remote_devices?: Record<string, string>;
+}
+
+export interface SustainResult {
+  id: number;
+  created_at: string;
+  name: string;
+  status: "running" | "done" | "cancelled" | "stopped" | "failed";
+  reason: string;
+  /** e.g. 'write 1MiB QD8, 64GiB to /dev/nvme0n1' */
+  label: string;
+  parameters: SustainParameters;
+  fill_run_id: number | null;
+  fill_seconds: number;
+  fill_bytes: number;
+  /** the fill, per second */
+  samples: SustainSample[];
+  per_gib: GibSample[];
+  phases: SustainPhase[];
+  verdict: SustainVerdict;
+  throttle: SustainThrottle | null;
+  recovery: RecoveryRow[];
+  wear: SustainWear | null;
+  notes: string[];
+}
+
+export interface SustainResumeParams {
+  /** default: the last unfinished sustained-write test */
+  sustain_id?: number | null;
+}
+
+/** One second of a write: its rate and the bytes written up to its end. */
+export interface SustainSample {
+  /** seconds from the write's start to the end of this second */
+  elapsed_s: number;
+  /** cumulative, at the end of this second */
+  bytes_written: number;
+  bw_bytes_per_s: number;
+  /** total latency, mean over the second */
+  lat_ns_mean: number | null;
+  lat_ns_p99: number | null;
+}
+
+/** One second of the write under way: drawn live against bytes written. */
+export interface SustainSampled {
+  kind: "sustain_sample";
+  step: "fill" | "recovery";
+  recovery_step: number;
+  sample: SustainSample;
+  bytes_total: number;
+  /** this write's time left at its speed so far */
+  eta_s: number;
+}
+
+export interface SustainStarted {
+  kind: "sustain_started";
+  sustain_id: number;
+  name: string;
+  label: string;
+  write_bytes: number;
+  idle_s: number[];
+  /** a resumed test whose fill was kept */
+  fill_done: boolean;
+  /** recovery writes finished before this start */
+  recovery_done: number;
+  /** what is left, at the assumed speed */
+  estimated_s: number;
+  engine: string;
+  engine_reason: string;
+  /** e.g. 'the fill was cut short; it is re-run' */
+  notes: string[];
+}
+
+export interface SustainStatus {
+  running: boolean;
+  sustain_id: number | null;
+  /** fill, idle or recovery */
+  step: string;
+  recovery_step: number;
+}
+
+export interface SustainStepDone {
+  kind: "sustain_step_done";
+  step: "fill" | "recovery";
+  recovery_step: number;
+  run_id: number | null;
+  bytes_written: number;
+  seconds: number;
+  /** a recovery write's row */
+  recovery: RecoveryRow | null;
+  /** the fill: the cache found, if any */
+  cache_bytes: number | null;
+}
+
+export interface SustainStepStarted {
+  kind: "sustain_step_started";
+  step: "fill" | "recovery";
+  /** 1 for the first recovery write; 0 for the fill */
+  recovery_step: number;
+  /** what this write will write */
+  bytes_total: number;
+}
+
+/** Thermal throttling the drive reported during the fill (local runs; none on hosts yet). */
+export interface SustainThrottle {
+  /** seconds throttled, the drive's count */
+  throttled_s: number | null;
+  transitions: number | null;
+  temperature_max_c: number | null;
+  warning_temp_c: number | null;
+  /** first second at or over the warning temperature, if sampled */
+  hot_from_s: number | null;
+  /** the throttling can explain the first drop */
+  overlaps_drop: boolean;
+  /** in words; '' when the drive reported none */
+  text: string;
+}
+
+export interface SustainVerdict {
+  kind: "cliff" | "no_cliff" | "throttling" | "too_short" | "not_run";
+  /** bytes written before the first sustained drop (cliff only) */
+  cache_bytes: number | null;
+  before_bw_bytes_per_s: number | null;
+  /** the phase right after the first drop */
+  after_bw_bytes_per_s: number | null;
+  /** the last phase's mean: the speed the drive holds */
+  sustained_bw_bytes_per_s: number | null;
+  /** before / after the first drop */
+  ratio: number | null;
+  /** from the two phases' separation against their spread */
+  confidence: number | null;
+  confidence_words: ("high" | "moderate" | "low") | null;
+  /** |mean difference| / pooled sd */
+  separation: number | null;
+  drops: SustainDrop[];
+  /** the verdict in one or two sentences */
+  sentence: string;
+}
+
+/** The bytes a test writes against the drive's rated endurance, where its spec sheet has one. */
+export interface SustainWear {
+  /** the fill and every recovery write */
+  bytes_written: number;
+  /** terabytes written (10^12 bytes) the drive is rated for; null: not known */
+  rated_tbw: number | null;
+  /** bytes_written as % of the rating */
+  rated_pct: number | null;
+  /** the spec sheet the rating came from */
+  spec_id: string;
+  /** in words, e.g. '1.00 TB: 0.17 % of the 600 TBW rating (Samsung 970 EVO Plus 1TB)' */
+  text: string;
+}
+
 export interface SweepEstimate {
   name: string;
   points: PlannedPoint[];
@@ -2240,6 +2644,26 @@ export interface ValidityWarning {
   message: string;
   /** fields the warning is about, e.g. read.iops */
   concerns: string[];
+}
+
+/** A host watched during the run without running any I/O (a monitor-only host: a Ceph OSD or MON node, a server behind the target). Its per-second samples are in RunResult.monitor under its name. */
+export interface WatchedHost {
+  host: string;
+  role: "monitor";
+  os: string;
+  cpu_count: number;
+  /** link speed per interface, -1 unknown */
+  nic_speeds_mbps: Record<string, number>;
+  /** samples (seconds) taken during the run, ramp left out */
+  seconds: number;
+  /** mean CPU busy % over those seconds */
+  cpu_busy_pct_mean: number | null;
+  /** its interfaces that carried traffic, busiest first */
+  interfaces: InterfaceLoad[];
+  /** per disk that did I/O, the median second's busy % */
+  disk_busy_pct_median: Record<string, number>;
+  /** why it could not be watched (or only in part) */
+  error: string | null;
 }
 
 /** One measurement point. Sizes in bytes, times in seconds; names carry the unit. */
@@ -2413,6 +2837,10 @@ export interface Methods {
   "hosts.remove": { params: HostParams; result: DeleteResult };
   /** set or clear the link speed set for a host */
   "hosts.set_link": { params: HostLinkParams; result: HostInfo };
+  /** mark a host client (runs the I/O) or monitor-only (watched) */
+  "hosts.set_role": { params: HostRoleParams; result: HostInfo };
+  /** a Ceph cluster's OSD hosts from its map, matched to known hosts; optionally watched */
+  "hosts.ceph_osd_hosts": { params: CephOsdHostsParams; result: CephOsdHostsResult };
   /** a curve: the maximum, then Poisson rates at % of it; events as run.event */
   "curve.start": { params: CurveRequest; result: SweepStarted };
   /** a curve's fields checked, every bad one named at once; runs nothing */
@@ -2429,23 +2857,38 @@ export interface Methods {
   "slo.get": { params: CurveIdParams; result: SloSummary };
   /** a latency target search's PDF page (base64): the answer, every depth tried */
   "slo.report": { params: SloReportParams; result: ReportResult };
+  /** a sustained-write test's bytes, time and wear against the drive's rating; runs nothing */
+  "sustain.estimate": { params: SustainRequest; result: SustainEstimate };
+  /** start a sustained-write test: the fill, then idle and recovery writes; events as sustain.event */
+  "sustain.start": { params: SustainRequest; result: SustainStarted };
+  /** continue an interrupted test: the recovery writes not yet done (a cut fill is re-run) */
+  "sustain.resume": { params: SustainResumeParams; result: SustainStarted };
+  /** stop the sustained-write test; finished writes are kept */
+  "sustain.cancel": { params: NoParams; result: SustainCancelResult };
+  /** whether a sustained-write test is running, and where */
+  "sustain.status": { params: NoParams; result: SustainStatus };
+  /** stored sustained-write tests, newest first */
+  "sustain.list": { params: NoParams; result: SustainListResult };
+  /** a test: per-second and per-GiB series, phases, the cliff verdict, throttling, recovery rows */
+  "sustain.get": { params: SustainIdParams; result: SustainResult };
 }
 
 export type MethodName = keyof Methods;
 
-export const METHOD_NAMES = ["engine.info", "workload.validate", "presets.list", "devices.list", "sweep.estimate", "sweep.start", "sweep.resume", "sweep.cancel", "sweep.status", "sweeps.list", "pts.estimate", "pts.start", "pts.resume", "pts.cancel", "pts.status", "pts.list", "pts.get", "pts.report", "runs.list", "runs.get", "runs.page", "runs.select", "runs.groups", "runs.people", "runs.tag", "runs.delete", "runs.charts", "runs.bars", "runs.summary", "runs.percentiles", "export.csv", "specs.list", "specs.match", "specs.compare", "specs.save", "specs.remember", "specs.delete", "runs.compare", "analysis.predict", "analysis.scaling", "analysis.observe", "analysis.correlation", "analysis.scale_up", "analysis.scale_up_report", "report.pdf", "hosts.list", "hosts.add", "hosts.test", "hosts.remove", "hosts.set_link", "curve.start", "curve.check", "curve.get", "curve.report", "curves.list", "slo.start", "slo.get", "slo.report"] as const satisfies readonly MethodName[];
+export const METHOD_NAMES = ["engine.info", "workload.validate", "presets.list", "devices.list", "sweep.estimate", "sweep.start", "sweep.resume", "sweep.cancel", "sweep.status", "sweeps.list", "pts.estimate", "pts.start", "pts.resume", "pts.cancel", "pts.status", "pts.list", "pts.get", "pts.report", "runs.list", "runs.get", "runs.page", "runs.select", "runs.groups", "runs.people", "runs.tag", "runs.delete", "runs.charts", "runs.bars", "runs.summary", "runs.percentiles", "export.csv", "specs.list", "specs.match", "specs.compare", "specs.save", "specs.remember", "specs.delete", "runs.compare", "analysis.predict", "analysis.scaling", "analysis.observe", "analysis.correlation", "analysis.scale_up", "analysis.scale_up_report", "report.pdf", "hosts.list", "hosts.add", "hosts.test", "hosts.remove", "hosts.set_link", "hosts.set_role", "hosts.ceph_osd_hosts", "curve.start", "curve.check", "curve.get", "curve.report", "curves.list", "slo.start", "slo.get", "slo.report", "sustain.estimate", "sustain.start", "sustain.resume", "sustain.cancel", "sustain.status", "sustain.list", "sustain.get"] as const satisfies readonly MethodName[];
 
 /** Notifications from the engine (and, for engine.status, the desktop shell). */
 export interface Notifications {
   "run.event": RunEventNotification;
   "pts.event": PtsEventNotification;
+  "sustain.event": SustainEventNotification;
   "engine.log": EngineLog;
   "engine.status": EngineStatus;
 }
 
 export type NotificationName = keyof Notifications;
 
-export const NOTIFICATION_NAMES = ["run.event", "pts.event", "engine.log", "engine.status"] as const satisfies readonly NotificationName[];
+export const NOTIFICATION_NAMES = ["run.event", "pts.event", "sustain.event", "engine.log", "engine.status"] as const satisfies readonly NotificationName[];
 
 export const ERROR_CODES = {"parse_error": -32700, "invalid_request": -32600, "method_not_found": -32601, "invalid_params": -32602, "internal_error": -32603, "not_found": -32001, "busy": -32002, "file_not_written": -32093, "engine_gone": -32094, "bridge_missing": -32095, "download_refused": -32096, "http_error": -32097, "token_refused": -32098, "server_unreachable": -32099} as const;
 
@@ -2467,7 +2910,7 @@ export const SWEEP_STATE_VALUES = ["running", "done", "cancelled", "stopped", "f
 export type SweepState = (typeof SWEEP_STATE_VALUES)[number];
 
 /** Every value of ssdprof.model.status.SweepKind, in order. */
-export const SWEEP_KIND_VALUES = ["sweep", "pts"] as const;
+export const SWEEP_KIND_VALUES = ["sweep", "pts", "sustain"] as const;
 export type SweepKind = (typeof SWEEP_KIND_VALUES)[number];
 
 /** Every value of ssdprof.model.status.ReferenceStatus, in order. */

@@ -93,3 +93,42 @@ test('add two hosts, run on both at once, see each host and the aggregate', asyn
   await expect(page.locator('[data-chart="host-cpu"] tbody tr').first()).toBeAttached();
   await page.screenshot({ path: join(SCREENSHOTS, 'hosts-results.png'), fullPage: true });
 });
+
+test('a storage node watched during a run on one client, and each drive\'s own word', async ({ hostsApp: { page, dir } }) => {
+  await page.getByRole('tab', { name: 'Hosts' }).click();
+  await addHost(page, 'h1');
+  await page.getByLabel(/monitor-only/).check();
+  await page.getByLabel('Host', { exact: true }).fill('h2');  // a storage node: its probe asks for no fio
+  await page.getByRole('button', { name: 'Add host' }).click();
+  await expect(page.getByTestId('fingerprint')).toHaveText(/^SHA256:/);
+  await page.getByRole('button', { name: /^Accept .* key and add$/ }).click();
+  const h2 = page.getByTestId('hosts-table').locator('tr[data-host="h2"]');
+  await expect(h2.getByTestId('role')).toContainText('monitor-only');
+  await page.screenshot({ path: join(SCREENSHOTS, 'hosts-monitor-only.png') });
+
+  const remote = join(dir, 'remote');
+  mkdirSync(remote);
+  await page.getByRole('tab', { name: 'Designer' }).click();
+  await page.getByLabel('Runtime').fill('3s');
+  await page.getByLabel('Ramp (warm-up)').fill('0');
+  await page.getByLabel('Test size').fill('32m');
+  await designerSettled(page);
+  await page.getByRole('group', { name: 'Hosts' }).getByLabel('h1').check();
+  await page.getByLabel('Folder on each host').fill(remote);
+  await expect(page.getByTestId('estimate')).toContainText('1 point');
+  await page.getByRole('button', { name: 'Start' }).click();
+  await expect(page.locator('.badge.done')).toBeVisible({ timeout: 90_000 });
+  await page.getByRole('button', { name: 'Open results' }).click();
+
+  // h2 ran no I/O; it was watched: its seconds, CPU and interfaces, in the run's own table.
+  const watched = page.getByTestId('watched-table').locator('tr[data-host="h2"]');
+  await expect(watched).toBeVisible();
+  expect(Number(await watched.locator('td').nth(1).textContent())).toBeGreaterThanOrEqual(2);
+  await expect(watched.locator('td').nth(5)).toHaveText('watched');
+  await expect(page.getByTestId('host-table').locator('tr[data-host="h2"]')).toHaveCount(0);
+  // The disk beneath h1's folder was asked for its own word before and after the point, over h1's session.
+  const drive = page.getByTestId('drive-health-table');
+  await expect(drive).toBeVisible();
+  await expect(drive.locator('caption')).toContainText('/dev/');
+  await page.screenshot({ path: join(SCREENSHOTS, 'hosts-watched.png'), fullPage: true });
+});

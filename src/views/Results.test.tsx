@@ -49,7 +49,7 @@ describe('Results', () => {
   });
 
   it('shows total latency, and its submission and completion parts and the device\'s queue on request', async () => {
-    const run: RunResult = { ...studentRuns[0]!, device_queue: { disk: 'vda', requested_outstanding: 32, mean_in_flight: 7.14, read_request_lat_ns_mean: 48_000, write_request_lat_ns_mean: null, requests: 290_000 } };
+    const run: RunResult = { ...studentRuns[0]!, device_queue: { disk: 'vda', requested_outstanding: 32, mean_in_flight: 7.14, read_request_lat_ns_mean: 48_000, write_request_lat_ns_mean: null, requests: 290_000, busy_pct: null } };
     renderWith(engine(), <Results title="one" runs={[run]} onDesign={vi.fn()} />);
     const table = screen.getByTestId('results-table');
     expect(within(table).getByRole('caption').textContent).toMatch(/total latency, submission to completion/);
@@ -176,8 +176,8 @@ describe('Results', () => {
     const multi: RunResult = {
       ...fullRun,
       hosts: [
-        { host: 'h1', read: host('h1', 1000), write: fullRun.write, jobs: 1, error: null, target: '/srv/a', os: 'Linux', cpu_count: 2, fio_version: 'fio-3.33', nic_speeds_mbps: {}, start_epoch_ns: null, jobs_start_epoch_ns: [], link_limit_bytes_per_s: null, link_limit_source: '', link_interface: '', clock_offset_ns: null, clock_offset_bound_ns: null, device_queue: { disk: 'vda', requested_outstanding: 16, mean_in_flight: 5.04, read_request_lat_ns_mean: 41_000, write_request_lat_ns_mean: null, requests: 30_000 } },
-        { host: 'h2', read: host('h2', 2000), write: fullRun.write, jobs: 1, error: null, target: '/srv/b', os: 'Linux', cpu_count: 2, fio_version: 'fio-3.33', nic_speeds_mbps: {}, start_epoch_ns: null, jobs_start_epoch_ns: [], link_limit_bytes_per_s: null, link_limit_source: '', link_interface: '', clock_offset_ns: null, clock_offset_bound_ns: null, device_queue: null },
+        { host: 'h1', read: host('h1', 1000), write: fullRun.write, jobs: 1, error: null, target: '/srv/a', os: 'Linux', cpu_count: 2, fio_version: 'fio-3.33', nic_speeds_mbps: {}, start_epoch_ns: null, jobs_start_epoch_ns: [], link_limit_bytes_per_s: null, link_limit_source: '', link_interface: '', clock_offset_ns: null, clock_offset_bound_ns: null, device_queue: { disk: 'vda', requested_outstanding: 16, mean_in_flight: 5.04, read_request_lat_ns_mean: 41_000, write_request_lat_ns_mean: null, requests: 30_000, busy_pct: null }, drive_health: null },
+        { host: 'h2', read: host('h2', 2000), write: fullRun.write, jobs: 1, error: null, target: '/srv/b', os: 'Linux', cpu_count: 2, fio_version: 'fio-3.33', nic_speeds_mbps: {}, start_epoch_ns: null, jobs_start_epoch_ns: [], link_limit_bytes_per_s: null, link_limit_source: '', link_interface: '', clock_offset_ns: null, clock_offset_bound_ns: null, device_queue: null, drive_health: null },
       ],
       read: { ...fullRun.read, iops: 3000 },
       monitor: [0, 1].flatMap((t) => ['h1', 'h2'].map((h) => ({ host: h, elapsed_s: t, cpu_busy_pct: 20 + t, net_rx_bytes_per_s: { eth0: 1e6 }, net_tx_bytes_per_s: {}, disk_busy_pct: {} }))),

@@ -155,6 +155,8 @@ export function Results({ title, runs, onDesign, onOpen }: Props) {
       </div>
       {detail && detail.hosts.some((h) => h.host !== 'local') && <HostResults run={detail} />}
       {detail?.drive_health && <DrivePanel record={detail.drive_health} />}
+      {detail && !detail.drive_health && detail.hosts.map((h) => h.drive_health
+        && <DrivePanel key={h.host} record={h.drive_health} host={h.host} />)}
       <ResultsTable runs={tableRuns} figures={points} pool={{ on: pool, set: setPool }} />
     </section>
   );
