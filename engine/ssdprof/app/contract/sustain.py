@@ -7,13 +7,14 @@ from pydantic import BaseModel, Field
 
 from ssdprof.app.contract.base import Params, Result
 from ssdprof.app.contract.runs import NoParams, TargetDevice
+from ssdprof.app.contract.specs import ReportResult
 from ssdprof.app.sustain_planner import SustainRequest
 from ssdprof.model.sustain import SustainWear
 from ssdprof.model.sustain_events import SustainStarted
 from ssdprof.model.sustain_results import SustainInfo, SustainParameters, SustainResult
 
 __all__ = ["SUSTAIN_METHODS", "SustainCancelResult", "SustainEstimate", "SustainIdParams", "SustainListResult",
-           "SustainResumeParams", "SustainStatus"]
+           "SustainReportParams", "SustainResumeParams", "SustainStatus"]
 
 
 class SustainEstimate(Result):
@@ -45,6 +46,10 @@ class SustainIdParams(Params):
     sustain_id: int = Field(ge=1)
 
 
+class SustainReportParams(SustainIdParams):
+    title: str | None = Field(default=None, max_length=200)
+
+
 class SustainCancelResult(Result):
     cancelled: bool = Field(description="false when no sustained-write test was running")
     sustain_id: int | None = None
@@ -73,5 +78,7 @@ SUSTAIN_METHODS: dict[str, tuple[type[BaseModel], type[BaseModel], str]] = {
     "sustain.list": (NoParams, SustainListResult, "stored sustained-write tests, newest first"),
     "sustain.get": (SustainIdParams, SustainResult,
                     "a test: per-second and per-GiB series, phases, the cliff verdict, throttling, recovery rows"),
+    "sustain.report": (SustainReportParams, ReportResult,
+                       "a test's PDF page (base64): the verdict, the fill with its phases, the recovery table"),
 }
 """name -> (params, result, summary); ``methods.py`` adds them to the contract's table."""

@@ -4,17 +4,20 @@ their events go out as ``sustain.event``."""
 
 from __future__ import annotations
 
+import base64
 import threading
 from collections.abc import Callable
 from pathlib import Path
 
 from ssdprof.app.contract.base import Params
 from ssdprof.app.contract.methods import EngineLog, SustainEventNotification
+from ssdprof.app.contract.specs import ReportResult
 from ssdprof.app.contract.sustain import (
     SustainCancelResult,
     SustainEstimate,
     SustainIdParams,
     SustainListResult,
+    SustainReportParams,
     SustainResumeParams,
     SustainStatus,
 )
@@ -97,6 +100,16 @@ class SustainTests:
     @handles("sustain.get")
     def get(self, params: SustainIdParams) -> SustainResult:
         return SustainRunner(self.store).result(params.sustain_id)
+
+    @handles("sustain.report")
+    def report(self, params: SustainReportParams) -> ReportResult:
+        from ssdprof.report.sustain import build_sustain_pdf  # matplotlib loads for a report only
+
+        result = SustainRunner(self.store).result(params.sustain_id)
+        pdf = build_sustain_pdf(result, title=params.title)
+        runs = (result.fill_run_id is not None) + sum(r.run_id is not None for r in result.recovery)
+        return ReportResult(pdf_base64=base64.b64encode(pdf).decode("ascii"), bytes=len(pdf), runs=runs,
+                            filename=f"ssdprof-sustain-{result.id}.pdf")
 
     def busy(self) -> bool:
         return self._test is not None and self._test.running

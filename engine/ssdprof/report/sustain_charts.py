@@ -1,0 +1,188 @@
+"""A sustained-write test's charts: the fill's write speed each second against the bytes written,
+its phases shaded and named as the engine found them, latency beneath; and each recovery write's
+speed against its own bytes written, the cache size marked. Nothing is recomputed: the phases, the
+cache and the recovered bytes are the :class:`SustainResult`'s."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from matplotlib.axes import Axes
+
+from ssdprof.model.quantities import format_duration
+from ssdprof.model.sustain_results import RecoveryRow, SustainResult
+from ssdprof.report.figure import PALETTE, Chart, format_count, new_figure, to_svg
+
+__all__ = ["ByteAxis", "byte_axis", "fill_chart", "recovery_chart"]
+
+_PHASE_FILLS = ("#dbe9f6", "#fde2cf", "#e4d9f2", "#d6f0de", "#f7e1ea")
+
+
+@dataclass(frozen=True)
+class ByteAxis:
+    """Bytes written shown in one binary unit, chosen by the largest amount drawn."""
+
+    factor: float
+    unit: str
+
+    def of(self, n_bytes: float) -> float:
+        return n_bytes / self.factor
+
+
+def byte_axis(largest_bytes: float) -> ByteAxis:
+    if largest_bytes >= 2 * (1 << 40):
+        return ByteAxis(float(1 << 40), "TiB")
+    if largest_bytes >= 2 * (1 << 30):
+        return ByteAxis(float(1 << 30), "GiB")
+    return ByteAxis(float(1 << 20), "MiB")
+
+
+def fill_chart(result: SustainResult) -> Chart | None:
+    """MB/s each second against bytes written, the phases shaded and named; latency beneath."""
+    samples = result.samples
+    if not samples:
+        return None
+    axis = byte_axis(max(s.bytes_written for s in samples))
+    latency = [s for s in samples if s.lat_ns_mean is not None]
+    with new_figure(rows=2 if latency else 1, height_in=4.6 if latency else 3.2) as (figure, axes):
+        speed = axes[0]
+        _shade_phases(speed, result, axis, named=True)
+        speed.plot(
+            [axis.of(s.bytes_written) for s in samples],
+            [s.bw_bytes_per_s / 1e6 for s in samples],
+            color=PALETTE[0],
+            linewidth=1.0,
+            label="each second",
+        )
+        if result.per_gib:
+            speed.step(
+                [axis.of(g.bytes_written) for g in result.per_gib],
+                [g.bw_bytes_per_s / 1e6 for g in result.per_gib],
+                where="pre",
+                color=PALETTE[1],
+                linewidth=1.2,
+                label="each GiB",
+            )
+        _mark_cache(speed, result, axis)
+        speed.set_ylim(bottom=0)
+        speed.set_ylabel("write speed, MB/s")
+        speed.yaxis.set_major_formatter(lambda v, _: format_count(v))
+        speed.set_title(f"Write speed against bytes written: {result.label}")
+        speed.legend(loc="lower left", fontsize=6.5)
+        if latency:
+            lower = axes[1]
+            _shade_phases(lower, result, axis, named=False)
+            lower.plot(
+                [axis.of(s.bytes_written) for s in latency],
+                [(s.lat_ns_mean or 0) / 1e6 for s in latency],
+                color=PALETTE[3],
+                linewidth=1.0,
+                label="mean",
+            )
+            p99 = [s for s in latency if s.lat_ns_p99 is not None]
+            if p99:
+                lower.plot(
+                    [axis.of(s.bytes_written) for s in p99],
+                    [(s.lat_ns_p99 or 0) / 1e6 for s in p99],
+                    color=PALETTE[4],
+                    linewidth=0.8,
+                    linestyle="--",
+                    label="p99",
+                )
+            lower.set_ylim(bottom=0)
+            lower.set_ylabel("total latency, ms")
+            lower.legend(loc="upper left", fontsize=6.5)
+        axes[-1].set_xlabel(f"bytes written, {axis.unit}")
+        svg = to_svg(figure)
+    caption = (
+        f"the fill's write speed each second (MB/s = 10^6 B/s) against the bytes written, "
+        f"{len(samples)} seconds; the shaded phases are those the change-point detection found, "
+        "each named with its mean speed"
+    )
+    return Chart(
+        f"sustain-{result.id}-fill", f"The fill of sustained-write test {result.id}", caption, svg
+    )
+
+
+def _shade_phases(axes: Axes, result: SustainResult, axis: ByteAxis, *, named: bool) -> None:
+    for phase in result.phases:
+        start, end = axis.of(phase.start_bytes), axis.of(phase.start_bytes + phase.bytes_written)
+        axes.axvspan(
+            start, end, color=_PHASE_FILLS[phase.index % len(_PHASE_FILLS)], linewidth=0, zorder=0
+        )
+        if named:
+            axes.annotate(
+                f"{phase.name}\n{phase.bw_mean_bytes_per_s / 1e6:,.0f} MB/s",
+                xy=((start + end) / 2, 1.0),
+                xycoords=("data", "axes fraction"),
+                xytext=(0, -3),
+                textcoords="offset points",
+                ha="center",
+                va="top",
+                fontsize=6.5,
+                color="#333333",
+            )
+
+
+def _mark_cache(axes: Axes, result: SustainResult, axis: ByteAxis) -> None:
+    cache = result.verdict.cache_bytes
+    if cache is not None:
+        axes.axvline(
+            axis.of(cache),
+            color="#c0392b",
+            linestyle="--",
+            linewidth=1.0,
+            label=f"cache: {axis.of(cache):,.2f} {axis.unit} written before the drop",
+        )
+
+
+def recovery_chart(result: SustainResult) -> Chart | None:
+    """Each recovery write's speed against its own bytes written, one line per idle interval."""
+    rows = [r for r in result.recovery if r.samples]
+    if not rows:
+        return None
+    axis = byte_axis(max(s.bytes_written for r in rows for s in r.samples))
+    with new_figure(height_in=3.0) as (figure, (axes,)):
+        for row in rows:
+            axes.plot(
+                [axis.of(s.bytes_written) for s in row.samples],
+                [s.bw_bytes_per_s / 1e6 for s in row.samples],
+                marker="." if len(row.samples) < 40 else None,
+                linewidth=1.1,
+                label=_idle_label(row),
+            )
+        cache = result.verdict.cache_bytes
+        if cache is not None and axis.of(cache) <= axes.get_xlim()[1] * 1.5:
+            axes.axvline(
+                axis.of(cache),
+                color="#c0392b",
+                linestyle="--",
+                linewidth=1.0,
+                label="the cache found in the fill",
+            )
+        before = result.verdict.before_bw_bytes_per_s
+        if before is not None:
+            axes.axhline(
+                before / 1e6,
+                color="grey",
+                linestyle=":",
+                linewidth=1.0,
+                label="the fill's fast speed",
+            )
+        axes.set_ylim(bottom=0)
+        axes.set_xlabel(f"bytes written in the recovery write, {axis.unit}")
+        axes.set_ylabel("write speed, MB/s")
+        axes.yaxis.set_major_formatter(lambda v, _: format_count(v))
+        axes.set_title("Recovery: write speed after each idle interval")
+        axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=6.5)
+        svg = to_svg(figure)
+    caption = (
+        "each recovery write's speed each second against the bytes it had written, one line per "
+        "idle interval; "
+        "how far it runs at the fast speed is the cache that came back"
+    )
+    return Chart(f"sustain-{result.id}-recovery", "Recovery after idle time", caption, svg)
+
+
+def _idle_label(row: RecoveryRow) -> str:
+    return f"after {format_duration(row.idle_s)} idle"
