@@ -12,9 +12,11 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ssdprof.analysis.spec_library import SpecLibrary
 from ssdprof.analysis.specs import Spec
-from ssdprof.model.results import Environment
+from ssdprof.model.health import DriveHealth
+from ssdprof.model.results import Environment, RunResult
 
-__all__ = ["DeviceIdentity", "SpecPick", "device_identity", "no_spec", "pick_spec"]
+__all__ = ["DeviceIdentity", "SpecPick", "device_identity", "drive_environment", "no_spec",
+           "pick_spec", "with_drive"]
 
 HOW_TO_CHOOSE = ("choose a spec sheet in Results → Vendor spec sheet, or with --spec ID (see: "
                  "ssdprof specs list); the choice is remembered for this device")
@@ -27,6 +29,25 @@ class DeviceIdentity:
     does not name (a virtual disk), the machine and the disk."""
     description: str
     """How the device is named to the user, e.g. 'disk vda on vm'."""
+
+
+def with_drive(environment: Environment, drive: DriveHealth | None) -> Environment:
+    """``environment`` with the drive's own identity (its SMART model, serial and firmware) where
+    the OS told none: a disk behind a layer the probe does not see through still finds its sheet."""
+    if environment.device_model or drive is None or not drive.model:
+        return environment
+    return environment.model_copy(update={"device_model": drive.model,
+                                          "device_serial": drive.serial,
+                                          "device_firmware": drive.firmware})
+
+
+def drive_environment(run: RunResult) -> Environment:
+    """The run's environment for choosing its spec sheet: the drive's word fills a model the OS
+    did not give (the local drive's, else a one-host run's host drive's)."""
+    record = run.drive_health
+    if record is None and len(run.hosts) == 1:
+        record = run.hosts[0].drive_health
+    return with_drive(run.environment, record.before if record is not None else None)
 
 
 def device_identity(environment: Environment) -> DeviceIdentity:

@@ -60,7 +60,13 @@ class DriveHealth(BaseModel):
     available_spare_pct: int | None = None
     available_spare_threshold_pct: int | None = None
     data_read_bytes: int | None = Field(default=None, description="NVMe data units read × 512,000")
-    data_written_bytes: int | None = Field(default=None, description="NVMe data units written × 512,000")
+    data_written_bytes: int | None = Field(
+        default=None, description="host writes by the drive's count: NVMe data units × 512,000, "
+        "or an ATA attribute (Total_LBAs_Written × the block size, Host_Writes_32MiB × 32 MiB)")
+    nand_written_bytes: int | None = Field(
+        default=None, description="what the drive wrote to its flash (host writes plus its own), "
+        "where it counts them (ATA NAND_Writes_32MiB); null where it exposes no such counter")
+    nand_source: str = Field(default="", description="the counter nand_written_bytes came from")
     host_read_commands: int | None = None
     host_write_commands: int | None = None
     media_errors: int | None = None
@@ -93,6 +99,11 @@ class HealthDelta(BaseModel):
     temperature_after_c: float | None = None
     temperature_max_c: float | None = Field(default=None, description="the highest sampled during the run")
     new_critical_warnings: list[str] = Field(default_factory=list)
+    nand_written_bytes: int | None = Field(default=None, description="flash writes during the run")
+    write_amplification: float | None = Field(
+        default=None, description="flash bytes written / host bytes written, by the drive's counts")
+    write_amplification_note: str = Field(
+        default="", description="how the figure was found, or why there is none")
 
 
 class TemperatureSample(BaseModel):

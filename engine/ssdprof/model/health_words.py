@@ -12,7 +12,7 @@ from ssdprof.model.quantities import format_size
 if TYPE_CHECKING:
     from ssdprof.model.health import DriveHealth, HealthRecord
 
-__all__ = ["format_celsius", "health_rows", "health_title"]
+__all__ = ["drive_rows", "format_celsius", "health_rows", "health_title"]
 
 
 def format_celsius(value: float | None) -> str:
@@ -61,8 +61,16 @@ def health_rows(record: HealthRecord) -> list[tuple[str, str]]:
                      f"{_mb(d.run_written_bytes)}, ± 1 data unit of 512,000 B)"))
     if d is not None and d.read_bytes is not None:
         rows.append(("read, by the drive", f"{_mb(d.read_bytes)} (the run: {_mb(d.run_read_bytes)})"))
+    if d is not None and d.nand_written_bytes is not None:
+        rows.append(("written to flash, by the drive", _mb(d.nand_written_bytes)))
+    if d is not None and d.write_amplification is not None:
+        rows.append(("write amplification",
+                     f"{d.write_amplification:.2f} ({d.write_amplification_note})"))
+    elif d is not None and d.write_amplification_note:
+        rows.append(("write amplification", d.write_amplification_note))
     for label, field, show in (
         ("data written, lifetime", "data_written_bytes", _mb),
+        ("flash written, lifetime", "nand_written_bytes", _mb),
         ("percentage used", "percentage_used", lambda v: "-" if v is None else f"{v} %"),
         ("available spare", "available_spare_pct", lambda v: "-" if v is None else f"{v} %"),
         ("host write commands", "host_write_commands", _plain),
@@ -81,3 +89,75 @@ def health_rows(record: HealthRecord) -> list[tuple[str, str]]:
             record, lambda h: h.critical_warnings, lambda v: "; ".join(v) or "none")))
     rows += [("missing", line) for line in b.missing]
     return rows
+
+
+
+def _bytes(value: int | None) -> str:
+    """Exact bytes, and their size in decimal units as drive makers count."""
+    if value is None:
+        return "-"
+    units = ((1e12, "TB"), (1e9, "GB"), (1e6, "MB"))
+    scaled = next(((value / factor, unit) for factor, unit in units if value >= factor),
+                  (float(value), "B"))
+    return f"{value:,} B" + (f" ({scaled[0]:,.2f} {scaled[1]})" if scaled[1] != "B" else "")
+
+
+def _seconds(value: int | None) -> str:
+    return "-" if value is None else f"{value:,} s"
+
+
+def _percent(value: int | None) -> str:
+    return "-" if value is None else f"{value} %"
+
+
+def _thermal(h: DriveHealth) -> str:
+    if not h.thermal_transitions:
+        return ("not reported (nvme-cli's smart-log gives an NVMe drive's counts; smartctl's JSON "
+                "does not)")
+    parts = []
+    for level, count in enumerate(h.thermal_transitions, start=1):
+        spent = h.thermal_time_s[level - 1] if level <= len(h.thermal_time_s) else None
+        parts.append(f"level {level}: {count:,} transition(s)"
+                     + (f", {spent:,} s throttled" if spent is not None else ""))
+    return "; ".join(parts)
+
+
+def _flash(h: DriveHealth) -> str:
+    if h.nand_written_bytes is None:
+        return "not exposed by the drive: its write amplification cannot be known"
+    return _bytes(h.nand_written_bytes) + (f" ({h.nand_source})" if h.nand_source else "")
+
+
+def _temperature(h: DriveHealth) -> str:
+    limits = ", ".join(f"{name} {format_celsius(value)}" for name, value in
+                       (("warning", h.warning_temp_c), ("critical", h.critical_temp_c))
+                       if value is not None)
+    told = f" ({h.temperature_source})" if h.temperature_source else ""
+    return format_celsius(h.temperature_c) + told + (f"; {limits}" if limits else "")
+
+
+def drive_rows(h: DriveHealth) -> list[tuple[str, str]]:
+    """One reading in words (``ssdprof drive show``): every field, '-' where no tool told it; what
+    is missing and how to get it, last."""
+    threshold = h.available_spare_threshold_pct
+    warnings = "-" if h.critical_warning is None else "; ".join(h.critical_warnings) or "none"
+    rows = [
+        ("protocol", h.protocol or "-"),
+        ("temperature", _temperature(h)),
+        ("percentage used", _percent(h.percentage_used)),
+        ("available spare", _percent(h.available_spare_pct)
+         + (f" (threshold {threshold} %)" if threshold is not None else "")),
+        ("data read", _bytes(h.data_read_bytes)),
+        ("data written", _bytes(h.data_written_bytes)),
+        ("written to flash", _flash(h)),
+        ("host read commands", _plain(h.host_read_commands)),
+        ("host write commands", _plain(h.host_write_commands)),
+        ("media errors", _plain(h.media_errors)),
+        ("error-log entries", _plain(h.error_log_entries)),
+        ("critical warnings", warnings),
+        ("thermal management", _thermal(h)),
+        ("time over warning temperature", _seconds(h.warning_temp_time_s)),
+        ("time over critical temperature", _seconds(h.critical_temp_time_s)),
+        ("power-on hours", _plain(h.power_on_hours)),
+    ]
+    return rows + [("missing", line) for line in h.missing]

@@ -1,11 +1,11 @@
 # shellcheck shell=sh
 # Each host's one session for every point of a sweep (ssdprof.remote.launch), run as
 #   sh -c PROGRAM ssdprof-run
-# after watchdog.sh. Lines on stdin (any other line is ssdprof's heartbeat):
+# after watchdog.sh and drive_word.sh. Lines on stdin (any other line is ssdprof's heartbeat):
 #   run N J [D]   followed by N lines, one argument each: fio's argv for the next point, which runs J jobs.
 #                 Answers "ssdprof-ready CLOCK_NS" at once (the host's clock, for the start time's offset).
 #                 With D (MAJOR:MINOR of the device counting the point's I/O), the drive beneath it is asked for
-#                 its own word (drive_word, below) now and again once fio has ended. Then it starts fio
+#                 its own word (drive_word, in drive_word.sh) now and again once fio has ended. Then it starts fio
 #                 with every job held at a gate just before its first I/O (fio's
 #                 exec_prerun runs gate.sh, below, after the job's set-up: parsing, files, buffers, engine).
 #                 "ssdprof-pid PID", then "ssdprof-armed" once all J jobs wait at the gate.
@@ -72,43 +72,10 @@ arm() {  # "N J [D]", then N argument lines
     set -- "$@" "${arg#in }"; n=$((n - 1))
   done
   say "ssdprof-ready $(date +%s%N)"
-  [ -z "$health" ] || drive_word before
+  [ -z "$health" ] || drive_word before "$health"
   { sh -c 'echo "pid $$" >&5; exec "$@"' ssdprof-fio "$@" "--exec_prerun=$prerun" </dev/null 6>&2
     echo "exit $?" >&5; } &
   runner=$!
-}
-
-drive_word() {  # before|after: what the disk beneath the target says of itself (ssdprof.remote.drive_word reads it)
-  dev=$(whole_disk "$health") || return 0
-  say "ssdprof-health $1 device $dev"
-  case ${dev##*/} in
-    nvme*)
-      ask "$1" smart-log nvme smart-log "$dev" -o json
-      if [ "$asked" != 0 ]; then ask "$1" smartctl smartctl --json -a "$dev"
-      elif [ "$1" = before ]; then
-        ask before id-ctrl nvme id-ctrl "$dev" -o json; ask before id-ns nvme id-ns "$dev" -o json
-      fi ;;
-    *) ask "$1" smartctl smartctl --json -a "$dev" ;;
-  esac
-  for sensor in /sys/block/"${dev##*/}"/device/hwmon*/temp1_input /sys/block/"${dev##*/}"/device/hwmon/hwmon*/temp1_input; do
-    [ -r "$sensor" ] && read -r milli <"$sensor" && { say "ssdprof-health $1 hwmon $milli"; break; }
-  done
-}
-
-whole_disk() {  # MAJOR:MINOR -> /dev/NAME of the whole disk (a partition's parent)
-  node=$(readlink -f "/sys/dev/block/$1" 2>/dev/null) && [ -n "$node" ] || return 1
-  [ ! -f "$node/partition" ] || node=${node%/*}
-  echo "/dev/${node##*/}"
-}
-
-ask() {  # WHEN KEY PROGRAM ARG...: one tool's answer, its output on one line (JSON holds no raw line break)
-  when=$1 key=$2; shift 2
-  tool=$(command -v "$1" || PATH=/usr/sbin:/sbin command -v "$1") || { asked=missing; say "ssdprof-health $when $key missing"; return; }
-  shift
-  if command -v timeout >/dev/null; then timeout 20 "$tool" "$@" >health.out 2>health.err; else "$tool" "$@" >health.out 2>health.err; fi
-  asked=$?
-  say "ssdprof-health $when $key $asked $(tr -d '\r\n' <health.out)"
-  say "ssdprof-health-err $when $key $(head -c 300 health.err | tr '\r\n' '  ')"
 }
 
 disks() {  # before|after: every disk's counters, for how much of the queue reached the device
@@ -155,7 +122,7 @@ point_end() {  # fio's exit status
   # The helpers and their sleeps hold none of the session's descriptors, so SSH does not wait for them.
   [ -z "$mon$killer" ] || end_helpers ${mon:+"$mon"} ${killer:+"$killer"}
   # Before the exit status: ssdprof reads this host's lines up to it before the point counts as done.
-  [ -z "$health" ] || drive_word after
+  [ -z "$health" ] || drive_word after "$health"
   say "ssdprof-exit $1"
   exec 4<>gate 4>&-  # a gate whose job was killed while waiting lets its shell go
   pid='' runner='' mon='' killer='' stopping=''

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ssdprof.remote.probe import probe_script
 
-__all__ = ["HEARTBEAT_S", "LOST_AFTER_S", "beat", "host_program", "send_line"]
+__all__ = ["CALLS", "HEARTBEAT_S", "LOST_AFTER_S", "beat", "host_program", "send_line"]
 
 HEARTBEAT_S = 1.0
 LOST_AFTER_S = 10
@@ -23,12 +23,21 @@ LOST_AFTER_S = 10
 connection (ServerAliveInterval 2 x ServerAliveCountMax 3), after which fio's output has nowhere to go."""
 
 
+CALLS: dict[str, tuple[str, ...]] = {
+    "fio_wrapper.sh": ("drive_word.sh",),
+    "drive_show.sh": ("drive_word.sh",),
+}
+"""The shell libraries (``.sh`` beside this module) each program calls beyond the watchdog's."""
+
+
 @functools.cache
 def host_program(name: str, *, probe: bool = False) -> str:
     """The host-side program ``name`` (a ``.sh`` beside this module) after what it calls: the watchdog's
-    functions and, with ``probe``, ``probe.sh`` as the function ``probe_host``."""
+    functions, its libraries in :data:`CALLS` and, with ``probe``, ``probe.sh`` as the function
+    ``probe_host``."""
     here = Path(__file__)
     parts = [f"lost_after_s={LOST_AFTER_S}\n", here.with_name("watchdog.sh").read_text()]
+    parts += [here.with_name(library).read_text() for library in CALLS.get(name, ())]
     if probe:
         parts.append(f"probe_host() {{\n{probe_script()}}}\n")
     return "".join([*parts, here.with_name(name).read_text()])

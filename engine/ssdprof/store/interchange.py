@@ -126,13 +126,21 @@ def _iso(timestamp_ms: int | None) -> str:
 
 # ------------------------------------------------------------------------------------------- export
 
+DRIVE_COLUMNS = (
+    "drive_model", "drive_firmware", "drive_serial", "drive_temp_before_c", "drive_temp_after_c",
+    "drive_temp_max_c", "drive_written_bytes", "drive_throttled_s", "drive_write_amplification",
+)
+"""The drive's own word around the run (``drive_health``), empty where it was not asked or told:
+its identity, temperatures, the bytes it counted written, seconds throttled, and flash writes over
+host writes where it counts its flash writes."""
+
 CSV_COLUMNS = [
     "run_id", "started_at", "status", "engine", "ioengine", "pattern", "read_pct", "block_size_bytes", "queue_depth",
     "numjobs", "runtime_s", "ramp_s", "direct", "device_model", "interface", "direction", "io_count", "iops",
     "bw_bytes_per_s", "bw_MB_per_s", "bw_MiB_per_s", "latency_kind",
     "lat_ns_mean", "lat_ns_stddev", "lat_ns_min", "lat_ns_max", "lat_ns_p50", "lat_ns_p90", "lat_ns_p95", "lat_ns_p99",
     "lat_ns_p99_9", "lat_ns_p99_99", "slat_ns_mean", "clat_ns_mean", "clat_ns_p50", "clat_ns_p99",
-    "device_mean_in_flight", "device_request_lat_ns_mean", "warnings", "tags",
+    "device_mean_in_flight", "device_request_lat_ns_mean", *DRIVE_COLUMNS, "warnings", "tags",
 ]
 """lat_ns is total latency (submission to completion); slat_ns and clat_ns are its breakdown; device_* is
 the device's side of the queue (the run's ``device_queue``: mean I/Os the block layer held, and its time per
@@ -158,6 +166,26 @@ def _device_columns(run: RunResult, direction: str) -> dict[str, str]:
     return {"device_mean_in_flight": f"{queue.mean_in_flight:.2f}", "device_request_lat_ns_mean": _num(per_request)}
 
 
+def _drive_columns(run: RunResult) -> dict[str, str]:
+    record = run.drive_health
+    if record is None:
+        return dict.fromkeys(DRIVE_COLUMNS, "")
+    drive, delta = record.before, record.delta
+
+    def told(value: float | int | None, form: str = "{}") -> str:
+        return "" if value is None else form.format(value)
+
+    return {
+        "drive_model": drive.model, "drive_firmware": drive.firmware, "drive_serial": drive.serial,
+        "drive_temp_before_c": told(drive.temperature_c),
+        "drive_temp_after_c": told(record.after.temperature_c if record.after else None),
+        "drive_temp_max_c": told(delta.temperature_max_c if delta else None),
+        "drive_written_bytes": told(delta.written_bytes if delta else None),
+        "drive_throttled_s": told(delta.thermal_time_s if delta else None),
+        "drive_write_amplification": told(delta.write_amplification if delta else None, "{:.3f}"),
+    }
+
+
 def export_json(runs: list[RunResult]) -> str:
     return json.dumps({"runs": [r.summary_json() for r in runs]}, indent=2)
 
@@ -181,7 +209,8 @@ def export_csv(runs: list[RunResult]) -> str:
                 "interface": run.environment.interface, "direction": name, "io_count": stats.io_count,
                 "iops": f"{stats.iops:.3f}", "bw_bytes_per_s": f"{stats.bw_bytes_per_s:.0f}",
                 "bw_MB_per_s": f"{stats.bw_bytes_per_s / 1e6:.3f}", "bw_MiB_per_s": f"{stats.bw_bytes_per_s / 1048576:.3f}",
-                **_latency_columns(stats), **_device_columns(run, name), "warnings": " | ".join(w.message for w in run.warnings),
+                **_latency_columns(stats), **_device_columns(run, name), **_drive_columns(run),
+                "warnings": " | ".join(w.message for w in run.warnings),
                 "tags": ";".join(f"{k}={v}" for k, v in run.tags.items()),
             })
     return out.getvalue()

@@ -16,7 +16,16 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from ssdprof.model.health import CRITICAL_WARNING_BITS, DriveHealth
+from ssdprof.model.health import DriveHealth
+from ssdprof.target.health_smartctl import parse_smartctl
+from ssdprof.target.health_values import (
+    DATA_UNIT_BYTES,
+    counter,
+    critical_warnings,
+    kelvin_to_c,
+    minutes_to_s,
+    units_bytes,
+)
 
 __all__ = [
     "DATA_UNIT_BYTES",
@@ -31,9 +40,6 @@ __all__ = [
     "snapshot",
 ]
 
-DATA_UNIT_BYTES = 512_000
-"""An NVMe data unit: 1,000 units of 512 bytes (the drive rounds up)."""
-KELVIN = 273.15
 TOOL_TIMEOUT_S = 20.0
 
 Command = Callable[[list[str]], "tuple[int, str, str] | None"]
@@ -53,124 +59,44 @@ def run_command(argv: list[str]) -> tuple[int, str, str] | None:
     return done.returncode, done.stdout, done.stderr
 
 
-def _int(value: Any) -> int | None:
-    """A counter as an exact int: nvme-cli writes 128-bit ones as numbers or digit strings."""
-    if isinstance(value, bool) or value is None:
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, float):
-        return int(value)
-    if isinstance(value, str) and value.strip().replace(",", "").isdigit():
-        return int(value.strip().replace(",", ""))
-    if isinstance(value, Mapping):  # newer nvme-cli: {"value": N, ...}; smartctl: {"raw": {"value": N}}
-        return _int(value.get("value"))
-    return None
-
-
-def _kelvin_to_c(value: Any) -> float | None:
-    kelvin = _int(value)
-    return round(kelvin - KELVIN, 2) if kelvin else None
-
-
-def critical_warnings(byte: int | None) -> list[str]:
-    """The critical-warning bits that are set, in words."""
-    if not byte:
-        return []
-    return [text for bit, text in enumerate(CRITICAL_WARNING_BITS) if byte >> bit & 1]
-
-
 def parse_nvme_smart_log(data: Mapping[str, Any]) -> dict[str, Any]:
-    """DriveHealth fields from ``nvme smart-log -o json`` (nvme-cli 1.x and 2.x)."""
-    warning = _int(data.get("critical_warning"))
-    units_read, units_written = _int(data.get("data_units_read")), _int(data.get("data_units_written"))
-    warning_min, critical_min = _int(data.get("warning_temp_time")), _int(data.get("critical_comp_time"))
-    levels = [_int(data.get(f"thm_temp{k}_trans_count")) for k in (1, 2)]
-    times = [_int(data.get(f"thm_temp{k}_total_time")) for k in (1, 2)]
+    """DriveHealth fields from ``nvme smart-log -o json`` (nvme-cli 1.x and 2.x: 2.11 writes the
+    critical-warning byte as an object with its bits, read through its "value")."""
+    warning = counter(data.get("critical_warning"))
+    levels = [counter(data.get(f"thm_temp{k}_trans_count")) for k in (1, 2)]
+    times = [counter(data.get(f"thm_temp{k}_total_time")) for k in (1, 2)]
     return {
-        "temperature_c": _kelvin_to_c(data.get("temperature")),
-        "percentage_used": _int(data.get("percent_used", data.get("percentage_used"))),
-        "available_spare_pct": _int(data.get("avail_spare")),
-        "available_spare_threshold_pct": _int(data.get("spare_thresh")),
-        "data_read_bytes": None if units_read is None else units_read * DATA_UNIT_BYTES,
-        "data_written_bytes": None if units_written is None else units_written * DATA_UNIT_BYTES,
-        "host_read_commands": _int(data.get("host_read_commands")),
-        "host_write_commands": _int(data.get("host_write_commands")),
-        "media_errors": _int(data.get("media_errors")),
-        "error_log_entries": _int(data.get("num_err_log_entries")),
+        "temperature_c": kelvin_to_c(data.get("temperature")),
+        "percentage_used": counter(data.get("percent_used", data.get("percentage_used"))),
+        "available_spare_pct": counter(data.get("avail_spare")),
+        "available_spare_threshold_pct": counter(data.get("spare_thresh")),
+        "data_read_bytes": units_bytes(data.get("data_units_read"), DATA_UNIT_BYTES),
+        "data_written_bytes": units_bytes(data.get("data_units_written"), DATA_UNIT_BYTES),
+        "host_read_commands": counter(data.get("host_read_commands")),
+        "host_write_commands": counter(data.get("host_write_commands")),
+        "media_errors": counter(data.get("media_errors")),
+        "error_log_entries": counter(data.get("num_err_log_entries")),
         "critical_warning": warning,
         "critical_warnings": critical_warnings(warning),
         "thermal_transitions": [v for v in levels if v is not None],
         "thermal_time_s": [v for v in times if v is not None],
-        "warning_temp_time_s": None if warning_min is None else warning_min * 60,
-        "critical_temp_time_s": None if critical_min is None else critical_min * 60,
-        "power_on_hours": _int(data.get("power_on_hours")),
+        "warning_temp_time_s": minutes_to_s(data.get("warning_temp_time")),
+        "critical_temp_time_s": minutes_to_s(data.get("critical_comp_time")),
+        "power_on_hours": counter(data.get("power_on_hours")),
     }
 
 
 def parse_nvme_id_ctrl(data: Mapping[str, Any]) -> dict[str, Any]:
     """Identity and temperature thresholds from ``nvme id-ctrl -o json`` (thresholds in Kelvin)."""
-    capacity = _int(data.get("tnvmcap"))
+    capacity = counter(data.get("tnvmcap"))
     return {
         "model": str(data.get("mn", "")).strip(),
         "firmware": str(data.get("fr", "")).strip(),
         "serial": str(data.get("sn", "")).strip(),
-        "warning_temp_c": _kelvin_to_c(data.get("wctemp")),
-        "critical_temp_c": _kelvin_to_c(data.get("cctemp")),
+        "warning_temp_c": kelvin_to_c(data.get("wctemp")),
+        "critical_temp_c": kelvin_to_c(data.get("cctemp")),
         **({"capacity_bytes": capacity} if capacity else {}),
     }
-
-
-def parse_smartctl(data: Mapping[str, Any]) -> dict[str, Any]:
-    """DriveHealth fields from ``smartctl --json -a`` (7.x), NVMe or ATA; temperatures in °C."""
-    fields: dict[str, Any] = {
-        "protocol": str(data.get("device", {}).get("protocol", "")),
-        "model": str(data.get("model_name", "")).strip(),
-        "firmware": str(data.get("firmware_version", "")).strip(),
-        "serial": str(data.get("serial_number", "")).strip(),
-        "capacity_bytes": _int(data.get("user_capacity", {}).get("bytes")),
-        "logical_block_bytes": _int(data.get("logical_block_size")),
-        "temperature_c": _float(data.get("temperature", {}).get("current")),
-        "power_on_hours": _int(data.get("power_on_time", {}).get("hours")),
-    }
-    log = data.get("nvme_smart_health_information_log")
-    if isinstance(log, Mapping):
-        fields.update(_smartctl_nvme_log(log))
-        fields["warning_temp_c"] = _float(data.get("temperature", {}).get("op_limit_max"))
-        fields["critical_temp_c"] = _float(data.get("temperature", {}).get("critical_limit_max"))
-    errors = data.get("ata_smart_error_log", {}).get("summary", {}).get("count")
-    if errors is not None:
-        fields["error_log_entries"] = _int(errors)
-    return {key: value for key, value in fields.items() if value not in (None, "")}
-
-
-def _smartctl_nvme_log(log: Mapping[str, Any]) -> dict[str, Any]:
-    units_read, units_written = _int(log.get("data_units_read")), _int(log.get("data_units_written"))
-    warning = _int(log.get("critical_warning"))
-    return {
-        "percentage_used": _int(log.get("percentage_used")),
-        "available_spare_pct": _int(log.get("available_spare")),
-        "available_spare_threshold_pct": _int(log.get("available_spare_threshold")),
-        "data_read_bytes": None if units_read is None else units_read * DATA_UNIT_BYTES,
-        "data_written_bytes": None if units_written is None else units_written * DATA_UNIT_BYTES,
-        "host_read_commands": _int(log.get("host_reads")),
-        "host_write_commands": _int(log.get("host_writes")),
-        "media_errors": _int(log.get("media_errors")),
-        "error_log_entries": _int(log.get("num_err_log_entries")),
-        "critical_warning": warning,
-        "critical_warnings": critical_warnings(warning),
-        "warning_temp_time_s": _minutes(log.get("warning_temp_time")),
-        "critical_temp_time_s": _minutes(log.get("critical_comp_time")),
-    }
-
-
-def _minutes(value: Any) -> int | None:
-    minutes = _int(value)
-    return None if minutes is None else minutes * 60
-
-
-def _float(value: Any) -> float | None:
-    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
 
 def read_hwmon_c(device: str, sys_root: Path = Path("/sys")) -> float | None:
@@ -198,9 +124,9 @@ def _json(answer: tuple[int, str, str] | None) -> dict[str, Any] | None:
 def parse_nvme_id_ns(data: Mapping[str, Any]) -> dict[str, Any]:
     """Capacity and the LBA format in use from ``nvme id-ns -o json`` (ds: log2 of block bytes)."""
     formats = data.get("lbafs") or []
-    index = (_int(data.get("flbas")) or 0) & 0xF
-    shift = _int(formats[index].get("ds")) if index < len(formats) else None
-    blocks = _int(data.get("nsze"))
+    index = (counter(data.get("flbas")) or 0) & 0xF
+    shift = counter(formats[index].get("ds")) if index < len(formats) else None
+    blocks = counter(data.get("nsze"))
     if not shift:
         return {}
     return {"logical_block_bytes": 1 << shift,

@@ -21,6 +21,7 @@ from ssdprof.model.health import (
     HealthRecord,
     TemperatureSample,
 )
+from ssdprof.model.health_amplification import write_amplification
 from ssdprof.model.results import DirectionStats, Severity, ValidityWarning
 from ssdprof.target.health import DATA_UNIT_BYTES, Command, read_hwmon_c, run_command, snapshot
 
@@ -112,8 +113,12 @@ def health_delta(before: DriveHealth, after: DriveHealth, read: DirectionStats,
                    if before.thermal_transitions and after.thermal_transitions else None)
     throttled = (sum(after.thermal_time_s) - sum(before.thermal_time_s)
                  if before.thermal_time_s and after.thermal_time_s else None)
+    written = _change(before.data_written_bytes, after.data_written_bytes)
+    nand = _change(before.nand_written_bytes, after.nand_written_bytes)
+    amplification, how = write_amplification(nand, written, write.io_bytes)
     return HealthDelta(
-        written_bytes=_change(before.data_written_bytes, after.data_written_bytes),
+        written_bytes=written, nand_written_bytes=nand,
+        write_amplification=amplification, write_amplification_note=how,
         read_bytes=_change(before.data_read_bytes, after.data_read_bytes),
         run_written_bytes=write.io_bytes, run_read_bytes=read.io_bytes,
         media_errors=_change(before.media_errors, after.media_errors),

@@ -34,6 +34,7 @@ from ssdprof.app.contract.analysis import (
 )
 from ssdprof.app.contract.base import Result
 from ssdprof.app.contract.curves import CURVE_METHODS
+from ssdprof.app.contract.drive import DRIVE_METHODS
 from ssdprof.app.contract.hosts import (
     WATCH_METHODS,
     HostAddParams,
@@ -215,6 +216,8 @@ METHODS: dict[str, Method] = {
     **{name: Method(params=params, result=result, summary=summary) for name, (params, result, summary) in CURVE_METHODS.items()},
     **{name: Method(params=params, result=result, summary=summary)
        for name, (params, result, summary) in SUSTAIN_METHODS.items()},
+    **{name: Method(params=params, result=result, summary=summary)
+       for name, (params, result, summary) in DRIVE_METHODS.items()},
 }
 
 

@@ -32,6 +32,7 @@ from ssdprof.app.planner import check_base
 from ssdprof.app.service.analysis import Analysis
 from ssdprof.app.service.charts import Charts
 from ssdprof.app.service.curves import Curves
+from ssdprof.app.service.drive import Drives
 from ssdprof.app.service.hosts import Hosts
 from ssdprof.app.service.predict import Models
 from ssdprof.app.service.pts import PtsTests
@@ -80,7 +81,7 @@ class EngineService:
                                                            Curves(self.store, self._sweeps, analysis.library), self._pts,
                                                            Summaries(self.store, analysis.runs,
                                                                      analysis.library), ScaleUp(analysis.runs),
-                                                           self._sustain])
+                                                           self._sustain, Drives(ssh)])
 
     def call(self, method: str, raw_params: Any) -> BaseModel:
         """Validate ``raw_params`` against the contract and run the method; raises RpcError."""
