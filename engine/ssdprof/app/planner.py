@@ -156,11 +156,13 @@ def check_base(raw: dict[str, Any], *, check_target: bool, default_dir: Path | N
 
 @dataclass(frozen=True)
 class Preflight:
-    """A sweep as planned and checked: its spec, and the local target as resolved by the check
-    (None for hosts, or when the target was not checked), which the runner's site then uses."""
+    """A sweep as planned and checked: its spec, the local target as resolved by the check (None for
+    hosts, or when the target was not checked) and the RBD image the hosts measure, as the planner
+    read it (None: no image); the runner's site uses them as they are."""
 
     spec: SweepSpec
     target: TargetPlan | None = None
+    rbd: RbdTarget | None = None
 
 
 def plan_sweep(request: SweepRequest, *, check_target: bool = False, default_dir: Path | None = None) -> SweepSpec:
@@ -182,8 +184,10 @@ def _plan(request: SweepRequest, *, check_target: bool, default_dir: Path | None
     problems.add(*checked.problems)
     if request.preset and request.factors:
         problems.add(problem("preset", "give either a preset or factors to vary, not both", with_rule=False))
+    remote, rbd = None, None
     with problems.collect():
         remote = _remote(request)
+        rbd = rbd_target(remote) if remote is not None else None
     spec = None
     if checked.workload is not None:
         with problems.collect():
@@ -196,7 +200,7 @@ def _plan(request: SweepRequest, *, check_target: bool, default_dir: Path | None
     assert spec is not None
     return Preflight(spec.model_copy(update={"name": request.name or spec.name,
                                              "tags": {**spec.tags, **request.tags}, "remote": remote}),
-                     target)
+                     target, rbd)
 
 
 def _points(request: SweepRequest, base: Workload) -> SweepSpec:
@@ -235,16 +239,15 @@ def _remote(request: SweepRequest) -> RemoteSpec | None:
     if request.remote_devices and request.base.size_bytes is None:
         raise WorkloadError.single("size_bytes", "--size", "give --size with --remote-device: the region is not guessed "
                                                            "from devices on other machines")
-    remote = RemoteSpec(hosts=names, target_dir=request.remote_dir, target_dirs=dict(request.remote_dirs),
-                        devices=dict(request.remote_devices), rbd=request.rbd, ceph_conf=request.ceph_conf,
-                        ceph_user=request.ceph_user)
-    rbd_target(remote)  # refused here by the rule the hosts' site reads it with
-    return remote
+    return RemoteSpec(hosts=names, target_dir=request.remote_dir, target_dirs=dict(request.remote_dirs),
+                      devices=dict(request.remote_devices), rbd=request.rbd, ceph_conf=request.ceph_conf,
+                      ceph_user=request.ceph_user)
 
 
 def rbd_target(remote: RemoteSpec) -> RbdTarget | None:
-    """The Ceph RBD image a remote sweep measures, read from its spec by one rule: the planner's
-    check and the site that runs the points (a resumed sweep included)."""
+    """The Ceph RBD image a remote sweep measures, read from its spec by one rule, once per run: by
+    the planner (handed on in :class:`Preflight`), or by the site of a sweep resumed from the store
+    or grown as it runs (a curve, a search), whose spec is all there is."""
     return parse_rbd(remote.rbd, remote.ceph_user, remote.ceph_conf) if remote.rbd else None
 
 

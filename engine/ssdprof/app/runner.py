@@ -36,6 +36,7 @@ from ssdprof.model.sweep import POINT_OVERHEAD_S, SweepSpec
 from ssdprof.model.validity import check_validity
 from ssdprof.model.workload import Workload
 from ssdprof.remote.addresses import HostError
+from ssdprof.remote.ceph import RbdTarget
 from ssdprof.remote.multihost import cluster_warnings
 from ssdprof.remote.ssh import SshSettings
 from ssdprof.store.db import Store
@@ -93,11 +94,11 @@ class Runner:
 
     def run_sweep(self, spec: SweepSpec, *, resume_id: int | None = None, tags: dict[str, str] | None = None,
                   on_event: Callable[[RunEvent], None] | None = None, cancel: threading.Event | None = None,
-                  target: TargetPlan | None = None) -> SweepOutcome:
+                  target: TargetPlan | None = None, rbd: RbdTarget | None = None) -> SweepOutcome:
         emit = on_event or (lambda event: None)
         cancel = cancel or threading.Event()
         started = time.monotonic()
-        site = self._site(spec, target)
+        site = self._site(spec, target, rbd)
         sweep_id, done = self._open_sweep(spec, resume_id)
         measured = self._measured(sweep_id) if resume_id is not None and is_adaptive(spec) else {}
         spec = self._adapted(spec, sweep_id, measured)
@@ -195,14 +196,14 @@ class Runner:
             self.store.set_sweep_spec(sweep_id, grown)
         return grown
 
-    def _site(self, spec: SweepSpec, target: TargetPlan | None) -> Site:
-        """Check everything that can be checked before anything is written anywhere; ``target``:
-        the local target the planner's preflight resolved (:class:`~ssdprof.app.planner.Preflight`),
-        else (a resumed sweep) resolved here."""
+    def _site(self, spec: SweepSpec, target: TargetPlan | None, rbd: RbdTarget | None = None) -> Site:
+        """Check everything that can be checked before anything is written anywhere; ``target``
+        and ``rbd``: the local target and the RBD image the planner's preflight resolved
+        (:class:`~ssdprof.app.planner.Preflight`), else (a resumed sweep) resolved here."""
         if spec.remote is not None:
             store = self.store
             return RemoteSite(spec, self.ssh, links_gbps=store.host_links() if store is not None else {},
-                              watch=store.monitor_hosts() if store is not None else [])
+                              watch=store.monitor_hosts() if store is not None else [], rbd=rbd)
         engine = choose_engine(spec.points[0].engine, self.fio_executable)
         return LocalSite(spec, engine, self.default_dir, plan=target)
 

@@ -19,6 +19,7 @@ from ssdprof.model.workload import FieldProblem, WorkloadError
 from ssdprof.portable.engine import PortableEngine
 from ssdprof.portable.proof import disk_of
 from ssdprof.remote.addresses import parse_host
+from ssdprof.remote.ceph import RbdTarget
 from ssdprof.remote.multihost import DEFAULT_REMOTE_DIR, MultiHostEngine, RemoteOptions
 from ssdprof.remote.ssh import SshSettings
 from ssdprof.target.environment import capture_environment
@@ -159,13 +160,15 @@ class RemoteSite:
     """Several hosts over SSH: every host checked and prepared before any point starts."""
 
     def __init__(self, spec: SweepSpec, ssh: SshSettings,
-                 links_gbps: dict[str, float] | None = None, watch: list[str] | None = None):
+                 links_gbps: dict[str, float] | None = None, watch: list[str] | None = None,
+                 rbd: RbdTarget | None = None):
         """``watch``: the monitor-only hosts (storage nodes) to watch; one also named as a client
-        is a client."""
+        is a client. ``rbd``: the image as the planner read it (:class:`Preflight`); without it
+        (a resumed or a growing sweep) it is read from the spec, by the planner's rule."""
         assert spec.remote is not None
         remote = spec.remote
         options = RemoteOptions(hosts=[parse_host(h) for h in remote.hosts], ssh=ssh,
-                                rbd=rbd_target(remote),
+                                rbd=rbd if rbd is not None else rbd_target(remote),
                                 target_dir=remote.target_dir or DEFAULT_REMOTE_DIR, target_dirs=remote.target_dirs,
                                 devices=remote.devices, link_gbps=links_gbps or {},
                                 watch=[parse_host(h) for h in watch or [] if h not in remote.hosts])

@@ -15,6 +15,7 @@ from ssdprof.cli.main import build_parser
 from ssdprof.cli.measure import request_from_args
 from ssdprof.model.problems import from_validation
 from ssdprof.model.workload import EngineChoice, WorkloadError
+from ssdprof.remote.ceph import RbdTarget
 
 
 def from_cli(*argv: str) -> SweepRequest:
@@ -165,3 +166,18 @@ def test_a_remote_sweep_is_checked_and_run_with_one_rbd_rule() -> None:
     with pytest.raises(WorkloadError) as refused:
         plan_sweep(SweepRequest.model_validate({"hosts": ["h1"], "rbd": "no pool"}))
     assert refused.value.problems[0].field == "rbd"
+
+
+def test_a_start_reads_the_rbd_image_once_and_hands_it_on_typed(monkeypatch: pytest.MonkeyPatch) -> None:
+    from ssdprof.app import planner
+
+    read: list[str] = []
+    parse = planner.parse_rbd
+    monkeypatch.setattr(planner, "parse_rbd", lambda *given: read.append(given[0]) or parse(*given))
+    planned = preflight(SweepRequest.model_validate(
+        {"hosts": ["h1", "h2"], "rbd": "rbd/img-{host}", "ceph_user": "lab", "ceph_conf": "/etc/ceph/lab.conf"}))
+    assert read == ["rbd/img-{host}"]
+    assert planned.rbd == RbdTarget(pool="rbd", image_pattern="img-{host}", client_name="lab",
+                                    conf_path="/etc/ceph/lab.conf")
+    assert planned.target is None  # the hosts check their own targets
+    assert preflight(SweepRequest.model_validate({"hosts": ["h1"]})).rbd is None

@@ -36,6 +36,7 @@ from ssdprof.model.events import (
 )
 from ssdprof.model.sweep import SweepSpec, estimate_s
 from ssdprof.model.workload import WorkloadError
+from ssdprof.remote.ceph import RbdTarget
 from ssdprof.remote.ssh import SshSettings
 from ssdprof.store.db import Store
 from ssdprof.target.plan import TargetPlan, device_region, plan_target, widest
@@ -94,7 +95,7 @@ class Sweeps:
     def start(self, params: SweepRequest) -> SweepStarted:
         # the target is checked with every other field (all problems at once), before a sweep is stored
         planned = preflight(params, default_dir=self.default_dir)
-        return self._launch(planned.spec, None, params.tags, planned.target)
+        return self._launch(planned.spec, None, params.tags, planned.target, planned.rbd)
 
     @handles("sweep.resume")
     def resume(self, params: ResumeParams) -> SweepStarted:
@@ -167,12 +168,13 @@ class Sweeps:
         return self._launch(spec, None, tags, target)
 
     def _launch(self, spec: SweepSpec, resume_id: int | None, tags: dict[str, str],
-                target: TargetPlan | None = None) -> SweepStarted:
+                target: TargetPlan | None = None, rbd: RbdTarget | None = None) -> SweepStarted:
         if self.busy() or self.other_busy():
             raise RpcError("busy", "a sweep or PTS test is already running; cancel it or wait for it to finish")
         active = _ActiveSweep(spec.name)
-        active.thread = threading.Thread(target=self._run_sweep, args=(active, spec, resume_id, tags, target),
-                                         name="ssdprof-sweep", daemon=True)
+        active.thread = threading.Thread(target=self._run_sweep, args=(active, spec, resume_id, tags),
+                                         kwargs={"target": target, "rbd": rbd}, name="ssdprof-sweep",
+                                         daemon=True)
         self._sweep = active
         active.thread.start()
         if not active.started.wait(START_TIMEOUT_S):
@@ -186,7 +188,7 @@ class Sweeps:
         return active.announced
 
     def _run_sweep(self, active: _ActiveSweep, spec: SweepSpec, resume_id: int | None, tags: dict[str, str],
-                   target: TargetPlan | None) -> None:
+                   *, target: TargetPlan | None, rbd: RbdTarget | None) -> None:
         def on_event(event: RunEvent) -> None:
             if isinstance(event, SweepStarted):
                 active.announced = event
@@ -199,7 +201,7 @@ class Sweeps:
         try:
             runner = Runner(store, default_dir=self.default_dir, fio_executable=self.fio_executable, ssh=self.ssh)
             runner.run_sweep(spec, resume_id=resume_id, tags=tags, on_event=on_event, cancel=active.cancel,
-                             target=target)
+                             target=target, rbd=rbd)
         except Exception as exc:  # reported to the client: a sweep thread must never die silently
             active.error = exc
             if active.started.is_set():
