@@ -1,15 +1,26 @@
 """The user's own spec sheets saved and deleted: one rule for the app (``specs.save``,
-``specs.delete``) and the CLI (``ssdprof specs add|delete``), in the same words."""
+``specs.delete``) and the CLI (``ssdprof specs add|delete``), in the same words; and the sheet for a
+device (:func:`spec_for`), light enough for ``ssdprof compare`` to load without the RPC service."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from ssdprof.analysis.spec_choice import SpecPick, device_identity, pick_spec
 from ssdprof.analysis.spec_library import SpecLibrary
 from ssdprof.analysis.specs import Spec, delete_spec, write_spec
+from ssdprof.model.results import Environment
 from ssdprof.model.workload import WorkloadError
+from ssdprof.store.db import Store
 
-__all__ = ["delete_own_spec", "save_own_spec"]
+__all__ = ["delete_own_spec", "save_own_spec", "spec_for"]
+
+
+def spec_for(store: Store, library: SpecLibrary, environment: Environment,
+             chosen_id: str | None = None) -> tuple[Spec | None, SpecPick]:
+    """The sheet asked for, else the one remembered for the device, else the one matching it."""
+    remembered = store.spec_choice(device_identity(environment).key)
+    return pick_spec(library, environment, chosen_id, remembered)
 
 
 def save_own_spec(library: SpecLibrary, folder: Path, spec: Spec, *, replace: bool) -> tuple[Path, bool]:

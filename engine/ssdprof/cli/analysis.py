@@ -18,6 +18,7 @@ from ssdprof.analysis.metrics import METRICS, metric_name
 from ssdprof.analysis.spec_library import SpecLibrary
 from ssdprof.analysis.specs import SpecError, bundled_spec_dir, default_user_spec_dir
 from ssdprof.cli import scale_up
+from ssdprof.cli.commands import commands_of
 from ssdprof.cli.flags import command, common
 from ssdprof.model.quantities import parse_size_bytes
 from ssdprof.model.run_summary import AnyRun, RunSummary
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
 
 __all__ = ["COMMANDS", "handle", "print_json", "register", "select_runs", "spec_library"]
 
-COMMANDS = ("compare", "predict", "correlate")
+COMMANDS = commands_of("analysis")
 
 
 def _selection(parser: argparse.ArgumentParser, prefix: str = "") -> None:

@@ -2,7 +2,7 @@
 compared setting by setting; ``--json`` prints the contract's :class:`CompareReport`.
 
 Called by ``ssdprof.cli.analysis.handle``; the spec sheet for each group comes from the one rule
-the app and the PDF use (``app.service.summary.spec_for``: chosen, else remembered for the device,
+the app and the PDF use (``app.spec_sheets.spec_for``: chosen, else remembered for the device,
 else matched to the drive model)."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from ssdprof.analysis.spec_library import SpecLibrary
 from ssdprof.analysis.specs import Spec
 from ssdprof.app.contract.analysis import ObservationInfo
 from ssdprof.app.contract.specs import CompareReport, GroupVerdict, RepeatGroup, RunSpecComparison
-from ssdprof.app.service.summary import spec_for
+from ssdprof.app.spec_sheets import spec_for
 from ssdprof.cli.analysis import print_json, select_runs, spec_library
 from ssdprof.model.run_summary import AnyRun
 from ssdprof.model.workload import WorkloadError

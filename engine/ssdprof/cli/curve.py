@@ -4,7 +4,6 @@ within a latency target): the same workload and host flags as ``run``, planned b
 from __future__ import annotations
 
 import argparse
-import json
 import signal
 import sys
 import threading
@@ -14,11 +13,13 @@ from typing import Any
 from ssdprof.analysis.spec_library import SpecLibrary
 from ssdprof.analysis.specs import bundled_spec_dir, default_user_spec_dir
 from ssdprof.app.adaptive import stored, stored_curve, stored_slo
+from ssdprof.app.contract.cli import CurvePdfWritten
 from ssdprof.app.curve import CurveRequest, plan_curve, summarize_curve
 from ssdprof.app.planner import validated
 from ssdprof.app.runner import Runner
 from ssdprof.app.slo import SloRequest, plan_slo, summarize_slo
 from ssdprof.cli import hosts as cli_hosts
+from ssdprof.cli.commands import commands_of
 from ssdprof.cli.flags import command
 from ssdprof.cli.measure import install_interrupt, parse_tags, request_from_args, run_flags, workload_flags
 from ssdprof.cli.terminal import ProgressPrinter
@@ -30,7 +31,7 @@ from ssdprof.store.interchange import curve_csv
 
 __all__ = ["COMMANDS", "handle", "register"]
 
-COMMANDS = ("curve", "slo")
+COMMANDS = commands_of("curve")
 
 
 def register(sub: Any) -> None:
@@ -164,7 +165,8 @@ def _need_output(args: argparse.Namespace, example: str) -> None:
 def _write_pdf(args: argparse.Namespace, pdf: bytes, what: str, points: int) -> int:
     args.output.write_bytes(pdf)
     if args.json:
-        print(json.dumps({"output": str(args.output), "bytes": len(pdf), "points": points}))
+        written = CurvePdfWritten(output=str(args.output), bytes=len(pdf), points=points)
+        print(written.model_dump_json(indent=2))
     else:
         print(f"wrote {args.output} ({len(pdf) // 1024} KiB, {what} with {points} point(s))", file=sys.stderr)
     return 0
@@ -172,7 +174,7 @@ def _write_pdf(args: argparse.Namespace, pdf: bytes, what: str, points: int) -> 
 
 def _print(summary: CurveSummary | SloSummary, *, as_json: bool) -> None:
     if as_json:
-        print(json.dumps(summary.model_dump(mode="json"), indent=2, ensure_ascii=False))
+        print(summary.model_dump_json(indent=2))
         return
     if isinstance(summary, CurveSummary):
         print(f"{summary.label}: maximum {summary.max_iops or 0:,.0f} IOPS ({summary.engine})")

@@ -4,17 +4,18 @@ engine's one planner (:func:`plan_sweep`, as the RPC and the GUI are), then run 
 from __future__ import annotations
 
 import argparse
-import json
 import signal
 import sys
 import threading
 from types import FrameType
 from typing import Any
 
+from ssdprof.app.contract.cli import OneRun, SweepRan
 from ssdprof.app.planner import Preflight, SweepRequest, WorkloadInput, plan_sweep, preflight, validated
 from ssdprof.app.planner import parse_tags as planner_tags
-from ssdprof.app.runner import Runner
+from ssdprof.app.runner import Runner, SweepOutcome
 from ssdprof.cli import hosts as cli_hosts
+from ssdprof.cli.commands import commands_of
 from ssdprof.cli.flags import breakdown_flag, command, common
 from ssdprof.cli.terminal import ProgressPrinter, format_runs_table
 from ssdprof.model.problems import problem
@@ -24,8 +25,10 @@ from ssdprof.remote.multihost import DEFAULT_REMOTE_DIR
 from ssdprof.store.db import Store
 from ssdprof.target.plan import device_region
 
-__all__ = ["VARY_NAMES", "WORKLOAD_FLAGS", "install_interrupt", "measure", "measure_flags", "parse_tags", "request_from_args",
-           "run_flags", "workload_flags"]
+__all__ = ["COMMANDS", "VARY_NAMES", "WORKLOAD_FLAGS", "handle", "install_interrupt", "outcome_json",
+           "parse_tags", "register", "request_from_args", "run_flags", "workload_flags"]
+
+COMMANDS = commands_of("measure")
 
 # CLI flag -> workload field; the same flags for run and sweep.
 WORKLOAD_FLAGS: dict[str, str] = {
@@ -36,7 +39,7 @@ VARY_NAMES = {"bs": "block_size_bytes", "qd": "queue_depth", "jobs": "numjobs", 
               "runtime": "runtime_s", "ramp": "ramp_s", "size": "size_bytes"}
 
 
-def measure_flags(sub: Any) -> None:
+def register(sub: Any) -> None:
     """The ``run`` and ``sweep`` commands and their flags."""
     run = command(sub, "run", "measure one workload (with --repeat, several times)",
                   "ssdprof run --target ~/ssdtest --size 1GiB --rw randread --bs 4k --qd 1 --runtime 10 --json")
@@ -165,7 +168,7 @@ def _announcement(spec: SweepSpec) -> str:
     return f"{describe(spec, 0)}\n{region.sentence()}"
 
 
-def measure(args: argparse.Namespace, store: Store) -> int:
+def handle(args: argparse.Namespace, store: Store) -> int:
     planned, resume_id, tags = _sweep_spec(args, store)
     spec = planned.spec
     if getattr(args, "estimate", False):
@@ -180,15 +183,12 @@ def measure(args: argparse.Namespace, store: Store) -> int:
     try:
         runner = Runner(store, ssh=cli_hosts.ssh_settings(args))
         outcome = runner.run_sweep(spec, resume_id=resume_id, tags=tags, on_event=printer.handle,
-                                   cancel=cancel, target=planned.target)
+                                   cancel=cancel, target=planned.target, rbd=planned.rbd)
     finally:
         signal.signal(signal.SIGINT, previous)
     if args.json:
-        runs = [r.summary_json() for r in outcome.results]
-        if args.command == "run" and spec.total_points() == 1 and runs:
-            print(json.dumps(runs[0], indent=2))
-        else:
-            print(json.dumps({"sweep_id": outcome.sweep_id, "status": outcome.status, "reason": outcome.reason, "runs": runs}, indent=2))
+        one = args.command == "run" and spec.total_points() == 1 and outcome.results
+        print(OneRun(outcome.results[0]).model_dump_json(indent=2) if one else outcome_json(outcome))
     else:
         print(format_runs_table(outcome.results, breakdown=args.breakdown))
         if outcome.sweep_id is not None and outcome.status == "cancelled":
@@ -201,6 +201,13 @@ def measure(args: argparse.Namespace, store: Store) -> int:
     # A point that ended early (fio's own error mid-run, a host lost) kept its data but is not a clean
     # measurement: say so in the exit status as well as in the result.
     return 1 if any(r.status in ("failed", "partial") for r in outcome.results) else 0
+
+
+def outcome_json(outcome: SweepOutcome) -> str:
+    """A sweep's end as ``--json`` prints it (the contract's :class:`SweepRan`)."""
+    ran = SweepRan(sweep_id=outcome.sweep_id, status=outcome.status, reason=outcome.reason,
+                   runs=outcome.results)
+    return ran.model_dump_json(indent=2)
 
 
 def install_interrupt(cancel: threading.Event) -> Any:

@@ -19,6 +19,7 @@ from ssdprof.app.planner import validated
 from ssdprof.app.pts_planner import PtsRequest, plan_pts
 from ssdprof.app.pts_runner import PtsRunner
 from ssdprof.app.service.pts import estimate_pts, list_tests
+from ssdprof.cli.commands import commands_of
 from ssdprof.cli.terminal import ProgressPrinter, format_latency_ns
 from ssdprof.model.events import PreconditionProgress, PtsFinished, PtsStarted, PurgeDone, RoundFinished, RunEvent
 from ssdprof.model.pts import PtsSpec, PtsTest
@@ -29,7 +30,7 @@ from ssdprof.store.db import Store
 
 __all__ = ["COMMANDS", "handle", "register"]
 
-COMMANDS = ("pts",)
+COMMANDS = commands_of("pts")
 TESTS = [t.value for t in PtsTest]
 
 

@@ -8,7 +8,6 @@ Wired into cli.py like cli_hosts: ``register(sub, command, common)`` adds the co
 from __future__ import annotations
 
 import argparse
-import json
 import signal
 import sys
 import threading
@@ -16,8 +15,10 @@ from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any
 
+from ssdprof.app.contract.cli import JobFileRead, JobRead, ReportWritten, TableImported
 from ssdprof.app.runner import Runner
-from ssdprof.cli.measure import parse_tags
+from ssdprof.cli.commands import commands_of
+from ssdprof.cli.measure import outcome_json, parse_tags
 from ssdprof.cli.terminal import ProgressPrinter, format_runs_table
 from ssdprof.fio.job_import import JobFileError, read_job_file
 from ssdprof.model.results import RunResult
@@ -32,7 +33,7 @@ if TYPE_CHECKING:  # matplotlib and reportlab load only when a report is written
 
 __all__ = ["COMMANDS", "export_pdf", "handle", "register"]
 
-COMMANDS = ("report", "import-table", "import-job")
+COMMANDS = commands_of("report")
 
 
 def register(sub: Any, command: Any, common: Any) -> None:
@@ -149,7 +150,7 @@ def _write_pdf(request: ReportRequest, output: Path, as_json: bool) -> int:
     output.write_bytes(pdf)
     runs = sum(len(g.runs) for g in request.groups)
     if as_json:
-        print(json.dumps({"output": str(output), "bytes": len(pdf), "runs": runs}))
+        print(ReportWritten(output=str(output), bytes=len(pdf), runs=runs).model_dump_json(indent=2))
     else:
         print(f"wrote {output} ({len(pdf) // 1024} KiB, {runs} run(s))", file=sys.stderr)
     return 0
@@ -162,8 +163,8 @@ def _import_table(args: argparse.Namespace, store: Store) -> int:
         raise WorkloadError.single("file", "FILE.csv", str(exc)) from None
     stored = [store.add_run(run) for run in imported.runs]
     if args.json:
-        print(json.dumps({"runs": [r.summary_json() for r in stored], "assumptions": imported.assumptions,
-                          "unit_warnings": imported.unit_warnings}, indent=2))
+        print(TableImported(runs=stored, assumptions=imported.assumptions,
+                            unit_warnings=imported.unit_warnings).model_dump_json(indent=2))
         return 0
     for run in stored:
         print(f"imported run {run.id}: {run.workload.label} from {args.file.name}")
@@ -186,8 +187,8 @@ def _import_job(args: argparse.Namespace, store: Store) -> int:
     tags = {"job_file": args.file.name, **parse_tags(args.tag)}
     spec = SweepSpec(name=f"job file {args.file.name}", points=[w for _, w in imported.workloads], repeats=args.repeat, tags=tags)
     if args.json and not args.run:
-        print(json.dumps({"jobs": [{"name": n, "workload": w.model_dump(mode="json")} for n, w in imported.workloads],
-                          "notes": list(imported.notes)}, indent=2))
+        jobs = [JobRead(name=name, workload=workload) for name, workload in imported.workloads]
+        print(JobFileRead(jobs=jobs, notes=list(imported.notes)).model_dump_json(indent=2))
         return 0
     out = sys.stderr if args.run else sys.stdout
     for job_name, workload in imported.workloads:
@@ -215,8 +216,7 @@ def _run(spec: SweepSpec, tags: dict[str, str], store: Store, as_json: bool) -> 
     finally:
         signal.signal(signal.SIGINT, previous)
     if as_json:
-        print(json.dumps({"sweep_id": outcome.sweep_id, "status": outcome.status,
-                          "runs": [r.summary_json() for r in outcome.results]}, indent=2))
+        print(outcome_json(outcome))
     else:
         print(format_runs_table(outcome.results))
     if outcome.status == "cancelled":

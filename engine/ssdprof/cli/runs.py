@@ -4,13 +4,17 @@ tagged, deleted, written out and read in."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
+from pathlib import Path
+from typing import Any
 
+from ssdprof.app.contract.cli import OneRun, RunsImported, RunsListed
 from ssdprof.app.contract.runs import PresetsResult
 from ssdprof.cli import report as cli_report
+from ssdprof.cli.commands import commands_of
+from ssdprof.cli.flags import breakdown_flag, command, common, positive_int
 from ssdprof.cli.measure import parse_tags
-from ssdprof.cli.summary import named_runs, summary, summary_of
+from ssdprof.cli.summary import named_runs, summary, summary_flags, summary_of
 from ssdprof.cli.terminal import format_run, format_runs_table
 from ssdprof.fio.jobfile import reproducible_job
 from ssdprof.model.health import HealthRecord
@@ -18,7 +22,65 @@ from ssdprof.model.workload import WorkloadError
 from ssdprof.store.db import RunFilter, Store
 from ssdprof.store.interchange import export_csv, export_json, import_fio_output
 
-__all__ = ["export", "import_files", "presets", "runs"]
+__all__ = ["COMMANDS", "export", "handle", "import_files", "presets", "register", "runs"]
+
+COMMANDS = commands_of("runs")
+
+
+def register(sub: Any) -> None:
+    """``runs`` and its actions, ``export``, ``import`` and ``presets``."""
+    _runs_flags(sub)
+    out = command(sub, "export", "write runs as CSV, JSON or a fio job file",
+                  "ssdprof export 12 13 --format csv -o results.csv\n"
+                  "  ssdprof export --sweep 3 --format json\n"
+                  "  ssdprof export 12 --format fio -o repro.fio && fio repro.fio")
+    out.add_argument("run_ids", type=int, nargs="*", metavar="RUN_ID")
+    out.add_argument("--sweep", type=int, help="export every run of this sweep")
+    out.add_argument("--format", choices=["csv", "json", "fio", "pdf"], default="json")
+    out.add_argument("-o", "--output", type=Path, help="file to write (default: standard output)")
+    common(out)
+    imp = command(sub, "import", "store fio output files (json or json+, any version) as earlier runs",
+                  "ssdprof import old-run.json --tag interface=SATA")
+    imp.add_argument("files", type=Path, nargs="+", metavar="FILE")
+    imp.add_argument("--tag", action="append", default=[], metavar="KEY=VALUE")
+    common(imp)
+    common(command(sub, "presets", "list the ready-made sweeps", "ssdprof presets --json"))
+
+
+def _runs_flags(sub: Any) -> None:
+    parser = command(sub, "runs", "list, show, tag or delete stored runs",
+                     "ssdprof runs list --tag interface=NVMe\n  ssdprof runs show 12 --json")
+    actions = parser.add_subparsers(dest="runs_command", metavar="ACTION", required=True)
+    lst = command(actions, "list", "list stored runs",
+                  "ssdprof runs list --search Samsung --since 2026-01-01")
+    lst.add_argument("--tag", help="key=value, or a bare value matching any tag")
+    lst.add_argument("--search", help="text in target, device model, engine or source")
+    lst.add_argument("--since", help="ISO date, e.g. 2026-11-01")
+    lst.add_argument("--sweep", type=int, help="only the runs of this sweep (all of them)")
+    lst.add_argument("--limit", type=positive_int, default=500,
+                     help="show the newest N matching runs (default 500)")
+    show = command(actions, "show", "show one run in full", "ssdprof runs show 12")
+    show.add_argument("run_id", type=int)
+    show.add_argument("--raw", action="store_true", help="print the tool's raw output as stored")
+    for parser in (lst, show):
+        common(parser)
+        breakdown_flag(parser)
+    tag = command(actions, "tag", "add or change tags of a run", "ssdprof runs tag 12 interface=SATA nodes=3")
+    tag.add_argument("run_id", type=int)
+    tag.add_argument("tags", nargs="+", metavar="KEY=VALUE")
+    common(tag)
+    delete = command(actions, "delete", "delete a run", "ssdprof runs delete 12")
+    delete.add_argument("run_id", type=int)
+    common(delete)
+    summary_flags(actions)
+
+
+def handle(args: argparse.Namespace, store: Store) -> int:
+    if args.command == "export":
+        return export(args, store)
+    if args.command == "import":
+        return import_files(args, store)
+    return runs(args, store)
 
 
 def presets(args: argparse.Namespace) -> int:
@@ -38,7 +100,7 @@ def runs(args: argparse.Namespace, store: Store) -> int:
                           limit=None if args.sweep is not None else args.limit)
         runs, total = store.runs(where), store.count_runs(where)
         if args.json:
-            print(json.dumps({"runs": [r.summary_json() for r in runs], "total": total}, indent=2))
+            print(RunsListed(runs=runs, total=total).model_dump_json(indent=2))
         else:
             print(format_runs_table(runs, breakdown=args.breakdown))
             if total > len(runs):
@@ -46,7 +108,8 @@ def runs(args: argparse.Namespace, store: Store) -> int:
         return 0
     if args.runs_command == "tag":
         updated = store.set_tags(args.run_id, parse_tags(args.tags))
-        print(json.dumps(updated.summary_json(), indent=2) if args.json else f"run {args.run_id}: {updated.tags}")
+        print(OneRun(updated).model_dump_json(indent=2) if args.json
+              else f"run {args.run_id}: {updated.tags}")
         return 0
     if args.runs_command == "delete":
         if not store.delete_run(args.run_id):
@@ -59,7 +122,8 @@ def runs(args: argparse.Namespace, store: Store) -> int:
     if args.raw:
         print(result.raw_output)
     else:
-        print(json.dumps(result.summary_json(), indent=2) if args.json else format_run(result, breakdown=args.breakdown))
+        print(OneRun(result).model_dump_json(indent=2) if args.json
+              else format_run(result, breakdown=args.breakdown))
         if not args.json and result.drive_health is not None:
             print(format_drive_health(result.drive_health))
     return 0
@@ -96,7 +160,7 @@ def import_files(args: argparse.Namespace, store: Store) -> int:
     parsed = [(path, import_fio_output(path, tags)) for path in args.files]  # all or nothing
     stored = [store.add_run(run) for _, runs in parsed for run in runs]
     if args.json:
-        print(json.dumps({"runs": [r.summary_json() for r in stored]}, indent=2))
+        print(RunsImported(runs=stored).model_dump_json(indent=2))
     else:
         for run in stored:
             print(f"imported run {run.id}: {run.workload.label} from {run.source.removeprefix('imported:')}")

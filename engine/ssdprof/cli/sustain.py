@@ -12,6 +12,7 @@ from typing import Any
 
 from ssdprof.app.planner import validated
 from ssdprof.app.sustain_planner import SustainRequest, plan_sustain
+from ssdprof.cli.commands import commands_of
 from ssdprof.model.quantities import format_duration, format_size
 from ssdprof.model.sustain_events import SustainEvent, SustainFinished, SustainIdle, SustainSampled, SustainStarted, SustainStepDone
 from ssdprof.model.sustain_results import SustainResult
@@ -19,7 +20,7 @@ from ssdprof.store.db import Store
 
 __all__ = ["COMMANDS", "format_sustain", "handle", "register"]
 
-COMMANDS = ("sustain",)
+COMMANDS = commands_of("sustain")
 
 
 def register(sub: Any, command: Any, common: Any) -> None:

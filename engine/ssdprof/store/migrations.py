@@ -9,7 +9,6 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from ssdprof.fio.output import FioOutputError, combine, parse_report
 from ssdprof.model.results import DirectionStats
 from ssdprof.store.backend import Connection
 from ssdprof.store.migrations_summaries import compact_documents, run_summaries
@@ -60,6 +59,9 @@ def _copy_clat_to_lat(parts: list[dict[str, Any]]) -> None:
 
 def _reread_fio(data: dict[str, Any], raw_output: str) -> None:
     """Total and submission latency from fio's own output, host by host; left empty where it cannot be matched."""
+    # fio's parser loads only for this old migration: opening a store (ssdprof compare) needs no fio
+    from ssdprof.fio.output import FioOutputError, combine, parse_report
+
     try:
         report = parse_report(raw_output)
     except FioOutputError:

@@ -6,25 +6,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from ssdprof.analysis.spec_choice import SpecPick, device_identity, no_spec, pick_spec
+from ssdprof.analysis.spec_choice import device_identity, no_spec
 from ssdprof.analysis.spec_library import SpecLibrary
-from ssdprof.analysis.specs import Spec
 from ssdprof.analysis.summary import StudentSummary, summarize
 from ssdprof.app.contract.runs import SummaryParams
 from ssdprof.app.contract.specs import SpecRememberParams, SpecRememberResult
 from ssdprof.app.service.registry import handles
-from ssdprof.model.results import Environment, RunResult
+from ssdprof.app.spec_sheets import spec_for
+from ssdprof.model.results import RunResult
 from ssdprof.model.workload import WorkloadError
 from ssdprof.store.db import RunFilter, Store
 
 __all__ = ["Summaries", "remember_spec", "spec_for", "summary_for"]
-
-
-def spec_for(store: Store, library: SpecLibrary, environment: Environment,
-             chosen_id: str | None = None) -> tuple[Spec | None, SpecPick]:
-    """The sheet asked for, else the one remembered for the device, else the one matching it."""
-    remembered = store.spec_choice(device_identity(environment).key)
-    return pick_spec(library, environment, chosen_id, remembered)
 
 
 def summary_for(store: Store, library: SpecLibrary, runs: Sequence[RunResult],
