@@ -1,13 +1,11 @@
-"""fio as a measuring instrument: find it, choose its I/O engine, write the job, run it with
-live per-second progress, and stop it by the PID we started.
+"""fio as a measuring instrument: write the job, run it with live per-second progress, and stop it
+by the PID we started (found, with its I/O engine chosen, by :mod:`ssdprof.fio.install`).
 """
 
 from __future__ import annotations
 
 import contextlib
-import functools
 import os
-import platform
 import re
 import shutil
 import signal
@@ -21,6 +19,7 @@ from pathlib import Path
 
 import psutil
 
+from ssdprof.fio.install import FioInstall, detect_fio, plan_fio
 from ssdprof.fio.jobfile import FioPlan, escape_filename, job_file
 from ssdprof.fio.output import FioReport, combine, parse_report
 from ssdprof.fio.progress import DocumentStream, ProgressTracker
@@ -50,13 +49,6 @@ class FioError(RuntimeError):
 
 
 @dataclass(frozen=True)
-class FioInstall:
-    path: str
-    version: str
-    engines: frozenset[str]
-
-
-@dataclass(frozen=True)
 class FioRun:
     report: FioReport
     raw_output: str
@@ -65,21 +57,6 @@ class FioRun:
     cancelled: bool
     progress: list[ProgressSample]
     job_text: str
-
-
-@functools.lru_cache(maxsize=8)
-def detect_fio(executable: str = "fio") -> FioInstall | None:
-    """The fio on PATH (or at ``executable``) with its version and I/O engines, or None."""
-    path = shutil.which(executable)
-    if path is None:
-        return None
-    try:
-        version = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=20, check=False).stdout.strip()
-        enghelp = subprocess.run([path, "--enghelp"], capture_output=True, text=True, timeout=20, check=False).stdout
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    engines = frozenset(line.strip() for line in enghelp.splitlines()[1:] if line.strip())
-    return FioInstall(path=path, version=version, engines=engines)
 
 
 def layout_file(fio: FioInstall, path: Path, size_bytes: int, *, direct: bool) -> float:
@@ -266,39 +243,3 @@ def measurement_from_report(report: FioReport, *, engine: EngineInfo, raw_output
     steady = next((j.steadystate for j in report.jobs if j.steadystate is not None), None)
     return Measurement(engine=engine, hosts=hosts, raw_output=raw_output, errors=errors, notes=notes,
                        cancelled=cancelled, progress=progress or [], job_text=job_text, fio_steadystate=steady)
-
-
-_ASYNC_PREFERENCE = {"Linux": ("io_uring", "libaio"), "Darwin": ("posixaio",), "Windows": ("windowsaio",)}
-
-
-@functools.lru_cache(maxsize=16)
-def _engine_works(fio_path: str, ioengine: str) -> bool:
-    """Listed is not usable: io_uring is often blocked by seccomp in containers. Try it."""
-    with tempfile.TemporaryDirectory(prefix="ssdprof-probe-") as scratch:
-        probe = Path(scratch) / "probe"
-        probe.write_bytes(b"\0" * 8192)
-        args = [fio_path, "--name=probe", f"--filename={probe}", "--size=8k", "--rw=read", "--bs=4k",
-                f"--ioengine={ioengine}", "--output-format=json"]
-        try:
-            done = subprocess.run(args, capture_output=True, text=True, timeout=30, check=False)
-        except (OSError, subprocess.TimeoutExpired):
-            return False
-        return done.returncode == 0 and '"error" : 0' in done.stdout
-
-
-def plan_fio(fio: FioInstall, workload: Workload, system: str | None = None) -> FioPlan:
-    """io_uring/libaio on Linux, posixaio on macOS, windowsaio on Windows, else psync.
-
-    psync ignores iodepth, so there the queue depth is realised as more jobs (QD x jobs).
-    """
-    system = system or platform.system()
-    for engine in _ASYNC_PREFERENCE.get(system, ()):
-        if engine in fio.engines and _engine_works(fio.path, engine):
-            return FioPlan(engine, workload.queue_depth, workload.numjobs, f"{engine}: the asynchronous engine for {system}")
-    if workload.queue_depth == 1:
-        return FioPlan("psync", 1, workload.numjobs, "psync: no asynchronous engine works here; QD1 needs none")
-    return FioPlan(
-        "psync", 1, workload.outstanding_ios,
-        f"psync: no asynchronous engine works here, so queue depth {workload.queue_depth} x {workload.numjobs} job(s) "
-        f"runs as {workload.outstanding_ios} synchronous jobs at QD1",
-    )
