@@ -13,6 +13,7 @@ import { Models } from './views/Models';
 import { Pts } from './views/Pts';
 import { Results } from './views/Results';
 import { Specs } from './views/Specs';
+import { Sustain } from './views/Sustain';
 
 const VIEWS = [
   { id: 'designer', label: 'Designer' },
@@ -21,6 +22,7 @@ const VIEWS = [
   { id: 'pts', label: 'PTS' },
   { id: 'models', label: 'Models' },
   { id: 'curves', label: 'Curves' },
+  { id: 'sustain', label: 'Sustained writes' },
   { id: 'history', label: 'History' },
   { id: 'hosts', label: 'Hosts' },
   { id: 'specs', label: 'Spec sheets' },
@@ -144,6 +146,7 @@ export function App() {
             onOpen={(title, runs) => setResults({ title, runs })} />
         )}
         {view === 'pts' && <Pts busy={live.status === 'running'} />}
+        {view === 'sustain' && <Sustain busy={live.status === 'running'} />}
         {view === 'models' && <Models open={results} />}
         {view === 'hosts' && <Hosts />}
         {view === 'specs' && <Specs />}

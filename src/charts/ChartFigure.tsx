@@ -5,6 +5,7 @@ import type { ChartConfiguration, LegendItem } from 'chart.js';
 import { useEffect, useId, useRef } from 'react';
 import { formatCount } from '../lib/units';
 import { settingsAxis, wholeNumberTicks } from './axes';
+import { phaseBands, setBands, type Band } from './bands';
 import { errorBars } from './error-bars';
 import { coloursByKey, cssVar, DASH_PATTERN, paletteColours, type Dash } from './palette';
 
@@ -48,6 +49,8 @@ export interface ChartFigureProps {
   empty?: string;
   /** The accessible table holds only each series' last N points (a live chart grows every second). */
   tableLast?: number;
+  /** Shaded, named spans of the x axis behind the lines (a sustained-write test's phases). */
+  bands?: Band[];
 }
 
 /** Series of one group share a colour; others have their own, or that of `sameColourAs`. */
@@ -147,13 +150,16 @@ function config(props: ChartFigureProps): ChartConfiguration {
           ticks: axisTicks(theme, props.formatY ?? formatCount), grid: { color: theme.grid } },
       },
     },
-    plugins: [errorBars],
+    plugins: [errorBars, phaseBands],
   };
 }
 
 /** What the picture depends on (the formatters are assumed to follow from the rest), so an unchanged chart is not redrawn. */
-function drawKey({ kind, series, xLabel, yLabel, xLog, xLog2, yLog, categories, title }: ChartFigureProps): string {
-  return JSON.stringify([kind, series, xLabel, yLabel, xLog, xLog2, yLog, categories, title, window.matchMedia?.('(prefers-color-scheme: dark)').matches]);
+function drawKey(props: ChartFigureProps): string {
+  const { kind, series, xLabel, yLabel, xLog, xLog2, yLog, categories, title, bands } = props;
+  const dark = window.matchMedia?.('(prefers-color-scheme: dark)').matches;
+  return JSON.stringify([kind, series, xLabel, yLabel, xLog, xLog2, yLog, categories, title, bands,
+    dark]);
 }
 
 export const DRAWN_MARK = 'ssdprof:chart-drawn';
@@ -182,6 +188,7 @@ export function ChartFigure(props: ChartFigureProps) {
     const key = drawKey(props);
     if (chart.current && reusable && key === drawn.current) return; // a parent re-rendered; the picture is the same
     drawn.current = key;
+    setBands(element, props.bands ?? []);
     const next = config(props);
     if (chart.current && reusable) {
       chart.current.data = next.data;

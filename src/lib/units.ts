@@ -39,6 +39,26 @@ export function formatCount(value: number): string {
   return tidy(value);
 }
 
+/** A byte count in binary units, two decimals: '12.35 GiB' (the PDF's report.sustain.fmt_bytes). */
+export function formatBytes(bytes: number | null | undefined): string {
+  if (bytes === null || bytes === undefined) return '–';
+  const units: [string, number][] = [
+    ['TiB', 2 ** 40], ['GiB', 2 ** 30], ['MiB', 2 ** 20], ['KiB', 2 ** 10],
+  ];
+  const two = { minimumFractionDigits: 2, maximumFractionDigits: 2 };
+  for (const [suffix, factor] of units) {
+    if (bytes >= factor) return `${(bytes / factor).toLocaleString('en-US', two)} ${suffix}`;
+  }
+  return `${bytes} B`;
+}
+
+/** A speed in MB/s (10^6 bytes per second), one decimal: '1,234.5 MB/s' (the PDF's fmt_mb). */
+export function formatMbPerS(bytesPerS: number | null | undefined): string {
+  if (bytesPerS === null || bytesPerS === undefined) return '–';
+  const one = { minimumFractionDigits: 1, maximumFractionDigits: 1 };
+  return `${(bytesPerS / 1e6).toLocaleString('en-US', one)} MB/s`;
+}
+
 export function mbPerS(bytesPerS: number): number {
   return bytesPerS / 1e6;
 }

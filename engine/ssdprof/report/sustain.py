@@ -74,7 +74,8 @@ def sustain_section(b: Builder, result: SustainResult) -> None:
 def _settings(b: Builder, result: SustainResult) -> None:
     p = result.parameters
     b.heading(f"Sustained writes: {result.label}")
-    where = p.target + (f" on {', '.join(p.hosts)}" if p.hosts else "")
+    hosts = f" on {', '.join(p.hosts)}" if p.hosts else ""
+    where = (p.target or "the default scratch folder") + hosts
     idle = ", ".join(format_duration(s) for s in p.idle_s) or "none"
     rows = [
         ["target", where],

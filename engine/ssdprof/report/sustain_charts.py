@@ -44,7 +44,7 @@ def fill_chart(result: SustainResult) -> Chart | None:
         return None
     axis = byte_axis(max(s.bytes_written for s in samples))
     latency = [s for s in samples if s.lat_ns_mean is not None]
-    with new_figure(rows=2 if latency else 1, height_in=4.6 if latency else 3.2) as (figure, axes):
+    with new_figure(rows=2 if latency else 1, height_in=4.0 if latency else 3.0) as (figure, axes):
         speed = axes[0]
         _shade_phases(speed, result, axis, named=True)
         speed.plot(
@@ -55,16 +55,19 @@ def fill_chart(result: SustainResult) -> Chart | None:
             label="each second",
         )
         if result.per_gib:
+            # each GiB's speed held from its start: the first step begins at 0 bytes
+            gibs = result.per_gib
             speed.step(
-                [axis.of(g.bytes_written) for g in result.per_gib],
-                [g.bw_bytes_per_s / 1e6 for g in result.per_gib],
+                [0.0] + [axis.of(g.bytes_written) for g in gibs],
+                [gibs[0].bw_bytes_per_s / 1e6] + [g.bw_bytes_per_s / 1e6 for g in gibs],
                 where="pre",
                 color=PALETTE[1],
                 linewidth=1.2,
                 label="each GiB",
             )
         _mark_cache(speed, result, axis)
-        speed.set_ylim(bottom=0)
+        # headroom above the fastest second, so the phases' names sit clear of the line
+        speed.set_ylim(0, max(s.bw_bytes_per_s for s in samples) / 1e6 * 1.3)
         speed.set_ylabel("write speed, MB/s")
         speed.yaxis.set_major_formatter(lambda v, _: format_count(v))
         speed.set_title(f"Write speed against bytes written: {result.label}")

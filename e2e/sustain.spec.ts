@@ -1,0 +1,96 @@
+// A short sustained-write test from the GUI on the embedded default target (the engine's scratch
+// folder), on real fio: the estimate before it starts, a bad field named beside it, the fill drawn
+// live against bytes written, then the engine's verdict, phases and recovery rows, each checked
+// against what the engine itself answers for the test (`sustain.get`).
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { SCREENSHOTS, expect, test } from './fixtures';
+
+interface Answer {
+  id: number;
+  samples: unknown[];
+  phases: { index: number; name: string }[];
+  verdict: { kind: string; sentence: string };
+  recovery: { status: string }[];
+}
+
+type Call = (method: string, params: object) => Promise<{ ok: boolean; result: unknown }>;
+
+/** The engine's own answer, asked as the page asks (browser mode's /rpc, or Electron's bridge). */
+async function engineCall<T>(page: Page, method: string, params: object): Promise<T> {
+  return page.evaluate(async ([m, p]) => {
+    const bridge = (window as unknown as { ssdprof?: { call: Call } }).ssdprof;
+    if (bridge) return (await bridge.call(m, p)).result;
+    const token = window.sessionStorage.getItem('ssdprof-token') ?? '';
+    const headers = { 'Content-Type': 'application/json', 'X-Ssdprof-Token': token };
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: m, params: p });
+    const response = await fetch('/rpc', { method: 'POST', headers, body });
+    return ((await response.json()) as { result: unknown }).result;
+  }, [method, params] as const) as Promise<T>;
+}
+
+test('a short sustained-write test: estimate, live fill, verdict, phases and recovery', async ({
+  app: page,
+}) => {
+  test.setTimeout(180_000);
+  await page.getByRole('tab', { name: 'Sustained writes' }).click();
+  await expect(page.getByRole('heading', { name: 'Sustained writes', level: 2 })).toBeVisible();
+  // small 4 KiB random writes at QD1 keep even a fast virtual disk busy for several seconds
+  await page.getByLabel('Sustain pattern').selectOption('randwrite');
+  await page.getByLabel('Sustain access size').fill('4k');
+  await page.getByLabel('Sustain queue depth').fill('1');
+  await page.getByLabel('Region').fill('128m');
+  await page.getByLabel('Amount to write').fill('1g');
+  await page.getByLabel('Recovery write').fill('32m');
+
+  // a bad field is named beside it, and nothing starts
+  await page.getByLabel('Idle intervals').fill('1s,2x');
+  await expect(page.locator('[data-field="idle_s"]').first()).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Start sustained writes' })).toBeDisabled();
+  await page.getByLabel('Idle intervals').fill('1s,2s');
+  await expect(page.locator('[data-field="idle_s"]')).toHaveCount(0);
+
+  // what it will write, for how long and against the drive's rating, before it starts
+  const estimate = page.getByTestId('sustain-estimate');
+  await expect(estimate).toContainText('the fill writes 1.00 GiB');
+  await expect(estimate).toContainText('then 2 recovery writes of 32.00 MiB after 1s, 2s idle');
+  await expect(page.getByTestId('sustain-total')).toHaveText('1.06 GiB');
+  await expect(page.getByTestId('sustain-wear')).toContainText('Wear: ');
+
+  await page.getByRole('button', { name: 'Start sustained writes' }).click();
+  const progress = page.getByTestId('sustain-progress');
+  await expect(progress).toBeVisible();
+  // the fill drawn live: each second a point at the bytes written so far
+  const live = page.locator('[data-chart="sustain-live"] tbody tr');
+  await expect(live.first()).toBeAttached({ timeout: 30_000 });
+  await expect(page.getByTestId('sustain-doing'))
+    .toContainText(/The fill: .* of 1\.00 GiB|Idle before|Recovery write/);
+  await expect(page.getByTestId('sustain-finished'))
+    .toContainText('done after', { timeout: 150_000 });
+
+  const report = page.getByTestId('sustain-report');
+  await expect(report).toBeVisible();
+  const heading = await report.getByRole('heading').first().textContent();
+  const id = Number(heading?.match(/#(\d+)/)?.[1]);
+  const answer = await engineCall<Answer>(page, 'sustain.get', { sustain_id: id });
+  // the verdict in the engine's words, its phases and recovery rows, and every second of the fill
+  await expect(page.getByTestId('sustain-verdict')).toContainText(answer.verdict.sentence);
+  await expect(page.getByTestId('sustain-verdict').locator('[data-kind]'))
+    .toHaveAttribute('data-kind', answer.verdict.kind);
+  await expect(page.locator('[data-chart="sustain-fill"] tbody tr'))
+    .toHaveCount(answer.samples.length);
+  const phases = page.getByTestId('sustain-phases').locator('tbody tr');
+  await expect(phases).toHaveCount(answer.phases.length);
+  for (const phase of answer.phases) {
+    await expect(phases.nth(phase.index)).toContainText(`${phase.index + 1} ${phase.name}`);
+  }
+  const recovery = page.getByTestId('sustain-recovery').locator('tbody tr');
+  await expect(recovery).toHaveCount(2);
+  for (const [i, row] of answer.recovery.entries()) {
+    await expect(recovery.nth(i)).toContainText(row.status);
+  }
+
+  // listed among the earlier tests, and opened again from there
+  await expect(page.getByLabel('Earlier tests')).toContainText(`#${id} `);
+  await page.screenshot({ path: join(SCREENSHOTS, 'sustain.png'), fullPage: true });
+});

@@ -1,0 +1,267 @@
+// Sustained writes: where a drive's write speed falls (a cache filling up), how far, and how fast
+// it comes back after idle time. The form says what the engine will write, for how long and what it
+// costs the drive's rated endurance before anything starts; a device is written only once
+// confirmed; the fill is drawn live against the bytes written; then the engine's phases, verdict
+// and recovery.
+import { useEffect, useMemo, useRef, useState } from 'react';
+import {
+  EngineError, useEngine, useEngineQuery, type FieldProblem, type SustainEstimate, type SustainInfo,
+  type SustainResult, type SustainStarted, type TargetDevice,
+} from '../api';
+import { formatBytes, formatDuration, sizeInput } from '../lib/units';
+import { useSettled } from '../lib/use-settled';
+import { useKept } from '../state/kept';
+import { ConfirmOverwrite, DevicePicker } from './DevicePicker';
+import { Field, SelectField, TextField, problemsByField, unplaced, useFieldRules } from './Field';
+import { SustainProgress, sustainProgress, type SustainProgressState } from './SustainProgress';
+import { SustainReport } from './SustainReport';
+import { INITIAL_SUSTAIN, SUSTAIN_FIELD, sustainRequest, type SustainForm } from './sustain-form';
+
+const CHECK_DELAY_MS = 250;
+const NO_TESTS: SustainInfo[] = [];
+const PATTERNS = [{ value: 'write', label: 'sequential' }, { value: 'randwrite', label: 'random' }];
+const CONSENT = 'allow_overwrite';
+
+/** The running test's events: its progress, and the engine's answer read again as each write ends
+ * (the verdict exists once the fill is done). */
+function useSustainEvents(onChanged: () => void) {
+  const engine = useEngine();
+  const [progress, setProgress] = useState<SustainProgressState | null>(null);
+  const [shown, setShown] = useState<SustainResult | null>(null);
+  /** The test the events are about (a step's end names no test). */
+  const runningId = useRef<number | null>(null);
+
+  useEffect(() => engine.onNotification((note) => {
+    if (note.method !== 'sustain.event') return;
+    const event = note.params.event;
+    setProgress((p) => sustainProgress(p, event));
+    if (event.kind === 'sustain_started') runningId.current = event.sustain_id;
+    if (event.kind !== 'sustain_step_done' && event.kind !== 'sustain_finished') return;
+    onChanged();
+    const finished = event.kind === 'sustain_finished' ? event.sustain_id : null;
+    const id = finished ?? runningId.current;
+    if (id !== null) engine.call('sustain.get', { sustain_id: id }).then(setShown, () => undefined);
+  }), [engine, onChanged]);
+
+  useEffect(() => {
+    // After a reload mid-test (browser mode), pick the running test up where its events resume.
+    engine.call('sustain.status', {}).then((s) => {
+      if (!s.running || s.sustain_id === null) return;
+      const id = s.sustain_id;
+      runningId.current = id;
+      setProgress((p) => p ?? { ...sustainProgress(null, null), sustain_id: id });
+      engine.call('sustain.get', { sustain_id: id }).then(setShown, () => undefined);
+    }, () => undefined);
+  }, [engine]);
+
+  /** A test this view started: followed from its start (the reply may come before its event). */
+  const began = (started: SustainStarted) => {
+    runningId.current = started.sustain_id;
+    setProgress((p) => sustainProgress(p && !p.finished ? p : null, started));
+  };
+  return { progress, shown, setShown, began };
+}
+
+/** The engine's estimate of the form; a device's overwrite, which waits for consent, is estimated
+ * as if given (the start asks for it in the dialog that names the device). */
+function useEstimate(request: ReturnType<typeof sustainRequest>) {
+  const asked = useSettled(request, CHECK_DELAY_MS);
+  const estimated = useEngineQuery('sustain.estimate', asked);
+  const consentOnly = estimated.problems.length > 0
+    && estimated.problems.every((p) => p.field === CONSENT);
+  const consented = useEngineQuery('sustain.estimate',
+    consentOnly ? { ...asked, allow_overwrite: true } : null);
+  const estimate = estimated.data ?? (consentOnly ? consented.data : null);
+  return { estimate, problems: estimated.problems, asking: consented.loading };
+}
+
+export function Sustain({ busy }: { busy: boolean }) {
+  const engine = useEngine();
+  const rules = useFieldRules();
+  const [form, setForm] = useKept<SustainForm>('sustain', INITIAL_SUSTAIN);
+  const [startError, setStartError] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const [devices, setDevices] = useState<TargetDevice[]>([]);
+  const request = useMemo(() => sustainRequest(form), [form]);
+  const listed = useEngineQuery('sustain.list', {});
+  const { progress, shown, setShown, began } = useSustainEvents(listed.reload);
+  const estimated = useEstimate(request);
+  const { estimate } = estimated;
+  // A refused start names its fields until the form changes; the estimate's own problems otherwise.
+  type Refusal = { request: typeof request; problems: FieldProblem[] };
+  const [refused, setRefused] = useState<Refusal | null>(null);
+  const problems = refused?.request === request ? refused.problems : estimated.problems;
+
+  useEffect(() => {
+    engine.call('devices.list', {}).then((r) => setDevices(r.devices), () => setDevices([]));
+  }, [engine]);
+
+  const byField = problemsByField(problems, SUSTAIN_FIELD);
+  const others = unplaced(problems, [...Object.keys(form), ...Object.keys(SUSTAIN_FIELD)]);
+  const running = progress !== null && !progress.finished;
+  const device = estimate?.device ?? null;
+  const needsConfirm = device !== null && estimate!.overwrite_bytes > 0 && !form.allow_overwrite;
+  // Only consent is asked in the dialog; every other problem blocks the start.
+  const blocking = problems.filter((p) => !(needsConfirm && p.field === CONSENT));
+  const blocked = busy || running || blocking.length > 0 || estimate === null;
+  type TextName = Exclude<keyof SustainForm, 'pattern' | 'engine' | 'allow_overwrite'>;
+  const set = (name: TextName | 'pattern' | 'engine') => (value: string) =>
+    setForm((f) => ({ ...f, [name]: value }));
+  const text = (name: TextName, label: string, hint: string, placeholder?: string) => (
+    <TextField name={name} id={`sustain-${name}`} label={label} hint={hint}
+      placeholder={placeholder} value={form[name]} onChange={set(name)}
+      messages={byField.get(name)} />
+  );
+  const pick = (d: TargetDevice) => setForm((f) => ({
+    ...f, target: d.path, size_bytes: sizeInput(d.size_bytes), allow_overwrite: false,
+  }));
+
+  async function start(confirmed = false) {
+    if (needsConfirm && !confirmed) return setConfirming(true);
+    setConfirming(false);
+    setStartError(null);
+    setShown(null);
+    try {
+      const asked = sustainRequest(form, confirmed || form.allow_overwrite);
+      began(await engine.call('sustain.start', asked));
+      listed.reload();
+    } catch (error) {
+      setStartError(error instanceof Error ? error.message : String(error));
+      if (error instanceof EngineError) setRefused({ request, problems: error.problems });
+    }
+  }
+
+  async function open(id: number) {
+    try {
+      setShown(await engine.call('sustain.get', { sustain_id: id }));
+    } catch (error) {
+      setStartError(error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  return (
+    <section aria-labelledby="sustain-title" className="sustain">
+      <h2 id="sustain-title">Sustained writes</h2>
+      <p className="hint">Writes far past a drive&apos;s cache and logs the speed each second: the
+        engine finds where it falls (change points, not a threshold), how far, and how much comes
+        back after idle time. A short write measures only the cache.</p>
+      <form className="designer" onSubmit={(e) => { e.preventDefault(); void start(); }}>
+        <fieldset>
+          <legend>Where</legend>
+          <div className="grid">
+            {text('target', 'Sustain target', 'a folder (a test file bounded by its free space), a '
+              + 'file, or a whole block device', 'default scratch folder')}
+            <DevicePicker devices={devices} target={form.target} onPick={pick} />
+            {text('size_bytes', 'Region', 'the test file or device region (blank: the free space '
+              + 'less a margin, or the whole device)')}
+            {!device && !estimated.asking && (form.allow_overwrite || byField.has(CONSENT)) && (
+              <ConsentField checked={form.allow_overwrite} messages={byField.get(CONSENT)}
+                onChange={(allow) => setForm((f) => ({ ...f, allow_overwrite: allow }))} />
+            )}
+          </div>
+        </fieldset>
+        <fieldset>
+          <legend>What</legend>
+          <div className="grid">
+            <SelectField name="pattern" id="sustain-pattern" label="Sustain pattern"
+              value={form.pattern} onChange={set('pattern')} messages={byField.get('pattern')}
+              choices={PATTERNS} hint="reviewers fill with large sequential writes" />
+            {text('block_size_bytes', 'Sustain access size', 'bytes per write, e.g. 1m')}
+            {text('queue_depth', 'Sustain queue depth', 'outstanding writes, e.g. 8')}
+            {text('write_bytes', 'Amount to write', 'the fill, e.g. 64g (blank: the region once)')}
+            {text('idle_s', 'Idle intervals', 'idle before each recovery write, e.g. '
+              + '10s,30s,60s,5m ("none": the fill only)')}
+            {text('recovery_bytes', 'Recovery write',
+              'each write after idle time (blank: 1.5 × the cache found)')}
+            <SelectField name="engine" id="sustain-engine" label="Sustain engine"
+              value={form.engine} onChange={set('engine')} messages={byField.get('engine')}
+              choices={rules.engine?.choices ?? [{ value: 'auto', label: 'auto' }]} />
+          </div>
+        </fieldset>
+        {others.map((m) => <p key={m} className="problem" role="alert">{m}</p>)}
+        {needsConfirm && <p className="hint">Start asks you to confirm the overwrite.</p>}
+        <EstimateLine estimate={estimate} />
+        <button type="submit" className="primary" disabled={blocked}>Start sustained writes</button>
+        {running && (
+          <button type="button" onClick={() => void engine.call('sustain.cancel', {})}>
+            Cancel
+          </button>
+        )}
+        {startError && <p role="alert" className="error">{startError}</p>}
+      </form>
+      {confirming && estimate && device && (
+        <ConfirmOverwrite estimate={estimate} device={device} onConfirm={() => void start(true)}
+          onCancel={() => setConfirming(false)} />
+      )}
+      {progress && <SustainProgress state={progress} />}
+      <EarlierTests tests={listed.data?.tests ?? NO_TESTS} shown={shown?.id ?? null}
+        onOpen={(id) => void open(id)} />
+      {shown && <SustainReport result={shown} />}
+    </section>
+  );
+}
+
+interface ConsentProps { checked: boolean; messages?: string[]; onChange: (allow: boolean) => void }
+
+/** Consent to write into a file that is not ssdprof's own test file (a device gets a dialog). */
+function ConsentField({ checked, messages, onChange }: ConsentProps) {
+  return (
+    <Field name={CONSENT} label="" messages={messages}
+      hint="a file that is not ssdprof's own test file">
+      <label className="check">
+        <input id="field-allow_overwrite" type="checkbox" checked={checked}
+          onChange={(e) => onChange(e.target.checked)} />
+        {' '}Allow writes to this file — destroys its contents
+      </label>
+    </Field>
+  );
+}
+
+interface EarlierProps { tests: SustainInfo[]; shown: number | null; onOpen: (id: number) => void }
+
+function EarlierTests({ tests, shown, onOpen }: EarlierProps) {
+  if (tests.length === 0) return null;
+  const found = (t: SustainInfo) =>
+    (t.cache_bytes !== null ? `cache ${formatBytes(t.cache_bytes)}` : t.verdict.replace('_', ' '));
+  return (
+    <div className="field inline">
+      <label htmlFor="sustain-open">Earlier tests</label>
+      <select id="sustain-open" value={shown ?? ''}
+        onChange={(e) => { if (e.target.value) onOpen(Number(e.target.value)); }}>
+        <option value="">—</option>
+        {tests.map((t) => (
+          <option key={t.id} value={t.id}>
+            #{t.id} {t.name} — {t.status}, {found(t)}, {t.recovery_done} of {t.recovery_total}
+            {' '}recovery writes
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+function EstimateLine({ estimate }: { estimate: SustainEstimate | null }) {
+  if (!estimate) return <p className="estimate" aria-live="polite">Estimated: –</p>;
+  const idle = estimate.parameters.idle_s;
+  const about = estimate.recovery_bytes_auto ? 'about ' : '';
+  const each = `${about}${formatBytes(estimate.recovery_bytes_each)}`;
+  const recovery = idle.length === 0 ? ''
+    : `, then ${idle.length} recovery write${idle.length === 1 ? '' : 's'} of ${each} after `
+      + `${idle.map(formatDuration).join(', ')} idle`;
+  return (
+    <div className="estimate" aria-live="polite" data-testid="sustain-estimate">
+      <p>{estimate.label}: the fill writes <strong>{formatBytes(estimate.write_bytes)}</strong>
+        {recovery}: <strong data-testid="sustain-total">{formatBytes(estimate.total_bytes)}</strong>
+        {' '}in all, about <strong data-testid="sustain-time">{formatDuration(estimate.estimated_s)}
+        </strong> ({formatDuration(estimate.idle_total_s)} of it idle).</p>
+      <p data-testid="sustain-wear">Wear: {estimate.wear.text}</p>
+      {estimate.free_bytes !== null && (
+        <p className="hint">
+          Free space on the target&apos;s filesystem: {formatBytes(estimate.free_bytes)}.
+        </p>
+      )}
+      {estimate.region && <p className="warning">{estimate.region}</p>}
+      {estimate.notes.map((n) => <p key={n} className="hint">{n}</p>)}
+    </div>
+  );
+}
