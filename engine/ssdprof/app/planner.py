@@ -16,6 +16,7 @@ from typing import Annotated, Any, TypeVar, cast
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, WithJsonSchema
 
+from ssdprof.app.cooldown import CoolDownRequest, plan_cool_down
 from ssdprof.model.problems import FieldProblem, FieldRule, Problems, from_validation, problem, register, shown
 from ssdprof.model.sweep import MAX_REPEATS, RemoteSpec, SweepMode, SweepSpec, build_sweep, preset
 from ssdprof.model.workload import FIELD_RULES, Workload, WorkloadError, check_workload
@@ -128,6 +129,9 @@ class SweepRequest(_Request):
     rbd: str = Field(default="", description="POOL/IMAGE for fio's rbd engine on the hosts; {host} gives one image per host")
     ceph_conf: str = ""
     ceph_user: str = "admin"
+    cool_down: CoolDownRequest | None = Field(
+        default=None,
+        description="before each point after the first, wait for the drive to cool or idle")
 
 
 M = TypeVar("M", bound=BaseModel)
@@ -188,6 +192,9 @@ def _plan(request: SweepRequest, *, check_target: bool, default_dir: Path | None
     with problems.collect():
         remote = _remote(request)
         rbd = rbd_target(remote) if remote is not None else None
+    cool_down = None
+    with problems.collect():
+        cool_down = plan_cool_down(request.cool_down, on_hosts=bool(request.hosts))
     spec = None
     if checked.workload is not None:
         with problems.collect():
@@ -199,7 +206,8 @@ def _plan(request: SweepRequest, *, check_target: bool, default_dir: Path | None
     problems.raise_any()
     assert spec is not None
     return Preflight(spec.model_copy(update={"name": request.name or spec.name,
-                                             "tags": {**spec.tags, **request.tags}, "remote": remote}),
+                                             "tags": {**spec.tags, **request.tags},
+                                             "remote": remote, "cool_down": cool_down}),
                      target, rbd)
 
 

@@ -15,6 +15,7 @@ from typing import NamedTuple
 import psutil
 
 from ssdprof.app.adaptive import adapt, is_adaptive, point_tags, progress_count
+from ssdprof.app.cooldown import gate_before, with_wait
 from ssdprof.app.engines import EngineUnavailable, PointEngine, choose_engine
 from ssdprof.app.ledger import TargetLedger
 from ssdprof.app.sites import LocalSite, RemoteSite, Site
@@ -32,7 +33,7 @@ from ssdprof.model.events import (
     SweepStarted,
 )
 from ssdprof.model.results import EngineInfo, Measurement, ProgressSample, RunResult
-from ssdprof.model.sweep import POINT_OVERHEAD_S, SweepSpec
+from ssdprof.model.sweep import POINT_OVERHEAD_S, SweepSpec, cool_down_s
 from ssdprof.model.validity import check_validity
 from ssdprof.model.workload import Workload
 from ssdprof.remote.addresses import HostError
@@ -86,8 +87,10 @@ class Clock:
 
 class Runner:
     def __init__(self, store: Store | None, *, default_dir: Path | None = None, fio_executable: str = "fio",
-                 ssh: SshSettings | None = None):
+                 ssh: SshSettings | None = None, sys_root: Path = Path("/sys")):
+        """``sys_root``: where this machine's drive sensors are read (hwmon; a test's own tree)."""
         self.store = store
+        self.sys_root = sys_root
         self.default_dir = default_dir
         self.fio_executable = fio_executable
         self.ssh = ssh or SshSettings()
@@ -124,7 +127,8 @@ class Runner:
                                   workload=workload, eta_s=clock.remaining_s))
                 point = Point(workload, number, count, sweep_id, repeat,
                               {**spec.tags, **(tags or {}), **point_tags(spec, index)}, ledger.state() if ledger is not None else None)
-                result = None if cancel.is_set() else self.measure_point(site, point, emit=emit, cancel=cancel, clock=clock)
+                result = self._gated_point(spec, site, point, emit=emit, cancel=cancel, clock=clock,
+                                           first=not results)
                 if result is None:
                     status = "cancelled"
                     break
@@ -162,6 +166,24 @@ class Runner:
         if ledger is not None and layout_s and isinstance(site, LocalSite):
             ledger.wrote(site.layout_bytes)
         return layout_s
+
+    def _gated_point(self, spec: SweepSpec, site: Site, point: Point, *,
+                     emit: Callable[[RunEvent], None], cancel: threading.Event, clock: Clock,
+                     first: bool) -> RunResult | None:
+        """A point measured after the sweep's cool-down gate (none before the first point of a
+        start), the wait kept with its run; None when cancelled."""
+        gate = spec.cool_down if not first else None
+        wait = None
+        if gate is not None:
+            device = site.environment.device if isinstance(site, LocalSite) else ""
+            wait = gate_before(gate, device=device, on_hosts=not isinstance(site, LocalSite),
+                               number=point.number, emit=emit, cancel=cancel,
+                               sys_root=self.sys_root)
+            clock.remaining_s = max(clock.remaining_s - gate.counted_s, 0.0)
+        if cancel.is_set():
+            return None
+        result = self.measure_point(site, point, emit=emit, cancel=cancel, clock=clock)
+        return with_wait(result, wait, gate) if result and wait and gate else result
 
     def _keep(self, result: RunResult, index: int, ledger: TargetLedger | None) -> RunResult:
         """A finished point: its writes counted in the target's ledger, the run stored (with its id)."""
@@ -234,7 +256,8 @@ class Runner:
             eta = clock.remaining_s - min(elapsed, workload.duration_s())
             emit(PointProgress(number=point.number, count=point.count, sample=sample,
                                point_elapsed_s=elapsed, point_duration_s=workload.duration_s(),
-                               eta_s=max(eta, 0.0)))
+                               eta_s=max(eta, 0.0),
+                               drive_temperature_c=health.latest_c if health is not None else None))
 
         cpu = _CpuSampler()
         cpu.start()
@@ -245,7 +268,7 @@ class Runner:
                  if site.counted_disk and workload.direct and not workload.rate_iops else None)
         if queue is not None:
             queue.start()
-        health = _health_watch(site)
+        health = _health_watch(site, self.sys_root)
         try:
             if (gone := site.vanished()) is not None:
                 raise FileNotFoundError(gone)
@@ -304,15 +327,16 @@ def _remaining_s(spec: SweepSpec, todo: list[PointKey], count: Count) -> float:
     counted."""
     listed = sum(spec.points[key.point_index].duration_s() + POINT_OVERHEAD_S for key in todo)
     planned = (count.total or 0) - count.done - len(todo)
-    return listed + max(planned, 0) * (spec.points[0].duration_s() + POINT_OVERHEAD_S)
+    cooling = cool_down_s(spec) / max(spec.total_points() - 1, 1) * max(len(todo) - 1, 0)
+    return listed + max(planned, 0) * (spec.points[0].duration_s() + POINT_OVERHEAD_S) + cooling
 
 
-def _health_watch(site: Site) -> HealthWatch | None:
+def _health_watch(site: Site, sys_root: Path) -> HealthWatch | None:
     """The drive beneath this machine's target, asked before the point (a host's drive is asked by its
     session: remote/drive_word.py)."""
     if not isinstance(site, LocalSite) or not site.environment.device:
         return None
-    watch = HealthWatch(site.environment.device)
+    watch = HealthWatch(site.environment.device, sys_root=sys_root)
     watch.start()
     return watch
 

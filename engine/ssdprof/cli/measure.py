@@ -11,6 +11,7 @@ from types import FrameType
 from typing import Any
 
 from ssdprof.app.contract.cli import OneRun, SweepRan
+from ssdprof.app.cooldown import CoolDownRequest
 from ssdprof.app.planner import Preflight, SweepRequest, WorkloadInput, plan_sweep, preflight, validated
 from ssdprof.app.planner import parse_tags as planner_tags
 from ssdprof.app.runner import Runner, SweepOutcome
@@ -94,6 +95,15 @@ def run_flags(parser: argparse.ArgumentParser) -> None:
     cli_hosts.ssh_flags(parser)
     parser.add_argument("--repeat", type=int, default=1, help="repeat every point N times (default 1)")
     parser.add_argument("--tag", action="append", default=[], metavar="KEY=VALUE", help="tag the runs, e.g. interface=SATA")
+    cool = parser.add_argument_group("cool-down between points")
+    cool.add_argument("--cool-to", metavar="CELSIUS",
+                      help="before each point after the first, wait until the drive is at or "
+                           "below this, e.g. 45 (hwmon, else SMART every 5 s)")
+    cool.add_argument("--cool-idle", metavar="TIME",
+                      help="or until it has idled this long, e.g. 30s (a drive with no "
+                           "temperature idles this long)")
+    cool.add_argument("--cool-max", metavar="TIME",
+                      help="wait at most this long, e.g. 300s (default 300s with --cool-to)")
     common(parser)
     breakdown_flag(parser)
 
@@ -120,7 +130,10 @@ def request_from_args(args: argparse.Namespace) -> SweepRequest:
         factors=_factors(args.vary) if sweep else None,
         mode=SweepMode.GRID if sweep and args.grid else SweepMode.ONE_AT_A_TIME, repeats=args.repeat,
         tags=getattr(args, "tag", []), hosts=args.host, remote_dir=remote_dir, remote_dirs=remote_dirs,
-        remote_devices=remote_devices, rbd=args.rbd or "", ceph_conf=args.ceph_conf or "", ceph_user=args.ceph_user)
+        remote_devices=remote_devices, rbd=args.rbd or "", ceph_conf=args.ceph_conf or "",
+        ceph_user=args.ceph_user,
+        cool_down=validated(CoolDownRequest, cool_to_c=args.cool_to, cool_idle_s=args.cool_idle,
+                            cool_max_s=args.cool_max))
 
 
 def _factors(items: list[str]) -> dict[str, list[int | float | str]] | None:

@@ -5,7 +5,16 @@ from __future__ import annotations
 import shutil
 from typing import TextIO
 
-from ssdprof.model.events import LayoutDone, PointFinished, PointProgress, PointStarted, RunEvent, SweepFinished, SweepStarted
+from ssdprof.model.events import (
+    Cooling,
+    LayoutDone,
+    PointFinished,
+    PointProgress,
+    PointStarted,
+    RunEvent,
+    SweepFinished,
+    SweepStarted,
+)
 from ssdprof.model.quantities import format_duration, format_size
 from ssdprof.model.results import DeviceQueue, DirectionStats, HostResult, ProgressSample, RunResult
 
@@ -66,6 +75,8 @@ class ProgressPrinter:
                 self._line(f"    {format_device_queue(r.device_queue)}", final=True)
             for warning in r.warnings:
                 self._line(f"    {warning.severity.value}: {warning.message}", final=True)
+        elif isinstance(event, Cooling) and (event.done or self.tty):
+            self._line(event.text, final=event.done)
         elif isinstance(event, SweepFinished):
             self._line(f"{event.status}: {len(event.run_ids)} point(s) in {format_duration(event.wall_s)}", final=True)
 

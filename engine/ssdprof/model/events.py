@@ -12,6 +12,7 @@ from ssdprof.model.status import SweepEnd, SweepState
 from ssdprof.model.workload import Workload
 
 __all__ = [
+    "Cooling",
     "Count",
     "CountBound",
     "LayoutDone",
@@ -123,6 +124,27 @@ class PointProgress(BaseModel):
     point_elapsed_s: float
     point_duration_s: float
     eta_s: float
+    drive_temperature_c: float | None = Field(
+        default=None, description="the drive's latest temperature (hwmon, each second), on this "
+        "machine's runs where it reports one; a run keeps them in drive_health.temperatures")
+
+
+class Cooling(BaseModel):
+    """The cool-down gate before a point (:mod:`ssdprof.model.cooldown`): every few seconds while it
+    waits, and once more as it ends (``done``)."""
+
+    model_config = ConfigDict(frozen=True)
+    kind: Literal["cooling"] = "cooling"
+    number: int = Field(description="the point it waits before, from 1")
+    celsius: float | None = Field(
+        description="the drive's temperature now; null where none is read")
+    start_c: float | None = Field(description="its temperature as the wait began")
+    target_c: float | None = Field(description="the temperature waited for; null: an idle time")
+    waited_s: float
+    most_s: float = Field(description="the longest this wait can take")
+    done: bool = False
+    text: str = Field(description="the wait in words, e.g. 'cooling before point 3: 52 °C → 45 °C, "
+                      "40 s (at most 300 s)'")
 
 
 class PointFinished(BaseModel):
@@ -207,4 +229,4 @@ class PtsFinished(BaseModel):
 
 
 RunEvent = (SweepStarted | LayoutDone | PointStarted | PointProgress | PointFinished | SweepFinished
-            | PtsStarted | PurgeDone | PreconditionProgress | RoundFinished | PtsFinished)
+            | Cooling | PtsStarted | PurgeDone | PreconditionProgress | RoundFinished | PtsFinished)

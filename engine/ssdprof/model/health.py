@@ -98,6 +98,7 @@ class HealthDelta(BaseModel):
     temperature_before_c: float | None = None
     temperature_after_c: float | None = None
     temperature_max_c: float | None = Field(default=None, description="the highest sampled during the run")
+    temperature_min_c: float | None = Field(default=None, description="the lowest sampled during the run")
     new_critical_warnings: list[str] = Field(default_factory=list)
     nand_written_bytes: int | None = Field(default=None, description="flash writes during the run")
     write_amplification: float | None = Field(

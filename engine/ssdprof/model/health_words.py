@@ -50,8 +50,9 @@ def health_rows(record: HealthRecord) -> list[tuple[str, str]]:
     b, d = record.before, record.delta
     rows: list[tuple[str, str]] = []
     if b.temperature_c is not None:
-        peak = (f" (max {format_celsius(d.temperature_max_c)})"
-                if d and d.temperature_max_c is not None else "")
+        seen = (d.temperature_min_c, d.temperature_max_c) if d else (None, None)
+        peak = (f" ({seen[0]:.1f}–{format_celsius(seen[1])} during the run)"
+                if seen[0] is not None and seen[1] is not None else "")
         limits = [f"{name} {format_celsius(value)}" for name, value in
                   (("warning", b.warning_temp_c), ("critical", b.critical_temp_c)) if value is not None]
         now = _pair(record, lambda h: h.temperature_c, format_celsius)

@@ -10,6 +10,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field
 
+from ssdprof.model.cooldown import CoolDownWait
 from ssdprof.model.drive_state import DriveState
 from ssdprof.model.health import HealthRecord
 from ssdprof.model.status import RunStatus
@@ -365,6 +366,9 @@ class RunResult(BaseModel):
     drive_health: HealthRecord | None = Field(
         default=None, description="the drive's own word before and after the run (SMART, hwmon), the "
         "difference and the temperatures seen; null where not asked (hosts, runs before ssdprof kept it)")
+    cool_down: CoolDownWait | None = Field(
+        default=None, description="the sweep's cool-down gate before this point: how long it "
+        "waited, the drive's temperature then; null where the sweep asked for none")
     measured_by: str = Field(default="", description="the user who stored the run (login name); '' before ssdprof kept it")
     measured_on: str = Field(default="", description="the machine that stored the run (host name); '' before ssdprof kept it")
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ssdprof.model.cooldown import CoolDownSpec
 from ssdprof.model.curves import CurveSpec, SloSpec
 from ssdprof.model.quantities import format_duration
 from ssdprof.model.sustain import SustainPlan
@@ -24,6 +25,8 @@ __all__ = [
     "SweepMode",
     "SweepSpec",
     "build_sweep",
+    "cool_down_s",
+    "cool_down_words",
     "estimate_s",
     "preset",
 ]
@@ -72,6 +75,9 @@ class SweepSpec(BaseModel):
     curve: CurveSpec | None = Field(default=None, description="a curve under offered load: points added as it runs")
     slo: SloSpec | None = Field(default=None, description="a search for the queue depth with the most IOPS within a latency target")
     sustain: SustainPlan | None = Field(default=None, description="a sustained-write test: the fill, then recovery writes")
+    cool_down: CoolDownSpec | None = Field(
+        default=None,
+        description="before each point after the first, wait for the drive to cool or idle")
 
     def total_points(self) -> int:
         return len(self.points) * self.repeats
@@ -146,13 +152,35 @@ def build_sweep(base: Workload, factors: dict[str, list[str]], mode: SweepMode, 
 
 
 def estimate_s(spec: SweepSpec, layout_bytes: int = 0) -> float:
-    """Expected wall time: every point's ramp + runtime, the per-point overhead, and the layout."""
+    """Expected wall time: every point's ramp + runtime, the per-point overhead, the cool-down's
+    idle time between points (a wait for a temperature may end at once: not counted), and the
+    layout."""
     per_round = sum(p.duration_s() + POINT_OVERHEAD_S for p in spec.points)
-    return per_round * spec.repeats + layout_bytes / LAYOUT_BYTES_PER_S
+    return per_round * spec.repeats + cool_down_s(spec) + layout_bytes / LAYOUT_BYTES_PER_S
+
+
+def cool_down_s(spec: SweepSpec) -> float:
+    """The idle time the cool-down adds for certain: one wait before each point after the first."""
+    gaps = spec.total_points() - 1
+    return spec.cool_down.counted_s * gaps if spec.cool_down is not None else 0.0
+
+
+def cool_down_words(spec: SweepSpec) -> str:
+    """What the cool-down does to the duration, in words; '' without one."""
+    cool, gaps = spec.cool_down, spec.total_points() - 1
+    if cool is None or gaps < 1:
+        return ""
+    each = f"{cool.longest_s:g} s before each of the {gaps} point(s) after the first"
+    if cool.counted_s:
+        return f"includes {each} to idle ({format_duration(cool_down_s(spec))})"
+    return (f"plus up to {each} while the drive cools to {cool.to_c:g} °C (up to "
+            f"{format_duration(cool.longest_s * gaps)} more)")
 
 
 def describe(spec: SweepSpec, layout_bytes: int = 0) -> str:
+    cooling = cool_down_words(spec)
     return (f"{spec.name}: {len(spec.points)} point(s) x {spec.repeats} repeat(s), "
-            f"estimated {format_duration(estimate_s(spec, layout_bytes))}")
+            f"estimated {format_duration(estimate_s(spec, layout_bytes))}"
+            + (f"; {cooling}" if cooling else ""))
 
 

@@ -1,5 +1,6 @@
 """The report's distribution and time charts: latency percentiles from histogram bins, per-second
-IOPS and latency, and each host's CPU and network during multi-host runs.
+IOPS and latency (with the drive's temperature where it was read), and each host's CPU and network
+during multi-host runs.
 """
 
 from __future__ import annotations
@@ -8,6 +9,7 @@ import math
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from matplotlib.axes import Axes
 from matplotlib.ticker import MaxNLocator
@@ -154,12 +156,36 @@ def time_series_chart(groups: Sequence[RunGroup]) -> Chart | None:
             _draw_run(lat_ax, line, line.latency_us, colour=colour, label=None,
                       gid=f"seconds-latency-{i}")
         span = {"ramp_s": ramp_s, "right_s": right_s}
+        warm = _temperature_axis(iops_ax, shown)
         _seconds_axes(iops_ax, "IOPS each second", "IOPS", **span)
         _seconds_axes(lat_ax, "Mean latency each second", "latency (µs)", **span)
         iops_ax.yaxis.set_major_formatter(lambda v, _: format_count(v))
-        figure.legend(*iops_ax.get_legend_handles_labels(), loc="outside lower center", ncols=2)
+        handles, labels = iops_ax.get_legend_handles_labels()
+        if warm is not None:
+            handles, labels = [*handles, *warm[0]], [*labels, *warm[1]]
+        figure.legend(handles, labels, loc="outside lower center", ncols=2)
         svg = to_svg(figure)
-    return Chart("time_series", "Time series", _time_series_caption(runs, lines), svg)
+    caption = _time_series_caption(runs, lines) + (_TEMPERATURE_CAPTION if warm else "")
+    return Chart("time_series", "Time series", caption, svg)
+
+
+_TEMPERATURE_CAPTION = (" Dashed, on the right axis: the drive's own temperature each second "
+                        "(hwmon), where it was read; a drop in IOPS as it climbs is throttling.")
+
+
+def _temperature_axis(axes: Axes, runs: Sequence[RunResult]) -> tuple[list[Any], list[str]] | None:
+    """Each run's drive temperature, dashed in its colour, on a second y axis in °C; None (and no
+    axis) when no run read one."""
+    if not any(r.drive_health and r.drive_health.temperatures for r in runs):
+        return None
+    right = axes.twinx()
+    for i, run in enumerate(runs):
+        samples = run.drive_health.temperatures if run.drive_health else []
+        right.plot([s.elapsed_s for s in samples], [s.celsius for s in samples], color=f"C{i}",
+                   linestyle="--", linewidth=1.0, gid=f"seconds-temperature-{i}")
+    right.set_ylabel("drive temperature (°C)")
+    key = right.plot([], [], color="0.3", linestyle="--", linewidth=1.0)
+    return key, ["drive temperature (°C, right axis)"]
 
 
 def _time_series_caption(runs: Sequence[RunResult], lines: Sequence[RunSeconds]) -> str:

@@ -13,19 +13,22 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import NamedTuple
 
 from ssdprof.model.health import (
     CRITICAL_WARNING_BITS,
     DriveHealth,
     HealthDelta,
     HealthRecord,
+    HealthSource,
     TemperatureSample,
 )
 from ssdprof.model.health_amplification import write_amplification
 from ssdprof.model.results import DirectionStats, Severity, ValidityWarning
 from ssdprof.target.health import DATA_UNIT_BYTES, Command, read_hwmon_c, run_command, snapshot
 
-__all__ = ["SMART_INTERVAL_S", "HealthWatch", "health_delta", "health_warnings"]
+__all__ = ["SMART_INTERVAL_S", "HealthWatch", "Reading", "health_delta", "health_warnings",
+           "read_temperature"]
 
 SMART_INTERVAL_S = 5.0
 OVER_TEMPERATURE = CRITICAL_WARNING_BITS[1]
@@ -48,6 +51,27 @@ def _smart(watch: HealthWatch, *, identity: bool) -> DriveHealth:
     with _last_lock:
         _last[watch.key] = (time.monotonic(), health)
     return health
+
+
+class Reading(NamedTuple):
+    celsius: float | None
+    source: HealthSource | None
+    why_none: str = ""
+    """What could not be read and how to get it, when there is no temperature."""
+
+
+def read_temperature(device: str, *, run: Command = run_command,
+                     sys_root: Path | None = Path("/sys")) -> Reading:
+    """The drive's temperature now: hwmon where it has a sensor (a file read, as often as wanted),
+    else SMART's, asked no more often than SMART_INTERVAL_S (its last answer in between)."""
+    device = device if device.startswith("/") else f"/dev/{device}"
+    if sys_root is not None and (celsius := read_hwmon_c(device, sys_root)) is not None:
+        return Reading(celsius, "hwmon")
+    health = _smart(HealthWatch(device, run=run, sys_root=None), identity=False)
+    if health.temperature_c is not None:
+        return Reading(health.temperature_c, health.temperature_source)
+    why = "; ".join(health.missing) or "neither hwmon nor SMART reports its temperature"
+    return Reading(None, None, why)
 
 
 class HealthWatch:
@@ -73,6 +97,13 @@ class HealthWatch:
         if self.sys_root is not None and read_hwmon_c(self.device, self.sys_root) is not None:
             self._thread = threading.Thread(target=self._sample, daemon=True)
             self._thread.start()
+
+    @property
+    def latest_c(self) -> float | None:
+        """The latest temperature sampled, else the one before the run; None where none is read."""
+        if self._temperatures:
+            return self._temperatures[-1].celsius
+        return self._before.temperature_c if self._before is not None else None
 
     def _sample(self) -> None:
         while not self._stop.wait(1.0):
@@ -124,7 +155,7 @@ def health_delta(before: DriveHealth, after: DriveHealth, read: DirectionStats,
         media_errors=_change(before.media_errors, after.media_errors),
         thermal_transitions=transitions, thermal_time_s=throttled,
         temperature_before_c=before.temperature_c, temperature_after_c=after.temperature_c,
-        temperature_max_c=max(seen) if seen else None,
+        temperature_max_c=max(seen) if seen else None, temperature_min_c=min(seen) if seen else None,
         new_critical_warnings=[w for w in after.critical_warnings if w not in before.critical_warnings],
     )
 

@@ -52,7 +52,8 @@ def test_results_mark_every_field_required_so_clients_need_no_guards() -> None:
 def test_run_events_are_a_union_discriminated_by_kind() -> None:
     text = generator().generate()
     assert 'kind: "point_progress";' in text
-    assert "event: SweepStarted | LayoutDone | PointStarted | PointProgress | PointFinished | SweepFinished;" in text
+    assert ("event: SweepStarted | LayoutDone | PointStarted | PointProgress | PointFinished"
+            " | SweepFinished | Cooling;") in text
 
 
 def test_generator_renders_optional_params_and_records() -> None:

@@ -19,7 +19,8 @@ def test_a_64_mib_write_shows_the_drives_count_beside_the_runs_and_the_temperatu
     rows = dict(health_rows(record("lab_nvme_smart_log.json", "lab_nvme_smart_log_after_64MiB.json",
                                    64 * 2**20)))
     assert rows["written, by the drive"] == ("67.6 MB (the run: 67.1 MB, ± 1 data unit of 512,000 B)")
-    assert rows["temperature"] == ("49.9 °C (max 51.0 °C); warning 69.8 °C, critical 99.8 °C")
+    assert rows["temperature"] == ("49.9 °C (49.9–51.0 °C during the run); warning 69.8 °C, "
+                                   "critical 99.8 °C")
     assert rows["data written, lifetime"] == "0.0 MB → 67.6 MB"
     assert rows["critical warnings"] == "none"
 

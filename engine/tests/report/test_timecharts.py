@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import re
+import shutil
+import subprocess
 
+import pytest
 from conftest import FIO_DATA
 
+from ssdprof.model.health import DriveHealth, HealthRecord, TemperatureSample
 from ssdprof.model.results import ProgressSample, RunResult
 from ssdprof.report import RunGroup
+from ssdprof.report.pdf import ReportRequest, build_pdf
 from ssdprof.report.timecharts import run_seconds, time_series_chart
 from ssdprof.store.interchange import import_fio_output
 
@@ -44,3 +49,40 @@ def test_each_short_run_is_drawn_as_a_line_through_all_its_seconds_not_one_dot()
 
 def test_runs_measured_only_during_their_ramp_get_no_chart() -> None:
     assert time_series_chart([RunGroup("sweep", (short_run(1, (18_000.0,)),))]) is None
+
+
+def warm_run(run_id: int, celsius: tuple[float, ...]) -> RunResult:
+    """A real run with the drive's temperature each second, as HealthWatch records hwmon's."""
+    run = short_run(run_id, tuple(18_000.0 - 500 * i for i in range(len(celsius))))
+    record = HealthRecord(before=DriveHealth(device="/dev/nvme0n1", sources=["hwmon"],
+                                             temperature_c=celsius[0], temperature_source="hwmon"),
+                          temperatures=[TemperatureSample(elapsed_s=i + 1.0, celsius=c)
+                                        for i, c in enumerate(celsius)])
+    return run.model_copy(update={"drive_health": record})
+
+
+def test_the_drives_temperature_is_drawn_dashed_beside_iops_on_an_axis_in_degrees() -> None:
+    runs = (warm_run(1, (48.0, 51.5, 55.0)), short_run(2, (7_000.0, 7_100.0)))
+    chart = time_series_chart([RunGroup("sweep", runs)])
+    assert chart is not None
+    svg = chart.svg.decode()
+    path = re.search(r'<g id="seconds-temperature-0">\s*<path d="([^"]+)"', svg)
+    assert path is not None and path.group(1).count("L ") == 2  # three seconds, one line
+    assert 'id="seconds-temperature-1"' in svg  # the run without a sensor draws nothing there
+    assert "drive temperature (°C)" in svg and "right axis" in svg
+    assert "Dashed, on the right axis: the drive's own temperature" in chart.caption
+
+
+def test_runs_without_a_temperature_get_no_second_axis() -> None:
+    chart = time_series_chart([RunGroup("sweep", (short_run(1, (18_000.0, 19_000.0)),))])
+    assert chart is not None and "drive temperature" not in chart.svg.decode()
+    assert "right axis" not in chart.caption
+
+
+@pytest.mark.skipif(shutil.which("pdftotext") is None,
+                    reason="pdftotext (poppler-utils) is not installed")
+def test_the_pdfs_time_series_names_the_temperature_axis_as_text() -> None:
+    pdf = build_pdf(ReportRequest.of_runs([warm_run(1, (48.0, 51.5, 55.0))]))
+    text = subprocess.run(["pdftotext", "-", "-"], input=pdf, capture_output=True,
+                          check=True).stdout.decode()
+    assert "drive temperature (°C)" in text

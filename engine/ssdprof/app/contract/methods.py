@@ -104,6 +104,7 @@ from ssdprof.app.contract.sustain import SUSTAIN_METHODS
 from ssdprof.app.planner import SweepRequest
 from ssdprof.app.pts_planner import PtsRequest
 from ssdprof.model.events import (
+    Cooling,
     LayoutDone,
     PointFinished,
     PointProgress,
@@ -224,7 +225,8 @@ METHODS: dict[str, Method] = {
 # --------------------------------------------------------------------------------- notifications
 
 RunEventUnion = Annotated[
-    SweepStarted | LayoutDone | PointStarted | PointProgress | PointFinished | SweepFinished,
+    SweepStarted | LayoutDone | PointStarted | PointProgress | PointFinished | SweepFinished
+    | Cooling,
     Field(discriminator="kind"),
 ]
 

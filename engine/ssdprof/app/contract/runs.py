@@ -119,6 +119,8 @@ class SweepEstimate(Result):
     device: TargetDevice | None = Field(default=None, description="the block device the sweep targets, if it is one")
     overwrite_bytes: int = Field(default=0, description="bytes of the device the sweep overwrites (0: it only reads)")
     region: str = Field(default="", description="what the sweep does to the device, in one sentence")
+    cool_down: str = Field(default="", description="what the cool-down between points adds to the "
+                           "duration, in words ('' without one)")
 
 
 class ResumeParams(Params):

@@ -34,7 +34,7 @@ from ssdprof.model.events import (
     SweepStarted,
     interrupted,
 )
-from ssdprof.model.sweep import SweepSpec, estimate_s
+from ssdprof.model.sweep import SweepSpec, cool_down_words, estimate_s
 from ssdprof.model.workload import WorkloadError
 from ssdprof.remote.ceph import RbdTarget
 from ssdprof.remote.ssh import SshSettings
@@ -89,7 +89,8 @@ class Sweeps:
                              repeats=spec.repeats, total_points=spec.total_points(), estimated_s=estimate_s(spec, layout),
                              layout_bytes=layout, device=target_device(region.device) if region else None,
                              overwrite_bytes=region.size_bytes if region and region.writes else 0,
-                             region=region.sentence() if region else "")
+                             region=region.sentence() if region else "",
+                             cool_down=cool_down_words(spec))
 
     @handles("sweep.start")
     def start(self, params: SweepRequest) -> SweepStarted:
