@@ -7,6 +7,7 @@ import { formatCount } from '../lib/units';
 import { settingsAxis, wholeNumberTicks } from './axes';
 import { phaseBands, setBands, type Band } from './bands';
 import { errorBars } from './error-bars';
+import { axisOf, rightScale } from './right-axis';
 import { coloursByKey, cssVar, DASH_PATTERN, paletteColours, type Dash } from './palette';
 
 export { spreadColour } from './palette';
@@ -28,6 +29,8 @@ export interface Series {
   /** Series of one group (a setting's mean and p99) share a colour, and differ by `dash`. */
   group?: string;
   dash?: Dash;
+  /** Drawn against the right y axis (its title: the chart's rightLabel), in a unit of its own. */
+  axis?: 'right';
 }
 
 export interface ChartFigureProps {
@@ -37,6 +40,9 @@ export interface ChartFigureProps {
   series: Series[];
   xLabel: string;
   yLabel: string;
+  /** The right y axis's title, for series drawn on it (e.g. '°C' beside IOPS); none: no right
+   *  axis. */
+  rightLabel?: string;
   xLog?: boolean;
   /** Plot x on a base-2 axis with one tick per doubling (access sizes): 4K, 8K, 16K, ... */
   xLog2?: boolean;
@@ -82,6 +88,7 @@ function datasets(props: ChartFigureProps) {
     borderDash: dashOf(s),
     borderWidth: s.style === 'dashed' ? 1.5 : 2,
     tension: 0,
+    yAxisID: axisOf(s),
   }));
 }
 
@@ -148,6 +155,7 @@ function config(props: ChartFigureProps): ChartConfiguration {
         y: { type: props.yLog ? 'logarithmic' : 'linear', beginAtZero: !props.yLog,
           title: { display: true, text: props.yLabel, color: theme.fg },
           ticks: axisTicks(theme, props.formatY ?? formatCount), grid: { color: theme.grid } },
+        ...rightScale(props.rightLabel, theme),
       },
     },
     plugins: [errorBars, phaseBands],
@@ -156,10 +164,10 @@ function config(props: ChartFigureProps): ChartConfiguration {
 
 /** What the picture depends on (the formatters are assumed to follow from the rest), so an unchanged chart is not redrawn. */
 function drawKey(props: ChartFigureProps): string {
-  const { kind, series, xLabel, yLabel, xLog, xLog2, yLog, categories, title, bands } = props;
+  const { kind, series, xLabel, yLabel, rightLabel, xLog, xLog2, yLog, categories, title } = props;
   const dark = window.matchMedia?.('(prefers-color-scheme: dark)').matches;
-  return JSON.stringify([kind, series, xLabel, yLabel, xLog, xLog2, yLog, categories, title, bands,
-    dark]);
+  return JSON.stringify([kind, series, xLabel, yLabel, rightLabel, xLog, xLog2, yLog, categories,
+    title, props.bands, dark]);
 }
 
 export const DRAWN_MARK = 'ssdprof:chart-drawn';

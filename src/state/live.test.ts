@@ -12,7 +12,7 @@ describe('liveReducer', () => {
   it('keeps each remote host on its own series, the sweep time running on across points', () => {
     const point = (index: number) => ({ kind: 'point_started' as const, index, repeat: 0, number: index + 1, count: of10(index), round: null, workload: fullRun.workload, eta_s: 4 });
     const remote = (host: string, second: number) => ({ kind: 'point_progress' as const, number: 1, count: of10(0),
-      sample: { ...sample, host, elapsed_s: second }, point_elapsed_s: second, point_duration_s: 2, eta_s: 2 });
+      sample: { ...sample, host, elapsed_s: second }, point_elapsed_s: second, point_duration_s: 2, eta_s: 2, drive_temperature_c: null });
     let state = liveReducer(liveReducer(idle, started), point(0));
     state = [remote('a', 1), remote('b', 1), remote('a', 2), remote('b', 2)].reduce(liveReducer, state);
     state = [point(1), remote('a', 1), remote('b', 1)].reduce(liveReducer, state);
@@ -25,7 +25,7 @@ describe('liveReducer', () => {
     let state = liveReducer(idle, started);
     state = liveReducer(state, { kind: 'point_started', index: 0, repeat: 0, number: 1, count: of10(0), round: null, workload: fullRun.workload, eta_s: 13 });
     expect(state.current?.label).toBe('randrw 70%R 4KiB QD1 T1');
-    state = liveReducer(state, { kind: 'point_progress', number: 1, count: of10(0), sample, point_elapsed_s: 0.5, point_duration_s: 1, eta_s: 12 });
+    state = liveReducer(state, { kind: 'point_progress', number: 1, count: of10(0), sample, point_elapsed_s: 0.5, point_duration_s: 1, eta_s: 12, drive_temperature_c: null });
     expect(state.samples).toHaveLength(1);
     expect(overallFraction(state)).toBeCloseTo(0.05);
     state = liveReducer(state, { kind: 'point_finished', number: 1, count: of10(1), result: fullRun });
@@ -51,7 +51,7 @@ describe('liveReducer', () => {
     let state = liveReducer(idle, started);
     for (const number of [1, 2]) {
       state = liveReducer(state, { kind: 'point_started', index: number - 1, repeat: 0, number, count: of10(number - 1), round: null, workload: fullRun.workload, eta_s: 5 });
-      state = liveReducer(state, { kind: 'point_progress', number, count: of10(number - 1), sample, point_elapsed_s: 1, point_duration_s: 1, eta_s: 4 });
+      state = liveReducer(state, { kind: 'point_progress', number, count: of10(number - 1), sample, point_elapsed_s: 1, point_duration_s: 1, eta_s: 4, drive_temperature_c: null });
     }
     expect(state.samples.map((s) => s.elapsed_s)).toEqual([1, 2]);
   });

@@ -1,6 +1,6 @@
 // The live view's state, folded from run events in order. Pure, so it is tested without React.
 import type {
-  Count, ProgressSample, RunEvent, RunResult, SweepEnd, SweepStarted,
+  Cooling, Count, ProgressSample, RunEvent, RunResult, SweepEnd, SweepStarted,
 } from '../api';
 
 /** 'interrupted': the engine process died mid-sweep (the shell restarts it); finished points are kept. */
@@ -18,6 +18,10 @@ export interface LiveState {
   samples: ProgressSample[];
   /** Per-second samples of each remote host of a multi-host run, by host name (same time axis). */
   hosts: Record<string, ProgressSample[]>;
+  /** This machine's drive temperature (°C) as each sample arrived, on the samples' time axis. */
+  temperatures: { x: number; y: number }[];
+  /** The cool-down gate's latest word before the next point; null while a point runs. */
+  cooling: Cooling | null;
   /** Sweep time of the latest sample from anywhere. */
   lastElapsedS: number;
   /** Sweep time at which the current point started. */
@@ -31,7 +35,7 @@ export interface LiveState {
 
 export const idle: LiveState = {
   status: 'idle', sweep: null, count: null, current: null, etaS: null, samples: [], hosts: {},
-  lastElapsedS: 0, pointOffsetS: 0, finished: [],
+  temperatures: [], cooling: null, lastElapsedS: 0, pointOffsetS: 0, finished: [],
   layout: null, cancelling: false, reason: '',
 };
 
@@ -66,7 +70,10 @@ export function liveReducer(state: LiveState, action: LiveAction): LiveState {
         current: { number: action.number, label: action.workload.label, elapsedS: 0, durationS: action.workload.runtime_s + action.workload.ramp_s },
         etaS: action.eta_s,
         pointOffsetS: state.lastElapsedS,
+        cooling: null,
       };
+    case 'cooling':
+      return { ...state, cooling: action };
     case 'point_progress': {
       const sample = { ...action.sample, elapsed_s: state.pointOffsetS + action.sample.elapsed_s };
       const current = state.current && { ...state.current, elapsedS: action.point_elapsed_s, durationS: action.point_duration_s };
@@ -76,12 +83,18 @@ export function liveReducer(state: LiveState, action: LiveAction): LiveState {
         return { ...state, hosts, lastElapsedS, current, etaS: action.eta_s };
       }
       const samples = [...state.samples, sample].slice(-MAX_SAMPLES);
-      return { ...state, samples, lastElapsedS, current, etaS: action.eta_s };
+      const celsius = action.drive_temperature_c;
+      const temperatures = celsius === null ? state.temperatures
+        : [...state.temperatures, { x: sample.elapsed_s, y: celsius }].slice(-MAX_SAMPLES);
+      return { ...state, samples, temperatures, lastElapsedS, current, etaS: action.eta_s };
     }
     case 'point_finished':
       return { ...state, count: action.count, finished: [...state.finished, action.result] };
     case 'sweep_finished':
-      return { ...state, status: statusOf(action.status), current: null, etaS: 0, cancelling: false, reason: action.reason ?? '' };
+      return {
+        ...state, status: statusOf(action.status), current: null, etaS: 0, cancelling: false,
+        reason: action.reason ?? '', cooling: null,
+      };
   }
 }
 

@@ -15,7 +15,7 @@ function engineFor() {
     'workload.validate': (p: ValidateParams) => (p.workload.queue_depth === '0'
       ? { ok: false, problems: [problem], workload: null, label: '', duration_s: 0 }
       : { ok: true, problems: [], workload: defaults, label: 'randread 4KiB QD1 T1', duration_s: 12 }),
-    'sweep.estimate': (p: SweepRequest) => ({ name: 'x', points: [], repeats: 1, total_points: p.preset ? 10 : 1, estimated_s: p.preset ? 13 : 12.3, layout_bytes: 0, device: null, overwrite_bytes: 0, region: '' }),
+    'sweep.estimate': (p: SweepRequest) => ({ name: 'x', points: [], repeats: 1, total_points: p.preset ? 10 : 1, estimated_s: p.preset ? 13 : 12.3, layout_bytes: 0, device: null, overwrite_bytes: 0, region: '', cool_down: '' }),
     'sweep.start': () => ({ kind: 'sweep_started', sweep_id: 1, name: 'student', count: { done: 0, total: 10, bound: 'exact' as const, unit: 'point' as const, note: '', text: '' }, estimated_s: 13, engine: 'fio', engine_reason: 'fio found' }),
   });
 }
@@ -65,7 +65,8 @@ describe('Designer', () => {
         : { ok: true, problems: [], workload: defaults, label: 'x', duration_s: 12 }),
       'sweep.estimate': (p: SweepRequest) => ({ name: 'run', points: [], repeats: 1, total_points: 1, estimated_s: 12, layout_bytes: 0,
         device: p.base?.target === loop.path ? loop : null, overwrite_bytes: writes(p) ? 64 << 20 : 0,
-        region: writes(p) ? 'target /dev/loop3 (…): OVERWRITES 64MiB (67108864 bytes) from offset 0; the data there is destroyed' : '' }),
+        region: writes(p) ? 'target /dev/loop3 (…): OVERWRITES 64MiB (67108864 bytes) from offset 0; the data there is destroyed' : '',
+        cool_down: '' }),
       'sweep.start': () => ({ kind: 'sweep_started', sweep_id: 1, name: 'run', count: { done: 0, total: 1, bound: 'exact' as const, unit: 'point' as const, note: '', text: '' }, estimated_s: 12, engine: 'fio', engine_reason: '' }),
     });
     const onStarted = vi.fn();
@@ -126,11 +127,44 @@ describe('Designer with several bad fields', () => {
       'workload.validate': () => ({ ok: true, problems: [], workload: defaults, label: 'x', duration_s: 12 }),
       'sweep.estimate': (p: SweepRequest) => {
         if (p.tags === '=SATA') throw new RpcReplyError({ code: -32602, message: 'bad', data: { problems: [tagProblem] } });
-        return { name: 'x', points: [], repeats: 1, total_points: 1, estimated_s: 12, layout_bytes: 0, device: null, overwrite_bytes: 0, region: '' };
+        return { name: 'x', points: [], repeats: 1, total_points: 1, estimated_s: 12, layout_bytes: 0, device: null, overwrite_bytes: 0, region: '', cool_down: '' };
       },
     });
     renderWith(fake.engine, <Designer info={info} running={false} onStarted={vi.fn()} />);
     await userEvent.type(screen.getByLabelText('Tags'), '=SATA');
     expect((await screen.findByText(tagProblem.message)).getAttribute('data-field')).toBe('tags');
+  });
+
+  it('sends the cool-down as typed, shows what it adds to the estimate, and a bad value beside its field', async () => {
+    const coolProblem = { field: 'cool_to_c', flag: '--cool-to', label: 'cool down to', message: '5 is out of range; allowed 20–100 °C, e.g. 45' };
+    const fake = fakeEngine({
+      'presets.list': () => ({ presets: [] }),
+      'workload.validate': () => ({ ok: true, problems: [], workload: defaults, label: 'x', duration_s: 12 }),
+      'sweep.estimate': (p: SweepRequest) => {
+        if (p.cool_down?.cool_to_c === '5') throw new RpcReplyError({ code: -32602, message: 'bad', data: { problems: [coolProblem] } });
+        return { name: 'x', points: [], repeats: 3, total_points: 3, estimated_s: 36, layout_bytes: 0, device: null, overwrite_bytes: 0, region: '',
+          cool_down: p.cool_down ? 'plus up to 300 s before each of the 2 point(s) after the first while the drive cools to 45 °C (up to 10m00s more)' : '' };
+      },
+    });
+    renderWith(fake.engine, <Designer info={info} running={false} onStarted={vi.fn()} />);
+    const coolTo = screen.getByLabelText('Cool down to (°C)');
+    await userEvent.type(coolTo, '5');
+    expect((await screen.findByText(coolProblem.message)).getAttribute('data-field')).toBe('cool_to_c');
+    expect(coolTo.getAttribute('aria-invalid')).toBe('true');
+    await userEvent.clear(coolTo);
+    await userEvent.type(coolTo, '45');
+    await userEvent.type(screen.getByLabelText('Wait at most'), '5m');
+    expect((await screen.findByTestId('cool-down-estimate')).textContent).toContain('plus up to 300 s before each of the 2 point(s)');
+    const asked = fake.calls.filter((c) => c.method === 'sweep.estimate').at(-1)!.params as SweepRequest;
+    expect(asked.cool_down).toEqual({ cool_to_c: '45', cool_max_s: '5m' });
+  });
+
+  it('sends no cool-down when its fields are empty', async () => {
+    const fake = engineFor();
+    renderWith(fake.engine, <Designer info={info} running={false} onStarted={vi.fn()} />);
+    await screen.findByText(/1 point, estimated/);
+    const asked = fake.calls.filter((c) => c.method === 'sweep.estimate').at(-1)!.params as SweepRequest;
+    expect(asked.cool_down).toBeUndefined();
+    expect(screen.queryByTestId('cool-down-estimate')).toBeNull();
   });
 });

@@ -5,6 +5,7 @@ import {
   type TargetDevice,
 } from '../api';
 import { formatDuration, sizeInput } from '../lib/units';
+import { CoolDownFields } from './CoolDownFields';
 import { ConfirmOverwrite, DevicePicker } from './DevicePicker';
 import { Field, SelectField, TextField, problemsByField } from './Field';
 import { HostPicker, SweepBuilder } from './SweepBuilder';
@@ -156,6 +157,7 @@ export function Designer({ info, running, onStarted }: Props) {
         </fieldset>
         <HostPicker hosts={hosts} sweep={sweep} setSweep={setSweep} byField={byField} />
         <SweepBuilder sweep={sweep} setSweep={setSweep} presets={presets} byField={byField} />
+        <CoolDownFields sweep={sweep} setSweep={setSweep} byField={byField} />
         <div className="start-row">
           <EstimateLine estimate={estimate} />
           {estimate?.region && <p className="hint" data-testid="device-region">{estimate.region}</p>}
@@ -193,6 +195,7 @@ function EstimateLine({ estimate }: { estimate: SweepEstimate | null }) {
   return (
     <p className="estimate" aria-live="polite" data-testid="estimate">
       {estimate.total_points} point{estimate.total_points === 1 ? '' : 's'}, estimated <strong>{formatDuration(estimate.estimated_s)}</strong>
+      {estimate.cool_down && <span data-testid="cool-down-estimate">; {estimate.cool_down}</span>}
     </p>
   );
 }

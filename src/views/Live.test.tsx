@@ -1,10 +1,29 @@
-import { render, screen } from '@testing-library/react';
+import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import type { ChartConfiguration } from 'chart.js';
 import { describe, expect, it, vi } from 'vitest';
 import type { Count, RunEvent } from '../api';
 import { idle, liveReducer } from '../state/live';
 import { fullRun } from '../test/fixtures';
 import { Live } from './Live';
+
+// Chart.js draws on a canvas the test DOM lacks: a stand-in keeps each configuration it is given.
+const drawn = vi.hoisted(() => [] as ChartConfiguration[]);
+vi.mock('chart.js/auto', () => {
+  class FakeChart {
+    static defaults = { plugins: { legend: { labels: { generateLabels: () => [] } } } };
+    canvas: HTMLCanvasElement;
+    config: ChartConfiguration;
+    constructor(canvas: HTMLCanvasElement, config: ChartConfiguration) {
+      this.canvas = canvas;
+      this.config = config;
+      drawn.push(config);
+    }
+    destroy() { /* nothing drawn */ }
+    update() { /* nothing drawn */ }
+  }
+  return { default: FakeChart };
+});
 
 const of10 = (done: number): Count => ({ done, total: 10, bound: 'exact', unit: 'point', note: '', text: `${done} of 10 points` });
 const running = liveReducer(idle, { kind: 'sweep_started', sweep_id: 2, name: 'student', count: of10(0), estimated_s: 13, engine: 'fio', engine_reason: 'fio found at /usr/bin/fio' });
@@ -73,7 +92,7 @@ describe('Live, several hosts', () => {
   });
   const progress = (host: string, second: number, iops: number) => ({
     kind: 'point_progress' as const, number: 1, count: of10(0), point_elapsed_s: second, point_duration_s: 10, eta_s: 10 - second,
-    sample: sample(host, second, iops),
+    sample: sample(host, second, iops), drive_temperature_c: null,
   });
 
   it('draws one line per host and names a host that went quiet', () => {
@@ -88,5 +107,49 @@ describe('Live, several hosts', () => {
     expect(hosts.querySelector('[data-host=node-a]')?.textContent).toContain('running');
     expect(hosts.querySelector('[data-host=node-a]')?.textContent).toContain('1005');
     expect(hosts.querySelector('[data-host=node-b]')?.textContent).toContain('no data for 3 s');
+  });
+});
+
+describe('Live, the drive\'s temperature and the cool-down', () => {
+  const sample = { elapsed_s: 1, read_iops: 1000, write_iops: 0, read_bw_bytes_per_s: 4096000, write_bw_bytes_per_s: 0,
+    read_lat_ns_mean: 60000, write_lat_ns_mean: null, read_lat_ns_p99: 90000, write_lat_ns_p99: null, host: 'local', ramping: false };
+  const progress = (second: number, celsius: number | null) => ({ kind: 'point_progress' as const, number: 1, count: of10(0),
+    sample: { ...sample, elapsed_s: second }, point_elapsed_s: second, point_duration_s: 10, eta_s: 9, drive_temperature_c: celsius });
+  const started = liveReducer(running, { kind: 'point_started', index: 0, repeat: 0, number: 1, count: of10(0), round: null, eta_s: 10, workload: fullRun.workload });
+
+  it('draws the drive\'s temperature beside IOPS against a second axis in °C', () => {
+    const canvas = vi.spyOn(HTMLCanvasElement.prototype, 'getContext').mockReturnValue({} as CanvasRenderingContext2D);
+    drawn.length = 0;
+    const state = [progress(1, 48.9), progress(2, 50.1)].reduce(liveReducer, started);
+    render(<Live state={state} {...noop} />);
+    canvas.mockRestore();
+    const iops = drawn.find((c) => c.data.datasets.some((d) => d.label === 'read'))!;
+    const temperature = iops.data.datasets.find((d) => d.label?.startsWith('drive temperature'))!;
+    expect((temperature as { yAxisID?: string }).yAxisID).toBe('y2');
+    expect(temperature.data).toEqual([{ x: 1, y: 48.9 }, { x: 2, y: 50.1 }]);
+    const scales = iops.options?.scales as Record<string, { position?: string; title?: { text?: string } }>;
+    expect(scales.y2?.position).toBe('right');
+    expect(scales.y2?.title?.text).toBe('°C');
+    expect(scales.y?.title?.text).toBe('IOPS');
+    const table = screen.getByRole('table', { name: /IOPS and the drive's temperature, per second/ });
+    expect(within(table).getAllByText('drive temperature (°C, right axis)')).toHaveLength(2);
+  });
+
+  it('draws no second axis for a drive that reports no temperature', () => {
+    const state = [progress(1, null), progress(2, null)].reduce(liveReducer, started);
+    expect(state.temperatures).toEqual([]);
+    render(<Live state={state} {...noop} />);
+    expect(screen.getByRole('table', { name: /^IOPS, per second/ })).toBeDefined();
+    expect(screen.queryByText('drive temperature (°C, right axis)')).toBeNull();
+  });
+
+  it('says how the cool-down goes until the next point starts', () => {
+    const cooling = { kind: 'cooling' as const, number: 2, celsius: 52, start_c: 55, target_c: 45, waited_s: 40, most_s: 300,
+      done: false, text: 'cooling before point 2: 52 °C → 45 °C, 40 s (at most 300 s)' };
+    const waiting = liveReducer(started, cooling);
+    render(<Live state={waiting} {...noop} />);
+    expect(screen.getByTestId('cooling').textContent).toBe('cooling before point 2: 52 °C → 45 °C, 40 s (at most 300 s)');
+    const next = liveReducer(waiting, { kind: 'point_started', index: 1, repeat: 0, number: 2, count: of10(1), round: null, eta_s: 9, workload: fullRun.workload });
+    expect(next.cooling).toBeNull();
   });
 });

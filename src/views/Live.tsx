@@ -1,5 +1,7 @@
-// Live run: overall and per-point progress, ETA, per-second IOPS / bandwidth / latency, Cancel.
+// Live run: overall and per-point progress, ETA, per-second IOPS (with the drive's temperature
+// where it is read) / bandwidth / latency, the cool-down between points, Cancel.
 import { ChartFigure } from '../charts/ChartFigure';
+import { TEMPERATURE_AXIS, temperatureSeries } from '../charts/drive-temperature';
 import type { LiveState } from '../state/live';
 import { overallFraction } from '../state/live';
 import { totals } from '../lib/analysis';
@@ -50,6 +52,8 @@ export function Live(
   const running = state.status === 'running';
   const seconds = state.samples.map((s) => s.elapsed_s);
   const hostNames = Object.keys(state.hosts).sort(naturally);
+  // this machine's drive, where hwmon reads it: beside IOPS on a right axis (hosts' are not sent)
+  const warm = hostNames.length === 0 && state.temperatures.length > 0;
   const perHost = (value: (s: ProgressSample) => number | null, suffix = ''): Series[] =>
     hostNames.map((host) => ({ label: `${host}${suffix}`, points: state.hosts[host]!.map((s) => ({ x: s.elapsed_s, y: value(s) })) }));
   return (
@@ -65,6 +69,9 @@ export function Live(
           <progress id="point-progress" max={1} value={Math.min(current.elapsedS / Math.max(current.durationS, 1e-9), 1)} />
           <span>{formatDuration(current.elapsedS)} of {formatDuration(current.durationS)}</span>
         </div>
+      )}
+      {state.cooling && (
+        <p role="status" className="hint" data-testid="cooling">{state.cooling.text}</p>
       )}
       {state.layout && <p className="hint">test file laid out in {state.layout.seconds.toFixed(1)} s (not part of any measurement)</p>}
       <div className="actions">
@@ -90,10 +97,14 @@ export function Live(
         </p>
       )}
       <div className="chart-row">
-        <ChartFigure id="live-iops" tableLast={LIVE_TABLE_POINTS} title="IOPS, per second" kind="line" xLabel="sweep time (s)" yLabel="IOPS"
+        <ChartFigure id="live-iops" tableLast={LIVE_TABLE_POINTS}
+          title={warm ? 'IOPS and the drive\'s temperature, per second' : 'IOPS, per second'}
+          kind="line" xLabel="sweep time (s)" yLabel="IOPS"
+          rightLabel={warm ? TEMPERATURE_AXIS : undefined}
           series={hostNames.length ? perHost((s) => s.read_iops + s.write_iops) : [
             { label: 'read', points: state.samples.map((s, i) => ({ x: seconds[i]!, y: s.read_iops })) },
-            { label: 'write', points: state.samples.map((s, i) => ({ x: seconds[i]!, y: s.write_iops })) }]}
+            { label: 'write', points: state.samples.map((s, i) => ({ x: seconds[i]!, y: s.write_iops })) },
+            ...(warm ? [temperatureSeries(state.temperatures)] : [])]}
           empty="The first per-second sample arrives after a second." />
         <ChartFigure id="live-bw" tableLast={LIVE_TABLE_POINTS} title="Bandwidth, per second (MB/s = 10⁶ B/s)" kind="line" xLabel="sweep time (s)" yLabel="MB/s"
           series={hostNames.length ? perHost((s) => mbPerS(s.read_bw_bytes_per_s + s.write_bw_bytes_per_s))

@@ -1,7 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import type { ChartSet, RunResult } from '../api';
+import type { ChartSet, HealthRecord, RunResult } from '../api';
+import recorded from '../test/drive-health.json';
 import { fakeEngine } from '../test/fake-engine';
 import { chartCase, chartHandlers, fullRun, studentRuns } from '../test/fixtures';
 import { renderWith } from '../test/render';
@@ -61,6 +62,25 @@ describe('Results', () => {
     expect(within(table).getByText((run.read.clat_ns.mean! / 1e3).toFixed(1))).toBeDefined();
     expect(within(table).getByText('at device (mean I/Os)')).toBeDefined();
     expect(within(table).getByText('7.1')).toBeDefined();
+  });
+
+  it('shows the drive\'s lowest–highest temperature in the table and draws it beside the run\'s IOPS', async () => {
+    // the engine's HealthRecord for a run whose drive was read each second (scripts/gen_drive_health_fixture.py)
+    const warm: RunResult = { ...fullRun, drive_health: recorded.written as HealthRecord };
+    const fake = fakeEngine({ 'runs.get': () => ({ run: warm }), ...chartHandlers() });
+    renderWith(fake.engine, <Results title="one" runs={[warm, studentRuns[0]!]} onDesign={vi.fn()} />);
+    const table = screen.getByTestId('results-table');
+    expect(within(table).getByText('drive °C')).toBeDefined();
+    expect(within(table).getAllByTestId('drive-temperature').map((c) => c.textContent)).toContain('50–51');
+    expect(within(table).getAllByTestId('drive-temperature').map((c) => c.textContent)).toContain('–');
+    const series = await screen.findByRole('table', { name: 'IOPS and the drive\'s temperature per second' });
+    const temperatures = within(series).getAllByText('drive temperature (°C, right axis)');
+    expect(temperatures).toHaveLength(warm.drive_health!.temperatures.length);
+  });
+
+  it('leaves the temperature out where no run read one', () => {
+    renderWith(engine(), <Results title="one" runs={[studentRuns[0]!]} onDesign={vi.fn()} />);
+    expect(within(screen.getByTestId('results-table')).queryByText('drive °C')).toBeNull();
   });
 
   it('draws the first rows of a long sweep and the rest on request', async () => {

@@ -3,6 +3,7 @@
 // series, hosts); the table; the PDF report (made by the engine).
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { ChartFigure } from '../charts/ChartFigure';
+import { TEMPERATURE_AXIS, temperatureSeries } from '../charts/drive-temperature';
 import { drawn } from '../charts/engine-series';
 import {
   useEngine, useEngineQuery, type Engine, type RunPoint, type RunResult, type Spec,
@@ -105,6 +106,8 @@ export function Results({ title, runs, onDesign, onOpen }: Props) {
   }
 
   const points = charts?.points ?? [];
+  const warm = (detail?.drive_health?.temperatures ?? [])
+    .map((t) => ({ x: t.elapsed_s, y: t.celsius }));
 
   return (
     <section aria-labelledby="results-title" className="results">
@@ -149,8 +152,14 @@ export function Results({ title, runs, onDesign, onOpen }: Props) {
         <ChartFigure id="percentiles" title="Latency percentile distribution" kind="line" xLabel="latency (µs)" yLabel="percentile" xLog
           series={curve?.points.length ? [{ label: curve.label, points: curve.points.map((p) => ({ x: p.lat_ns / US, y: p.percentile })) }] : []}
           empty="This run has no total-latency histogram (imported output made without lat_percentiles)." />
-        <ChartFigure id="time-series" title="IOPS per second" kind="line" xLabel="seconds since the run started" yLabel="IOPS"
-          series={detail ? [{ label: 'read + write', points: detail.progress.map((s) => ({ x: s.elapsed_s, y: s.read_iops + s.write_iops })) }] : []}
+        <ChartFigure id="time-series" kind="line"
+          title={warm.length ? 'IOPS and the drive\'s temperature per second' : 'IOPS per second'}
+          xLabel="seconds since the run started" yLabel="IOPS"
+          rightLabel={warm.length ? TEMPERATURE_AXIS : undefined}
+          series={detail ? [
+            { label: 'read + write',
+              points: detail.progress.map((s) => ({ x: s.elapsed_s, y: s.read_iops + s.write_iops })) },
+            ...(warm.length ? [temperatureSeries(warm)] : [])] : []}
           empty="This run has no per-second samples." />
       </div>
       {detail && detail.hosts.some((h) => h.host !== 'local') && <HostResults run={detail} />}

@@ -45,6 +45,13 @@ function us(ns: number | null): number | null {
   return ns === null ? null : ns / 1e3;
 }
 
+/** The drive's lowest–highest temperature during the run, by its own sensor (e.g. '41–47'). */
+function temperatureRange(run: RunResult): string | null {
+  const d = run.drive_health?.delta;
+  if (d?.temperature_min_c == null || d.temperature_max_c == null) return null;
+  return `${d.temperature_min_c.toFixed(0)}–${d.temperature_max_c.toFixed(0)}`;
+}
+
 function concerning(run: RunResult, direction: Direction, key: string): ValidityWarning[] {
   return run.warnings.filter((w) => w.concerns.some((c) => c === direction || c === `${direction}.${key}` || c.startsWith(`${direction}.${key}.`)));
 }
@@ -68,13 +75,16 @@ export function ResultsTable({ runs, figures, pool }: Props) {
   const columns = breakdown ? [...COLUMNS, ...BREAKDOWN] : COLUMNS;
   const rows = useMemo(() => runs.flatMap((run) => activeDirections(run).map((direction) => ({ run, direction }))), [runs]);
   const shown = showAll ? rows : rows.slice(0, FIRST_ROWS);
+  // the drive's temperature only where some run read one: no empty column elsewhere
+  const warm = runs.some((run) => temperatureRange(run) !== null);
 
   async function copy() {
-    const header = ['run', 'workload', 'direction', ...columns.map((c) => c.head), 'status', 'warnings'].join('\t');
+    const header = ['run', 'workload', 'direction', ...columns.map((c) => c.head),
+      ...(warm ? ['drive °C'] : []), 'status', 'warnings'].join('\t');
     const lines = rows.map(({ run, direction }) => [
       run.id ?? '', run.workload.label, direction,
       ...columns.map((c) => { const v = c.value(run[direction], run); return v === null ? '' : v.toFixed(c.digits); }),
-      run.status, run.warnings.map((w) => w.message).join(' | '),
+      ...(warm ? [temperatureRange(run) ?? ''] : []), run.status, run.warnings.map((w) => w.message).join(' | '),
     ].join('\t'));
     try {
       await navigator.clipboard.writeText([header, ...lines].join('\n'));
@@ -113,11 +123,13 @@ export function ResultsTable({ runs, figures, pool }: Props) {
           Results: latency is total latency, submission to completion (fio&apos;s lat; the same span on every engine)
           {breakdown && <>; submission + completion = total where the engine timed them apart (fio&apos;s asynchronous engines), – elsewhere; at device: the mean number of I/Os the block layer held, from the disk&apos;s counters (of the queue depth × jobs kept outstanding)</>};
           MB = 10⁶ bytes, MiB = 2²⁰ bytes
+          {warm && <>; drive °C: the drive&apos;s lowest–highest temperature during the run, by its own sensor</>}
         </caption>
         <thead>
           <tr>
             <th scope="col">run</th><th scope="col">workload</th><th scope="col">dir</th>
             {columns.map((c) => <th key={c.key} scope="col" className="num">{c.head}</th>)}
+            {warm && <th scope="col" className="num">drive °C</th>}
             <th scope="col">status</th><th scope="col">warnings</th>
           </tr>
         </thead>
@@ -135,6 +147,7 @@ export function ResultsTable({ runs, figures, pool }: Props) {
                   </td>
                 );
               })}
+              {warm && <td className="num" data-testid="drive-temperature">{temperatureRange(run) ?? '–'}</td>}
               <td>{run.status}</td>
               <td className="warnings">
                 {run.warnings.map((w, i) => <div key={`${w.code}-${i}`} className={w.severity}>{w.message}</div>)}

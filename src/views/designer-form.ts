@@ -35,6 +35,10 @@ export interface SweepForm {
   /** A block device measured on every ticked host instead of a test file. */
   remoteDevice: string;
   rbd: string;
+  /** The cool-down between points, as typed (°C; idle and longest wait as durations). */
+  coolTo: string;
+  coolIdle: string;
+  coolMax: string;
 }
 
 /** Whether a field counts with the form as it stands, by the engine's rule (engine.info's
@@ -75,6 +79,7 @@ export function formFromWorkload(w: Workload): WorkloadForm {
 export const initialSweep: SweepForm = {
   kind: 'single', preset: 'student', factors: [{ field: 'block_size_bytes', values: '4k, 16k, 128k' }],
   mode: 'one-at-a-time', repeats: '1', tags: '', hosts: [], remoteDir: '', remoteDevice: '', rbd: '',
+  coolTo: '', coolIdle: '', coolMax: '',
 };
 
 /** Only what the user filled in; the engine parses units and applies its defaults. */
@@ -110,6 +115,10 @@ export function sweepRequest(
     if (sweep.rbd.trim()) params.rbd = sweep.rbd.trim();
     if (sweep.remoteDevice.trim()) params.remote_devices = Object.fromEntries(sweep.hosts.map((h) => [h, sweep.remoteDevice.trim()]));
   }
+  const typed = { cool_to_c: sweep.coolTo, cool_idle_s: sweep.coolIdle, cool_max_s: sweep.coolMax };
+  const cool = Object.entries(typed)
+    .map(([name, value]): [string, string] => [name, value.trim()]).filter(([, value]) => value);
+  if (cool.length) params.cool_down = Object.fromEntries(cool);
   if (sweep.kind === 'custom') {
     params.factors = Object.fromEntries(sweep.factors.filter((f) => f.values.trim()).map((f) => [
       f.field, f.values.split(',').map((v) => v.trim()).filter(Boolean),
