@@ -14,6 +14,7 @@ from ssdprof.analysis.spec_library import SpecLibrary
 from ssdprof.analysis.specs import Spec
 from ssdprof.model.health import DriveHealth
 from ssdprof.model.results import Environment, RunResult
+from ssdprof.model.run_summary import AnyRun
 
 __all__ = ["DeviceIdentity", "SpecPick", "device_identity", "drive_environment", "no_spec",
            "pick_spec", "with_drive"]
@@ -41,9 +42,11 @@ def with_drive(environment: Environment, drive: DriveHealth | None) -> Environme
                                           "device_firmware": drive.firmware})
 
 
-def drive_environment(run: RunResult) -> Environment:
+def drive_environment(run: AnyRun) -> Environment:
     """The run's environment for choosing its spec sheet: the drive's word fills a model the OS
-    did not give (the local drive's, else a one-host run's host drive's)."""
+    did not give (the local drive's, else a one-host run's host drive's; a summary has none)."""
+    if not isinstance(run, RunResult):
+        return run.environment
     record = run.drive_health
     if record is None and len(run.hosts) == 1:
         record = run.hosts[0].drive_health

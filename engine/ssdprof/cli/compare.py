@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
+from ssdprof.analysis.spec_choice import drive_environment
 from ssdprof.analysis.spec_library import SpecLibrary
 from ssdprof.analysis.specs import Spec
 from ssdprof.app.contract.analysis import ObservationInfo
@@ -77,7 +78,7 @@ def _spec_for(run: AnyRun, args: argparse.Namespace, store: Store,
     if args.spec == "none":
         return None, ""
     chosen = None if args.spec == "auto" else args.spec
-    spec, pick = spec_for(store, library, run.environment, chosen)
+    spec, pick = spec_for(store, library, drive_environment(run), chosen)
     return spec, ("chosen with --spec" if chosen else pick.note)
 
 

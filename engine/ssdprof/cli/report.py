@@ -112,6 +112,7 @@ def _groups(args: argparse.Namespace, store: Store) -> list[RunGroup]:
 
 
 def _report(args: argparse.Namespace, store: Store) -> int:
+    from ssdprof.analysis.spec_choice import drive_environment
     from ssdprof.analysis.spec_library import SpecLibrary
     from ssdprof.analysis.specs import bundled_spec_dir, default_user_spec_dir
     from ssdprof.app.adaptive import adaptive_summaries
@@ -122,7 +123,7 @@ def _report(args: argparse.Namespace, store: Store) -> int:
     library = SpecLibrary.load(folders)
     curves, slos = adaptive_summaries(store, args.sweep, library, args.spec)
     groups = tuple(_groups(args, store))
-    _, pick = spec_for(store, library, groups[0].runs[0].environment, args.spec)
+    _, pick = spec_for(store, library, drive_environment(groups[0].runs[0]), args.spec)
     chosen = pick.spec_id if pick.how != "matched" else None  # now or before, for every run
     summary = summary_for(store, library, groups[0].runs, args.spec) if len(groups) == 1 else None
     request = ReportRequest(groups=groups, title=args.title, spec_id=chosen, spec_folders=folders,

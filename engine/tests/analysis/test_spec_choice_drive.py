@@ -38,3 +38,18 @@ def test_the_oss_own_model_is_kept_when_it_named_one() -> None:
 def test_a_run_without_the_drives_word_keeps_its_environment() -> None:
     bare = Environment(hostname="vm", device="vda")
     assert drive_environment(run_on(bare, None)) == bare
+
+
+def test_the_summary_and_a_remembered_choice_go_by_the_drives_own_model(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from ssdprof.app.service.summary import remember_spec, summary_for
+    from ssdprof.store.db import Store
+
+    library = SpecLibrary.load([bundled_spec_dir()])
+    store = Store(tmp_path / "r.db")
+    try:
+        run = run_on(Environment(hostname="lab", device="dm-0"), SMART)
+        found = summary_for(store, library, [run])
+        assert found.spec.pick.how == "matched" and "970 EVO Plus" in found.spec.pick.title
+        assert remember_spec(store, library, run, None) == "Samsung SSD 970 EVO Plus 1TB (serial S4EWNX0N)"
+    finally:
+        store.close()

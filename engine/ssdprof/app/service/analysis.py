@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ssdprof.analysis.repeats import pools
+from ssdprof.analysis.spec_choice import drive_environment
 from ssdprof.analysis.spec_comparison import best_comparisons, compare_repeats
 from ssdprof.analysis.spec_library import SpecLibrary
 from ssdprof.analysis.specs import Spec
@@ -120,7 +121,7 @@ class Analysis:
             scope += f" compared with {len(earlier)} earlier run(s)"
         curves, slos = adaptive_summaries(self.store, params.sweep_id, self.library(), params.spec_id)
         library = self.library()
-        _, pick = spec_for(self.store, library, runs[0].environment, params.spec_id)
+        _, pick = spec_for(self.store, library, drive_environment(runs[0]), params.spec_id)
         chosen = pick.spec_id if pick.how != "matched" else None  # now or before, for every run
         summary = None if params.compare_with else summary_for(self.store, library, runs, params.spec_id,
                                                                pool_same_setting=pool)
@@ -151,5 +152,5 @@ class Analysis:
 
 def _auto(store: Store, library: SpecLibrary, run: AnyRun) -> tuple[Spec | None, str]:
     """The sheet chosen earlier for the run's device, else the one matching it; or why none."""
-    spec, pick = spec_for(store, library, run.environment)
+    spec, pick = spec_for(store, library, drive_environment(run))
     return spec, pick.note

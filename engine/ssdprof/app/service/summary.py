@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from ssdprof.analysis.spec_choice import device_identity, no_spec
+from ssdprof.analysis.spec_choice import device_identity, drive_environment, no_spec
 from ssdprof.analysis.spec_library import SpecLibrary
 from ssdprof.analysis.summary import StudentSummary, summarize
 from ssdprof.app.contract.runs import SummaryParams
@@ -24,7 +24,7 @@ def summary_for(store: Store, library: SpecLibrary, runs: Sequence[RunResult],
                 chosen_id: str | None = None, *, compare_spec: bool = True,
                 pool_same_setting: bool = False) -> StudentSummary:
     """The summary of ``runs`` against the sheet :func:`spec_for` picks for their device."""
-    environment = runs[0].environment
+    environment = drive_environment(runs[0])
     spec, pick = (spec_for(store, library, environment, chosen_id) if compare_spec
                   else (None, no_spec(environment)))
     return summarize(runs, spec, pick, pool_same_setting)
@@ -34,7 +34,7 @@ def remember_spec(store: Store, library: SpecLibrary, run: RunResult, spec_id: s
     """Keeps ``spec_id`` (None: forgets) for the run's device; returns the device's name."""
     if spec_id is not None:
         library.get(spec_id)  # a sheet that does not exist is not remembered (KeyError)
-    identity = device_identity(run.environment)
+    identity = device_identity(drive_environment(run))
     store.set_spec_choice(identity.key, identity.description, spec_id)
     return identity.description
 
