@@ -127,6 +127,22 @@ describe('Sustain', () => {
     expect(screen.getByTestId('sustain-recovery')).toBeDefined();
   });
 
+  it('resumes a test that stopped, from its report', async () => {
+    const stopped: SustainResult = { ...cliff, status: 'stopped', reason: 'the engine stopped' };
+    const fake = fakeEngine({ ...handlers, 'sustain.get': () => stopped,
+      'sustain.list': () => ({ tests: [{ id: cliff.id, created_at: cliff.created_at,
+        name: cliff.name, status: 'stopped', target: '', write_bytes: 1, verdict: 'cliff',
+        cache_bytes: null, recovery_done: 1, recovery_total: 2 }] }),
+      'sustain.resume': () => ({ ...started, fill_done: true, recovery_done: 1 }) });
+    renderWith(fake.engine, <Sustain busy={false} />);
+    await screen.findByRole('option', { name: new RegExp(`^#${cliff.id} `) });
+    await userEvent.selectOptions(screen.getByLabelText('Earlier tests'), String(cliff.id));
+    await userEvent.click(await screen.findByRole('button', { name: `Resume test #${cliff.id}` }));
+    await screen.findByTestId('sustain-progress');
+    expect(fake.calls.find((c) => c.method === 'sustain.resume')?.params)
+      .toEqual({ sustain_id: cliff.id });
+  });
+
   it('opens an earlier test from the list', async () => {
     const listed = { id: cliff.id, created_at: cliff.created_at, name: cliff.name,
       status: cliff.status, target: cliff.parameters.target,

@@ -139,6 +139,18 @@ export function Sustain({ busy }: { busy: boolean }) {
     }
   }
 
+  /** Continues a test that stopped: the recovery writes not yet done (a cut fill is run again). */
+  async function resume(id: number) {
+    setStartError(null);
+    try {
+      began(await engine.call('sustain.resume', { sustain_id: id }));
+    } catch (error) {
+      setStartError(error instanceof Error ? error.message : String(error));
+    }
+  }
+  const resumable = shown !== null && shown.status !== 'done' && shown.status !== 'running'
+    && !running && !busy;
+
   return (
     <section aria-labelledby="sustain-title" className="sustain">
       <h2 id="sustain-title">Sustained writes</h2>
@@ -196,6 +208,9 @@ export function Sustain({ busy }: { busy: boolean }) {
       {progress && <SustainProgress state={progress} />}
       <EarlierTests tests={listed.data?.tests ?? NO_TESTS} shown={shown?.id ?? null}
         onOpen={(id) => void open(id)} />
+      {resumable && (
+        <button type="button" onClick={() => void resume(shown.id)}>Resume test #{shown.id}</button>
+      )}
       {shown && <SustainReport result={shown} />}
     </section>
   );
