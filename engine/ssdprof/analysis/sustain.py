@@ -6,8 +6,16 @@ Noise: sigma from the median absolute difference of neighbouring seconds (robust
 themselves and to outliers: a step is one large difference among many small ones). Penalty:
 ``2 sigma^2 ln n`` per change, the BIC for a change in mean under Gaussian noise. What counts: a phase
 lasts at least 5 s, a shorter dip between faster phases is merged away, and a drop is at least 20 %
-below the phase before; neighbouring phases closer than that are one phase. Nothing is forced: a
-series with no such drop is "no cliff".
+below the phase before; neighbouring phases closer than that are one phase. Merging only removes
+boundaries, so each one left is then placed again where it splits its stretch best, and the phases
+merged again until nothing moves: PELT cuts a noisy phase into pieces (the noise scale is the
+quieter phase's), and the piece boundary kept need not be where the speed fell. Nothing is
+forced: a series with no such drop is "no cliff".
+
+Partial seconds: the first second holds fio's start, the last its stop, and the second a change
+falls in is part fast, part slow. A phase's speed is the mean of its whole seconds (those left out,
+where at least two others remain); the change's bytes and time are placed within its second
+(:func:`~ssdprof.analysis.sustain_series.crossing`).
 """
 
 from __future__ import annotations
@@ -18,8 +26,9 @@ from dataclasses import dataclass
 
 import numpy as np
 import ruptures
-from scipy.signal import medfilt
+from scipy.ndimage import median_filter
 
+from ssdprof.analysis.sustain_series import crossing
 from ssdprof.model.sustain_results import (
     Confidence,
     PhaseCause,
@@ -41,6 +50,7 @@ MIN_SAMPLES = 10
 MAX_EXACT_SAMPLES = 1000
 """Longer series are segmented in blocks of seconds, and each change then placed to the second."""
 MEDIAN_WINDOW = 5
+MAX_SETTLE_ROUNDS = 10
 
 
 @dataclass(frozen=True)
@@ -63,10 +73,37 @@ def detect(samples: list[SustainSample], throttle: SustainThrottle | None = None
         return Detection([], SustainVerdict(kind="too_short", sentence=(
             f"{len(samples)} second(s) of writes: too few to judge (at least {MIN_SAMPLES} are needed)")))
     bw = np.array([s.bw_bytes_per_s for s in samples], dtype=float)
-    bounds = _merged(bw, _change_points(bw))
-    drops = _drops(samples, bw, bounds, throttle)
-    phases = [_phase(samples, bw, i, start, end, drops=drops) for i, (start, end) in enumerate(itertools.pairwise(bounds))]
+    bounds = _settled(bw, _change_points(bw))
+    whole = whole_seconds(len(bw), bounds)
+    drops = _drops(samples, bw, whole, bounds, throttle)
+    phases = [_phase(samples, bw, whole, start, end, index=i, drops=drops)
+              for i, (start, end) in enumerate(itertools.pairwise(bounds))]
     return Detection(phases, _verdict(phases, drops, throttle))
+
+
+def whole_seconds(n: int, bounds: list[int]) -> np.ndarray:
+    """Which seconds count in a phase's speed: not the first (fio's start falls in it) nor the last
+    (a write stopped after its bytes ends within it), nor the two either side of each change (either
+    may hold the change)."""
+    whole = np.ones(n, dtype=bool)
+    whole[[0, -1]] = False
+    for bound in bounds[1:-1]:
+        whole[max(bound - 1, 0) : bound + 1] = False
+    return whole
+
+
+def level(bw: np.ndarray, whole: np.ndarray, start: int, end: int) -> tuple[float, float]:
+    """Mean and sd of a stretch's speed over its whole seconds (all, where fewer are whole)."""
+    part = bw[start:end][whole[start:end]]
+    if len(part) < 2:
+        part = bw[start:end]
+    return float(part.mean()), float(part.std(ddof=1)) if len(part) > 1 else 0.0
+
+
+def _smooth(bw: np.ndarray) -> np.ndarray:
+    """A 5 s running median: one-second outliers are not phases; steps stay where they are, and so
+    do the ends (mirrored, not padded with zeros as scipy.signal.medfilt pads them)."""
+    return median_filter(bw, size=MEDIAN_WINDOW, mode="reflect") if len(bw) >= MEDIAN_WINDOW else bw
 
 
 def _change_points(bw: np.ndarray) -> list[int]:
@@ -75,7 +112,7 @@ def _change_points(bw: np.ndarray) -> list[int]:
     Segmented on a 5 s running median (one-second outliers are not phases; steps stay where they are);
     a long series in blocks of k seconds (k^-1/2 the noise), each change then placed to the second."""
     n = len(bw)
-    smooth = medfilt(bw, MEDIAN_WINDOW) if n >= MEDIAN_WINDOW else bw
+    smooth = _smooth(bw)
     k = max(1, math.ceil(n / MAX_EXACT_SAMPLES))
     blocks = np.array([smooth[i : i + k].mean() for i in range(0, n, k)])
     sigma = noise_sigma(bw) / math.sqrt(k)
@@ -98,45 +135,82 @@ def _refined(bw: np.ndarray, cut: int, k: int) -> int:
     return best
 
 
-def _merged(bw: np.ndarray, bounds: list[int]) -> list[int]:
-    """Dips merged into their neighbours, then neighbouring phases within 20 % of each other joined."""
+def _settled(bw: np.ndarray, bounds: list[int]) -> list[int]:
+    """Merged, each boundary left placed again between its neighbours, merged again: till stable."""
+    smooth = _smooth(bw)
+    merged = _merged(bw, bounds)
+    for _ in range(MAX_SETTLE_ROUNDS):
+        placed = _merged(bw, _placed(smooth, merged))
+        if placed == merged:
+            break
+        merged = placed
+    return merged
+
+
+def _placed(smooth: np.ndarray, bounds: list[int]) -> list[int]:
+    """Each inner boundary moved to the split of its stretch (from the boundary before to the one
+    after) with the least squared error, one after the other."""
     bounds = list(bounds)
-    changed = True
-    while changed and len(bounds) > 2:
-        changed = False
-        means = [float(bw[a:b].mean()) for a, b in itertools.pairwise(bounds)]
-        shortest = max(2 * MIN_PHASE_S, math.ceil(MIN_DIP_FRACTION * len(bw)))
-        for i in range(1, len(means) - 1):  # a short stretch slower or faster than both sides: an excursion
-            beside = (means[i - 1], means[i + 1])
-            if bounds[i + 1] - bounds[i] <= shortest and (means[i] < min(beside) or means[i] > max(beside)):
-                # between two alike phases it joins them into one; else it joins the one before
-                end = i + 2 if _close(means[i - 1], means[i + 1]) else i + 1
-                del bounds[i:end]
-                changed = True
-                break
-        if changed:
-            continue
-        for i in range(len(means) - 1):
-            if _close(means[i], means[i + 1]):
-                del bounds[i + 1]
-                changed = True
-                break
+    for i in range(1, len(bounds) - 1):
+        start, end = bounds[i - 1], bounds[i + 1]
+        part = smooth[start:end]
+        sums, squares = np.cumsum(part), np.cumsum(part**2)
+        splits = np.arange(1, len(part))
+        left = squares[splits - 1] - sums[splits - 1] ** 2 / splits
+        right_n = len(part) - splits
+        right = (squares[-1] - squares[splits - 1]) - (sums[-1] - sums[splits - 1]) ** 2 / right_n
+        bounds[i] = start + int(splits[np.argmin(left + right)])
+    return sorted(set(bounds))
+
+
+def _merged(bw: np.ndarray, bounds: list[int]) -> list[int]:
+    """Excursions merged into their neighbours, stretches too short for a phase joined to the
+    nearer one, then neighbouring phases within 20 % of each other joined: one at a time, until
+    none is left."""
+    bounds = list(bounds)
+    while len(bounds) > 2 and (joined := _one_join(bw, bounds)) is not None:
+        bounds = joined
     return bounds
+
+
+def _one_join(bw: np.ndarray, bounds: list[int]) -> list[int] | None:
+    """The bounds with the first join the rules ask for made (stretch i spans bounds[i] to
+    bounds[i+1]); None when none asks for one."""
+    means = [float(bw[a:b].mean()) for a, b in itertools.pairwise(bounds)]
+    lengths = [b - a for a, b in itertools.pairwise(bounds)]
+    shortest = max(2 * MIN_PHASE_S, math.ceil(MIN_DIP_FRACTION * len(bw)))
+    for i in range(1, len(means) - 1):  # short, slower or faster than both sides: an excursion
+        beside = (means[i - 1], means[i + 1])
+        if lengths[i] <= shortest and (means[i] < min(beside) or means[i] > max(beside)):
+            # between two alike phases it joins them into one; else it joins the one before
+            end = i + 2 if _close(means[i - 1], means[i + 1]) else i + 1
+            return bounds[:i] + bounds[end:]
+    for i, length in enumerate(lengths):  # under MIN_PHASE_S: a change's own seconds, or the start
+        if length < MIN_PHASE_S:
+            after = i == 0 or (i + 1 < len(means)
+                               and abs(means[i] - means[i + 1]) < abs(means[i] - means[i - 1]))
+            gone = i + 1 if after else i
+            return bounds[:gone] + bounds[gone + 1 :]
+    for i in range(len(means) - 1):
+        if _close(means[i], means[i + 1]):
+            return bounds[: i + 1] + bounds[i + 2 :]
+    return None
 
 
 def _close(a: float, b: float) -> bool:
     return abs(a - b) < MIN_DROP_FRACTION * max(a, b, 1e-9)
 
 
-def _drops(samples: list[SustainSample], bw: np.ndarray, bounds: list[int],
+def _drops(samples: list[SustainSample], bw: np.ndarray, whole: np.ndarray, bounds: list[int],
            throttle: SustainThrottle | None) -> dict[int, SustainDrop]:
     """The drops that count, by the index of the phase they lead into."""
     found: dict[int, SustainDrop] = {}
     for i in range(1, len(bounds) - 1):
-        before, after = float(bw[bounds[i - 1]:bounds[i]].mean()), float(bw[bounds[i]:bounds[i + 1]].mean())
+        before = level(bw, whole, bounds[i - 1], bounds[i])[0]
+        after = level(bw, whole, bounds[i], bounds[i + 1])[0]
         if after > before * (1 - MIN_DROP_FRACTION):
             continue
-        at_bytes, at_s = _crossing(samples, bounds[i], before, after)
+        at_bytes, at_s = crossing(samples, bounds[i], before, after)
         hot = throttle is not None and throttle.overlaps_drop and not found
         found[i] = SustainDrop(at_bytes=at_bytes, at_s=at_s, before_bw_bytes_per_s=before,
                                after_bw_bytes_per_s=after, drop_pct=100 * (1 - after / before),
@@ -144,30 +218,20 @@ def _drops(samples: list[SustainSample], bw: np.ndarray, bounds: list[int],
     return found
 
 
-def _crossing(samples: list[SustainSample], k: int, fast: float, slow: float) -> tuple[int, float]:
-    """Bytes and time at the drop, within the second it happened in: the first slow second may have
-    begun fast, and its speed says for what share of it (a linear mix of the two phases' speeds)."""
-    first = samples[k]
-    start_bytes = samples[k - 1].bytes_written if k else 0
-    start_s = samples[k - 1].elapsed_s if k else 0.0
-    interval = max(first.elapsed_s - start_s, 1e-9)
-    share = min(max((first.bw_bytes_per_s - slow) / (fast - slow), 0.0), 1.0) if fast > slow else 0.0
-    return int(start_bytes + share * fast * interval), start_s + share * interval
-
-
-def _phase(samples: list[SustainSample], bw: np.ndarray, index: int, start: int, end: int, *,
-           drops: dict[int, SustainDrop]) -> SustainPhase:
+def _phase(samples: list[SustainSample], bw: np.ndarray, whole: np.ndarray, start: int, end: int, *,
+           index: int, drops: dict[int, SustainDrop]) -> SustainPhase:
     part = samples[start:end]
-    lats = [s.lat_ns_mean for s in part if s.lat_ns_mean is not None]
-    p99s = [s.lat_ns_p99 for s in part if s.lat_ns_p99 is not None]
+    counted = [s for s, w in zip(part, whole[start:end], strict=True) if w] or part
+    lats = [s.lat_ns_mean for s in counted if s.lat_ns_mean is not None]
+    p99s = [s.lat_ns_p99 for s in counted if s.lat_ns_p99 is not None]
     begin_bytes = samples[start - 1].bytes_written if start else 0
     begin_s = samples[start - 1].elapsed_s if start else 0.0
     cause, name = _named(index, drops)
+    bw_mean, bw_sd = level(bw, whole, start, end)
     return SustainPhase(index=index, name=name, cause=cause, start_s=begin_s, end_s=part[-1].elapsed_s,
                         duration_s=part[-1].elapsed_s - begin_s, start_bytes=begin_bytes,
                         bytes_written=part[-1].bytes_written - begin_bytes,
-                        bw_mean_bytes_per_s=float(bw[start:end].mean()), bw_sd_bytes_per_s=float(bw[start:end].std(ddof=1))
-                        if end - start > 1 else 0.0,
+                        bw_mean_bytes_per_s=bw_mean, bw_sd_bytes_per_s=bw_sd,
                         lat_ns_mean=float(np.mean(lats)) if lats else None,
                         lat_ns_sd=float(np.std(lats, ddof=1)) if len(lats) > 1 else None,
                         lat_ns_p99_mean=float(np.mean(p99s)) if p99s else None)

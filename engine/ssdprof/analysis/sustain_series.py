@@ -8,7 +8,7 @@ from collections import defaultdict
 from ssdprof.model.results import RunResult
 from ssdprof.model.sustain_results import GibSample, RecoveryRow, SustainSample, SustainThrottle, SustainVerdict
 
-__all__ = ["GIB", "overlapping", "per_gib", "recovery_row", "samples_of", "throttle_of"]
+__all__ = ["GIB", "crossing", "overlapping", "per_gib", "recovery_row", "samples_of", "throttle_of"]
 
 GIB = 1 << 30
 SUSTAINED_SLOW_S = 3
@@ -92,9 +92,30 @@ def overlapping(throttle: SustainThrottle | None, drop_at_s: float | None) -> Su
     return throttle.model_copy(update={"overlaps_drop": not late})
 
 
+def crossing(samples: list[SustainSample], k: int, fast: float, slow: float) -> tuple[int, float]:
+    """Bytes and time at a drop from ``fast`` to ``slow`` whose first slow second is ``samples[k]``.
+
+    The speed fell within second k or within second k - 1 (the one a segmentation leaves on either
+    side depends on its speed and the noise): each of the two is split into its fast and its slow
+    part by its speed (a linear mix of the two speeds), and the drop placed after both fast
+    parts."""
+    first = max(k - 1, 0)
+    at_bytes = float(samples[first - 1].bytes_written) if first else 0.0
+    at_s = previous_s = samples[first - 1].elapsed_s if first else 0.0
+    for sample in samples[first : k + 1]:
+        interval = max(sample.elapsed_s - previous_s, 1e-9)
+        mixed = (sample.bw_bytes_per_s - slow) / (fast - slow) if fast > slow else 0.0
+        share = min(max(mixed, 0.0), 1.0)
+        at_bytes += share * fast * interval
+        at_s += share * interval
+        previous_s = sample.elapsed_s
+    return int(at_bytes), at_s
+
+
 def recovery_row(step: int, idle_s: float, run: RunResult | None, fill: SustainVerdict) -> RecoveryRow:
     """One recovery write against the fill: bytes written at the fast speed before the speed fell
-    below midway between the fill's fast and slow phases for good (SUSTAINED_SLOW_S seconds)."""
+    below midway between the fill's fast and slow phases for good (SUSTAINED_SLOW_S seconds), placed
+    within its second as the fill's cliff is."""
     if run is None:
         return RecoveryRow(step=step, idle_s=idle_s, status="pending")
     samples = samples_of(run)
@@ -105,18 +126,16 @@ def recovery_row(step: int, idle_s: float, run: RunResult | None, fill: SustainV
                       run_id=run.id, bytes_written=written, seconds=seconds, bw_mean_bytes_per_s=mean, samples=samples)
     if fill.kind != "cliff" or fill.before_bw_bytes_per_s is None or fill.after_bw_bytes_per_s is None or not samples:
         return row
-    midway = (fill.before_bw_bytes_per_s + fill.after_bw_bytes_per_s) / 2
-    end = _fast_end(samples, midway)
-    fast = samples[:end]
-    recovered = fast[-1].bytes_written if fast else 0
-    if 0 < end < len(samples):  # the second it fell in: the share of it still written fast
-        crossing = samples[end]
-        share = (crossing.bw_bytes_per_s - fill.after_bw_bytes_per_s) / (midway * 2 - 2 * fill.after_bw_bytes_per_s)
-        recovered += int(min(max(share, 0.0), 1.0) * fill.before_bw_bytes_per_s
-                         * (crossing.elapsed_s - fast[-1].elapsed_s))
-    fast_bw = sum(s.bw_bytes_per_s for s in fast) / len(fast) if fast else None
+    fast_bw, slow_bw = fill.before_bw_bytes_per_s, fill.after_bw_bytes_per_s
+    end = _fast_end(samples, (fast_bw + slow_bw) / 2)
+    recovered = crossing(samples, end, fast_bw, slow_bw)[0] if end < len(samples) else written
+    # its speed over whole seconds: not the first (fio's start), nor the one before the fall or the
+    # last (fio's stop)
+    fast = samples[1 : max(end - 1, 1)] if end < len(samples) else samples[1:-1]
+    fast = fast if len(fast) >= 2 else samples[:end]
     cache = fill.cache_bytes or 0
-    return row.model_copy(update={"recovered_bytes": recovered, "fast_bw_bytes_per_s": fast_bw,
+    speed = sum(s.bw_bytes_per_s for s in fast) / len(fast) if fast else None
+    return row.model_copy(update={"recovered_bytes": recovered, "fast_bw_bytes_per_s": speed,
                                   "recovered_pct": 100 * recovered / cache if cache else None})
 
 

@@ -1,6 +1,10 @@
-"""The cliff detector on synthetic per-second series: a cliff, none, two, noise, a dip, throttling."""
+"""The cliff detector on synthetic per-second series (a cliff, none, two, noise, a dip,
+throttling) and on real ones recorded on the lab node (tests/data/sustain/README.md)."""
 
 from __future__ import annotations
+
+import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -93,3 +97,22 @@ def test_per_gib_speeds_are_each_gib_over_the_time_it_took() -> None:
     assert [g.gib for g in gibs] == [1, 2, 3]
     assert gibs[0].bw_bytes_per_s == pytest.approx(GIB / 2)
     assert gibs[2].bw_bytes_per_s == pytest.approx(GIB / 4)
+
+
+LAB_DATA = Path(__file__).parents[1] / "data" / "sustain"
+
+
+@pytest.mark.parametrize("name", ["lab_throttled_fill.json", "lab_throttled_fill_fast.json"])
+def test_a_real_fill_on_the_lab_nodes_throttled_disk_has_its_cliff_where_qemu_lowered_the_limit(
+        name: str) -> None:
+    kept = json.loads((LAB_DATA / name).read_text())
+    lowered = next(c for c in kept["changes"] if c["change"] == "lowered")
+    found = detect([SustainSample(**s) for s in kept["fill"]])
+    assert found.verdict.kind == "cliff" and found.verdict.confidence_words == "high"
+    # the limit changed between two reads of QEMU's counter: the cliff lies within 1 % of them
+    cache = found.verdict.cache_bytes
+    assert cache is not None
+    assert lowered["bytes_before"] * 0.99 <= cache <= lowered["bytes_after"] * 1.01
+    assert found.verdict.before_bw_bytes_per_s == pytest.approx(kept["high_bytes_per_s"], rel=0.01)
+    assert found.verdict.after_bw_bytes_per_s == pytest.approx(kept["low_bytes_per_s"], rel=0.01)
+    assert [p.name for p in found.phases] == ["cache", "after the cache"]
