@@ -35,7 +35,7 @@ def test_a_started_test_sends_its_events_then_is_listed_fetched_and_reported(cli
     started = client.call("pts.start", {"test": "iops", "target": str(disk_dir), **SCALED_DOWN})
     assert started["kind"] == "pts_started" and started["points_per_round"] == 1
     busy = client.request("sweep.start", {"base": {"target": str(disk_dir), "runtime_s": 1}})
-    assert busy["error"]["message"].startswith("a sweep or PTS test is already running")
+    assert busy["error"]["message"].startswith("a sweep, PTS or sustained-write test is already running")
     events = client.events_until("pts_finished", 90, "pts.event")
     kinds = [e["kind"] for e in events]
     assert "precondition_progress" in kinds and kinds.count("round_finished") == 2 and "point_finished" in kinds

@@ -74,6 +74,7 @@ class EngineService:
         self._sustain = SustainTests(self.store, db_path, notify, default_dir=default_dir, fio_executable=fio_executable,
                                      ssh=ssh, others_busy=lambda: self._sweeps.busy() or self._pts.busy())
         self._sweeps.other_busy = lambda: self._pts.busy() or self._sustain.busy()
+        self._pts.other_busy = self._sustain.busy
         self._lock = threading.Lock()
         self._handlers: dict[str, Handler] = handlers_of([self, self._sweeps, Runs(self.store), analysis, models,
                                                            Charts(analysis.summaries, analysis.runs, analysis.library),

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 from ssdprof.app.contract.base import Params
@@ -24,7 +25,7 @@ from ssdprof.app.contract.specs import ReportResult
 from ssdprof.app.pts_planner import PtsRequest, plan_pts
 from ssdprof.app.pts_runner import PtsRunner, pts_parameters
 from ssdprof.app.service.registry import RpcError, handles
-from ssdprof.app.service.sweeps import START_TIMEOUT_S, Notify, Sweeps
+from ssdprof.app.service.sweeps import BUSY_MESSAGE, START_TIMEOUT_S, Notify, Sweeps
 from ssdprof.model.events import PointStarted, PtsFinished, PtsStarted, RunEvent
 from ssdprof.model.pts import PtsProfile, PtsSpec, estimate_range_s, precondition_bytes
 from ssdprof.model.pts_results import PtsInfo, PtsResult
@@ -101,7 +102,8 @@ class _ActiveTest:
 
 
 class PtsTests:
-    """The ``pts.*`` methods; one test at a time, never beside a running sweep (``busy`` otherwise)."""
+    """The ``pts.*`` methods; one test at a time, never beside a running sweep or sustained-write
+    test (``busy`` otherwise)."""
 
     def __init__(self, store: Store, db_path: Path, notify: Notify, *, default_dir: Path | None, fio_executable: str,
                  sweeps: Sweeps):
@@ -111,6 +113,8 @@ class PtsTests:
         self.default_dir = default_dir
         self.fio_executable = fio_executable
         self.sweeps = sweeps
+        self.other_busy: Callable[[], bool] = lambda: False
+        """A sustained-write test running (set by the engine, which holds both)."""
         self._test: _ActiveTest | None = None
 
     @handles("pts.estimate")
@@ -176,8 +180,8 @@ class PtsTests:
             active.thread.join(timeout=60)
 
     def _launch(self, spec: PtsSpec | None, resume_id: int | None) -> PtsStarted:
-        if self.busy() or self.sweeps.busy():
-            raise RpcError("busy", "a sweep or PTS test is already running; cancel it or wait for it to finish")
+        if self.busy() or self.sweeps.busy() or self.other_busy():
+            raise RpcError("busy", BUSY_MESSAGE)
         active = _ActiveTest()
         active.thread = threading.Thread(target=self._run, args=(active, spec, resume_id), name="ssdprof-pts", daemon=True)
         self._test = active

@@ -22,7 +22,7 @@ from ssdprof.app.contract.sustain import (
     SustainStatus,
 )
 from ssdprof.app.service.registry import RpcError, handles
-from ssdprof.app.service.sweeps import START_TIMEOUT_S, Notify
+from ssdprof.app.service.sweeps import BUSY_MESSAGE, START_TIMEOUT_S, Notify
 from ssdprof.app.sustain import SustainRunner
 from ssdprof.app.sustain_estimate import estimate_sustain, list_sustain
 from ssdprof.app.sustain_planner import SustainRequest, plan_sustain
@@ -122,7 +122,7 @@ class SustainTests:
 
     def _launch(self, spec: SweepSpec | None, resume_id: int | None) -> SustainStarted:
         if self.busy() or self.others_busy():
-            raise RpcError("busy", "a sweep, PTS or sustained-write test is already running; cancel it or wait for it")
+            raise RpcError("busy", BUSY_MESSAGE)
         active = _Active()
         active.thread = threading.Thread(target=self._run, args=(active, spec, resume_id), name="ssdprof-sustain",
                                          daemon=True)

@@ -47,6 +47,9 @@ Notify = Callable[[str, BaseModel], None]
 """Sends a notification (method name, payload) to the client; must be safe from any thread."""
 
 START_TIMEOUT_S = 120.0
+BUSY_MESSAGE = ("a sweep, PTS or sustained-write test is already running; cancel it or wait for it "
+                "to finish")
+"""What a start beside a running sweep, PTS or sustained-write test is told: one at a time."""
 
 
 class _ActiveSweep:
@@ -171,7 +174,7 @@ class Sweeps:
     def _launch(self, spec: SweepSpec, resume_id: int | None, tags: dict[str, str],
                 target: TargetPlan | None = None, rbd: RbdTarget | None = None) -> SweepStarted:
         if self.busy() or self.other_busy():
-            raise RpcError("busy", "a sweep or PTS test is already running; cancel it or wait for it to finish")
+            raise RpcError("busy", BUSY_MESSAGE)
         active = _ActiveSweep(spec.name)
         active.thread = threading.Thread(target=self._run_sweep, args=(active, spec, resume_id, tags),
                                          kwargs={"target": target, "rbd": rbd}, name="ssdprof-sweep",
