@@ -11,9 +11,10 @@ from ssdprof.model.results import RunResult
 from ssdprof.model.status import SweepState
 from ssdprof.model.sustain import SustainPlan, SustainWear
 from ssdprof.model.sustain_results import SustainParameters, SustainResult, SustainVerdict
-from ssdprof.model.sweep import SweepSpec
+from ssdprof.model.sweep import RemoteSpec, SweepSpec
 
-__all__ = ["FILL_TAG", "STEP_TAG", "label_of", "parameters_of", "recovery_tag", "sustain_result", "wear_of"]
+__all__ = ["FILL_TAG", "STEP_TAG", "label_of", "parameters_of", "recovery_tag", "sustain_result",
+           "target_of", "wear_of"]
 
 STEP_TAG = "sustain_step"
 FILL_TAG = "fill"
@@ -26,17 +27,32 @@ def recovery_tag(step: int) -> str:
 def label_of(spec: SweepSpec) -> str:
     assert spec.sustain is not None
     fill = spec.points[0]
-    where = ", ".join(spec.remote.hosts) + ": " if spec.remote else ""
-    target = fill.target or "the default folder"
     return (f"{fill.pattern.value} {format_size(fill.block_size_bytes)} QD{fill.queue_depth}, "
-            f"{format_size(spec.sustain.write_bytes)} to {where}{target}")
+            f"{format_size(spec.sustain.write_bytes)} to {target_of(spec)}")
+
+
+def target_of(spec: SweepSpec) -> str:
+    """What the test writes: this machine's target, or each host's device, RBD image or folder."""
+    remote = spec.remote
+    if remote is None:
+        return spec.points[0].target or "the default folder"
+    return ", ".join(f"{host}: {_host_target(remote, host)}" for host in remote.hosts)
+
+
+def _host_target(remote: RemoteSpec, host: str) -> str:
+    if host in remote.devices:
+        return remote.devices[host]
+    if remote.rbd:
+        return f"RBD image {remote.rbd}"
+    return remote.target_dirs.get(host) or remote.target_dir or "the default folder"
 
 
 def parameters_of(spec: SweepSpec, engine: str) -> SustainParameters:
     plan = spec.sustain
     assert plan is not None
     fill = spec.points[0]
-    return SustainParameters(target=fill.target, hosts=spec.remote.hosts if spec.remote else [],
+    return SustainParameters(target=fill.target if spec.remote is None else target_of(spec),
+                             hosts=spec.remote.hosts if spec.remote else [],
                              pattern="randwrite" if fill.pattern.is_random else "write",
                              block_size_bytes=fill.block_size_bytes, queue_depth=fill.queue_depth, engine=engine,
                              region_bytes=plan.region_bytes, offset_bytes=fill.offset_bytes,
@@ -55,12 +71,12 @@ def wear_of(bytes_written: int, spec: Spec | None) -> SustainWear:
 
 
 def planned_recovery_bytes(plan: SustainPlan, verdict: SustainVerdict, fill_bytes: int) -> int:
-    """Each recovery write: as asked, or 1.5x the cache found (10 % of the fill without one), within
-    the region and at least 64 MiB."""
+    """Each recovery write: as asked, or 1.5x the cache found (10 % of the fill without one), at
+    least 64 MiB; it wraps around the region as the fill does."""
     if plan.recovery_bytes:
         return plan.recovery_bytes
     guess = int(1.5 * verdict.cache_bytes) if verdict.cache_bytes else fill_bytes // 10
-    return max(min(guess, plan.region_bytes), min(64 << 20, plan.region_bytes)) // 512 * 512
+    return max(guess, 64 << 20) // 512 * 512
 
 
 def sustain_result(*, sweep_id: int, created_at: str, name: str, status: SweepState, spec: SweepSpec,

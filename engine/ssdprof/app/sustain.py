@@ -36,19 +36,21 @@ from ssdprof.model.sustain_events import (
     SustainStepDone,
     SustainStepStarted,
 )
-from ssdprof.model.sustain_results import SustainResult, SustainSample
+from ssdprof.model.sustain_results import SustainResult, SustainSample, SustainVerdict
 from ssdprof.model.sweep import SweepSpec
 from ssdprof.model.workload import Workload
 from ssdprof.remote.ssh import SshSettings
 from ssdprof.store.db import RunFilter, Store, StoredSweep
 from ssdprof.target.plan import TEST_FILE_PREFIX, TargetKind, default_target_dir, plan_target
 
-__all__ = ["FILL_CUT_SHORT", "SustainOutcome", "SustainRunner"]
+__all__ = ["FILL_CUT_SHORT", "NOT_RUN", "SustainOutcome", "SustainRunner", "local_engine"]
 
 Emit = Callable[[SustainEvent], None]
 FILL_CUT_SHORT = 0.98
 """A stored fill that wrote less than this share of its bytes was cut short: a resume re-runs it."""
 IDLE_EVENT_S = 5.0
+NOT_RUN = SustainVerdict(kind="not_run", sentence="")
+"""The fill's verdict before it is known: each recovery write's size then follows the fill's."""
 
 
 @dataclass(frozen=True)
@@ -105,8 +107,9 @@ class SustainRunner:
 
     def _open(self, spec: SweepSpec | None, resume_id: int | None) -> StoredSweep:
         if spec is not None:
-            if spec.remote is None:
-                plan_target(spec.points[0], self.default_dir)  # every check before anything is stored
+            if spec.remote is None:  # every check before anything is stored
+                plan_target(spec.points[0], self.default_dir)
+                local_engine(spec, self.runner.fio_executable)
             resume_id = self.store.create_sweep(spec, kind="sustain")
         stored = self.store.sweep(resume_id) if resume_id is not None else self._last_unfinished()
         if stored is None or stored.kind != "sustain":
@@ -149,11 +152,7 @@ class SustainRunner:
             site = self.runner._site(spec, None)
             site.set_up(lambda event: None)
             return site
-        engine = choose_engine(spec.points[0].engine, self.runner.fio_executable)
-        if not isinstance(engine, FioEngine):
-            raise WorkloadError([FieldProblem(field="engine", flag="--engine", message=(
-                "a sustained-write test needs fio (it stops each write after its bytes; the portable engine cannot "
-                "hand back a write stopped early): install fio (apt install fio) or use an SSH host with fio"))])
+        engine = local_engine(spec, self.runner.fio_executable)
         points = self._local_points(stored, engine)
         return LocalSite(spec.model_copy(update={"points": points}), engine, self.default_dir)
 
@@ -175,8 +174,8 @@ class SustainRunner:
                  notes: list[str]) -> SustainStarted:
         plan = stored.spec.sustain
         assert plan is not None
-        left_bytes = (0 if fill else plan.write_bytes) + (plan.recovery_bytes or plan.write_bytes // 10) * (
-            len(plan.idle_s) - len(done))
+        each = planned_recovery_bytes(plan, NOT_RUN, plan.write_bytes)
+        left_bytes = (0 if fill else plan.write_bytes) + each * (len(plan.idle_s) - len(done))
         idle = sum(s for i, s in enumerate(plan.idle_s) if i + 1 not in done)
         return SustainStarted(sustain_id=stored.id, name=stored.name, label=label_of(stored.spec),
                               write_bytes=plan.write_bytes, idle_s=plan.idle_s, fill_done=fill is not None,
@@ -250,7 +249,7 @@ class SustainRunner:
             site.engine = engine  # type: ignore[misc]
         if result is None:
             return None
-        return self.store.add_run(result, point_index=number)
+        return self.store.add_run(_bounded(result, limit_bytes), point_index=number)
 
     def _remove_file(self, stored: StoredSweep) -> None:
         if stored.spec.remote is not None or stored.spec.points[0].keep_file:
@@ -259,6 +258,27 @@ class SustainRunner:
         target = Path(given).expanduser() if given else (self.default_dir or default_target_dir())
         if target.is_dir():
             _test_file(target, stored.id).unlink(missing_ok=True)
+
+
+def local_engine(spec: SweepSpec, fio_executable: str = "fio") -> FioEngine:
+    """fio, the one engine a test on this machine runs with; raises WorkloadError naming the engine
+    field when the choice (or a missing fio) leaves the portable engine."""
+    engine = choose_engine(spec.points[0].engine, fio_executable)
+    if not isinstance(engine, FioEngine):
+        raise WorkloadError([FieldProblem(field="engine", flag="--engine", message=(
+            "a sustained-write test needs fio (it stops each write after its bytes; the portable "
+            "engine cannot hand back a write stopped early): install fio (apt install fio) or use "
+            "an SSH host with fio"))])
+    return engine
+
+
+def _bounded(result: RunResult, limit_bytes: int) -> RunResult:
+    """A write that stopped after its bytes ran shorter than its time bound on purpose: that is no
+    short run (a write cut short keeps the warning)."""
+    if result.write.io_bytes < FILL_CUT_SHORT * limit_bytes:
+        return result
+    kept = [w for w in result.warnings if w.code != "short_run"]
+    return result.model_copy(update={"warnings": kept})
 
 
 def site_point(site: Site, spec: SweepSpec, number: int) -> Workload:

@@ -8,10 +8,10 @@ from pathlib import Path
 
 from ssdprof.analysis.spec_library import SpecLibrary
 from ssdprof.analysis.specs import Spec, bundled_spec_dir, default_user_spec_dir
-from ssdprof.analysis.sustain_result import label_of, parameters_of, wear_of
+from ssdprof.analysis.sustain_result import label_of, parameters_of, planned_recovery_bytes, wear_of
 from ssdprof.app.contract.runs import target_device
 from ssdprof.app.contract.sustain import SustainEstimate
-from ssdprof.app.sustain import SustainRunner
+from ssdprof.app.sustain import NOT_RUN, SustainRunner
 from ssdprof.model.quantities import format_duration, format_size
 from ssdprof.model.sustain import ASSUMED_WRITE_BYTES_PER_S
 from ssdprof.model.sustain_results import SustainInfo
@@ -28,7 +28,7 @@ def estimate_sustain(spec: SweepSpec, default_dir: Path | None = None) -> Sustai
     fill = spec.points[0]
     region = device_region([fill]) if spec.remote is None else None
     auto = plan.recovery_bytes is None
-    each = plan.recovery_bytes or max(plan.write_bytes // 10 >> 20 << 20, 1 << 20)
+    each = planned_recovery_bytes(plan, NOT_RUN, plan.write_bytes)
     total = plan.write_bytes + each * len(plan.idle_s)
     idle = sum(plan.idle_s)
     seconds = total / ASSUMED_WRITE_BYTES_PER_S + idle

@@ -103,10 +103,13 @@ def plan_sustain(request: SustainRequest, *, check_target: bool = False,
     assert spec is not None
     fill = spec.points[0]
     amount = write_bytes or fill.size_bytes
+    # A recovery write wraps around the region as the fill does: a small region must not cap how
+    # much of the cache it can find again.
     plan = SustainPlan(write_bytes=amount, region_bytes=fill.size_bytes, idle_s=idle,
-                       recovery_bytes=min(recovery, fill.size_bytes) if recovery else None)
+                       recovery_bytes=recovery)
     fill = fill.model_copy(update={"runtime_s": bound_runtime_s(amount, MAX_RUNTIME_S)})
-    again = fill.model_copy(update={"runtime_s": bound_runtime_s(recovery or fill.size_bytes, MAX_RUNTIME_S)})
+    again_s = bound_runtime_s(recovery or amount, MAX_RUNTIME_S)
+    again = fill.model_copy(update={"runtime_s": again_s})
     name = request.name or f"sustain {fill.pattern.value} {format_size(amount)}"
     return spec.model_copy(update={"name": name, "points": [fill] + [again] * len(idle), "sustain": plan,
                                    "tags": {**spec.tags, "sustain": "1"}})

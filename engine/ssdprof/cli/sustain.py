@@ -12,6 +12,7 @@ from typing import Any
 
 from ssdprof.app.planner import validated
 from ssdprof.app.sustain_planner import SustainRequest, plan_sustain
+from ssdprof.cli import hosts as cli_hosts
 from ssdprof.cli.commands import commands_of
 from ssdprof.model.quantities import format_duration, format_size
 from ssdprof.model.sustain_events import SustainEvent, SustainFinished, SustainIdle, SustainSampled, SustainStarted, SustainStepDone
@@ -41,6 +42,7 @@ def register(sub: Any, command: Any, common: Any) -> None:
     parser.add_argument("--keep-file", action="store_true")
     parser.add_argument("--host", dest="hosts", action="append", default=[], help="run on this SSH host")
     parser.add_argument("--remote-device", action="append", default=[], metavar="HOST=DEVICE")
+    cli_hosts.ssh_flags(parser)
     parser.add_argument("--name")
     parser.add_argument("--tag", dest="tags", action="append", default=[], metavar="KEY=VALUE")
     parser.add_argument("--estimate", action="store_true", help="say what the test would do; write nothing")
@@ -62,10 +64,10 @@ def request_from_args(args: argparse.Namespace) -> SustainRequest:
 
 
 def handle(args: argparse.Namespace, store: Store) -> int:
-    from ssdprof.app.sustain import SustainRunner  # ruptures loads with the runner: only for this command
+    from ssdprof.app.sustain import SustainRunner, local_engine  # ruptures loads for this only
     from ssdprof.app.sustain_estimate import estimate_sustain, list_sustain
 
-    runner = SustainRunner(store)
+    runner = SustainRunner(store, ssh=cli_hosts.ssh_settings(args))
     if args.list:
         tests = list_sustain(store)
         if args.json:
@@ -80,6 +82,8 @@ def handle(args: argparse.Namespace, store: Store) -> int:
     spec = None
     if args.resume is None:
         spec = plan_sustain(request_from_args(args), check_target=True)
+        if spec.remote is None:
+            local_engine(spec)  # refused before the estimate (the runner: before storing)
         estimate = estimate_sustain(spec)
         if args.estimate:
             print(estimate.model_dump_json(indent=2) if args.json else "\n".join(

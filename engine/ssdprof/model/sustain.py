@@ -58,7 +58,7 @@ class SustainPlan(BaseModel):
     recovery_bytes: int | None = Field(
         default=None, gt=0,
         description="bytes each recovery write writes; null: 1.5x the cache found (10 % of the fill "
-                    "without a cliff), within the region")
+                    "without a cliff); like the fill, it wraps around the region when larger")
 
 
 class SustainWear(BaseModel):

@@ -170,6 +170,7 @@ class Launch:
             if (cancel.is_set() or time.monotonic() > deadline) and not cancelled:
                 cancelled = True
                 for run in runs:
+                    run.stopped = cancel.is_set()  # asked for, unlike a fio that overran its time
                     send_line(self.sessions[run.host.name].process, "cancel")  # the wrapper ends fio by its PID
                 deadline = time.monotonic() + 20
             elif cancelled and time.monotonic() > deadline:

@@ -23,7 +23,10 @@ from ssdprof.remote.monitor import MonitorParser
 from ssdprof.remote.ssh import Ssh, explain_ssh_failure
 from ssdprof.target.processes import end_with_parent
 
-__all__ = ["HostRun", "HostSession", "epoch_ns", "last_error"]
+__all__ = ["FIO_INTERRUPTED_EXIT", "HostRun", "HostSession", "epoch_ns", "last_error"]
+
+FIO_INTERRUPTED_EXIT = 128
+"""fio's exit status when SIGINT ended it (it still prints its report)."""
 
 
 @dataclass
@@ -68,6 +71,9 @@ class HostRun:
     """What ssdprof's readers of this host's output failed on, in ssdprof's words (the lines after were still read)."""
     lost_stream: str = ""
     """Why ssdprof stopped reading this host's output mid-point: the point ended there, its data up to then kept."""
+    stopped: bool = False
+    """ssdprof asked for fio's end before its time (a cancel, or a write bounded by bytes that has
+    written them): fio's exit status after that SIGINT is no failure."""
 
     def __post_init__(self) -> None:
         self.tracker = ProgressTracker(ramp_s=self.ramp_s)
@@ -110,7 +116,7 @@ class HostRun:
             error = self.ssh_failure() + " (mid-run; data up to then kept)"
         elif any(j.error for j in report.jobs):
             error = f"{name}: fio reported error {sorted({j.error for j in report.jobs if j.error})}"
-        elif self.fio_exit:
+        elif self.fio_exit and not (self.stopped and self.fio_exit == FIO_INTERRUPTED_EXIT):
             error = f"{name}: fio {_ending(self.fio_exit)} mid-run; its data up to then kept"
         return HostResult(host=name, jobs=len(report.jobs), read=combine(j.read for j in report.jobs),
                           write=combine(j.write for j in report.jobs), error=error, start_epoch_ns=self.start_epoch_ns,

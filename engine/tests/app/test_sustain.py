@@ -78,7 +78,11 @@ def test_a_started_test_sends_its_seconds_and_is_listed_and_fetched(client: Clie
     started = client.call("sustain.start", {"target": str(disk_dir), **SMALL})
     assert started["kind"] == "sustain_started"
     busy = client.request("sweep.start", {"base": {"target": str(disk_dir), "runtime_s": 1}})
-    assert "error" in busy
+    pts = client.request("pts.start", {"test": "iops", "target": str(disk_dir),
+                                       "size_bytes": "16MiB"})
+    assert busy["error"]["message"] == pts["error"]["message"] == (
+        "a sweep, PTS or sustained-write test is already running; cancel it or wait for it "
+        "to finish")
     events = client.events_until("sustain_finished", 120, "sustain.event")
     assert events[-1]["status"] == "done"
     assert any(e["kind"] == "sustain_sample" for e in events)
@@ -88,3 +92,20 @@ def test_a_started_test_sends_its_seconds_and_is_listed_and_fetched(client: Clie
     assert result["samples"][-1]["bytes_written"] >= 40 << 20 and len(result["recovery"]) == 2
     assert client.request("sustain.get", {"sustain_id": 999})["error"]["message"] == (
         "sustained-write test 999 does not exist")
+
+
+def test_a_start_with_the_portable_engine_is_refused_before_anything_is_stored(
+        client: Client, disk_dir: Path) -> None:
+    response = client.request("sustain.start",
+                              {"target": str(disk_dir), **SMALL, "engine": "portable"})
+    [refused] = response["error"]["data"]["problems"]
+    assert refused["field"] == "engine" and "needs fio" in refused["message"]
+    assert client.call("sustain.list")["tests"] == []
+    assert not list(disk_dir.glob("ssdprof-*"))
+
+
+def test_a_recovery_write_larger_than_the_region_is_kept_whole_as_the_fill_is(disk_dir: Path) -> None:
+    request = SustainRequest(target=str(disk_dir), **{**SMALL, "recovery_bytes": "96MiB"})
+    plan = plan_sustain(request, check_target=True).sustain
+    assert plan is not None and plan.region_bytes == 32 << 20
+    assert plan.recovery_bytes == 96 << 20 and plan.write_bytes == 48 << 20

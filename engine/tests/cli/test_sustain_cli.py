@@ -48,3 +48,11 @@ def test_a_small_run_prints_its_result_as_json_and_is_stored(disk_dir: Path) -> 
     shown = ssdprof("--show", str(result.id), "--db", db)
     assert shown.returncode == 0 and shown.stdout.startswith(f"sustained-write test {result.id}: ")
     assert " idle: done" in shown.stdout
+
+
+def test_the_portable_engine_is_refused_before_the_estimate_and_nothing_is_stored(disk_dir: Path) -> None:
+    db = str(disk_dir / "r.db")
+    done = ssdprof("--target", str(disk_dir), *SMALL[:-1], "portable", "--db", db)
+    assert done.returncode == 2 and "engine (--engine): a sustained-write test needs fio" in done.stderr
+    assert "wear" not in done.stderr  # no estimate was printed
+    assert json.loads(ssdprof("--list", "--json", "--db", db).stdout) == []

@@ -11,7 +11,8 @@ devices and clock:
   ``SSDPROF-SATA-1``);
 - four virtio disks for RAID and LVM stacks (serials ``SSDPROF-VD-1`` … ``-4``);
 - a virtio disk QEMU throttles to ``throttle_iops`` (serial ``SSDPROF-THR``), changed at run time
-  through QMP (:meth:`LabNode.set_throttle`): a device whose true IOPS is known.
+  through QMP (:meth:`LabNode.set_throttle`, or its write bandwidth with
+  :meth:`LabNode.set_write_limit`): a device whose true IOPS or write speed is known.
 
 Networking is QEMU's user mode with ``restrict=on``: the guest reaches nothing, and its sshd is
 forwarded to a port on 127.0.0.1 only. Disks are sparse files in the node's folder under /var/tmp.
@@ -201,6 +202,17 @@ class LabNode:
         limits = {key: 0 for key in ("bps", "bps_rd", "bps_wr", "iops_rd", "iops_wr")}
         self.qmp("block_set_io_throttle", device="thr0", iops=iops, **limits)
         self.throttle_iops = iops
+
+    def set_write_limit(self, bytes_per_s: int) -> None:
+        """The throttled disk's write bandwidth limit, now, with no IOPS limit (0 lifts it)."""
+        limits = {key: 0 for key in ("bps", "bps_rd", "iops", "iops_rd", "iops_wr")}
+        self.qmp("block_set_io_throttle", device="thr0", bps_wr=bytes_per_s, **limits)
+        self.throttle_iops = 0
+
+    def written_bytes(self, drive: str = "thr0") -> int:
+        """Bytes the guest has written to a disk, as QEMU counts them (no work in the guest)."""
+        stats = self.qmp("query-blockstats")
+        return int(next(s["stats"]["wr_bytes"] for s in stats if s.get("device") == drive))
 
     def clock_offset_s(self, exchanges: int = 5) -> tuple[float, float]:
         """The guest's clock minus ours and its bound (half the best exchange's round trip)."""
@@ -440,8 +452,9 @@ LAB_ENV = "SSDPROF_LAB"
 tens of minutes for the whole set (boot ~20 s, then whole-device sweeps, RAID and LVM stacks,
 calibration and clocks), beyond what ``npm test`` may take. ``npm test`` boots the node and runs
 the tests marked ``lab_quick`` (a point or two each: every controller measured and named, the
-throttled disk's known rate, a guest clock ahead, the drive's own word over SSH); every run says
-how many it left out and how to run them."""
+throttled disk's known rate, a guest clock ahead, the drive's own word over SSH; a sustained
+write's cliff and recovery, about 100 s); every run says how many it left out and how to run
+them."""
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -109,3 +109,18 @@ def test_a_stream_that_cannot_be_read_ends_the_point_with_the_data_up_to_then(
     )
     assert "data up to then kept" in result.error
     assert result.read.io_count > 0, "the last status document's counts are kept"
+
+
+def ended_by_sigint(*, stopped: bool) -> HostRun:
+    run = HostRun(parse_host("h1"), stopped=stopped)
+    for line in STATUS.read_text().splitlines(keepends=True):
+        list(run.stream.feed(line))
+    run.fio_exit = 128  # fio's own exit status after SIGINT, its report printed
+    return run
+
+
+def test_a_fio_ssdprof_stopped_is_no_failure_but_one_stopped_otherwise_is_named() -> None:
+    asked = ended_by_sigint(stopped=True).result()
+    assert asked.error is None and asked.read.io_count > 0
+    unasked = ended_by_sigint(stopped=False).result()
+    assert unasked.error == "h1: fio ended with exit status 128 mid-run; its data up to then kept"
