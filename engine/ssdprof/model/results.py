@@ -172,8 +172,6 @@ class MonitorSample(BaseModel):
     cpu_busy_pct: float
     net_rx_bytes_per_s: dict[str, float] = Field(default_factory=dict)
     net_tx_bytes_per_s: dict[str, float] = Field(default_factory=dict)
-
-
     disk_busy_pct: dict[str, float] = Field(
         default_factory=dict, description="per disk, the share of the second it had I/O in flight "
         "(/proc/diskstats io_ticks), for the disks that did I/O; watched hosts only")
@@ -216,6 +214,8 @@ class WatchedHost(BaseModel):
         default_factory=dict, description="per disk that did I/O, the median second's busy %")
     error: str | None = Field(
         default=None, description="why it could not be watched (or only in part)")
+
+
 class ClusterFacts(BaseModel):
     """A Ceph cluster as `ceph -s` and `ceph osd tree` described it when the run started."""
 
@@ -396,6 +396,6 @@ class Measurement(BaseModel):
     job_text: str = Field(default="", description="a plain fio job file reproducing the point")
     extra_warnings: list[ValidityWarning] = Field(default_factory=list)
     monitor: list[MonitorSample] = Field(default_factory=list)
+    watched: list[WatchedHost] = Field(default_factory=list)
     start_skew_ms: float | None = None
     fio_steadystate: FioSteadyState | None = None
-    watched: list[WatchedHost] = Field(default_factory=list)
