@@ -159,6 +159,47 @@ export interface ClusterFacts {
   pg_states: Record<string, number>;
 }
 
+/** The gate as typed: a temperature (``45``), an idle time and a limit (``30``, ``"30s"``, ``"2m"``). */
+export interface CoolDownRequest {
+  cool_to_c?: number | string | null;
+  cool_idle_s?: number | string | null;
+  cool_max_s?: number | string | null;
+}
+
+/** The wait before one point, as it went. */
+export interface CoolDownWait {
+  /** seconds waited before the point started */
+  waited_s: number;
+  /** the drive's temperature as the wait began */
+  start_c: number | null;
+  /** its temperature as the point started */
+  end_c: number | null;
+  /** where the temperature came from */
+  source: ("nvme-cli" | "smartctl" | "hwmon") | null;
+  ended: "cool" | "idled" | "at_most" | "cancelled";
+  /** the wait in words, e.g. 'cooled from 52 °C to 45 °C in 40 s' */
+  note: string;
+}
+
+/** The cool-down gate before a point (:mod:`ssdprof.model.cooldown`): every few seconds while it waits, and once more as it ends (``done``). */
+export interface Cooling {
+  kind: "cooling";
+  /** the point it waits before, from 1 */
+  number: number;
+  /** the drive's temperature now; null where none is read */
+  celsius: number | null;
+  /** its temperature as the wait began */
+  start_c: number | null;
+  /** the temperature waited for; null: an idle time */
+  target_c: number | null;
+  waited_s: number;
+  /** the longest this wait can take */
+  most_s: number;
+  done: boolean;
+  /** the wait in words, e.g. 'cooling before point 3: 52 °C → 45 °C, 40 s (at most 300 s)' */
+  text: string;
+}
+
 export interface CorrelationGroup {
   /** storage-node count (the runs' nodes tag); None for untagged runs */
   nodes: number | null;
@@ -347,8 +388,12 @@ export interface DriveHealth {
   available_spare_threshold_pct: number | null;
   /** NVMe data units read × 512,000 */
   data_read_bytes: number | null;
-  /** NVMe data units written × 512,000 */
+  /** host writes by the drive's count: NVMe data units × 512,000, or an ATA attribute (Total_LBAs_Written × the block size, Host_Writes_32MiB × 32 MiB) */
   data_written_bytes: number | null;
+  /** what the drive wrote to its flash (host writes plus its own), where it counts them (ATA NAND_Writes_32MiB); null where it exposes no such counter */
+  nand_written_bytes: number | null;
+  /** the counter nand_written_bytes came from */
+  nand_source: string;
   host_read_commands: number | null;
   host_write_commands: number | null;
   media_errors: number | null;
@@ -368,6 +413,13 @@ export interface DriveHealth {
   power_on_hours: number | null;
   /** what could not be read, why, and how to get it */
   missing: string[];
+}
+
+export interface DriveShowParams {
+  /** the disk, e.g. /dev/nvme0n1 or sda (a partition: its disk) */
+  device: string;
+  /** an SSH host (ssh alias or user@host:port); null: here */
+  host?: string | null;
 }
 
 /** Recorded with every run measured since ssdprof tracks it (``None`` on runs stored before). */
@@ -686,7 +738,15 @@ export interface HealthDelta {
   temperature_after_c: number | null;
   /** the highest sampled during the run */
   temperature_max_c: number | null;
+  /** the lowest sampled during the run */
+  temperature_min_c: number | null;
   new_critical_warnings: string[];
+  /** flash writes during the run */
+  nand_written_bytes: number | null;
+  /** flash bytes written / host bytes written, by the drive's counts */
+  write_amplification: number | null;
+  /** how the figure was found, or why there is none */
+  write_amplification_note: string;
 }
 
 /** A run's drive health: the snapshots around it, their difference and the temperatures seen. */
@@ -978,6 +1038,8 @@ export interface PointProgress {
   point_elapsed_s: number;
   point_duration_s: number;
   eta_s: number;
+  /** the drive's latest temperature (hwmon, each second), on this machine's runs where it reports one; a run keeps them in drive_health.temperatures */
+  drive_temperature_c: number | null;
 }
 
 export interface PointStarted {
@@ -1423,7 +1485,7 @@ export interface RpcErrorData {
 
 /** ``run.event``: one event of the running sweep, in order. */
 export interface RunEventNotification {
-  event: SweepStarted | LayoutDone | PointStarted | PointProgress | PointFinished | SweepFinished;
+  event: SweepStarted | LayoutDone | PointStarted | PointProgress | PointFinished | SweepFinished | Cooling;
 }
 
 export interface RunGroupInfo {
@@ -1493,6 +1555,8 @@ export interface RunResult {
   device_queue: DeviceQueue | null;
   /** the drive's own word before and after the run (SMART, hwmon), the difference and the temperatures seen; null where not asked (hosts, runs before ssdprof kept it) */
   drive_health: HealthRecord | null;
+  /** the sweep's cool-down gate before this point: how long it waited, the drive's temperature then; null where the sweep asked for none */
+  cool_down: CoolDownWait | null;
   /** the user who stored the run (login name); '' before ssdprof kept it */
   measured_by: string;
   /** the machine that stored the run (host name); '' before ssdprof kept it */
@@ -2327,6 +2391,11 @@ export interface SustainPhase {
   lat_ns_p99_mean: number | null;
 }
 
+export interface SustainReportParams {
+  sustain_id: number;
+  title?: string | null;
+}
+
 /** A sustained-write test as typed in a form or on the command line; omitted fields take defaults. */
 export interface SustainRequest {
   /** a folder (a test file bounded by its free space), a file or a whole block device (confirmed with allow_overwrite) */
@@ -2521,6 +2590,8 @@ export interface SweepEstimate {
   overwrite_bytes: number;
   /** what the sweep does to the device, in one sentence */
   region: string;
+  /** what the cool-down between points adds to the duration, in words ('' without one) */
+  cool_down: string;
 }
 
 export interface SweepFinished {
@@ -2566,6 +2637,8 @@ export interface SweepRequest {
   rbd?: string;
   ceph_conf?: string;
   ceph_user?: string;
+  /** before each point after the first, wait for the drive to cool or idle */
+  cool_down?: CoolDownRequest | null;
 }
 
 export interface SweepStarted {
@@ -2871,11 +2944,15 @@ export interface Methods {
   "sustain.list": { params: NoParams; result: SustainListResult };
   /** a test: per-second and per-GiB series, phases, the cliff verdict, throttling, recovery rows */
   "sustain.get": { params: SustainIdParams; result: SustainResult };
+  /** a test's PDF page (base64): the verdict, the fill with its phases, the recovery table */
+  "sustain.report": { params: SustainReportParams; result: ReportResult };
+  /** a drive's own word now: identity, temperature, wear, errors, throttling */
+  "drive.show": { params: DriveShowParams; result: DriveHealth };
 }
 
 export type MethodName = keyof Methods;
 
-export const METHOD_NAMES = ["engine.info", "workload.validate", "presets.list", "devices.list", "sweep.estimate", "sweep.start", "sweep.resume", "sweep.cancel", "sweep.status", "sweeps.list", "pts.estimate", "pts.start", "pts.resume", "pts.cancel", "pts.status", "pts.list", "pts.get", "pts.report", "runs.list", "runs.get", "runs.page", "runs.select", "runs.groups", "runs.people", "runs.tag", "runs.delete", "runs.charts", "runs.bars", "runs.summary", "runs.percentiles", "export.csv", "specs.list", "specs.match", "specs.compare", "specs.save", "specs.remember", "specs.delete", "runs.compare", "analysis.predict", "analysis.scaling", "analysis.observe", "analysis.correlation", "analysis.scale_up", "analysis.scale_up_report", "report.pdf", "hosts.list", "hosts.add", "hosts.test", "hosts.remove", "hosts.set_link", "hosts.set_role", "hosts.ceph_osd_hosts", "curve.start", "curve.check", "curve.get", "curve.report", "curves.list", "slo.start", "slo.get", "slo.report", "sustain.estimate", "sustain.start", "sustain.resume", "sustain.cancel", "sustain.status", "sustain.list", "sustain.get"] as const satisfies readonly MethodName[];
+export const METHOD_NAMES = ["engine.info", "workload.validate", "presets.list", "devices.list", "sweep.estimate", "sweep.start", "sweep.resume", "sweep.cancel", "sweep.status", "sweeps.list", "pts.estimate", "pts.start", "pts.resume", "pts.cancel", "pts.status", "pts.list", "pts.get", "pts.report", "runs.list", "runs.get", "runs.page", "runs.select", "runs.groups", "runs.people", "runs.tag", "runs.delete", "runs.charts", "runs.bars", "runs.summary", "runs.percentiles", "export.csv", "specs.list", "specs.match", "specs.compare", "specs.save", "specs.remember", "specs.delete", "runs.compare", "analysis.predict", "analysis.scaling", "analysis.observe", "analysis.correlation", "analysis.scale_up", "analysis.scale_up_report", "report.pdf", "hosts.list", "hosts.add", "hosts.test", "hosts.remove", "hosts.set_link", "hosts.set_role", "hosts.ceph_osd_hosts", "curve.start", "curve.check", "curve.get", "curve.report", "curves.list", "slo.start", "slo.get", "slo.report", "sustain.estimate", "sustain.start", "sustain.resume", "sustain.cancel", "sustain.status", "sustain.list", "sustain.get", "sustain.report", "drive.show"] as const satisfies readonly MethodName[];
 
 /** Notifications from the engine (and, for engine.status, the desktop shell). */
 export interface Notifications {
