@@ -8,8 +8,10 @@ from __future__ import annotations
 import argparse
 import sys
 import threading
+from pathlib import Path
 from typing import Any
 
+from ssdprof.app.contract.cli import PdfWritten
 from ssdprof.app.planner import validated
 from ssdprof.app.sustain_planner import SustainRequest, plan_sustain
 from ssdprof.cli import hosts as cli_hosts
@@ -48,6 +50,9 @@ def register(sub: Any, command: Any, common: Any) -> None:
     parser.add_argument("--estimate", action="store_true", help="say what the test would do; write nothing")
     parser.add_argument("--resume", type=int, nargs="?", const=-1, help="continue a test (default: the last unfinished)")
     parser.add_argument("--show", type=int, metavar="ID", help="print a stored test")
+    parser.add_argument("--pdf", type=Path, metavar="FILE",
+                        help="write the test's report page (PDF) to FILE: with --show, or after the run")
+    parser.add_argument("--title", help="with --pdf: the report's title")
     parser.add_argument("--list", action="store_true", help="list stored tests")
     common(parser)
 
@@ -77,6 +82,11 @@ def handle(args: argparse.Namespace, store: Store) -> int:
         return 0
     if args.show is not None:
         result = runner.result(args.show)
+        if args.pdf is not None:
+            written = _write_pdf(args, result)
+            if args.json:
+                print(written.model_dump_json(indent=2))
+            return 0
         print(result.model_dump_json(indent=2) if args.json else format_sustain(result))
         return 0
     spec = None
@@ -100,8 +110,19 @@ def handle(args: argparse.Namespace, store: Store) -> int:
         cancel.set()
         print("ssdprof: cancelled; finished writes are kept. Continue with: ssdprof sustain --resume", file=sys.stderr)
         return 130
+    if args.pdf is not None:
+        _write_pdf(args, outcome.result)  # the result is what --json prints; the file is said on stderr
     print(outcome.result.model_dump_json(indent=2) if args.json else format_sustain(outcome.result))
     return 0 if outcome.status == "done" else 1
+
+
+def _write_pdf(args: argparse.Namespace, result: SustainResult) -> PdfWritten:
+    from ssdprof.report.sustain import build_sustain_pdf  # matplotlib loads for a report only
+
+    pdf = build_sustain_pdf(result, title=args.title)
+    args.pdf.write_bytes(pdf)
+    print(f"wrote {args.pdf} ({len(pdf) // 1024} KiB, sustained-write test {result.id})", file=sys.stderr)
+    return PdfWritten(output=str(args.pdf), bytes=len(pdf))
 
 
 def format_sustain(result: SustainResult) -> str:

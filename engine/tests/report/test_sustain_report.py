@@ -19,9 +19,11 @@ from pydantic import BaseModel
 from test_report_pdf import needs_poppler, page_texts
 
 from ssdprof.analysis.sustain import detect
+from ssdprof.app.contract.cli import PdfWritten
 from ssdprof.app.contract.specs import ReportResult
 from ssdprof.app.contract.sustain import SustainEstimate
 from ssdprof.app.rpc import EngineService, handle_message
+from ssdprof.cli.main import main
 from ssdprof.model.quantities import format_duration
 from ssdprof.model.sustain_results import (
     RecoveryRow,
@@ -231,10 +233,9 @@ def test_thermal_throttling_the_drive_reported_is_named_on_the_page(tmp_path: Pa
 
 
 @pytest.fixture(scope="module")
-def answered() -> Iterator[tuple[SustainResult, bytes]]:
+def answered() -> Iterator[tuple[SustainResult, bytes, Path]]:
     """A real short test on this machine's disk through the RPC, as the GUI asks: its
-    ``sustain.get``
-    answer and the PDF ``sustain.report`` sent."""
+    ``sustain.get`` answer, the PDF ``sustain.report`` sent, and the store it is kept in."""
     if shutil.which("fio") is None:
         pytest.skip("fio is not installed (npm test installs it)")
     folder = Path(
@@ -274,16 +275,16 @@ def answered() -> Iterator[tuple[SustainResult, bytes]]:
             call("sustain.report", {"sustain_id": started["sustain_id"]})
         )
         assert report.filename == f"ssdprof-sustain-{result.id}.pdf"
-        yield result, base64.b64decode(report.pdf_base64)
+        yield result, base64.b64decode(report.pdf_base64), folder / "results.sqlite3"
     finally:
         service.close()
         shutil.rmtree(folder, ignore_errors=True)
 
 
 def test_the_pdf_the_rpc_sends_reports_a_real_test_as_the_engine_answered(
-    answered: tuple[SustainResult, bytes], tmp_path: Path
+    answered: tuple[SustainResult, bytes, Path], tmp_path: Path
 ) -> None:
-    result, pdf = answered
+    result, pdf, _ = answered
     (tmp_path / "sent.pdf").write_bytes(pdf)
     text = " ".join(" ".join(page_texts(tmp_path / "sent.pdf")).split())
     assert " ".join(result.verdict.sentence.split()) in text
@@ -292,6 +293,19 @@ def test_the_pdf_the_rpc_sends_reports_a_real_test_as_the_engine_answered(
         f"{fmt_bytes(result.fill_bytes)} written in {format_duration(result.fill_seconds)}" in text
     )
     assert f"{format_duration(1)} {result.recovery[0].status}" in text
+
+
+def test_the_command_line_writes_a_stored_tests_page(
+    answered: tuple[SustainResult, bytes, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    result, _, db = answered
+    out = tmp_path / "cli.pdf"
+    argv = ["sustain", "--show", str(result.id), "--pdf", str(out), "--title", "Drive A", "--json"]
+    assert main([*argv, "--db", str(db)]) == 0
+    written = PdfWritten.model_validate_json(capsys.readouterr().out)
+    assert written.output == str(out) and written.bytes == out.stat().st_size
+    text = " ".join(" ".join(page_texts(out)).split())
+    assert text.startswith("Drive A Sustained-write test") and result.verdict.sentence in text
 
 
 @pytest.mark.parametrize(
