@@ -61,7 +61,9 @@ def parameters_of(spec: SweepSpec, engine: str) -> SustainParameters:
 
 def wear_of(bytes_written: int, spec: Spec | None) -> SustainWear:
     """The bytes against the spec sheet's endurance rating (TBW), where it has one."""
-    amount = f"{bytes_written / 1e12:.2f} TB" if bytes_written >= 1e11 else format_size(bytes_written)
+    # measured bytes, not a size the user typed: decimal units, three significant figures (1.13 GB)
+    amount = next((f"{bytes_written / scale:.3g} {unit}" for scale, unit in ((1e12, "TB"), (1e9, "GB"), (1e6, "MB"))
+                   if bytes_written >= scale), f"{bytes_written:,} B")
     if spec is None or spec.endurance_tbw is None:
         why = "no spec sheet matches the drive" if spec is None else f"{spec.title}'s spec sheet has no endurance rating"
         return SustainWear(bytes_written=bytes_written, text=f"{amount} written; wear against a rating unknown ({why})")
