@@ -28,7 +28,6 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel
-
 from ssdprof.app.rpc import EngineService, handle_message
 
 ROOT = Path(__file__).resolve().parents[1]
