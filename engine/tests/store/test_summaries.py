@@ -50,7 +50,7 @@ def test_the_previous_release_store_holds_every_kind_of_run() -> None:
 
 def test_opening_the_previous_release_store_migrates_it_in_order(migrated: Store) -> None:
     assert migrated.applied_migrations() == sorted(name for name, _ in MIGRATIONS)
-    assert migrated.applied_migrations()[-2:] == ["0007_run_summaries", "0008_compact_documents"]
+    assert {"0007_run_summaries", "0008_compact_documents"} <= set(migrated.applied_migrations())
 
 
 def test_every_migrated_run_reads_back_whole_as_the_previous_release_stored_it(migrated: Store) -> None:
