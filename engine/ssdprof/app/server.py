@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from ssdprof.app.contract.methods import TOKEN_HEADER
+from ssdprof.app.contract.errors import TOKEN_HEADER
 from ssdprof.app.event_hub import EventHub
 from ssdprof.app.rpc import EngineService, handle_message
 from ssdprof.remote.ssh import SshSettings

@@ -8,7 +8,8 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-from ssdprof.app.contract.methods import METHODS, NOTIFICATIONS, schema
+from ssdprof.app.contract.methods import METHODS, schema
+from ssdprof.app.contract.notifications import NOTIFICATIONS
 
 ROOT = Path(__file__).resolve().parents[3]
 

@@ -17,7 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel
 
-from ssdprof.app.contract.methods import ERROR_CODES, METHODS
+from ssdprof.app.contract.errors import ERROR_CODES
+from ssdprof.app.contract.methods import METHODS
 from ssdprof.app.rpc import EngineService, handle_message
 from ssdprof.store.interchange import import_fio_output
 

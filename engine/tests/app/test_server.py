@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from conftest import requires_fio
 
-from ssdprof.app.contract.methods import EngineLog
+from ssdprof.app.contract.notifications import EngineLog
 from ssdprof.app.server import BrowserServer, page_csp
 
 PROJECT_INDEX = Path(__file__).resolve().parents[3] / "index.html"

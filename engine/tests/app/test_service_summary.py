@@ -19,7 +19,7 @@ from ssdprof.analysis.spec_choice import pick_spec
 from ssdprof.analysis.spec_library import SpecLibrary
 from ssdprof.analysis.specs import bundled_spec_dir
 from ssdprof.analysis.summary import summarize
-from ssdprof.app.contract.methods import ERROR_CODES
+from ssdprof.app.contract.errors import ERROR_CODES
 from ssdprof.app.rpc import EngineService, handle_message
 from ssdprof.model.results import RunResult
 

@@ -9,9 +9,9 @@ that into ``contract/contract.gen.ts`` (imported by both ``electron/`` and ``src
 from __future__ import annotations
 
 from dataclasses import asdict
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict
 from pydantic.json_schema import GenerateJsonSchema, models_json_schema
 from pydantic_core import core_schema
 
@@ -32,9 +32,9 @@ from ssdprof.app.contract.analysis import (
     SpecSaveParams,
     SpecSaveResult,
 )
-from ssdprof.app.contract.base import Result
 from ssdprof.app.contract.curves import CURVE_METHODS
 from ssdprof.app.contract.drive import DRIVE_METHODS
+from ssdprof.app.contract.errors import ERROR_CODES, TOKEN_HEADER, RpcErrorData
 from ssdprof.app.contract.hosts import (
     WATCH_METHODS,
     HostAddParams,
@@ -45,6 +45,7 @@ from ssdprof.app.contract.hosts import (
     HostsListResult,
     HostTestResult,
 )
+from ssdprof.app.contract.notifications import NOTIFICATIONS
 from ssdprof.app.contract.pts import (
     PtsCancelResult,
     PtsEstimate,
@@ -104,34 +105,14 @@ from ssdprof.app.contract.sustain import SUSTAIN_METHODS
 from ssdprof.app.planner import SweepRequest
 from ssdprof.app.pts_planner import PtsRequest
 from ssdprof.model.events import (
-    Cooling,
-    LayoutDone,
-    PointFinished,
-    PointProgress,
-    PointStarted,
-    PreconditionProgress,
-    PtsFinished,
     PtsStarted,
-    PurgeDone,
-    RoundFinished,
-    SweepFinished,
     SweepStarted,
 )
 from ssdprof.model.pts_results import PtsResult
 from ssdprof.model.status import STATUS_CHOICES
-from ssdprof.model.sustain_events import (
-    SustainFinished,
-    SustainIdle,
-    SustainSampled,
-    SustainStarted,
-    SustainStepDone,
-    SustainStepStarted,
-)
-from ssdprof.model.workload import FieldProblem
 from ssdprof.report.series import BarChart, ChartSet, PercentileCurve
 
-__all__ = ["ERROR_CODES", "METHODS", "NOTIFICATIONS", "TOKEN_HEADER", "Method", "PtsEventNotification", "RpcErrorData",
-           "SustainEventNotification", "schema"]
+__all__ = ["METHODS", "Method", "schema"]
 
 
 # --------------------------------------------------------------------------------------- methods
@@ -220,101 +201,6 @@ METHODS: dict[str, Method] = {
     **{name: Method(params=params, result=result, summary=summary)
        for name, (params, result, summary) in DRIVE_METHODS.items()},
 }
-
-
-# --------------------------------------------------------------------------------- notifications
-
-RunEventUnion = Annotated[
-    SweepStarted | LayoutDone | PointStarted | PointProgress | PointFinished | SweepFinished
-    | Cooling,
-    Field(discriminator="kind"),
-]
-
-
-class RunEventNotification(Result):
-    """``run.event``: one event of the running sweep, in order."""
-
-    event: RunEventUnion
-
-
-PtsEventUnion = Annotated[
-    PtsStarted | PurgeDone | PreconditionProgress | LayoutDone | PointStarted | PointProgress | PointFinished
-    | RoundFinished | PtsFinished,
-    Field(discriminator="kind"),
-]
-
-
-class PtsEventNotification(Result):
-    """``pts.event``: one event of the running PTS test, in order: started, purge, preconditioning progress,
-    then each point's start, progress and end, each round's steady-state check, and the end."""
-
-    event: PtsEventUnion
-
-
-SustainEventUnion = Annotated[
-    SustainStarted | SustainStepStarted | SustainSampled | SustainIdle | SustainStepDone | SustainFinished,
-    Field(discriminator="kind"),
-]
-
-
-class SustainEventNotification(Result):
-    """``sustain.event``: one event of the running sustained-write test, in order: started, the fill's
-    start and each second, its end, then per recovery step idle time, its start, seconds and end; the end."""
-
-    event: SustainEventUnion
-
-
-class EngineLog(Result):
-    """``engine.log``: something the user should know that belongs to no request."""
-
-    level: Literal["info", "warning", "error"]
-    message: str
-
-
-class EngineStatus(Result):
-    """``engine.status``: sent by the desktop shell when the engine process stops or restarts."""
-
-    state: Literal["ready", "restarting", "stopped"]
-    message: str
-
-
-NOTIFICATIONS: dict[str, type[BaseModel]] = {
-    "run.event": RunEventNotification,
-    "pts.event": PtsEventNotification,
-    "sustain.event": SustainEventNotification,
-    "engine.log": EngineLog,
-    "engine.status": EngineStatus,
-}
-
-
-# ---------------------------------------------------------------------------------------- errors
-
-ERROR_CODES: dict[str, int] = {
-    "parse_error": -32700,
-    "invalid_request": -32600,
-    "method_not_found": -32601,
-    "invalid_params": -32602,
-    "internal_error": -32603,
-    "not_found": -32001,
-    "busy": -32002,
-    # Raised by the desktop shell and the renderer's transports, never by the engine: each names one failure.
-    "file_not_written": -32093,
-    "engine_gone": -32094,
-    "bridge_missing": -32095,
-    "download_refused": -32096,
-    "http_error": -32097,
-    "token_refused": -32098,
-    "server_unreachable": -32099,
-}
-
-TOKEN_HEADER = "X-Ssdprof-Token"  # noqa: S105 - a header name, not a secret
-"""Browser mode: the header carrying the per-launch token (the page's first load sets a cookie instead)."""
-
-
-class RpcErrorData(Result):
-    """``error.data`` of an invalid_params error: each problem names its field, as the CLI does."""
-
-    problems: list[FieldProblem] = Field(default_factory=list)
 
 
 # ---------------------------------------------------------------------------------------- schema

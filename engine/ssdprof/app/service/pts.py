@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ssdprof.app.contract.base import Params
-from ssdprof.app.contract.methods import EngineLog, PtsEventNotification
+from ssdprof.app.contract.notifications import EngineLog, PtsEventNotification
 from ssdprof.app.contract.pts import (
     PtsCancelResult,
     PtsEstimate,

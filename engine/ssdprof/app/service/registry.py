@@ -9,7 +9,8 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
-from ssdprof.app.contract.methods import ERROR_CODES, METHODS, RpcErrorData
+from ssdprof.app.contract.errors import ERROR_CODES, RpcErrorData
+from ssdprof.app.contract.methods import METHODS
 from ssdprof.model.workload import FieldProblem
 
 __all__ = ["Handler", "RpcError", "handlers_of", "handles"]

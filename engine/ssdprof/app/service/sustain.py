@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ssdprof.app.contract.base import Params
-from ssdprof.app.contract.methods import EngineLog, SustainEventNotification
+from ssdprof.app.contract.notifications import EngineLog, SustainEventNotification
 from ssdprof.app.contract.specs import ReportResult
 from ssdprof.app.contract.sustain import (
     SustainCancelResult,

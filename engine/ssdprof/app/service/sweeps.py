@@ -11,7 +11,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from ssdprof.app.contract.base import Params
-from ssdprof.app.contract.methods import EngineLog, RunEventNotification
+from ssdprof.app.contract.notifications import EngineLog, RunEventNotification
 from ssdprof.app.contract.runs import (
     CancelResult,
     PlannedPoint,
