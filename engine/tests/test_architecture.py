@@ -49,3 +49,10 @@ def test_no_status_in_the_model_or_the_contract_is_a_bare_string() -> None:
     found = [str(p.relative_to(PACKAGE)) for folder in ("model", "app/contract")
              for p in _modules(folder) if untyped.search(p.read_text())]
     assert found == []
+
+
+def test_no_two_test_files_share_a_name() -> None:
+    """pytest imports test files by their base name here (no packages): two of one name and the
+    second is never collected, and the whole run stops at collection."""
+    names = [path.name for path in Path(__file__).parent.rglob("test_*.py")]
+    assert not sorted({name for name in names if names.count(name) > 1})
