@@ -26,7 +26,7 @@ from ssdprof.model.sweep import POINT_OVERHEAD_S
 from ssdprof.model.validity import check_validity
 from ssdprof.model.workload import Workload
 from ssdprof.remote.addresses import HostError
-from ssdprof.remote.multihost import cluster_warnings
+from ssdprof.remote.host_results import cluster_warnings
 from ssdprof.target.device_queue import DeviceQueueProbe, device_queue_warnings
 from ssdprof.target.health_run import HealthWatch, health_warnings
 

@@ -9,8 +9,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from ssdprof.model.results import ClusterFacts
+from ssdprof.remote.addresses import HostAddress, HostError
+from ssdprof.remote.ssh import Ssh
 
-__all__ = ["CEPH_STATUS_COMMANDS", "RbdTarget", "cluster_facts", "parse_rbd"]
+__all__ = ["CEPH_STATUS_COMMANDS", "RbdTarget", "ask_cluster_facts", "cluster_facts", "parse_rbd"]
 
 _NAME = r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}"
 _RBD_RE = re.compile(rf"^(?P<pool>{_NAME})/(?P<image>[A-Za-z0-9._{{}}-]{{1,128}})$")
@@ -78,3 +80,18 @@ def _load(text: str) -> dict[str, Any]:
     except json.JSONDecodeError:
         return {}
     return value if isinstance(value, dict) else {}
+
+
+def ask_cluster_facts(ssh: Ssh, admin: HostAddress, rbd: RbdTarget | None) -> ClusterFacts | None:
+    """The cluster as its status, OSD tree and versions describe it, asked on ``admin`` (a host
+    with the ceph CLI) as the run's RBD client; None without RBD or an answer."""
+    if rbd is None:
+        return None
+    outputs = []
+    for command in CEPH_STATUS_COMMANDS:
+        try:
+            done = ssh.run(admin, ["env", *rbd.env(), *command, "--name", f"client.{rbd.client_name}"], timeout_s=30)
+        except HostError:
+            return None
+        outputs.append(done.stdout if done.returncode == 0 else "")
+    return cluster_facts(*outputs) if outputs[0] else None

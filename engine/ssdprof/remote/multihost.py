@@ -26,36 +26,31 @@ from ssdprof.model.results import (
     ClusterFacts,
     EngineInfo,
     Environment,
-    HostResult,
     Measurement,
     MonitorSample,
     ProgressSample,
-    Severity,
     ValidityWarning,
     WatchedHost,
 )
 from ssdprof.model.sweep import SweepSpec
 from ssdprof.model.workload import Workload, WorkloadError
 from ssdprof.remote.addresses import HostAddress, HostError
-from ssdprof.remote.ceph import CEPH_STATUS_COMMANDS, RbdTarget, cluster_facts
-from ssdprof.remote.drive_word import host_health_warnings
+from ssdprof.remote.ceph import RbdTarget, ask_cluster_facts
+from ssdprof.remote.host_results import KnownHosts, host_result, point_warnings
 from ssdprof.remote.keeper import Keepers
 from ssdprof.remote.launch import FioCommand, Launch, start_skew_ms
 from ssdprof.remote.leftovers import Leftovers
-from ssdprof.remote.links import busiest_interface, host_link_limit
 from ssdprof.remote.probe import HostProbe
 from ssdprof.remote.session import HostRun
 from ssdprof.remote.ssh import Ssh, SshSettings
 from ssdprof.remote.watch import Watch
-from ssdprof.target.device_queue import device_queue, device_queue_warnings, parse_diskstats
 from ssdprof.target.devices import BlockDevice, device_problems, parse_probe, probe_script
 from ssdprof.target.environment import device_environment
 from ssdprof.target.plan import TEST_FILE_PREFIX, widest
 
-__all__ = ["DEFAULT_REMOTE_DIR", "SKEW_WARNING_MS", "MultiHostEngine", "RemoteOptions", "cluster_warnings", "reader_warnings"]
+__all__ = ["DEFAULT_REMOTE_DIR", "MultiHostEngine", "RemoteOptions"]
 
 DEFAULT_REMOTE_DIR = "/var/tmp"  # noqa: S108 - a disk-backed default on the hosts; --remote-dir changes it
-SKEW_WARNING_MS = 50.0
 _DEVICE_PROBE_TIMEOUT_S = 90.0
 """The device probe starts dozens of small programs: an emulated host under load took over 30 s."""
 
@@ -139,7 +134,8 @@ class MultiHostEngine:
         with ThreadPoolExecutor(max_workers=min(len(hosts), 16)) as pool:
             list(pool.map(lambda k: k.lay_out(), keepers))
         self.counted = {k.host.name: k.counted for k in keepers if k.counted is not None}
-        self.cluster = self._cluster_facts()
+        admin = next((h for h in hosts if "ceph" in self.probes[h.name].ceph_tools), None)
+        self.cluster = ask_cluster_facts(self.ssh, admin, self.options.rbd) if admin is not None else None
         facts = device_environment(devices[0]) if devices else {}  # the first host's device describes the run
         return Environment(os=f"{len(hosts)} remote host(s)", hostname=",".join(h.name for h in hosts), ssdprof=__version__,
                            tool_versions=self.tool_versions, cluster=self.cluster).model_copy(update=facts)
@@ -158,21 +154,12 @@ class MultiHostEngine:
         asked_ns = time.time_ns()
         runs = self._launch.run(self._commands(workload), ramp_s=workload.ramp_s,
                                 duration_s=workload.duration_s(), on_progress=note, cancel=cancel)
-        hosts = [self._describe(run.result(), run.monitor) for run in runs]
-        hosts = [self._with_device_queue(host, run, workload) for host, run in zip(hosts, runs, strict=True)]
-        hosts = [host.model_copy(update={"drive_health": run.drive_word.record(host.read, host.write)})
-                 for host, run in zip(hosts, runs, strict=True)]
+        known = KnownHosts(self.probes, self.targets, self.counted, self.options.link_gbps)
+        hosts = [host_result(run, known, workload) for run in runs]
         skew_ms = start_skew_ms(runs)
         warnings = [ValidityWarning(code="remote_cleanup", message=problem, concerns=[f"hosts.{h.host}"])
                     for h in hosts if h.error and (problem := self._remove(h.host))]
-        warnings += reader_warnings(runs)
-        for host in hosts:
-            warnings += [w.model_copy(update={"message": f"{host.host}: {w.message}", "concerns": [f"hosts.{host.host}"]})
-                         for w in device_queue_warnings(host.device_queue)]
-            warnings += host_health_warnings(host.host, host.drive_health, workload.duration_s())
-        if skew_ms is not None and skew_ms > SKEW_WARNING_MS:
-            warnings.append(ValidityWarning(code="start_skew", concerns=["read.iops", "write.iops"],
-                                            message=f"hosts started {skew_ms:.0f} ms apart (goal < {SKEW_WARNING_MS:.0f} ms)"))
+        warnings += point_warnings(hosts, runs, skew_ms, workload)
         watched, watched_seconds = self._watched(runs, asked_ns, workload, warnings)
         plan = self._plan(next(iter(self.probes.values())), workload)
         return Measurement(
@@ -311,65 +298,3 @@ class MultiHostEngine:
     def _counted(self, host: HostAddress) -> str:
         """The file or device whose disk counts this host's I/O: '' for an RBD image (librbd: no block device)."""
         return "" if self.options.rbd is not None else self.targets[host.name]
-
-    def _with_device_queue(self, result: HostResult, run: HostRun, workload: Workload) -> HostResult:
-        """How much of the host's queue reached its disk, from its /proc/diskstats before and after (direct, unpaced I/O)."""
-        numbers = self.counted.get(result.host)
-        if numbers is None or result.error or not workload.direct or workload.rate_iops:
-            return result
-        before = parse_diskstats(run.disks.get("before", "")).get(numbers)
-        after = parse_diskstats(run.disks.get("after", "")).get(numbers)
-        if before is None or after is None:
-            return result
-        # Read just before the gate and after fio ended: the point's ramp and runtime are nearly
-        # all of that span, so its utilisation reads a hair high, the safe side for calling a
-        # flat line the device's own.
-        queue = device_queue(before[0], before[1], after[1], read=result.read, write=result.write,
-                             block_size_bytes=workload.block_size_bytes, requested_outstanding=workload.outstanding_ios,
-                             span_s=workload.duration_s())
-        return result.model_copy(update={"device_queue": queue})
-
-    def _describe(self, result: HostResult, monitor: list[MonitorSample]) -> HostResult:
-        probe = self.probes.get(result.host, HostProbe(reachable=False))
-        interface = busiest_interface(monitor)
-        limit = host_link_limit(result.host, interface, probe.nics, probe.shaping, self.options.link_gbps.get(result.host))
-        return result.model_copy(update={
-            "target": self.targets.get(result.host, ""), "os": probe.os, "cpu_count": probe.cpu_count,
-            "fio_version": probe.fio_version, "nic_speeds_mbps": probe.nics,
-            "link_interface": interface or (limit.interface if limit else ""),
-            "link_limit_bytes_per_s": limit.bytes_per_s if limit else None, "link_limit_source": limit.source if limit else ""})
-
-    def _cluster_facts(self) -> ClusterFacts | None:
-        rbd = self.options.rbd
-        admin = next((h for h in self.options.hosts if "ceph" in self.probes[h.name].ceph_tools), None)
-        if rbd is None or admin is None:
-            return None
-        outputs = []
-        for command in CEPH_STATUS_COMMANDS:
-            try:
-                done = self.ssh.run(admin, ["env", *rbd.env(), *command, "--name", f"client.{rbd.client_name}"], timeout_s=30)
-            except HostError:
-                return None
-            outputs.append(done.stdout if done.returncode == 0 else "")
-        return cluster_facts(*outputs) if outputs[0] else None
-
-
-def reader_warnings(runs: list[HostRun]) -> list[ValidityWarning]:
-    """Lines from a host that ssdprof's readers failed on: named, with what they cost (the point's result is fio's own)."""
-    return [ValidityWarning(code="host_reader", concerns=[f"hosts.{run.host.name}"],
-                            message=f"{run.host.name}: {error}; the point's result is fio's own report, "
-                                    "per-second figures from that line on may be missing")
-            for run in runs for error in run.reader_errors]
-
-
-def cluster_warnings(cluster: ClusterFacts | None) -> list[ValidityWarning]:
-    if cluster is None:
-        return []
-    warnings = []
-    if cluster.health and cluster.health != "HEALTH_OK":
-        warnings.append(ValidityWarning(code="cluster_health", message=f"the Ceph cluster was {cluster.health} "
-                                        f"({', '.join(cluster.health_checks) or 'no details'}) during the run"))
-    if cluster.recovering_or_scrubbing:
-        warnings.append(ValidityWarning(code="cluster_busy", severity=Severity.WARNING,
-                                        message="the cluster was recovering, backfilling or scrubbing: it competed with the workload"))
-    return warnings

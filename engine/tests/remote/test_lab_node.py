@@ -21,7 +21,7 @@ from conftest import requires_fio
 from infra.lab_node import DISKS, SATA_MODEL, LabNode
 
 from ssdprof.model.quantities import format_size
-from ssdprof.remote.multihost import SKEW_WARNING_MS
+from ssdprof.remote.host_results import SKEW_WARNING_MS
 from ssdprof.store.db import Store
 
 # A guest's seconds are slow under TCG on two shared cores: 15 minutes a test (boot included).

@@ -14,7 +14,7 @@ from conftest import FIO_DATA
 from ssdprof.fio.output import parse_report
 from ssdprof.model.results import ProgressSample
 from ssdprof.remote.addresses import parse_host
-from ssdprof.remote.multihost import reader_warnings
+from ssdprof.remote.host_results import reader_warnings
 from ssdprof.remote.session import HostRun, HostSession
 
 STATUS = FIO_DATA / "fio-3.33_status_interval.jsonplus.txt"
