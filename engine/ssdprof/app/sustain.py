@@ -19,7 +19,6 @@ from ssdprof.app.engines import choose_engine
 from ssdprof.app.ledger import TargetLedger
 from ssdprof.app.runner import Clock, Point, Runner
 from ssdprof.app.sites import LocalSite, Site
-from ssdprof.app.sustain_engine import BytesBound
 from ssdprof.fio.runner import FioEngine
 from ssdprof.model.events import Count, PointProgress, RunEvent
 from ssdprof.model.problems import FieldProblem, WorkloadError
@@ -218,7 +217,9 @@ class SustainRunner:
                cancel: threading.Event) -> RunResult | None:
         """One byte-bounded write, measured and stored as a run of the test, its seconds sent live."""
         emit(SustainStepStarted(step=step, recovery_step=number, bytes_total=limit_bytes))
-        workload = site_point(site, stored.spec, number)
+        # fio ends the write after its bytes (io_size): exact, where stopping it from its progress
+        # overshot by a second's worth, on a fast drive many times a small recovery write
+        workload = site_point(site, stored.spec, number).model_copy(update={"io_bytes_limit": limit_bytes})
         written = {"bytes": 0.0, "last": 0.0}
         started = time.monotonic()
 
@@ -240,13 +241,7 @@ class SustainRunner:
         tags = {**stored.spec.tags, "sustain": str(stored.id), STEP_TAG: FILL_TAG if step == "fill" else recovery_tag(number)}
         point = Point(workload, number + 1, count, stored.id, 0, tags,
                       TargetLedger.of(self.store, site.plan, workload.size_bytes).state() if isinstance(site, LocalSite) else None)
-        engine = site.engine
-        bounded = BytesBound(engine, limit_bytes)
-        site.engine = bounded  # type: ignore[misc]  # Site.engine is a plain attribute on both sites
-        try:
-            result = self.runner.measure_point(site, point, emit=on_event, cancel=cancel, clock=Clock(0.0))
-        finally:
-            site.engine = engine  # type: ignore[misc]
+        result = self.runner.measure_point(site, point, emit=on_event, cancel=cancel, clock=Clock(0.0))
         if result is None:
             return None
         return self.store.add_run(_bounded(result, limit_bytes), point_index=number)

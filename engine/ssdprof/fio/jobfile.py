@@ -64,7 +64,8 @@ def job_options(workload: Workload, filename: str | None, plan: FioPlan, *, is_d
         f"bs={workload.block_size_bytes}",
         f"iodepth={plan.iodepth}",
         f"numjobs={plan.numjobs}",
-        "time_based=1",
+        # A byte-bounded write ends after its bytes (io_size wraps around the region), its runtime a cap.
+        *(["time_based=1"] if workload.io_bytes_limit is None else [f"io_size={_io_size(workload, plan)}"]),
         f"runtime={_fio_seconds(workload.runtime_s)}",
         f"ramp_time={_fio_seconds(workload.ramp_s)}",
         "norandommap=1",
@@ -92,6 +93,13 @@ def job_options(workload: Workload, filename: str | None, plan: FioPlan, *, is_d
     if not create_file:
         lines.append("allow_file_create=0")
     return FioOptions(workload.label, tuple(lines))
+
+
+def _io_size(workload: Workload, plan: FioPlan) -> int:
+    """Each job's share of the bytes to do, in whole accesses (at least one), so the jobs together do
+    ``io_bytes_limit`` rounded up to an access per job."""
+    per_job = -(-(workload.io_bytes_limit or 0) // plan.numjobs)
+    return max(-(-per_job // workload.block_size_bytes), 1) * workload.block_size_bytes
 
 
 def _rate(workload: Workload, plan: FioPlan, hosts: int) -> list[str]:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, computed_field, field_validator, model_validator
+from pydantic.json_schema import SkipJsonSchema
 
 from ssdprof.model.problems import Choice, FieldProblem, FieldRule, WorkloadError, from_validation, problem, register
 from ssdprof.model.quantities import format_size, parse_duration_s, parse_size_bytes
@@ -125,6 +126,9 @@ class Workload(BaseModel):
     keep_file: bool = False
     rate_iops: int = Field(default=0, ge=0, le=MAX_RATE_IOPS,
                            description="offered I/O per second in all (Poisson arrivals); 0 = as fast as the queue allows")
+    io_bytes_limit: SkipJsonSchema[int | None] = Field(
+        default=None, ge=512, description="stop once this many bytes are done (fio's io_size), runtime_s then only "
+        "a cap: a sustained-write test's byte-bounded writes; set by the engine, not a field of the forms")
 
     @model_validator(mode="before")
     @classmethod

@@ -27,10 +27,11 @@ def test_the_fill_and_each_recovery_write_are_stored_runs_with_their_seconds(fre
     result = outcome.result
     assert result.fill_run_id is not None and result.samples
     fill = fresh_store.run(result.fill_run_id)
-    assert fill is not None and fill.write.io_bytes >= 48 << 20  # stopped after its bytes, never before
+    # fio ends each write after exactly its bytes (io_size), wrapping around the 32 MiB region
+    assert fill is not None and fill.write.io_bytes == 48 << 20 and "io_size=50331648" in fill.job_text.splitlines()
     assert fill.tags["sustain_step"] == "fill" and fill.workload.ramp_s == 0
     assert [r.status for r in result.recovery] == ["done", "done"]
-    assert all(r.bytes_written >= 8 << 20 for r in result.recovery)
+    assert [r.bytes_written for r in result.recovery] == [8 << 20, 8 << 20]
     kinds = [e.kind for e in events]
     assert kinds[0] == "sustain_started" and kinds[-1] == "sustain_finished"
     assert kinds.count("sustain_step_done") == 3 and "sustain_idle" in kinds

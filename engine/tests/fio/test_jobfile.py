@@ -223,3 +223,16 @@ def test_a_run_without_a_job_file_gets_the_async_engine_of_the_os_it_was_measure
     bare = run.model_copy(update={"job_text": "", "engine": run.engine.model_copy(update={"name": "portable"}),
                                   "environment": run.environment.model_copy(update={"os": "macOS-14.5-arm64"})})
     assert "ioengine=posixaio" in reproducible_job(bare).splitlines()
+
+
+def test_a_byte_bounded_write_ends_after_its_bytes_shared_by_its_jobs_in_whole_accesses() -> None:
+    from ssdprof.fio.jobfile import FioPlan, job_options
+    from ssdprof.model.workload import Workload
+
+    bounded = Workload(pattern="write", read_pct=0, block_size_bytes=1 << 20, numjobs=3, runtime_s=600,
+                       size_bytes=32 << 20, io_bytes_limit=100 << 20)
+    argv = job_options(bounded, "/srv/t.dat", FioPlan("libaio", 8, 3, "")).as_argv()
+    assert f"--io_size={34 << 20}" in argv  # 100 MiB over 3 jobs: 33.3 MiB, up to whole 1 MiB accesses
+    assert "--time_based=1" not in argv and "--runtime=600" in argv  # the runtime only a cap
+    timed = job_options(bounded.model_copy(update={"io_bytes_limit": None}), "/srv/t.dat", FioPlan("libaio", 8, 3, ""))
+    assert "--time_based=1" in timed.as_argv() and not any(a.startswith("--io_size") for a in timed.as_argv())
