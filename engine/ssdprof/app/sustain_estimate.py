@@ -12,7 +12,7 @@ from ssdprof.analysis.sustain_result import label_of, parameters_of, planned_rec
 from ssdprof.app.contract.runs import target_device
 from ssdprof.app.contract.sustain import SustainEstimate
 from ssdprof.app.sustain import NOT_RUN, SustainRunner
-from ssdprof.model.quantities import format_duration, format_size
+from ssdprof.model.quantities import format_amount, format_duration
 from ssdprof.model.sustain import ASSUMED_WRITE_BYTES_PER_S
 from ssdprof.model.sustain_results import SustainInfo
 from ssdprof.model.sweep import SweepSpec
@@ -40,7 +40,7 @@ def estimate_sustain(spec: SweepSpec, default_dir: Path | None = None) -> Sustai
              f"cache) plus {format_duration(idle)} idle; a fast drive takes less, and the time left is shown live"]
     if auto:
         notes.append("each recovery write is 1.5x the cache the fill finds (10 % of the fill without one): "
-                     f"{format_size(each)} is assumed here")
+                     f"{format_amount(each)} is assumed here")
     if plan.write_bytes > plan.region_bytes:
         notes.append(f"the fill writes {plan.write_bytes / plan.region_bytes:.1f}x the region, wrapping around it")
     return SustainEstimate(

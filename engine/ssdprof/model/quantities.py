@@ -12,7 +12,7 @@ from typing import Annotated
 
 from pydantic import BeforeValidator, WithJsonSchema
 
-__all__ = ["SizeBytes", "format_duration", "format_size", "parse_duration_s", "parse_size_bytes"]
+__all__ = ["SizeBytes", "format_amount", "format_duration", "format_size", "parse_duration_s", "parse_size_bytes"]
 
 _BINARY = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40, "p": 1 << 50}
 _DECIMAL = {"kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12, "pb": 10**15}
@@ -58,6 +58,13 @@ def format_size(n_bytes: int) -> str:
         if n_bytes >= factor and n_bytes % factor == 0:
             return f"{n_bytes // factor}{suffix}"
     return f"{n_bytes}B"
+
+
+def format_amount(n_bytes: float) -> str:
+    """An amount measured or estimated, not a size typed: decimal units, three significant figures
+    (1.14 GB, 650 MB; under 1 MB in bytes)."""
+    return next((f"{n_bytes / scale:.3g} {unit}" for scale, unit in ((1e12, "TB"), (1e9, "GB"), (1e6, "MB"))
+                 if n_bytes >= scale), f"{n_bytes:,.0f} B")
 
 
 def format_number(value: float) -> str:

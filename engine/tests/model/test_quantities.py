@@ -33,3 +33,12 @@ def test_sizes_and_durations_format_exactly() -> None:
     assert format_size(1 << 30) == "1GiB"
     assert format_duration(125) == "2m05s"
     assert format_duration(3725) == "1h02m05s"
+
+
+def test_a_measured_amount_reads_in_decimal_units_to_three_figures() -> None:
+    from ssdprof.model.quantities import format_amount
+
+    assert format_amount(1_200_212 * 1024) == "1.23 GB"
+    assert format_amount(64 << 20) == "67.1 MB"
+    assert format_amount(512_000) == "512,000 B"
+    assert format_amount(3.2e12) == "3.2 TB"
