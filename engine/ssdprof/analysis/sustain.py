@@ -25,8 +25,6 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-import ruptures
-from scipy.ndimage import median_filter
 
 from ssdprof.analysis.sustain_series import crossing
 from ssdprof.model.sustain_results import (
@@ -103,6 +101,8 @@ def level(bw: np.ndarray, whole: np.ndarray, start: int, end: int) -> tuple[floa
 def _smooth(bw: np.ndarray) -> np.ndarray:
     """A 5 s running median: one-second outliers are not phases; steps stay where they are, and so
     do the ends (mirrored, not padded with zeros as scipy.signal.medfilt pads them)."""
+    from scipy.ndimage import median_filter  # scipy and ruptures load when a test is judged, not with the app
+
     return median_filter(bw, size=MEDIAN_WINDOW, mode="reflect") if len(bw) >= MEDIAN_WINDOW else bw
 
 
@@ -111,6 +111,8 @@ def _change_points(bw: np.ndarray) -> list[int]:
 
     Segmented on a 5 s running median (one-second outliers are not phases; steps stay where they are);
     a long series in blocks of k seconds (k^-1/2 the noise), each change then placed to the second."""
+    import ruptures
+
     n = len(bw)
     smooth = _smooth(bw)
     k = max(1, math.ceil(n / MAX_EXACT_SAMPLES))

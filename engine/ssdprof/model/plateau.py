@@ -20,6 +20,7 @@ __all__ = [
     "FAR_BELOW_FRACTION",
     "FLAT_SECONDS_MIN",
     "FLAT_WITHIN_FRACTION",
+    "PEER_BELOW_RATIO",
     "PEER_RATIO_CPU_CLEARED",
     "Flat",
     "HostLoad",
@@ -44,6 +45,12 @@ DEVICE_LIMIT_IN_FLIGHT = 0.8
 nearly all the time. A cap before the device lets I/O through at its rate, each done in the
 device's service time, far fewer held. Needed beside io_ticks, which blk-mq undercounts (this
 project's virtio disk read 74 % busy while holding 17 requests on average)."""
+PEER_BELOW_RATIO = 2.0
+"""In a run on several hosts, a host is named capped outside itself only where another host of the run
+moved at least this many times its bytes per job: through the same storage, the other was not held
+there. A host as fast as the rest, held flat, may be held by the storage they share, which the
+sweep's shared-limit rule names (the cluster here, CPU-bound under load, held the fastest client
+within 2 % every second)."""
 PEER_RATIO_CPU_CLEARED = 4.0
 """A saturated CPU is cleared as the limit when a host of the same run, its CPU saturated too, moved
 this many times the bytes per job: under the same CPU load the host could have done far more."""
@@ -113,9 +120,8 @@ def capped_outside(
     if flat is None:
         return None
     lowest = min(load.limits, key=lambda limit: limit.bytes_per_s, default=None)
-    if lowest is not None and flat.median_bytes_per_s >= FAR_BELOW_FRACTION * lowest.bytes_per_s:
-        return None
-    if device_was_limit(load.device):
+    faster = max((p for p in peers if p.host != load.host), key=lambda p: p.bytes_per_s_per_job, default=None)
+    if _explained(load, flat, lowest, faster, has_peers=any(p.host != load.host for p in peers)):
         return None
     cpu = _cpu_words(load, peers, cpu_saturated_pct)
     if cpu is None:
@@ -127,8 +133,19 @@ def capped_outside(
             f"{load.host}: capped by something {where} at "
             f"{flat.median_bytes_per_s / 1e6:.1f} MB/s: "
             f"{_steady_words(flat)}, {_limit_words(lowest)}, {cpu}{_device_words(load.device)}"
+            f"{_peer_words(load, faster)}"
         ),
     )
+
+
+def _explained(load: HostLoad, flat: Flat, lowest: Limit | None, faster: HostLoad | None, *, has_peers: bool) -> bool:
+    """Something ssdprof sees explains the flat line: a limit near it, the device, or no host of the
+    run that went much faster through the same storage."""
+    if lowest is not None and flat.median_bytes_per_s >= FAR_BELOW_FRACTION * lowest.bytes_per_s:
+        return True
+    if device_was_limit(load.device):
+        return True
+    return has_peers and (faster is None or faster.bytes_per_s_per_job < PEER_BELOW_RATIO * load.bytes_per_s_per_job)
 
 
 def device_was_limit(device: DeviceQueue | None) -> bool:
@@ -162,6 +179,13 @@ def _cpu_words(load: HostLoad, peers: Sequence[HostLoad], saturated_pct: float) 
         "per job "
         f"at {peer.cpu_busy_pct:.0f} %, so the CPU was not what held it"
     )
+
+
+def _peer_words(load: HostLoad, faster: HostLoad | None) -> str:
+    if faster is None or load.bytes_per_s_per_job <= 0:
+        return ""
+    ratio = faster.bytes_per_s_per_job / load.bytes_per_s_per_job
+    return f"; {faster.host} moved {ratio:.0f}x its bytes per job in the same run"
 
 
 def _steady_words(flat: Flat) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from ssdprof.app.pts_planner import PtsRequest, plan_pts
@@ -68,11 +70,12 @@ def test_the_tracking_point_must_be_in_the_matrix_and_latency_keeps_qd1() -> Non
     assert "multiple of 512" in problems(test="iops", block_sizes=["4k", "1000"])["block_sizes"]
 
 
-def test_the_workload_and_the_target_are_reported_with_the_tests_own_fields() -> None:
+def test_the_workload_and_the_target_are_reported_with_the_tests_own_fields(tmp_path: Path) -> None:
+    missing = tmp_path / "gone"  # never made: a path outside the test's own folder might exist on some machine
     with pytest.raises(WorkloadError) as refused:
         plan_pts(PtsRequest.model_validate({"test": "iops", "engine": "fiio", "round_time_s": "0s", "size_bytes": "4kk",
-                                            "target": "/nonexistent/dir"}), check_target=True)
+                                            "target": str(missing)}), check_target=True)
     found = {p.field: str(p) for p in refused.value.problems}
     assert set(found) == {"engine", "round_time_s", "size_bytes", "target"}
     assert found["engine"] == "engine (--engine): 'fiio' is not one of the choices; allowed auto, fio or portable, e.g. auto"
-    assert "'/nonexistent/dir' does not exist" in found["target"]
+    assert f"'{missing}' does not exist" in found["target"]

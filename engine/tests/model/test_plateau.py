@@ -77,6 +77,18 @@ def test_the_client_shaped_outside_is_named_capped_and_the_unshaped_one_is_not()
     assert "with no limit ssdprof can see on this host" in message and "CPU 88 % busy" in message
 
 
+def test_the_fastest_client_held_flat_by_the_storage_they_share_is_not_named_capped() -> None:
+    """Recorded in CI on the same cluster under load: the OSDs, CPU-bound, held unshaped h2 within 4 %
+    every second. No host of the run went faster through the same storage, so nothing says the path,
+    not the storage, held it; h1, at a fortieth of h2's bytes, is still named, with h2 as its evidence."""
+    flat_h2 = [1195.4, 1236.6, 1239.8, 1234.8, 1184.0, 1230.1, 1236.0, 1227.5, 1100.0]
+    hosts = [_host("h1", 25.6), _host("h2", 1218.0)]
+    found = host_warnings(hosts, _monitor("h1", CPU_PCT) + _monitor("h2", [77] * 9),
+                          progress=_series("h1", H1_MB_S) + _series("h2", flat_h2), workload=_workload())
+    [capped] = [w for w in found if w.code == "capped_outside_host"]
+    assert capped.concerns == ["hosts.h1"] and "h2 moved 48x its bytes per job in the same run" in capped.message
+
+
 def test_whole_ios_are_allowed_their_step_but_a_wandering_line_is_not_flat() -> None:
     assert flat_line(_series("h1", H1_MB_S), _4M) is not None
     assert (
