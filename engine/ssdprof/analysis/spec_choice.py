@@ -34,12 +34,16 @@ class DeviceIdentity:
 
 def with_drive(environment: Environment, drive: DriveHealth | None) -> Environment:
     """``environment`` with the drive's own identity (its SMART model, serial and firmware) where
-    the OS told none: a disk behind a layer the probe does not see through still finds its sheet."""
-    if environment.device_model or drive is None or not drive.model:
+    the OS told none: a disk behind a layer the probe does not see through still finds its sheet;
+    and the disk the drive was asked as, where the run named none (a host's file target)."""
+    if drive is None:
         return environment
-    return environment.model_copy(update={"device_model": drive.model,
-                                          "device_serial": drive.serial,
-                                          "device_firmware": drive.firmware})
+    update: dict[str, str] = {}
+    if not (environment.device or environment.target_device) and drive.device:
+        update["device"] = drive.device.removeprefix("/dev/")
+    if not environment.device_model and drive.model:
+        update |= {"device_model": drive.model, "device_serial": drive.serial, "device_firmware": drive.firmware}
+    return environment.model_copy(update=update) if update else environment
 
 
 def drive_environment(run: AnyRun) -> Environment:

@@ -53,3 +53,11 @@ def test_the_summary_and_a_remembered_choice_go_by_the_drives_own_model(tmp_path
         assert remember_spec(store, library, run, None) == "Samsung SSD 970 EVO Plus 1TB (serial S4EWNX0N)"
     finally:
         store.close()
+
+
+def test_a_hosts_disk_without_smart_is_named_by_the_device_its_drive_was_asked_as() -> None:
+    bare = DriveHealth(device="/dev/vda", missing=["/dev/vda reports no SMART to smartctl"])
+    environment = drive_environment(run_on(Environment(hostname="h1"), bare))
+    assert device_identity(environment).description == "disk vda on h1"
+    named = drive_environment(run_on(Environment(hostname="h1", device="nvme0n1"), bare))
+    assert named.device == "nvme0n1"  # the run's own name for its disk stands
