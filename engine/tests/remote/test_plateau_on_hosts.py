@@ -84,10 +84,8 @@ def test_a_client_shaped_outside_itself_is_named_capped_there(
     h1 = next(h for h in run["hosts"] if h["host"] == "h1")
     assert h1["link_limit_bytes_per_s"] is None  # the shaping is outside h1: nothing h1 can see
     capped = [w for w in run["warnings"] if w["code"] == "capped_outside_host"]
-    assert [w["concerns"] for w in capped] == [["hosts.h1"]], (
-        run["warnings"],
-        _seconds(tmp_path / "r.db"),
-    )
+    seconds = _seconds(tmp_path / "r.db")
+    assert [w["concerns"] for w in capped] == [["hosts.h1"]], (seconds["h1"], seconds["h2"], run["warnings"])
     message = capped[0]["message"]
     assert message.startswith(
         "h1: capped by something outside this host (network path or QoS) at "
