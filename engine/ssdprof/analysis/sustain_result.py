@@ -103,10 +103,11 @@ def sustain_result(*, sweep_id: int, created_at: str, name: str, status: SweepSt
     for index, idle in enumerate(plan.idle_s):
         run = next((r for r in reversed(later) if r.tags.get(STEP_TAG) == recovery_tag(index + 1)), None)
         rows.append(recovery_row(index + 1, idle, run, found.verdict))
-    written = samples[-1].bytes_written if samples else fill.write.io_bytes
+    written = fill.write.io_bytes or (samples[-1].bytes_written if samples else 0)  # fio's own count
+    seconds = fill.write.runtime_ms / 1000 if fill.write.runtime_ms else (samples[-1].elapsed_s if samples else 0.0)
     total = fill.write.io_bytes + sum(r.bytes_written for r in rows)
     notes = [w.message for w in fill.warnings]
-    return SustainResult(**common, fill_run_id=fill.id, fill_seconds=samples[-1].elapsed_s if samples else 0.0,
+    return SustainResult(**common, fill_run_id=fill.id, fill_seconds=seconds,
                          fill_bytes=written, samples=samples, per_gib=per_gib(samples), phases=found.phases,
                          verdict=found.verdict, throttle=throttle, recovery=rows, wear=wear_of(total, spec_sheet),
                          notes=notes)

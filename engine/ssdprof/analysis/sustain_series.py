@@ -119,8 +119,10 @@ def recovery_row(step: int, idle_s: float, run: RunResult | None, fill: SustainV
     if run is None:
         return RecoveryRow(step=step, idle_s=idle_s, status="pending")
     samples = samples_of(run)
-    written = samples[-1].bytes_written if samples else run.write.io_bytes
-    seconds = samples[-1].elapsed_s if samples else 0.0
+    # the totals are fio's own count and time (exact: the write ends after its bytes); the
+    # seconds' rates, added up, miss part of the last second
+    written = run.write.io_bytes or (samples[-1].bytes_written if samples else 0)
+    seconds = run.write.runtime_ms / 1000 if run.write.runtime_ms else (samples[-1].elapsed_s if samples else 0.0)
     mean = written / seconds if seconds > 0 else None
     row = RecoveryRow(step=step, idle_s=idle_s, status="done" if run.status in ("ok", "partial") else "failed",
                       run_id=run.id, bytes_written=written, seconds=seconds, bw_mean_bytes_per_s=mean, samples=samples)
