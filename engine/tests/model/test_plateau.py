@@ -71,7 +71,7 @@ def _ceph_run(**h1: object) -> list[str]:
 def test_the_client_shaped_outside_is_named_capped_and_the_unshaped_one_is_not() -> None:
     [message] = _ceph_run()
     assert message.startswith(
-        "h1: capped by something outside this host (network path or QoS) at 25.1 MB/s: "
+        "h1: capped by something outside this host (network path or QoS) at 24.6 MB/s: "
     )
     assert "held within 16 % every second for 8 s (one I/O is 17 % of a second's bytes)" in message
     assert "with no limit ssdprof can see on this host" in message and "CPU 88 % busy" in message
