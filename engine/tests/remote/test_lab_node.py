@@ -158,13 +158,20 @@ def known_limit(lab_node_session: LabNode, tmp_path_factory: pytest.TempPathFact
     """A throttle well below what the guest's CPU drives (a quarter of an unthrottled virtio disk's
     IOPS, measured the same way first; at most the node's 1000): TCG's ceiling moves with the load
     on this machine, and a limit above it would measure the CPU, not the throttle."""
-    ceiling = run_point(
-        lab_node_session,
-        lab_node_session.disk_path("SSDPROF-VD-4"),
-        tmp_path_factory.mktemp("ceiling"),
-    )["read"]["iops"]
+    ceilings: list[float] = []
+    for attempt in range(3):  # a burst of other work on this machine can stall the guest for seconds
+        if attempt:
+            time.sleep(10)
+        ceilings.append(run_point(
+            lab_node_session,
+            lab_node_session.disk_path("SSDPROF-VD-4"),
+            tmp_path_factory.mktemp("ceiling"),
+        )["read"]["iops"])
+        if ceilings[-1] >= 400:
+            break
+    ceiling = max(ceilings)
     limit = min(1000, int(ceiling / 4) // 50 * 50)
-    assert limit >= 100, f"the guest drives an unthrottled disk at only {ceiling:.0f} IOPS"
+    assert limit >= 100, f"the guest drives an unthrottled disk at only {ceilings} IOPS"
     return limit
 
 
