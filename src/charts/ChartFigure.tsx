@@ -29,6 +29,9 @@ export interface Series {
   /** Series of one group (a setting's mean and p99) share a colour, and differ by `dash`. */
   group?: string;
   dash?: Dash;
+  /** A rate over each interval ending at its point's x, drawn level across the interval (the
+   *  first interval starts at the series' first x, a point added before it). */
+  stepped?: boolean;
   /** Drawn against the right y axis (its title: the chart's rightLabel), in a unit of its own. */
   axis?: 'right';
 }
@@ -44,6 +47,9 @@ export interface ChartFigureProps {
    *  axis. */
   rightLabel?: string;
   xLog?: boolean;
+  /** The x axis counts whole units (storage nodes, rounds) though a fitted line between them
+   *  is drawn at fractions: ticks only at whole numbers. */
+  xWhole?: boolean;
   /** Plot x on a base-2 axis with one tick per doubling (access sizes): 4K, 8K, 16K, ... */
   xLog2?: boolean;
   yLog?: boolean;
@@ -88,6 +94,7 @@ function datasets(props: ChartFigureProps) {
     borderDash: dashOf(s),
     borderWidth: s.style === 'dashed' ? 1.5 : 2,
     tension: 0,
+    stepped: s.stepped ? ('before' as const) : false,
     yAxisID: axisOf(s),
   }));
 }
@@ -125,7 +132,8 @@ function xScale(props: ChartFigureProps, theme: Theme) {
     const ticks = axisTicks(theme, format);
     return { ...common, type: 'logarithmic' as const, ...settingsAxis(xs, true), ticks };
   }
-  const ticks = { ...axisTicks(theme, format), ...wholeNumberTicks(xs) };
+  const whole = props.xWhole ? { precision: 0 } : wholeNumberTicks(xs);
+  const ticks = { ...axisTicks(theme, format), ...whole };
   return { ...common, type: 'linear' as const, ticks };
 }
 
@@ -164,9 +172,9 @@ function config(props: ChartFigureProps): ChartConfiguration {
 
 /** What the picture depends on (the formatters are assumed to follow from the rest), so an unchanged chart is not redrawn. */
 function drawKey(props: ChartFigureProps): string {
-  const { kind, series, xLabel, yLabel, rightLabel, xLog, xLog2, yLog, categories, title } = props;
+  const { kind, series, xLabel, yLabel, rightLabel, xLog, xLog2, xWhole, yLog, categories, title } = props;
   const dark = window.matchMedia?.('(prefers-color-scheme: dark)').matches;
-  return JSON.stringify([kind, series, xLabel, yLabel, rightLabel, xLog, xLog2, yLog, categories,
+  return JSON.stringify([kind, series, xLabel, yLabel, rightLabel, xLog, xLog2, xWhole, yLog, categories,
     title, props.bands, dark]);
 }
 

@@ -5,6 +5,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { ChartFigure } from '../charts/ChartFigure';
 import { TEMPERATURE_AXIS, temperatureSeries } from '../charts/drive-temperature';
 import { drawn } from '../charts/engine-series';
+import { secondsSeries } from '../charts/run-seconds';
 import {
   useEngine, useEngineQuery, type Engine, type RunPoint, type RunResult, type Spec,
 } from '../api';
@@ -156,9 +157,7 @@ export function Results({ title, runs, onDesign, onOpen }: Props) {
           title={warm.length ? 'IOPS and the drive\'s temperature per second' : 'IOPS per second'}
           xLabel="seconds since the run started" yLabel="IOPS"
           rightLabel={warm.length ? TEMPERATURE_AXIS : undefined}
-          series={detail ? [
-            { label: 'read + write',
-              points: detail.progress.map((s) => ({ x: s.elapsed_s, y: s.read_iops + s.write_iops })) },
+          series={detail?.progress.length ? [...secondsSeries(detail.progress),
             ...(warm.length ? [temperatureSeries(warm)] : [])] : []}
           empty="This run has no per-second samples." />
       </div>

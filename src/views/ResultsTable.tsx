@@ -9,6 +9,7 @@ import {
 } from '../api';
 import { activeDirections, type Direction } from '../lib/analysis';
 import { mbPerS, mibPerS } from '../lib/units';
+import { ownWarnings, sharedWarnings } from './shared-warnings';
 
 interface Column {
   key: string;
@@ -77,6 +78,7 @@ export function ResultsTable({ runs, figures, pool }: Props) {
   const shown = showAll ? rows : rows.slice(0, FIRST_ROWS);
   // the drive's temperature only where some run read one: no empty column elsewhere
   const warm = runs.some((run) => temperatureRange(run) !== null);
+  const shared = useMemo(() => sharedWarnings(runs), [runs]);
 
   async function copy() {
     const header = ['run', 'workload', 'direction', ...columns.map((c) => c.head),
@@ -118,6 +120,11 @@ export function ResultsTable({ runs, figures, pool }: Props) {
         <label><input type="checkbox" checked={breakdown} onChange={(e) => setBreakdown(e.target.checked)} /> Submission / completion</label>
         <span role="status">{note}</span>
       </div>
+      {shared.length > 0 && (
+        <div className="warnings" data-testid="shared-warnings">
+          {shared.map((w) => <div key={w.code} className={w.severity}>Every run: {w.message}</div>)}
+        </div>
+      )}
       <table className="data" data-testid="results-table">
         <caption>
           Results: latency is total latency, submission to completion (fio&apos;s lat; the same span on every engine)
@@ -150,7 +157,7 @@ export function ResultsTable({ runs, figures, pool }: Props) {
               {warm && <td className="num" data-testid="drive-temperature">{temperatureRange(run) ?? '–'}</td>}
               <td>{run.status}</td>
               <td className="warnings">
-                {run.warnings.map((w, i) => <div key={`${w.code}-${i}`} className={w.severity}>{w.message}</div>)}
+                {ownWarnings(run, shared).map((w, i) => <div key={`${w.code}-${i}`} className={w.severity}>{w.message}</div>)}
                 {KIND_NOTES[run[direction].latency_kind] && <div className="info">{KIND_NOTES[run[direction].latency_kind]}</div>}
               </td>
             </tr>

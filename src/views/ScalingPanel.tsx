@@ -123,7 +123,7 @@ export function ScalingPanel({ runIds }: { runIds: number[] }) {
             )}
             <ChartFigure id={`scaling-${i}`} kind="line"
               title={`${info.title} vs ${unitName} — ${f.setting}`}
-              xLabel={unitName} yLabel={info.unit} series={series} />
+              xLabel={unitName} yLabel={info.unit} series={series} xWhole />
             <table className="data" data-testid="projection-table">
               <caption>Projections ({info.unit}); the smallest limit is the prediction</caption>
               <thead><tr><th>{unitName}</th><th>USL</th><th>client network</th><th>node network</th><th>predicted</th><th>limited by</th></tr></thead>
