@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from matplotlib.axes import Axes
 
-from ssdprof.report.figure import Chart, format_count, log_axis, new_figure, to_svg
+from ssdprof.report.figure import Chart, format_count, legend_below, log_axis, new_figure, to_svg
 from ssdprof.report.groups import RunGroup, Series, repeat_summaries, series_over
 
 __all__ = ["access_size_chart", "host_bars_chart", "latency_iops_chart", "queue_depth_chart", "repeat_bars_chart"]
@@ -66,7 +66,7 @@ def access_size_chart(groups: Sequence[RunGroup]) -> Chart | None:
             axes.set_ylabel(unit)
             axes.set_ylim(bottom=0)
             axes.yaxis.set_major_formatter(lambda v, _: format_count(v))
-        iops_ax.legend(loc="best")
+        legend_below(figure, iops_ax)
         svg = to_svg(figure)
     caption = "IOPS and bandwidth (MB/s, 10^6 bytes/s; reads and writes added) at each access size, other settings fixed."
     return Chart("access_size", "IOPS and bandwidth vs access size", caption + (f" {_CI_NOTE}" if errors else ""), svg)
@@ -89,7 +89,7 @@ def queue_depth_chart(groups: Sequence[RunGroup]) -> Chart | None:
         iops_ax.set_title("IOPS vs queue depth")
         iops_ax.set_ylabel("IOPS")
         iops_ax.yaxis.set_major_formatter(lambda v, _: format_count(v))
-        lat_ax.legend(loc="best")
+        legend_below(figure, lat_ax)
         svg = to_svg(figure)
     caption = ("Latency, total from submission to completion (mean, solid; 99th percentile from the histogram bins, "
                "dashed) and IOPS at each queue depth, other settings fixed.")
@@ -116,7 +116,7 @@ def latency_iops_chart(groups: Sequence[RunGroup]) -> Chart | None:
         axes.set_ylabel("latency (µs)")
         log_axis(axes, "y", "count")
         axes.xaxis.set_major_formatter(lambda v, _: format_count(v))
-        axes.legend(loc="upper left", ncols=2)
+        legend_below(figure, axes)
         svg = to_svg(figure)
     caption = ("Each point is one queue depth: how much latency every extra IOPS costs. Percentiles come from the merged "
                "histogram bins of each run.")

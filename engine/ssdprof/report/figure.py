@@ -8,6 +8,7 @@ text in the same font as the document; log axes use plain tick labels (no mathte
 from __future__ import annotations
 
 import io
+import math
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -18,7 +19,7 @@ import matplotlib
 from cycler import cycler
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
-from matplotlib.ticker import FuncFormatter, NullFormatter
+from matplotlib.ticker import FuncFormatter, LogFormatter, NullFormatter
 from matplotlib.typing import RcKeyType
 
 from ssdprof.model.quantities import format_size
@@ -72,6 +73,19 @@ def new_figure(rows: int = 1, cols: int = 1, height_in: float = 3.0) -> Iterator
         yield figure, axes
 
 
+LEGEND_ROW_IN = 0.16
+"""The height a row of a legend below the plots takes."""
+
+
+def legend_below(figure: Figure, axes: Axes) -> None:
+    """``axes``' legend under the plots, clear of the lines (the figure grows by its rows): inside,
+    a legend of several series sat over the points it names (the deepest queue's p99, the top of
+    an access-size line, the start of a percentile line)."""
+    handles, labels = axes.get_legend_handles_labels()
+    figure.legend(handles, labels, loc="outside lower center", ncols=2)
+    figure.set_figheight(figure.get_figheight() + LEGEND_ROW_IN * math.ceil(len(labels) / 2))
+
+
 def to_svg(figure: Figure) -> bytes:
     out = io.BytesIO()
     figure.savefig(out, format="svg", metadata={"Date": None})
@@ -86,6 +100,15 @@ def format_count(value: float) -> str:
     return f"{value:g}"
 
 
+class _CountLogFormatter(LogFormatter):
+    """Counts on a log axis in ssdprof's spelling (2k, 500). As minor labels, matplotlib's own
+    rule labels 2 and 5 (or every step) when the axis spans too few decades to read by its
+    decades alone: a latency axis from 700 µs to 6 ms had the one label "1k"."""
+
+    def _num_to_string(self, x: float, vmin: float, vmax: float) -> str:
+        return format_count(x)
+
+
 def log_axis(axes: Axes, which: str, kind: str) -> None:
     """A log axis labelled in sizes (``kind='size'``, base 2) or plain counts (base 10)."""
     axis = axes.xaxis if which == "x" else axes.yaxis
@@ -94,5 +117,7 @@ def log_axis(axes: Axes, which: str, kind: str) -> None:
         axis.set_major_formatter(FuncFormatter(lambda v, _: format_size(int(v)) if v >= 512 and float(v).is_integer() else ""))
     else:
         (axes.set_xscale if which == "x" else axes.set_yscale)("log", base=10)
-        axis.set_major_formatter(FuncFormatter(lambda v, _: format_count(v)))
+        axis.set_major_formatter(_CountLogFormatter())
+        axis.set_minor_formatter(_CountLogFormatter(labelOnlyBase=False, minor_thresholds=(2, 0.5)))
+        return
     axis.set_minor_formatter(NullFormatter())

@@ -16,7 +16,7 @@ from matplotlib.ticker import MaxNLocator
 
 from ssdprof.model.histogram import cumulative, merge
 from ssdprof.model.results import RunResult
-from ssdprof.report.figure import Chart, format_count, log_axis, new_figure, to_svg
+from ssdprof.report.figure import Chart, format_count, legend_below, log_axis, new_figure, to_svg
 from ssdprof.report.groups import RunGroup, repeat_summaries
 
 __all__ = ["RunSeconds", "monitor_chart", "percentile_chart", "run_seconds", "time_series_chart"]
@@ -76,7 +76,7 @@ def percentile_chart(groups: Sequence[RunGroup]) -> Chart | None:
         axes.set_title("Latency percentiles (total, submission to completion)")
         axes.set_xlabel("percentile (%)")
         axes.set_ylabel("latency (µs)")
-        axes.legend(loc="upper left")
+        legend_below(figure, axes)
         svg = to_svg(figure)
     more = f" The first {MAX_LINES} of {len(lines)} are shown." if len(lines) > MAX_LINES else ""
     caption = ("The latency below which the given share of I/Os completed, read straight from the histogram bins (repeats "
@@ -117,14 +117,21 @@ def run_seconds(run: RunResult) -> RunSeconds:
 
 def _draw_run(axes: Axes, line: RunSeconds, values: Sequence[float | None], *, colour: str,
               label: str | None, gid: str) -> None:
-    """A line with a marker at every second (readable with two or three); hollow in the ramp."""
+    """Each second's rate level across the second it covers, from the run's start (a 1 s run
+    reads as a line from 0 to 1 s, not one dot), a marker where each second ends; hollow in the
+    ramp."""
     kept = [(x, y, r) for x, y, r in zip(line.seconds, values, line.ramping, strict=True)
             if y is not None]
-    axes.plot([x for x, _, _ in kept], [y for _, y, _ in kept], marker="o", color=colour,
+    if not kept:
+        return
+    xs, ys = [x for x, _, _ in kept], [y for _, y, _ in kept]
+    interval_s = xs[1] - xs[0] if len(xs) > 1 else 1.0
+    axes.step([max(0.0, xs[0] - interval_s), *xs], [ys[0], *ys], where="pre", color=colour,
               label=label, gid=gid)
-    ramp = [(x, y) for x, y, r in kept if r]
-    axes.plot([x for x, _ in ramp], [y for _, y in ramp], linestyle="none", marker="o",
-              markerfacecolor="white", markeredgecolor=colour)
+    for ramping, face in ((False, colour), (True, "white")):
+        marks = [(x, y) for x, y, r in kept if r is ramping]
+        axes.plot([x for x, _ in marks], [y for _, y in marks], linestyle="none", marker="o",
+                  markerfacecolor=face, markeredgecolor=colour)
 
 
 def _seconds_axes(axes: Axes, title: str, unit: str, *, ramp_s: float, right_s: float) -> None:

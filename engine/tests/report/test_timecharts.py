@@ -33,7 +33,7 @@ def test_a_runs_seconds_count_from_its_start_with_the_ramps_seconds_marked() -> 
     assert line.latency_us == [50.0, 50.0]
 
 
-def test_each_short_run_is_drawn_as_a_line_through_all_its_seconds_not_one_dot() -> None:
+def test_each_short_run_is_drawn_level_across_each_of_its_seconds_from_its_start() -> None:
     runs = (short_run(1, (18_000.0, 19_000.0)), short_run(2, (7_000.0, 7_400.0, 7_300.0)))
     chart = time_series_chart([RunGroup("sweep", runs)])
     assert chart is not None
@@ -42,9 +42,20 @@ def test_each_short_run_is_drawn_as_a_line_through_all_its_seconds_not_one_dot()
         for what in ("iops", "latency"):
             path = re.search(rf'<g id="seconds-{what}-{i}">\s*<path d="([^"]+)"', svg)
             assert path is not None, (what, i)
-            assert path.group(1).count("L ") == seconds - 1  # one segment per second after the first
+            # a step up or down and a level segment per second, from the run's start
+            assert path.group(1).count("L ") == 2 * seconds
     assert "seconds since the run started" in svg and "ramp (not measured)" in svg
     assert "only 1 measured second(s)" in chart.caption
+
+
+def test_a_one_second_run_is_a_level_line_from_its_start_not_one_dot() -> None:
+    run = short_run(1, (18_000.0,), ramp_s=0.0)
+    chart = time_series_chart([RunGroup("sweep", (run,))])
+    assert chart is not None
+    path = re.search(r'<g id="seconds-iops-0">\s*<path d="([^"]+)"', chart.svg.decode())
+    assert path is not None
+    points = [tuple(map(float, p.split())) for p in re.findall(r"[ML] ([\d.]+ [\d.]+)", path.group(1))]
+    assert len({y for _, y in points}) == 1 and points[-1][0] > points[0][0]  # level, with length
 
 
 def test_runs_measured_only_during_their_ramp_get_no_chart() -> None:
