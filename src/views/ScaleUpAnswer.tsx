@@ -6,6 +6,8 @@ import { fmt } from '../lib/metrics';
 import { type SaveNote } from '../lib/save-report';
 
 const FIRST_ROWS = 24;
+/** What an architecture's key (8-1-1) counts, as the PDF's chart names it. */
+const CHAINS = 'chain lengths (chassis + enclosures) per SAS controller';
 
 interface AnswerProps {
   result: ScaleUpResult;
@@ -30,16 +32,34 @@ function profileRows(p: ScaleUpResult['profile']): [string, string, string][] {
   ];
   const cpu = p.cpu_factor;
   if (cpu) {
-    const line = `${cpu.slope_cores_per_iops_per_array.toPrecision(3)}·N + `
-      + cpu.intercept_cores_per_iops.toPrecision(3);
+    // three figures without trailing zeros (0.000001, not 0.00000100)
+    const short = (x: number) => String(Number(x.toPrecision(3)));
+    const line = `${short(cpu.slope_cores_per_iops_per_array)}·N + `
+      + short(cpu.intercept_cores_per_iops);
     rows.push(['CPU factor, cores per IOPS', line, `${cpu.source}; ${cpu.quality.note}`]);
   }
   return rows;
 }
 
+/** The first architectures and, always, the picks and the daisy chain they are compared with (as
+ *  the PDF charts them): without a slot limit the daisy chain has the fewest IOPS of all. */
+function firstAndPicks(result: ScaleUpResult): ScaleUpArchitecture[] {
+  const first = result.architectures.slice(0, FIRST_ROWS);
+  const keys = new Set(first.map((a) => a.key));
+  for (const a of [result.best_uniform, result.best_priority, result.daisy_chain]) {
+    if (a && !keys.has(a.key)) {
+      first.push(a);
+      keys.add(a.key);
+    }
+  }
+  return first;
+}
+
 export function ScaleUpAnswer({ result, all, setAll, exportPdf, note }: AnswerProps) {
-  const shown = all ? result.architectures : result.architectures.slice(0, FIRST_ROWS);
-  const charted = result.architectures.slice(0, FIRST_ROWS);
+  const charted = firstAndPicks(result);
+  const shown = all ? result.architectures : charted;
+  const fewer = `Show the first ${FIRST_ROWS}`
+    + (charted.length > FIRST_ROWS ? ' and the picks' : '');
   const keys = charted.map((a) => a.key);
   const iops = (within: boolean) =>
     charted.map((a, x) => ({ x, y: a.within_limits === within ? a.iops : null }));
@@ -63,19 +83,19 @@ export function ScaleUpAnswer({ result, all, setAll, exportPdf, note }: AnswerPr
       </table>
       <ChartFigure id="scale-up-iops" kind="bar"
         title={`Predicted IOPS of ${charted.length} architectures`}
-        xLabel="chains per SAS controller" yLabel="IOPS" categories={keys}
+        xLabel={CHAINS} yLabel="IOPS" categories={keys}
         series={[{ label: 'within the limits', points: iops(true) },
           { label: 'misses a limit', points: iops(false) }]} />
       {charted.some((a) => a.cpu_cores !== null) && (
         <ChartFigure id="scale-up-cpu" kind="bar" title="Predicted CPU cores"
-          xLabel="chains per SAS controller" yLabel="cores" categories={keys}
+          xLabel={CHAINS} yLabel="cores" categories={keys}
           series={[{ label: 'CPU cores',
             points: charted.map((a, x) => ({ x, y: a.cpu_cores })) }]} />
       )}
       <ArchitectureTable shown={shown} count={result.count} band={result.error_band.text} />
-      {result.architectures.length > FIRST_ROWS && (
+      {result.architectures.length > charted.length && (
         <button type="button" onClick={() => setAll(!all)}>
-          {all ? `Show the first ${FIRST_ROWS}` : `Show all ${result.count}`}
+          {all ? fewer : `Show all ${result.count}`}
         </button>
       )}
       <ul className="hint">{result.notes.map((n) => <li key={n}>{n}</li>)}</ul>
@@ -85,10 +105,13 @@ export function ScaleUpAnswer({ result, all, setAll, exportPdf, note }: AnswerPr
   );
 }
 
+/** Whole IOPS, as the engine's summary and the PDF give them: a prediction good to about 13 %
+ *  has no decimals to tell. */
 function perArray(a: ScaleUpArchitecture): string {
-  const low = fmt(a.iops_per_array_min);
-  const high = fmt(a.iops_per_array_max);
-  return low === high ? low : `${low}–${high}`;
+  const low = fmt(Math.round(a.iops_per_array_min));
+  const high = fmt(Math.round(a.iops_per_array_max));
+  // word joiners keep a range on one line in a narrow column
+  return low === high ? low : `${low}\u2060–\u2060${high}`;
 }
 
 interface TableProps { shown: ScaleUpArchitecture[]; count: number; band: string }

@@ -52,6 +52,25 @@ describe('ScaleUpPanel', () => {
     expect(screen.getAllByTestId('scale-up-row')).toHaveLength(42);
   });
 
+  it('always lists the daisy chain the picks are compared with, and whole IOPS per array',
+    async () => {
+      // without a slot limit the daisy chain has the fewest IOPS: last of the 42
+      const chain = answer.architectures.find((a) => a.key === '10')!;
+      const last = { ...answer,
+        architectures: [...answer.architectures.filter((a) => a !== chain), chain] };
+      const fake = fakeEngine({ 'analysis.scale_up': () => last });
+      renderWith(fake.engine, <ScaleUpPanel runIds={[]} />);
+      await userEvent.click(screen.getByRole('button', { name: 'Size the array' }));
+      const rows = await screen.findAllByTestId('scale-up-row');
+      expect(rows).toHaveLength(25);
+      expect(within(rows[24]!).getByText('chassis + 9 enclosures')).toBeDefined();
+      expect(within(rows[0]!).getByText('641\u2060–\u206021,750')).toBeDefined();
+      await userEvent.click(screen.getByRole('button', { name: 'Show all 42' }));
+      const fewer = 'Show the first 24 and the picks';
+      await userEvent.click(screen.getByRole('button', { name: fewer }));
+      expect(screen.getAllByTestId('scale-up-row')).toHaveLength(25);
+    });
+
   it('says plainly when no architecture meets the limits', async () => {
     const none = { ...answer, best: null, best_uniform: null, best_priority: null,
       none_fit: 'No architecture of the 42 meets every limit: the least CPU any architecture '
@@ -63,7 +82,7 @@ describe('ScaleUpPanel', () => {
     expect(said.textContent).toMatch(/^No architecture of the 42 meets every limit/);
   });
 
-  it('shows a refusal beside its field, and a word that is no number before asking', async () => {
+  it('shows a refusal beside its field', async () => {
     const fake = fakeEngine({
       'analysis.scale_up': () => {
         const message = '250 does not fill whole chassis and enclosures of 24 SSDs; 240 or 264 do';
@@ -79,14 +98,43 @@ describe('ScaleUpPanel', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Size the array' }));
     const refused = await screen.findByText(/240 or 264 do/);
     expect(refused.getAttribute('data-field')).toBe('target_ssds');
-
-    await userEvent.type(screen.getByLabelText('PCIe slots'), 'three');
-    const before = fake.calls.length;
-    await userEvent.click(screen.getByRole('button', { name: 'Size the array' }));
-    const word = screen.getByText('“three” is not a number');
-    expect(word.getAttribute('data-field')).toBe('max_pcie_slots');
-    expect(fake.calls.length).toBe(before);
   });
+
+  it('says every bad field at once: words that are no number, and the engine\'s for the rest',
+    async () => {
+      const fake = fakeEngine({
+        'analysis.scale_up': () => {
+          const problems = [
+            { field: 'target_ssds', flag: '--target-ssds', label: 'target SSDs',
+              message: 'target SSDs (--target-ssds): 0 is out of range' },
+            // the point typed as no number was sent as 0: the panel's own word stands for it
+            { field: 'points', flag: '--point', label: 'profiling points',
+              message: 'points 3 iops: 0 is out of range' },
+          ];
+          throw new RpcReplyError({ code: -32602, message: 'bad', data: { problems } });
+        },
+      });
+      renderWith(fake.engine, <ScaleUpPanel runIds={studentRuns.map((r) => r.id!)} />);
+      await typeProfile();
+      await userEvent.clear(screen.getByLabelText('Target SSDs'));
+      await userEvent.type(screen.getByLabelText('Target SSDs'), '0');
+      await userEvent.clear(screen.getByLabelText('PCIe slots'));
+      await userEvent.type(screen.getByLabelText('PCIe slots'), 'three');
+      await userEvent.clear(screen.getByLabelText('IOPS, point 3'));
+      await userEvent.type(screen.getByLabelText('IOPS, point 3'), 'abc');
+      await userEvent.click(screen.getByRole('button', { name: 'Size the array' }));
+
+      const target = await screen.findByText(/0 is out of range/);
+      expect(target.getAttribute('data-field')).toBe('target_ssds');
+      expect(screen.getByText('“three” is not a number').getAttribute('data-field'))
+        .toBe('max_pcie_slots');
+      const point = screen.getByText('IOPS of point 3: “abc” is not a number');
+      expect(point.getAttribute('data-field')).toBe('points');
+      expect(screen.queryByText(/points 3 iops/)).toBeNull();
+      const sent = fake.calls.at(-1)!.params as ScaleUpParams;
+      expect(sent.max_pcie_slots).toBeNull();
+      expect(screen.queryByTestId('scale-up-answer')).toBeNull();
+    });
 
   it('takes typed figures when no runs are found', () => {
     renderWith(fakeEngine({}).engine, <ScaleUpPanel runIds={[]} />);

@@ -28,11 +28,27 @@ const SHOWN = [...LIMIT_FIELDS.map(([name]) => name), 'points', 'run_ids'];
 const EMPTY_POINT: PointRow = { arrays: '', enclosures: '0', iops: '', cores: '' };
 
 /** A typed number, or null when blank; what is not a number is said, by field. */
-function numberOf(text: string, field: string, bad: Map<string, string[]>): number | null {
+function numberOf(
+  text: string, field: string, bad: Map<string, string[]>, what = '',
+): number | null {
   if (!text.trim()) return null;
   const value = Number(text);
-  if (!Number.isFinite(value)) bad.set(field, [`“${text}” is not a number`]);
+  if (!Number.isFinite(value)) {
+    bad.set(field, [...bad.get(field) ?? [], `${what}“${text}” is not a number`]);
+  }
   return Number.isFinite(value) ? value : null;
+}
+
+/** A profiling point's figures; a cell that is no number is named by its column and row. */
+function pointOf(p: PointRow, i: number, bad: Map<string, string[]>) {
+  const cell = (key: keyof PointRow, title: string) =>
+    numberOf(p[key], 'points', bad, `${title} of point ${i + 1}: `);
+  return {
+    arrays: cell('arrays', 'arrays') ?? 0,
+    enclosures: cell('enclosures', 'enclosures') ?? 0,
+    iops: cell('iops', 'IOPS') ?? 0,
+    cpu_cores: cell('cores', 'CPU cores busy'),
+  };
 }
 
 export function ScaleUpPanel({ runIds }: { runIds: number[] }) {
@@ -51,13 +67,10 @@ export function ScaleUpPanel({ runIds }: { runIds: number[] }) {
   const [note, setNote] = useState<SaveNote | null>(null);
 
   function params(bad: Map<string, string[]>): ScaleUpParams {
-    const filled = source === 'typed' ? points.filter((p) => p.arrays.trim() || p.iops.trim()) : [];
-    const typed = filled.map((p) => ({
-      arrays: numberOf(p.arrays, 'points', bad) ?? 0,
-      enclosures: numberOf(p.enclosures, 'points', bad) ?? 0,
-      iops: numberOf(p.iops, 'points', bad) ?? 0,
-      cpu_cores: numberOf(p.cores, 'points', bad),
-    }));
+    const typed = source !== 'typed' ? [] : points
+      .map((p, i) => [p, i] as const)
+      .filter(([p]) => p.arrays.trim() || p.iops.trim())
+      .map(([p, i]) => pointOf(p, i, bad));
     const given = Object.fromEntries(
       LIMIT_FIELDS.map(([name]) => [name, numberOf(design[name], name, bad)]));
     return {
@@ -69,21 +82,25 @@ export function ScaleUpPanel({ runIds }: { runIds: number[] }) {
   }
 
   async function size() {
-    const bad = new Map<string, string[]>();
-    const asked = params(bad);
-    setProblems(bad);
-    setOther([]);
+    const typedWrong = new Map<string, string[]>();
+    const asked = params(typedWrong);
     setNote(null);
-    if (bad.size) return;
+    // Every bad field at once: the engine is asked even when a field is no number (that field
+    // left out), and says what is wrong with the others; the field's own word stands for it.
+    let answer: ScaleUpResult | null = null;
+    let said = new Map<string, string[]>();
+    let others: string[] = [];
     try {
-      setResult(await engine.call('analysis.scale_up', asked));
+      answer = await engine.call('analysis.scale_up', asked);
     } catch (error) {
-      setResult(null);
       if (error instanceof EngineError && error.problems.length) {
-        setProblems(problemsByField(error.problems));
-        setOther(unplaced(error.problems, SHOWN));
-      } else setOther([error instanceof Error ? error.message : String(error)]);
+        said = problemsByField(error.problems);
+        others = unplaced(error.problems, SHOWN);
+      } else others = [error instanceof Error ? error.message : String(error)];
     }
+    setProblems(new Map([...said, ...typedWrong]));
+    setOther(others);
+    setResult(typedWrong.size ? null : answer);
   }
 
   async function exportPdf() {

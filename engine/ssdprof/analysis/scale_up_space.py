@@ -35,7 +35,9 @@ from ssdprof.analysis.scale_up_limits import (
     ScaleUpErrorBand,
     ScaleUpLimits,
     broken_limits,
+    iops_text,
     none_fit,
+    slots_text,
 )
 from ssdprof.model.quantities import format_number as number
 
@@ -142,7 +144,7 @@ def _drops_text(drops: list[float]) -> str:
 def _basis(profile: ScaleUpProfile, chains: tuple[int, ...], arrays: int) -> str:
     drops = {n: _drops_text([profile.drop_pct(p) for p in range(1, n)]) for n in set(chains)}
     parts = [
-        f"a {n}-unit chain: {number(profile.chassis_iops.value)}"
+        f"a chain of {n}: {number(profile.chassis_iops.value)}"
         + (f" × {drops[n]}" if drops[n] else "")
         for n in sorted(set(chains), reverse=True)
     ]
@@ -248,7 +250,7 @@ def _cpu_text(a: ScaleUpArchitecture) -> str:
 
 
 def _per_array(a: ScaleUpArchitecture) -> str:
-    low, high = number(a.iops_per_array_min), number(a.iops_per_array_max)
+    low, high = iops_text(a.iops_per_array_min), iops_text(a.iops_per_array_max)
     return f"{low} IOPS per array" if low == high else f"{low}–{high} IOPS per array"
 
 
@@ -266,7 +268,7 @@ def _summary(
             lines.append(f"{name}: no architecture of this kind meets the limits.")
             continue
         lines.append(
-            f"{name}: {pick.label} ({pick.pcie_slots} PCIe slots): {number(pick.iops)} IOPS, "
+            f"{name}: {pick.label} ({slots_text(pick.pcie_slots)}): {number(pick.iops)} IOPS, "
             f"{pick.iops / chain.iops:.1f}× the daisy chain; {_per_array(pick)}{_cpu_text(pick)}."
         )
     return lines

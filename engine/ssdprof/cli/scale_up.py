@@ -167,12 +167,14 @@ def scale_up(args: argparse.Namespace, runs: Sequence[RunResult]) -> ScaleUpResu
     return size_array(_design(args), runs, points, args.scale_up)
 
 
-def _row(a: ScaleUpArchitecture) -> str:
+def _row(a: ScaleUpArchitecture, key_width: int) -> str:
+    """One architecture on a line, its key padded to the longest listed so the columns align; a
+    missed limit on the next line, where a long cabling cannot push it out of sight."""
     cpu = "" if a.cpu_cores is None else f"  {a.cpu_cores:6.1f} cores"
     mark = "✓" if a.within_limits else "✗"
-    missed = "" if a.within_limits else "  — " + "; ".join(a.broken)
-    slots = f"{a.pcie_slots:>2} slots"
-    return f"  {mark} {a.key:<14} {slots}  {a.iops:>12,.0f} IOPS{cpu}  {a.label}{missed}"
+    slots = f"{a.pcie_slots:>2} slot{'' if a.pcie_slots == 1 else 's'}"
+    row = f"  {mark} {a.key:<{key_width}}  {slots:<8}  {a.iops:>12,.0f} IOPS{cpu}  {a.label}"
+    return row if a.within_limits else f"{row}\n      missed: {'; '.join(a.broken)}"
 
 
 def print_result(result: ScaleUpResult, every: bool) -> None:
@@ -208,7 +210,8 @@ def print_result(result: ScaleUpResult, every: bool) -> None:
         )
         + ":"
     )
-    print("\n".join(_row(a) for a in listed))
+    key_width = max(len(a.key) for a in listed)
+    print("\n".join(_row(a, key_width) for a in listed))
     print("\n".join(f"note: {n}" for n in [*result.notes, result.error_band.text]))
 
 

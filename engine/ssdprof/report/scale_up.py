@@ -11,6 +11,7 @@ import io
 import math
 from datetime import datetime, timezone
 
+from matplotlib.axes import Axes
 from reportlab.lib.pagesizes import A4
 from reportlab.platypus import SimpleDocTemplate
 
@@ -102,7 +103,7 @@ def scale_up_section(b: Builder, result: ScaleUpResult) -> None:
         ["parameter", "value", "from"],
         rows,
         f"the profile: {result.label}",
-        widths=[120, 80, 280],
+        widths=[150, 60, 270],
         numeric_from=1,
         text_from=2,
     )
@@ -143,38 +144,43 @@ def _per_array(a: ScaleUpArchitecture) -> str:
 
 
 def scale_up_chart(result: ScaleUpResult) -> Chart:
-    """Each charted architecture's IOPS (bars, within limits solid) and CPU cores (points, right
-    axis)."""
+    """Each charted architecture's IOPS (bars, coloured by whether it meets the limits, as in the
+    app) and CPU cores (points, right axis); the legend above the bars, clear of the tallest."""
     shown = charted(result)
+    has_cpu = any(a.cpu_cores is not None for a in shown)
     with new_figure(height_in=3.2) as (figure, (axes,)):
         xs = list(range(len(shown)))
-        colours = [PALETTE[0] if a.within_limits else "#9ca3af" for a in shown]
-        axes.bar(xs, [a.iops for a in shown], color=colours, label="IOPS (grey: misses a limit)")
+        for within, label, colour in ((True, "within the limits", PALETTE[0]),
+                                      (False, "misses a limit", PALETTE[1])):
+            picked = [x for x, a in zip(xs, shown, strict=True) if a.within_limits == within]
+            if picked:
+                axes.bar(picked, [shown[x].iops for x in picked], color=colour, label=label)
         axes.set_xticks(xs, [a.key for a in shown], rotation=60, fontsize=6.5)
-        axes.set_xlabel("chain lengths, chassis + enclosures per SAS controller")
+        axes.set_xlabel("chain lengths (chassis + enclosures) per SAS controller")
         axes.set_ylabel("predicted IOPS")
         axes.yaxis.set_major_formatter(lambda v, _: format_count(v))
-        if any(a.cpu_cores is not None for a in shown):
-            cpu = axes.twinx()
-            cores = [math.nan if a.cpu_cores is None else a.cpu_cores for a in shown]
-            cpu.plot(xs, cores, "o", color=PALETTE[1], label="CPU cores")
-            if result.limits.max_cpu_cores is not None:
-                cpu.axhline(
-                    result.limits.max_cpu_cores,
-                    color=PALETTE[1],
-                    linestyle="--",
-                    linewidth=1,
-                    label="CPU limit",
-                )
-            cpu.set_ylabel("CPU cores")
-            cpu.grid(False)
-            cpu.spines["right"].set_visible(True)
-            cpu.legend(loc="upper right")
-        axes.legend(loc="upper center")
+        if has_cpu:
+            _cpu_points(axes.twinx(), xs, shown, result.limits.max_cpu_cores)
+        figure.legend(loc="outside upper center", ncols=4, frameon=False)
         svg = to_svg(figure)
+    what = "IOPS and CPU" if has_cpu else "IOPS"
     return Chart(
         "scale-up",
-        f"Predicted IOPS and CPU of {len(shown)} architectures of {result.target_ssds} SSDs",
-        "bars: total IOPS, solid where the architecture meets every limit; points: CPU cores",
+        f"Predicted {what} of {len(shown)} architectures of {result.target_ssds} SSDs",
+        "bars: total IOPS, blue where the architecture meets every limit, red where it misses one"
+        + ("; points: CPU cores (right axis)" if has_cpu else ""),
         svg,
     )
+
+
+def _cpu_points(
+    cpu: Axes, xs: list[int], shown: list[ScaleUpArchitecture], max_cores: float | None
+) -> None:
+    cores = [math.nan if a.cpu_cores is None else a.cpu_cores for a in shown]
+    cpu.plot(xs, cores, "o", color=PALETTE[2], label="CPU cores")
+    if max_cores is not None:
+        cpu.axhline(max_cores, color=PALETTE[2], linestyle="--", linewidth=1, label="CPU limit")
+    cpu.set_ylabel("predicted CPU cores")
+    cpu.set_ylim(bottom=0)
+    cpu.grid(False)
+    cpu.spines["right"].set_visible(True)

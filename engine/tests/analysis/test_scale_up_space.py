@@ -94,7 +94,7 @@ def test_per_array_qos_rules_out_the_architectures_that_starve_a_chain() -> None
     starved = next(a for a in result.architectures if a.key == "8-1-1")
     assert not starved.within_limits
     assert starved.broken == [
-        "64 arrays get less than the 3,000 IOPS each needs (down to 641.4 on a 8-unit chain)"
+        "64 arrays get less than the 3,000 IOPS each needs (down to 641 in a chain of 8)"
     ]
     assert (
         result.best is not None and result.best.key == "4-4-2"
@@ -151,3 +151,11 @@ def test_a_target_beyond_what_the_model_enumerates_is_refused_with_the_limit() -
         WorkloadError, match="needs 31 chassis and enclosures of 24 SSDs, more than the 30"
     ):
         design_space(ScaleUpInputs(points=write_points(), target_ssds=744))
+
+
+def test_a_pick_on_one_controller_is_said_in_one_pcie_slot_and_whole_iops() -> None:
+    result = design_space(ScaleUpInputs(points=write_points(), target_ssds=240, max_pcie_slots=1))
+    assert result.summary[1] == (
+        "QoS-uniformity: chassis + 9 enclosures (1 PCIe slot): 26,273 IOPS, 1.0× the daisy chain; "
+        "328 IOPS per array, 3.4 CPU cores."
+    )

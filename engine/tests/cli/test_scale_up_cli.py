@@ -113,3 +113,18 @@ def test_a_typed_point_reads_k_and_m_and_names_what_it_cannot_read() -> None:
         parse_point("arrays=8")
     with pytest.raises(WorkloadError, match=r"'arrays=0 iops=5': 0 is out of range"):
         parse_point("arrays=0 iops=5")
+
+
+def test_the_listing_says_one_slot_and_keeps_its_columns_under_long_keys(
+    store: Store, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out = run_cli(store, capsys, *shlex.split(EXAMPLE)[1:], "--all")
+    assert code == 0
+    rows = [line for line in out.splitlines() if line.startswith(("  ✓", "  ✗"))]
+    chain = next(line for line in rows if line.split()[1] == "10")
+    assert " 1 slot " in chain and "1 slots" not in out
+    # the slots and IOPS columns start where they do on every other row, long keys included
+    assert len({line.index("slot") for line in rows}) == 1
+    assert len({line.index(" IOPS") for line in rows}) == 1
+    longest = next(i for i, line in enumerate(out.splitlines()) if "1-1-1-1-1-1-1-1-1-1" in line)
+    assert out.splitlines()[longest + 1] == "      missed: needs 10 PCIe slots, 3 available"

@@ -10,7 +10,7 @@ from scale_up_published import write_points
 
 from ssdprof.analysis.scale_up_inputs import ScaleUpInputs
 from ssdprof.analysis.scale_up_space import design_space
-from ssdprof.report.scale_up import build_scale_up_pdf, charted
+from ssdprof.report.scale_up import build_scale_up_pdf, charted, scale_up_chart
 
 needs_poppler = pytest.mark.skipif(
     shutil.which("pdftotext") is None,
@@ -55,3 +55,12 @@ def test_the_chart_holds_the_most_iops_and_always_the_picks_and_the_daisy_chain(
     result = design_space(ScaleUpInputs(points=write_points(), target_ssds=240, max_pcie_slots=3))
     keys = [a.key for a in charted(result)]
     assert len(keys) == len(set(keys)) and {"4-3-3", "8-1-1", "10"} <= set(keys)
+
+
+def test_the_chart_names_cpu_only_when_the_profile_predicts_it() -> None:
+    typed = [p.model_copy(update={"cpu_cores": None}) for p in write_points()]
+    without = scale_up_chart(design_space(ScaleUpInputs(points=typed, target_ssds=240)))
+    assert without.title.startswith("Predicted IOPS of ") and "CPU" not in without.title
+    assert "CPU" not in without.caption
+    with_cpu = scale_up_chart(design_space(ScaleUpInputs(points=write_points(), target_ssds=240)))
+    assert with_cpu.title.startswith("Predicted IOPS and CPU") and "CPU cores" in with_cpu.caption
