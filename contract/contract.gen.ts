@@ -1801,7 +1801,7 @@ export interface ScaleUpParams {
   /** one per SAS controller */
   max_pcie_slots?: number | null;
   /** per-array QoS: the IOPS every array must get */
-  min_array_iops?: number | null;
+  min_array_iops?: (number | string) | null;
   /** profiling runs, tagged arrays=N and enclosures=K */
   run_ids?: number[];
   metric?: "iops" | "read_iops" | "write_iops";
@@ -1816,7 +1816,8 @@ export interface ScaleUpPointInput {
   arrays: number;
   /** enclosures daisy-chained after the chassis */
   enclosures?: number;
-  iops: number;
+  /** e.g. 155000 or 155k */
+  iops: number | string;
   /** CPU cores busy during the run (busy % × cores / 100) */
   cpu_cores?: number | null;
   /** empty: typed in */
@@ -1828,6 +1829,7 @@ export interface ScaleUpPointOutput {
   arrays: number;
   /** enclosures daisy-chained after the chassis */
   enclosures: number;
+  /** e.g. 155000 or 155k */
   iops: number;
   /** CPU cores busy during the run (busy % × cores / 100) */
   cpu_cores: number | null;

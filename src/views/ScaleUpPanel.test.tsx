@@ -33,8 +33,8 @@ describe('ScaleUpPanel', () => {
     const sent = fake.calls.at(-1)!.params as ScaleUpParams;
     expect(sent).toMatchObject({ target_ssds: 240, max_pcie_slots: 3, metric: 'write_iops' });
     expect(sent.run_ids).toEqual([]);
-    expect(sent.points).toEqual([[1, 45000], [6, 193000], [8, 155000]].map(([arrays, iops]) => (
-      { arrays, enclosures: 0, iops, cpu_cores: null })));
+    expect(sent.points).toEqual(([[1, '45000'], [6, '193000'], [8, '155000']] as const).map(
+      ([arrays, iops]) => ({ arrays, enclosures: 0, iops, cpu_cores: null })));
 
     const summary = (await screen.findAllByTestId('scale-up-summary')).map((p) => p.textContent);
     expect(summary[0]).toContain('Daisy chain (chassis + 9 enclosures, 1 PCIe slot): 26,273 IOPS');
@@ -107,14 +107,15 @@ describe('ScaleUpPanel', () => {
           const problems = [
             { field: 'target_ssds', flag: '--target-ssds', label: 'target SSDs',
               message: 'target SSDs (--target-ssds): 0 is out of range' },
-            // the point typed as no number was sent as 0: the panel's own word stands for it
+            // IOPS go as typed: the engine reads counts (155k) and names a bad cell by its row
             { field: 'points', flag: '--point', label: 'profiling points',
-              message: 'points 3 iops: 0 is out of range' },
+              message: "profiling points (--point): item 3, iops: 'abc' is not a number" },
           ];
           throw new RpcReplyError({ code: -32602, message: 'bad', data: { problems } });
         },
       });
       renderWith(fake.engine, <ScaleUpPanel runIds={studentRuns.map((r) => r.id!)} />);
+      await userEvent.click(screen.getByLabelText('typed in'));
       await typeProfile();
       await userEvent.clear(screen.getByLabelText('Target SSDs'));
       await userEvent.type(screen.getByLabelText('Target SSDs'), '0');
@@ -122,19 +123,38 @@ describe('ScaleUpPanel', () => {
       await userEvent.type(screen.getByLabelText('PCIe slots'), 'three');
       await userEvent.clear(screen.getByLabelText('IOPS, point 3'));
       await userEvent.type(screen.getByLabelText('IOPS, point 3'), 'abc');
+      await userEvent.clear(screen.getByLabelText('arrays, point 2'));
+      await userEvent.type(screen.getByLabelText('arrays, point 2'), 'six');
       await userEvent.click(screen.getByRole('button', { name: 'Size the array' }));
 
       const target = await screen.findByText(/0 is out of range/);
       expect(target.getAttribute('data-field')).toBe('target_ssds');
       expect(screen.getByText('“three” is not a number').getAttribute('data-field'))
         .toBe('max_pcie_slots');
-      const point = screen.getByText('IOPS of point 3: “abc” is not a number');
-      expect(point.getAttribute('data-field')).toBe('points');
-      expect(screen.queryByText(/points 3 iops/)).toBeNull();
+      // the engine's word for one cell and the panel's for another, both beside the points
+      expect(screen.getByText(/item 3, iops: 'abc' is not a number/).getAttribute('data-field'))
+        .toBe('points');
+      expect(screen.getByText('arrays of point 2: “six” is not a number').getAttribute('data-field'))
+        .toBe('points');
       const sent = fake.calls.at(-1)!.params as ScaleUpParams;
       expect(sent.max_pcie_slots).toBeNull();
+      expect(sent.points?.[2]?.iops).toBe('abc');
       expect(screen.queryByTestId('scale-up-answer')).toBeNull();
     });
+
+  it('sends IOPS as typed, 45k included, for the engine to read', async () => {
+    const fake = fakeEngine({ 'analysis.scale_up': () => answer });
+    renderWith(fake.engine, <ScaleUpPanel runIds={[]} />);
+    await typeProfile();
+    await userEvent.clear(screen.getByLabelText('IOPS, point 1'));
+    await userEvent.type(screen.getByLabelText('IOPS, point 1'), '45k');
+    await userEvent.type(screen.getByLabelText('IOPS each array needs'), '2k');
+    await userEvent.click(screen.getByRole('button', { name: 'Size the array' }));
+    await screen.findByTestId('scale-up-answer');
+    const sent = fake.calls.at(-1)!.params as ScaleUpParams;
+    expect(sent.points?.[0]?.iops).toBe('45k');
+    expect(sent.min_array_iops).toBe('2k');
+  });
 
   it('takes typed figures when no runs are found', () => {
     renderWith(fakeEngine({}).engine, <ScaleUpPanel runIds={[]} />);

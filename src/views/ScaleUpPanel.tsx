@@ -46,7 +46,7 @@ function pointOf(p: PointRow, i: number, bad: Map<string, string[]>) {
   return {
     arrays: cell('arrays', 'arrays') ?? 0,
     enclosures: cell('enclosures', 'enclosures') ?? 0,
-    iops: cell('iops', 'IOPS') ?? 0,
+    iops: p.iops.trim(), // as typed (155000, 155k): the engine reads counts, and names a bad one
     cpu_cores: cell('cores', 'CPU cores busy'),
   };
 }
@@ -71,8 +71,8 @@ export function ScaleUpPanel({ runIds }: { runIds: number[] }) {
       .map((p, i) => [p, i] as const)
       .filter(([p]) => p.arrays.trim() || p.iops.trim())
       .map(([p, i]) => pointOf(p, i, bad));
-    const given = Object.fromEntries(
-      LIMIT_FIELDS.map(([name]) => [name, numberOf(design[name], name, bad)]));
+    const given = Object.fromEntries(LIMIT_FIELDS.map(([name]) => [name, name === 'min_array_iops'
+      ? design[name].trim() || null : numberOf(design[name], name, bad)]));
     return {
       ...given,
       target_ssds: (given.target_ssds as number | null) ?? 0,
@@ -98,7 +98,10 @@ export function ScaleUpPanel({ runIds }: { runIds: number[] }) {
         others = unplaced(error.problems, SHOWN);
       } else others = [error instanceof Error ? error.message : String(error)];
     }
-    setProblems(new Map([...said, ...typedWrong]));
+    // a field may hold both: the engine's word for one cell, the panel's for another
+    const merged = new Map(said);
+    typedWrong.forEach((words, field) => merged.set(field, [...merged.get(field) ?? [], ...words]));
+    setProblems(merged);
     setOther(others);
     setResult(typedWrong.size ? null : answer);
   }

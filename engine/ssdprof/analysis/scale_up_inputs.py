@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from pydantic import BaseModel, ConfigDict, Field
 
 from ssdprof.model.problems import FieldRule, Problems, problem, register
+from ssdprof.model.quantities import Count
 
 __all__ = [
     "CPU_ERROR_BAND_PCT",
@@ -96,7 +97,7 @@ class ScaleUpPoint(BaseModel):
     enclosures: int = Field(
         default=0, ge=0, le=MAX_UNITS - 1, description="enclosures daisy-chained after the chassis"
     )
-    iops: float = Field(gt=0, le=1e10, allow_inf_nan=False)
+    iops: Count = Field(gt=0, le=1e10, allow_inf_nan=False, description="e.g. 155000 or 155k")
     cpu_cores: float | None = Field(
         default=None,
         ge=0,
@@ -137,7 +138,7 @@ class ScaleUpDesign(BaseModel):
     max_pcie_slots: int | None = Field(
         default=None, ge=1, le=MAX_UNITS, description="one per SAS controller"
     )
-    min_array_iops: float | None = Field(
+    min_array_iops: Count | None = Field(
         default=None,
         gt=0,
         le=1e10,

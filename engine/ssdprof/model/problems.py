@@ -160,6 +160,16 @@ def _fields_at(model: type[BaseModel] | None, loc: list[str]) -> list[str]:
     return list(model.model_fields) if model is not None else []
 
 
+def _item(loc: list[str], field: str | None) -> str:
+    """Which item of a list field is wrong, and its part: ``points.2.iops`` reads "item 3, iops: "
+    (one bad cell among many is found by its row)."""
+    inner = loc[loc.index(field) + 1 :] if field in loc else []
+    if not inner or not inner[0].isdigit():
+        return ""
+    part = ".".join(inner[1:])
+    return f"item {int(inner[0]) + 1}" + (f", {part}" if part else "") + ": "
+
+
 def from_validation(exc: ValidationError, model: type[BaseModel] | None = None) -> list[FieldProblem]:
     """pydantic's errors as problems: the field is the innermost name in the error's location that
     has a rule (``sweep.base.queue_depth`` is ``queue_depth``); a model-level rule's message starts
@@ -173,7 +183,7 @@ def from_validation(exc: ValidationError, model: type[BaseModel] | None = None) 
                                          + (f"; known fields are {names}" if names else "")))
             continue
         field = next((part for part in reversed(loc) if part in RULES), None)
-        detail = _detail(error, ruled=field is not None)
+        detail = _item(loc, field) + _detail(error, ruled=field is not None)
         if field is None:
             field, _, rest = detail.partition(": ")
             if field in RULES and rest:

@@ -12,11 +12,14 @@ from typing import Annotated
 
 from pydantic import BeforeValidator, WithJsonSchema
 
-__all__ = ["SizeBytes", "format_amount", "format_duration", "format_size", "parse_duration_s", "parse_size_bytes"]
+__all__ = ["Count", "SizeBytes", "format_amount", "format_duration", "format_size", "parse_count",
+           "parse_duration_s", "parse_size_bytes"]
 
 _BINARY = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40, "p": 1 << 50}
 _DECIMAL = {"kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12, "pb": 10**15}
 _SIZE_RE = re.compile(r"\s*([0-9]{1,30}(?:\.[0-9]{1,30})?)\s*([a-zA-Z]*)\s*", re.ASCII)
+_COUNT_RE = re.compile(r"\s*([0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\s*([kKmMgG]?)\s*", re.ASCII)
+_COUNT_FACTORS = {"": 1.0, "k": 1e3, "m": 1e6, "g": 1e9}
 _TIME_UNITS_S = {"": 1.0, "s": 1.0, "sec": 1.0, "ms": 0.001, "m": 60.0, "min": 60.0, "h": 3600.0}
 
 
@@ -50,6 +53,16 @@ def parse_duration_s(text: str | float | int) -> float:
     if not match or unit not in _TIME_UNITS_S:
         raise ValueError(f"{text!r} is not a duration; use seconds or a unit like 5s, 500ms, 2m")
     return float(match.group(1)) * _TIME_UNITS_S[unit]
+
+
+def parse_count(text: str | float | int) -> float:
+    """Parse a count as people write IOPS: ``155000``, ``155k``, ``1.2M`` (decimal: k is 1000)."""
+    if isinstance(text, (int, float)):
+        return float(text)
+    match = _COUNT_RE.fullmatch(text)
+    if not match:
+        raise ValueError(f"{text!r} is not a number; write it like 155000, 155k or 1.2M")
+    return float(match.group(1)) * _COUNT_FACTORS[match.group(2).lower()]
 
 
 def format_size(n_bytes: int) -> str:
@@ -91,3 +104,13 @@ SizeBytes = Annotated[int, BeforeValidator(_typed_size),
                       WithJsonSchema({"anyOf": [{"type": "integer"}, {"type": "string"}]}, mode="validation")]
 """A byte count in a model, accepted as typed (``4k``, ``1MiB``) and parsed here, the one place sizes are read:
 clients send what the user typed and get the engine's message naming the field when it is not a size."""
+
+
+def _typed_count(value: object) -> object:
+    return parse_count(value) if isinstance(value, str) else value
+
+
+Count = Annotated[float, BeforeValidator(_typed_count),
+                  WithJsonSchema({"anyOf": [{"type": "number"}, {"type": "string"}]}, mode="validation")]
+"""A count in a model (IOPS), accepted as typed (``155k``, ``1.2M``) and parsed here, as sizes are:
+the CLI's ``--point 'iops=155k'`` and the app's field read the same rule."""

@@ -1,6 +1,6 @@
 import pytest
 
-from ssdprof.model.quantities import format_duration, format_size, parse_duration_s, parse_size_bytes
+from ssdprof.model.quantities import format_duration, format_size, parse_count, parse_duration_s, parse_size_bytes
 
 
 @pytest.mark.parametrize(("text", "expected"), [
@@ -25,6 +25,20 @@ def test_durations_take_seconds_or_units(text: str, expected: float) -> None:
 def test_bad_duration_names_the_accepted_forms() -> None:
     with pytest.raises(ValueError, match="5s"):
         parse_duration_s("5 parsecs")
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("155000", 155_000.0), ("155k", 155_000.0), ("155K", 155_000.0), ("1.2M", 1_200_000.0),
+    (" 45 k ", 45_000.0), ("1e5", 100_000.0), (9.5, 9.5),
+])
+def test_counts_take_decimal_k_and_m_as_iops_are_written(text: str | float, expected: float) -> None:
+    assert parse_count(text) == expected
+
+
+@pytest.mark.parametrize("text", ["", "abc", "5x", "1.2Mi", "-3k"])
+def test_bad_counts_are_refused_with_examples(text: str) -> None:
+    with pytest.raises(ValueError, match="155k"):
+        parse_count(text)
 
 
 def test_sizes_and_durations_format_exactly() -> None:
