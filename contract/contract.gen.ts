@@ -1126,6 +1126,8 @@ export interface PresetsResult {
 /** Per-second progress: rates over the interval ending at ``elapsed_s``. */
 export interface ProgressSample {
   elapsed_s: number;
+  /** the time the rates are over, ending at elapsed_s (fio's first interval is its I/O time, short of a second by the job's start); null: one second */
+  interval_s: number | null;
   read_iops: number;
   write_iops: number;
   read_bw_bytes_per_s: number;

@@ -3,7 +3,8 @@ import type { ProgressSample } from '../api';
 import { secondsSeries } from './run-seconds';
 
 const sample = (elapsed_s: number, read_iops: number, host = 'local'): ProgressSample => ({
-  elapsed_s, read_iops, write_iops: 0, read_bw_bytes_per_s: 0, write_bw_bytes_per_s: 0,
+  elapsed_s, interval_s: null, read_iops, write_iops: 0,
+  read_bw_bytes_per_s: 0, write_bw_bytes_per_s: 0,
   read_lat_ns_mean: null, write_lat_ns_mean: null, read_lat_ns_p99: null, write_lat_ns_p99: null,
   host, ramping: false,
 });
@@ -27,6 +28,13 @@ describe('a run drawn per second', () => {
     expect(lines.map((l) => l.label)).toEqual(['h1', 'h2']);
     expect(lines[1]!.points.map((p) => p.y)).toEqual([7, 7, 8]);
   });
+
+  it('starts where the first interval\'s rates begin when the engine says how long they cover',
+    () => {
+      const [line] = secondsSeries([{ ...sample(1, 19_300), interval_s: 0.897 },
+        sample(2, 19_400)]);
+      expect(line!.points[0]!.x).toBeCloseTo(0.103, 6);
+    });
 
   it('draws nothing for a run without samples', () => {
     expect(secondsSeries([])).toEqual([]);

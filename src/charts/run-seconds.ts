@@ -13,7 +13,8 @@ export function secondsSeries(progress: readonly ProgressSample[]): Series[] {
   return hosts.map((host) => {
     const mine = progress.filter((s) => s.host === host).sort((a, b) => a.elapsed_s - b.elapsed_s);
     const [first, second] = mine;
-    const interval_s = second ? second.elapsed_s - first!.elapsed_s : 1;
+    // the time its rates cover (fio's first: its I/O time, short of a second by the job's start)
+    const interval_s = first!.interval_s ?? (second ? second.elapsed_s - first!.elapsed_s : 1);
     const start = { x: Math.max(0, first!.elapsed_s - interval_s), y: iops(first!) };
     return {
       label: hosts.length > 1 ? host : 'read + write',

@@ -18,15 +18,20 @@ SUSTAINED_SLOW_S = 3
 def samples_of(run: RunResult) -> list[SustainSample]:
     """The run's per-second write series, hosts added up, bytes counted from the seconds' rates."""
     by_second: dict[float, list[tuple[float, float | None, float | None]]] = defaultdict(list)
+    spans: dict[float, float] = {}
     for sample in run.progress:
-        by_second[round(sample.elapsed_s, 1)].append(
+        second = round(sample.elapsed_s, 1)
+        by_second[second].append(
             (sample.write_bw_bytes_per_s, sample.write_lat_ns_mean, sample.write_lat_ns_p99))
+        if sample.interval_s is not None:
+            spans[second] = max(spans.get(second, 0.0), sample.interval_s)
     found: list[SustainSample] = []
     written, last = 0.0, 0.0
     for elapsed in sorted(by_second):
         rows = by_second[elapsed]
         bw = sum(r[0] for r in rows)
-        written += bw * max(elapsed - last, 0.0)
+        # over the time its rates cover (fio's first is short of a second by the job's start)
+        written += bw * max(min(elapsed - last, spans.get(elapsed, elapsed - last)), 0.0)
         last = elapsed
         lats = [(r[0], r[1]) for r in rows if r[1] is not None]
         weight = sum(w for w, _ in lats)

@@ -106,6 +106,9 @@ class ProgressSample(BaseModel):
 
     model_config = ConfigDict(frozen=True)
     elapsed_s: float
+    interval_s: float | None = Field(
+        default=None, description="the time the rates are over, ending at elapsed_s (fio's first "
+        "interval is its I/O time, short of a second by the job's start); null: one second")
     read_iops: float = 0.0
     write_iops: float = 0.0
     read_bw_bytes_per_s: float = 0.0

@@ -137,7 +137,8 @@ class Collector:
         length_s = end_s - (number - 1)
         if length_s < _SHORTEST_INTERVAL_S:
             return  # the final sliver after the last whole second, too short for a rate (as with fio)
-        sample = ProgressSample(elapsed_s=round(end_s, 3), ramping=end_s <= self._ramp_s + 0.5,
+        sample = ProgressSample(elapsed_s=round(end_s, 3), interval_s=round(length_s, 3),
+                                ramping=end_s <= self._ramp_s + 0.5,
                                 read_iops=read.n / length_s, write_iops=write.n / length_s,
                                 read_bw_bytes_per_s=read.n * self._block / length_s,
                                 write_bw_bytes_per_s=write.n * self._block / length_s,

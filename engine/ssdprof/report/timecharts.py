@@ -15,7 +15,7 @@ from matplotlib.axes import Axes
 from matplotlib.ticker import MaxNLocator
 
 from ssdprof.model.histogram import cumulative, merge
-from ssdprof.model.results import RunResult
+from ssdprof.model.results import ProgressSample, RunResult
 from ssdprof.report.figure import Chart, format_count, legend_below, log_axis, new_figure, to_svg
 from ssdprof.report.groups import RunGroup, repeat_summaries
 
@@ -94,6 +94,8 @@ class RunSeconds:
     iops: list[float]
     latency_us: list[float | None]
     ramping: list[bool]
+    start_s: float = 0.0
+    """Where the first interval's rates begin: its end less the time they cover."""
 
     @property
     def measured(self) -> int:
@@ -112,7 +114,18 @@ def run_seconds(run: RunResult) -> RunSeconds:
         ramping[second] |= sample.ramping
     seconds = sorted(iops)
     mean_us = [sum(latency[s]) / len(latency[s]) / _US if latency[s] else None for s in seconds]
-    return RunSeconds(seconds, [iops[s] for s in seconds], mean_us, [ramping[s] for s in seconds])
+    return RunSeconds(seconds, [iops[s] for s in seconds], mean_us, [ramping[s] for s in seconds],
+                      _start_s(run.progress, seconds))
+
+
+def _start_s(progress: Sequence[ProgressSample], seconds: list[float]) -> float:
+    """The first interval's start: as long before its end as its rates cover (fio's first is its
+    I/O time), else as long as the next interval, else a second."""
+    if not seconds:
+        return 0.0
+    first = [s.interval_s for s in progress if round(s.elapsed_s, 1) == seconds[0] and s.interval_s]
+    span = max(first) if first else seconds[1] - seconds[0] if len(seconds) > 1 else 1.0
+    return max(0.0, seconds[0] - span)
 
 
 def _draw_run(axes: Axes, line: RunSeconds, values: Sequence[float | None], *, colour: str,
@@ -125,9 +138,8 @@ def _draw_run(axes: Axes, line: RunSeconds, values: Sequence[float | None], *, c
     if not kept:
         return
     xs, ys = [x for x, _, _ in kept], [y for _, y, _ in kept]
-    interval_s = xs[1] - xs[0] if len(xs) > 1 else 1.0
-    axes.step([max(0.0, xs[0] - interval_s), *xs], [ys[0], *ys], where="pre", color=colour,
-              label=label, gid=gid)
+    start_s = line.start_s if xs[0] == line.seconds[0] else xs[0] - 1.0
+    axes.step([start_s, *xs], [ys[0], *ys], where="pre", color=colour, label=label, gid=gid)
     for ramping, face in ((False, colour), (True, "white")):
         marks = [(x, y) for x, y, r in kept if r is ramping]
         axes.plot([x for x, _ in marks], [y for _, y in marks], linestyle="none", marker="o",

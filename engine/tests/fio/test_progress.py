@@ -71,3 +71,14 @@ def test_a_status_document_right_at_the_end_of_the_ramp_is_skipped_not_divided_b
     assert [s for s in samples if not s.ramping], (
         "the seconds measured after the reset are still sampled"
     )
+
+
+def test_the_first_second_is_a_rate_over_fios_io_time_not_the_whole_second() -> None:
+    # Real fio: its first status document counts 17,336 reads in 897 ms of I/O, the job's start
+    # taking the rest of the second. Over the whole second that read 10 % low beside the run.
+    first, *rest = documents("fio-3.33_status_interval.jsonplus.txt")
+    samples = samples_of(ProgressTracker(ramp_s=0.0), [first, *rest])
+    assert samples[0].elapsed_s == 1.0 and samples[0].interval_s == 0.897
+    assert math.isclose(samples[0].read_iops, 17_336 / 0.897, rel_tol=1e-6)
+    assert samples[1].interval_s is not None and math.isclose(samples[1].interval_s, 1.0, abs_tol=0.01)
+    assert math.isclose(samples[1].read_iops, (34_429 - 17_336) / samples[1].interval_s, rel_tol=1e-6)

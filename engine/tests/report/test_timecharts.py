@@ -58,6 +58,14 @@ def test_a_one_second_run_is_a_level_line_from_its_start_not_one_dot() -> None:
     assert len({y for _, y in points}) == 1 and points[-1][0] > points[0][0]  # level, with length
 
 
+def test_a_first_second_short_of_a_second_starts_where_its_io_began() -> None:
+    run = short_run(1, (18_000.0, 19_000.0), ramp_s=0.0)
+    first = run.progress[0].model_copy(update={"interval_s": 0.897})
+    line = run_seconds(run.model_copy(update={"progress": [first, *run.progress[1:]]}))
+    assert abs(line.start_s - 0.103) < 1e-9
+    assert run_seconds(run).start_s == 0.0  # runs stored before intervals were kept: a second
+
+
 def test_runs_measured_only_during_their_ramp_get_no_chart() -> None:
     assert time_series_chart([RunGroup("sweep", (short_run(1, (18_000.0,)),))]) is None
 
