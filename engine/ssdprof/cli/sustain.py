@@ -108,7 +108,10 @@ def handle(args: argparse.Namespace, store: Store) -> int:
             spec, resume_id=None if args.resume in (None, -1) else args.resume, on_event=_Printer().handle, cancel=cancel)
     except KeyboardInterrupt:
         cancel.set()
-        print("ssdprof: cancelled; finished writes are kept. Continue with: ssdprof sustain --resume", file=sys.stderr)
+        print("ssdprof: cancelled; finished writes are kept, and so is a folder target's test file "
+              "(ssdprof-testfile-sustain<ID>.dat, as large as the fill was) for the fill to go on. "
+              "Continue with: ssdprof sustain --resume; or delete that file to free its space",
+              file=sys.stderr)
         return 130
     if args.pdf is not None:
         _write_pdf(args, outcome.result)  # the result is what --json prints; the file is said on stderr
