@@ -137,7 +137,11 @@ describe('Sustain', () => {
     renderWith(fake.engine, <Sustain busy={false} />);
     await screen.findByRole('option', { name: new RegExp(`^#${cliff.id} `) });
     await userEvent.selectOptions(screen.getByLabelText('Earlier tests'), String(cliff.id));
-    await userEvent.click(await screen.findByRole('button', { name: `Resume test #${cliff.id}` }));
+    const resumeButton = await screen.findByRole('button', { name: `Resume test #${cliff.id}` });
+    // the space the kept test file holds is said where the user decides to resume
+    expect(resumeButton.parentElement!.textContent)
+      .toContain(`ssdprof-testfile-sustain${cliff.id}.dat`);
+    await userEvent.click(resumeButton);
     await screen.findByTestId('sustain-progress');
     expect(fake.calls.find((c) => c.method === 'sustain.resume')?.params)
       .toEqual({ sustain_id: cliff.id });

@@ -209,7 +209,12 @@ export function Sustain({ busy }: { busy: boolean }) {
       <EarlierTests tests={listed.data?.tests ?? NO_TESTS} shown={shown?.id ?? null}
         onOpen={(id) => void open(id)} />
       {resumable && (
-        <button type="button" onClick={() => void resume(shown.id)}>Resume test #{shown.id}</button>
+        <p className="hint">
+          <button type="button" onClick={() => void resume(shown.id)}>Resume test #{shown.id}</button>
+          {' '}A folder target keeps this test&apos;s file (ssdprof-testfile-sustain{shown.id}.dat, as
+          large as the fill was) until the test is done, for the fill to go on; delete it to give
+          the space back instead.
+        </p>
       )}
       {shown && <SustainReport result={shown} />}
     </section>
