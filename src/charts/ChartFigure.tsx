@@ -50,6 +50,8 @@ export interface ChartFigureProps {
   /** The x axis counts whole units (storage nodes, rounds) though a fitted line between them
    *  is drawn at fractions: ticks only at whole numbers. */
   xWhole?: boolean;
+  /** The x axis starts at 0 (seconds since a run started), not at the first point. */
+  xFromZero?: boolean;
   /** Plot x on a base-2 axis with one tick per doubling (access sizes): 4K, 8K, 16K, ... */
   xLog2?: boolean;
   yLog?: boolean;
@@ -134,7 +136,7 @@ function xScale(props: ChartFigureProps, theme: Theme) {
   }
   const whole = props.xWhole ? { precision: 0 } : wholeNumberTicks(xs);
   const ticks = { ...axisTicks(theme, format), ...whole };
-  return { ...common, type: 'linear' as const, ticks };
+  return { ...common, type: 'linear' as const, ticks, ...(props.xFromZero ? { min: 0 } : {}) };
 }
 
 function config(props: ChartFigureProps): ChartConfiguration {
@@ -172,10 +174,11 @@ function config(props: ChartFigureProps): ChartConfiguration {
 
 /** What the picture depends on (the formatters are assumed to follow from the rest), so an unchanged chart is not redrawn. */
 function drawKey(props: ChartFigureProps): string {
-  const { kind, series, xLabel, yLabel, rightLabel, xLog, xLog2, xWhole, yLog, categories, title } = props;
+  const { kind, series, xLabel, yLabel, rightLabel, categories, title } = props;
+  const axes = [props.xLog, props.xLog2, props.xWhole, props.xFromZero, props.yLog];
   const dark = window.matchMedia?.('(prefers-color-scheme: dark)').matches;
-  return JSON.stringify([kind, series, xLabel, yLabel, rightLabel, xLog, xLog2, xWhole, yLog, categories,
-    title, props.bands, dark]);
+  return JSON.stringify([kind, series, xLabel, yLabel, rightLabel, axes, categories, title,
+    props.bands, dark]);
 }
 
 export const DRAWN_MARK = 'ssdprof:chart-drawn';

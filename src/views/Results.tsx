@@ -155,7 +155,7 @@ export function Results({ title, runs, onDesign, onOpen }: Props) {
           empty="This run has no total-latency histogram (imported output made without lat_percentiles)." />
         <ChartFigure id="time-series" kind="line"
           title={warm.length ? 'IOPS and the drive\'s temperature per second' : 'IOPS per second'}
-          xLabel="seconds since the run started" yLabel="IOPS"
+          xLabel="seconds since the run started" yLabel="IOPS" xFromZero
           rightLabel={warm.length ? TEMPERATURE_AXIS : undefined}
           series={detail?.progress.length ? [...secondsSeries(detail.progress),
             ...(warm.length ? [temperatureSeries(warm)] : [])] : []}
