@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { chartAnswers, studentRuns } from '../test/fixtures';
-import { formatCount, formatDuration, formatIops, formatLatencyNs, formatSize, mbPerS, mibPerS, sizeInput } from './units';
+import {
+  formatCount, formatDuration, formatElapsed, formatIops, formatLatencyNs, formatSize, mbPerS, mibPerS,
+  sizeInput,
+} from './units';
 
 describe('units', () => {
   it('spells sizes in exact binary units', () => {
@@ -36,5 +39,14 @@ describe('units', () => {
     expect(formatIops(830)).toBe('830');
     expect(formatDuration(130)).toBe('2m10s');
     expect(formatDuration(3725)).toBe('1h02m05s');
+  });
+
+  it('keeps two figures of a measured time under 10 s, as the engine does', () => {
+    expect(formatElapsed(0.4)).toBe('0.4s');
+    expect(formatElapsed(0.0432)).toBe('0.043s');
+    expect(formatElapsed(2.53)).toBe('2.5s');
+    expect(formatElapsed(3)).toBe('3s');
+    expect(formatElapsed(14.2)).toBe('14s');
+    expect(formatElapsed(75)).toBe('1m15s');
   });
 });

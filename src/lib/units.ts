@@ -67,6 +67,13 @@ export function mibPerS(bytesPerS: number): number {
   return bytesPerS / 2 ** 20;
 }
 
+/** A measured time: tenths under 10 s (a 32 MiB write took 0.4s, not "0s"), else as
+ *  formatDuration. */
+export function formatElapsed(seconds: number): string {
+  if (seconds >= 9.95 || seconds <= 0) return formatDuration(seconds);
+  return `${Number(seconds.toPrecision(2))}s`;
+}
+
 export function formatDuration(seconds: number): string {
   const total = Math.max(Math.round(seconds), 0);
   const h = Math.floor(total / 3600);

@@ -7,7 +7,7 @@ import { useEngine, type SustainResult, type SustainVerdict } from '../api';
 import type { Series } from '../charts/ChartFigure';
 import { saveReport } from '../lib/save-report';
 import {
-  formatBytes, formatDuration, formatLatencyNs, formatMbPerS, formatSize, mbPerS,
+  formatBytes, formatDuration, formatElapsed, formatLatencyNs, formatMbPerS, formatSize, mbPerS,
 } from '../lib/units';
 import { SustainChart, type ByteAxis } from './SustainChart';
 
@@ -150,7 +150,7 @@ function Recovery({ result }: { result: SustainResult }) {
           <tr key={r.step}>
             <th scope="row">{formatDuration(r.idle_s)}</th><td>{r.status}</td>
             <td className="num">{done(r.status, formatBytes(r.bytes_written))}</td>
-            <td className="num">{done(r.status, formatDuration(r.seconds))}</td>
+            <td className="num">{done(r.status, formatElapsed(r.seconds))}</td>
             <td className="num">{formatBytes(r.recovered_bytes)}</td>
             <td className="num">{r.recovered_pct === null ? '–' : `${r.recovered_pct.toFixed(0)} %`}
             </td>
@@ -185,7 +185,7 @@ function Parameters({ result }: { result: SustainResult }) {
     ['writes', `${p.pattern} ${formatSize(p.block_size_bytes)} at QD${p.queue_depth}, ${p.engine}`],
     ['region', `${formatBytes(p.region_bytes)} from offset ${offset} bytes`],
     ['the fill', `${formatBytes(p.write_bytes)} asked; ${formatBytes(result.fill_bytes)} written`
-      + ` in ${formatDuration(result.fill_seconds)}`],
+      + ` in ${formatElapsed(result.fill_seconds)}`],
     ['idle intervals', p.idle_s.map(formatDuration).join(', ') || 'none'],
     ['each recovery write',
       p.recovery_bytes !== null ? formatBytes(p.recovery_bytes) : '1.5 × the cache found'],

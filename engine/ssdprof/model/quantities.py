@@ -12,8 +12,8 @@ from typing import Annotated
 
 from pydantic import BeforeValidator, WithJsonSchema
 
-__all__ = ["Count", "SizeBytes", "format_amount", "format_duration", "format_size", "parse_count",
-           "parse_duration_s", "parse_size_bytes"]
+__all__ = ["Count", "SizeBytes", "format_amount", "format_duration", "format_elapsed", "format_size",
+           "parse_count", "parse_duration_s", "parse_size_bytes"]
 
 _BINARY = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40, "p": 1 << 50}
 _DECIMAL = {"kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12, "pb": 10**15}
@@ -83,6 +83,14 @@ def format_amount(n_bytes: float) -> str:
 def format_number(value: float) -> str:
     """Four significant digits without scientific notation: 98,123 / 560.1 / 0.01234."""
     return f"{value:,.0f}" if abs(value) >= 1000 else f"{value:,.4g}"
+
+
+def format_elapsed(seconds: float) -> str:
+    """A measured time: two figures under 10 s (a 32 MiB write took 0.4s, not "0s"), else as
+    :func:`format_duration`."""
+    if seconds >= 9.95 or seconds <= 0:
+        return format_duration(seconds)
+    return f"{float(f'{seconds:.2g}'):g}s"
 
 
 def format_duration(seconds: float) -> str:

@@ -13,7 +13,7 @@ from reportlab.lib.pagesizes import A4
 from reportlab.platypus import SimpleDocTemplate
 
 from ssdprof import __version__
-from ssdprof.model.quantities import format_duration, format_size
+from ssdprof.model.quantities import format_duration, format_elapsed, format_size
 from ssdprof.model.sustain_results import SustainResult, SustainVerdict
 from ssdprof.report.layout import MARGIN, Builder, fmt_mb, fmt_us, register_fonts
 from ssdprof.report.sustain_charts import fill_chart, recovery_chart
@@ -87,7 +87,7 @@ def _settings(b: Builder, result: SustainResult) -> None:
         [
             "the fill",
             f"{fmt_bytes(p.write_bytes)} asked; {fmt_bytes(result.fill_bytes)} written in "
-            f"{format_duration(result.fill_seconds)}",
+            f"{format_elapsed(result.fill_seconds)}",
         ],
         ["idle intervals", idle],
         [
@@ -212,7 +212,7 @@ def _recovery(b: Builder, result: SustainResult) -> None:
                 format_duration(r.idle_s),
                 r.status,
                 fmt_bytes(r.bytes_written) if r.status == "done" else "–",
-                format_duration(r.seconds) if r.status == "done" else "–",
+                format_elapsed(r.seconds) if r.status == "done" else "–",
                 fmt_bytes(r.recovered_bytes),
                 "–" if r.recovered_pct is None else f"{r.recovered_pct:.0f} %",
                 fmt_mb(r.fast_bw_bytes_per_s),

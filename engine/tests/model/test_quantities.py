@@ -1,6 +1,13 @@
 import pytest
 
-from ssdprof.model.quantities import format_duration, format_size, parse_count, parse_duration_s, parse_size_bytes
+from ssdprof.model.quantities import (
+    format_duration,
+    format_elapsed,
+    format_size,
+    parse_count,
+    parse_duration_s,
+    parse_size_bytes,
+)
 
 
 @pytest.mark.parametrize(("text", "expected"), [
@@ -56,3 +63,10 @@ def test_a_measured_amount_reads_in_decimal_units_to_three_figures() -> None:
     assert format_amount(64 << 20) == "67.1 MB"
     assert format_amount(512_000) == "512,000 B"
     assert format_amount(3.2e12) == "3.2 TB"
+
+
+@pytest.mark.parametrize(("seconds", "expected"), [
+    (0.4, "0.4s"), (0.0432, "0.043s"), (2.53, "2.5s"), (3.0, "3s"), (14.2, "14s"), (75.0, "1m15s"), (0.0, "0s"),
+])
+def test_a_measured_time_under_10_s_keeps_two_figures(seconds: float, expected: str) -> None:
+    assert format_elapsed(seconds) == expected

@@ -24,7 +24,7 @@ from ssdprof.app.contract.specs import ReportResult
 from ssdprof.app.contract.sustain import SustainEstimate
 from ssdprof.app.rpc import EngineService, handle_message
 from ssdprof.cli.main import main
-from ssdprof.model.quantities import format_duration
+from ssdprof.model.quantities import format_duration, format_elapsed
 from ssdprof.model.sustain_results import (
     RecoveryRow,
     SustainParameters,
@@ -290,7 +290,7 @@ def test_the_pdf_the_rpc_sends_reports_a_real_test_as_the_engine_answered(
     assert " ".join(result.verdict.sentence.split()) in text
     assert result.label in text
     assert (
-        f"{fmt_bytes(result.fill_bytes)} written in {format_duration(result.fill_seconds)}" in text
+        f"{fmt_bytes(result.fill_bytes)} written in {format_elapsed(result.fill_seconds)}" in text
     )
     assert f"{format_duration(1)} {result.recovery[0].status}" in text
 
