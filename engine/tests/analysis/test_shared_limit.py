@@ -105,3 +105,20 @@ def test_a_watched_storage_nodes_busiest_interface_is_named_the_busy_one() -> No
                           "(tbf rate on eth0)")
     [seen] = [o for o in observe(runs) if o.code == "shared_limit"]
     assert f"The busy one: {limit.busy}." in seen.message
+
+
+def test_a_rate_just_over_a_line_rate_fits_it_within_what_counting_whole_ios_can_add() -> None:
+    # two clients, 4 MiB reads, 2 s: an I/O more or less at either end of each client's window
+    step = 2 * (4 << 20) * 2 / 2
+    assert link_fits(126.5e6) == ()  # 1.2 % above 1 Gb/s: no link carries that much payload
+    assert link_fits(126.5e6, step) == ("one 1 GbE link",)
+    assert link_fits(150e6, step) == ()  # beyond what counting explains
+
+
+def test_a_short_sweep_counted_just_over_the_line_rate_is_still_named_by_its_link() -> None:
+    # as in CI: 1 to 4 jobs of 4 MiB reads on two clients, 2 s each, through a 1 Gb/s shaper
+    runs = [_run(jobs, rate) for jobs, rate in ((1, 126.9e6), (2, 126.3e6), (4, 126.4e6))]
+    runs = [r.model_copy(update={"workload": r.workload.model_copy(update={"runtime_s": 2.0})})
+            for r in runs]
+    [limit] = shared_limits(runs)
+    assert limit.bytes_per_s == pytest.approx(126.53e6, rel=1e-3) and limit.fits == ("one 1 GbE link",)
