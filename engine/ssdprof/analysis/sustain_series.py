@@ -3,6 +3,7 @@ the drive's throttling during it, and a recovery write measured against the fill
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 
 from ssdprof.model.results import RunResult
@@ -31,7 +32,7 @@ def samples_of(run: RunResult) -> list[SustainSample]:
         rows = by_second[elapsed]
         bw = sum(r[0] for r in rows)
         # over the time its rates cover (fio's first is short of a second by the job's start)
-        written += bw * max(min(elapsed - last, spans.get(elapsed, elapsed - last)), 0.0)
+        written += bw * max(min(elapsed - last, spans.get(elapsed, math.inf)), 0.0)
         last = elapsed
         lats = [(r[0], r[1]) for r in rows if r[1] is not None]
         weight = sum(w for w, _ in lats)

@@ -124,7 +124,12 @@ def _start_s(progress: Sequence[ProgressSample], seconds: list[float]) -> float:
     if not seconds:
         return 0.0
     first = [s.interval_s for s in progress if round(s.elapsed_s, 1) == seconds[0] and s.interval_s]
-    span = max(first) if first else seconds[1] - seconds[0] if len(seconds) > 1 else 1.0
+    if first:
+        span = max(first)
+    elif len(seconds) > 1:
+        span = seconds[1] - seconds[0]
+    else:
+        span = 1.0
     return max(0.0, seconds[0] - span)
 
 
