@@ -77,7 +77,8 @@ class EngineService:
         self._pts.other_busy = self._sustain.busy
         self._lock = threading.Lock()
         self._handlers: dict[str, Handler] = handlers_of([self, self._sweeps, Runs(self.store), analysis, models,
-                                                           Charts(analysis.summaries, analysis.runs, analysis.library),
+                                                           Charts(analysis.summaries, analysis.runs, analysis.library,
+                                                                  self.store.latency_bins),
                                                            Hosts(self.store, ssh), RunQueries(self.store),
                                                            Curves(self.store, self._sweeps, analysis.library), self._pts,
                                                            Summaries(self.store, analysis.runs,
