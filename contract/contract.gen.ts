@@ -713,9 +713,9 @@ export interface GroupVerdict {
   /** A's runs' values: mean ± CI (of a percentile: the mean of the runs' own, what Welch's test compares) */
   a: MeanInterval;
   b: MeanInterval;
-  /** of a latency percentile (lat_ns_p50, lat_ns_p99, lat_ns_p99_9: all I/Os, reads and writes together): the percentile of all the group's runs' I/Os, from their added histogram bins; null for other metrics, or where a run's bins are not known */
+  /** of a latency percentile (lat_ns_p50, lat_ns_p99, lat_ns_p99_9: all I/Os, reads and writes together), in the unit of the means: the percentile of all the group's runs' I/Os, from their added histogram bins; null for other metrics, or where a run's bins are not known */
   a_pooled: number | null;
-  /** of a latency percentile (lat_ns_p50, lat_ns_p99, lat_ns_p99_9: all I/Os, reads and writes together): the percentile of all the group's runs' I/Os, from their added histogram bins; null for other metrics, or where a run's bins are not known */
+  /** of a latency percentile (lat_ns_p50, lat_ns_p99, lat_ns_p99_9: all I/Os, reads and writes together), in the unit of the means: the percentile of all the group's runs' I/Os, from their added histogram bins; null for other metrics, or where a run's bins are not known */
   b_pooled: number | null;
   /** mean(B) - mean(A), relative to mean(A) */
   diff_pct: number | null;
