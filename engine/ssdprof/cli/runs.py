@@ -20,7 +20,7 @@ from ssdprof.fio.jobfile import reproducible_job
 from ssdprof.model.health import HealthRecord
 from ssdprof.model.workload import WorkloadError
 from ssdprof.store.db import RunFilter, Store
-from ssdprof.store.interchange import export_csv, export_json, import_fio_output
+from ssdprof.store.interchange import export_csv, export_json
 
 __all__ = ["COMMANDS", "export", "handle", "import_files", "presets", "register", "runs"]
 
@@ -39,9 +39,13 @@ def register(sub: Any) -> None:
     out.add_argument("--format", choices=["csv", "json", "fio", "pdf"], default="json")
     out.add_argument("-o", "--output", type=Path, help="file to write (default: standard output)")
     common(out)
-    imp = command(sub, "import", "store fio output files (json or json+, any version) as earlier runs",
-                  "ssdprof import old-run.json --tag interface=SATA")
-    imp.add_argument("files", type=Path, nargs="+", metavar="FILE")
+    imp = command(sub, "import", "store earlier runs from other tools' results, recognised by their content: fio JSON, "
+                  "a cbt results tree (its folder), elbencho's CSV or results file, diskspd's XML, CrystalDiskMark's or "
+                  "KDiskMark's text export; the same content imported again is not stored twice",
+                  "ssdprof import old-run.json --tag interface=SATA\n"
+                  "  ssdprof import CDM_20240105.txt KDM_20240105.txt\n"
+                  "  ssdprof import cbt-archive/ --tag cluster=lab2")
+    imp.add_argument("files", type=Path, nargs="+", metavar="FILE_OR_FOLDER")
     imp.add_argument("--tag", action="append", default=[], metavar="KEY=VALUE")
     common(imp)
     common(command(sub, "presets", "list the ready-made sweeps", "ssdprof presets --json"))
@@ -156,12 +160,25 @@ def export(args: argparse.Namespace, store: Store) -> int:
 
 
 def import_files(args: argparse.Namespace, store: Store) -> int:
+    from ssdprof.app.contract.imports import ImportedSource
+    from ssdprof.store.imports.recognise import read_sources, recognise
+    from ssdprof.store.imports.stored import store_recognised
+
     tags = parse_tags(args.tag)
-    parsed = [(path, import_fio_output(path, tags)) for path in args.files]  # all or nothing
-    stored = [store.add_run(run) for _, runs in parsed for run in runs]
+    batch = [recognise(found, tags) for found in read_sources(args.files)]  # all read before any is stored
+    done = store_recognised(store, batch)
+    stored = [run for kept in done for run in kept.stored]
     if args.json:
-        print(RunsImported(runs=stored).model_dump_json(indent=2))
-    else:
-        for run in stored:
-            print(f"imported run {run.id}: {run.workload.label} from {run.source.removeprefix('imported:')}")
+        sources = [ImportedSource(source=k.source, format=k.format, run_ids=[r.id or 0 for r in k.stored],
+                                  already_stored=k.already, notes=k.notes, summary=k.summary()) for k in done]
+        print(RunsImported(runs=stored, sources=sources).model_dump_json(indent=2))
+        return 0
+    for kept in done:
+        for run in kept.stored:
+            print(f"imported run {run.id}: {run.workload.label} from {kept.source}")
+        for latency in dict.fromkeys(r.imported.latency for r in kept.stored if r.imported):
+            print(f"latency: {kept.source}: {latency}")
+        for note in kept.notes:
+            print(f"note: {kept.source}: {note}")
+        print(kept.summary())
     return 0
