@@ -7,9 +7,6 @@ versions): 'ISO date', the settings ('threads', 'block size', 'IO depth', 'direc
 
 from __future__ import annotations
 
-import csv
-import io
-
 from ssdprof.model.results import RunResult
 from ssdprof.store.imports.elbencho_phase import Phase, Side, command_settings, phase_run
 from ssdprof.store.imports.sources import ImportFailure, SourceFile
@@ -25,7 +22,12 @@ def is_elbencho_csv(source: SourceFile) -> bool:
 
 
 def import_elbencho_csv(source: SourceFile, tags: dict[str, str]) -> tuple[list[RunResult], list[str]]:
-    rows = list(csv.reader(io.StringIO(source.text())))
+    # elbencho joins its cells with ',' and no quoting (it turns the commas of a label or the command line
+    # into spaces, and quotes each argument of the command line with '"'): a CSV reader would take those quotes
+    rows = [line.split(",") for line in source.text().splitlines()]
+    if not source.data.endswith(b"\n"):
+        raise ImportFailure(f"{source.path} row {len(rows)}: the file ends inside this row (elbencho ends every row "
+                            "with a line end): it is cut short")
     labels = [label.strip() for label in rows[0]]
     missing = [label for label in _REQUIRED if label not in labels]
     if missing:

@@ -66,7 +66,7 @@ def command_settings(command: str) -> dict[str, str]:
     try:
         words = shlex.split(command)
     except ValueError:
-        words = command.split()
+        words = [word.strip('"') for word in command.split()]
     found: dict[str, str] = {"threads": "1", "block size": "1048576", "IO depth": "1", "direct IO": "0", "random": "0",
                              "hosts": "1", "paths": "0"}
     flags = {"-t": "threads", "--threads": "threads", "-b": "block size", "--block": "block size", "--iodepth": "IO depth",

@@ -229,3 +229,105 @@ def diskspd_xml(threads: list[DiskspdThread], *, latency: bool, block: int = 409
     put("</TimeSpan>", 1)
     out.append("</Results>")
     return "\n".join(out).encode()
+
+
+@dataclass(frozen=True)
+class ElbenchoPhase:
+    operation: str
+    first_ms: int
+    last_ms: int
+    iops: tuple[int, int]
+    mib_s: tuple[int, int]
+    io_lat_us: tuple[int, int, int] | None = None
+    """min, avg, max."""
+    percentiles_us: dict[str, float] | None = None
+    read_iops: tuple[int, int] | None = None
+    """RWMIX's reads."""
+    read_mib_s: tuple[int, int] | None = None
+    read_lat_us: tuple[int, int, int] | None = None
+    file_lat_us: tuple[int, int, int] | None = None
+
+
+ELBENCHO_COMMAND = '"elbencho" "-w" "-r" "-t" "4" "-b" "4k" "--iodepth" "16" "--direct" "--rand" "-s" "1g" "/dev/nvme1n1" '
+
+
+def _elapsed(ms: int) -> str:
+    """UnitTk::elapsedMSToHumanStr."""
+    seconds = ms // 1000
+    if seconds >= 60:
+        return f"{seconds // 60}m{seconds % 60}.{ms % 1000:03d}s"
+    return f"{seconds}.{ms % 1000:03d}s" if seconds else f"{ms}ms"
+
+
+def _lat(us: int) -> str:
+    """UnitTk::latencyUsToHumanStr (below 100 ms)."""
+    return f"{us}us" if us < 1000 else f"{us / 1000:.2f}ms" if us < 10_000 else f"{us / 1000:.1f}ms"
+
+
+def elbencho_text(phases: list[ElbenchoPhase], *, command: str = ELBENCHO_COMMAND) -> bytes:
+    """The --resfile a run appends: its date, command line, table header, and printPhaseResultsToStream per phase."""
+    def row(op: str, kind: str, first: object = "", last: object = "") -> str:
+        return f"{op:<11} {kind:<17}: {first!s:>11} {last!s:>11}"
+
+    def left(kind: str) -> str:
+        return f"{'':<11} {kind:<17}: "
+
+    lines = ["ISO DATE: 2024-01-05T10:11:12+0100", f"COMMAND LINE: {command}", "",
+             f"{'OPERATION':<11} {'RESULT TYPE':<17}  {'FIRST DONE':>11} {'LAST DONE':>11}",
+             f"{'=' * 11} {'=' * 16}   {'=' * 10:>11} {'=' * 9:>11}"]
+    for phase in phases:
+        mix = phase.read_iops is not None
+        lines.append(row(phase.operation, "Elapsed time", _elapsed(phase.first_ms), _elapsed(phase.last_ms)))
+        lines.append(row("", "IOPS write" if mix else "IOPS", *phase.iops))
+        if mix and phase.read_iops:
+            lines.append(row("", "IOPS read", *phase.read_iops))
+            lines.append(row("", "IOPS total", phase.iops[0] + phase.read_iops[0], phase.iops[1] + phase.read_iops[1]))
+        lines.append(row("", "MiB/s write" if mix else "Throughput MiB/s", *phase.mib_s))
+        if mix and phase.read_mib_s:
+            lines.append(row("", "MiB/s read", *phase.read_mib_s))
+            lines.append(row("", "MiB/s total", phase.mib_s[0] + phase.read_mib_s[0], phase.mib_s[1] + phase.read_mib_s[1]))
+        lines.append(row("", "Total MiB", phase.mib_s[0] * phase.first_ms // 1000, phase.mib_s[1] * phase.last_ms // 1000))
+        if phase.file_lat_us:
+            low, mean, high = phase.file_lat_us
+            lines.append(left("Files latency") + f"[ min={_lat(low)} avg={_lat(mean)} max={_lat(high)} ]")
+        if phase.io_lat_us:
+            low, mean, high = phase.io_lat_us
+            lines.append(left("IO wr latency" if mix else "IO latency") + f"[ min={_lat(low)} avg={_lat(mean)} max={_lat(high)} ]")
+        if phase.percentiles_us:
+            lines.append(left("IO lat % us") + "[ " + " ".join(f"{p}%<={v:g}" for p, v in phase.percentiles_us.items()) + " ]")
+        if mix and phase.read_lat_us:
+            low, mean, high = phase.read_lat_us
+            lines.append(left("IO rd latency") + f"[ min={_lat(low)} avg={_lat(mean)} max={_lat(high)} ]")
+        lines.append("---")
+    return ("\n".join(lines) + "\n\n").encode()
+
+
+ELBENCHO_CSV_LABELS = [
+    "ISO date", "label", "path type", "paths", "hosts", "threads", "dirs", "files", "file size", "block size", "direct IO",
+    "random", "random aligned", "IO depth", "shared paths", "truncate", "operation", "time ms [first]", "time ms [last]",
+    "entries/s [first]", "entries/s [last]", "IOPS [first]", "IOPS [last]", "MiB/s [first]", "MiB/s [last]", "CPU% [first]",
+    "CPU% [last]", "entries [first]", "entries [last]", "MiB [first]", "MiB [last]", "Ent lat us [min]", "Ent lat us [avg]",
+    "Ent lat us [max]", "IO lat us [min]", "IO lat us [avg]", "IO lat us [max]", "rwmix read entries/s [first]",
+    "rwmix read entries/s [last]", "rwmix read IOPS [first]", "rwmix read IOPS [last]", "rwmix read MiB/s [first]",
+    "rwmix read MiB/s [last]", "rwmix read entries [first]", "rwmix read entries [last]", "rwmix read MiB [first]",
+    "rwmix read MiB [last]", "rwmix read Ent lat us [min]", "rwmix read Ent lat us [avg]", "rwmix read Ent lat us [max]",
+    "rwmix read IO lat us [min]", "rwmix read IO lat us [avg]", "rwmix read IO lat us [max]", "version", "command"]
+
+
+def elbencho_csv(phases: list[ElbenchoPhase], *, hosts: int = 1) -> bytes:
+    """The --csvfile: its label row (written once, to an empty file), then printPhaseResultsToStringVec per phase,
+    for a 4-thread random 4 KiB block-device run at iodepth 16."""
+    rows = [",".join(ELBENCHO_CSV_LABELS)]
+    for phase in phases:
+        mix = phase.read_iops is not None
+        lat = [str(v) for v in phase.io_lat_us] if phase.io_lat_us else ["", "", ""]
+        read_lat = [str(v) for v in phase.read_lat_us] if phase.read_lat_us else ["", "", ""]
+        read = [*(map(str, phase.read_iops or ("", ""))), *(map(str, phase.read_mib_s or ("", "")))] if mix else [""] * 4
+        cells = ["2024-01-05T10:11:12.345+0100", "", "blockdev", "1", str(hosts), "4", "", "", "1073741824", "4096", "1", "1",
+                 "1", "16", "" if hosts == 1 else "1", "", phase.operation, str(phase.first_ms), str(phase.last_ms), "", "",
+                 *map(str, phase.iops), *map(str, phase.mib_s), "85", "80", "", "",
+                 str(phase.mib_s[0] * phase.first_ms // 1000), str(phase.mib_s[1] * phase.last_ms // 1000), "", "", "", *lat,
+                 "", "", *read, "", "", "", "", "", "", "", *read_lat, "3.0.25", ELBENCHO_COMMAND.replace(",", " ")]
+        assert len(cells) == len(ELBENCHO_CSV_LABELS)
+        rows.append(",".join(cells))
+    return ("\n".join(rows) + "\n").encode()
