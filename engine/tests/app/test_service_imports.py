@@ -11,7 +11,7 @@ from typing import Any
 from rpc_client import Client
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "store" / "imports"))
-from tool_outputs import crystaldiskmark8  # noqa: E402
+from tool_outputs import crystaldiskmark8
 
 
 def send(client: Client, files: dict[str, bytes], *, folder: bool = False, chunk: int | None = None) -> dict[str, Any]:

@@ -15,10 +15,10 @@ import pytest
 import yaml
 from conftest import requires_fio
 
+from ssdprof.store.db import Store
 from ssdprof.store.imports.recognise import read_sources, recognise
 from ssdprof.store.imports.sources import ImportFailure
 from ssdprof.store.imports.stored import store_recognised
-from ssdprof.store.db import Store
 
 CLIENTS = ["client-a", "client-b", "client-c"]
 

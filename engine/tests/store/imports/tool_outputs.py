@@ -3,6 +3,7 @@ downloaded results): CrystalDiskMark's DiskMarkDlg.cpp (GetResultString / Result
 mainwindow.cpp (combineOutputTestResult / getTextBenchmarkResult), diskspd's XmlResultParser.cpp and
 Common.cpp (GetXml), elbencho's Statistics.cpp (printPhaseResultsToStream / ToStringVec), and cbt's
 benchmark.py / librbdfio.py (the archive's folders). Figures are chosen by the tests."""
+# ruff: noqa: UP031  (the tools' printf formats, kept as their source writes them)
 
 from __future__ import annotations
 
@@ -151,7 +152,7 @@ class DiskspdThread:
     write_stdev_ms: float = 0.0
 
 
-def diskspd_xml(threads: list[DiskspdThread], *, latency: bool, block: int = 4096, write_ratio: int = 0,
+def diskspd_xml(threads: list[DiskspdThread], *, latency: bool, block: int = 4096, write_ratio: int = 0,  # noqa: PLR0912
                 requests: int = 32, seconds: float = 10.0, path: str = "C:\\ssdprof\\test.dat",
                 percentiles_ms: dict[str, tuple[float, float]] | None = None) -> bytes:
     """XmlResultParser::ParseResults with Profile::GetXml and Target::GetXml (diskspd 2.2), as -Rxml prints it:
