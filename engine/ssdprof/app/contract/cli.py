@@ -58,10 +58,11 @@ class RunsImported(Result):
     sources: list[ImportedSource] = Field(default_factory=list)
 
 
-class TableImported(RunsImported):
+class TableImported(Result):
     """``import-table --json``: the runs stored from a table, with what was assumed and each unit
     cross-check that failed."""
 
+    runs: list[CliRun]
     assumptions: list[str]
     unit_warnings: list[str]
 

@@ -8,7 +8,7 @@ versions): 'ISO date', the settings ('threads', 'block size', 'IO depth', 'direc
 from __future__ import annotations
 
 from ssdprof.model.results import RunResult
-from ssdprof.store.imports.elbencho_phase import Phase, Side, command_settings, phase_run
+from ssdprof.store.imports.elbencho_phase import Phase, Side, command_settings, phases_runs
 from ssdprof.store.imports.sources import ImportFailure, SourceFile
 
 __all__ = ["import_elbencho_csv", "is_elbencho_csv"]
@@ -32,7 +32,7 @@ def import_elbencho_csv(source: SourceFile, tags: dict[str, str]) -> tuple[list[
     missing = [label for label in _REQUIRED if label not in labels]
     if missing:
         raise ImportFailure(f"{source.path} row 1: no column {missing[0]!r}; not elbencho's results CSV")
-    runs, notes = [], []
+    phases = []
     for number, row in enumerate(rows[1:], start=2):
         if not any(cell.strip() for cell in row):
             continue
@@ -41,15 +41,8 @@ def import_elbencho_csv(source: SourceFile, tags: dict[str, str]) -> tuple[list[
         if len(row) != len(labels):
             raise ImportFailure(f"{source.path} row {number}: {len(row)} cells where the label row has {len(labels)}; "
                                 "the row is cut short or from another elbencho version")
-        cells = dict(zip(labels, (c.strip() for c in row), strict=True))
-        run, why = phase_run(source, _phase(source, number, cells), tags)
-        if run is None:
-            notes.append(why)
-        else:
-            runs.append(run)
-    if not runs:
-        raise ImportFailure(f"{source.path}: no phase that reads or writes data" + (f" ({notes[0]})" if notes else ""))
-    return runs, notes
+        phases.append(_phase(source, number, dict(zip(labels, (c.strip() for c in row), strict=True))))
+    return phases_runs(source, phases, tags)
 
 
 def _number(source: SourceFile, number: int, cells: dict[str, str], label: str) -> float | None:

@@ -25,7 +25,7 @@ from ssdprof.model.workload import Pattern, Workload
 from ssdprof.store.imports.imported_run import Given, imported_run, side_stats
 from ssdprof.store.imports.sources import ImportFailure, SourceFile
 
-__all__ = ["TOOL", "Phase", "Side", "command_settings", "phase_run"]
+__all__ = ["TOOL", "Phase", "Side", "command_settings", "phase_run", "phases_runs"]
 
 TOOL = "elbencho"
 _IO_LATENCY = "total latency per I/O (elbencho: submission to completion, whole µs)"
@@ -105,6 +105,20 @@ def _int(phase: Phase, source: SourceFile, key: str, default: int) -> int:
         return int(float(text))
     except ValueError:
         raise ImportFailure(f"{source.path} {phase.where}: '{key}' is {text!r}, not a number") from None
+
+
+def phases_runs(source: SourceFile, phases: list[Phase], tags: dict[str, str]) -> tuple[list[RunResult], list[str]]:
+    """The runs of the phases that read or write data, and why each other phase is none; refuses a file with none."""
+    runs, notes = [], []
+    for phase in phases:
+        run, why = phase_run(source, phase, tags)
+        if run is None:
+            notes.append(why)
+        else:
+            runs.append(run)
+    if not runs:
+        raise ImportFailure(f"{source.path}: no phase that reads or writes data" + (f" ({notes[0]})" if notes else ""))
+    return runs, notes
 
 
 def phase_run(source: SourceFile, phase: Phase, tags: dict[str, str]) -> tuple[RunResult | None, str]:

@@ -18,7 +18,7 @@ import re
 from datetime import datetime
 
 from ssdprof.model.results import RunResult
-from ssdprof.store.imports.elbencho_phase import Phase, Side, command_settings, phase_run
+from ssdprof.store.imports.elbencho_phase import Phase, Side, command_settings, phases_runs
 from ssdprof.store.imports.sources import ImportFailure, SourceFile
 
 __all__ = ["import_elbencho_text", "is_elbencho_text"]
@@ -33,15 +33,7 @@ def is_elbencho_text(source: SourceFile) -> bool:
 
 
 def import_elbencho_text(source: SourceFile, tags: dict[str, str]) -> tuple[list[RunResult], list[str]]:
-    runs, notes = [], []
-    for phase in _phases(source):
-        run, why = phase_run(source, phase, tags)
-        if run is None:
-            notes.append(why)
-        else:
-            runs.append(run)
-    if not runs:
-        raise ImportFailure(f"{source.path}: no phase that reads or writes data" + (f" ({notes[0]})" if notes else ""))
+    runs, notes = phases_runs(source, _phases(source), tags)
     notes.append("elbencho's text results name no elbencho version; its settings are read from the command line")
     return runs, notes
 
