@@ -12,9 +12,11 @@ import functools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from ssdprof.model.results import LatencyStats
-from ssdprof.model.run_summary import AnyRun, LatencySummary
+if TYPE_CHECKING:  # names only: the command line lists the metrics without loading the model
+    from ssdprof.model.results import LatencyStats
+    from ssdprof.model.run_summary import AnyRun, LatencySummary
 
 __all__ = ["FACTORS", "LATENCY_METRICS", "METRICS", "METRIC_NAMES", "SETTING_FIELDS", "MetricName",
            "factor_value", "latency_kind_note", "metric_name", "metric_value", "node_count", "pts_round",
