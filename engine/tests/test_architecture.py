@@ -39,6 +39,10 @@ def test_the_report_reads_results_only_and_imports_neither_fio_nor_the_store() -
     assert _offending("report", ("fio", "store")) == {}
 
 
+def test_the_store_keeps_results_and_reads_no_analysis_report_or_face() -> None:
+    assert _offending("store", ("analysis", "report", "app", "cli")) == {}
+
+
 def test_the_model_imports_nothing_of_ssdprof_but_itself() -> None:
     others = ("analysis", "app", "cli", "fio", "portable", "remote", "report", "store", "target")
     assert _offending("model", others) == {}

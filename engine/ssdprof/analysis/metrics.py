@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ssdprof.model.results import LatencyStats
-from ssdprof.model.run_summary import AnyRun, LatencySummary
+from ssdprof.model.run_summary import AnyRun, LatencySummary, node_count
 
 __all__ = ["FACTORS", "LATENCY_METRICS", "METRICS", "METRIC_NAMES", "SETTING_FIELDS", "MetricName",
            "factor_value", "latency_kind_note", "metric_name", "metric_value", "node_count", "pts_round",
@@ -112,15 +112,6 @@ def metric_name(name: str) -> MetricName:
     if name not in METRIC_NAMES:
         raise KeyError(f"unknown metric {name!r}; known metrics: {', '.join(METRIC_NAMES)}")
     return METRIC_NAMES[name]
-
-
-def node_count(run: AnyRun) -> int | None:
-    """Storage nodes behind a run, from its ``nodes`` tag (``ssdprof runs tag 12 nodes=3``)."""
-    for key in ("nodes", "node_count", "storage_nodes"):
-        text = run.tags.get(key, "").strip()
-        if text.isdigit():
-            return int(text)
-    return None
 
 
 FACTORS: dict[str, Callable[[AnyRun], float | None]] = {

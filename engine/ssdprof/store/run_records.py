@@ -10,9 +10,8 @@ from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from dataclasses import replace
 
-from ssdprof.analysis.metrics import node_count
 from ssdprof.model.results import RunResult
-from ssdprof.model.run_summary import DirectionSummary, RunSummary, summarise
+from ssdprof.model.run_summary import DirectionSummary, RunSummary, node_count, summarise
 from ssdprof.store.backend import Connection
 from ssdprof.store.documents import document_of, light, pack, raw_of
 from ssdprof.store.query import RunFilter, where_sql
