@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 from infra.native_builds import Wine
-from native import scenarios
 from native.stamps import MIB, Launcher, check_counts, zeroed_file
 
+from native import scenarios
 from ssdprof.portable.native import binary_machine
 
 pytestmark = pytest.mark.skipif(platform.system() != "Linux" or platform.machine() != "x86_64",

@@ -15,8 +15,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from native import scenarios
 from native.stamps import MIB, Launcher, ProgramRun, check_counts, zeroed_file
+
+from native import scenarios
 
 pytestmark = pytest.mark.skipif(platform.system() != "Linux", reason="this machine's build is tested where it runs: Linux")
 QUEUES = ["io_uring", "libaio", "sync"]
