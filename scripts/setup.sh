@@ -109,27 +109,22 @@ native_loop() {
   esac
 }
 
-cross_tools() {
-  # zig (the ziglang package) for the tests that cross-build the compiled loop for Windows and macOS.
-  local venv=$root/engine/.venv lock=$root/engine/requirements-cross.lock stamp
-  stamp=$venv/.ssdprof-cross-lock-$(sha256sum "$lock" | cut -c1-16)
+lock_into_venv() {
+  # lock_into_venv NAME LOCK WHAT : pip-install an extra lock file into engine/.venv, once per version of it.
+  local name=$1 lock=$root/$2 what=$3 venv=$root/engine/.venv stamp
+  stamp=$venv/.ssdprof-$name-lock-$(sha256sum "$lock" | cut -c1-16)
   [ -f "$stamp" ] && return 0
-  say "installing the cross-compiler for the native loop's tests (engine/requirements-cross.lock)"
+  say "installing $what ($2)"
   "$venv/bin/python" -m pip install -q --disable-pip-version-check -r "$lock"
-  rm -f "$venv"/.ssdprof-cross-lock-*
+  rm -f "$venv"/.ssdprof-"$name"-lock-*
   touch "$stamp"
 }
 
-build_tools() {
-  # PyInstaller for scripts/freeze-engine.sh, from its own lock file; only when freezing.
-  local venv=$root/engine/.venv lock=$root/engine/requirements-build.lock stamp
-  stamp=$venv/.ssdprof-build-lock-$(sha256sum "$lock" | cut -c1-16)
-  [ -f "$stamp" ] && return 0
-  say "installing the engine's build tools (engine/requirements-build.lock)"
-  "$venv/bin/python" -m pip install -q --disable-pip-version-check -r "$lock"
-  rm -f "$venv"/.ssdprof-build-lock-*
-  touch "$stamp"
-}
+# zig (the ziglang package) for the tests that cross-build the compiled loop for Windows and macOS.
+cross_tools() { lock_into_venv cross engine/requirements-cross.lock "the cross-compiler for the native loop's tests"; }
+
+# PyInstaller for scripts/freeze-engine.sh, from its own lock file; only when freezing.
+build_tools() { lock_into_venv build engine/requirements-build.lock "the engine's build tools"; }
 
 node_modules() {
   [ -f "$root/package-lock.json" ] || return 0

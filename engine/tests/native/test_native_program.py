@@ -1,6 +1,7 @@
-"""The compiled I/O loop built on this machine, run for real on the disk through each of its Linux
-queues (io_uring, libaio, a thread per I/O): right bytes at the right offsets, every I/O counted once,
-bins that add up; and how it stops, refuses and fails."""
+"""The compiled I/O loop run for real on the disk: this machine's build through each of its Linux queues
+(io_uring, libaio, a thread per I/O) and the Windows build (zig) under wine64 on its completion port:
+right bytes at the right offsets for each pattern, every I/O counted once, bins that add up; then how
+this machine's build stops, refuses and fails. (Under wine: correctness, not a Windows drive's speed.)"""
 
 from __future__ import annotations
 
@@ -15,12 +16,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from infra.native_builds import Wine
 from native.stamps import MIB, Launcher, ProgramRun, check_counts, zeroed_file
 
 from native import scenarios
 
 pytestmark = pytest.mark.skipif(platform.system() != "Linux", reason="this machine's build is tested where it runs: Linux")
-QUEUES = ["io_uring", "libaio", "sync"]
+LAUNCHERS = ["io_uring", "libaio", "sync", "iocp under wine"]
 
 
 @pytest.fixture(scope="module")
@@ -30,9 +32,15 @@ def folder() -> Iterator[Path]:
     shutil.rmtree(path, ignore_errors=True)
 
 
-@pytest.fixture(params=QUEUES)
+@pytest.fixture(params=LAUNCHERS)
 def launch(request: pytest.FixtureRequest, native_program: Path) -> Launcher:
-    return Launcher(request.param, [str(native_program)], extra=["--engine", request.param])
+    if request.param != "iocp under wine":
+        return Launcher(request.param, [str(native_program)], extra=["--engine", request.param])
+    if platform.machine() != "x86_64":
+        pytest.skip("the Windows x86-64 build runs under wine64 on x86-64 only")
+    wine: Wine = request.getfixturevalue("wine")
+    program = request.getfixturevalue("cross_builds")["x86_64-windows-gnu"]
+    return Launcher("iocp", wine.argv(program), env=wine.environment(), name_path=Wine.path)
 
 
 def test_a_sequential_write_stamps_every_sector_of_its_region_once(launch: Launcher, folder: Path) -> None:
@@ -60,7 +68,8 @@ def test_each_queue_is_the_one_asked_for_and_sync_runs_a_thread_per_io(launch: L
     check_counts(run, 4096)
     assert run.start["engine"] == launch.name and run.result["engine"] == launch.name
     assert run.start["threads"] == (8 if launch.name == "sync" else 2)
-    assert run.start["cache_bypass"] == "O_DIRECT"
+    assert run.start["cache_bypass"] == ("NO_BUFFERING|WRITE_THROUGH" if launch.name == "iocp" else "O_DIRECT")
+    assert run.result["read"]["ios"] > 0
 
 
 def _started(native_program: Path, path: Path, *args: str) -> subprocess.Popen[str]:
