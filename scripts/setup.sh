@@ -143,7 +143,8 @@ case $mode in
   runtime) system_packages; python_env; native_loop; node_modules ;;
   all)
     system_packages "chromium:chromium:Install Chromium for the end-to-end tests (Debian/Ubuntu: apt install chromium), or set SSDPROF_CHROMIUM to a Chromium binary." \
-      "pdftotext:poppler-utils:Install poppler-utils for the PDF report tests (Debian/Ubuntu: apt install poppler-utils; macOS: brew install poppler)."
+      "pdftotext:poppler-utils:Install poppler-utils for the PDF report tests (Debian/Ubuntu: apt install poppler-utils; macOS: brew install poppler)." \
+      "blkparse:blktrace:Install blktrace for reading blktrace traces (Debian/Ubuntu: apt install blktrace)."
     test_host_packages
     python_env
     native_loop
