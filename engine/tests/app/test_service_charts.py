@@ -16,7 +16,7 @@ import pytest
 from conftest import FIO_DATA
 from pydantic import BaseModel
 
-from ssdprof.analysis.specs import bundled_spec_dir
+from ssdprof.analysis.spec_folders import bundled_spec_dir
 from ssdprof.analysis.stats import mean_ci
 from ssdprof.app.rpc import EngineService, handle_message
 from ssdprof.model.histogram import merge, percentile
