@@ -67,7 +67,7 @@ class ProgressPrinter:
             self._line(f"{self._label} [{bar}]{phase} {self._live_rates()} ETA {format_duration(event.eta_s)}")
         elif isinstance(event, PointFinished):
             r = event.result
-            self._line(f"{self._label}  done: {_direction_brief(r)}", final=True)
+            self._line(f"{self._label}  done: {_direction_brief(r, r.mixed)}", final=True)
             if len(r.hosts) > 1 or any(h.device_queue for h in r.hosts):
                 for host in r.hosts:
                     queue = f"; {format_device_queue(host.device_queue)}" if host.device_queue else ""
@@ -104,11 +104,12 @@ class ProgressPrinter:
         self.stream.flush()
 
 
-def _direction_brief(run: RunResult | HostResult) -> str:
+def _direction_brief(run: RunResult | HostResult, mixed: DirectionStats | None = None) -> str:
+    """Each direction's figures; a run's all I/Os first (``mixed``) where it read and wrote."""
     parts = []
     sides = [("read", run.read), ("write", run.write)]
-    if isinstance(run, RunResult) and run.read.active and run.write.active:
-        sides.insert(0, ("all I/Os", run.mixed))
+    if mixed is not None and run.read.active and run.write.active:
+        sides.insert(0, ("all I/Os", mixed))
     for name, stats in sides:
         if stats.active:
             parts.append(f"{name} {format_iops(stats.iops)} IOPS {stats.bw_bytes_per_s / 1e6:.1f} MB/s "
