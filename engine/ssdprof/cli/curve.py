@@ -5,32 +5,19 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ssdprof.analysis.spec_library import SpecLibrary
-from ssdprof.analysis.specs import bundled_spec_dir, default_user_spec_dir
-from ssdprof.app.contract.cli import CurvePdfWritten
-from ssdprof.app.contract.curves import CurveGetParams, CurveIdParams, CurveReportParams, SloReportParams
-from ssdprof.app.contract.runs import ResumeParams
-from ssdprof.app.curve import CurveRequest, summarize_curve
-from ssdprof.app.kinds.curve import CURVE
-from ssdprof.app.kinds.kind import Context, Report
-from ssdprof.app.kinds.slo import SLO
-from ssdprof.app.kinds.sweep import SWEEP, SweepPlan
-from ssdprof.app.planner import validated
-from ssdprof.app.slo import SloRequest, summarize_slo
 from ssdprof.cli import hosts as cli_hosts
 from ssdprof.cli.commands import commands_of
 from ssdprof.cli.flags import command
-from ssdprof.cli.foreground import run_job
 from ssdprof.cli.measure import parse_tags, request_from_args, run_flags, workload_flags
-from ssdprof.cli.terminal import ProgressPrinter
-from ssdprof.model.curves import CurveSummary, SloSummary
-from ssdprof.model.workload import WorkloadError
-from ssdprof.store.db import Store
-from ssdprof.store.interchange import curve_csv
+
+if TYPE_CHECKING:
+    from ssdprof.app.kinds.kind import Context, Report
+    from ssdprof.app.kinds.sweep import SweepPlan
+    from ssdprof.model.curves import CurveSummary, SloSummary
+    from ssdprof.store.db import Store
 
 __all__ = ["COMMANDS", "handle", "register"]
 
@@ -79,6 +66,15 @@ def _stored_flags(parser: argparse.ArgumentParser, name: str) -> None:
 
 
 def handle(args: argparse.Namespace, store: Store) -> int:
+    from dataclasses import replace
+
+    from ssdprof.app.curve import summarize_curve
+    from ssdprof.app.kinds.kind import Context
+    from ssdprof.app.kinds.sweep import SWEEP
+    from ssdprof.app.slo import summarize_slo
+    from ssdprof.cli.foreground import run_job
+    from ssdprof.cli.terminal import ProgressPrinter
+
     kind = args.command
     if args.show is not None:
         return _show(args, store, kind)
@@ -99,6 +95,13 @@ def handle(args: argparse.Namespace, store: Store) -> int:
 
 def _plan(args: argparse.Namespace, ctx: Context) -> SweepPlan:
     """The curve or search to run, or the stored one it continues."""
+    from ssdprof.app.contract.runs import ResumeParams
+    from ssdprof.app.curve import CurveRequest
+    from ssdprof.app.kinds.curve import CURVE
+    from ssdprof.app.kinds.slo import SLO
+    from ssdprof.app.planner import validated
+    from ssdprof.app.slo import SloRequest
+
     kind = CURVE if args.command == "curve" else SLO
     if args.resume is not None:
         return kind.resume(ResumeParams(sweep_id=args.resume if args.resume > 0 else None), ctx)
@@ -111,6 +114,16 @@ def _plan(args: argparse.Namespace, ctx: Context) -> SweepPlan:
 
 
 def _show(args: argparse.Namespace, store: Store, kind: str) -> int:
+    from ssdprof.analysis.spec_folders import bundled_spec_dir, default_user_spec_dir
+    from ssdprof.analysis.spec_library import SpecLibrary
+    from ssdprof.app.contract.curves import CurveGetParams, CurveIdParams, CurveReportParams, SloReportParams
+    from ssdprof.app.kinds.curve import CURVE
+    from ssdprof.app.kinds.kind import Context
+    from ssdprof.app.kinds.slo import SLO
+    from ssdprof.app.planner import validated
+    from ssdprof.model.workload import WorkloadError
+    from ssdprof.store.interchange import curve_csv
+
     folders = (bundled_spec_dir(), getattr(args, "spec_dir", None) or default_user_spec_dir())
     ctx = Context(store, library=lambda: SpecLibrary.load(folders))
     if args.format == "pdf":
@@ -138,6 +151,8 @@ def _show(args: argparse.Namespace, store: Store, kind: str) -> int:
 def _write_pdf(args: argparse.Namespace, report: Report, what: str) -> int:
     args.output.write_bytes(report.pdf)
     if args.json:
+        from ssdprof.app.contract.cli import CurvePdfWritten
+
         written = CurvePdfWritten(output=str(args.output), bytes=len(report.pdf), points=report.runs)
         print(written.model_dump_json(indent=2))
     else:
@@ -149,6 +164,8 @@ def _print(summary: CurveSummary | SloSummary, *, as_json: bool) -> None:
     if as_json:
         print(summary.model_dump_json(indent=2))
         return
+    from ssdprof.model.curves import CurveSummary
+
     if isinstance(summary, CurveSummary):
         print(f"{summary.label}: maximum {summary.max_iops or 0:,.0f} IOPS ({summary.engine})")
         print(f"{'point':>6} {'offered':>10} {'achieved':>10} {'mean µs':>9} {'p50 µs':>9} {'p99 µs':>9} {'p99.9 µs':>9}")

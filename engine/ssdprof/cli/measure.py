@@ -5,27 +5,22 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ssdprof.app.contract.cli import OneRun, SweepRan
-from ssdprof.app.contract.runs import ResumeParams, SweepEstimate
-from ssdprof.app.cooldown import CoolDownRequest
-from ssdprof.app.kinds.kind import Context
-from ssdprof.app.kinds.sweep import SWEEP, SweepPlan
-from ssdprof.app.planner import SweepRequest, WorkloadInput, validated
-from ssdprof.app.planner import parse_tags as planner_tags
-from ssdprof.app.runner import SweepOutcome
 from ssdprof.cli import hosts as cli_hosts
 from ssdprof.cli.commands import commands_of
 from ssdprof.cli.flags import breakdown_flag, command, common
-from ssdprof.cli.foreground import run_job
-from ssdprof.cli.terminal import ProgressPrinter, format_runs_table
-from ssdprof.model.problems import problem
-from ssdprof.model.sweep import PRESETS, SweepMode, SweepSpec, describe
-from ssdprof.model.workload import WorkloadError
-from ssdprof.remote.multihost import DEFAULT_REMOTE_DIR
-from ssdprof.store.db import Store
+from ssdprof.model.presets import PRESETS
+from ssdprof.remote import DEFAULT_REMOTE_DIR
+
+if TYPE_CHECKING:
+    from ssdprof.app.contract.runs import SweepEstimate
+    from ssdprof.app.kinds.kind import Context
+    from ssdprof.app.kinds.sweep import SweepPlan
+    from ssdprof.app.planner import SweepRequest
+    from ssdprof.app.runner import SweepOutcome
+    from ssdprof.model.sweep import SweepSpec
+    from ssdprof.store.db import Store
 
 __all__ = ["COMMANDS", "VARY_NAMES", "WORKLOAD_FLAGS", "handle", "outcome_json",
            "parse_tags", "register", "request_from_args", "run_flags", "workload_flags"]
@@ -111,6 +106,11 @@ def run_flags(parser: argparse.ArgumentParser) -> None:
 
 def request_from_args(args: argparse.Namespace) -> SweepRequest:
     """The flags of ``run`` or ``sweep`` as the one request every face sends the planner."""
+    from ssdprof.app.cooldown import CoolDownRequest
+    from ssdprof.app.planner import SweepRequest, WorkloadInput, validated
+    from ssdprof.model.sweep import SweepMode
+    from ssdprof.model.workload import WorkloadError
+
     raw: dict[str, Any] = {field: getattr(args, flag) for flag, field in WORKLOAD_FLAGS.items() if getattr(args, flag) is not None}
     if args.buffered:
         raw["direct"] = False
@@ -138,6 +138,8 @@ def request_from_args(args: argparse.Namespace) -> SweepRequest:
 
 
 def _factors(items: list[str]) -> dict[str, list[int | float | str]] | None:
+    from ssdprof.model.workload import WorkloadError
+
     factors: dict[str, list[int | float | str]] = {}
     for item in items:
         name, sep, values = item.partition("=")
@@ -162,6 +164,11 @@ def _per_host(items: list[str]) -> tuple[str, dict[str, str]]:
 def _plan(args: argparse.Namespace, ctx: Context) -> SweepPlan:
     """The sweep to run (a start's with its target as checked, so that all bad input is named at
     once), or the stored sweep it continues, with the tags for its runs."""
+    from dataclasses import replace
+
+    from ssdprof.app.contract.runs import ResumeParams
+    from ssdprof.app.kinds.sweep import SWEEP
+
     if args.command == "sweep" and args.resume is not None:
         resumed = SWEEP.resume(ResumeParams(sweep_id=args.resume if args.resume > 0 else None), ctx)
         return replace(resumed, tags=parse_tags(args.tag))
@@ -170,11 +177,19 @@ def _plan(args: argparse.Namespace, ctx: Context) -> SweepPlan:
 
 def _announcement(spec: SweepSpec, estimate: SweepEstimate) -> str:
     """The duration estimate and, on a block device, what will be read or overwritten."""
+    from ssdprof.model.sweep import describe
+
     said = describe(spec, estimate.layout_bytes)
     return f"{said}\n{estimate.region}" if estimate.region else said
 
 
 def handle(args: argparse.Namespace, store: Store) -> int:
+    from ssdprof.app.contract.cli import OneRun
+    from ssdprof.app.kinds.kind import Context
+    from ssdprof.app.kinds.sweep import SWEEP
+    from ssdprof.cli.foreground import run_job
+    from ssdprof.cli.terminal import ProgressPrinter, format_runs_table
+
     ctx = Context(store, ssh=cli_hosts.ssh_settings(args))
     plan = _plan(args, ctx)
     spec = plan.spec
@@ -205,6 +220,8 @@ def handle(args: argparse.Namespace, store: Store) -> int:
 
 def outcome_json(outcome: SweepOutcome) -> str:
     """A sweep's end as ``--json`` prints it (the contract's :class:`SweepRan`)."""
+    from ssdprof.app.contract.cli import SweepRan
+
     ran = SweepRan(sweep_id=outcome.sweep_id, status=outcome.status, reason=outcome.reason,
                    runs=outcome.results)
     return ran.model_dump_json(indent=2)
@@ -212,6 +229,10 @@ def outcome_json(outcome: SweepOutcome) -> str:
 
 def parse_tags(items: list[str]) -> dict[str, str]:
     """``--tag KEY=VALUE`` flags, read by the planner's one rule for tags."""
+    from ssdprof.app.planner import parse_tags as planner_tags
+    from ssdprof.model.problems import problem
+    from ssdprof.model.workload import WorkloadError
+
     try:
         return planner_tags(items)
     except ValueError as exc:

@@ -10,25 +10,23 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from ssdprof.app.contract.pts import PtsIdParams, PtsReportParams, PtsResumeParams
-from ssdprof.app.kinds.kind import Context
-from ssdprof.app.planner import validated
-from ssdprof.app.pts_planner import PtsRequest
 from ssdprof.cli.commands import commands_of
-from ssdprof.cli.foreground import run_job
-from ssdprof.cli.terminal import ProgressPrinter, format_latency_ns
-from ssdprof.model.events import PreconditionProgress, PtsFinished, PtsStarted, PurgeDone, RoundFinished, RunEvent
-from ssdprof.model.pts import PtsTest
-from ssdprof.model.pts_results import PtsInfo, PtsResult
-from ssdprof.model.quantities import format_duration, format_size
-from ssdprof.store.db import Store
+
+if TYPE_CHECKING:
+    from ssdprof.app.kinds.kind import Context
+    from ssdprof.app.kinds.pts import PtsPlan
+    from ssdprof.app.pts_planner import PtsRequest
+    from ssdprof.model.events import RunEvent
+    from ssdprof.model.pts_results import PtsInfo, PtsResult
+    from ssdprof.store.db import Store
 
 __all__ = ["COMMANDS", "handle", "register"]
 
 COMMANDS = commands_of("pts")
-TESTS = [t.value for t in PtsTest]
+TESTS = ["iops", "throughput", "latency", "write-saturation"]
+"""``model.pts.PtsTest``'s values, named here so that the parser loads no model (a test holds them equal)."""
 
 
 def register(sub: Any, command: Any, common: Any) -> None:
@@ -88,6 +86,10 @@ def _test_flags(parser: argparse.ArgumentParser) -> None:
 
 
 def request_from_args(args: argparse.Namespace) -> PtsRequest:
+    from ssdprof.app.planner import validated
+    from ssdprof.app.pts_planner import PtsRequest
+    from ssdprof.model.pts import PtsTest
+
     return validated(
         PtsRequest,
         test=PtsTest(args.pts_command), target=args.target, size_bytes=args.size, offset_bytes=args.offset,
@@ -104,7 +106,9 @@ def _list(text: str | None) -> list[int | float | str] | None:
 
 
 def handle(args: argparse.Namespace, store: Store) -> int:
-    from ssdprof.app.kinds.pts import PTS  # the runner, fio and the store's PTS tables load for this only
+    from ssdprof.app.contract.pts import PtsIdParams, PtsReportParams, PtsResumeParams
+    from ssdprof.app.kinds.kind import Context
+    from ssdprof.app.kinds.pts import PTS
 
     ctx = Context(store)
     action = args.pts_command
@@ -134,8 +138,9 @@ def handle(args: argparse.Namespace, store: Store) -> int:
     return _run(args, ctx, plan)
 
 
-def _run(args: argparse.Namespace, ctx: Context, plan: Any) -> int:
+def _run(args: argparse.Namespace, ctx: Context, plan: PtsPlan) -> int:
     from ssdprof.app.kinds.pts import PTS
+    from ssdprof.cli.foreground import run_job
 
     outcome = run_job(ctx, PTS, plan, PtsPrinter(sys.stderr).handle)
     result = outcome.result
@@ -161,11 +166,16 @@ class PtsPrinter:
     """PTS phases and rounds as lines; points through the sweep's progress printer."""
 
     def __init__(self, stream: TextIO):
+        from ssdprof.cli.terminal import ProgressPrinter
+
         self.stream = stream
         self.points = ProgressPrinter(stream)
         self._last_precondition = -1.0
 
     def handle(self, event: RunEvent) -> None:
+        from ssdprof.model.events import PreconditionProgress, PtsFinished, PtsStarted, PurgeDone, RoundFinished
+        from ssdprof.model.quantities import format_duration, format_size
+
         if isinstance(event, PtsStarted):
             again = f", resuming after {event.already_rounds} round(s)" if event.already_rounds else ""
             self._say(f"PTS {event.test} test {event.pts_id}: up to {event.max_rounds} rounds of {event.points_per_round} "
@@ -198,6 +208,9 @@ def _number(value: float | None) -> str:
 
 def format_pts(result: PtsResult) -> str:
     """The test as text: what it was, the determination, the rounds and the matrix."""
+    from ssdprof.cli.terminal import format_latency_ns
+    from ssdprof.model.quantities import format_size
+
     s = result.steady_state
     lines = [f"PTS {result.test} test {result.id} ({result.profile}): {result.status}", result.compliance_note]
     if result.drive_state is not None:

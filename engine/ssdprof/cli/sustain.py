@@ -8,20 +8,18 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ssdprof.app.contract.cli import PdfWritten
-from ssdprof.app.contract.sustain import SustainIdParams, SustainReportParams, SustainResumeParams
-from ssdprof.app.kinds.kind import Context
-from ssdprof.app.planner import validated
-from ssdprof.app.sustain_planner import SustainRequest
 from ssdprof.cli import hosts as cli_hosts
 from ssdprof.cli.commands import commands_of
-from ssdprof.cli.foreground import run_job
-from ssdprof.model.quantities import format_duration, format_size
-from ssdprof.model.sustain_events import SustainEvent, SustainFinished, SustainIdle, SustainSampled, SustainStarted, SustainStepDone
-from ssdprof.model.sustain_results import SustainResult
-from ssdprof.store.db import Store
+
+if TYPE_CHECKING:
+    from ssdprof.app.contract.cli import PdfWritten
+    from ssdprof.app.kinds.kind import Context
+    from ssdprof.app.sustain_planner import SustainRequest
+    from ssdprof.model.sustain_events import SustainEvent
+    from ssdprof.model.sustain_results import SustainResult
+    from ssdprof.store.db import Store
 
 __all__ = ["COMMANDS", "format_sustain", "handle", "register"]
 
@@ -60,6 +58,9 @@ def register(sub: Any, command: Any, common: Any) -> None:
 
 
 def request_from_args(args: argparse.Namespace) -> SustainRequest:
+    from ssdprof.app.planner import validated
+    from ssdprof.app.sustain_planner import SustainRequest
+
     values: dict[str, Any] = {k: getattr(args, k) for k in (
         "target", "pattern", "block_size_bytes", "queue_depth", "size_bytes", "offset_bytes", "write_bytes",
         "recovery_bytes", "engine", "name") if getattr(args, k) is not None}
@@ -71,7 +72,11 @@ def request_from_args(args: argparse.Namespace) -> SustainRequest:
 
 
 def handle(args: argparse.Namespace, store: Store) -> int:
+    from ssdprof.app.contract.sustain import SustainIdParams, SustainResumeParams
+    from ssdprof.app.kinds.kind import Context
     from ssdprof.app.kinds.sustain import SUSTAIN  # the runner and ruptures load for this only
+    from ssdprof.cli.foreground import run_job
+    from ssdprof.model.quantities import format_size
 
     ctx = Context(store, ssh=cli_hosts.ssh_settings(args))
     if args.list:
@@ -116,6 +121,8 @@ def handle(args: argparse.Namespace, store: Store) -> int:
 
 
 def _write_pdf(args: argparse.Namespace, ctx: Context, sustain_id: int) -> PdfWritten:
+    from ssdprof.app.contract.cli import PdfWritten
+    from ssdprof.app.contract.sustain import SustainReportParams
     from ssdprof.app.kinds.sustain import SUSTAIN
 
     report = SUSTAIN.report(SustainReportParams(sustain_id=sustain_id, title=args.title), ctx)
@@ -125,6 +132,8 @@ def _write_pdf(args: argparse.Namespace, ctx: Context, sustain_id: int) -> PdfWr
 
 
 def format_sustain(result: SustainResult) -> str:
+    from ssdprof.model.quantities import format_duration, format_size
+
     lines = [f"sustained-write test {result.id}: {result.label} ({result.status})", result.verdict.sentence]
     for phase in result.phases:
         lines.append(f"  {phase.name:<24} {format_size(phase.start_bytes // 1048576 * 1048576):>10} +"
@@ -148,6 +157,9 @@ class _Printer:
         self._last_s = -10.0
 
     def handle(self, event: SustainEvent) -> None:
+        from ssdprof.model.quantities import format_duration, format_size
+        from ssdprof.model.sustain_events import SustainFinished, SustainIdle, SustainSampled, SustainStarted, SustainStepDone
+
         if isinstance(event, SustainStarted):
             self._say(f"sustained-write test {event.sustain_id}: {event.label}; engine {event.engine}"
                       + "".join(f"; {note}" for note in event.notes))
