@@ -35,6 +35,7 @@ from ssdprof.app.service.analysis import Analysis
 from ssdprof.app.service.charts import Charts
 from ssdprof.app.service.drive import Drives
 from ssdprof.app.service.hosts import Hosts
+from ssdprof.app.service.imports import Imports
 from ssdprof.app.service.kinds import kind_handlers
 from ssdprof.app.service.predict import Models
 from ssdprof.app.service.registry import Handler, RpcError, handlers_of, handles
@@ -75,7 +76,7 @@ class EngineService:
         self._handlers: dict[str, Handler] = handlers_of(
             [self, Runs(self.store), analysis, models, Charts(analysis.summaries, analysis.runs, analysis.library),
              Hosts(self.store, ssh), RunQueries(self.store), Summaries(self.store, analysis.runs, analysis.library),
-             ScaleUp(analysis.runs), Drives(ssh)],
+             ScaleUp(analysis.runs), Drives(ssh), Imports(self.store)],
             kind_handlers(self.jobs, ctx))
 
     def call(self, method: str, raw_params: Any) -> BaseModel:
