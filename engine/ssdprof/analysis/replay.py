@@ -61,10 +61,20 @@ def _timing(spec: ReplaySpec, recorded_s: float, replayed_s: float | None, chang
     words = f"replayed in {replayed_s:.3g} s of the trace's {recorded_s:.3g} s"
     if change is None:
         return words
+    late = _lateness(spec)
     if abs(change) <= KEPT_TIMING_PCT:
-        return f"{words} ({change:+.1f} %): the target kept the recorded timing"
+        return f"{words} ({change:+.1f} %): the target kept the recorded timing{late}"
     return (f"{words} ({change:+.1f} %): the target fell behind the recorded rate with at most {spec.lanes} I/Os "
-            "in flight (a larger queue depth lets more overlap)")
+            f"in flight (a larger queue depth lets more overlap){late}")
+
+
+def _lateness(spec: ReplaySpec) -> str:
+    issued = spec.issued
+    if issued is None or issued.late_p99_ms is None:
+        return ""
+    share = 100 * issued.late_count / issued.issued if issued.issued else 0.0
+    return (f"; 99 % of I/Os issued within {max(issued.late_p99_ms, 0):.0f} ms of their recorded time, "
+            f"{issued.late_count} ({share:.1f} %) more than 10 ms late")
 
 
 def _beside(direction: Literal["read", "write"], recorded: LatencyStats | None, recorded_bins: dict[int, int],
@@ -84,9 +94,12 @@ def _cdf(bins: dict[int, int]) -> list[tuple[float, float]]:
 
 
 def _rates(spec: ReplaySpec, progress: Sequence[ProgressSample], step_s: int) -> list[RateStep]:
-    """The trace's recorded steps and the replay's samples spread over the same steps (each sample's I/Os
-    shared out by how much of it each step covers; hosts add)."""
-    replayed = _replayed_counts(progress, step_s)
+    """The trace's recorded steps beside the replay's I/Os on the same steps: counted by issue time from fio's
+    per-I/O log where kept (as the trace counts its own), else fio's per-second samples spread over the steps (each
+    sample's I/Os shared out by how much of it each step covers; hosts add)."""
+    issued = spec.issued
+    replayed = (list(zip(map(float, issued.reads_per_step), map(float, issued.writes_per_step), strict=True))
+                if issued is not None and issued.step_s == step_s else _replayed_counts(progress, step_s))
     recorded = spec.recorded.series
     steps = max(len(recorded), len(replayed))
     out = []

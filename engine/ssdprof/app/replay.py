@@ -13,6 +13,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
+
 from ssdprof.analysis.replay import replay_label, replay_result
 from ssdprof.app.engines import LocalEngine, choose_engine
 from ssdprof.app.ledger import TargetLedger
@@ -32,6 +35,8 @@ from ssdprof.model.sweep import SweepSpec
 from ssdprof.model.workload import FIELD_RULES, Workload
 from ssdprof.remote.ssh import SshSettings
 from ssdprof.store.db import RunFilter, Store, StoredSweep
+from ssdprof.trace.describe import series_step_s
+from ssdprof.trace.issued import issue_timing
 from ssdprof.trace.plan import ReplayPlan, plan_replay
 from ssdprof.trace.reader import load_trace
 
@@ -59,6 +64,8 @@ class ReplayEngine:
         self.fio = fio
         self.replay = FioReplay(fio.install, plan)
         self.reason = f"{fio.reason}; {plan.lanes} lane(s) of fio read_iolog"
+        self.issued_ns: npt.NDArray[np.int64] | None = None
+        """When each I/O was issued, once measured (None: not logged)."""
 
     @property
     def tool_versions(self) -> dict[str, str]:
@@ -69,9 +76,10 @@ class ReplayEngine:
 
     def measure(self, workload: Workload, path: Path, *, is_device: bool,
                 on_progress: Callable[[ProgressSample], None] | None, cancel: threading.Event) -> Measurement:
-        measured, _ = self.replay.run(str(path), direct=workload.direct, is_device=is_device, on_progress=on_progress,
-                                      cancel=cancel)
-        return measured
+        played = self.replay.run(str(path), direct=workload.direct, is_device=is_device, on_progress=on_progress,
+                                 cancel=cancel)
+        self.issued_ns = played.issued_ns
+        return played.measurement
 
 
 def replay_engine(workload: Workload, plan: ReplayPlan, fio_executable: str = "fio") -> ReplayEngine:
@@ -116,8 +124,11 @@ class ReplayRunner:
         stored = self._stored(replay_id)
         assert stored.spec.replay is not None
         runs = self.store.runs(RunFilter(sweep_id=replay_id, limit=None))
-        return replay_result(replay_id=stored.id, created_at=stored.created_at, name=stored.name, status=stored.status,
-                             spec=stored.spec.replay, target=stored.spec.points[0].target, run=runs[-1] if runs else None)
+        last = max(runs, key=lambda r: r.id or 0) if runs else None
+        result = replay_result(replay_id=stored.id, created_at=stored.created_at, name=stored.name, status=stored.status,
+                               spec=stored.spec.replay, target=stored.spec.points[0].target, run=last)
+        return result.model_copy(update={"run_ids": sorted(r.id for r in runs if r.id is not None),
+                                         "repeats": stored.spec.repeats})
 
     def listed(self) -> list[ReplayInfo]:
         found = []
@@ -154,6 +165,7 @@ class ReplayRunner:
         return stored
 
     def _play(self, stored: StoredSweep, plan: ReplayPlan, *, emit: Emit, cancel: threading.Event) -> RunResult | None:
+        """Each repeat not yet done, one run each (a repeat cut short runs again); the last run, None when cancelled."""
         spec = stored.spec
         replay = spec.replay
         assert replay is not None
@@ -161,22 +173,43 @@ class ReplayRunner:
         engine = replay_engine(workload, plan, self.fio_executable)
         site = LocalSite(spec, engine, self.default_dir)
         ledger = TargetLedger.of(self.store, site.plan, site.size_bytes)
+        todo = [r for r in range(spec.repeats) if (0, r) not in stored.done]
+        result = None
         try:
             emit(ReplayStarted(replay_id=stored.id, name=stored.name, label=replay_label(replay, workload.target),
                                io_count=len(plan.records), expected_s=plan.expected_s, engine=engine.name,
                                engine_reason=engine.reason, notes=list(replay.notes)))
-            if site.set_up(lambda event: None):
+            if todo and site.set_up(lambda event: None):
                 ledger.wrote(site.layout_bytes)
-            point = Point(workload, 1, Count.of(0, 1, "exact", "point", "the trace"), stored.id, 0,
-                          {**spec.tags, "replay": replay.recorded.source}, ledger.state())
-            result = measure_point(site, point, emit=_progress_of(replay, emit), cancel=cancel,
-                                   clock=Clock(plan.expected_s or 0.0), sys_root=self.sys_root)
-            if result is None:
-                return None
-            ledger.wrote(result.write.io_bytes)
-            return self.store.add_run(_honest(result, replay), point_index=0)
+            for repeat in todo:
+                count = Count.of(spec.repeats - len(todo) + todo.index(repeat), spec.repeats, "exact", "point",
+                                 "the trace's repeats")
+                point = Point(workload, count.done + 1, count, stored.id, repeat,
+                              {**spec.tags, "replay": replay.recorded.source}, ledger.state())
+                result = measure_point(site, point, emit=_progress_of(replay, emit), cancel=cancel,
+                                       clock=Clock(plan.expected_s or 0.0), sys_root=self.sys_root)
+                if result is None:
+                    return None
+                ledger.wrote(result.write.io_bytes)
+                self._keep_timing(stored, plan, engine)
+                result = self.store.add_run(_honest(result, replay), point_index=0)
+            return result
         finally:
             site.tear_down(keep=workload.keep_file)
+
+    def _keep_timing(self, stored: StoredSweep, plan: ReplayPlan, engine: ReplayEngine) -> None:
+        """How the last repeat issued its I/Os, kept with the replay."""
+        replay = stored.spec.replay
+        if engine.issued_ns is None or replay is None:
+            return
+        timing = issue_timing(plan, engine.issued_ns, _step_s(replay))
+        self.store.set_sweep_spec(stored.id, stored.spec.model_copy(update={
+            "replay": replay.model_copy(update={"issued": timing})}))
+
+
+def _step_s(replay: ReplaySpec) -> int:
+    series = replay.recorded.series
+    return int(series[0].span_s) if series else series_step_s(replay.recorded.duration_s)
 
 
 def _replanned(spec: SweepSpec) -> ReplayPlan:

@@ -25,6 +25,7 @@ from ssdprof.model.trace import TraceError, TraceFormat, TraceSummary
 from ssdprof.model.workload import MAX_BLOCK_SIZE_BYTES, MAX_RUNTIME_S
 from ssdprof.target.plan import whole_device_bytes
 from ssdprof.trace.describe import describe
+from ssdprof.trace.mapping import ReplayRefused
 from ssdprof.trace.plan import ReplayPlan, plan_replay
 from ssdprof.trace.reader import load_trace
 from ssdprof.trace.records import TraceRecords
@@ -38,7 +39,7 @@ _ASSUMED_LANE_IOPS = 2000.0
 real time is shown live."""
 
 register({
-    "trace": FieldRule("--trace", "a fio iolog (v2 or v3), a blktrace file or an MSR-Cambridge CSV (.csv or .csv.gz)",
+    "trace": FieldRule("TRACE", "a fio iolog (v2 or v3), a blktrace file or an MSR-Cambridge CSV (.csv or .csv.gz)",
                        "trace", "hm_1.csv.gz"),
     "timing": FieldRule("--timing", "as-recorded or fastest", "timing", "as-recorded"),
     "lanes": FieldRule("--qd", f"1–{MAX_REPLAY_DEPTH} I/Os in flight at most", "queue depth", "16"),
@@ -67,6 +68,8 @@ class ReplayRequest(BaseModel):
     engine: EngineName | None = None
     allow_overwrite: bool = False
     keep_file: bool = False
+    repeats: int = Field(default=1, ge=1, le=100, description="play the trace this many times (each a run): two "
+                                                              "targets' repeats compare with a Welch verdict")
     name: str | None = Field(default=None, max_length=200)
     tags: Tags = Field(default_factory=dict)
 
@@ -149,9 +152,11 @@ def _plan(request: ReplayRequest, records: TraceRecords, size: int) -> ReplayPla
     try:
         return plan_replay(records, selection=request.selection, timing=request.timing, queue_depth=request.lanes,
                            target_bytes=size, mapping=request.mapping, align_bytes=512 if request.direct else None)
-    except TraceError as exc:
-        field = "mapping" if "wrap" in str(exc) else "selection" if "trace has no" in str(exc) else "trace"
+    except ReplayRefused as exc:
+        field = {"target": "target", "direct": "direct"}.get(exc.about, exc.about)
         raise WorkloadError([problem(field, str(exc), with_rule=False)]) from None
+    except TraceError as exc:  # the part chosen: a disk or host the trace lacks, an empty window
+        raise WorkloadError([problem("selection", str(exc), with_rule=False)]) from None
 
 
 def _sweep_request(request: ReplayRequest, replay: ReplayPlan | None, size: int) -> SweepRequest:
@@ -168,7 +173,8 @@ def _sweep_request(request: ReplayRequest, replay: ReplayPlan | None, size: int)
                          runtime_s=min(max(runtime, 0.001), MAX_RUNTIME_S), ramp_s=0,
                          size_bytes=max(size, block * lanes), target=request.target, direct=request.direct,
                          engine=request.engine, allow_overwrite=request.allow_overwrite, keep_file=request.keep_file)
-    return SweepRequest(base=base, name=request.name, tags={**request.tags, "replay": records.source if records else ""})
+    return SweepRequest(base=base, name=request.name, repeats=request.repeats,
+                        tags={**request.tags, "replay": records.source if records else ""})
 
 
 def _main_size(records: TraceRecords) -> int:

@@ -52,7 +52,11 @@ class ReplayResult(BaseModel):
     created_at: str = ""
     name: str = ""
     status: SweepState
-    run_id: int | None = Field(default=None, description="the stored run (latency bins, per-second series, the job)")
+    run_id: int | None = Field(default=None, description="the last stored run (latency bins, per-second series, the job): "
+                                                         "the figures below are its")
+    run_ids: list[int] = Field(default_factory=list, description="every repeat's run (compare two replays' runs for "
+                                                                 "a Welch verdict)")
+    repeats: int = 1
     spec: ReplaySpec
     label: str = Field(description="e.g. 'hm_1.csv as recorded, 16 lanes, on /dev/nvme0n1'")
     target: str = ""

@@ -48,8 +48,9 @@ def _settings(b: Builder, result: ReplayResult) -> None:
         ["in flight", f"at most {spec.lanes} (lanes issuing one I/O at a time)"],
         ["offsets", spec.mapping.label],
         ["engine", result.engine or "–"],
-        ["replayed", f"{fmt_count(result.read_io_count)} reads ({format_amount(result.read_io_bytes)}), "
-                     f"{fmt_count(result.write_io_count)} writes ({format_amount(result.write_io_bytes)})"],
+        ["replayed", f"{result.read_io_count:,} reads ({format_amount(result.read_io_bytes)}), "
+                     f"{result.write_io_count:,} writes ({format_amount(result.write_io_bytes)})"
+                     + (f", the last of {result.repeats} repeats" if result.repeats > 1 else "")],
         ["rate", f"{fmt_count(result.read_iops)} read IOPS ({fmt_mb(result.read_bw_bytes_per_s)} MB/s), "
                  f"{fmt_count(result.write_iops)} write IOPS ({fmt_mb(result.write_bw_bytes_per_s)} MB/s)"],
     ]
@@ -57,7 +58,7 @@ def _settings(b: Builder, result: ReplayResult) -> None:
 
 
 def _latency(b: Builder, result: ReplayResult) -> None:
-    rows = [[beside.direction, fmt_count(beside.recorded_count), fmt_count(beside.replayed_count),
+    rows = [[beside.direction, f"{beside.recorded_count:,}", f"{beside.replayed_count:,}",
              fmt_us(beside.recorded_p50_ns), fmt_us(beside.replayed_p50_ns), fmt_us(beside.recorded_p99_ns),
              fmt_us(beside.replayed_p99_ns), fmt_us(beside.recorded_mean_ns), fmt_us(beside.replayed_mean_ns)]
             for beside in result.latency if beside.recorded_count or beside.replayed_count]
@@ -71,12 +72,12 @@ def _latency(b: Builder, result: ReplayResult) -> None:
 def _trace(b: Builder, summary: TraceSummary) -> None:
     b.heading(f"What {summary.source} holds (the part replayed)")
     rows = [
-        ["I/Os", f"{fmt_count(summary.io_count)}: {fmt_count(summary.read_count)} reads ({summary.read_pct:.0f} %), "
-                 f"{fmt_count(summary.write_count)} writes"],
+        ["I/Os", f"{summary.io_count:,}: {summary.read_count:,} reads ({summary.read_pct:.0f} %), "
+                 f"{summary.write_count:,} writes"],
         ["bytes", f"{format_amount(summary.read_bytes)} read, {format_amount(summary.write_bytes)} written"],
         ["span", f"{summary.duration_s:.3g} s" if summary.timed else "no time recorded"],
         ["offsets", f"{format_amount(summary.offset_min_bytes)} to {format_amount(summary.offset_end_bytes)}"],
-        ["disks", ", ".join(f"{s.host + ' ' if s.host else ''}{s.disk} ({fmt_count(s.io_count)})"
+        ["disks", ", ".join(f"{s.host + ' ' if s.host else ''}{s.disk} ({s.io_count:,})"
                             for s in summary.streams) or "–"],
         ["most in flight", str(summary.peak_in_flight) if summary.peak_in_flight is not None else "not recorded"],
     ]

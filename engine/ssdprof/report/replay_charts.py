@@ -22,7 +22,8 @@ def rates_chart(result: ReplayResult) -> Chart | None:
         plot = axes[0]
         for direction, colour in (("read", PALETTE[0]), ("write", PALETTE[1])):
             for side, style in (("recorded", "--"), ("replayed", "-")):
-                _level(plot, result.rates, f"{side}_{direction}_iops", colour, style, f"{direction}s {side}")
+                _level(plot, result.rates, f"{side}_{direction}_iops", colour=colour, style=style,
+                       label=f"{direction}s {side}")
         plot.set_xlim(left=0)
         plot.set_ylim(bottom=0)
         plot.set_xlabel("time from the first I/O, s")
@@ -35,7 +36,7 @@ def rates_chart(result: ReplayResult) -> Chart | None:
                  "trace's own I/Os counted per step, replayed: fio's per-second counts on the same steps.", svg)
 
 
-def _level(plot: Axes, rates: list[RateStep], field: str, colour: str, style: str, label: str) -> None:
+def _level(plot: Axes, rates: list[RateStep], field: str, *, colour: str, style: str, label: str) -> None:
     steps = [r for r in rates if getattr(r, field) is not None]
     if not steps or not any(getattr(r, field) for r in steps):
         return
