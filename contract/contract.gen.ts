@@ -457,6 +457,8 @@ export interface EngineInfo {
   /** outstanding I/Os per job actually achievable */
   effective_queue_depth: number;
   direct: boolean;
+  /** the portable engine's I/O loop: native (the compiled ssdprof-io) or python (the last resort where no compiled loop runs here); empty for fio */
+  loop: string;
 }
 
 export interface EngineInfoResult {

@@ -48,6 +48,8 @@ class EngineInfo(BaseModel):
     reason: str = Field(default="", description="why this engine was chosen")
     effective_queue_depth: int = Field(default=1, description="outstanding I/Os per job actually achievable")
     direct: bool = True
+    loop: str = Field(default="", description="the portable engine's I/O loop: native (the compiled ssdprof-io) or python "
+                                              "(the last resort where no compiled loop runs here); empty for fio")
 
 
 class Environment(BaseModel):
