@@ -2993,7 +2993,7 @@ export const SWEEP_STATE_VALUES = ["running", "done", "cancelled", "stopped", "f
 export type SweepState = (typeof SWEEP_STATE_VALUES)[number];
 
 /** Every value of ssdprof.model.status.SweepKind, in order. */
-export const SWEEP_KIND_VALUES = ["sweep", "pts", "sustain"] as const;
+export const SWEEP_KIND_VALUES = ["sweep", "pts", "sustain", "replay"] as const;
 export type SweepKind = (typeof SWEEP_KIND_VALUES)[number];
 
 /** Every value of ssdprof.model.status.ReferenceStatus, in order. */

@@ -10,19 +10,24 @@ import argparse
 import sys
 import threading
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ssdprof.app.planner import validated
-from ssdprof.app.replay_planner import DEFAULT_LANES, ReplayRequest
 from ssdprof.cli.flags import command, common, positive_int
-from ssdprof.model.quantities import format_amount, format_size
-from ssdprof.model.replay import MAX_REPLAY_DEPTH, OffsetMapping, ReplayTiming, TraceSelection
-from ssdprof.model.replay_events import ReplayEvent, ReplayFinished, ReplayProgress, ReplayStarted
-from ssdprof.model.replay_results import ReplayResult
-from ssdprof.model.trace import TraceFormat, TraceSummary
-from ssdprof.store.db import Store
 
-__all__ = ["format_replay", "format_trace", "handle", "register"]
+if TYPE_CHECKING:
+    from ssdprof.app.replay_planner import ReplayRequest
+    from ssdprof.model.replay_events import ReplayEvent
+    from ssdprof.model.replay_results import ReplayResult
+    from ssdprof.model.trace import TraceSummary
+    from ssdprof.store.db import Store
+
+__all__ = ["FORMATS", "MAPPINGS", "TIMINGS", "format_replay", "format_trace", "handle", "register"]
+
+# The choices as the engine's enums spell them (model/trace.TraceFormat, model/replay; a test holds them equal),
+# written here so that the parser loads no pydantic model.
+FORMATS = ("fio-iolog-v2", "fio-iolog-v3", "blktrace", "msr-csv")
+TIMINGS = ("as-recorded", "fastest")
+MAPPINGS = ("exact", "wrap", "scale")
 
 
 def register(sub: Any) -> None:
@@ -32,14 +37,12 @@ def register(sub: Any) -> None:
                      "  ssdprof replay hm_1.csv.gz --target /dev/nvme1n1 --allow-overwrite --offsets wrap --from 0 --to 600\n"
                      "  ssdprof replay capture.blktrace.0 --target ~/ssdtest --timing fastest --qd 32 --repeat 3")
     parser.add_argument("trace", nargs="?", type=Path, help="the trace file (format told by its content)")
-    parser.add_argument("--format", choices=[f.value for f in TraceFormat], help="insist on this format")
+    parser.add_argument("--format", choices=FORMATS, help="insist on this format")
     parser.add_argument("--target", help="a folder (a test file as large as the trace's region), a file or a device")
-    parser.add_argument("--timing", choices=[t.value for t in ReplayTiming], default=ReplayTiming.AS_RECORDED.value)
-    parser.add_argument("--qd", dest="lanes", type=positive_int, default=DEFAULT_LANES,
-                        help=f"I/Os in flight at most, 1-{MAX_REPLAY_DEPTH} (default {DEFAULT_LANES})")
-    parser.add_argument("--offsets", dest="mapping", choices=[m.value for m in OffsetMapping],
-                        default=OffsetMapping.EXACT.value, help="a trace beyond the target: refused (exact), wrapped "
-                                                                "or scaled onto it")
+    parser.add_argument("--timing", choices=TIMINGS, default=TIMINGS[0])
+    parser.add_argument("--qd", dest="lanes", type=positive_int, help="I/Os in flight at most (default 16)")
+    parser.add_argument("--offsets", dest="mapping", choices=MAPPINGS, default=MAPPINGS[0],
+                        help="a trace beyond the target: refused (exact), wrapped or scaled onto it")
     parser.add_argument("--disk", dest="disks", action="append", default=[], help="replay only this disk of the trace")
     parser.add_argument("--trace-host", dest="trace_hosts", action="append", default=[],
                         help="replay only this recording host's I/Os (MSR's Hostname)")
@@ -64,14 +67,18 @@ def register(sub: Any) -> None:
 
 
 def request_from_args(args: argparse.Namespace) -> ReplayRequest:
-    if args.trace is None:
-        from ssdprof.model.problems import WorkloadError
+    from ssdprof.app.planner import validated
+    from ssdprof.app.replay_planner import ReplayRequest
+    from ssdprof.model.problems import WorkloadError
+    from ssdprof.model.replay import TraceSelection
 
+    if args.trace is None:
         raise WorkloadError.single("trace", "TRACE", "name the trace file to replay (or --show ID, --list, --resume ID)")
     selection = validated(TraceSelection, hosts=args.trace_hosts, disks=args.disks, start_s=args.start_s,
                           end_s=args.end_s)
-    values = {k: getattr(args, k) for k in ("format", "target", "size_bytes", "engine", "name") if getattr(args, k)}
-    return validated(ReplayRequest, trace=str(args.trace), selection=selection, timing=args.timing, lanes=args.lanes,
+    values = {k: getattr(args, k) for k in ("format", "target", "size_bytes", "engine", "name", "lanes")
+              if getattr(args, k)}
+    return validated(ReplayRequest, trace=str(args.trace), selection=selection, timing=args.timing,
                      mapping=args.mapping, direct=not args.buffered, allow_overwrite=args.allow_overwrite,
                      keep_file=args.keep_file, repeats=args.repeats, tags=args.tags, **values)
 
@@ -127,6 +134,8 @@ def _print_result(args: argparse.Namespace, result: ReplayResult) -> int:
 
 
 def format_trace(summary: TraceSummary) -> str:
+    from ssdprof.model.quantities import format_amount, format_size
+
     lines = [f"{summary.source}: {summary.format.label}",
              f"  {summary.io_count:,} I/Os: {summary.read_count:,} reads ({summary.read_pct:.0f} %), "
              f"{summary.write_count:,} writes; {format_amount(summary.read_bytes)} read, "
@@ -170,6 +179,8 @@ class _Printer:
         self._last_s = -10.0
 
     def handle(self, event: ReplayEvent) -> None:
+        from ssdprof.model.replay_events import ReplayFinished, ReplayProgress, ReplayStarted
+
         if isinstance(event, ReplayStarted):
             self._say(f"replay {event.replay_id}: {event.label}; {event.io_count:,} I/Os; {event.engine_reason}")
         elif isinstance(event, ReplayProgress) and event.elapsed_s - self._last_s >= 5:

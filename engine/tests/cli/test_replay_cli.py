@@ -49,3 +49,12 @@ def test_a_small_replay_runs_is_stored_and_its_report_page_written(disk_dir: Pat
     assert pdf.read_bytes().startswith(b"%PDF") and f"replay {result.id}" in done.stderr
     shown = ssdprof("--show", str(result.id), "--db", db)
     assert shown.stdout.startswith(f"replay {result.id}: t.csv as recorded, 4 in flight at most")
+
+
+def test_the_parsers_choices_are_the_engines_own_words() -> None:
+    from ssdprof.cli.replay import FORMATS, MAPPINGS, TIMINGS
+    from ssdprof.model.replay import OffsetMapping, ReplayTiming
+    from ssdprof.model.trace import TraceFormat
+
+    assert tuple(f.value for f in TraceFormat) == FORMATS
+    assert tuple(t.value for t in ReplayTiming) == TIMINGS and tuple(m.value for m in OffsetMapping) == MAPPINGS
