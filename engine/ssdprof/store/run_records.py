@@ -87,9 +87,19 @@ class RunRecords:
         user, machine = who_and_where()
         return result.model_copy(update={"measured_by": user, "measured_on": machine})
 
-    def add_run(self, result: RunResult, point_index: int | None = None) -> RunResult:
+    def add_run(self, result: RunResult, point_index: int | None = None, uid: str | None = None) -> RunResult:
         """Commit one finished point; returns it with its id (and who measured it, where)."""
-        return self._insert_run(self._stamped(result), uuid.uuid4().hex, point_index)
+        return self._insert_run(self._stamped(result), uid or uuid.uuid4().hex, point_index)
+
+    def stored_uids(self, uids: Sequence[str]) -> dict[str, int]:
+        """Which of these run keys are stored already, and as which run."""
+        found: dict[str, int] = {}
+        keys = list(dict.fromkeys(uids))
+        for start in range(0, len(keys), _CHUNK):
+            chunk = keys[start:start + _CHUNK]
+            rows = self._db.execute(f"SELECT uid, id FROM runs WHERE uid IN ({', '.join('?' * len(chunk))})", chunk)
+            found.update({str(row[0]): int(row[1]) for row in rows})
+        return found
 
     # reading ------------------------------------------------------------------------------
 

@@ -34,6 +34,7 @@ from ssdprof.app.service.charts import Charts
 from ssdprof.app.service.curves import Curves
 from ssdprof.app.service.drive import Drives
 from ssdprof.app.service.hosts import Hosts
+from ssdprof.app.service.imports import Imports
 from ssdprof.app.service.predict import Models
 from ssdprof.app.service.pts import PtsTests
 from ssdprof.app.service.registry import Handler, RpcError, handlers_of, handles
@@ -82,7 +83,7 @@ class EngineService:
                                                            Curves(self.store, self._sweeps, analysis.library), self._pts,
                                                            Summaries(self.store, analysis.runs,
                                                                      analysis.library), ScaleUp(analysis.runs),
-                                                           self._sustain, Drives(ssh)])
+                                                           self._sustain, Drives(ssh), Imports(self.store)])
 
     def call(self, method: str, raw_params: Any) -> BaseModel:
         """Validate ``raw_params`` against the contract and run the method; raises RpcError."""
