@@ -30,7 +30,7 @@ from ssdprof.trace.plan import ReplayPlan, plan_replay
 from ssdprof.trace.reader import load_trace
 from ssdprof.trace.records import TraceRecords
 
-__all__ = ["DEFAULT_LANES", "ReplayJob", "ReplayRequest", "plan_replay_request", "trace_sha256"]
+__all__ = ["DEFAULT_LANES", "ReplayJob", "ReplayRequest", "describe_trace", "plan_replay_request", "trace_sha256"]
 
 DEFAULT_LANES = 16
 _MiB = 1 << 20
@@ -111,6 +111,12 @@ def plan_replay_request(request: ReplayRequest, *, check_target: bool = False, d
                         mapping=request.mapping, target_bytes=size, recorded=recorded, notes=list(replay.notes))
     return ReplayJob(spec.model_copy(update={"replay": stored, "name": request.name or f"replay {records.source}"}),
                      replay, describe(records))
+
+
+def describe_trace(path: str, fmt: TraceFormat | None = None) -> TraceSummary:
+    """What the trace at ``path`` holds (``trace.describe``, ``ssdprof replay --describe``); a trace that cannot be
+    read is the trace field's problem, with its first bad line."""
+    return describe(_load(ReplayRequest(trace=path, format=fmt)))
 
 
 def trace_sha256(path: Path) -> str:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -84,42 +83,47 @@ def request_from_args(args: argparse.Namespace) -> ReplayRequest:
 
 
 def handle(args: argparse.Namespace, store: Store) -> int:
-    from ssdprof.app.replay import ReplayRunner, replay_engine
-    from ssdprof.app.replay_planner import plan_replay_request
+    from ssdprof.app.contract.replay import ReplayIdParams, ReplayResumeParams
+    from ssdprof.app.kinds.kind import Context
+    from ssdprof.app.kinds.replay import REPLAY  # the trace readers, numpy and the runner load for this only
+    from ssdprof.cli.foreground import run_job
 
-    runner = ReplayRunner(store)
+    ctx = Context(store)
     if args.list:
-        replays = runner.listed()
+        replays = REPLAY.listed(ctx, None).replays
         print("[" + ",\n".join(r.model_dump_json() for r in replays) + "]" if args.json else "\n".join(
             f"{r.id}  {r.created_at[:19]}  {r.status:<9} {r.label}" for r in replays))
         return 0
     if args.show is not None:
-        return _print_result(args, runner.result(args.show))
-    job = None
+        return _print_result(args, REPLAY.result(ReplayIdParams(replay_id=args.show), ctx))
+    if args.describe:
+        summary = _describe(args)
+        print(summary.model_dump_json(indent=2) if args.json else format_trace(summary))
+        return 0
     if args.resume is None:
-        request = request_from_args(args)
-        job = plan_replay_request(request, check_target=not args.describe)
-        if args.describe:
-            print(job.whole.model_dump_json(indent=2) if args.json else format_trace(job.whole))
-            return 0
-        replay_engine(job.spec.points[0], job.plan)  # refused (no fio, the portable engine) before anything runs
+        plan = REPLAY.plan(request_from_args(args), ctx, to_run=not args.estimate)
+        estimate = REPLAY.estimate(plan, ctx)
         if args.estimate:
-            replay = job.spec.replay
-            assert replay is not None
-            print(replay.model_dump_json(indent=2) if args.json else "\n".join(
-                [format_trace(replay.recorded), *replay.notes]))
+            print(estimate.model_dump_json(indent=2) if args.json else "\n".join(
+                [format_trace(estimate.replayed), estimate.region, *estimate.notes]))
             return 0
-        print("\n".join(job.plan.notes), file=sys.stderr)
-    cancel = threading.Event()
-    try:
-        outcome = runner.run(job, resume_id=args.resume, on_event=_Printer().handle, cancel=cancel)
-    except KeyboardInterrupt:
-        cancel.set()
-        print("ssdprof: cancelled; finished repeats are kept. Run the rest with: ssdprof replay --resume ID",
-              file=sys.stderr)
+        print("\n".join(line for line in (estimate.region, *estimate.notes) if line), file=sys.stderr)
+    else:
+        plan = REPLAY.resume(ReplayResumeParams(replay_id=args.resume), ctx)
+    outcome = run_job(ctx, REPLAY, plan, _Printer().handle)
+    if outcome.status == "cancelled":
+        print(f"ssdprof: cancelled; finished repeats are kept. Run the rest with: ssdprof replay --resume "
+              f"{outcome.replay_id}", file=sys.stderr)
         return 130
     _print_result(args, outcome.result)
     return 0 if outcome.status == "done" else 1
+
+
+def _describe(args: argparse.Namespace) -> TraceSummary:
+    from ssdprof.app.replay_planner import describe_trace
+
+    request = request_from_args(args)
+    return describe_trace(request.trace, request.format)
 
 
 def _print_result(args: argparse.Namespace, result: ReplayResult) -> int:
