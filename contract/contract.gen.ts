@@ -76,9 +76,9 @@ export interface CephOsdHostsResult {
 export interface ChartPoint {
   /** in the unit the chart names (bytes, queue depth, % reads, IOPS, or a bar's index) */
   x: number;
-  /** mean of the point's runs, in the chart's unit; None when none has the metric */
+  /** mean of the point's runs, in the chart's unit (a latency percentile of several runs: the percentile of all their I/Os, from their added bins); None when none has the metric */
   y: number | null;
-  /** half the 95 % confidence interval of the mean (Student's t); None below 2 */
+  /** half the 95 % confidence interval of the mean (Student's t); None below 2 and for a percentile */
   half_width: number | null;
   /** how many runs the mean is of */
   n: number;
@@ -714,8 +714,13 @@ export interface GroupVerdict {
   same_setting: boolean;
   a_run_ids: number[];
   b_run_ids: number[];
+  /** A's runs' values: mean ± CI (of a percentile: the mean of the runs' own, what Welch's test compares) */
   a: MeanInterval;
   b: MeanInterval;
+  /** of a latency percentile (lat_ns_p50, lat_ns_p99, lat_ns_p99_9: all I/Os, reads and writes together), in the unit of the means: the percentile of all the group's runs' I/Os, from their added histogram bins; null for other metrics, or where a run's bins are not known */
+  a_pooled: number | null;
+  /** of a latency percentile (lat_ns_p50, lat_ns_p99, lat_ns_p99_9: all I/Os, reads and writes together), in the unit of the means: the percentile of all the group's runs' I/Os, from their added histogram bins; null for other metrics, or where a run's bins are not known */
+  b_pooled: number | null;
   /** mean(B) - mean(A), relative to mean(A) */
   diff_pct: number | null;
   /** Welch's t-test, two-sided; null without 2 repeats a side */
@@ -1045,12 +1050,14 @@ export interface MeanInterval {
 }
 
 export interface MeanValue {
-  /** the mean of the runs, in the metric's unit */
+  /** the mean of the runs, in the metric's unit; of a percentile, the percentile of all the runs' I/Os together (pooled) */
   mean: number;
-  /** half the 95 % confidence interval (Student's t); None below 2 */
+  /** half the 95 % confidence interval (Student's t); None below 2 and for a pooled percentile */
   half_width: number | null;
   /** how many runs have the metric */
   n: number;
+  /** a percentile of several runs' I/Os together, from their added histogram bins (not a mean) */
+  pooled: boolean;
 }
 
 export interface MeasuredPoint {
@@ -1107,10 +1114,12 @@ export interface PeopleResult {
 
 export interface PercentileCurve {
   label: string;
-  /** read or write: the direction with the most I/Os */
+  /** whose I/Os: 'all I/Os' (reads and writes together), or 'read' or 'write' where the run did only that */
   direction: string;
-  /** the cumulative distribution of total latency, from the histogram bins */
+  /** the cumulative distribution of total latency of all the run's I/Os, from the merged histogram bins */
   points: PercentilePoint[];
+  /** each direction's own, where the run read and wrote */
+  by_direction: PercentileSeries[];
 }
 
 export interface PercentilePoint {
@@ -1118,6 +1127,12 @@ export interface PercentilePoint {
   lat_ns: number;
   /** the share of I/Os at or below it, in % */
   percentile: number;
+}
+
+export interface PercentileSeries {
+  /** 'read' or 'write' */
+  direction: string;
+  points: PercentilePoint[];
 }
 
 export interface PlannedFile {
@@ -1247,6 +1262,10 @@ export interface ProgressSample {
   write_lat_ns_mean: number | null;
   read_lat_ns_p99: number | null;
   write_lat_ns_p99: number | null;
+  /** all the interval's I/Os, reads and writes together, I/O-weighted */
+  lat_ns_mean: number | null;
+  /** all the interval's I/Os: the p99 of the reads' and writes' merged bins (null: none recorded) */
+  lat_ns_p99: number | null;
   host: string;
   ramping: boolean;
 }
@@ -1856,10 +1875,14 @@ export interface RunPoint {
   iops: MeanValue | null;
   /** bandwidth in bytes/s, both directions */
   bw_bytes_per_s: MeanValue | null;
-  /** mean total latency in ns, I/O-weighted */
+  /** mean total latency in ns over all I/Os, I/O-weighted */
   lat_ns_mean: MeanValue | null;
-  /** the mean of the runs' p99 total latency in ns (the worse direction's) */
+  /** p99 total latency in ns of all the I/Os, reads and writes together, from the merged bins (of several runs: their added bins) */
   lat_ns_p99: MeanValue | null;
+  /** the reads' own p99 (ns), where the setting reads and writes */
+  read_lat_ns_p99: MeanValue | null;
+  /** the writes' own p99 (ns), where the setting reads and writes */
+  write_lat_ns_p99: MeanValue | null;
 }
 
 /** A finished measurement point: the aggregate, every host, and how it was obtained. */
@@ -1877,6 +1900,8 @@ export interface RunResult {
   hosts: HostResult[];
   read: DirectionStats;
   write: DirectionStats;
+  /** all I/Os, reads and writes together (fio's unified_rw_reporting=mixed): IOPS and bandwidth added, the mean I/O-weighted, percentiles from the two directions' merged histogram bins (null where a direction has none); a run of one direction: that direction. Without bins. Filled from read and write when not given */
+  mixed: DirectionStats;
   progress: ProgressSample[];
   tags: Record<string, string>;
   /** measured or imported:<file name> */
@@ -3481,4 +3506,4 @@ export const REFERENCE_STATUS_VALUES = ["matched", "unstated", "mismatch"] as co
 export type ReferenceStatus = (typeof REFERENCE_STATUS_VALUES)[number];
 
 /** Every metric's display name and unit (a value in the metric's own unit is divided by scale), from ssdprof.analysis.metrics.METRIC_NAMES. */
-export const METRIC_NAMES = {"iops": {"label": "IOPS", "unit": "IOPS", "scale": 1.0, "title": "IOPS"}, "bw_bytes_per_s": {"label": "bandwidth", "unit": "MB/s", "scale": 1000000.0, "title": "bandwidth (MB/s)"}, "lat_ns_mean": {"label": "mean latency", "unit": "µs", "scale": 1000.0, "title": "mean latency (µs)"}, "lat_ns_p50": {"label": "median latency", "unit": "µs", "scale": 1000.0, "title": "median latency (µs)"}, "lat_ns_p99": {"label": "p99 latency", "unit": "µs", "scale": 1000.0, "title": "p99 latency (µs)"}, "lat_ns_p99_9": {"label": "p99.9 latency", "unit": "µs", "scale": 1000.0, "title": "p99.9 latency (µs)"}, "read_iops": {"label": "read IOPS", "unit": "IOPS", "scale": 1.0, "title": "read IOPS (IOPS)"}, "write_iops": {"label": "write IOPS", "unit": "IOPS", "scale": 1.0, "title": "write IOPS (IOPS)"}, "read_bw_bytes_per_s": {"label": "read bandwidth", "unit": "MB/s", "scale": 1000000.0, "title": "read bandwidth (MB/s)"}, "write_bw_bytes_per_s": {"label": "write bandwidth", "unit": "MB/s", "scale": 1000000.0, "title": "write bandwidth (MB/s)"}, "read_lat_ns_mean": {"label": "mean read latency", "unit": "µs", "scale": 1000.0, "title": "mean read latency (µs)"}, "write_lat_ns_mean": {"label": "mean write latency", "unit": "µs", "scale": 1000.0, "title": "mean write latency (µs)"}, "read_lat_ns_p99": {"label": "p99 read latency", "unit": "µs", "scale": 1000.0, "title": "p99 read latency (µs)"}, "write_lat_ns_p99": {"label": "p99 write latency", "unit": "µs", "scale": 1000.0, "title": "p99 write latency (µs)"}} as const satisfies Record<string, { label: string; unit: string; scale: number; title: string }>;
+export const METRIC_NAMES = {"iops": {"label": "IOPS", "unit": "IOPS", "scale": 1.0, "title": "IOPS"}, "bw_bytes_per_s": {"label": "bandwidth", "unit": "MB/s", "scale": 1000000.0, "title": "bandwidth (MB/s)"}, "lat_ns_mean": {"label": "mean latency, all I/Os", "unit": "µs", "scale": 1000.0, "title": "mean latency, all I/Os (µs)"}, "lat_ns_p50": {"label": "median latency, all I/Os", "unit": "µs", "scale": 1000.0, "title": "median latency, all I/Os (µs)"}, "lat_ns_p99": {"label": "p99 latency, all I/Os", "unit": "µs", "scale": 1000.0, "title": "p99 latency, all I/Os (µs)"}, "lat_ns_p99_9": {"label": "p99.9 latency, all I/Os", "unit": "µs", "scale": 1000.0, "title": "p99.9 latency, all I/Os (µs)"}, "read_iops": {"label": "read IOPS", "unit": "IOPS", "scale": 1.0, "title": "read IOPS (IOPS)"}, "write_iops": {"label": "write IOPS", "unit": "IOPS", "scale": 1.0, "title": "write IOPS (IOPS)"}, "read_bw_bytes_per_s": {"label": "read bandwidth", "unit": "MB/s", "scale": 1000000.0, "title": "read bandwidth (MB/s)"}, "write_bw_bytes_per_s": {"label": "write bandwidth", "unit": "MB/s", "scale": 1000000.0, "title": "write bandwidth (MB/s)"}, "read_lat_ns_mean": {"label": "mean read latency", "unit": "µs", "scale": 1000.0, "title": "mean read latency (µs)"}, "write_lat_ns_mean": {"label": "mean write latency", "unit": "µs", "scale": 1000.0, "title": "mean write latency (µs)"}, "read_lat_ns_p99": {"label": "p99 read latency", "unit": "µs", "scale": 1000.0, "title": "p99 read latency (µs)"}, "write_lat_ns_p99": {"label": "p99 write latency", "unit": "µs", "scale": 1000.0, "title": "p99 write latency (µs)"}} as const satisfies Record<string, { label: string; unit: string; scale: number; title: string }>;

@@ -75,7 +75,8 @@ class EngineService:
         """The one measurement running in this session, whatever its kind."""
         self._lock = threading.Lock()
         self._handlers: dict[str, Handler] = handlers_of(
-            [self, Runs(self.store), analysis, models, Charts(analysis.summaries, analysis.runs, analysis.library),
+            [self, Runs(self.store), analysis, models, Charts(analysis.summaries, analysis.runs, analysis.library,
+                                                               self.store.latency_bins),
              Hosts(self.store, ssh), RunQueries(self.store), Summaries(self.store, analysis.runs, analysis.library),
              ScaleUp(analysis.runs), Drives(ssh), Imports(self.store), Traces()],
             kind_handlers(self.jobs, ctx))
