@@ -124,6 +124,8 @@ export interface ChartSet {
   points: RunPoint[];
   /** whether runs of one setting were pooled on request, beyond the repeats a sweep asked for */
   pooled_same_setting: boolean;
+  /** set when the runs drawn (and earlier runs beside them) have latencies of different kinds, e.g. total vs completion only */
+  latency_note: string;
 }
 
 export interface ChartsParams {
