@@ -429,6 +429,8 @@ def main() -> int:
     parser.add_argument("--keep", action="store_true", help="keep the store (and time an existing one without rebuilding)")
     parser.add_argument("--measure", type=int, metavar="SWEEP", help=argparse.SUPPRESS)  # the child that measures
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--build-only", action="store_true",
+                        help="build the store (with --keep: beside it, what was built) and measure nothing: bench/ui.mjs's study")
     args = parser.parse_args()
     if args.measure is not None:
         print(json.dumps([f.__dict__ for f in measure(args.db, args.measure)]))
@@ -446,6 +448,8 @@ def main() -> int:
                 marker.write_text(json.dumps(built))
         print(f"{built['runs']} study runs x {HOSTS} hosts, +{RESULTS_POINTS * RESULTS_REPEATS} for Results; "
               f"built in {built['build_s']:.0f} s", file=sys.stderr)
+        if args.build_only:
+            return 0
         done = subprocess.run([PYTHON, __file__, "--db", location, "--measure", str(built["results_sweep"])],
                               capture_output=True, text=True, check=False)
         if done.returncode != 0:
