@@ -39,7 +39,7 @@ function compared(p: RunsCompareParams): RunsCompareResult {
   return { metric: 'iops', unit: 'IOPS', latency_note: '', summary: `${p.b_label} against ${p.a_label} at 30 setting(s): ...`,
     comparisons: SETTINGS.map((setting) => ({ setting, same_setting: true, drive_state_note: '', a_run_ids: [], b_run_ids: [],
       a: { n: 30, mean: 2000, stddev: 10, half_width: 4 }, b: { n: 30, mean: 1000, stddev: 10, half_width: 4 },
-      diff_pct: -50, p_value: 1e-9, significant: true, verdict: `${p.b_label} is 50.0 % lower than ${p.a_label}` })) };
+      diff_pct: -50, p_value: 1e-9, significant: true, a_pooled: null, b_pooled: null, verdict: `${p.b_label} is 50.0 % lower than ${p.a_label}` })) };
 }
 
 const study = () => fakeEngine({ 'runs.groups': groups, 'runs.bars': bars, 'runs.compare': compared });

@@ -17,8 +17,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from statistics import median
 
-from ssdprof.analysis.metrics import SETTING_FIELDS, metric_value, node_count, setting_fields
-from ssdprof.model.run_summary import AnyRun, R
+from ssdprof.analysis.metrics import SETTING_FIELDS, metric_value, setting_fields
+from ssdprof.model.run_summary import AnyRun, R, node_count
 
 __all__ = ["NO_SPLIT", "RECORDED", "Split", "comparable_split", "compare_drop", "differing_splits", "group_label", "key_name",
            "keys_of", "settings_of", "shared_settings", "split", "telling_apart"]

@@ -26,7 +26,7 @@ from ssdprof.model.status import RunStatus
 from ssdprof.model.workload import Workload
 
 __all__ = ["EMPTY_DIRECTION", "AnyRun", "DirectionSummary", "HostSummary", "LatencySummary", "R", "RunSummary",
-           "SpanSummary", "summarise"]
+           "SpanSummary", "node_count", "summarise"]
 
 
 class SpanSummary(NamedTuple):
@@ -117,6 +117,8 @@ class RunSummary:
     hosts: tuple[HostSummary, ...]
     read: DirectionSummary
     write: DirectionSummary
+    mixed: DirectionSummary = EMPTY_DIRECTION
+    """All I/Os, reads and writes together (:attr:`RunResult.mixed`)."""
     tags: dict[str, str] = field(default_factory=dict)
     cpu_busy_pct: float | None = None
     start_skew_ms: float | None = None
@@ -153,12 +155,23 @@ def host(result: HostResult) -> HostSummary:
                        result.link_limit_source)
 
 
+def node_count(run: AnyRun) -> int | None:
+    """Storage nodes behind a run, from its ``nodes`` tag (``ssdprof runs tag 12 nodes=3``): a fact of
+    the run the store indexes and analysis groups by."""
+    for key in ("nodes", "node_count", "storage_nodes"):
+        text = run.tags.get(key, "").strip()
+        if text.isdigit():
+            return int(text)
+    return None
+
+
 def summarise(run: RunResult, measured_by: str = "", measured_on: str = "") -> RunSummary:
     """The summary of a whole run: what the store writes when it saves one, and what it loads back."""
     return RunSummary(
         id=run.id, sweep_id=run.sweep_id, repeat=run.repeat, status=run.status, started_at=run.started_at,
         finished_at=run.finished_at, source=run.source, engine=run.engine, workload=run.workload,
         environment=run.environment, drive_state=run.drive_state, hosts=tuple(host(h) for h in run.hosts),
-        read=direction(run.read), write=direction(run.write), tags=dict(run.tags), cpu_busy_pct=run.cpu_busy_pct,
+        read=direction(run.read), write=direction(run.write), mixed=direction(run.mixed), tags=dict(run.tags),
+        cpu_busy_pct=run.cpu_busy_pct,
         start_skew_ms=run.start_skew_ms, measured_by=measured_by or run.measured_by,
         measured_on=measured_on or run.measured_on)

@@ -20,8 +20,6 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-import platformdirs
-
 from ssdprof.model.results import RunResult, ValidityWarning
 from ssdprof.model.run_summary import RunSummary
 from ssdprof.model.status import SweepKind, SweepState
@@ -38,14 +36,10 @@ from ssdprof.store.spec_choices import SpecChoiceRecords
 from ssdprof.store.summaries import SummaryReader
 
 __all__ = ["MIGRATIONS", "LedgerEntry", "RunFilter", "Store", "StoreUnavailable", "StoredPts", "StoredSweep",
-           "SweepRow", "default_db_path"]
+           "SweepRow"]
 
 _log = logging.getLogger("ssdprof.store")
 _MIGRATION_LOCK = 2_814_028  # PostgreSQL advisory lock: one process migrates, the others wait and see it done
-
-
-def default_db_path() -> Path:
-    return Path(platformdirs.user_data_dir("ssdprof")) / "results.sqlite3"
 
 
 @dataclass(frozen=True)
@@ -148,11 +142,12 @@ class Store(RunRecords, DriveStateRecords, SpecChoiceRecords):
 
     # a shared store's points ---------------------------------------------------------------
 
-    def add_run(self, result: RunResult, point_index: int | None = None) -> RunResult:
+    def add_run(self, result: RunResult, point_index: int | None = None, uid: str | None = None) -> RunResult:
         """Commit one finished point; returns it with its id (and who measured it, where). A shared
         store retries for ``retry_s``; then the point is kept on this machine, the run says so, and
-        it is sent with the next point saved or the next start."""
-        stamped, uid = self._stamped(result), uuid.uuid4().hex
+        it is sent with the next point saved or the next start. ``uid``: the run's key, where the
+        caller has one (an import's, so the same file is one run however often imported)."""
+        stamped, uid = self._stamped(result), uid or uuid.uuid4().hex
         if not self.shared:
             return self._insert_run(stamped, uid, point_index)
         deadline, wait_s = time.monotonic() + self.retry_s, 0.5

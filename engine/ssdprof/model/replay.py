@@ -1,0 +1,92 @@
+"""How a recorded trace is played back: which part of it (disks, hosts, a time window), with what timing, and
+how its offsets land on the target. Times in seconds from the trace's first I/O, sizes in bytes."""
+
+from __future__ import annotations
+
+import enum
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from ssdprof.model.trace import TraceSummary
+
+__all__ = ["MAX_REPLAY_DEPTH", "IssueTiming", "OffsetMapping", "ReplaySpec", "ReplayTiming", "TraceSelection"]
+
+MAX_REPLAY_DEPTH = 1024
+
+
+class ReplayTiming(str, enum.Enum):
+    AS_RECORDED = "as-recorded"
+    FASTEST = "fastest"
+
+    @property
+    def label(self) -> str:
+        return {"as-recorded": "as recorded (each I/O at its recorded time)",
+                "fastest": "as fast as possible (in order, at a chosen queue depth)"}[self.value]
+
+
+class OffsetMapping(str, enum.Enum):
+    """What happens to a trace that reaches past the end of the target."""
+
+    EXACT = "exact"
+    WRAP = "wrap"
+    SCALE = "scale"
+
+    @property
+    def label(self) -> str:
+        return {"exact": "exact (refuse a trace larger than the target)",
+                "wrap": "wrap (offsets modulo the target's size)",
+                "scale": "scale (offsets shrunk in proportion onto the target)"}[self.value]
+
+
+class TraceSelection(BaseModel):
+    """The part of a trace replayed: some of its disks or hosts, and a window of its time."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    hosts: list[str] = Field(default_factory=list, description="keep these recording hosts (MSR's Hostname); empty: all")
+    disks: list[str] = Field(default_factory=list, description="keep these disks (MSR's DiskNumber, blktrace's "
+                                                               "major,minor, an iolog's file); empty: all")
+    start_s: float = Field(default=0.0, ge=0, description="the window's start, seconds from the trace's first I/O")
+    end_s: float | None = Field(default=None, gt=0, description="the window's end; null: the trace's end")
+
+    @model_validator(mode="after")
+    def _window(self) -> TraceSelection:
+        if self.end_s is not None and self.end_s <= self.start_s:
+            raise ValueError(f"end_s: the window's end ({self.end_s:g} s) is not after its start ({self.start_s:g} s)")
+        return self
+
+    @property
+    def whole(self) -> bool:
+        return not self.hosts and not self.disks and self.start_s == 0 and self.end_s is None
+
+
+class IssueTiming(BaseModel):
+    """How the replay issued its I/Os, from fio's per-I/O submission log (ms resolution): counted on the trace's
+    own steps by issue time, and how late each was against its recorded time (as recorded only)."""
+
+    model_config = ConfigDict(frozen=True)
+    issued: int
+    step_s: int
+    reads_per_step: list[int]
+    writes_per_step: list[int]
+    late_p50_ms: float | None = None
+    late_p99_ms: float | None = None
+    late_max_ms: float | None = None
+    late_count: int = Field(default=0, description="I/Os issued more than 10 ms after their recorded time")
+
+
+class ReplaySpec(BaseModel):
+    """A stored replay: what was replayed and how, and the recorded side of the part replayed (its summary with
+    the recorded latency bins and rate over time), kept so the comparison still reads when the trace is gone."""
+
+    model_config = ConfigDict(frozen=True)
+    trace_path: str = Field(description="the trace file as given")
+    trace_sha256: str = Field(description="the trace file's SHA-256, to tell a changed file")
+    selection: TraceSelection = Field(default_factory=TraceSelection)
+    timing: ReplayTiming
+    lanes: int = Field(ge=1, le=MAX_REPLAY_DEPTH, description="I/Os in flight at most: lanes issuing one at a time")
+    mapping: OffsetMapping
+    target_bytes: int = Field(description="the region the trace's offsets were laid on")
+    recorded: TraceSummary = Field(description="the part replayed, as recorded (offsets as laid on the target)")
+    notes: list[str] = Field(default_factory=list, description="how the trace was chosen, laid and issued, in words")
+    issued: IssueTiming | None = Field(default=None, description="filled in once the replay ran (traces of up to 2M "
+                                                                 "I/Os; null beyond, or before)")
