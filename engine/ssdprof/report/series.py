@@ -14,11 +14,13 @@ client scales them for display only.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ssdprof.analysis.groupings import telling_apart
+from ssdprof.analysis.metrics import overlay_latency_note
 from ssdprof.analysis.pooled import BinsOf, own_bins
 from ssdprof.analysis.repeats import Pool, PoolKind, context_parts
 from ssdprof.analysis.spec_comparison import comparable_outstanding, run_access
@@ -118,6 +120,8 @@ class ChartSet(_Value):
                                                "or pooled on request): what a detail picks from")
     pooled_same_setting: bool = Field(description="whether runs of one setting were pooled on "
                                                   "request, beyond the repeats a sweep asked for")
+    latency_note: str = Field(default="", description="set when the runs drawn (and earlier runs beside them) have "
+                                                      "latencies of different kinds, e.g. total vs completion only")
 
 
 class PercentilePoint(_Value):
@@ -219,16 +223,14 @@ def bar_chart(groups: Sequence[RunGroup[R]], metric: str, first: Sequence[str] =
 
 
 def _telling_groups_apart(groups: Sequence[RunGroup[R]]) -> frozenset[str]:
-    """The label parts (hosts, nodes, round) that are one value within each group and differ between
-    groups: what the groups are, so a category (the setting compared) leaves them out (grouped by
-    nodes, 'read 16KiB QD1 T1' is compared across nodes=1 and nodes=2, not two categories)."""
-    if len(groups) < 2:
-        return frozenset()
-    each = [{name: {context_parts(run)[name] for run in g.runs} for name in ("hosts", "nodes", "round")}
-            for g in groups if g.runs]
-    return frozenset(name for name in ("hosts", "nodes", "round")
-                     if all(len(values[name]) == 1 for values in each)
-                     and len({next(iter(values[name])) for values in each}) > 1)
+    """The label parts (hosts, nodes, round) that tell the groups apart
+    (:func:`~ssdprof.analysis.groupings.telling_apart`), so a category (the setting compared) leaves
+    them out: grouped by nodes, 'read 16KiB QD1 T1' is compared across nodes=1 and nodes=2."""
+    return telling_apart([g.runs for g in groups], {name: _context_part(name) for name in ("hosts", "nodes", "round")})
+
+
+def _context_part(name: str) -> Callable[[AnyRun], object]:
+    return lambda run: context_parts(run)[name]
 
 
 def _without(label: str, run: R, parts: frozenset[str]) -> str:
@@ -290,6 +292,7 @@ def chart_set(runs: Sequence[R], earlier: Sequence[R] = (),
         repeats_shown=any(len(s.runs) > 1 for s in repeats) or bool(earlier),
         points=[_run_point(s) for s in repeats],
         pooled_same_setting=pool,
+        latency_note=overlay_latency_note(runs, earlier),
     )
 
 
