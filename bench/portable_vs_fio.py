@@ -161,7 +161,7 @@ def run_grid(args: argparse.Namespace, install: FioInstall) -> int:
     grid = [point for point in (QUICK_GRID if args.quick else FULL_GRID)
             if not args.queue_depths or point[1] in args.queue_depths]
     portable = PortableEngine("bench", loop=args.loop)
-    native = portable.native()
+    native = portable.native
     misses = 0
     with tempfile.TemporaryDirectory(prefix="ssdprof-bench-", dir=args.target) as scratch:
         path = Path(scratch) / "ssdprof-testfile-bench.dat"
