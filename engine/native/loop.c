@@ -128,6 +128,11 @@ void run_async_worker(struct worker *w) {
         .done = calloc((size_t)depth, sizeof(struct completion)),
     };
     for (int i = 0; i < depth; i++) s.free_slots[i] = depth - 1 - i;
+    int attached = g_run.ops->attach ? g_run.ops->attach(w->queue) : 0;
+    if (attached) {
+        worker_fail(w, "enabling the queue in its thread", NULL, attached);
+        s.issuing = 0;
+    }
     if (g_run.cfg.rate_iops > 0) s.due = paced_due_ns(w);
     for (;;) {
         fill(w, &s);

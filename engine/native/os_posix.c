@@ -125,7 +125,12 @@ struct target_file *open_target(const struct config *c) {
     if (c->direct && fcntl(fd, F_NOCACHE, 1) == -1)
         refuse("direct", 3, "the filesystem holding %s refuses to bypass the cache (F_NOCACHE): %s", c->target, strerror(errno));
 #endif
-    off_t end = lseek(fd, 0, SEEK_END);
+    struct stat info;
+    int sized = fstat(fd, &info) == 0 && S_ISREG(info.st_mode); /* Linux's block devices seek to their end too */
+#if defined(__linux__)
+    sized = 1;
+#endif
+    off_t end = sized ? lseek(fd, 0, SEEK_END) : -1;
     if (end >= 0 && (uint64_t)end < c->offset_bytes + c->size_bytes)
         refuse("size_bytes", 3, "the region (offset %llu, %llu bytes) ends beyond %s (%lld bytes)",
                (unsigned long long)c->offset_bytes, (unsigned long long)c->size_bytes, c->target, (long long)end);

@@ -115,6 +115,8 @@ struct queue_ops {
     const char *name;
     /* 0, or an error code (refusal) with a reason written to `why`. */
     int (*open)(void **queue, struct target_file *file, int depth, char *why, size_t why_len);
+    /* Called by the worker thread before its first I/O (NULL where nothing is needed); 0 or -(error code). */
+    int (*attach)(void *queue);
     /* Submits one I/O now (fio's iodepth_batch_submit=1); 0 or an error code. */
     int (*issue)(void *queue, int slot, const struct io_request *io, uint32_t length);
     /* Waits until at least `min` completions are there (0: do not wait), takes up to `max`. */
