@@ -24,7 +24,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import statistics
+import sys
 import tempfile
 import threading
 import time
@@ -214,6 +216,7 @@ def main() -> None:
     args.runtime = args.runtime or (2.0 if args.quick else 3.0)
     args.ramp = args.ramp if args.ramp is not None else (0.5 if args.quick else 1.0)
     args.size = args.size or ((256 if args.quick else 1024) << 20)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # a stopped bench still removes its test file
     install = detect_fio()
     if install is None:
         raise SystemExit("fio is not installed: the benchmark compares against it")
