@@ -6,8 +6,9 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from ssdprof.analysis.spec_folders import bundled_spec_dir, default_user_spec_dir
 from ssdprof.analysis.spec_library import SpecLibrary
-from ssdprof.analysis.specs import Spec, bundled_spec_dir, default_user_spec_dir
+from ssdprof.analysis.specs import Spec
 from ssdprof.analysis.sustain_result import label_of, parameters_of, planned_recovery_bytes, wear_of
 from ssdprof.app.contract.runs import target_device
 from ssdprof.app.contract.sustain import SustainEstimate

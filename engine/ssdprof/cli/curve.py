@@ -8,26 +8,17 @@ import signal
 import sys
 import threading
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ssdprof.analysis.spec_library import SpecLibrary
-from ssdprof.analysis.specs import bundled_spec_dir, default_user_spec_dir
-from ssdprof.app.adaptive import stored, stored_curve, stored_slo
-from ssdprof.app.contract.cli import CurvePdfWritten
-from ssdprof.app.curve import CurveRequest, plan_curve, summarize_curve
-from ssdprof.app.planner import validated
-from ssdprof.app.runner import Runner
-from ssdprof.app.slo import SloRequest, plan_slo, summarize_slo
 from ssdprof.cli import hosts as cli_hosts
 from ssdprof.cli.commands import commands_of
 from ssdprof.cli.flags import command
 from ssdprof.cli.measure import install_interrupt, parse_tags, request_from_args, run_flags, workload_flags
-from ssdprof.cli.terminal import ProgressPrinter
-from ssdprof.model.curves import CurveSummary, SloSummary
-from ssdprof.model.sweep import SweepSpec
-from ssdprof.model.workload import WorkloadError
-from ssdprof.store.db import Store
-from ssdprof.store.interchange import curve_csv
+
+if TYPE_CHECKING:
+    from ssdprof.model.curves import CurveSummary, SloSummary
+    from ssdprof.model.sweep import SweepSpec
+    from ssdprof.store.db import Store
 
 __all__ = ["COMMANDS", "handle", "register"]
 
@@ -76,6 +67,11 @@ def _stored_flags(parser: argparse.ArgumentParser, name: str) -> None:
 
 
 def handle(args: argparse.Namespace, store: Store) -> int:
+    from ssdprof.app.curve import summarize_curve
+    from ssdprof.app.runner import Runner
+    from ssdprof.app.slo import summarize_slo
+    from ssdprof.cli.terminal import ProgressPrinter
+
     kind = args.command
     if args.show is not None:
         return _show(args, store, kind)
@@ -100,6 +96,11 @@ def handle(args: argparse.Namespace, store: Store) -> int:
 
 
 def _spec(args: argparse.Namespace, store: Store, kind: str) -> tuple[SweepSpec, int | None]:
+    from ssdprof.app.adaptive import stored
+    from ssdprof.app.curve import CurveRequest, plan_curve
+    from ssdprof.app.planner import validated
+    from ssdprof.app.slo import SloRequest, plan_slo
+
     if args.resume is not None:
         sweep = store.sweep(args.resume) if args.resume > 0 else _last_unfinished(store, kind)
         if sweep is None:
@@ -123,6 +124,11 @@ def _last_unfinished(store: Store, kind: str) -> Any:
 
 
 def _show(args: argparse.Namespace, store: Store, kind: str) -> int:
+    from ssdprof.analysis.spec_folders import bundled_spec_dir, default_user_spec_dir
+    from ssdprof.analysis.spec_library import SpecLibrary
+    from ssdprof.app.adaptive import stored_curve, stored_slo
+    from ssdprof.store.interchange import curve_csv
+
     if kind == "curve":
         library = SpecLibrary.load((bundled_spec_dir(), args.spec_dir or default_user_spec_dir()))
         curve = stored_curve(store, args.show, library, args.spec)
@@ -144,6 +150,7 @@ def _show(args: argparse.Namespace, store: Store, kind: str) -> int:
 
 def _curve_pdf(args: argparse.Namespace, store: Store, curve: CurveSummary) -> int:
     _need_output(args, "curve.pdf")
+    from ssdprof.app.adaptive import stored_curve
     from ssdprof.report.curve import build_curve_pdf  # matplotlib and reportlab load only for a report
 
     earlier = [stored_curve(store, other) for other in args.compare if other != args.show]
@@ -159,12 +166,16 @@ def _slo_pdf(args: argparse.Namespace, slo: SloSummary) -> int:
 
 def _need_output(args: argparse.Namespace, example: str) -> None:
     if args.output is None:
+        from ssdprof.model.workload import WorkloadError
+
         raise WorkloadError.single("output", "-o", f"a PDF needs a file to go to: add -o {example}")
 
 
 def _write_pdf(args: argparse.Namespace, pdf: bytes, what: str, points: int) -> int:
     args.output.write_bytes(pdf)
     if args.json:
+        from ssdprof.app.contract.cli import CurvePdfWritten
+
         written = CurvePdfWritten(output=str(args.output), bytes=len(pdf), points=points)
         print(written.model_dump_json(indent=2))
     else:
@@ -176,6 +187,8 @@ def _print(summary: CurveSummary | SloSummary, *, as_json: bool) -> None:
     if as_json:
         print(summary.model_dump_json(indent=2))
         return
+    from ssdprof.model.curves import CurveSummary
+
     if isinstance(summary, CurveSummary):
         print(f"{summary.label}: maximum {summary.max_iops or 0:,.0f} IOPS ({summary.engine})")
         print(f"{'point':>6} {'offered':>10} {'achieved':>10} {'mean µs':>9} {'p50 µs':>9} {'p99 µs':>9} {'p99.9 µs':>9}")

@@ -8,23 +8,19 @@ import signal
 import sys
 import threading
 from types import FrameType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ssdprof.app.contract.cli import OneRun, SweepRan
-from ssdprof.app.cooldown import CoolDownRequest
-from ssdprof.app.planner import Preflight, SweepRequest, WorkloadInput, plan_sweep, preflight, validated
-from ssdprof.app.planner import parse_tags as planner_tags
-from ssdprof.app.runner import Runner, SweepOutcome
 from ssdprof.cli import hosts as cli_hosts
 from ssdprof.cli.commands import commands_of
 from ssdprof.cli.flags import breakdown_flag, command, common
-from ssdprof.cli.terminal import ProgressPrinter, format_runs_table
-from ssdprof.model.problems import problem
-from ssdprof.model.sweep import PRESETS, SweepMode, SweepSpec, describe
-from ssdprof.model.workload import WorkloadError
-from ssdprof.remote.multihost import DEFAULT_REMOTE_DIR
-from ssdprof.store.db import Store
-from ssdprof.target.plan import device_region
+from ssdprof.model.presets import PRESETS
+from ssdprof.remote import DEFAULT_REMOTE_DIR
+
+if TYPE_CHECKING:
+    from ssdprof.app.planner import Preflight, SweepRequest
+    from ssdprof.app.runner import SweepOutcome
+    from ssdprof.model.sweep import SweepSpec
+    from ssdprof.store.db import Store
 
 __all__ = ["COMMANDS", "VARY_NAMES", "WORKLOAD_FLAGS", "handle", "install_interrupt", "outcome_json",
            "parse_tags", "register", "request_from_args", "run_flags", "workload_flags"]
@@ -110,6 +106,11 @@ def run_flags(parser: argparse.ArgumentParser) -> None:
 
 def request_from_args(args: argparse.Namespace) -> SweepRequest:
     """The flags of ``run`` or ``sweep`` as the one request every face sends the planner."""
+    from ssdprof.app.cooldown import CoolDownRequest
+    from ssdprof.app.planner import SweepRequest, WorkloadInput, validated
+    from ssdprof.model.sweep import SweepMode
+    from ssdprof.model.workload import WorkloadError
+
     raw: dict[str, Any] = {field: getattr(args, flag) for flag, field in WORKLOAD_FLAGS.items() if getattr(args, flag) is not None}
     if args.buffered:
         raw["direct"] = False
@@ -137,6 +138,8 @@ def request_from_args(args: argparse.Namespace) -> SweepRequest:
 
 
 def _factors(items: list[str]) -> dict[str, list[int | float | str]] | None:
+    from ssdprof.model.workload import WorkloadError
+
     factors: dict[str, list[int | float | str]] = {}
     for item in items:
         name, sep, values = item.partition("=")
@@ -161,6 +164,8 @@ def _per_host(items: list[str]) -> tuple[str, dict[str, str]]:
 def _sweep_spec(args: argparse.Namespace, store: Store) -> tuple[Preflight, int | None, dict[str, str]]:
     """The sweep to run (with its target as checked), the sweep resumed (if any) and the tags for
     its runs."""
+    from ssdprof.app.planner import Preflight, plan_sweep, preflight
+
     if args.command == "sweep" and args.resume is not None:
         stored = store.sweep(args.resume) if args.resume > 0 else store.last_unfinished_sweep()
         if stored is None:
@@ -175,6 +180,9 @@ def _sweep_spec(args: argparse.Namespace, store: Store) -> tuple[Preflight, int 
 
 def _announcement(spec: SweepSpec) -> str:
     """The duration estimate and, on a block device, what will be read or overwritten."""
+    from ssdprof.model.sweep import describe
+    from ssdprof.target.plan import device_region
+
     region = device_region(spec.points) if spec.remote is None else None
     if region is None:
         return describe(spec, max(p.size_bytes for p in spec.points))
@@ -182,6 +190,10 @@ def _announcement(spec: SweepSpec) -> str:
 
 
 def handle(args: argparse.Namespace, store: Store) -> int:
+    from ssdprof.app.contract.cli import OneRun
+    from ssdprof.app.runner import Runner
+    from ssdprof.cli.terminal import ProgressPrinter, format_runs_table
+
     planned, resume_id, tags = _sweep_spec(args, store)
     spec = planned.spec
     if getattr(args, "estimate", False):
@@ -218,6 +230,8 @@ def handle(args: argparse.Namespace, store: Store) -> int:
 
 def outcome_json(outcome: SweepOutcome) -> str:
     """A sweep's end as ``--json`` prints it (the contract's :class:`SweepRan`)."""
+    from ssdprof.app.contract.cli import SweepRan
+
     ran = SweepRan(sweep_id=outcome.sweep_id, status=outcome.status, reason=outcome.reason,
                    runs=outcome.results)
     return ran.model_dump_json(indent=2)
@@ -235,6 +249,10 @@ def install_interrupt(cancel: threading.Event) -> Any:
 
 def parse_tags(items: list[str]) -> dict[str, str]:
     """``--tag KEY=VALUE`` flags, read by the planner's one rule for tags."""
+    from ssdprof.app.planner import parse_tags as planner_tags
+    from ssdprof.model.problems import problem
+    from ssdprof.model.workload import WorkloadError
+
     try:
         return planner_tags(items)
     except ValueError as exc:

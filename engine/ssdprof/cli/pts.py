@@ -13,25 +13,23 @@ import sys
 import threading
 from pathlib import Path
 from types import FrameType
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from ssdprof.app.planner import validated
-from ssdprof.app.pts_planner import PtsRequest, plan_pts
-from ssdprof.app.pts_runner import PtsRunner
-from ssdprof.app.service.pts import estimate_pts, list_tests
 from ssdprof.cli.commands import commands_of
-from ssdprof.cli.terminal import ProgressPrinter, format_latency_ns
-from ssdprof.model.events import PreconditionProgress, PtsFinished, PtsStarted, PurgeDone, RoundFinished, RunEvent
-from ssdprof.model.pts import PtsSpec, PtsTest
-from ssdprof.model.pts_results import PtsResult
-from ssdprof.model.quantities import format_duration, format_size
-from ssdprof.model.workload import WorkloadError
-from ssdprof.store.db import Store
+
+if TYPE_CHECKING:
+    from ssdprof.app.pts_planner import PtsRequest
+    from ssdprof.app.pts_runner import PtsRunner
+    from ssdprof.model.events import RunEvent
+    from ssdprof.model.pts import PtsSpec
+    from ssdprof.model.pts_results import PtsResult
+    from ssdprof.store.db import Store
 
 __all__ = ["COMMANDS", "handle", "register"]
 
 COMMANDS = commands_of("pts")
-TESTS = [t.value for t in PtsTest]
+TESTS = ["iops", "throughput", "latency", "write-saturation"]
+"""``model.pts.PtsTest``'s values, named here so that the parser loads no model (a test holds them equal)."""
 
 
 def register(sub: Any, command: Any, common: Any) -> None:
@@ -91,6 +89,10 @@ def _test_flags(parser: argparse.ArgumentParser) -> None:
 
 
 def request_from_args(args: argparse.Namespace) -> PtsRequest:
+    from ssdprof.app.planner import validated
+    from ssdprof.app.pts_planner import PtsRequest
+    from ssdprof.model.pts import PtsTest
+
     return validated(
         PtsRequest,
         test=PtsTest(args.pts_command), target=args.target, size_bytes=args.size, offset_bytes=args.offset,
@@ -107,6 +109,11 @@ def _list(text: str | None) -> list[int | float | str] | None:
 
 
 def handle(args: argparse.Namespace, store: Store) -> int:
+    from ssdprof.app.pts_planner import plan_pts
+    from ssdprof.app.pts_runner import PtsRunner
+    from ssdprof.app.service.pts import estimate_pts
+    from ssdprof.model.workload import WorkloadError
+
     action = args.pts_command
     if action == "list":
         return _list_tests(args, store)
@@ -158,6 +165,8 @@ def _run(args: argparse.Namespace, runner: PtsRunner, spec: PtsSpec | None, resu
 
 
 def _list_tests(args: argparse.Namespace, store: Store) -> int:
+    from ssdprof.app.service.pts import list_tests
+
     tests = list_tests(store)
     if args.json:
         print(json.dumps([t.model_dump(mode="json") for t in tests], indent=2))
@@ -170,6 +179,7 @@ def _list_tests(args: argparse.Namespace, store: Store) -> int:
 
 
 def _report(args: argparse.Namespace, store: Store) -> int:
+    from ssdprof.app.pts_runner import PtsRunner
     from ssdprof.report.pts import build_pts_pdf
 
     pdf = build_pts_pdf(PtsRunner(store).result(args.pts_id), title=args.title)
@@ -182,11 +192,16 @@ class PtsPrinter:
     """PTS phases and rounds as lines; points through the sweep's progress printer."""
 
     def __init__(self, stream: TextIO):
+        from ssdprof.cli.terminal import ProgressPrinter
+
         self.stream = stream
         self.points = ProgressPrinter(stream)
         self._last_precondition = -1.0
 
     def handle(self, event: RunEvent) -> None:
+        from ssdprof.model.events import PreconditionProgress, PtsFinished, PtsStarted, PurgeDone, RoundFinished
+        from ssdprof.model.quantities import format_duration, format_size
+
         if isinstance(event, PtsStarted):
             again = f", resuming after {event.already_rounds} round(s)" if event.already_rounds else ""
             self._say(f"PTS {event.test} test {event.pts_id}: up to {event.max_rounds} rounds of {event.points_per_round} "
@@ -219,6 +234,9 @@ def _number(value: float | None) -> str:
 
 def format_pts(result: PtsResult) -> str:
     """The test as text: what it was, the determination, the rounds and the matrix."""
+    from ssdprof.cli.terminal import format_latency_ns
+    from ssdprof.model.quantities import format_size
+
     s = result.steady_state
     lines = [f"PTS {result.test} test {result.id} ({result.profile}): {result.status}", result.compliance_note]
     if result.drive_state is not None:

@@ -6,23 +6,17 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ssdprof.app.contract.cli import OneRun, RunsImported, RunsListed
-from ssdprof.app.contract.runs import PresetsResult
-from ssdprof.cli import report as cli_report
 from ssdprof.cli.commands import commands_of
 from ssdprof.cli.flags import breakdown_flag, command, common, positive_int
-from ssdprof.cli.measure import parse_tags
-from ssdprof.cli.summary import named_runs, summary, summary_flags, summary_of
-from ssdprof.cli.terminal import format_run, format_runs_table
-from ssdprof.fio.jobfile import reproducible_job
-from ssdprof.model.health import HealthRecord
-from ssdprof.model.workload import WorkloadError
-from ssdprof.store.db import RunFilter, Store
-from ssdprof.store.interchange import export_csv, export_json, import_fio_output
+from ssdprof.cli.summary import summary_flags
 
-__all__ = ["COMMANDS", "export", "handle", "import_files", "presets", "register", "runs"]
+if TYPE_CHECKING:
+    from ssdprof.model.health import HealthRecord
+    from ssdprof.store.db import Store
+
+__all__ = ["COMMANDS", "export", "handle", "import_files", "list_runs", "presets", "register", "runs", "show"]
 
 COMMANDS = commands_of("runs")
 
@@ -84,6 +78,8 @@ def handle(args: argparse.Namespace, store: Store) -> int:
 
 
 def presets(args: argparse.Namespace) -> int:
+    from ssdprof.app.contract.runs import PresetsResult
+
     listed = PresetsResult.listed()
     if args.json:
         print(listed.model_dump_json(indent=2))
@@ -94,19 +90,15 @@ def presets(args: argparse.Namespace) -> int:
 
 def runs(args: argparse.Namespace, store: Store) -> int:
     if args.runs_command == "summary":
+        from ssdprof.cli.summary import summary
+
         return summary(args, store)
     if args.runs_command == "list":
-        where = RunFilter(tag=args.tag, text=args.search, since=args.since, sweep_id=args.sweep,
-                          limit=None if args.sweep is not None else args.limit)
-        runs, total = store.runs(where), store.count_runs(where)
-        if args.json:
-            print(RunsListed(runs=runs, total=total).model_dump_json(indent=2))
-        else:
-            print(format_runs_table(runs, breakdown=args.breakdown))
-            if total > len(runs):
-                print(f"the newest {len(runs)} of {total} matching runs; see more with --limit {total}")
-        return 0
+        return list_runs(args, store)
     if args.runs_command == "tag":
+        from ssdprof.app.contract.cli import OneRun
+        from ssdprof.cli.measure import parse_tags
+
         updated = store.set_tags(args.run_id, parse_tags(args.tags))
         print(OneRun(updated).model_dump_json(indent=2) if args.json
               else f"run {args.run_id}: {updated.tags}")
@@ -116,6 +108,33 @@ def runs(args: argparse.Namespace, store: Store) -> int:
             raise KeyError(f"run {args.run_id} does not exist")
         print(f"deleted run {args.run_id}")
         return 0
+    return show(args, store)
+
+
+def list_runs(args: argparse.Namespace, store: Store) -> int:
+    """``runs list``: what it prints loads the store, the table and (``--json``) the contract's type, no more."""
+    from ssdprof.cli.terminal import format_runs_table
+    from ssdprof.store.db import RunFilter
+
+    where = RunFilter(tag=args.tag, text=args.search, since=args.since, sweep_id=args.sweep,
+                      limit=None if args.sweep is not None else args.limit)
+    runs, total = store.runs(where), store.count_runs(where)
+    if args.json:
+        from ssdprof.app.contract.cli import RunsListed
+
+        print(RunsListed(runs=runs, total=total).model_dump_json(indent=2))
+    else:
+        print(format_runs_table(runs, breakdown=args.breakdown))
+        if total > len(runs):
+            print(f"the newest {len(runs)} of {total} matching runs; see more with --limit {total}")
+    return 0
+
+
+def show(args: argparse.Namespace, store: Store) -> int:
+    """``runs show``: one run in full, or its tool's raw output."""
+    from ssdprof.app.contract.cli import OneRun
+    from ssdprof.cli.terminal import format_run
+
     result = store.run(args.run_id)
     if result is None:
         raise KeyError(f"run {args.run_id} does not exist; see: ssdprof runs list")
@@ -138,14 +157,23 @@ def format_drive_health(record: HealthRecord) -> str:
 
 
 def export(args: argparse.Namespace, store: Store) -> int:
+    from ssdprof.cli.summary import named_runs, summary_of
+    from ssdprof.model.workload import WorkloadError
+
     runs = named_runs(store, args.sweep, args.run_ids, "ssdprof export --sweep 3 --format csv")
     if args.format == "pdf":
-        return cli_report.export_pdf(runs, args.output, summary_of(runs, store))
+        from ssdprof.cli.report import export_pdf
+
+        return export_pdf(runs, args.output, summary_of(runs, store))
     if args.format == "fio":
         if len(runs) != 1:
             raise WorkloadError.single("run_ids", "RUN_ID", "a fio job file reproduces one run; name exactly one")
+        from ssdprof.fio.jobfile import reproducible_job
+
         text = reproducible_job(runs[0])
     else:
+        from ssdprof.store.interchange import export_csv, export_json
+
         text = export_csv(runs) if args.format == "csv" else export_json(runs)
     if args.output:
         args.output.write_text(text)
@@ -156,6 +184,10 @@ def export(args: argparse.Namespace, store: Store) -> int:
 
 
 def import_files(args: argparse.Namespace, store: Store) -> int:
+    from ssdprof.app.contract.cli import RunsImported
+    from ssdprof.cli.measure import parse_tags
+    from ssdprof.store.interchange import import_fio_output
+
     tags = parse_tags(args.tag)
     parsed = [(path, import_fio_output(path, tags)) for path in args.files]  # all or nothing
     stored = [store.add_run(run) for _, runs in parsed for run in runs]

@@ -9,17 +9,17 @@ import argparse
 import sys
 import threading
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ssdprof.app.contract.cli import PdfWritten
-from ssdprof.app.planner import validated
-from ssdprof.app.sustain_planner import SustainRequest, plan_sustain
 from ssdprof.cli import hosts as cli_hosts
 from ssdprof.cli.commands import commands_of
-from ssdprof.model.quantities import format_duration, format_size
-from ssdprof.model.sustain_events import SustainEvent, SustainFinished, SustainIdle, SustainSampled, SustainStarted, SustainStepDone
-from ssdprof.model.sustain_results import SustainResult
-from ssdprof.store.db import Store
+
+if TYPE_CHECKING:
+    from ssdprof.app.contract.cli import PdfWritten
+    from ssdprof.app.sustain_planner import SustainRequest
+    from ssdprof.model.sustain_events import SustainEvent
+    from ssdprof.model.sustain_results import SustainResult
+    from ssdprof.store.db import Store
 
 __all__ = ["COMMANDS", "format_sustain", "handle", "register"]
 
@@ -58,6 +58,9 @@ def register(sub: Any, command: Any, common: Any) -> None:
 
 
 def request_from_args(args: argparse.Namespace) -> SustainRequest:
+    from ssdprof.app.planner import validated
+    from ssdprof.app.sustain_planner import SustainRequest
+
     values: dict[str, Any] = {k: getattr(args, k) for k in (
         "target", "pattern", "block_size_bytes", "queue_depth", "size_bytes", "offset_bytes", "write_bytes",
         "recovery_bytes", "engine", "name") if getattr(args, k) is not None}
@@ -71,6 +74,8 @@ def request_from_args(args: argparse.Namespace) -> SustainRequest:
 def handle(args: argparse.Namespace, store: Store) -> int:
     from ssdprof.app.sustain import SustainRunner, local_engine  # ruptures loads for this only
     from ssdprof.app.sustain_estimate import estimate_sustain, list_sustain
+    from ssdprof.app.sustain_planner import plan_sustain
+    from ssdprof.model.quantities import format_size
 
     runner = SustainRunner(store, ssh=cli_hosts.ssh_settings(args))
     if args.list:
@@ -120,6 +125,7 @@ def handle(args: argparse.Namespace, store: Store) -> int:
 
 
 def _write_pdf(args: argparse.Namespace, result: SustainResult) -> PdfWritten:
+    from ssdprof.app.contract.cli import PdfWritten
     from ssdprof.report.sustain import build_sustain_pdf  # matplotlib loads for a report only
 
     pdf = build_sustain_pdf(result, title=args.title)
@@ -129,6 +135,8 @@ def _write_pdf(args: argparse.Namespace, result: SustainResult) -> PdfWritten:
 
 
 def format_sustain(result: SustainResult) -> str:
+    from ssdprof.model.quantities import format_duration, format_size
+
     lines = [f"sustained-write test {result.id}: {result.label} ({result.status})", result.verdict.sentence]
     for phase in result.phases:
         lines.append(f"  {phase.name:<24} {format_size(phase.start_bytes // 1048576 * 1048576):>10} +"
@@ -152,6 +160,9 @@ class _Printer:
         self._last_s = -10.0
 
     def handle(self, event: SustainEvent) -> None:
+        from ssdprof.model.quantities import format_duration, format_size
+        from ssdprof.model.sustain_events import SustainFinished, SustainIdle, SustainSampled, SustainStarted, SustainStepDone
+
         if isinstance(event, SustainStarted):
             self._say(f"sustained-write test {event.sustain_id}: {event.label}; engine {event.engine}"
                       + "".join(f"; {note}" for note in event.notes))

@@ -20,8 +20,6 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-import platformdirs
-
 from ssdprof.model.results import RunResult, ValidityWarning
 from ssdprof.model.run_summary import RunSummary
 from ssdprof.model.status import SweepKind, SweepState
@@ -38,14 +36,10 @@ from ssdprof.store.spec_choices import SpecChoiceRecords
 from ssdprof.store.summaries import SummaryReader
 
 __all__ = ["MIGRATIONS", "LedgerEntry", "RunFilter", "Store", "StoreUnavailable", "StoredPts", "StoredSweep",
-           "SweepRow", "default_db_path"]
+           "SweepRow"]
 
 _log = logging.getLogger("ssdprof.store")
 _MIGRATION_LOCK = 2_814_028  # PostgreSQL advisory lock: one process migrates, the others wait and see it done
-
-
-def default_db_path() -> Path:
-    return Path(platformdirs.user_data_dir("ssdprof")) / "results.sqlite3"
 
 
 @dataclass(frozen=True)

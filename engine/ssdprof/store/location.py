@@ -13,12 +13,19 @@ import os
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
-__all__ = ["DB_ENV", "DatabaseUrl", "Location", "location_of"]
+import platformdirs
+
+__all__ = ["DB_ENV", "DatabaseUrl", "Location", "default_db_path", "location_of"]
 
 DB_ENV = "SSDPROF_DB"
 """The store for every ssdprof started without ``--db`` (the app's engine too): a path or a URL."""
 
 _SCHEMES = ("postgresql://", "postgres://")
+
+
+def default_db_path() -> Path:
+    """The store of every ssdprof started without ``--db`` or ``$SSDPROF_DB``."""
+    return Path(platformdirs.user_data_dir("ssdprof")) / "results.sqlite3"
 
 
 class DatabaseUrl:

@@ -11,8 +11,8 @@ from pydantic import ValidationError
 from ssdprof.app.engines import choose_engine
 from ssdprof.app.planner import SweepRequest, plan_sweep, preflight, rbd_target
 from ssdprof.app.sites import LocalSite
-from ssdprof.cli.main import build_parser
 from ssdprof.cli.measure import request_from_args
+from ssdprof.cli.parser import build_parser
 from ssdprof.model.problems import from_validation
 from ssdprof.model.workload import EngineChoice, WorkloadError
 from ssdprof.remote.ceph import RbdTarget

@@ -15,7 +15,7 @@ import psutil
 import pytest
 from conftest import FIO_DATA, requires_fio
 
-from ssdprof.cli.main import build_parser
+from ssdprof.cli.parser import build_parser
 
 SHORT = ["--runtime", "1", "--ramp", "0", "--size", "32MiB"]
 

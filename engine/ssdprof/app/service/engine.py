@@ -15,7 +15,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from ssdprof import __version__
-from ssdprof.analysis.specs import bundled_spec_dir, default_user_spec_dir
+from ssdprof.analysis.spec_folders import bundled_spec_dir, default_user_spec_dir
 from ssdprof.app.contract.base import Params
 from ssdprof.app.contract.methods import METHODS
 from ssdprof.app.contract.runs import (
