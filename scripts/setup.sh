@@ -63,8 +63,8 @@ test_host_packages() {
 }
 
 python_env() {
-  local venv=$root/engine/.venv lock=$root/engine/requirements.lock stamp
-  stamp=$venv/.ssdprof-lock-$( (cat "$lock" "$root/engine/pyproject.toml") | sha256sum | cut -c1-16)
+  local venv=$root/engine/.venv lock=$root/engine/requirements.lock tests=$root/engine/requirements-test.lock stamp
+  stamp=$venv/.ssdprof-lock-$( (cat "$lock" "$tests" "$root/engine/pyproject.toml") | sha256sum | cut -c1-16)
   [ -f "$stamp" ] && return 0
   local python=""
   for candidate in python3.13 python3.12 python3.11 python3.10 python3; do
@@ -87,6 +87,8 @@ python_env() {
   fi
   say "installing the engine's Python packages (engine/requirements.lock)"
   "$venv/bin/python" -m pip install -q --disable-pip-version-check -r "$lock"
+  # the tests' own tools (fio-plot, to draw what ssdprof exports for it), pinned apart from what the engine needs
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-deps -r "$tests"
   "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-deps -e "$root/engine"
   rm -f "$venv"/.ssdprof-lock-*
   touch "$stamp"

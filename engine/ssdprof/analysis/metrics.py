@@ -1,8 +1,10 @@
 """Named metrics and factors of a run, so every analysis reads them the same way.
 
 Metric names carry their unit (``read_iops``, ``bw_bytes_per_s``, ``lat_ns_p99``). The unprefixed
-ones combine what the run did: ``iops`` and ``bw_bytes_per_s`` add reads and writes; latencies
-are the I/O-count-weighted mean, or the worse direction for percentiles. Latency is total latency
+ones are of all the run's I/Os, reads and writes together (``RunResult.mixed``, as fio's
+``unified_rw_reporting=mixed``): ``iops`` and ``bw_bytes_per_s`` add them, the mean latency weighs by
+I/O count, and a percentile is the percentile of all the I/Os, from the two directions' merged
+histogram bins; ``read_*`` and ``write_*`` are each direction's own. Latency is total latency
 (``lat_ns``, submission to completion) on every engine.
 """
 
@@ -30,16 +32,9 @@ def _nodes(run: AnyRun) -> int | None:
     return node_count(run)
 
 
-def _weighted_mean_ns(run: AnyRun) -> float | None:
-    parts = [(d.io_count, d.lat_ns.mean) for d in (run.read, run.write) if d.active and d.lat_ns.mean is not None]
-    total = sum(count for count, _ in parts)
-    return sum(count * mean for count, mean in parts if mean is not None) / total if total else None
-
-
-def _worst(pick: Callable[[LatencyStats | LatencySummary], float | None]) -> Callable[[AnyRun], float | None]:
+def _all_ios(pick: Callable[[LatencyStats | LatencySummary], float | None]) -> Callable[[AnyRun], float | None]:
     def metric(run: AnyRun) -> float | None:
-        found = [v for d in (run.read, run.write) if d.active and (v := pick(d.lat_ns)) is not None]
-        return max(found) if found else None
+        return pick(run.mixed.lat_ns) if run.mixed.active else None
 
     return metric
 
@@ -59,12 +54,12 @@ def latency_kind_note(*groups: Sequence[AnyRun]) -> str:
 
 
 LATENCY_METRICS: dict[str, Callable[[AnyRun], float | None]] = {
-    "lat_ns_mean": _weighted_mean_ns,
-    "lat_ns_p50": _worst(lambda c: c.p50),
-    "lat_ns_p99": _worst(lambda c: c.p99),
-    "lat_ns_p99_9": _worst(lambda c: c.p99_9),
+    "lat_ns_mean": _all_ios(lambda c: c.mean),
+    "lat_ns_p50": _all_ios(lambda c: c.p50),
+    "lat_ns_p99": _all_ios(lambda c: c.p99),
+    "lat_ns_p99_9": _all_ios(lambda c: c.p99_9),
 }
-"""A run's total latency: the I/O-weighted mean of both directions, or the worse direction's percentile."""
+"""A run's total latency over all its I/Os: the I/O-weighted mean, or the percentile of the merged bins."""
 
 METRICS: dict[str, Callable[[AnyRun], float | None]] = {
     "iops": lambda r: r.read.iops + r.write.iops,
@@ -100,10 +95,10 @@ _BANDWIDTH, _LATENCY = ("MB/s", 1e6), ("µs", 1e3)
 METRIC_NAMES: dict[str, MetricName] = {
     "iops": MetricName("IOPS", "IOPS", 1.0),
     "bw_bytes_per_s": MetricName("bandwidth", *_BANDWIDTH),
-    "lat_ns_mean": MetricName("mean latency", *_LATENCY),
-    "lat_ns_p50": MetricName("median latency", *_LATENCY),
-    "lat_ns_p99": MetricName("p99 latency", *_LATENCY),
-    "lat_ns_p99_9": MetricName("p99.9 latency", *_LATENCY),
+    "lat_ns_mean": MetricName("mean latency, all I/Os", *_LATENCY),
+    "lat_ns_p50": MetricName("median latency, all I/Os", *_LATENCY),
+    "lat_ns_p99": MetricName("p99 latency, all I/Os", *_LATENCY),
+    "lat_ns_p99_9": MetricName("p99.9 latency, all I/Os", *_LATENCY),
     "read_iops": MetricName("read IOPS", "IOPS", 1.0),
     "write_iops": MetricName("write IOPS", "IOPS", 1.0),
     "read_bw_bytes_per_s": MetricName("read bandwidth", *_BANDWIDTH),

@@ -24,18 +24,24 @@ COMMANDS = commands_of("runs")
 def register(sub: Any) -> None:
     """``runs`` and its actions, ``export``, ``import`` and ``presets``."""
     _runs_flags(sub)
-    out = command(sub, "export", "write runs as CSV, JSON or a fio job file",
+    out = command(sub, "export", "write runs as CSV, JSON, a fio job file, a PDF, or fio-plot's folder of fio JSON files",
                   "ssdprof export 12 13 --format csv -o results.csv\n"
                   "  ssdprof export --sweep 3 --format json\n"
-                  "  ssdprof export 12 --format fio -o repro.fio && fio repro.fio")
-    out.add_argument("run_ids", type=int, nargs="*", metavar="RUN_ID")
+                  "  ssdprof export 12 --format fio -o repro.fio && fio repro.fio\n"
+                  "  ssdprof export --format fio-plot 3 plots/ && fio-plot -i plots/ssdprof/4k -T sweep3 -l -r randread")
+    out.add_argument("run_ids", nargs="*", metavar="RUN_ID",
+                     help="runs to export; with --format fio-plot: SWEEP DIR (a sweep and the folder to write)")
     out.add_argument("--sweep", type=int, help="export every run of this sweep")
-    out.add_argument("--format", choices=["csv", "json", "fio", "pdf"], default="json")
-    out.add_argument("-o", "--output", type=Path, help="file to write (default: standard output)")
+    out.add_argument("--format", choices=["csv", "json", "fio", "pdf", "fio-plot"], default="json")
+    out.add_argument("-o", "--output", type=Path, help="file to write (default: standard output); the folder for fio-plot")
     common(out)
-    imp = command(sub, "import", "store fio output files (json or json+, any version) as earlier runs",
-                  "ssdprof import old-run.json --tag interface=SATA")
-    imp.add_argument("files", type=Path, nargs="+", metavar="FILE")
+    imp = command(sub, "import", "store earlier runs from other tools' results, recognised by their content: fio JSON, "
+                  "a cbt results tree (its folder), elbencho's CSV or results file, diskspd's XML, CrystalDiskMark's or "
+                  "KDiskMark's text export; the same content imported again is not stored twice",
+                  "ssdprof import old-run.json --tag interface=SATA\n"
+                  "  ssdprof import CDM_20240105.txt KDM_20240105.txt\n"
+                  "  ssdprof import cbt-archive/ --tag cluster=lab2")
+    imp.add_argument("files", type=Path, nargs="+", metavar="FILE_OR_FOLDER")
     imp.add_argument("--tag", action="append", default=[], metavar="KEY=VALUE")
     common(imp)
     common(command(sub, "presets", "list the ready-made sweeps", "ssdprof presets --json"))
@@ -156,11 +162,40 @@ def format_drive_health(record: HealthRecord) -> str:
     return "\n".join(lines)
 
 
+def _export_targets(args: argparse.Namespace) -> tuple[int | None, list[int], Path | None]:
+    """The sweep, run ids and output the positional words name; fio-plot's are SWEEP DIR."""
+    from ssdprof.model.workload import WorkloadError
+
+    words, sweep, output = list(args.run_ids), args.sweep, args.output
+    if args.format == "fio-plot" and output is None and words:
+        output = Path(words.pop())
+        if sweep is None and len(words) == 1:
+            sweep = None if not words[0].isdigit() else int(words.pop())
+    bad = next((w for w in words if not w.isdigit()), None)
+    if bad is not None:
+        raise WorkloadError.single("run_ids", "RUN_ID", f"{bad!r} is not a run id (a whole number); for fio-plot: "
+                                   "ssdprof export --format fio-plot SWEEP DIR")
+    if args.format == "fio-plot" and output is None:
+        raise WorkloadError.single("output", "DIR", "name the folder to write: ssdprof export --format fio-plot SWEEP DIR")
+    return sweep, [int(w) for w in words], output
+
+
 def export(args: argparse.Namespace, store: Store) -> int:
     from ssdprof.cli.summary import named_runs, summary_of
     from ssdprof.model.workload import WorkloadError
 
-    runs = named_runs(store, args.sweep, args.run_ids, "ssdprof export --sweep 3 --format csv")
+    sweep, run_ids, output = _export_targets(args)
+    runs = named_runs(store, sweep, run_ids, "ssdprof export --sweep 3 --format csv")
+    if args.format == "fio-plot":
+        from ssdprof.store.fio_plot import write_fio_plot
+
+        assert output is not None
+        written = write_fio_plot(runs, output)
+        folders = sorted({str(p.parent) for p in written})
+        print(f"wrote {len(written)} fio JSON file(s) for fio-plot in {output}; draw one folder with e.g.: "
+              f"fio-plot -i {folders[0]} -T title -l -r {runs[0].workload.pattern.value}", file=sys.stderr)
+        return 0
+    args.output = output
     if args.format == "pdf":
         from ssdprof.cli.report import export_pdf
 
@@ -185,15 +220,26 @@ def export(args: argparse.Namespace, store: Store) -> int:
 
 def import_files(args: argparse.Namespace, store: Store) -> int:
     from ssdprof.app.contract.cli import RunsImported
+    from ssdprof.app.contract.imports import ImportedSource
     from ssdprof.cli.measure import parse_tags
-    from ssdprof.store.interchange import import_fio_output
+    from ssdprof.store.imports.recognise import read_sources, recognise
+    from ssdprof.store.imports.stored import store_recognised
 
     tags = parse_tags(args.tag)
-    parsed = [(path, import_fio_output(path, tags)) for path in args.files]  # all or nothing
-    stored = [store.add_run(run) for _, runs in parsed for run in runs]
+    batch = [recognise(found, tags) for found in read_sources(args.files)]  # all read before any is stored
+    done = store_recognised(store, batch)
+    stored = [run for kept in done for run in kept.stored]
     if args.json:
-        print(RunsImported(runs=stored).model_dump_json(indent=2))
-    else:
-        for run in stored:
-            print(f"imported run {run.id}: {run.workload.label} from {run.source.removeprefix('imported:')}")
+        sources = [ImportedSource(source=k.source, format=k.format, run_ids=[r.id or 0 for r in k.stored],
+                                  already_stored=k.already, notes=k.notes, summary=k.summary()) for k in done]
+        print(RunsImported(runs=stored, sources=sources).model_dump_json(indent=2))
+        return 0
+    for kept in done:
+        for run in kept.stored:
+            print(f"imported run {run.id}: {run.workload.label} from {kept.source}")
+        for latency in dict.fromkeys(r.imported.latency for r in kept.stored if r.imported):
+            print(f"latency: {kept.source}: {latency}")
+        for note in kept.notes:
+            print(f"note: {kept.source}: {note}")
+        print(kept.summary())
     return 0

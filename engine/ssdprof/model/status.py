@@ -30,9 +30,10 @@ SweepState = Literal["running", "done", "cancelled", "stopped", "failed"]
 """A stored sweep's status: its end, or running. A sweep the engine stopped in the middle of (it
 died or was killed) stays running in the store, with nothing running it."""
 
-SweepKind = Literal["sweep", "pts", "sustain"]
+SweepKind = Literal["sweep", "pts", "sustain", "replay"]
 """What a stored sweep holds: points (plain, a curve or a latency-target search), a PTS test,
-whose repeats are its rounds, or a sustained-write test (the fill, then its recovery writes)."""
+whose repeats are its rounds, a sustained-write test (the fill, then its recovery writes), or a trace
+replay (one point that plays a recorded trace)."""
 
 ReferenceStatus = Literal["matched", "unstated", "mismatch"]
 """A rated figure against the conditions measured. matched: rated as measured; unstated: the sheet

@@ -142,11 +142,12 @@ class Store(RunRecords, DriveStateRecords, SpecChoiceRecords):
 
     # a shared store's points ---------------------------------------------------------------
 
-    def add_run(self, result: RunResult, point_index: int | None = None) -> RunResult:
+    def add_run(self, result: RunResult, point_index: int | None = None, uid: str | None = None) -> RunResult:
         """Commit one finished point; returns it with its id (and who measured it, where). A shared
         store retries for ``retry_s``; then the point is kept on this machine, the run says so, and
-        it is sent with the next point saved or the next start."""
-        stamped, uid = self._stamped(result), uuid.uuid4().hex
+        it is sent with the next point saved or the next start. ``uid``: the run's key, where the
+        caller has one (an import's, so the same file is one run however often imported)."""
+        stamped, uid = self._stamped(result), uid or uuid.uuid4().hex
         if not self.shared:
             return self._insert_run(stamped, uid, point_index)
         deadline, wait_s = time.monotonic() + self.retry_s, 0.5

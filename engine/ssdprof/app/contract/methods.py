@@ -45,6 +45,7 @@ from ssdprof.app.contract.hosts import (
     HostsListResult,
     HostTestResult,
 )
+from ssdprof.app.contract.imports import IMPORT_METHODS
 from ssdprof.app.contract.notifications import NOTIFICATIONS
 from ssdprof.app.contract.pts import (
     PtsCancelResult,
@@ -55,6 +56,7 @@ from ssdprof.app.contract.pts import (
     PtsResumeParams,
     PtsStatus,
 )
+from ssdprof.app.contract.replay import REPLAY_METHODS
 from ssdprof.app.contract.run_queries import (
     PeopleResult,
     RunsGroupsParams,
@@ -197,9 +199,12 @@ METHODS: dict[str, Method] = {
        for name, (params, result, summary) in WATCH_METHODS.items()},
     **{name: Method(params=params, result=result, summary=summary) for name, (params, result, summary) in CURVE_METHODS.items()},
     **{name: Method(params=params, result=result, summary=summary)
+       for name, (params, result, summary) in IMPORT_METHODS.items()},
+    **{name: Method(params=params, result=result, summary=summary)
        for name, (params, result, summary) in SUSTAIN_METHODS.items()},
     **{name: Method(params=params, result=result, summary=summary)
        for name, (params, result, summary) in DRIVE_METHODS.items()},
+    **{name: Method(params=params, result=result, summary=summary) for name, (params, result, summary) in REPLAY_METHODS.items()},
 }
 
 

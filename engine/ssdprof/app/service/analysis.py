@@ -7,10 +7,10 @@ missing run or spec :class:`KeyError` (-32001), as everywhere in ``app/service/`
 
 from __future__ import annotations
 
-import base64
 from collections.abc import Sequence
 from pathlib import Path
 
+from ssdprof.analysis.pooled import StoredBins
 from ssdprof.analysis.repeats import pools
 from ssdprof.analysis.spec_choice import drive_environment
 from ssdprof.analysis.spec_comparison import best_comparisons, compare_repeats
@@ -96,7 +96,8 @@ class Analysis:
         a, b = self.summaries(params.a), self.summaries(params.b)
         shown = metric_name(params.metric)
         scale, unit = shown.scale, shown.unit
-        found = compare_groups(a, b, params.metric, confidence=params.confidence, scale=scale, unit=unit)
+        found = compare_groups(a, b, params.metric, confidence=params.confidence, scale=scale, unit=unit,
+                               bins_of=StoredBins(self.store.latency_bins, [*params.a, *params.b]))
         if not found:
             raise WorkloadError.single("b", "-", "no setting was measured in both groups; compare like with like")
         return RunsCompareResult(metric=params.metric, unit=unit, comparisons=[GroupVerdict.of(c) for c in found],
@@ -133,7 +134,7 @@ class Analysis:
         except ReportError as exc:
             raise WorkloadError.single("run_ids", "RUN_ID", str(exc)) from None
         name = f"ssdprof-sweep-{params.sweep_id}.pdf" if params.sweep_id is not None else f"ssdprof-runs-{runs[0].id}.pdf"
-        return ReportResult(pdf_base64=base64.b64encode(pdf).decode("ascii"), filename=name, bytes=len(pdf), runs=len(runs))
+        return ReportResult.of(pdf, name, len(runs))
 
     def summaries(self, run_ids: Sequence[int]) -> list[RunSummary]:
         """The runs' figures from the store's summary tables (no documents opened); KeyError for a
