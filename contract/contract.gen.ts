@@ -44,6 +44,13 @@ export interface Caveat {
   run_ids: number[];
 }
 
+/** A share of I/Os at or below a latency (a bin's midpoint). */
+export interface CdfPoint {
+  latency_ns: number;
+  /** 0 to 1 */
+  share: number;
+}
+
 export interface CephOsdHost {
   /** the host bucket's name in the CRUSH map */
   name: string;
@@ -117,6 +124,8 @@ export interface ChartSet {
   points: RunPoint[];
   /** whether runs of one setting were pooled on request, beyond the repeats a sweep asked for */
   pooled_same_setting: boolean;
+  /** set when the runs drawn (and earlier runs beside them) have latencies of different kinds, e.g. total vs completion only */
+  latency_note: string;
 }
 
 export interface ChartsParams {
@@ -1001,9 +1010,9 @@ export interface LatencyBeside {
   replayed_p99_ns: number | null;
   recorded_mean_ns: number | null;
   replayed_mean_ns: number | null;
-  /** (latency ns, share of I/Os at or below it), from bins */
-  recorded_cdf: unknown[][];
-  replayed_cdf: unknown[][];
+  /** the recorded distribution, from bins */
+  recorded_cdf: CdfPoint[];
+  replayed_cdf: CdfPoint[];
 }
 
 /** A latency in nanoseconds with its percentiles, from histogram bins where there are any. */

@@ -119,6 +119,7 @@ export function Results({ title, runs, onDesign, onOpen }: Props) {
       </div>
       {exportNote && <p role={exportNote.ok ? 'status' : 'alert'} className={exportNote.ok ? 'hint' : 'error'} data-testid="export-note">{exportNote.text}</p>}
       <StudentSummary runs={runs} specChoice={specChoice} poolSameSetting={pool} />
+      {charts?.latency_note && <p role="note" className="warning" data-testid="chart-latency-note">{charts.latency_note}</p>}
       <div className="chart-grid">
         <ChartFigure id="iops-vs-size" title="IOPS vs access size" kind="line" xLabel="access size" yLabel="IOPS" xLog2
           formatX={formatSize} series={drawn(charts?.iops_by_size ?? [])}

@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # names only: the command line lists the metrics without load
     from ssdprof.model.run_summary import AnyRun, LatencySummary
 
 __all__ = ["FACTORS", "LATENCY_METRICS", "METRICS", "METRIC_NAMES", "SETTING_FIELDS", "MetricName",
-           "factor_value", "latency_kind_note", "metric_name", "metric_value", "pts_round",
+           "factor_value", "latency_kind_note", "metric_name", "metric_value", "overlay_latency_note", "pts_round",
            "setting_fields", "setting_key", "values"]
 
 
@@ -41,6 +41,20 @@ def _all_ios(pick: Callable[[LatencyStats | LatencySummary], float | None]) -> C
 
 _KIND_WORDS = {"total": "total latency", "total_mean_only": "total latency, mean only (no percentiles)",
                "completion_only": "completion latency only", "none": "no latency"}
+
+
+def overlay_latency_note(runs: Sequence[AnyRun], earlier: Sequence[AnyRun] = ()) -> str:
+    """A sentence when runs drawn together (and the earlier runs beside them) have latencies of different
+    kinds, naming each kind's runs; else ''."""
+    by_kind: dict[str, list[str]] = {}
+    for run in (*runs, *earlier):
+        for kind in sorted({d.latency_kind for d in (run.read, run.write) if d.active}):
+            by_kind.setdefault(kind, []).append(str(run.id))
+    if len(by_kind) <= 1:
+        return ""
+    described = "; ".join(f"{_KIND_WORDS.get(kind, kind)}: run {', '.join(dict.fromkeys(ids))}" for kind, ids in by_kind.items())
+    return (f"latencies of different kinds are drawn together ({described}): compare latency only between runs "
+            "of the same kind")
 
 
 def latency_kind_note(*groups: Sequence[AnyRun]) -> str:

@@ -19,6 +19,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ssdprof.analysis.metrics import overlay_latency_note
 from ssdprof.analysis.pooled import BinsOf, own_bins
 from ssdprof.analysis.repeats import Pool, PoolKind, context_parts
 from ssdprof.analysis.spec_comparison import comparable_outstanding, run_access
@@ -118,6 +119,8 @@ class ChartSet(_Value):
                                                "or pooled on request): what a detail picks from")
     pooled_same_setting: bool = Field(description="whether runs of one setting were pooled on "
                                                   "request, beyond the repeats a sweep asked for")
+    latency_note: str = Field(default="", description="set when the runs drawn (and earlier runs beside them) have "
+                                                      "latencies of different kinds, e.g. total vs completion only")
 
 
 class PercentilePoint(_Value):
@@ -290,6 +293,7 @@ def chart_set(runs: Sequence[R], earlier: Sequence[R] = (),
         repeats_shown=any(len(s.runs) > 1 for s in repeats) or bool(earlier),
         points=[_run_point(s) for s in repeats],
         pooled_same_setting=pool,
+        latency_note=overlay_latency_note(runs, earlier),
     )
 
 

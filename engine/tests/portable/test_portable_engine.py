@@ -5,11 +5,9 @@ from __future__ import annotations
 
 import json
 import platform
-import shutil
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -26,21 +24,6 @@ from ssdprof.portable.pool import WorkerPool
 
 linux_only = pytest.mark.skipif(platform.system() != "Linux", reason="the Linux path runs for real; others are unit-tested")
 MIB = 1 << 20
-
-
-@pytest.fixture(scope="module")
-def scratch() -> Iterator[Path]:
-    """A folder on the real disk (/var/tmp), never /tmp, which is RAM-backed tmpfs on many systems."""
-    path = Path(tempfile.mkdtemp(prefix="ssdprof-portable-", dir="/var/tmp"))
-    yield path
-    shutil.rmtree(path, ignore_errors=True)
-
-
-@pytest.fixture(scope="module")
-def test_file(scratch: Path) -> Path:
-    path = scratch / "ssdprof-testfile-engine.dat"
-    PortableEngine("test", loop="python").layout(path, 32 * MIB, direct=True)
-    return path
 
 
 def workload(scratch: Path, **fields: Any) -> Workload:
