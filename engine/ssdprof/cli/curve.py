@@ -115,11 +115,9 @@ def _spec(args: argparse.Namespace, store: Store, kind: str) -> tuple[SweepSpec,
 
 
 def _last_unfinished(store: Store, kind: str) -> Any:
-    for row in store.list_sweeps():
-        sweep = store.sweep(row.id)
-        if sweep is not None and sweep.status != "done" and (sweep.spec.curve if kind == "curve" else sweep.spec.slo):
-            return sweep
-    return None
+    """The caller's own newest curve or search that did not end done and runs nowhere now (KeyError: why none)."""
+    return store.resumable("sweep", ended=("stopped", "cancelled", "failed"),
+                           accept=lambda sweep: bool(sweep.spec.curve if kind == "curve" else sweep.spec.slo))
 
 
 def _show(args: argparse.Namespace, store: Store, kind: str) -> int:

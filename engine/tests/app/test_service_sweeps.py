@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from claimants import ended_process
 from pydantic import BaseModel
 
 from ssdprof.app.contract.runs import NoParams, ResumeParams
@@ -30,6 +31,15 @@ def sweeps(tmp_path: Path) -> Iterator[Sweeps]:
 
 
 def a_sweep(store: Store, status: str, *, runs: int = 1) -> int:
+    """A sweep that ended with ``status``; "running": one whose engine was killed mid-sweep."""
+    if status == "running":
+        killed = Store(store.location, claimant=ended_process())
+        try:
+            sweep_id = killed.create_sweep(SweepSpec(name="killed sweep", points=[Workload(target="/data")]))
+        finally:
+            killed.release_all()  # its process is gone: nothing renews the lease
+            killed.close()
+        return sweep_id
     sweep_id = store.create_sweep(SweepSpec(name=f"{status} sweep", points=[Workload(target="/data")]))
     for _ in range(runs):
         store.add_run(RunResult(engine=EngineInfo(name="fio"), workload=Workload(target="/data"), sweep_id=sweep_id,
@@ -45,7 +55,7 @@ def test_nothing_is_offered_for_resuming_when_every_sweep_ended(sweeps: Sweeps) 
     a_sweep(sweeps.store, "failed")
     listed = sweeps.stored(NoParams())
     assert listed.interrupted is None
-    with pytest.raises(KeyError, match="no interrupted sweep to resume"):
+    with pytest.raises(KeyError, match=r"no interrupted sweep of yours .* to resume"):
         sweeps.resume(ResumeParams())
     assert listed.last_finished is not None and listed.last_finished.status == "cancelled"
     assert [s.id for s in listed.sweeps][-1] == done
@@ -58,6 +68,7 @@ def test_a_sweep_the_engine_stopped_in_the_middle_of_is_offered_for_resuming(swe
     sweeps.store.create_pts(plan_pts(PtsRequest(test=PtsTest.IOPS)))  # running: PTS tests resume in their own view
     interrupted = sweeps.stored(NoParams()).interrupted
     assert interrupted is not None and interrupted.id == lost_host
+    sweeps.store.claim_sweep(lost_host)  # resumed here, to its end: only the process holding a sweep ends it
     sweeps.store.set_sweep_status(lost_host, "done")
     again = sweeps.stored(NoParams()).interrupted
     assert again is not None and again.id == killed

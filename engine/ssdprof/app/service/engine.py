@@ -7,6 +7,7 @@ facts here), each answering the methods it marks with ``@handles``; ``app/rpc.py
 
 from __future__ import annotations
 
+import json
 import platform
 import threading
 from pathlib import Path
@@ -49,6 +50,7 @@ from ssdprof.model.workload import FieldProblem, Workload, WorkloadError
 from ssdprof.portable import PortableUnavailable, portable_engine
 from ssdprof.remote.ssh import SshSettings
 from ssdprof.store.db import Store
+from ssdprof.store.errors import StoreError, SweepHeld
 from ssdprof.target.devices import list_devices
 from ssdprof.target.plan import default_target_dir
 
@@ -95,7 +97,9 @@ class EngineService:
             raise RpcError("invalid_params", "params must be an object with named members",
                            [FieldProblem(field="params", flag="-", message=f"expected an object, got {type(raw_params).__name__}")])
         try:
-            params = spec.params.model_validate(raw_params)
+            # strict, as JSON: a value's JSON type must be the field's (true is no count, "7" no number); an
+            # enum or a date still arrives as its JSON text
+            params = spec.params.model_validate_json(json.dumps(raw_params), strict=True)
         except ValidationError as exc:
             problems = from_validation(exc, spec.params)
             raise RpcError("invalid_params", "; ".join(map(str, problems)), problems) from None
@@ -106,6 +110,10 @@ class EngineService:
                 raise RpcError("invalid_params", str(exc), exc.problems) from None
             except KeyError as exc:
                 raise RpcError("not_found", str(exc.args[0]) if exc.args else "not found") from None
+            except SweepHeld as exc:
+                raise RpcError("busy", str(exc)) from None
+            except StoreError as exc:  # the results store refused or stopped answering: said in its one line
+                raise RpcError("store_error", str(exc)) from None
 
     def close(self) -> None:
         self._sweeps.close()

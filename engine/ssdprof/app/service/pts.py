@@ -32,6 +32,7 @@ from ssdprof.model.pts_results import PtsInfo, PtsResult
 from ssdprof.model.quantities import format_duration
 from ssdprof.model.workload import WorkloadError
 from ssdprof.store.db import Store
+from ssdprof.store.errors import StoreError
 from ssdprof.target.plan import device_region, plan_target
 from ssdprof.target.purge import FILE_LIMITATION, purge_refusal
 
@@ -190,7 +191,7 @@ class PtsTests:
             active.cancel.set()
             raise RpcError("internal_error", f"the PTS test did not start within {START_TIMEOUT_S:.0f} s")
         if active.announced is None:
-            if isinstance(active.error, (WorkloadError, KeyError)):
+            if isinstance(active.error, (WorkloadError, KeyError, StoreError)):  # answered as the session maps them
                 raise active.error
             raise RpcError("internal_error", f"the PTS test could not start: {active.error}")
         return active.announced

@@ -32,6 +32,7 @@ from ssdprof.model.sustain_results import SustainResult
 from ssdprof.model.sweep import SweepSpec
 from ssdprof.remote.ssh import SshSettings
 from ssdprof.store.db import Store
+from ssdprof.store.errors import StoreError
 
 __all__ = ["SustainTests"]
 
@@ -132,7 +133,7 @@ class SustainTests:
             active.cancel.set()
             raise RpcError("internal_error", f"the sustained-write test did not start within {START_TIMEOUT_S:.0f} s")
         if active.announced is None:
-            if isinstance(active.error, (WorkloadError, KeyError)):
+            if isinstance(active.error, (WorkloadError, KeyError, StoreError)):  # answered as the session maps them
                 raise active.error
             raise RpcError("internal_error", f"the sustained-write test could not start: {active.error}")
         return active.announced

@@ -32,13 +32,13 @@ from ssdprof.model.events import (
     RunEvent,
     SweepFinished,
     SweepStarted,
-    interrupted,
 )
 from ssdprof.model.sweep import SweepSpec, cool_down_words, estimate_s
 from ssdprof.model.workload import WorkloadError
 from ssdprof.remote.ceph import RbdTarget
 from ssdprof.remote.ssh import SshSettings
 from ssdprof.store.db import Store
+from ssdprof.store.errors import StoreError
 from ssdprof.target.plan import TargetPlan, device_region, plan_target, widest
 
 __all__ = ["Notify", "Sweeps"]
@@ -103,17 +103,11 @@ class Sweeps:
 
     @handles("sweep.resume")
     def resume(self, params: ResumeParams) -> SweepStarted:
-        """A sweep by its id (an interrupted or a cancelled one), else the last interrupted one."""
-        sweep_id = params.sweep_id
-        if sweep_id is None:
-            last = self._sweeps()[1]
-            if last is None:
-                raise KeyError("no interrupted sweep to resume: every stored sweep ended (done, "
-                               "cancelled or failed); continue a cancelled one by its id")
-            sweep_id = last.id
-        stored = self.store.sweep(sweep_id)
+        """A sweep by its id (an interrupted or a cancelled one, anyone's not running now), else the
+        caller's own last interrupted one."""
+        stored = self.store.sweep(params.sweep_id) if params.sweep_id is not None else self.store.resumable("sweep")
         if stored is None:
-            raise KeyError(f"sweep {sweep_id} does not exist")
+            raise KeyError(f"sweep {params.sweep_id} does not exist")
         return self._launch(stored.spec, stored.id, {})
 
     @handles("sweep.cancel")
@@ -139,20 +133,16 @@ class Sweeps:
                             interrupted=last_interrupted)
 
     def _sweeps(self) -> tuple[list[SweepInfo], SweepInfo | None, SweepInfo | None]:
-        """Every stored sweep, newest first; the newest interrupted one (resumed unasked), and the
-        newest that ended done or cancelled with runs kept (what Results opens). PTS tests resume
-        in their own view."""
+        """Every stored sweep, newest first, with who holds it and whether it runs; the caller's own
+        newest interrupted one (resumed unasked), and the newest that ended done or cancelled with
+        runs kept (what Results opens). PTS tests and sustained writes resume in their own views."""
         sweeps = [SweepInfo(**asdict(s)) for s in self.store.list_sweeps()]
-        active = self._sweep.announced if self.busy() and self._sweep else None
-        running_id = active.sweep_id if active else None
-
-        def plain(info: SweepInfo) -> bool:
-            stored = self.store.sweep(info.id)
-            return stored is not None and stored.kind == "sweep"
-
-        stopped = (s for s in sweeps
-                   if interrupted(s.status, running_now=s.id == running_id) and plain(s))
-        ended = (s for s in sweeps if s.status in ("done", "cancelled") and s.runs > 0 and plain(s))
+        try:
+            mine = self.store.resumable("sweep").id
+        except KeyError:
+            mine = None
+        stopped = (s for s in sweeps if s.id == mine)
+        ended = (s for s in sweeps if s.status in ("done", "cancelled") and s.runs > 0 and s.kind == "sweep")
         return sweeps, next(stopped, None), next(ended, None)
 
     def busy(self) -> bool:
@@ -185,7 +175,7 @@ class Sweeps:
             active.cancel.set()
             raise RpcError("internal_error", f"the sweep did not start within {START_TIMEOUT_S:.0f} s")
         if active.error is not None:
-            if isinstance(active.error, WorkloadError):
+            if isinstance(active.error, (WorkloadError, KeyError, StoreError)):  # answered as the session maps them
                 raise active.error
             raise RpcError("internal_error", f"the sweep could not start: {active.error}")
         assert active.announced is not None
