@@ -5,6 +5,7 @@ import { useMemo, useState } from 'react';
 import { EngineError, useEngine, useEngineQuery, type RunResult, type RunsQuery } from '../api';
 import { formatIops } from '../lib/units';
 import { useSettled } from '../lib/use-settled';
+import { SweepsTable } from './SweepsTable';
 
 interface Props {
   onOpen: (title: string, runs: RunResult[]) => void;
@@ -117,6 +118,7 @@ export function History({ onOpen }: Props) {
           </select></div>
       </form>
       {shown && <p role="alert" className="error">{shown}</p>}
+      <SweepsTable onOpenSweep={(id) => void openSweep(id)} />
       {rows !== null && rows.length === 0 && (
         <p className="empty">{filtered ? 'No runs match these filters; clear them to see everything.' : 'No runs stored yet. Finished points appear here as they complete.'}</p>
       )}

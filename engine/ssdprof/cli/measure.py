@@ -162,10 +162,9 @@ def _sweep_spec(args: argparse.Namespace, store: Store) -> tuple[Preflight, int 
     """The sweep to run (with its target as checked), the sweep resumed (if any) and the tags for
     its runs."""
     if args.command == "sweep" and args.resume is not None:
-        # without an id, the caller's own interrupted sweep only; by its id, anyone's not running now
-        stored = store.sweep(args.resume) if args.resume > 0 else store.resumable("sweep")
-        if stored is None:
-            raise KeyError(f"sweep {args.resume} does not exist")
+        # without an id, the caller's own interrupted sweep only; by its id, anyone's not running now;
+        # held from here on, before anything is said or measured
+        stored = store.claim_sweep(args.resume if args.resume > 0 else store.resumable("sweep").id, kind="sweep")
         return Preflight(stored.spec), stored.id, parse_tags(args.tag)
     request = request_from_args(args)
     if getattr(args, "estimate", False):

@@ -98,6 +98,16 @@ class PendingWrites:
             db.close()
         return int(row[0]), int(row[1])
 
+    def refuse(self, uid: str, reason: str) -> None:
+        """A kept write the server refused: moved aside (kept, not sent again), with the reason."""
+        db = self._open()
+        try:
+            db.execute("CREATE TABLE IF NOT EXISTS refused AS SELECT *, '' AS reason FROM writes WHERE 0")
+            db.execute("INSERT INTO refused SELECT *, ? FROM writes WHERE uid = ?", (reason, uid))
+            db.execute("DELETE FROM writes WHERE uid = ?", (uid,))
+        finally:
+            db.close()
+
     def sent(self, uid: str) -> None:
         db = self._open()
         try:

@@ -26,8 +26,11 @@ from ssdprof.store.location import Location
 from ssdprof.store.pending import Write
 from ssdprof.store.writes import applies
 
-__all__ = ["StoredSweep", "SweepRecords", "SweepRow"]
+__all__ = ["RESUME_COMMANDS", "StoredSweep", "SweepRecords", "SweepRow"]
 
+_WORDS = {"sweep": "sweep", "pts": "PTS test", "sustain": "sustained-write test"}
+RESUME_COMMANDS = {"sweep": "ssdprof sweep --resume", "pts": "ssdprof pts resume", "sustain": "ssdprof sustain --resume"}
+"""How each kind is named, and resumed on the command line."""
 _HOLDER = "owner, owner_host, owner_process, owner_pid, owner_started, lease_id, lease_since, lease_renewed_at, lease_until"
 
 
@@ -105,12 +108,15 @@ class SweepRecords:
         self._hold(sweep_id, lease)
         return sweep_id
 
-    def claim_sweep(self, sweep_id: int) -> StoredSweep:
-        """Hold a stored sweep to resume it; refused while a live process holds it, or when another
-        process claimed it first (both read it lapsed; one wins)."""
+    def claim_sweep(self, sweep_id: int, kind: SweepKind | None = None) -> StoredSweep:
+        """Hold a stored sweep (of ``kind``, if given) to resume it; refused while a live process
+        holds it, or when another process claimed it first (both read it lapsed; one wins)."""
         stored = self.sweep(sweep_id)
         if stored is None:
             raise KeyError(f"sweep {sweep_id} does not exist")
+        if kind is not None and stored.kind != kind:
+            raise KeyError(f"sweep {sweep_id} is a {_WORDS[stored.kind]}, not a {_WORDS[kind]}: continue it with "
+                           f"{RESUME_COMMANDS[stored.kind]} {sweep_id}")
         ours = self._leases.get(sweep_id)
         if ours is not None and stored.holder is not None and stored.holder.lease_id == _lease_id(ours):
             return stored
@@ -149,7 +155,7 @@ class SweepRecords:
                 (mine if self._is_mine(stored) else others).append(stored)
         if mine:
             return mine[0]
-        words = {"sweep": "sweep", "pts": "PTS test", "sustain": "sustained-write test"}[kind]
+        words = _WORDS[kind]
         reasons = [f"no interrupted {words} of yours ({self.claimant.user} on {self.claimant.host}) to resume"]
         reasons += [f"{words} {s.id} is running: {_held_by(s)}" for s in live if self._is_mine(s)][:1]
         reasons += [f"{words} {s.id} ({_held_by(s)}) is interrupted: resume it by its id if you mean to take it over"

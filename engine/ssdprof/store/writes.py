@@ -97,8 +97,9 @@ class WritePath:
                 if time.monotonic() + wait_s > deadline:
                     self._pending.keep(write)
                     if not waiting:
-                        _log.warning("ssdprof: %s; waited %g s, so this and later writes are kept in %s and sent "
-                                     "when it answers again", exc, self.retry_s, self._pending.path)
+                        _log.warning("ssdprof: waited %g s for the results database, then kept this write and the ones "
+                                     "after it in %s, to send when it answers again (%s)", self.retry_s,
+                                     self._pending.path, exc)
                     return None
                 time.sleep(wait_s)
                 wait_s = min(wait_s * 2, 5.0)
@@ -124,7 +125,15 @@ class WritePath:
         pending = self._pending
         sent = 0
         for write in pending.waiting():
-            self._apply(write)
+            try:
+                self._apply(write)
+            except StoreUnavailable:
+                raise
+            except Exception as exc:  # refused (its sweep deleted meanwhile, say): set aside, never blocking every later start
+                pending.refuse(write.uid, f"{type(exc).__name__}: {exc}")
+                _log.warning("ssdprof: the results database %s refused a %s write kept on this machine (%s); it is "
+                             "set aside in %s", self.location, write.kind, " ".join(str(exc).split()), pending.path)
+                continue
             pending.sent(write.uid)
             sent += 1
         if sent:

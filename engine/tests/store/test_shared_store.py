@@ -227,3 +227,19 @@ def test_what_is_wrong_with_a_url_is_said_before_connecting(url: str, said: str,
 def test_a_socket_url_keeps_its_empty_server_when_shown() -> None:
     assert str(DatabaseUrl("postgresql:///ssdprof?host=/run/postgresql")) == "postgresql:///ssdprof?host=/run/postgresql"
     assert str(DatabaseUrl("postgresql://")) == "postgresql://"
+
+
+def test_a_kept_write_the_server_refuses_is_set_aside_and_does_not_block_later_starts(pg_url: DatabaseUrl) -> None:
+    spool = PendingWrites(pending_path(pg_url))
+    orphan = a_point(5, sweep_id=999)  # its sweep is not in the store (deleted meanwhile)
+    spool.keep(Write("run", {"point_index": 0}, document=pack(orphan.model_dump_json()), raw=pack(orphan.raw_output)))
+    spool.keep(Write("written", {"identity": "file:/data", "description": "/data", "n_bytes": 4096}))
+    store = Store(pg_url)
+    try:
+        entry = store.ledger("file:/data")
+        assert entry is not None and entry.bytes_written == 4096  # the write after the refused one was sent
+        assert spool.waiting() == [] and store.count_runs() == 0
+        refused = sqlite3.connect(spool.path).execute("SELECT kind, reason FROM refused").fetchall()
+        assert [kind for kind, _ in refused] == ["run"] and "sweep" in refused[0][1]
+    finally:
+        store.close()

@@ -7,7 +7,6 @@ facts here), each answering the methods it marks with ``@handles``; ``app/rpc.py
 
 from __future__ import annotations
 
-import json
 import platform
 import threading
 from pathlib import Path
@@ -18,6 +17,7 @@ from pydantic import BaseModel, ValidationError
 from ssdprof import __version__
 from ssdprof.analysis.specs import bundled_spec_dir, default_user_spec_dir
 from ssdprof.app.contract.base import Params
+from ssdprof.app.contract.json_types import booleans_read_as_numbers
 from ssdprof.app.contract.methods import METHODS
 from ssdprof.app.contract.runs import (
     DevicesResult,
@@ -97,12 +97,12 @@ class EngineService:
             raise RpcError("invalid_params", "params must be an object with named members",
                            [FieldProblem(field="params", flag="-", message=f"expected an object, got {type(raw_params).__name__}")])
         try:
-            # strict, as JSON: a value's JSON type must be the field's (true is no count, "7" no number); an
-            # enum or a date still arrives as its JSON text
-            params = spec.params.model_validate_json(json.dumps(raw_params), strict=True)
+            params = spec.params.model_validate(raw_params)
+            problems = booleans_read_as_numbers(raw_params, params)  # lax reading takes true for 1: refused
         except ValidationError as exc:
             problems = from_validation(exc, spec.params)
-            raise RpcError("invalid_params", "; ".join(map(str, problems)), problems) from None
+        if problems:
+            raise RpcError("invalid_params", "; ".join(map(str, problems)), problems)
         with self._lock:
             try:
                 return self._handlers[method](params)
