@@ -17,7 +17,7 @@ import pytest
 from pg_fixtures import *  # noqa: F403  # pg_server: a real PostgreSQL server
 from pg_server import PgServer
 
-SECRET = "lab-s3cret-pass"  # noqa: S105 - the test login's password, made by this test
+SECRET = "lab-s3cret-pass"  # the test login's password, made by this test
 
 
 @pytest.fixture(scope="module")
