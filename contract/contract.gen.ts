@@ -457,6 +457,8 @@ export interface EngineInfo {
   /** outstanding I/Os per job actually achievable */
   effective_queue_depth: number;
   direct: boolean;
+  /** the portable engine's I/O loop: native (the compiled ssdprof-io) or python (the last resort where no compiled loop runs here); empty for fio */
+  loop: string;
 }
 
 export interface EngineInfoResult {
@@ -880,6 +882,73 @@ export interface HostsListResult {
   hosts: HostInfo[];
 }
 
+export interface ImportBegin {
+  files: PlannedFile[];
+  /** the files are one folder's (a cbt results tree), not single files */
+  folder?: boolean;
+  /** tags every imported run gets, e.g. interface=SATA */
+  tags?: Record<string, string>;
+}
+
+export interface ImportBegun {
+  upload_id: string;
+  /** the paths to send, in this order */
+  wanted: string[];
+  /** files of the folder not needed or too large, each with why */
+  skipped: string[];
+  /** the most bytes one chunk may carry */
+  chunk_bytes: number;
+}
+
+export interface ImportChunk {
+  upload_id: string;
+  path: string;
+  /** where the chunk's bytes start in the file */
+  offset: number;
+  data_base64: string;
+}
+
+export interface ImportChunkResult {
+  /** the file's bytes received so far */
+  received_bytes: number;
+}
+
+export interface ImportFinish {
+  upload_id: string;
+}
+
+export interface ImportOutcome {
+  sources: ImportedSource[];
+  /** every run of the import, stored now or before, in order */
+  run_ids: number[];
+}
+
+/** One part of an imported run the source counted apart (a diskspd thread on a target): its own counts, as given; latency only where the source gave it. */
+export interface ImportedPart {
+  name: string;
+  read_ios: number;
+  read_bytes: number;
+  write_ios: number;
+  write_bytes: number;
+  read_lat_ns_mean: number | null;
+  write_lat_ns_mean: number | null;
+}
+
+export interface ImportedSource {
+  /** the file or folder */
+  source: string;
+  /** what it was recognised as, e.g. 'CrystalDiskMark text export' */
+  format: string;
+  /** runs stored now */
+  run_ids: number[];
+  /** runs stored before from the same content: not stored again */
+  already_stored: number[];
+  /** what to know about the source's figures and what was not imported */
+  notes: string[];
+  /** one line saying the above */
+  summary: string;
+}
+
 export type Interface = "SATA" | "NVMe" | "PCIe" | "SAS";
 
 /** One network interface of a watched host during a run: its sustained traffic and its link limit. */
@@ -1016,6 +1085,12 @@ export interface PercentilePoint {
   percentile: number;
 }
 
+export interface PlannedFile {
+  /** the file's name, or its path inside the folder chosen */
+  path: string;
+  size_bytes: number;
+}
+
 export interface PlannedPoint {
   label: string;
   workload: Workload;
@@ -1139,6 +1214,26 @@ export interface ProgressSample {
   write_lat_ns_p99: number | null;
   host: string;
   ramping: boolean;
+}
+
+export interface Provenance {
+  /** the tool that measured, e.g. CrystalDiskMark, KDiskMark, elbencho, diskspd, cbt */
+  tool: string;
+  /** as the source names it; '' where it does not */
+  tool_version: string;
+  /** the file (or the tree's path to it) the run was read from */
+  file: string;
+  /** which part of the file, e.g. 'line 9' or 'iteration 00000001, id-6d1b4c2a' */
+  part: string;
+  /** SHA-256 of the source's bytes this run was read from */
+  digest: string;
+  /** what the source's latency is, in its own terms, e.g. 'completion latency (fio clat), mean only' or 'none measured' */
+  latency: string;
+  figures: SourceFigure[];
+  /** what to know about the source's figures */
+  notes: string[];
+  /** per-thread or per-target counts the source gave */
+  parts: ImportedPart[];
 }
 
 export interface PtsCancelResult {
@@ -1539,6 +1634,8 @@ export interface RunResult {
   tags: Record<string, string>;
   /** measured or imported:<file name> */
   source: string;
+  /** an imported run's source: the tool, its version, the file and what each figure was there; null if measured */
+  imported: Provenance | null;
   /** mean CPU busy % of the machine during the run */
   cpu_busy_pct: number | null;
   /** per-host CPU and network, every second (watched hosts' too, with their disks) */
@@ -2027,6 +2124,17 @@ export interface SourceOutput {
 
 /** Source as the engine sends it; SourceInput is what it accepts. */
 export type Source = SourceOutput;
+
+export interface SourceFigure {
+  /** the run's field it became, e.g. read.iops or read.lat_ns.mean */
+  field: string;
+  /** where it stood in the source, e.g. "line 9: 'IOPS' of RND4K Q32T1" */
+  source: string;
+  /** what the tool means by it, e.g. 'fio's clat mean: completion latency' */
+  meaning: string;
+  /** set by ssdprof from the source's other figures, not given by it */
+  derived: boolean;
+}
 
 /** A timed span's moments in nanoseconds, with no percentiles (fio's ``slat_ns``). */
 export interface SpanStats {
@@ -2947,6 +3055,12 @@ export interface Methods {
   "slo.get": { params: CurveIdParams; result: SloSummary };
   /** a latency target search's PDF page (base64): the answer, every depth tried */
   "slo.report": { params: SloReportParams; result: ReportResult };
+  /** start an import: the files (or a folder's) to send, and which are needed */
+  "imports.begin": { params: ImportBegin; result: ImportBegun };
+  /** a chunk of one file's bytes (base64) */
+  "imports.chunk": { params: ImportChunk; result: ImportChunkResult };
+  /** read the files sent by their content and store their runs once */
+  "imports.finish": { params: ImportFinish; result: ImportOutcome };
   /** a sustained-write test's bytes, time and wear against the drive's rating; runs nothing */
   "sustain.estimate": { params: SustainRequest; result: SustainEstimate };
   /** start a sustained-write test: the fill, then idle and recovery writes; events as sustain.event */
@@ -2969,7 +3083,7 @@ export interface Methods {
 
 export type MethodName = keyof Methods;
 
-export const METHOD_NAMES = ["engine.info", "workload.validate", "presets.list", "devices.list", "sweep.estimate", "sweep.start", "sweep.resume", "sweep.cancel", "sweep.status", "sweeps.list", "pts.estimate", "pts.start", "pts.resume", "pts.cancel", "pts.status", "pts.list", "pts.get", "pts.report", "runs.list", "runs.get", "runs.page", "runs.select", "runs.groups", "runs.people", "runs.tag", "runs.delete", "runs.charts", "runs.bars", "runs.summary", "runs.percentiles", "export.csv", "specs.list", "specs.match", "specs.compare", "specs.save", "specs.remember", "specs.delete", "runs.compare", "analysis.predict", "analysis.scaling", "analysis.observe", "analysis.correlation", "analysis.scale_up", "analysis.scale_up_report", "report.pdf", "hosts.list", "hosts.add", "hosts.test", "hosts.remove", "hosts.set_link", "hosts.set_role", "hosts.ceph_osd_hosts", "curve.start", "curve.check", "curve.get", "curve.report", "curves.list", "slo.start", "slo.get", "slo.report", "sustain.estimate", "sustain.start", "sustain.resume", "sustain.cancel", "sustain.status", "sustain.list", "sustain.get", "sustain.report", "drive.show"] as const satisfies readonly MethodName[];
+export const METHOD_NAMES = ["engine.info", "workload.validate", "presets.list", "devices.list", "sweep.estimate", "sweep.start", "sweep.resume", "sweep.cancel", "sweep.status", "sweeps.list", "pts.estimate", "pts.start", "pts.resume", "pts.cancel", "pts.status", "pts.list", "pts.get", "pts.report", "runs.list", "runs.get", "runs.page", "runs.select", "runs.groups", "runs.people", "runs.tag", "runs.delete", "runs.charts", "runs.bars", "runs.summary", "runs.percentiles", "export.csv", "specs.list", "specs.match", "specs.compare", "specs.save", "specs.remember", "specs.delete", "runs.compare", "analysis.predict", "analysis.scaling", "analysis.observe", "analysis.correlation", "analysis.scale_up", "analysis.scale_up_report", "report.pdf", "hosts.list", "hosts.add", "hosts.test", "hosts.remove", "hosts.set_link", "hosts.set_role", "hosts.ceph_osd_hosts", "curve.start", "curve.check", "curve.get", "curve.report", "curves.list", "slo.start", "slo.get", "slo.report", "imports.begin", "imports.chunk", "imports.finish", "sustain.estimate", "sustain.start", "sustain.resume", "sustain.cancel", "sustain.status", "sustain.list", "sustain.get", "sustain.report", "drive.show"] as const satisfies readonly MethodName[];
 
 /** Notifications from the engine (and, for engine.status, the desktop shell). */
 export interface Notifications {

@@ -4,7 +4,8 @@
 #   scripts/freeze-engine.sh          build, unless the engine's sources and lock files are unchanged
 #   scripts/freeze-engine.sh --force  build anyway
 #   scripts/freeze-engine.sh --smoke  build if needed, then check the frozen engine (npm run test:frozen):
-#                                     --version, `rpc` answers engine.info, `run` measures with fio
+#                                     --version, `rpc` answers engine.info, `run` measures with fio, and
+#                                     `run --engine portable` measures through the bundled compiled loop
 # The frozen engine runs on the OS (and CPU architecture) it was built on only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,8 +20,9 @@ bash scripts/setup.sh freeze
 # Everything that goes into the bundle: a change to any of it rebuilds.
 inputs_hash() {
   {
-    git ls-files -co --exclude-standard -- engine/ssdprof assets/specs 2>/dev/null || find engine/ssdprof assets/specs -type f
+    git ls-files -co --exclude-standard -- engine/ssdprof engine/native assets/specs 2>/dev/null || find engine/ssdprof engine/native assets/specs -type f
     printf '%s\n' engine/pyproject.toml engine/requirements.lock engine/requirements-build.lock scripts/freeze-engine.sh scripts/freeze-engine.spec
+    printf '%s\n' engine/native/build/ssdprof-io engine/native/build/ssdprof-io.exe  # the compiled loop it bundles
   } | grep -v -e '__pycache__' -e '\.pyc$' | LC_ALL=C sort -u | while read -r file; do
     [ -f "$file" ] && printf '%s  %s\n' "$(sha256sum <"$file" | cut -c1-64)" "$file"
   done
@@ -51,6 +53,9 @@ smoke() {
   "$binary" run --target "$scratch" --size 32MiB --runtime 1 --ramp 0 --json --db "$scratch/results.db" \
     >"$scratch/run.json" 2>"$scratch/run.log" || status=$?
   [ "$status" -eq 0 ] || { cat "$scratch/run.log" >&2; say "FAIL: ssdprof run exited $status"; return 1; }
+  "$binary" run --engine portable --target "$scratch" --size 32MiB --runtime 1 --ramp 0 --qd 4 --json \
+    --db "$scratch/results.db" >"$scratch/portable.json" 2>"$scratch/portable.log" || status=$?
+  [ "$status" -eq 0 ] || { cat "$scratch/portable.log" >&2; say "FAIL: ssdprof run --engine portable exited $status"; return 1; }
   node - "$scratch" <<'JS'
 const { readFileSync } = require('node:fs');
 const dir = process.argv[2];
@@ -60,8 +65,12 @@ if (rpc.id !== 1 || !rpc.result?.version) problems.push(`rpc engine.info answere
 const run = JSON.parse(readFileSync(`${dir}/run.json`, 'utf8'));
 if (run.engine?.name !== 'fio') problems.push(`run used engine ${run.engine?.name}, not fio`);
 if (!(run.read?.iops > 0)) problems.push(`run measured read.iops ${run.read?.iops}`);
+const portable = JSON.parse(readFileSync(`${dir}/portable.json`, 'utf8'));
+const compiled = process.platform === 'linux' || process.platform === 'darwin' || process.platform === 'win32';
+if (compiled && portable.engine?.loop !== 'native') problems.push(`the portable run used the ${portable.engine?.loop} loop: ${portable.engine?.reason}`);
+if (!(portable.read?.iops > 0)) problems.push(`the portable run measured read.iops ${portable.read?.iops}`);
 if (problems.length) { for (const p of problems) console.error(`freeze: FAIL: ${p}`); process.exit(1); }
-console.error(`freeze: ok: rpc engine.info version ${rpc.result.version}; run on fio ${run.engine.version}: ${Math.round(run.read.iops)} read IOPS`);
+console.error(`freeze: ok: rpc engine.info version ${rpc.result.version}; run on fio ${run.engine.version}: ${Math.round(run.read.iops)} read IOPS; portable (${portable.engine.loop} loop): ${Math.round(portable.read.iops)} read IOPS`);
 JS
   say "ok: $version"
 }

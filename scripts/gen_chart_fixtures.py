@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel
-from ssdprof.analysis.specs import bundled_spec_dir
+from ssdprof.analysis.spec_folders import bundled_spec_dir
 from ssdprof.app.rpc import EngineService, handle_message
 from ssdprof.model.results import RunResult
 from ssdprof.model.sweep import SweepSpec

@@ -50,6 +50,8 @@ test_host_packages() {
     IFS=: read -r cmd pkg <<<"$extra"
     command -v "$cmd" >/dev/null || [ -x "/usr/sbin/$cmd" ] || missing+=("$pkg")
   done
+  # the compiled I/O loop's Windows build runs under wine64 in the tests (engine/tests/native); Debian keeps it off the PATH
+  [ -x /usr/lib/wine/wine64 ] || missing+=(wine64)
   # the lab node's initramfs needs busybox linked statically; Debian's plain busybox is not
   if command -v busybox >/dev/null && ldd "$(command -v busybox)" >/dev/null 2>&1; then missing+=(busybox-static); fi
   # the results store's tests run on a throwaway PostgreSQL server too (engine/tests/store/pg_server.py);
@@ -61,8 +63,8 @@ test_host_packages() {
 }
 
 python_env() {
-  local venv=$root/engine/.venv lock=$root/engine/requirements.lock stamp
-  stamp=$venv/.ssdprof-lock-$( (cat "$lock" "$root/engine/pyproject.toml") | sha256sum | cut -c1-16)
+  local venv=$root/engine/.venv lock=$root/engine/requirements.lock tests=$root/engine/requirements-test.lock stamp
+  stamp=$venv/.ssdprof-lock-$( (cat "$lock" "$tests" "$root/engine/pyproject.toml") | sha256sum | cut -c1-16)
   [ -f "$stamp" ] && return 0
   local python=""
   for candidate in python3.13 python3.12 python3.11 python3.10 python3; do
@@ -85,21 +87,46 @@ python_env() {
   fi
   say "installing the engine's Python packages (engine/requirements.lock)"
   "$venv/bin/python" -m pip install -q --disable-pip-version-check -r "$lock"
+  # the tests' own tools (fio-plot, to draw what ssdprof exports for it), pinned apart from what the engine needs
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-deps -r "$tests"
   "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-deps -e "$root/engine"
   rm -f "$venv"/.ssdprof-lock-*
   touch "$stamp"
 }
 
-build_tools() {
-  # PyInstaller for scripts/freeze-engine.sh, from its own lock file; only when freezing.
-  local venv=$root/engine/.venv lock=$root/engine/requirements-build.lock stamp
-  stamp=$venv/.ssdprof-build-lock-$(sha256sum "$lock" | cut -c1-16)
+native_loop() {
+  # The portable engine's compiled I/O loop (engine/native/), built with this machine's C compiler into
+  # engine/native/build/ (skipped when its sources are unchanged). Without a compiler, as root on Debian/Ubuntu
+  # gcc is installed; elsewhere the engine measures with its Python loop, slower at depth, and says so on each run.
+  local python=$root/engine/.venv/bin/python status=0
+  "$python" "$root/engine/native/build.py" || status=$?
+  if [ "$status" -eq 3 ] && apt_install gcc libc6-dev; then
+    status=0
+    "$python" "$root/engine/native/build.py" || status=$?
+  fi
+  case $status in
+    0) ;;
+    3) say "no C compiler: the portable engine will use its Python loop (slower at queue depth; each run says so)." ;;
+    *) say "building the compiled I/O loop failed (above); the portable engine will use its Python loop" ;;
+  esac
+}
+
+lock_into_venv() {
+  # lock_into_venv NAME LOCK WHAT : pip-install an extra lock file into engine/.venv, once per version of it.
+  local name=$1 lock=$root/$2 what=$3 venv=$root/engine/.venv stamp
+  stamp=$venv/.ssdprof-$name-lock-$(sha256sum "$lock" | cut -c1-16)
   [ -f "$stamp" ] && return 0
-  say "installing the engine's build tools (engine/requirements-build.lock)"
+  say "installing $what ($2)"
   "$venv/bin/python" -m pip install -q --disable-pip-version-check -r "$lock"
-  rm -f "$venv"/.ssdprof-build-lock-*
+  rm -f "$venv"/.ssdprof-"$name"-lock-*
   touch "$stamp"
 }
+
+# zig (the ziglang package) for the tests that cross-build the compiled loop for Windows and macOS.
+cross_tools() { lock_into_venv cross engine/requirements-cross.lock "the cross-compiler for the native loop's tests"; }
+
+# PyInstaller for scripts/freeze-engine.sh, from its own lock file; only when freezing.
+build_tools() { lock_into_venv build engine/requirements-build.lock "the engine's build tools"; }
 
 node_modules() {
   [ -f "$root/package-lock.json" ] || return 0
@@ -115,14 +142,17 @@ node_modules() {
 
 mode=${1:-all}
 case $mode in
-  runtime) system_packages; python_env; node_modules ;;
+  runtime) system_packages; python_env; native_loop; node_modules ;;
   all)
     system_packages "chromium:chromium:Install Chromium for the end-to-end tests (Debian/Ubuntu: apt install chromium), or set SSDPROF_CHROMIUM to a Chromium binary." \
-      "pdftotext:poppler-utils:Install poppler-utils for the PDF report tests (Debian/Ubuntu: apt install poppler-utils; macOS: brew install poppler)."
+      "pdftotext:poppler-utils:Install poppler-utils for the PDF report tests (Debian/Ubuntu: apt install poppler-utils; macOS: brew install poppler)." \
+      "blkparse:blktrace:Install blktrace for reading blktrace traces (Debian/Ubuntu: apt install blktrace)."
     test_host_packages
     python_env
+    native_loop
+    cross_tools
     node_modules
     ;;
-  freeze) python_env; build_tools ;;
+  freeze) python_env; native_loop; build_tools ;;
   *) say "usage: setup.sh [runtime|all|freeze]"; exit 2 ;;
 esac

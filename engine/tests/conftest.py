@@ -17,7 +17,7 @@ from rpc_client import Client
 from ssdprof.app.rpc import EngineService
 from ssdprof.store.db import Store
 
-pytest_plugins = ["infra.netns_hosts", "infra.ceph_cluster", "infra.lab_node", "infra.ci_rule"]
+pytest_plugins = ["infra.netns_hosts", "infra.ceph_cluster", "infra.lab_node", "infra.ci_rule", "infra.native_builds"]
 
 DATA = Path(__file__).parent / "data"
 FIO_DATA = DATA / "fio"

@@ -39,9 +39,18 @@ def test_the_report_reads_results_only_and_imports_neither_fio_nor_the_store() -
     assert _offending("report", ("fio", "store")) == {}
 
 
+def test_the_store_keeps_results_and_reads_no_analysis_report_or_face() -> None:
+    assert _offending("store", ("analysis", "report", "app", "cli")) == {}
+
+
 def test_the_model_imports_nothing_of_ssdprof_but_itself() -> None:
-    others = ("analysis", "app", "cli", "fio", "portable", "remote", "report", "store", "target")
+    others = ("analysis", "app", "cli", "fio", "portable", "remote", "report", "store", "target", "trace")
     assert _offending("model", others) == {}
+
+
+def test_the_trace_reader_imports_only_the_model() -> None:
+    others = ("analysis", "app", "cli", "fio", "portable", "remote", "report", "store", "target")
+    assert _offending("trace", others) == {}
 
 
 def test_no_status_in_the_model_or_the_contract_is_a_bare_string() -> None:

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ssdprof.analysis.metrics import factor_value, metric_value, node_count
-from ssdprof.model.run_summary import AnyRun
+from ssdprof.analysis.metrics import factor_value, metric_value
+from ssdprof.model.run_summary import AnyRun, node_count
 
 __all__ = ["DEFAULT_FACTORS", "DEFAULT_METRICS", "CorrelationMatrix", "correlate", "correlation_by_node_count",
            "correlation_matrix"]

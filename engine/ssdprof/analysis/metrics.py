@@ -12,13 +12,22 @@ import functools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from ssdprof.model.results import LatencyStats
-from ssdprof.model.run_summary import AnyRun, LatencySummary
+if TYPE_CHECKING:  # names only: the command line lists the metrics without loading the model
+    from ssdprof.model.results import LatencyStats
+    from ssdprof.model.run_summary import AnyRun, LatencySummary
 
 __all__ = ["FACTORS", "LATENCY_METRICS", "METRICS", "METRIC_NAMES", "SETTING_FIELDS", "MetricName",
-           "factor_value", "latency_kind_note", "metric_name", "metric_value", "node_count", "pts_round",
+           "factor_value", "latency_kind_note", "metric_name", "metric_value", "pts_round",
            "setting_fields", "setting_key", "values"]
+
+
+def _nodes(run: AnyRun) -> int | None:
+    """The run's storage-node count (``model.run_summary.node_count``, loaded with the runs)."""
+    from ssdprof.model.run_summary import node_count
+
+    return node_count(run)
 
 
 def _weighted_mean_ns(run: AnyRun) -> float | None:
@@ -114,15 +123,6 @@ def metric_name(name: str) -> MetricName:
     return METRIC_NAMES[name]
 
 
-def node_count(run: AnyRun) -> int | None:
-    """Storage nodes behind a run, from its ``nodes`` tag (``ssdprof runs tag 12 nodes=3``)."""
-    for key in ("nodes", "node_count", "storage_nodes"):
-        text = run.tags.get(key, "").strip()
-        if text.isdigit():
-            return int(text)
-    return None
-
-
 FACTORS: dict[str, Callable[[AnyRun], float | None]] = {
     "log2_block_size": lambda r: math.log2(r.workload.block_size_bytes),
     "queue_depth": lambda r: float(r.workload.queue_depth),
@@ -130,7 +130,7 @@ FACTORS: dict[str, Callable[[AnyRun], float | None]] = {
     "outstanding_ios": lambda r: float(r.engine.effective_queue_depth * r.workload.numjobs),
     "read_pct": lambda r: float(r.workload.read_pct),
     "random": lambda r: 1.0 if r.workload.pattern.is_random else 0.0,
-    "nodes": lambda r: None if (n := node_count(r)) is None else float(n),
+    "nodes": lambda r: None if (n := _nodes(r)) is None else float(n),
     "clients": lambda r: float(max(len(r.hosts), 1)),
 }
 
@@ -200,5 +200,5 @@ def setting_fields(run: AnyRun) -> tuple[object, ...]:
         (w.runtime_s, w.ramp_s), (w.size_bytes, w.offset_bytes), w.target,
         (run.engine.name, run.engine.ioengine),
         state.condition if state is not None else "not-recorded", pts_round(run),
-        tuple(sorted(h.host for h in run.hosts)), node_count(run), run.environment.device_model,
+        tuple(sorted(h.host for h in run.hosts)), _nodes(run), run.environment.device_model,
     )

@@ -30,7 +30,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import optimize
 
 from ssdprof.analysis.fit_quality import FitQuality, fit_quality
 from ssdprof.analysis.stats import t_quantile
@@ -132,6 +131,8 @@ class QueueingFit(Fit):
     family = "queueing saturation X_max·n/(n+K)"
 
     def __init__(self, xs: np.ndarray, ys: np.ndarray):
+        from scipy import optimize  # a third of a second to import: only when a saturation law is fitted
+
         self.xs, self.ys = xs, ys
         guess = [float(ys.max()) * 1.2, float(np.median(xs))]
         with warnings.catch_warnings():

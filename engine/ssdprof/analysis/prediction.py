@@ -14,10 +14,10 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from ssdprof.analysis import model_choice, models, scaling
-from ssdprof.analysis.metrics import metric_name, metric_value, node_count, setting_key
+from ssdprof.analysis.metrics import metric_name, metric_value, setting_key
 from ssdprof.model.quantities import format_number as number
 from ssdprof.model.quantities import format_size
-from ssdprof.model.run_summary import AnyRun
+from ssdprof.model.run_summary import AnyRun, node_count
 
 __all__ = ["ScalingReport", "Series", "SeriesReport", "fit_series", "predict_runs", "scale_runs", "series"]
 

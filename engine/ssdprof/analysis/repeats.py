@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Generic, Literal
 
-from ssdprof.analysis.metrics import node_count, pts_round, setting_key
-from ssdprof.model.run_summary import AnyRun, R
+from ssdprof.analysis.metrics import pts_round, setting_key
+from ssdprof.model.run_summary import AnyRun, R, node_count
 
 __all__ = ["Pool", "PoolKind", "context_parts", "pools", "setting_context", "setting_label"]
 

@@ -23,7 +23,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import optimize
 
 from ssdprof.analysis.fit_quality import FitQuality, fit_quality
 from ssdprof.model.quantities import format_number as number
@@ -69,6 +68,8 @@ class UslFit:
 
 def fit_usl(units: Sequence[float], throughput: Sequence[float]) -> UslFit:
     """Fit λ, σ, κ ≥ 0 to throughput measured at several unit counts (repeats welcome)."""
+    from scipy import optimize  # a third of a second to import: only when a scalability curve is fitted
+
     n, x = np.asarray(units, dtype=float), np.asarray(throughput, dtype=float)
     if n.shape != x.shape or len(set(n.tolist())) < 2:
         raise ValueError("need throughput at two or more unit counts to fit a scalability curve")

@@ -1,8 +1,8 @@
 """Vendor spec sheets: load and validate them, match a drive to one, and say how far a run got.
 
 A spec file is JSON (schema in ``assets/specs/README.md``); the bundled library ships in
-``assets/specs`` and a user folder (``platformdirs.user_data_dir("ssdprof")/specs``) adds to or
-overrides it by ``id``. Folders are passed in, never read from globals.
+``assets/specs`` and a user folder (``platformdirs.user_data_dir("ssdprof")/specs``; both named by
+:mod:`ssdprof.analysis.spec_folders`) adds to or overrides it by ``id``. Folders are passed in, never read from globals.
 
 Rated figures keep the unit the datasheet used and are normalised in one place,
 :attr:`Figure.canonical_value`: MB/s and GB/s are decimal (10^6, 10^9 bytes/s), MiB/s and GiB/s
@@ -13,11 +13,9 @@ from __future__ import annotations
 
 import enum
 import json
-import sys
 from pathlib import Path
 from typing import Annotated, Any
 
-import platformdirs
 from pydantic import (
     BaseModel,
     ConfigDict,
@@ -32,8 +30,7 @@ from pydantic import (
 from ssdprof.model.quantities import SizeBytes
 
 __all__ = [
-    "ACCESS_NAMES", "UNITS", "Access", "Figure", "Interface", "Spec", "SpecError", "bundled_spec_dir",
-    "default_user_spec_dir", "delete_spec", "load_spec_file", "write_spec",
+    "ACCESS_NAMES", "UNITS", "Access", "Figure", "Interface", "Spec", "SpecError", "delete_spec", "load_spec_file", "write_spec",
 ]
 
 SCHEMA_VERSION = 1
@@ -172,18 +169,6 @@ class Spec(BaseModel):
         if not any(s.url.startswith(("http://", "https://")) for s in self.sources):
             return True
         return not all(self.figure_sourced(f) for f in self.figures)
-
-
-def default_user_spec_dir() -> Path:
-    return Path(platformdirs.user_data_dir("ssdprof")) / "specs"
-
-
-def bundled_spec_dir() -> Path | None:
-    """The shipped library: ``assets/specs`` of a source checkout or app bundle, else ``<prefix>/share/ssdprof/specs``."""
-    for candidate in (Path(__file__).resolve().parents[3] / "assets" / "specs", Path(sys.prefix) / "share" / "ssdprof" / "specs"):
-        if candidate.is_dir():
-            return candidate
-    return None
 
 
 def load_spec_file(path: Path) -> Spec:

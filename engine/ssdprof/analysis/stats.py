@@ -16,11 +16,11 @@ from typing import Any
 import numpy as np
 from scipy import special  # Student's t as scipy.stats.t computes it, without scipy.stats' second of imports
 
-from ssdprof.analysis.metrics import metric_value, node_count, setting_key
+from ssdprof.analysis.metrics import metric_value, setting_key
 from ssdprof.analysis.repeats import pools, setting_label
 from ssdprof.model.drive_state import state_difference
 from ssdprof.model.quantities import format_number as number
-from ssdprof.model.run_summary import AnyRun
+from ssdprof.model.run_summary import AnyRun, node_count
 from ssdprof.model.workload import Workload
 
 __all__ = ["GroupComparison", "GroupSummary", "MeanCI", "WelchResult", "compare_groups", "drive_state_note", "effect_size_label",

@@ -18,9 +18,10 @@ from ssdprof.model.sweep import SweepSpec
 from ssdprof.model.workload import FieldProblem, WorkloadError
 from ssdprof.portable.engine import PortableEngine
 from ssdprof.portable.proof import disk_of
+from ssdprof.remote import DEFAULT_REMOTE_DIR
 from ssdprof.remote.addresses import parse_host
 from ssdprof.remote.ceph import RbdTarget
-from ssdprof.remote.multihost import DEFAULT_REMOTE_DIR, MultiHostEngine, RemoteOptions
+from ssdprof.remote.multihost import MultiHostEngine, RemoteOptions
 from ssdprof.remote.ssh import SshSettings
 from ssdprof.target.environment import capture_environment
 from ssdprof.target.plan import (

@@ -15,21 +15,20 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ssdprof.analysis.metrics import METRICS, metric_name
-from ssdprof.analysis.spec_library import SpecLibrary
-from ssdprof.analysis.specs import SpecError, bundled_spec_dir, default_user_spec_dir
+from ssdprof.analysis.spec_folders import bundled_spec_dir, default_user_spec_dir
 from ssdprof.cli import scale_up
 from ssdprof.cli.commands import commands_of
 from ssdprof.cli.flags import command, common
-from ssdprof.model.quantities import parse_size_bytes
-from ssdprof.model.run_summary import AnyRun, RunSummary
-from ssdprof.model.workload import WorkloadError
-from ssdprof.store.db import RunFilter, Store
 
 if TYPE_CHECKING:
+    from ssdprof.analysis.spec_library import SpecLibrary
     from ssdprof.app.service.predict import Models
+    from ssdprof.model.run_summary import AnyRun, RunSummary
+    from ssdprof.store.db import Store
 
-# The app's contract and its analysis service load only for --json: a study's compare, correlate
-# and predict answer within a second, of which importing every RPC type would take a quarter.
+# The flags load nothing of the engine; each command loads what it computes with. The app's contract
+# and its analysis service load only for --json: a study's compare, correlate and predict answer
+# within a second, of which importing every RPC type would take a quarter.
 
 __all__ = ["COMMANDS", "handle", "print_json", "register", "select_runs", "spec_library"]
 
@@ -99,6 +98,9 @@ def register(sub: Any) -> None:
 
 
 def handle(args: argparse.Namespace, store: Store) -> int:
+    from ssdprof.analysis.specs import SpecError
+    from ssdprof.model.workload import WorkloadError
+
     confidence = getattr(args, "confidence", 0.95)
     if not 0.5 <= confidence < 1:
         raise WorkloadError.single("confidence", "--confidence", f"a level such as 0.95 (from 0.5 to below 1); got {confidence}")
@@ -125,12 +127,17 @@ def handle(args: argparse.Namespace, store: Store) -> int:
 # --- helpers ---------------------------------------------------------------------------------
 
 def spec_library(args: argparse.Namespace) -> SpecLibrary:
+    from ssdprof.analysis.spec_library import SpecLibrary
+
     return SpecLibrary.load([bundled_spec_dir(), args.spec_dir or default_user_spec_dir()])
 
 
 def select_runs(store: Store, ids: Sequence[int], tags: Sequence[str], sweep: int | None) -> list[RunSummary]:
     """The runs named, and every run carrying all the tags (of the sweep): their figures from the store's
     summaries, none left out."""
+    from ssdprof.model.workload import WorkloadError
+    from ssdprof.store.db import RunFilter
+
     for tag in tags:
         if "=" not in tag:
             raise WorkloadError.single("tag", "--tag", f"{tag!r} is not KEY=VALUE, e.g. interface=SATA")
@@ -150,6 +157,7 @@ def _ids(runs: Sequence[AnyRun]) -> list[int]:
 
 def _models(store: Store) -> Models:
     """The app's analysis methods, answering from this store: ``--json`` prints their answers."""
+    from ssdprof.analysis.spec_library import SpecLibrary
     from ssdprof.app.service.predict import Models
 
     def runs(ids: Sequence[int]) -> list[RunSummary]:
@@ -172,6 +180,9 @@ def print_json(data: Any) -> None:
 def _settings(text: str | None, sizes: bool) -> list[float]:
     if not text:
         return []
+    from ssdprof.model.quantities import parse_size_bytes
+    from ssdprof.model.workload import WorkloadError
+
     try:
         return [float(parse_size_bytes(t.strip())) if sizes else float(t) for t in text.split(",") if t.strip()]
     except ValueError as exc:
@@ -180,6 +191,7 @@ def _settings(text: str | None, sizes: bool) -> list[float]:
 
 def _predict(args: argparse.Namespace, store: Store) -> int:
     from ssdprof.analysis.prediction import predict_runs
+    from ssdprof.model.workload import WorkloadError
 
     runs = select_runs(store, args.run_ids, args.tags, args.sweep)
     if args.scale_up:  # runs are optional: profiling figures may be typed in; a few runs, read whole
@@ -235,6 +247,7 @@ def _scale(runs: Sequence[AnyRun], args: argparse.Namespace, store: Store) -> in
 
 def _correlate(args: argparse.Namespace, store: Store) -> int:
     from ssdprof.analysis.correlation import correlation_by_node_count
+    from ssdprof.model.workload import WorkloadError
 
     runs = [r for r in select_runs(store, args.run_ids, args.tags, args.sweep) if r.status in ("ok", "partial")]
     if not runs:

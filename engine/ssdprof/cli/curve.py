@@ -4,30 +4,20 @@ within a latency target): the same workload and host flags as ``run``, planned b
 from __future__ import annotations
 
 import argparse
-import signal
 import sys
-import threading
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ssdprof.analysis.spec_library import SpecLibrary
-from ssdprof.analysis.specs import bundled_spec_dir, default_user_spec_dir
-from ssdprof.app.adaptive import stored, stored_curve, stored_slo
-from ssdprof.app.contract.cli import CurvePdfWritten
-from ssdprof.app.curve import CurveRequest, plan_curve, summarize_curve
-from ssdprof.app.planner import validated
-from ssdprof.app.runner import Runner
-from ssdprof.app.slo import SloRequest, plan_slo, summarize_slo
 from ssdprof.cli import hosts as cli_hosts
 from ssdprof.cli.commands import commands_of
 from ssdprof.cli.flags import command
-from ssdprof.cli.measure import install_interrupt, parse_tags, request_from_args, run_flags, workload_flags
-from ssdprof.cli.terminal import ProgressPrinter
-from ssdprof.model.curves import CurveSummary, SloSummary
-from ssdprof.model.sweep import SweepSpec
-from ssdprof.model.workload import WorkloadError
-from ssdprof.store.db import Store
-from ssdprof.store.interchange import curve_csv
+from ssdprof.cli.measure import parse_tags, request_from_args, run_flags, workload_flags
+
+if TYPE_CHECKING:
+    from ssdprof.app.kinds.kind import Context, Report
+    from ssdprof.app.kinds.sweep import SweepPlan
+    from ssdprof.model.curves import CurveSummary, SloSummary
+    from ssdprof.store.db import Store
 
 __all__ = ["COMMANDS", "handle", "register"]
 
@@ -76,18 +66,22 @@ def _stored_flags(parser: argparse.ArgumentParser, name: str) -> None:
 
 
 def handle(args: argparse.Namespace, store: Store) -> int:
+    from dataclasses import replace
+
+    from ssdprof.app.curve import summarize_curve
+    from ssdprof.app.kinds.kind import Context
+    from ssdprof.app.kinds.sweep import SWEEP
+    from ssdprof.app.slo import summarize_slo
+    from ssdprof.cli.foreground import run_job
+    from ssdprof.cli.terminal import ProgressPrinter
+
     kind = args.command
     if args.show is not None:
         return _show(args, store, kind)
-    spec, resume_id = _spec(args, store, kind)
-    cancel = threading.Event()
-    previous = install_interrupt(cancel)
-    try:
-        outcome = Runner(store, ssh=cli_hosts.ssh_settings(args)).run_sweep(
-            spec, resume_id=resume_id, tags=parse_tags(args.tag), on_event=ProgressPrinter(sys.stderr).handle, cancel=cancel)
-    finally:
-        signal.signal(signal.SIGINT, previous)
-    final = outcome.spec or spec
+    ctx = Context(store, ssh=cli_hosts.ssh_settings(args))
+    plan = replace(_plan(args, ctx), tags=parse_tags(args.tag))
+    outcome = run_job(ctx, SWEEP, plan, ProgressPrinter(sys.stderr).handle)
+    final = outcome.spec or plan.spec
     summarize = summarize_curve if kind == "curve" else summarize_slo
     summary = summarize(final, outcome.measured, sweep_id=outcome.sweep_id, status=outcome.status, reason=outcome.reason)
     _print(summary, as_json=args.json)
@@ -99,39 +93,53 @@ def handle(args: argparse.Namespace, store: Store) -> int:
     return 1 if outcome.status != "done" or any(r.status in ("failed", "partial") for r in outcome.results) else 0
 
 
-def _spec(args: argparse.Namespace, store: Store, kind: str) -> tuple[SweepSpec, int | None]:
+def _plan(args: argparse.Namespace, ctx: Context) -> SweepPlan:
+    """The curve or search to run, or the stored one it continues."""
+    from ssdprof.app.contract.runs import ResumeParams
+    from ssdprof.app.curve import CurveRequest
+    from ssdprof.app.kinds.curve import CURVE
+    from ssdprof.app.kinds.slo import SLO
+    from ssdprof.app.planner import validated
+    from ssdprof.app.slo import SloRequest
+
+    kind = CURVE if args.command == "curve" else SLO
     if args.resume is not None:
-        sweep = store.sweep(args.resume) if args.resume > 0 else _last_unfinished(store, kind)
-        if sweep is None:
-            raise KeyError(f"no unfinished {kind} to resume" if args.resume < 0 else f"sweep {args.resume} does not exist")
-        spec, _, _ = stored(store, sweep.id, kind)
-        return spec, sweep.id
+        return kind.resume(ResumeParams(sweep_id=args.resume if args.resume > 0 else None), ctx)
     request = request_from_args(args)
-    if kind == "curve":
+    if args.command == "curve":
         curve = validated(CurveRequest, sweep=request, points_pct=args.points, stop_latency=args.stop_latency)
-        return plan_curve(curve, check_target=True), None
+        return CURVE.plan(curve, ctx, to_run=True)
     slo = validated(SloRequest, sweep=request, percentile=args.percentile, latency=args.latency, max_qd=args.max_qd)
-    return plan_slo(slo), None
-
-
-def _last_unfinished(store: Store, kind: str) -> Any:
-    """The caller's own newest curve or search that did not end done and runs nowhere now (KeyError: why none)."""
-    return store.resumable("sweep", ended=("stopped", "cancelled", "failed"),
-                           accept=lambda sweep: bool(sweep.spec.curve if kind == "curve" else sweep.spec.slo))
+    return SLO.plan(slo, ctx, to_run=True)
 
 
 def _show(args: argparse.Namespace, store: Store, kind: str) -> int:
+    from ssdprof.analysis.spec_folders import bundled_spec_dir, default_user_spec_dir
+    from ssdprof.analysis.spec_library import SpecLibrary
+    from ssdprof.app.contract.curves import CurveGetParams, CurveIdParams, CurveReportParams, SloReportParams
+    from ssdprof.app.kinds.curve import CURVE
+    from ssdprof.app.kinds.kind import Context
+    from ssdprof.app.kinds.slo import SLO
+    from ssdprof.app.planner import validated
+    from ssdprof.model.workload import WorkloadError
+    from ssdprof.store.interchange import curve_csv
+
+    folders = (bundled_spec_dir(), getattr(args, "spec_dir", None) or default_user_spec_dir())
+    ctx = Context(store, library=lambda: SpecLibrary.load(folders))
+    if args.format == "pdf":
+        if args.output is None:
+            raise WorkloadError.single("output", "-o", f"a PDF needs a file to go to: add -o {kind}.pdf")
+        if kind == "curve":
+            report = CURVE.report(validated(CurveReportParams, sweep_id=args.show, spec_id=args.spec,
+                                            compare_with=args.compare, title=args.title), ctx)
+        else:
+            report = SLO.report(validated(SloReportParams, sweep_id=args.show, title=args.title), ctx)
+        return _write_pdf(args, report, f"{'curve' if kind == 'curve' else 'search'} {args.show}")
     if kind == "curve":
-        library = SpecLibrary.load((bundled_spec_dir(), args.spec_dir or default_user_spec_dir()))
-        curve = stored_curve(store, args.show, library, args.spec)
-        if args.format == "pdf":
-            return _curve_pdf(args, store, curve)
+        curve = CURVE.result(validated(CurveGetParams, sweep_id=args.show, spec_id=args.spec), ctx)
         text = curve_csv(curve) if args.format == "csv" else curve.model_dump_json(indent=2) + "\n"
     else:
-        slo = stored_slo(store, args.show)
-        if args.format == "pdf":
-            return _slo_pdf(args, slo)
-        text = slo.model_dump_json(indent=2) + "\n"
+        text = SLO.result(validated(CurveIdParams, sweep_id=args.show), ctx).model_dump_json(indent=2) + "\n"
     output: Path | None = getattr(args, "output", None)
     if output is not None:
         output.write_text(text)
@@ -140,33 +148,15 @@ def _show(args: argparse.Namespace, store: Store, kind: str) -> int:
     return 0
 
 
-def _curve_pdf(args: argparse.Namespace, store: Store, curve: CurveSummary) -> int:
-    _need_output(args, "curve.pdf")
-    from ssdprof.report.curve import build_curve_pdf  # matplotlib and reportlab load only for a report
-
-    earlier = [stored_curve(store, other) for other in args.compare if other != args.show]
-    return _write_pdf(args, build_curve_pdf([curve], earlier=earlier, title=args.title), f"curve {args.show}", len(curve.points))
-
-
-def _slo_pdf(args: argparse.Namespace, slo: SloSummary) -> int:
-    _need_output(args, "slo.pdf")
-    from ssdprof.report.curve import build_slo_pdf
-
-    return _write_pdf(args, build_slo_pdf(slo, title=args.title), f"search {args.show}", len(slo.points))
-
-
-def _need_output(args: argparse.Namespace, example: str) -> None:
-    if args.output is None:
-        raise WorkloadError.single("output", "-o", f"a PDF needs a file to go to: add -o {example}")
-
-
-def _write_pdf(args: argparse.Namespace, pdf: bytes, what: str, points: int) -> int:
-    args.output.write_bytes(pdf)
+def _write_pdf(args: argparse.Namespace, report: Report, what: str) -> int:
+    args.output.write_bytes(report.pdf)
     if args.json:
-        written = CurvePdfWritten(output=str(args.output), bytes=len(pdf), points=points)
+        from ssdprof.app.contract.cli import CurvePdfWritten
+
+        written = CurvePdfWritten(output=str(args.output), bytes=len(report.pdf), points=report.runs)
         print(written.model_dump_json(indent=2))
     else:
-        print(f"wrote {args.output} ({len(pdf) // 1024} KiB, {what} with {points} point(s))", file=sys.stderr)
+        print(f"wrote {args.output} ({len(report.pdf) // 1024} KiB, {what} with {report.runs} point(s))", file=sys.stderr)
     return 0
 
 
@@ -174,6 +164,8 @@ def _print(summary: CurveSummary | SloSummary, *, as_json: bool) -> None:
     if as_json:
         print(summary.model_dump_json(indent=2))
         return
+    from ssdprof.model.curves import CurveSummary
+
     if isinstance(summary, CurveSummary):
         print(f"{summary.label}: maximum {summary.max_iops or 0:,.0f} IOPS ({summary.engine})")
         print(f"{'point':>6} {'offered':>10} {'achieved':>10} {'mean µs':>9} {'p50 µs':>9} {'p99 µs':>9} {'p99.9 µs':>9}")

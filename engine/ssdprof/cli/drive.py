@@ -9,14 +9,12 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ssdprof.cli.flags import command
-from ssdprof.model.health import DriveHealth, HealthRecord
-from ssdprof.model.health_words import drive_rows, health_title
-from ssdprof.remote.addresses import parse_host
-from ssdprof.remote.drive_word import ask_drive
-from ssdprof.remote.ssh import Ssh, SshSettings
+
+if TYPE_CHECKING:
+    from ssdprof.model.health import DriveHealth
 
 __all__ = ["format_drive", "handle", "register"]
 
@@ -37,6 +35,10 @@ def register(sub: Any) -> None:
 
 def handle(args: argparse.Namespace) -> int:
     """Exit 0 with the reading, also when no tool answered (what is missing says why)."""
+    from ssdprof.remote.addresses import parse_host
+    from ssdprof.remote.drive_word import ask_drive
+    from ssdprof.remote.ssh import Ssh, SshSettings
+
     settings = SshSettings(config=args.ssh_config) if args.ssh_config else SshSettings()
     host = parse_host(args.host) if args.host else None
     health = ask_drive(args.device, host=host, ssh=Ssh(settings) if host else None)
@@ -46,6 +48,9 @@ def handle(args: argparse.Namespace) -> int:
 
 def format_drive(health: DriveHealth, host: str | None = None) -> str:
     """The reading as text: the drive's identity, then one line per field."""
+    from ssdprof.model.health import HealthRecord
+    from ssdprof.model.health_words import drive_rows, health_title
+
     title = health_title(HealthRecord(before=health))
     rows = drive_rows(health)
     width = max(len(label) for label, _ in rows)

@@ -7,8 +7,7 @@ import argparse
 import os
 from typing import Any
 
-from ssdprof.store.db import default_db_path
-from ssdprof.store.location import DB_ENV, Location, location_of
+from ssdprof.store.location import DB_ENV, Location, default_db_path, location_of
 
 __all__ = ["Formatter", "breakdown_flag", "command", "common", "positive_int"]
 

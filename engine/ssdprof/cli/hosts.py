@@ -9,16 +9,13 @@ import dataclasses
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ssdprof.app.contract.base import Params
-from ssdprof.app.contract.hosts import CephOsdHostsParams
-from ssdprof.app.service.hosts import Hosts
-from ssdprof.remote.addresses import HostAddress, HostError, parse_host
-from ssdprof.remote.links import NOMINAL_SPEED_KINDS
-from ssdprof.remote.probe import HostProbe
-from ssdprof.remote.ssh import Ssh, SshSettings
-from ssdprof.store.db import Store
+if TYPE_CHECKING:
+    from ssdprof.remote.addresses import HostAddress
+    from ssdprof.remote.probe import HostProbe
+    from ssdprof.remote.ssh import Ssh, SshSettings
+    from ssdprof.store.db import Store
 
 __all__ = ["handle", "register", "ssh_settings"]
 
@@ -99,15 +96,23 @@ def ssh_flags(parser: argparse.ArgumentParser) -> None:
 
 
 def ssh_settings(args: argparse.Namespace) -> SshSettings:
+    from ssdprof.remote.ssh import SshSettings
+
     config = getattr(args, "ssh_config", None)
     return SshSettings(config=config) if config else SshSettings()
 
 
 def handle(args: argparse.Namespace, store: Store) -> int:
+    from ssdprof.remote.addresses import parse_host
+    from ssdprof.remote.ssh import Ssh
+
     ssh = Ssh(ssh_settings(args))
     if args.hosts_command == "list":
         rows = store.hosts()
         if args.json:
+            from ssdprof.app.contract.base import Params
+            from ssdprof.app.service.hosts import Hosts
+
             print(Hosts(store, ssh_settings(args)).list(Params()).model_dump_json(indent=2))
         for row in [] if args.json else rows:
             probe = row["probe"]
@@ -138,6 +143,8 @@ def handle(args: argparse.Namespace, store: Store) -> int:
 
 
 def _add(host: HostAddress, ssh: Ssh, store: Store, args: argparse.Namespace) -> int:
+    from ssdprof.remote.addresses import HostError
+
     fingerprint = ""
     try:
         known = ssh.is_known(host)
@@ -177,6 +184,9 @@ def _set_role(args: argparse.Namespace, store: Store) -> int:
 
 def _ceph_osd_hosts(args: argparse.Namespace, store: Store) -> int:
     """The OSD hosts the cluster's map names, each with the known host it is (or none yet)."""
+    from ssdprof.app.contract.hosts import CephOsdHostsParams
+    from ssdprof.app.service.hosts import Hosts
+
     params = CephOsdHostsParams(via=args.via, ceph_conf=args.ceph_conf, ceph_user=args.ceph_user,
                                 watch=args.watch_osd_hosts)
     found = Hosts(store, ssh_settings(args)).ceph_osd_hosts(params)
@@ -202,6 +212,8 @@ def _print_probes(probes: dict[str, HostProbe], as_json: bool) -> None:
     if as_json:
         print(json.dumps({"hosts": {name: dataclasses.asdict(p) for name, p in probes.items()}}, indent=2))
         return
+    from ssdprof.remote.links import NOMINAL_SPEED_KINDS
+
     for name, probe in probes.items():
         if not probe.reachable:
             print(f"{name}: UNREACHABLE - {probe.error}")

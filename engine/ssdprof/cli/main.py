@@ -4,42 +4,26 @@ Only this module exits the process. Exit codes: 0 done, 1 a point failed or ende
 results store refused or did not answer: said in one line, never a traceback), 2 bad input (a store
 URL that names no server or database too), 130 cancelled. A command imports only its own module (``commands.TABLE``): ``compare`` on a
 big store loads no runner, fio, SSH or PDF code; ``ssdprof --help`` and an unknown command build
-the whole parser.
+the whole parser, which imports no engine module (``cli.parser``). The engine loads once a command
+runs.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import sqlite3
 import sys
 from collections.abc import Sequence
-from types import ModuleType
+from typing import TYPE_CHECKING
 
-from ssdprof import __version__
-from ssdprof.cli.commands import HELPER_FORM, TABLE, modules
-from ssdprof.cli.flags import Formatter, command, common
-from ssdprof.model.workload import WorkloadError
-from ssdprof.store.db import Store, default_db_path
+from ssdprof.cli.commands import TABLE
+from ssdprof.cli.parser import build_parser, command_module
 
-__all__ = ["build_parser", "main"]
+if TYPE_CHECKING:
+    from ssdprof.model.workload import WorkloadError
+    from ssdprof.store.db import Store
 
-
-def build_parser(only: str | None = None) -> argparse.ArgumentParser:
-    """Every command's parser, or (``only``: a command of ``commands.TABLE``) the root with just the
-    commands of that command's module."""
-    parser = argparse.ArgumentParser(prog="ssdprof", formatter_class=Formatter, description=(
-        "Profile SSDs with fio or the portable engine; store, compare and export the results.\n\n"
-        "example:\n  ssdprof run --target /mnt/ssd --rw randread --bs 4k --qd 32 --runtime 30"))
-    parser.add_argument("--version", action="version", version=f"ssdprof {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in modules() if only is None else (TABLE[only].module,):
-        module = _module(name)
-        if name in HELPER_FORM:
-            module.register(sub, command, common)
-        else:
-            module.register(sub)
-    return parser
+__all__ = ["main"]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -50,6 +34,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 2
+    from ssdprof.model.workload import WorkloadError  # the engine, from here on: the command runs
+
     try:
         return _dispatch(args)
     except WorkloadError as exc:
@@ -66,15 +52,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return code
 
 
-def _module(name: str) -> ModuleType:
-    return importlib.import_module(f"ssdprof.cli.{name}")
-
-
 def _dispatch(args: argparse.Namespace) -> int:
     entry = TABLE[args.command]
-    handler = getattr(_module(entry.module), entry.handler)
+    handler = getattr(command_module(entry.module), entry.handler)
     if not entry.store:
         return int(handler(args))
+    from ssdprof.store.db import Store
+    from ssdprof.store.location import default_db_path
+
     store = Store(args.db or default_db_path())
     try:
         return int(handler(args, store))

@@ -4,29 +4,25 @@ engine's one planner (:func:`plan_sweep`, as the RPC and the GUI are), then run 
 from __future__ import annotations
 
 import argparse
-import signal
 import sys
-import threading
-from types import FrameType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ssdprof.app.contract.cli import OneRun, SweepRan
-from ssdprof.app.cooldown import CoolDownRequest
-from ssdprof.app.planner import Preflight, SweepRequest, WorkloadInput, plan_sweep, preflight, validated
-from ssdprof.app.planner import parse_tags as planner_tags
-from ssdprof.app.runner import Runner, SweepOutcome
 from ssdprof.cli import hosts as cli_hosts
 from ssdprof.cli.commands import commands_of
 from ssdprof.cli.flags import breakdown_flag, command, common
-from ssdprof.cli.terminal import ProgressPrinter, format_runs_table
-from ssdprof.model.problems import problem
-from ssdprof.model.sweep import PRESETS, SweepMode, SweepSpec, describe
-from ssdprof.model.workload import WorkloadError
-from ssdprof.remote.multihost import DEFAULT_REMOTE_DIR
-from ssdprof.store.db import Store
-from ssdprof.target.plan import device_region
+from ssdprof.model.presets import PRESETS
+from ssdprof.remote import DEFAULT_REMOTE_DIR
 
-__all__ = ["COMMANDS", "VARY_NAMES", "WORKLOAD_FLAGS", "handle", "install_interrupt", "outcome_json",
+if TYPE_CHECKING:
+    from ssdprof.app.contract.runs import SweepEstimate
+    from ssdprof.app.kinds.kind import Context
+    from ssdprof.app.kinds.sweep import SweepPlan
+    from ssdprof.app.planner import SweepRequest
+    from ssdprof.app.runner import SweepOutcome
+    from ssdprof.model.sweep import SweepSpec
+    from ssdprof.store.db import Store
+
+__all__ = ["COMMANDS", "VARY_NAMES", "WORKLOAD_FLAGS", "handle", "outcome_json",
            "parse_tags", "register", "request_from_args", "run_flags", "workload_flags"]
 
 COMMANDS = commands_of("measure")
@@ -110,6 +106,11 @@ def run_flags(parser: argparse.ArgumentParser) -> None:
 
 def request_from_args(args: argparse.Namespace) -> SweepRequest:
     """The flags of ``run`` or ``sweep`` as the one request every face sends the planner."""
+    from ssdprof.app.cooldown import CoolDownRequest
+    from ssdprof.app.planner import SweepRequest, WorkloadInput, validated
+    from ssdprof.model.sweep import SweepMode
+    from ssdprof.model.workload import WorkloadError
+
     raw: dict[str, Any] = {field: getattr(args, flag) for flag, field in WORKLOAD_FLAGS.items() if getattr(args, flag) is not None}
     if args.buffered:
         raw["direct"] = False
@@ -137,6 +138,8 @@ def request_from_args(args: argparse.Namespace) -> SweepRequest:
 
 
 def _factors(items: list[str]) -> dict[str, list[int | float | str]] | None:
+    from ssdprof.model.workload import WorkloadError
+
     factors: dict[str, list[int | float | str]] = {}
     for item in items:
         name, sep, values = item.partition("=")
@@ -158,47 +161,48 @@ def _per_host(items: list[str]) -> tuple[str, dict[str, str]]:
     return default, per_host
 
 
-def _sweep_spec(args: argparse.Namespace, store: Store) -> tuple[Preflight, int | None, dict[str, str]]:
-    """The sweep to run (with its target as checked), the sweep resumed (if any) and the tags for
-    its runs."""
+def _plan(args: argparse.Namespace, ctx: Context) -> SweepPlan:
+    """The sweep to run (a start's with its target as checked, so that all bad input is named at
+    once), or the stored sweep it continues, with the tags for its runs."""
+    from dataclasses import replace
+
+    from ssdprof.app.contract.runs import ResumeParams
+    from ssdprof.app.kinds.sweep import SWEEP
+
     if args.command == "sweep" and args.resume is not None:
-        # without an id, the caller's own interrupted sweep only; by its id, anyone's not running now;
-        # held from here on, before anything is said or measured
-        stored = store.claim_sweep(args.resume if args.resume > 0 else store.resumable("sweep").id, kind="sweep")
-        return Preflight(stored.spec), stored.id, parse_tags(args.tag)
-    request = request_from_args(args)
-    if getattr(args, "estimate", False):
-        return Preflight(plan_sweep(request)), None, dict(request.tags)
-    # a start checks the target with every other field, so that all bad input is named at once
-    return preflight(request), None, dict(request.tags)
+        resumed = SWEEP.resume(ResumeParams(sweep_id=args.resume if args.resume > 0 else None), ctx)
+        assert resumed.resume_id is not None
+        ctx.store.claim_sweep(resumed.resume_id, kind="sweep")  # held from here on, before anything is said or measured
+        return replace(resumed, tags=parse_tags(args.tag))
+    return SWEEP.plan(request_from_args(args), ctx, to_run=not getattr(args, "estimate", False))
 
 
-def _announcement(spec: SweepSpec) -> str:
+def _announcement(spec: SweepSpec, estimate: SweepEstimate) -> str:
     """The duration estimate and, on a block device, what will be read or overwritten."""
-    region = device_region(spec.points) if spec.remote is None else None
-    if region is None:
-        return describe(spec, max(p.size_bytes for p in spec.points))
-    return f"{describe(spec, 0)}\n{region.sentence()}"
+    from ssdprof.model.sweep import describe
+
+    said = describe(spec, estimate.layout_bytes)
+    return f"{said}\n{estimate.region}" if estimate.region else said
 
 
 def handle(args: argparse.Namespace, store: Store) -> int:
-    planned, resume_id, tags = _sweep_spec(args, store)
-    spec = planned.spec
+    from ssdprof.app.contract.cli import OneRun
+    from ssdprof.app.kinds.kind import Context
+    from ssdprof.app.kinds.sweep import SWEEP
+    from ssdprof.cli.foreground import run_job
+    from ssdprof.cli.terminal import ProgressPrinter, format_runs_table
+
+    ctx = Context(store, ssh=cli_hosts.ssh_settings(args))
+    plan = _plan(args, ctx)
+    spec = plan.spec
+    estimate = SWEEP.estimate(plan, ctx)
     if getattr(args, "estimate", False):
-        print(_announcement(spec))
+        print(_announcement(spec, estimate))
         for point in spec.points:
             print(f"  {point.label}  {point.duration_s():g}s")
         return 0
-    print(_announcement(spec), file=sys.stderr)
-    cancel = threading.Event()
-    printer = ProgressPrinter(sys.stderr)
-    previous = install_interrupt(cancel)
-    try:
-        runner = Runner(store, ssh=cli_hosts.ssh_settings(args))
-        outcome = runner.run_sweep(spec, resume_id=resume_id, tags=tags, on_event=printer.handle,
-                                   cancel=cancel, target=planned.target, rbd=planned.rbd)
-    finally:
-        signal.signal(signal.SIGINT, previous)
+    print(_announcement(spec, estimate), file=sys.stderr)
+    outcome = run_job(ctx, SWEEP, plan, ProgressPrinter(sys.stderr).handle)
     if args.json:
         one = args.command == "run" and spec.total_points() == 1 and outcome.results
         print(OneRun(outcome.results[0]).model_dump_json(indent=2) if one else outcome_json(outcome))
@@ -218,23 +222,19 @@ def handle(args: argparse.Namespace, store: Store) -> int:
 
 def outcome_json(outcome: SweepOutcome) -> str:
     """A sweep's end as ``--json`` prints it (the contract's :class:`SweepRan`)."""
+    from ssdprof.app.contract.cli import SweepRan
+
     ran = SweepRan(sweep_id=outcome.sweep_id, status=outcome.status, reason=outcome.reason,
                    runs=outcome.results)
     return ran.model_dump_json(indent=2)
 
 
-def install_interrupt(cancel: threading.Event) -> Any:
-    def handler(signum: int, frame: FrameType | None) -> None:
-        if cancel.is_set():
-            raise KeyboardInterrupt
-        print("\nstopping the measurement; finished points are kept (Ctrl-C again to abort)", file=sys.stderr)
-        cancel.set()
-
-    return signal.signal(signal.SIGINT, handler)
-
-
 def parse_tags(items: list[str]) -> dict[str, str]:
     """``--tag KEY=VALUE`` flags, read by the planner's one rule for tags."""
+    from ssdprof.app.planner import parse_tags as planner_tags
+    from ssdprof.model.problems import problem
+    from ssdprof.model.workload import WorkloadError
+
     try:
         return planner_tags(items)
     except ValueError as exc:

@@ -8,30 +8,25 @@ from __future__ import annotations
 
 import argparse
 import json
-import signal
 import sys
-import threading
 from pathlib import Path
-from types import FrameType
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from ssdprof.app.planner import validated
-from ssdprof.app.pts_planner import PtsRequest, plan_pts
-from ssdprof.app.pts_runner import PtsRunner
-from ssdprof.app.service.pts import estimate_pts, list_tests
 from ssdprof.cli.commands import commands_of
-from ssdprof.cli.terminal import ProgressPrinter, format_latency_ns
-from ssdprof.model.events import PreconditionProgress, PtsFinished, PtsStarted, PurgeDone, RoundFinished, RunEvent
-from ssdprof.model.pts import PtsSpec, PtsTest
-from ssdprof.model.pts_results import PtsResult
-from ssdprof.model.quantities import format_duration, format_size
-from ssdprof.model.workload import WorkloadError
-from ssdprof.store.db import Store
+
+if TYPE_CHECKING:
+    from ssdprof.app.kinds.kind import Context
+    from ssdprof.app.kinds.pts import PtsPlan
+    from ssdprof.app.pts_planner import PtsRequest
+    from ssdprof.model.events import RunEvent
+    from ssdprof.model.pts_results import PtsInfo, PtsResult
+    from ssdprof.store.db import Store
 
 __all__ = ["COMMANDS", "handle", "register"]
 
 COMMANDS = commands_of("pts")
-TESTS = [t.value for t in PtsTest]
+TESTS = ["iops", "throughput", "latency", "write-saturation"]
+"""``model.pts.PtsTest``'s values, named here so that the parser loads no model (a test holds them equal)."""
 
 
 def register(sub: Any, command: Any, common: Any) -> None:
@@ -91,6 +86,10 @@ def _test_flags(parser: argparse.ArgumentParser) -> None:
 
 
 def request_from_args(args: argparse.Namespace) -> PtsRequest:
+    from ssdprof.app.planner import validated
+    from ssdprof.app.pts_planner import PtsRequest
+    from ssdprof.model.pts import PtsTest
+
     return validated(
         PtsRequest,
         test=PtsTest(args.pts_command), target=args.target, size_bytes=args.size, offset_bytes=args.offset,
@@ -107,23 +106,28 @@ def _list(text: str | None) -> list[int | float | str] | None:
 
 
 def handle(args: argparse.Namespace, store: Store) -> int:
+    from ssdprof.app.contract.pts import PtsIdParams, PtsReportParams, PtsResumeParams
+    from ssdprof.app.kinds.kind import Context
+    from ssdprof.app.kinds.pts import PTS
+
+    ctx = Context(store)
     action = args.pts_command
     if action == "list":
-        return _list_tests(args, store)
+        return _list_tests(args, PTS.listed(ctx, None).tests)
     if action == "show":
-        result = PtsRunner(store).result(args.pts_id)
+        result = PTS.result(PtsIdParams(pts_id=args.pts_id), ctx)
         print(json.dumps(result.model_dump(mode="json"), indent=2) if args.json else format_pts(result))
         return 0
     if action == "report":
-        return _report(args, store)
-    runner = PtsRunner(store)
+        report = PTS.report(PtsReportParams(pts_id=args.pts_id, title=args.title), ctx)
+        args.output.write_bytes(report.pdf)
+        print(f"wrote {args.output} ({len(report.pdf)} bytes)")
+        return 0
     if action == "resume":
-        return _run(args, runner, None, args.pts_id)
-    spec = plan_pts(request_from_args(args), check_target=True)
-    estimate = estimate_pts(spec)
-    if estimate.purge_refusal and spec.purge:
-        raise WorkloadError.single("purge", "--purge", f"cannot purge: {estimate.purge_refusal}")
-    announce = [f"{spec.name}: {estimate.duration_note}", f"tracking: {estimate.tracking}", estimate.compliance_note]
+        return _run(args, ctx, PTS.resume(PtsResumeParams(pts_id=args.pts_id), ctx))
+    plan = PTS.plan(request_from_args(args), ctx, to_run=True)
+    estimate = PTS.estimate(plan, ctx)
+    announce = [f"{estimate.name}: {estimate.duration_note}", f"tracking: {estimate.tracking}", estimate.compliance_note]
     announce += [line for line in (estimate.region, estimate.purge and f"purge: {estimate.purge}") if line]
     if args.estimate:
         print("\n".join(announce))
@@ -131,24 +135,14 @@ def handle(args: argparse.Namespace, store: Store) -> int:
             print(f"  {point.label}  {point.workload.runtime_s:g}s")
         return 0
     print("\n".join(announce), file=sys.stderr)
-    return _run(args, runner, spec, None)
+    return _run(args, ctx, plan)
 
 
-def _run(args: argparse.Namespace, runner: PtsRunner, spec: PtsSpec | None, resume: int | None) -> int:
-    cancel = threading.Event()
-    printer = PtsPrinter(sys.stderr)
+def _run(args: argparse.Namespace, ctx: Context, plan: PtsPlan) -> int:
+    from ssdprof.app.kinds.pts import PTS
+    from ssdprof.cli.foreground import run_job
 
-    def interrupt(signum: int, frame: FrameType | None) -> None:
-        if cancel.is_set():
-            raise KeyboardInterrupt
-        print("\nstopping the PTS test; finished points are kept (Ctrl-C again to abort)", file=sys.stderr)
-        cancel.set()
-
-    previous = signal.signal(signal.SIGINT, interrupt)
-    try:
-        outcome = runner.run(spec, resume_id=resume, on_event=printer.handle, cancel=cancel)
-    finally:
-        signal.signal(signal.SIGINT, previous)
+    outcome = run_job(ctx, PTS, plan, PtsPrinter(sys.stderr).handle)
     result = outcome.result
     print(json.dumps(result.model_dump(mode="json"), indent=2) if args.json else format_pts(result))
     if outcome.status == "cancelled":
@@ -157,8 +151,7 @@ def _run(args: argparse.Namespace, runner: PtsRunner, spec: PtsSpec | None, resu
     return 0
 
 
-def _list_tests(args: argparse.Namespace, store: Store) -> int:
-    tests = list_tests(store)
+def _list_tests(args: argparse.Namespace, tests: list[PtsInfo]) -> int:
     if args.json:
         print(json.dumps([t.model_dump(mode="json") for t in tests], indent=2))
         return 0
@@ -169,24 +162,20 @@ def _list_tests(args: argparse.Namespace, store: Store) -> int:
     return 0
 
 
-def _report(args: argparse.Namespace, store: Store) -> int:
-    from ssdprof.report.pts import build_pts_pdf
-
-    pdf = build_pts_pdf(PtsRunner(store).result(args.pts_id), title=args.title)
-    args.output.write_bytes(pdf)
-    print(f"wrote {args.output} ({len(pdf)} bytes)")
-    return 0
-
-
 class PtsPrinter:
     """PTS phases and rounds as lines; points through the sweep's progress printer."""
 
     def __init__(self, stream: TextIO):
+        from ssdprof.cli.terminal import ProgressPrinter
+
         self.stream = stream
         self.points = ProgressPrinter(stream)
         self._last_precondition = -1.0
 
     def handle(self, event: RunEvent) -> None:
+        from ssdprof.model.events import PreconditionProgress, PtsFinished, PtsStarted, PurgeDone, RoundFinished
+        from ssdprof.model.quantities import format_duration, format_size
+
         if isinstance(event, PtsStarted):
             again = f", resuming after {event.already_rounds} round(s)" if event.already_rounds else ""
             self._say(f"PTS {event.test} test {event.pts_id}: up to {event.max_rounds} rounds of {event.points_per_round} "
@@ -219,6 +208,9 @@ def _number(value: float | None) -> str:
 
 def format_pts(result: PtsResult) -> str:
     """The test as text: what it was, the determination, the rounds and the matrix."""
+    from ssdprof.cli.terminal import format_latency_ns
+    from ssdprof.model.quantities import format_size
+
     s = result.steady_state
     lines = [f"PTS {result.test} test {result.id} ({result.profile}): {result.status}", result.compliance_note]
     if result.drive_state is not None:

@@ -15,21 +15,14 @@ from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any
 
-from ssdprof.app.contract.cli import JobFileRead, JobRead, ReportWritten, TableImported
-from ssdprof.app.runner import Runner
 from ssdprof.cli.commands import commands_of
-from ssdprof.cli.measure import outcome_json, parse_tags
-from ssdprof.cli.terminal import ProgressPrinter, format_runs_table
-from ssdprof.fio.job_import import JobFileError, read_job_file
-from ssdprof.model.results import RunResult
-from ssdprof.model.sweep import SweepSpec, describe
-from ssdprof.model.workload import WorkloadError
-from ssdprof.store.db import RunFilter, Store
-from ssdprof.store.tabular import TableImportError, import_table
 
-if TYPE_CHECKING:  # matplotlib and reportlab load only when a report is written: other commands stay fast
+if TYPE_CHECKING:  # the engine loads in the handlers: matplotlib and reportlab only when a report is written
     from ssdprof.analysis.summary import StudentSummary
+    from ssdprof.model.results import RunResult
+    from ssdprof.model.sweep import SweepSpec
     from ssdprof.report import ReportRequest, RunGroup
+    from ssdprof.store.db import Store
 
 __all__ = ["COMMANDS", "export_pdf", "handle", "register"]
 
@@ -88,7 +81,9 @@ def _load(store: Store, run_ids: list[int]) -> list[RunResult]:
 
 
 def _groups(args: argparse.Namespace, store: Store) -> list[RunGroup]:
+    from ssdprof.model.workload import WorkloadError
     from ssdprof.report import RunGroup
+    from ssdprof.store.db import RunFilter
 
     groups = []
     for item in args.group:
@@ -113,8 +108,8 @@ def _groups(args: argparse.Namespace, store: Store) -> list[RunGroup]:
 
 def _report(args: argparse.Namespace, store: Store) -> int:
     from ssdprof.analysis.spec_choice import drive_environment
+    from ssdprof.analysis.spec_folders import bundled_spec_dir, default_user_spec_dir
     from ssdprof.analysis.spec_library import SpecLibrary
-    from ssdprof.analysis.specs import bundled_spec_dir, default_user_spec_dir
     from ssdprof.app.adaptive import adaptive_summaries
     from ssdprof.app.service.summary import spec_for, summary_for
     from ssdprof.report import ReportRequest
@@ -134,6 +129,8 @@ def _report(args: argparse.Namespace, store: Store) -> int:
 def export_pdf(runs: list[RunResult], output: Path | None,
                summary: StudentSummary | None = None) -> int:
     """``ssdprof export ... --format pdf``: the same report as ``ssdprof report``."""
+    from ssdprof.model.workload import WorkloadError
+
     if output is None:
         raise WorkloadError.single("output", "-o", "a PDF needs a file to go to: add -o report.pdf")
     from ssdprof.report import ReportRequest
@@ -142,6 +139,8 @@ def export_pdf(runs: list[RunResult], output: Path | None,
 
 
 def _write_pdf(request: ReportRequest, output: Path, as_json: bool) -> int:
+    from ssdprof.app.contract.cli import ReportWritten
+    from ssdprof.model.workload import WorkloadError
     from ssdprof.report import ReportError, build_pdf
 
     try:
@@ -158,6 +157,11 @@ def _write_pdf(request: ReportRequest, output: Path, as_json: bool) -> int:
 
 
 def _import_table(args: argparse.Namespace, store: Store) -> int:
+    from ssdprof.app.contract.cli import TableImported
+    from ssdprof.cli.measure import parse_tags
+    from ssdprof.model.workload import WorkloadError
+    from ssdprof.store.tabular import TableImportError, import_table
+
     try:
         imported = import_table(args.file, parse_tags(args.tag))
     except TableImportError as exc:
@@ -177,6 +181,12 @@ def _import_table(args: argparse.Namespace, store: Store) -> int:
 
 
 def _import_job(args: argparse.Namespace, store: Store) -> int:
+    from ssdprof.app.contract.cli import JobFileRead, JobRead
+    from ssdprof.cli.measure import parse_tags
+    from ssdprof.fio.job_import import JobFileError, read_job_file
+    from ssdprof.model.sweep import SweepSpec, describe
+    from ssdprof.model.workload import WorkloadError
+
     if args.repeat < 1:
         raise WorkloadError.single("repeat", "--repeat", f"must be at least 1; got {args.repeat}")
     try:
@@ -203,6 +213,10 @@ def _import_job(args: argparse.Namespace, store: Store) -> int:
 
 
 def _run(spec: SweepSpec, tags: dict[str, str], store: Store, as_json: bool) -> int:
+    from ssdprof.app.runner import Runner
+    from ssdprof.cli.measure import outcome_json
+    from ssdprof.cli.terminal import ProgressPrinter, format_runs_table
+
     cancel = threading.Event()
 
     def interrupt(signum: int, frame: FrameType | None) -> None:

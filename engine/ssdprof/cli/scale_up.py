@@ -11,15 +11,12 @@ import argparse
 import json
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pydantic import ValidationError
-
-from ssdprof.analysis.scale_up_inputs import ScaleUpDesign, ScaleUpPoint
-from ssdprof.analysis.scale_up_space import ScaleUpArchitecture, ScaleUpResult
-from ssdprof.model.problems import WorkloadError, from_validation, problem, shown
-from ssdprof.model.quantities import parse_count
-from ssdprof.model.results import RunResult
+if TYPE_CHECKING:  # the flags load nothing of the engine; sizing loads it
+    from ssdprof.analysis.scale_up_inputs import ScaleUpDesign, ScaleUpPoint
+    from ssdprof.analysis.scale_up_space import ScaleUpArchitecture, ScaleUpResult
+    from ssdprof.model.results import RunResult
 
 __all__ = ["EXAMPLE", "add_flags", "parse_point", "print_result", "run", "scale_up"]
 
@@ -93,6 +90,9 @@ def add_flags(parser: argparse.ArgumentParser) -> None:
 
 
 def _number(text: str, key: str) -> float:
+    from ssdprof.model.problems import WorkloadError, problem
+    from ssdprof.model.quantities import parse_count
+
     try:
         return parse_count(text)
     except ValueError as exc:  # the engine's one rule for counts, named by the point's key
@@ -101,6 +101,11 @@ def _number(text: str, key: str) -> float:
 
 def parse_point(text: str) -> ScaleUpPoint:
     """``'arrays=8 iops=155k cores=9.3 enclosures=1'`` -> a profiling point."""
+    from pydantic import ValidationError
+
+    from ssdprof.analysis.scale_up_inputs import ScaleUpPoint
+    from ssdprof.model.problems import WorkloadError, from_validation, problem, shown
+
     fields: dict[str, float] = {}
     for item in text.replace(",", " ").split():
         key, sep, value = item.partition("=")
@@ -137,6 +142,11 @@ def parse_point(text: str) -> ScaleUpPoint:
 
 
 def _design(args: argparse.Namespace) -> ScaleUpDesign:
+    from pydantic import ValidationError
+
+    from ssdprof.analysis.scale_up_inputs import ScaleUpDesign
+    from ssdprof.model.problems import WorkloadError, from_validation, problem
+
     if args.target_ssds is None:
         raise WorkloadError([problem("target_ssds", "is required with --scale-up")])
     given = {

@@ -8,7 +8,7 @@ from typing import Any
 
 from ssdprof.cli.commands import commands_of
 from ssdprof.cli.flags import command, common
-from ssdprof.store.db import default_db_path
+from ssdprof.store.location import default_db_path
 
 __all__ = ["COMMANDS", "register", "rpc", "serve"]
 

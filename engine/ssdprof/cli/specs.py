@@ -6,29 +6,25 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ssdprof.analysis.spec_library import SpecLibrary
-from ssdprof.analysis.specs import (
-    Spec,
-    SpecError,
-    bundled_spec_dir,
-    default_user_spec_dir,
-    load_spec_file,
-)
-from ssdprof.app.contract.base import Params
-from ssdprof.app.contract.specs import SpecMatchParams
-from ssdprof.app.service.analysis import Analysis
-from ssdprof.app.spec_sheets import delete_own_spec, save_own_spec
+from ssdprof.analysis.spec_folders import bundled_spec_dir, default_user_spec_dir
 from ssdprof.cli.analysis import print_json, spec_library
 from ssdprof.cli.flags import command, common
-from ssdprof.model.workload import WorkloadError
-from ssdprof.store.db import Store
+
+if TYPE_CHECKING:
+    from ssdprof.analysis.spec_library import SpecLibrary
+    from ssdprof.analysis.specs import Spec
+    from ssdprof.app.service.analysis import Analysis
+    from ssdprof.store.db import Store
 
 __all__ = ["handle", "register"]
 
 
 def _own_specs(args: argparse.Namespace, library: SpecLibrary) -> int:
+    from ssdprof.analysis.specs import load_spec_file
+    from ssdprof.app.spec_sheets import delete_own_spec, save_own_spec
+
     folder = args.spec_dir or default_user_spec_dir()
     if args.specs_command == "delete":
         delete_own_spec(library, folder, args.spec_id)
@@ -43,10 +39,14 @@ def _own_specs(args: argparse.Namespace, library: SpecLibrary) -> int:
 
 def _analysis(args: argparse.Namespace, store: Store) -> Analysis:
     """The app's spec-sheet methods over the same folders: ``--json`` prints their answers."""
+    from ssdprof.app.service.analysis import Analysis
+
     return Analysis(store, [bundled_spec_dir(), args.spec_dir or default_user_spec_dir()])
 
 
 def handle(args: argparse.Namespace, store: Store) -> int:
+    from ssdprof.analysis.specs import SpecError
+
     try:
         return _handle(args, store)
     except SpecError as exc:
@@ -63,6 +63,8 @@ def _handle(args: argparse.Namespace, store: Store) -> int:
     if args.specs_command == "list":
         rows = sorted(library.specs.values(), key=lambda s: (s.vendor, s.model))
         if args.json:
+            from ssdprof.app.contract.base import Params
+
             print_json(_analysis(args, store).specs_list(Params()).model_dump(mode="json"))
         for s in [] if args.json else rows:
             print(f"{s.id:32} {s.title:44} {s.interface.value:5} {len(s.figures):2} figures{'  UNSOURCED' if s.unsourced else ''}")
@@ -78,6 +80,9 @@ def _handle(args: argparse.Namespace, store: Store) -> int:
 
 
 def _specs_match(args: argparse.Namespace, store: Store, library: SpecLibrary) -> int:
+    from ssdprof.app.contract.specs import SpecMatchParams
+    from ssdprof.model.workload import WorkloadError
+
     model = args.model
     if args.run is not None:
         run = store.run(args.run)

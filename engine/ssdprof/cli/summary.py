@@ -7,17 +7,16 @@ import argparse
 import json
 import textwrap
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ssdprof.analysis.spec_library import SpecLibrary
-from ssdprof.analysis.specs import bundled_spec_dir, default_user_spec_dir
-from ssdprof.analysis.summary import StudentSummary
-from ssdprof.analysis.summary_model import GlanceCell
-from ssdprof.app.service.summary import remember_spec, summary_for
 from ssdprof.cli.flags import command, common
-from ssdprof.model.results import RunResult
-from ssdprof.model.workload import WorkloadError
-from ssdprof.store.db import RunFilter, Store
+
+if TYPE_CHECKING:
+    from ssdprof.analysis.spec_library import SpecLibrary
+    from ssdprof.analysis.summary import StudentSummary
+    from ssdprof.analysis.summary_model import GlanceCell
+    from ssdprof.model.results import RunResult
+    from ssdprof.store.db import Store
 
 __all__ = ["format_summary", "summary", "summary_flags", "summary_of"]
 
@@ -48,6 +47,9 @@ def _runs(args: argparse.Namespace, store: Store) -> list[RunResult]:
 
 def named_runs(store: Store, sweep_id: int | None, run_ids: list[int], example: str) -> list[RunResult]:
     """The runs a command names: a sweep's, then each run id given; at least one."""
+    from ssdprof.model.workload import WorkloadError
+    from ssdprof.store.db import RunFilter
+
     runs = store.runs(RunFilter(sweep_id=sweep_id, limit=None)) if sweep_id is not None else []
     for run_id in run_ids:
         found = store.run(run_id)
@@ -61,13 +63,16 @@ def named_runs(store: Store, sweep_id: int | None, run_ids: list[int], example: 
 
 def summary_of(runs: list[RunResult], store: Store) -> StudentSummary:
     """The summary a report of ``runs`` opens with, against the sheet remembered or matched."""
-    library = SpecLibrary.load((bundled_spec_dir(), default_user_spec_dir()))
-    return summary_for(store, library, runs)
+    from ssdprof.app.service.summary import summary_for
+
+    return summary_for(store, _library(None), runs)
 
 
 def summary(args: argparse.Namespace, store: Store) -> int:
+    from ssdprof.app.service.summary import remember_spec, summary_for
+
     runs = _runs(args, store)
-    library = SpecLibrary.load((bundled_spec_dir(), args.spec_dir or default_user_spec_dir()))
+    library = _library(args.spec_dir)
     if args.forget_spec or args.spec:
         device = remember_spec(store, library, runs[0], None if args.forget_spec else args.spec)
         if not args.json:
@@ -76,6 +81,13 @@ def summary(args: argparse.Namespace, store: Store) -> int:
     print(json.dumps(found.model_dump(mode="json"), indent=2) if args.json
           else format_summary(found))
     return 0
+
+
+def _library(own: Path | None) -> SpecLibrary:
+    from ssdprof.analysis.spec_folders import bundled_spec_dir, default_user_spec_dir
+    from ssdprof.analysis.spec_library import SpecLibrary
+
+    return SpecLibrary.load((bundled_spec_dir(), own or default_user_spec_dir()))
 
 
 def _cells(cell: GlanceCell | None) -> list[str]:

@@ -7,19 +7,19 @@ from __future__ import annotations
 
 import argparse
 import sys
-import threading
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ssdprof.app.contract.cli import PdfWritten
-from ssdprof.app.planner import validated
-from ssdprof.app.sustain_planner import SustainRequest, plan_sustain
 from ssdprof.cli import hosts as cli_hosts
 from ssdprof.cli.commands import commands_of
-from ssdprof.model.quantities import format_duration, format_size
-from ssdprof.model.sustain_events import SustainEvent, SustainFinished, SustainIdle, SustainSampled, SustainStarted, SustainStepDone
-from ssdprof.model.sustain_results import SustainResult
-from ssdprof.store.db import Store
+
+if TYPE_CHECKING:
+    from ssdprof.app.contract.cli import PdfWritten
+    from ssdprof.app.kinds.kind import Context
+    from ssdprof.app.sustain_planner import SustainRequest
+    from ssdprof.model.sustain_events import SustainEvent
+    from ssdprof.model.sustain_results import SustainResult
+    from ssdprof.store.db import Store
 
 __all__ = ["COMMANDS", "format_sustain", "handle", "register"]
 
@@ -58,6 +58,9 @@ def register(sub: Any, command: Any, common: Any) -> None:
 
 
 def request_from_args(args: argparse.Namespace) -> SustainRequest:
+    from ssdprof.app.planner import validated
+    from ssdprof.app.sustain_planner import SustainRequest
+
     values: dict[str, Any] = {k: getattr(args, k) for k in (
         "target", "pattern", "block_size_bytes", "queue_depth", "size_bytes", "offset_bytes", "write_bytes",
         "recovery_bytes", "engine", "name") if getattr(args, k) is not None}
@@ -69,32 +72,32 @@ def request_from_args(args: argparse.Namespace) -> SustainRequest:
 
 
 def handle(args: argparse.Namespace, store: Store) -> int:
-    from ssdprof.app.sustain import SustainRunner, local_engine  # ruptures loads for this only
-    from ssdprof.app.sustain_estimate import estimate_sustain, list_sustain
+    from ssdprof.app.contract.sustain import SustainIdParams, SustainResumeParams
+    from ssdprof.app.kinds.kind import Context
+    from ssdprof.app.kinds.sustain import SUSTAIN  # the runner and ruptures load for this only
+    from ssdprof.cli.foreground import run_job
+    from ssdprof.model.quantities import format_size
 
-    runner = SustainRunner(store, ssh=cli_hosts.ssh_settings(args))
+    ctx = Context(store, ssh=cli_hosts.ssh_settings(args))
     if args.list:
-        tests = list_sustain(store)
+        tests = SUSTAIN.listed(ctx, None).tests
         if args.json:
             print("[" + ",\n".join(t.model_dump_json() for t in tests) + "]")
         for t in [] if args.json else tests:
             print(f"{t.id}  {t.created_at[:19]}  {t.status:<9} {t.verdict:<10} {t.name}")
         return 0
     if args.show is not None:
-        result = runner.result(args.show)
         if args.pdf is not None:
-            written = _write_pdf(args, result)
+            written = _write_pdf(args, ctx, args.show)
             if args.json:
                 print(written.model_dump_json(indent=2))
             return 0
+        result = SUSTAIN.result(SustainIdParams(sustain_id=args.show), ctx)
         print(result.model_dump_json(indent=2) if args.json else format_sustain(result))
         return 0
-    spec = None
     if args.resume is None:
-        spec = plan_sustain(request_from_args(args), check_target=True)
-        if spec.remote is None:
-            local_engine(spec)  # refused before the estimate (the runner: before storing)
-        estimate = estimate_sustain(spec)
+        plan = SUSTAIN.plan(request_from_args(args), ctx, to_run=True)
+        estimate = SUSTAIN.estimate(plan, ctx)
         if args.estimate:
             print(estimate.model_dump_json(indent=2) if args.json else "\n".join(
                 [estimate.label, f"writes {format_size(estimate.total_bytes)}; {estimate.wear.text}", estimate.region,
@@ -102,33 +105,35 @@ def handle(args: argparse.Namespace, store: Store) -> int:
             return 0
         print("\n".join(line for line in (estimate.label, estimate.region, estimate.wear.text, *estimate.notes) if line),
               file=sys.stderr)
-    cancel = threading.Event()
-    try:
-        outcome = runner.run(
-            spec, resume_id=None if args.resume in (None, -1) else args.resume, on_event=_Printer().handle, cancel=cancel)
-    except KeyboardInterrupt:
-        cancel.set()
+    else:
+        plan = SUSTAIN.resume(SustainResumeParams(sustain_id=None if args.resume == -1 else args.resume), ctx)
+    outcome = run_job(ctx, SUSTAIN, plan, _Printer().handle)
+    if outcome.status == "cancelled":
         print("ssdprof: cancelled; finished writes are kept, and so is a folder target's test file "
-              "(ssdprof-testfile-sustain<ID>.dat, as large as the fill was) for the fill to go on. "
-              "Continue with: ssdprof sustain --resume; or delete that file to free its space",
+              f"(ssdprof-testfile-sustain{outcome.sustain_id}.dat, as large as the fill was) for the fill to go on. "
+              f"Continue with: ssdprof sustain --resume {outcome.sustain_id}; or delete that file to free its space",
               file=sys.stderr)
         return 130
     if args.pdf is not None:
-        _write_pdf(args, outcome.result)  # the result is what --json prints; the file is said on stderr
+        _write_pdf(args, ctx, outcome.sustain_id)  # the result is what --json prints; the file is said on stderr
     print(outcome.result.model_dump_json(indent=2) if args.json else format_sustain(outcome.result))
     return 0 if outcome.status == "done" else 1
 
 
-def _write_pdf(args: argparse.Namespace, result: SustainResult) -> PdfWritten:
-    from ssdprof.report.sustain import build_sustain_pdf  # matplotlib loads for a report only
+def _write_pdf(args: argparse.Namespace, ctx: Context, sustain_id: int) -> PdfWritten:
+    from ssdprof.app.contract.cli import PdfWritten
+    from ssdprof.app.contract.sustain import SustainReportParams
+    from ssdprof.app.kinds.sustain import SUSTAIN
 
-    pdf = build_sustain_pdf(result, title=args.title)
-    args.pdf.write_bytes(pdf)
-    print(f"wrote {args.pdf} ({len(pdf) // 1024} KiB, sustained-write test {result.id})", file=sys.stderr)
-    return PdfWritten(output=str(args.pdf), bytes=len(pdf))
+    report = SUSTAIN.report(SustainReportParams(sustain_id=sustain_id, title=args.title), ctx)
+    args.pdf.write_bytes(report.pdf)
+    print(f"wrote {args.pdf} ({len(report.pdf) // 1024} KiB, sustained-write test {sustain_id})", file=sys.stderr)
+    return PdfWritten(output=str(args.pdf), bytes=len(report.pdf))
 
 
 def format_sustain(result: SustainResult) -> str:
+    from ssdprof.model.quantities import format_duration, format_size
+
     lines = [f"sustained-write test {result.id}: {result.label} ({result.status})", result.verdict.sentence]
     for phase in result.phases:
         lines.append(f"  {phase.name:<24} {format_size(phase.start_bytes // 1048576 * 1048576):>10} +"
@@ -152,6 +157,9 @@ class _Printer:
         self._last_s = -10.0
 
     def handle(self, event: SustainEvent) -> None:
+        from ssdprof.model.quantities import format_duration, format_size
+        from ssdprof.model.sustain_events import SustainFinished, SustainIdle, SustainSampled, SustainStarted, SustainStepDone
+
         if isinstance(event, SustainStarted):
             self._say(f"sustained-write test {event.sustain_id}: {event.label}; engine {event.engine}"
                       + "".join(f"; {note}" for note in event.notes))

@@ -4,14 +4,13 @@ process holds it), interrupted (resumable) or how it ended, with who ran it, whe
 from __future__ import annotations
 
 import argparse
-from dataclasses import asdict
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ssdprof.app.contract.runs import SweepInfo, SweepsResult
 from ssdprof.cli.commands import commands_of
 from ssdprof.cli.flags import command, common
-from ssdprof.store.db import Store, SweepRow
-from ssdprof.store.sweeps import RESUME_COMMANDS
+
+if TYPE_CHECKING:
+    from ssdprof.store.db import Store, SweepRow
 
 __all__ = ["COMMANDS", "handle", "register"]
 
@@ -29,6 +28,10 @@ def register(sub: Any) -> None:
 
 
 def handle(args: argparse.Namespace, store: Store) -> int:
+    from dataclasses import asdict
+
+    from ssdprof.app.contract.runs import SweepInfo, SweepsResult
+
     rows = store.list_sweeps()
     me = store.claimant
     if args.mine:
@@ -48,6 +51,8 @@ def handle(args: argparse.Namespace, store: Store) -> int:
 
 
 def format_sweeps(rows: list[SweepRow]) -> str:
+    from ssdprof.store.sweeps import RESUME_COMMANDS
+
     if not rows:
         return "no sweeps stored"
     lines = [f"{'id':>5}  {'kind':7} {'standing':11} {'runs':>5}  {'name':24} who, where, since"]

@@ -3,20 +3,13 @@
 from __future__ import annotations
 
 import shutil
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from ssdprof.model.events import (
-    Cooling,
-    LayoutDone,
-    PointFinished,
-    PointProgress,
-    PointStarted,
-    RunEvent,
-    SweepFinished,
-    SweepStarted,
-)
 from ssdprof.model.quantities import format_duration, format_size
-from ssdprof.model.results import DeviceQueue, DirectionStats, HostResult, ProgressSample, RunResult
+
+if TYPE_CHECKING:  # the events load with a measurement's progress, not with a table of stored runs
+    from ssdprof.model.events import RunEvent
+    from ssdprof.model.results import DeviceQueue, DirectionStats, HostResult, ProgressSample, RunResult
 
 __all__ = ["ProgressPrinter", "format_device_queue", "format_iops", "format_latency_ns", "format_run", "format_runs_table"]
 
@@ -45,6 +38,16 @@ class ProgressPrinter:
         """Points finished this start, stored or kept on this machine for a shared store that was away."""
 
     def handle(self, event: RunEvent) -> None:
+        from ssdprof.model.events import (
+            Cooling,
+            LayoutDone,
+            PointFinished,
+            PointProgress,
+            PointStarted,
+            SweepFinished,
+            SweepStarted,
+        )
+
         if isinstance(event, SweepStarted):
             self._line(f"engine: {event.engine} ({event.engine_reason})", final=True)
             if event.count.done:

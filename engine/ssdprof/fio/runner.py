@@ -13,7 +13,7 @@ import subprocess
 import tempfile
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -105,13 +105,17 @@ def run_fio(
     workload: Workload,
     on_progress: Callable[[ProgressSample], None] | None = None,
     cancel: threading.Event | None = None,
+    files: Mapping[str, str] | None = None,
 ) -> FioRun:
-    """Run one job with 1 s cumulative status documents turned into per-second samples."""
+    """Run one job with 1 s cumulative status documents turned into per-second samples; ``files`` (name -> text)
+    are written beside the job file, where fio runs, for the job to name (a replay's iologs)."""
     cancel = cancel or threading.Event()
     _remove_stale_job_folders()
     with tempfile.TemporaryDirectory(prefix=f"{_JOB_PREFIX}{os.getpid()}-") as scratch:
         job_path = Path(scratch) / "job.fio"
         job_path.write_text(job_text)
+        for name, text in (files or {}).items():
+            (Path(scratch) / name).write_text(text)
         args = [fio.path, "--output-format=json+", "--status-interval=1", str(job_path)]
         process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                    start_new_session=True, cwd=scratch,

@@ -15,6 +15,7 @@ from ssdprof.model.direction import BIN_FIELDS, DirectionStats, LatencyStats, Sp
 from ssdprof.model.drive_state import DriveState
 from ssdprof.model.health import HealthRecord
 from ssdprof.model.hosts import ClusterFacts, DeviceQueue, HostResult, InterfaceLoad, MonitorSample, WatchedHost
+from ssdprof.model.provenance import Provenance
 from ssdprof.model.status import RunStatus
 from ssdprof.model.workload import Workload
 
@@ -48,6 +49,8 @@ class EngineInfo(BaseModel):
     reason: str = Field(default="", description="why this engine was chosen")
     effective_queue_depth: int = Field(default=1, description="outstanding I/Os per job actually achievable")
     direct: bool = True
+    loop: str = Field(default="", description="the portable engine's I/O loop: native (the compiled ssdprof-io) or python "
+                                              "(the last resort where no compiled loop runs here); empty for fio")
 
 
 class Environment(BaseModel):
@@ -156,6 +159,8 @@ class RunResult(BaseModel):
     progress: list[ProgressSample] = Field(default_factory=list)
     tags: dict[str, str] = Field(default_factory=dict)
     source: str = Field(default="measured", description="measured or imported:<file name>")
+    imported: Provenance | None = Field(default=None, description="an imported run's source: the tool, its version, the "
+                                                                   "file and what each figure was there; null if measured")
     cpu_busy_pct: float | None = Field(default=None, description="mean CPU busy % of the machine during the run")
     monitor: list[MonitorSample] = Field(
         default_factory=list,

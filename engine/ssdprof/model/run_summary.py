@@ -26,7 +26,7 @@ from ssdprof.model.status import RunStatus
 from ssdprof.model.workload import Workload
 
 __all__ = ["EMPTY_DIRECTION", "AnyRun", "DirectionSummary", "HostSummary", "LatencySummary", "R", "RunSummary",
-           "SpanSummary", "summarise"]
+           "SpanSummary", "node_count", "summarise"]
 
 
 class SpanSummary(NamedTuple):
@@ -151,6 +151,16 @@ def direction(stats: DirectionStats) -> DirectionSummary:
 def host(result: HostResult) -> HostSummary:
     return HostSummary(result.host, result.jobs, result.error, result.target, result.link_limit_bytes_per_s,
                        result.link_limit_source)
+
+
+def node_count(run: AnyRun) -> int | None:
+    """Storage nodes behind a run, from its ``nodes`` tag (``ssdprof runs tag 12 nodes=3``): a fact of
+    the run the store indexes and analysis groups by."""
+    for key in ("nodes", "node_count", "storage_nodes"):
+        text = run.tags.get(key, "").strip()
+        if text.isdigit():
+            return int(text)
+    return None
 
 
 def summarise(run: RunResult, measured_by: str = "", measured_on: str = "") -> RunSummary:

@@ -1,17 +1,18 @@
 """Sweeps: many points from one base workload, one factor at a time or as a full grid, with
-repeats; the presets users look for; and an honest duration estimate before starting.
+repeats; a preset built (the ready-made sweeps themselves: :mod:`ssdprof.model.presets`); and an
+honest duration estimate before starting.
 """
 
 from __future__ import annotations
 
 import enum
 import itertools
-from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from ssdprof.model.cooldown import CoolDownSpec
 from ssdprof.model.curves import CurveSpec, SloSpec
+from ssdprof.model.presets import PRESETS
 from ssdprof.model.quantities import format_duration
 from ssdprof.model.sustain import SustainPlan
 from ssdprof.model.workload import FIELD_RULES, FieldProblem, Workload, WorkloadError, parse_workload
@@ -20,7 +21,6 @@ __all__ = [
     "LAYOUT_BYTES_PER_S",
     "MAX_REPEATS",
     "POINT_OVERHEAD_S",
-    "PRESETS",
     "RemoteSpec",
     "SweepMode",
     "SweepSpec",
@@ -83,48 +83,6 @@ class SweepSpec(BaseModel):
         return len(self.points) * self.repeats
 
 
-def _with(base: Workload, **changes: Any) -> Workload:
-    return parse_workload(changes, base=base)
-
-
-def _quick(base: Workload) -> list[Workload]:
-    """CrystalDiskMark's default set: SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T1, RND4K Q1T1, read then write."""
-    settings = [("read", 1 << 20, 8), ("read", 1 << 20, 1), ("randread", 4096, 32), ("randread", 4096, 1)]
-    points = [_with(base, pattern=p, block_size_bytes=bs, queue_depth=qd, numjobs=1) for p, bs, qd in settings]
-    writes = [_with(base, pattern=p.replace("read", "write"), block_size_bytes=bs, queue_depth=qd, numjobs=1)
-              for p, bs, qd in settings]
-    return points + writes
-
-
-def _student(base: Workload) -> list[Workload]:
-    """One factor at a time: access size, read/write mix, queue depth."""
-    sizes = [_with(base, pattern="randread", block_size_bytes=bs, queue_depth=1, numjobs=1) for bs in (4096, 16384, 131072)]
-    mixes = [_with(base, pattern="randrw", read_pct=pct, block_size_bytes=4096, queue_depth=1, numjobs=1) for pct in (100, 70, 50, 0)]
-    depths = [_with(base, pattern="randread", block_size_bytes=4096, queue_depth=qd, numjobs=1) for qd in (1, 10, 100)]
-    return sizes + mixes + depths
-
-
-def _cluster_study(base: Workload) -> list[Workload]:
-    """The published Ceph study's grid: pattern x processes per client x chunk size."""
-    grid = itertools.product(("randread", "read", "randwrite", "write"), (1, 8, 16), (4096, 131072, 4 << 20))
-    return [_with(base, pattern=p, numjobs=jobs, block_size_bytes=bs) for p, jobs, bs in grid]
-
-
-def _matrix(base: Workload) -> list[Workload]:
-    """Block size 512 B-1 MiB x QD 1/10/100 x read/write."""
-    sizes = [512 << i for i in range(12)]  # 512 B .. 1 MiB
-    grid = itertools.product(("randread", "randwrite"), sizes, (1, 10, 100))
-    return [_with(base, pattern=p, block_size_bytes=bs, queue_depth=qd) for p, bs, qd in grid]
-
-
-PRESETS = {
-    "quick": ("CrystalDiskMark-style: SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T1, RND4K Q1T1, read and write", _quick),
-    "student": ("access size 4K/16K/128K at QD1 read; read % 100/70/50/0 at 4K QD1; QD 1/10/100 at 4K read", _student),
-    "cluster-study": ("randread/read/randwrite/write x numjobs 1/8/16 x 4K/128K/4M", _cluster_study),
-    "matrix": ("block size 512B-1MiB x QD 1/10/100 x random read/write", _matrix),
-}
-
-
 def preset(name: str, base: Workload, repeats: int = 1) -> SweepSpec:
     if name not in PRESETS:
         raise WorkloadError([FieldProblem(field="preset", flag="--preset",
@@ -143,9 +101,9 @@ def build_sweep(base: Workload, factors: dict[str, list[str]], mode: SweepMode, 
         raise WorkloadError(problems)
     if mode is SweepMode.GRID:
         combos = itertools.product(*factors.values())
-        points = [_with(base, **dict(zip(factors, combo, strict=True))) for combo in combos]
+        points = [parse_workload(dict(zip(factors, combo, strict=True)), base=base) for combo in combos]
     else:
-        points = [_with(base, **{f: v}) for f, values in factors.items() for v in values]
+        points = [parse_workload({f: v}, base=base) for f, values in factors.items() for v in values]
     if len(points) * repeats > MAX_POINTS:
         raise WorkloadError([FieldProblem(field="repeat", flag="--repeat", message=f"{len(points) * repeats} points exceed {MAX_POINTS}")])
     return SweepSpec(name=name, points=points, repeats=repeats)

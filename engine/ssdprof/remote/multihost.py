@@ -34,6 +34,7 @@ from ssdprof.model.results import (
 )
 from ssdprof.model.sweep import SweepSpec
 from ssdprof.model.workload import Workload, WorkloadError
+from ssdprof.remote import DEFAULT_REMOTE_DIR
 from ssdprof.remote.addresses import HostAddress, HostError
 from ssdprof.remote.ceph import RbdTarget, ask_cluster_facts
 from ssdprof.remote.host_results import KnownHosts, host_result, point_warnings
@@ -48,9 +49,8 @@ from ssdprof.target.devices import BlockDevice, device_problems, parse_probe, pr
 from ssdprof.target.environment import device_environment
 from ssdprof.target.plan import TEST_FILE_PREFIX, widest
 
-__all__ = ["DEFAULT_REMOTE_DIR", "MultiHostEngine", "RemoteOptions"]
+__all__ = ["MultiHostEngine", "RemoteOptions"]
 
-DEFAULT_REMOTE_DIR = "/var/tmp"  # noqa: S108 - a disk-backed default on the hosts; --remote-dir changes it
 _DEVICE_PROBE_TIMEOUT_S = 90.0
 """The device probe starts dozens of small programs: an emulated host under load took over 30 s."""
 

@@ -6,18 +6,15 @@ The sections also go into the sweep report (``ssdprof report --sweep``) of a cur
 
 from __future__ import annotations
 
-import io
 from collections.abc import Sequence
-from datetime import datetime, timezone
 
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
-from reportlab.lib.pagesizes import A4
-from reportlab.platypus import PageBreak, SimpleDocTemplate
+from reportlab.platypus import PageBreak
 
-from ssdprof import __version__
 from ssdprof.model.curves import CurveSummary, SloSummary
+from ssdprof.report.document import render, title_block
 from ssdprof.report.figure import Chart, log_axis, new_figure, to_svg
-from ssdprof.report.layout import MARGIN, Builder, fmt_count, fmt_us, register_fonts
+from ssdprof.report.layout import Builder, fmt_count, fmt_us, register_fonts
 
 __all__ = ["build_curve_pdf", "build_slo_pdf", "curve_chart", "curve_section", "slo_section"]
 
@@ -32,31 +29,20 @@ def build_curve_pdf(curves: Sequence[CurveSummary], *, earlier: Sequence[CurveSu
         if index:
             b.story.append(PageBreak())
         else:
-            _title(b, title, f"Curve {curve.sweep_id} ({curve.name}), {curve.status}{f': {curve.reason}' if curve.reason else ''}")
+            title_block(b, title, f"Curve {curve.sweep_id} ({curve.name}), {curve.status}{f': {curve.reason}' if curve.reason else ''}")
         curve_section(b, curve, earlier)
-    return _document(b, title, "latency under offered load")
+    return render(b, title=title, subject="latency under offered load")
 
 
 def build_slo_pdf(slo: SloSummary, *, title: str | None = None) -> bytes:
     """A latency-target search on one page: the answer and every queue depth tried."""
     b = Builder(register_fonts())
     title = title or "The most IOPS within a latency target"
-    _title(b, title, f"Search {slo.sweep_id}, {slo.status}{f': {slo.reason}' if slo.reason else ''}")
+    title_block(b, title, f"Search {slo.sweep_id}, {slo.status}{f': {slo.reason}' if slo.reason else ''}")
     slo_section(b, slo)
-    return _document(b, title, "latency target search")
+    return render(b, title=title, subject="latency target search")
 
 
-def _title(b: Builder, title: str, what: str) -> None:
-    b.para(title, "title")
-    b.para(f"{what}. Report generated {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC by ssdprof {__version__}.", "subtitle")
-
-
-def _document(b: Builder, title: str, subject: str) -> bytes:
-    out = io.BytesIO()
-    document = SimpleDocTemplate(out, pagesize=A4, leftMargin=MARGIN, rightMargin=MARGIN, topMargin=MARGIN, bottomMargin=MARGIN,
-                                 title=title, author=f"ssdprof {__version__}", subject=subject, creator="ssdprof")
-    document.build(b.story)
-    return out.getvalue()
 
 
 def curve_section(b: Builder, curve: CurveSummary, earlier: Sequence[CurveSummary] = ()) -> None:

@@ -11,26 +11,21 @@ warnings last.
 
 from __future__ import annotations
 
-import io
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
-from reportlab.lib.pagesizes import A4
-from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import SimpleDocTemplate
-
-from ssdprof import __version__
 from ssdprof.analysis.summary import StudentSummary
 from ssdprof.model.curves import CurveSummary, SloSummary
 from ssdprof.model.results import RunResult
 from ssdprof.report import charts, timecharts
+from ssdprof.report.document import render, title_block
 from ssdprof.report.figure import Chart
 from ssdprof.report.groups import RunGroup
 from ssdprof.report.health import drive_section
 from ssdprof.report.insights import predictions_section, spec_and_statistics_section, warnings_section
-from ssdprof.report.layout import MARGIN, Builder, register_fonts
+from ssdprof.report.layout import Builder, register_fonts
 from ssdprof.report.summary import summary_section
 from ssdprof.report.tables import hosts_section, results_section, setup_section, workloads_section
 
@@ -106,13 +101,7 @@ def build_pdf(request: ReportRequest) -> bytes:
         for chart in cluster_charts:
             b.chart(chart)
     warnings_section(b, request.groups, notes)
-    out = io.BytesIO()
-    document = SimpleDocTemplate(out, pagesize=A4, leftMargin=MARGIN, rightMargin=MARGIN, topMargin=MARGIN,
-                                 bottomMargin=MARGIN, title=request.title, author=f"ssdprof {__version__}",
-                                 subject=request.scope or "SSD measurements", creator="ssdprof")
-    footer = _footer(request)
-    document.build(b.story, onFirstPage=footer, onLaterPages=footer)
-    return out.getvalue()
+    return render(b, title=request.title, subject=request.scope or "SSD measurements")
 
 
 def _adaptive_sections(b: Builder, request: ReportRequest) -> None:
@@ -127,12 +116,10 @@ def _adaptive_sections(b: Builder, request: ReportRequest) -> None:
 
 
 def _title(b: Builder, request: ReportRequest, runs: Sequence[RunResult]) -> None:
-    b.para(request.title, "title")
     dates = sorted(r.started_at[:10] for r in runs if r.started_at)
     measured = f"measured {dates[0]}" + (f" to {dates[-1]}" if dates[-1] != dates[0] else "") if dates else "measurement date not recorded"
     scope = request.scope or _scope(request.groups)
-    b.para(f"{scope}; {measured}. Report generated {request.generated_at:%Y-%m-%d %H:%M} UTC by ssdprof {__version__}.",
-           "subtitle")
+    title_block(b, request.title, f"{scope}; {measured}", generated_at=request.generated_at)
 
 
 def _scope(groups: Sequence[RunGroup]) -> str:
@@ -145,15 +132,3 @@ def _scope(groups: Sequence[RunGroup]) -> str:
     if len(sweeps) == 1:
         return f"Sweep {sweeps[0]}, {len(runs)} runs"
     return f"{len(runs)} runs"
-
-
-def _footer(request: ReportRequest) -> Callable[[Canvas, SimpleDocTemplate], None]:
-    def draw(canvas: Canvas, document: SimpleDocTemplate) -> None:
-        canvas.saveState()
-        canvas.setFont("DejaVuSans", 7)
-        canvas.setFillGray(0.35)
-        canvas.drawString(MARGIN, MARGIN / 2, f"{request.title} · ssdprof {__version__}")
-        canvas.drawRightString(A4[0] - MARGIN, MARGIN / 2, f"page {document.page}")
-        canvas.restoreState()
-
-    return draw

@@ -4,16 +4,10 @@ size x mix table, 2-D plot and heat map; latency with max and five nines; write-
 
 from __future__ import annotations
 
-import io
-from datetime import datetime, timezone
-
-from reportlab.lib.pagesizes import A4
-from reportlab.platypus import SimpleDocTemplate
-
-from ssdprof import __version__
 from ssdprof.model.pts_results import PtsResult, SteadyState
 from ssdprof.model.quantities import format_duration, format_size
-from ssdprof.report.layout import MARGIN, Builder, fmt_count, fmt_mb, fmt_us, register_fonts
+from ssdprof.report.document import render, title_block
+from ssdprof.report.layout import Builder, fmt_count, fmt_mb, fmt_us, register_fonts
 from ssdprof.report.pts_charts import convergence_chart, heatmap_chart, matrix_chart, saturation_chart, window_chart
 
 __all__ = ["build_pts_pdf"]
@@ -25,19 +19,13 @@ _TITLES = {"iops": "IOPS test", "throughput": "Throughput test", "latency": "Lat
 def build_pts_pdf(result: PtsResult, *, title: str | None = None) -> bytes:
     b = Builder(register_fonts())
     title = title or f"SNIA PTS {_TITLES.get(result.test, result.test)}"
-    b.para(title, "title")
-    b.para(f"PTS test {result.id} ({result.name}), {result.status}; started {result.created_at[:19].replace('T', ' ')} UTC. "
-           f"Report generated {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC by ssdprof {__version__}.", "subtitle")
+    title_block(b, title, f"PTS test {result.id} ({result.name}), {result.status}; started "
+                          f"{result.created_at[:19].replace('T', ' ')} UTC")
     b.para(("PTS settings" if result.pts_compliant else "NOT PTS-compliant") + f": {result.compliance_note}", "body")
     _setup(b, result)
     _determination(b, result)
     _results(b, result)
-    out = io.BytesIO()
-    document = SimpleDocTemplate(out, pagesize=A4, leftMargin=MARGIN, rightMargin=MARGIN, topMargin=MARGIN,
-                                 bottomMargin=MARGIN, title=title, author=f"ssdprof {__version__}",
-                                 subject=f"SNIA PTS {result.test} test", creator="ssdprof")
-    document.build(b.story)
-    return out.getvalue()
+    return render(b, title=title, subject=f"SNIA PTS {result.test} test")
 
 
 def _setup(b: Builder, result: PtsResult) -> None:

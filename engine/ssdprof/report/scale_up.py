@@ -7,18 +7,14 @@ show.
 
 from __future__ import annotations
 
-import io
 import math
-from datetime import datetime, timezone
 
 from matplotlib.axes import Axes
-from reportlab.lib.pagesizes import A4
-from reportlab.platypus import SimpleDocTemplate
 
-from ssdprof import __version__
 from ssdprof.analysis.scale_up_space import ScaleUpArchitecture, ScaleUpResult
+from ssdprof.report.document import render, title_block
 from ssdprof.report.figure import PALETTE, Chart, format_count, new_figure, to_svg
-from ssdprof.report.layout import MARGIN, Builder, fmt_count, register_fonts
+from ssdprof.report.layout import Builder, fmt_count, register_fonts
 
 __all__ = ["CHARTED", "build_scale_up_pdf", "charted", "scale_up_chart", "scale_up_section"]
 
@@ -30,29 +26,9 @@ always the picks and the daisy chain."""
 def build_scale_up_pdf(result: ScaleUpResult, *, title: str | None = None) -> bytes:
     b = Builder(register_fonts())
     title = title or f"Sizing an all-flash array of {result.target_ssds} SSDs"
-    b.para(title, "title")
-    b.para(
-        f"{result.label}. Report generated {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC by "
-        "ssdprof "
-        f"{__version__}.",
-        "subtitle",
-    )
+    title_block(b, title, result.label)
     scale_up_section(b, result)
-    out = io.BytesIO()
-    document = SimpleDocTemplate(
-        out,
-        pagesize=A4,
-        leftMargin=MARGIN,
-        rightMargin=MARGIN,
-        topMargin=MARGIN,
-        bottomMargin=MARGIN,
-        title=title,
-        author=f"ssdprof {__version__}",
-        subject="scale-up sizing",
-        creator="ssdprof",
-    )
-    document.build(b.story)
-    return out.getvalue()
+    return render(b, title=title, subject="scale-up sizing")
 
 
 def charted(result: ScaleUpResult) -> list[ScaleUpArchitecture]:

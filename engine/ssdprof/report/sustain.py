@@ -6,16 +6,10 @@ the GUI draws (``sustain.get``); this module only lays it out."""
 
 from __future__ import annotations
 
-import io
-from datetime import datetime, timezone
-
-from reportlab.lib.pagesizes import A4
-from reportlab.platypus import SimpleDocTemplate
-
-from ssdprof import __version__
 from ssdprof.model.quantities import format_duration, format_elapsed, format_size
 from ssdprof.model.sustain_results import SustainResult, SustainVerdict
-from ssdprof.report.layout import MARGIN, Builder, fmt_mb, fmt_us, register_fonts
+from ssdprof.report.document import render, title_block
+from ssdprof.report.layout import Builder, fmt_mb, fmt_us, register_fonts
 from ssdprof.report.sustain_charts import fill_chart, recovery_chart
 
 __all__ = ["build_sustain_pdf", "fmt_bytes", "sustain_section"]
@@ -34,31 +28,12 @@ def fmt_bytes(n_bytes: int | None) -> str:
 def build_sustain_pdf(result: SustainResult, *, title: str | None = None) -> bytes:
     b = Builder(register_fonts())
     title = title or "Sustained writes"
-    b.para(title, "title")
     reason = f": {result.reason}" if result.reason else ""
     started = result.created_at[:19].replace("T", " ")
-    generated = f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M}"
-    b.para(
-        f"Sustained-write test {result.id} ({result.name}), {result.status}{reason}; started "
-        f"{started} UTC. Report generated {generated} UTC by ssdprof {__version__}.",
-        "subtitle",
-    )
+    title_block(b, title, f"Sustained-write test {result.id} ({result.name}), {result.status}{reason}; started "
+                          f"{started} UTC")
     sustain_section(b, result)
-    out = io.BytesIO()
-    document = SimpleDocTemplate(
-        out,
-        pagesize=A4,
-        leftMargin=MARGIN,
-        rightMargin=MARGIN,
-        topMargin=MARGIN,
-        bottomMargin=MARGIN,
-        title=title,
-        author=f"ssdprof {__version__}",
-        subject="sustained-write test",
-        creator="ssdprof",
-    )
-    document.build(b.story)
-    return out.getvalue()
+    return render(b, title=title, subject="sustained-write test")
 
 
 def sustain_section(b: Builder, result: SustainResult) -> None:

@@ -17,8 +17,6 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-import platformdirs
-
 from ssdprof.model.run_summary import RunSummary
 from ssdprof.store.backend import Connection, connect, pg_ddl, transaction
 from ssdprof.store.drive_state import DriveStateRecords, LedgerEntry, StoredPts
@@ -34,13 +32,9 @@ from ssdprof.store.sweeps import StoredSweep, SweepRecords, SweepRow
 from ssdprof.store.writes import WritePath
 
 __all__ = ["MIGRATIONS", "LedgerEntry", "RunFilter", "Store", "StoreError", "StoreUnavailable", "StoredPts",
-           "StoredSweep", "SweepRow", "default_db_path"]
+           "StoredSweep", "SweepRow"]
 
 _MIGRATION_LOCK = 2_814_028  # PostgreSQL advisory lock: one process migrates, the others wait and see it done
-
-
-def default_db_path() -> Path:
-    return Path(platformdirs.user_data_dir("ssdprof")) / "results.sqlite3"
 
 
 class Store(RunRecords, DriveStateRecords, SpecChoiceRecords, SweepRecords, WritePath):

@@ -13,31 +13,36 @@ from ssdprof.fio.jobfile import reproducible_job
 from ssdprof.fio.output import FioOutputError, FioReport, combine, parse_report
 from ssdprof.fio.runner import measurement_from_report
 from ssdprof.model.curves import CurveSummary
+from ssdprof.model.provenance import Provenance, SourceFigure
 from ssdprof.model.quantities import parse_duration_s, parse_size_bytes
 from ssdprof.model.results import DirectionStats, EngineInfo, Environment, RunResult, ValidityWarning
 from ssdprof.model.workload import Pattern, Workload
 from ssdprof.store.crosscheck import check_bandwidth
+from ssdprof.store.imports.sources import MAX_FILE_BYTES, ImportFailure, SourceFile
 
-__all__ = ["CSV_COLUMNS", "ImportError_", "curve_csv", "export_csv", "export_json", "import_fio_output"]
+__all__ = ["CSV_COLUMNS", "ImportError_", "curve_csv", "export_csv", "export_json", "fio_runs", "import_fio_output",
+           "workload_from_fio_options"]
 
-MAX_IMPORT_BYTES = 256 << 20
-
-
-class ImportError_(ValueError):
-    """The file is not something ssdprof can import."""
+ImportError_ = ImportFailure
+"""The file is not something ssdprof can import (the name older callers use)."""
 
 
 def import_fio_output(path: Path, tags: dict[str, str] | None = None) -> list[RunResult]:
     """One earlier run per (group) in a fio output file of any version, json or json+."""
-    if path.stat().st_size > MAX_IMPORT_BYTES:
-        raise ImportError_(f"{path.name}: larger than {MAX_IMPORT_BYTES >> 20} MiB; not a fio result file")
-    text = path.read_text(errors="replace")
+    if path.stat().st_size > MAX_FILE_BYTES:
+        raise ImportError_(f"{path.name}: larger than {MAX_FILE_BYTES >> 20} MiB; not a fio result file")
+    return fio_runs(SourceFile(path.name, path.read_bytes()), tags)
+
+
+def fio_runs(source: SourceFile, tags: dict[str, str] | None = None) -> list[RunResult]:
+    """One earlier run per (group) in a fio output of any version, json or json+, its provenance fio's own."""
+    text = source.data.decode("utf-8", errors="replace")
     try:
         report = parse_report(text)
     except FioOutputError as exc:
-        raise ImportError_(f"{path.name}: {exc}") from None
+        raise ImportError_(f"{source.path}: {exc}") from None
     if not report.jobs:
-        raise ImportError_(f"{path.name}: the fio output holds no job results")
+        raise ImportError_(f"{source.path}: the fio output holds no job results")
     runs = []
     for group in report.groups:
         jobs = [j for j in report.jobs if j.groupid == group]
@@ -45,20 +50,29 @@ def import_fio_output(path: Path, tags: dict[str, str] | None = None) -> list[Ru
         options = {**report.global_options, **jobs[0].options}
         measurement = measurement_from_report(sub, raw_output=text, engine=EngineInfo(
             name="fio", version=report.fio_version, ioengine=str(options.get("ioengine", "")),
-            reason=f"imported from {path.name}", effective_queue_depth=_int(options.get("iodepth"), 1),
+            reason=f"imported from {source.name}", effective_queue_depth=_int(options.get("iodepth"), 1),
             direct=str(options.get("direct", "0")) == "1"))
         read = combine(h.read for h in measurement.hosts)
         write = combine(h.write for h in measurement.hosts)
-        workload = _workload_from_options(options, len(jobs))
+        workload = workload_from_fio_options(options, len(jobs))
         run = RunResult(
             started_at=_iso(report.timestamp_ms), finished_at=_iso(report.timestamp_ms), status="ok",
             engine=measurement.engine, workload=workload,
             environment=Environment(tool_versions={"fio": report.fio_version}), hosts=measurement.hosts,
-            warnings=_unit_checks(f"{path.name} group {group}", read, write, options, workload.block_size_bytes),
-            read=read, write=write, tags=dict(tags or {}), source=f"imported:{path.name}", raw_output=text,
-            fio_steadystate=measurement.fio_steadystate)
+            warnings=_unit_checks(f"{source.name} group {group}", read, write, options, workload.block_size_bytes),
+            read=read, write=write, tags=dict(tags or {}), source=f"imported:{source.name}", raw_output=text,
+            fio_steadystate=measurement.fio_steadystate, imported=_fio_provenance(source, report.fio_version, group))
         runs.append(run.model_copy(update={"job_text": reproducible_job(run)}))
     return runs
+
+
+def _fio_provenance(source: SourceFile, version: str, group: int) -> Provenance:
+    return Provenance(tool="fio", tool_version=version, file=source.path, part=f"group {group}", digest=source.digest,
+                      latency="fio's own: total latency (lat_ns) and completion latency (clat_ns) as this fio version "
+                              "wrote them (fio 2.x: clat only, in µs)",
+                      figures=[SourceFigure(field=f"{side}.{name}", source=f"'{side}' of each job of group {group}",
+                                            meaning="added over the group's jobs; percentiles from the added bins")
+                               for side in ("read", "write") for name in ("iops", "bw_bytes_per_s", "lat_ns")])
 
 
 def _unit_checks(where: str, read: DirectionStats, write: DirectionStats, options: dict[str, Any],
@@ -76,7 +90,7 @@ def _unit_checks(where: str, read: DirectionStats, write: DirectionStats, option
     return found
 
 
-def _workload_from_options(options: dict[str, Any], n_jobs: int) -> Workload:
+def workload_from_fio_options(options: dict[str, Any], n_jobs: int) -> Workload:
     """Best effort: what the imported job measured, as far as its options tell."""
     rw = str(options.get("rw", options.get("readwrite", "read"))).split(":")[0]
     pattern = Pattern(rw) if rw in {p.value for p in Pattern} else Pattern.RANDRW if rw.startswith("rand") else Pattern.RW

@@ -16,14 +16,19 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from ssdprof.store.errors import StoreUrlError
+import platformdirs
 
-__all__ = ["DB_ENV", "DatabaseUrl", "Endpoint", "Location", "location_of"]
+__all__ = ["DB_ENV", "DatabaseUrl", "Endpoint", "Location", "default_db_path", "location_of"]
 
 DB_ENV = "SSDPROF_DB"
 """The store for every ssdprof started without ``--db`` (the app's engine too): a path or a URL."""
 
 _SCHEMES = ("postgresql://", "postgres://")
+
+
+def default_db_path() -> Path:
+    """The store of every ssdprof started without ``--db`` or ``$SSDPROF_DB``."""
+    return Path(platformdirs.user_data_dir("ssdprof")) / "results.sqlite3"
 
 
 class DatabaseUrl:
@@ -61,6 +66,8 @@ class DatabaseUrl:
         socket and a database named after the user, and say so only as a failure to connect there."""
         from psycopg import ProgrammingError
         from psycopg.conninfo import conninfo_to_dict  # loaded only for a PostgreSQL store
+
+        from ssdprof.store.errors import StoreUrlError  # the parser reads this module for --db: it stays a leaf
 
         try:
             given: dict[str, Any] = conninfo_to_dict(self._url)

@@ -9,9 +9,8 @@ from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from dataclasses import replace
 
-from ssdprof.analysis.metrics import node_count
 from ssdprof.model.results import RunResult
-from ssdprof.model.run_summary import DirectionSummary, RunSummary, summarise
+from ssdprof.model.run_summary import DirectionSummary, RunSummary, node_count, summarise
 from ssdprof.store.backend import Connection
 from ssdprof.store.documents import document_of, light, pack, raw_of
 from ssdprof.store.query import RunFilter, where_sql
@@ -86,6 +85,16 @@ class RunRecords:
             return result
         user, machine = who_and_where()
         return result.model_copy(update={"measured_by": user, "measured_on": machine})
+
+    def stored_uids(self, uids: Sequence[str]) -> dict[str, int]:
+        """Which of these run keys are stored already, and as which run."""
+        found: dict[str, int] = {}
+        keys = list(dict.fromkeys(uids))
+        for start in range(0, len(keys), _CHUNK):
+            chunk = keys[start:start + _CHUNK]
+            rows = self._db.execute(f"SELECT uid, id FROM runs WHERE uid IN ({', '.join('?' * len(chunk))})", chunk)
+            found.update({str(row[0]): int(row[1]) for row in rows})
+        return found
 
     # reading ------------------------------------------------------------------------------
 

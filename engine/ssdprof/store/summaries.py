@@ -15,7 +15,6 @@ import json
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
-from ssdprof.analysis.metrics import node_count
 from ssdprof.model.drive_state import DriveState
 from ssdprof.model.results import DirectionStats, EngineInfo, Environment, RunResult
 from ssdprof.model.run_summary import (
@@ -26,6 +25,7 @@ from ssdprof.model.run_summary import (
     RunSummary,
     SpanSummary,
     direction,
+    node_count,
 )
 from ssdprof.model.workload import Workload
 from ssdprof.store.backend import Connection

@@ -66,13 +66,14 @@ class WritePath:
         assert isinstance(self.location, DatabaseUrl)
         return PendingWrites(pending_path(self.location))
 
-    def add_run(self, result: RunResult, point_index: int | None = None) -> RunResult:
+    def add_run(self, result: RunResult, point_index: int | None = None, uid: str | None = None) -> RunResult:
         """Commit one finished point; returns it with its id (and who measured it, where). On a
         shared store whose server does not answer, the point is kept on this machine, the run says
-        so (no id yet), and it is sent with the next write or the next start."""
+        so (no id yet), and it is sent with the next write or the next start. ``uid``: the run's key,
+        where the caller has one (an import's, so the same file is one run however often imported)."""
         stamped = self._stamped(result)
         write = Write("run", {"point_index": point_index}, document=pack(stamped.model_dump_json()),
-                      raw=pack(stamped.raw_output))
+                      raw=pack(stamped.raw_output), **({"uid": uid} if uid else {}))
         if not self.shared:
             return self._insert_run(stamped, write.uid, point_index)
         saved = self._write(write)

@@ -10,8 +10,8 @@ import pytest
 from analysis_runs import make_run
 
 from ssdprof.analysis.spec_choice import pick_spec
+from ssdprof.analysis.spec_folders import bundled_spec_dir
 from ssdprof.analysis.spec_library import SpecLibrary
-from ssdprof.analysis.specs import bundled_spec_dir
 from ssdprof.analysis.summary import StudentSummary, summarize
 from ssdprof.model.results import Environment, RunResult, ValidityWarning
 

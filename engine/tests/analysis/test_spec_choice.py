@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from ssdprof.analysis.spec_choice import device_identity, pick_spec
+from ssdprof.analysis.spec_folders import bundled_spec_dir
 from ssdprof.analysis.spec_library import SpecLibrary
-from ssdprof.analysis.specs import bundled_spec_dir
 from ssdprof.model.results import Environment
 
 VIRTUAL = Environment(hostname="vm", device="vda")

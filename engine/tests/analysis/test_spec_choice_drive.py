@@ -5,8 +5,8 @@ from __future__ import annotations
 from conftest import FIO_DATA
 
 from ssdprof.analysis.spec_choice import device_identity, drive_environment, pick_spec
+from ssdprof.analysis.spec_folders import bundled_spec_dir
 from ssdprof.analysis.spec_library import SpecLibrary
-from ssdprof.analysis.specs import bundled_spec_dir
 from ssdprof.model.health import DriveHealth, HealthRecord
 from ssdprof.model.results import Environment
 from ssdprof.store.interchange import import_fio_output

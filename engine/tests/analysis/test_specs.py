@@ -5,13 +5,13 @@ from pathlib import Path
 
 import pytest
 
+from ssdprof.analysis.spec_folders import bundled_spec_dir
 from ssdprof.analysis.spec_library import SpecLibrary, capacity_from_model
 from ssdprof.analysis.specs import (
     Access,
     Figure,
     Spec,
     SpecError,
-    bundled_spec_dir,
     delete_spec,
     load_spec_file,
     write_spec,

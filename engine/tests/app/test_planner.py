@@ -11,8 +11,8 @@ from pydantic import ValidationError
 from ssdprof.app.engines import choose_engine
 from ssdprof.app.planner import SweepRequest, plan_sweep, preflight, rbd_target
 from ssdprof.app.sites import LocalSite
-from ssdprof.cli.main import build_parser
 from ssdprof.cli.measure import request_from_args
+from ssdprof.cli.parser import build_parser
 from ssdprof.model.problems import from_validation
 from ssdprof.model.workload import EngineChoice, WorkloadError
 from ssdprof.remote.ceph import RbdTarget
@@ -57,10 +57,10 @@ def test_both_faces_get_the_same_refusal_naming_the_same_field(argv: list[str], 
     assert refusals[0] == refusals[1] and refusals[0][0][0] == field
 
 
-def test_the_rpc_service_plans_with_the_same_function() -> None:
-    from ssdprof.app.service import sweeps
+def test_the_sweep_kind_every_face_plans_through_plans_with_the_same_function() -> None:
+    from ssdprof.app.kinds import sweep
 
-    assert sweeps.plan_sweep is plan_sweep
+    assert sweep.plan_sweep is plan_sweep
 
 
 BAD = {"block_size_bytes": "4kk", "queue_depth": 0, "target": "/nonexistent/ssdprof-dir"}

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
-from ssdprof.analysis.specs import bundled_spec_dir
+from ssdprof.analysis.spec_folders import bundled_spec_dir
 from ssdprof.app.rpc import EngineService, handle_message
 from ssdprof.model.results import RunResult
 from ssdprof.model.sweep import SweepSpec

@@ -12,7 +12,8 @@ import pytest
 from analysis_runs import make_run
 from pydantic import BaseModel
 
-from ssdprof.analysis.specs import Interface, bundled_spec_dir
+from ssdprof.analysis.spec_folders import bundled_spec_dir
+from ssdprof.analysis.specs import Interface
 from ssdprof.app.rpc import EngineService, handle_message
 from ssdprof.model.results import RunResult
 

@@ -16,8 +16,8 @@ import pytest
 from pydantic import BaseModel
 
 from ssdprof.analysis.spec_choice import pick_spec
+from ssdprof.analysis.spec_folders import bundled_spec_dir
 from ssdprof.analysis.spec_library import SpecLibrary
-from ssdprof.analysis.specs import bundled_spec_dir
 from ssdprof.analysis.summary import summarize
 from ssdprof.app.contract.errors import ERROR_CODES
 from ssdprof.app.rpc import EngineService, handle_message

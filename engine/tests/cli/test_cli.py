@@ -15,7 +15,7 @@ import psutil
 import pytest
 from conftest import FIO_DATA, requires_fio
 
-from ssdprof.cli.main import build_parser
+from ssdprof.cli.parser import build_parser
 
 SHORT = ["--runtime", "1", "--ramp", "0", "--size", "32MiB"]
 
@@ -233,7 +233,29 @@ def test_import_takes_fio_output_of_any_version_and_refuses_anything_else(tmp_pa
     bogus = tmp_path / "notes.txt"
     bogus.write_text("these are my notes\n")
     refused = ssdprof("import", str(bogus), db=db)
-    assert refused.returncode == 2 and "no fio JSON result" in refused.stderr
+    assert refused.returncode == 2 and "not a result file ssdprof recognises by its content" in refused.stderr
+
+
+def test_import_recognises_other_tools_files_by_content_stores_each_once_and_nothing_from_a_bad_batch(tmp_path: Path) -> None:
+    sys.path.insert(0, str(Path(__file__).parents[1] / "store" / "imports"))
+    from tool_outputs import DiskspdThread, crystaldiskmark8, diskspd_xml, kdiskmark3
+
+    db = tmp_path / "r.db"
+    cdm, kdm, xml = tmp_path / "friend.log", tmp_path / "kdm.txt", tmp_path / "disk.out"  # names say nothing: content does
+    cdm.write_bytes(crystaldiskmark8())
+    kdm.write_bytes(kdiskmark3())
+    xml.write_bytes(diskspd_xml([DiskspdThread(0, 1000, 0, 0.1)], latency=False))
+    bad = tmp_path / "cut.txt"
+    bad.write_bytes(crystaldiskmark8()[:700])
+    refused = ssdprof("import", str(cdm), str(bad), db=db)
+    assert refused.returncode == 2 and "cut.txt line" in refused.stderr
+    assert ssdprof("runs", "list", "--json", db=db, check=True).stdout.count('"id"') == 0
+    done = ssdprof("import", str(cdm), str(kdm), str(xml), "--json", db=db, check=True)
+    sources = json.loads(done.stdout)["sources"]
+    assert [(s["format"], len(s["run_ids"])) for s in sources] == [
+        ("CrystalDiskMark text export", 8), ("KDiskMark text export", 8), ("diskspd XML results", 1)]
+    again = ssdprof("import", str(cdm), db=db, check=True).stdout
+    assert "8 already stored from the same content (runs 1–8): not stored again" in again
 
 
 def test_repeats_beyond_the_limit_are_refused_naming_the_flag(tmp_path: Path) -> None:

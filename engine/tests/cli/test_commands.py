@@ -8,7 +8,7 @@ import importlib
 import pytest
 
 from ssdprof.cli.commands import TABLE, commands_of, modules
-from ssdprof.cli.main import build_parser
+from ssdprof.cli.parser import build_parser
 
 
 def registered(parser: argparse.ArgumentParser) -> list[str]:

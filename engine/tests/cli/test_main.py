@@ -84,8 +84,9 @@ def test_a_missing_run_exits_1_naming_it(tmp_path: Path, capsys: pytest.CaptureF
     assert "run 9 does not exist" in capsys.readouterr().err
 
 
-def test_a_file_that_is_not_fio_output_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_file_no_tool_wrote_exits_2_saying_what_import_reads(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     notes = tmp_path / "notes.txt"
     notes.write_text("my notes\n")
     assert main(["import", str(notes), "--db", str(tmp_path / "r.db")]) == 2
-    assert "no fio JSON result" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "not a result file ssdprof recognises by its content" in err and "CrystalDiskMark text export" in err

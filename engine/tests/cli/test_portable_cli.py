@@ -29,7 +29,7 @@ def ssdprof_command() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "ssdprof"]
 
 
-def test_a_run_with_the_portable_engine_prints_the_documented_json(disk_folder: Path) -> None:
+def test_a_run_with_the_portable_engine_prints_the_documented_json(disk_folder: Path, native_program: Path) -> None:
     target = disk_folder / "target"
     target.mkdir()
     done = subprocess.run([*ssdprof_command(), "run", "--engine", "portable", "--target", str(target), "--size", "64MiB",
@@ -39,8 +39,8 @@ def test_a_run_with_the_portable_engine_prints_the_documented_json(disk_folder: 
     result = json.loads(done.stdout)
     assert result["status"] == "ok"
     assert result["engine"]["name"] == "portable"
-    assert result["engine"]["ioengine"] == "pread/pwrite+O_DIRECT"  # QD1: see test_portable_engine.py
-    assert "requested" in result["engine"]["reason"] and "queue depth 1" in result["engine"]["reason"]
+    assert (result["engine"]["ioengine"], result["engine"]["loop"]) == ("io_uring+O_DIRECT", "native")  # the compiled loop
+    assert "requested" in result["engine"]["reason"] and "compiled I/O loop ssdprof-io" in result["engine"]["reason"]
     assert result["workload"]["engine"] == "portable"
     assert result["hosts"][0]["host"] == "local"
     read = result["read"]

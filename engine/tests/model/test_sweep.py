@@ -1,6 +1,7 @@
 import pytest
 
-from ssdprof.model.sweep import PRESETS, SweepMode, SweepSpec, build_sweep, estimate_s, preset
+from ssdprof.model.presets import PRESETS
+from ssdprof.model.sweep import SweepMode, SweepSpec, build_sweep, estimate_s, preset
 from ssdprof.model.workload import Workload, WorkloadError, parse_workload
 
 BASE = parse_workload({"runtime_s": 5, "ramp_s": 1})

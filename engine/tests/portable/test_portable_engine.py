@@ -1,14 +1,13 @@
-"""The portable engine for real, on this machine's disk (the Linux path runs for real)."""
+"""The portable engine's Python loop (its last resort where no compiled loop runs) for real, on this machine's disk
+(the Linux path runs for real). The compiled loop's runs: test_portable_native_engine.py."""
 
 from __future__ import annotations
 
 import json
 import platform
-import shutil
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,21 +26,6 @@ linux_only = pytest.mark.skipif(platform.system() != "Linux", reason="the Linux 
 MIB = 1 << 20
 
 
-@pytest.fixture(scope="module")
-def scratch() -> Iterator[Path]:
-    """A folder on the real disk (/var/tmp), never /tmp, which is RAM-backed tmpfs on many systems."""
-    path = Path(tempfile.mkdtemp(prefix="ssdprof-portable-", dir="/var/tmp"))
-    yield path
-    shutil.rmtree(path, ignore_errors=True)
-
-
-@pytest.fixture(scope="module")
-def test_file(scratch: Path) -> Path:
-    path = scratch / "ssdprof-testfile-engine.dat"
-    PortableEngine("test").layout(path, 32 * MIB, direct=True)
-    return path
-
-
 def workload(scratch: Path, **fields: Any) -> Workload:
     raw: dict[str, Any] = {"target": str(scratch), "size_bytes": 32 * MIB, "runtime_s": 1, "ramp_s": 0.3}
     raw.update(fields)
@@ -51,7 +35,7 @@ def workload(scratch: Path, **fields: Any) -> Workload:
 def measure(path: Path, w: Workload, engine: PortableEngine | None = None,
             cancel: threading.Event | None = None) -> tuple[Measurement, list[ProgressSample]]:
     samples: list[ProgressSample] = []
-    result = (engine or PortableEngine("test")).measure(w, path, is_device=False, on_progress=samples.append,
+    result = (engine or PortableEngine("test", loop="python")).measure(w, path, is_device=False, on_progress=samples.append,
                                                         cancel=cancel or threading.Event())
     return result, samples
 
@@ -63,18 +47,19 @@ def measure(path: Path, w: Workload, engine: PortableEngine | None = None,
 def test_lanes_get_their_own_processes_up_to_a_few_per_core(monkeypatch: pytest.MonkeyPatch, start_method: str, cores: int,
                                                            outstanding: int, workers: int) -> None:
     monkeypatch.setattr(engine_module.os, "cpu_count", lambda: cores)
-    assert PortableEngine("test", start_method=start_method).worker_count(outstanding) == workers
+    assert PortableEngine("test", loop="python", start_method=start_method).worker_count(outstanding) == workers
 
 
 def test_a_chosen_worker_count_is_kept() -> None:
-    assert PortableEngine("test", workers=3).worker_count(32) == 3
-    assert PortableEngine("test", workers=3).worker_count(2) == 2
+    assert PortableEngine("test", loop="python", workers=3).worker_count(32) == 3
+    assert PortableEngine("test", loop="python", workers=3).worker_count(2) == 2
 
 
 def test_the_entry_point_builds_the_portable_engine_with_its_reason() -> None:
     engine = portable_engine("fio is not installed")
     assert engine.name == "portable"
-    assert engine.reason == "fio is not installed"
+    assert engine.reason.startswith("fio is not installed; ")
+    assert "compiled I/O loop ssdprof-io" in engine.reason or "Python I/O loop, the last resort" in engine.reason
     assert engine.tool_versions["ssdprof-portable"] == __version__
 
 
@@ -104,7 +89,7 @@ def test_a_random_read_run_has_the_fio_runners_shape(scratch: Path, test_file: P
 @linux_only
 def test_on_a_file_small_enough_for_ram_it_still_reports_device_latency(scratch: Path) -> None:
     path = scratch / "ssdprof-testfile-small.dat"
-    PortableEngine("test").layout(path, 16 * MIB, direct=True)
+    PortableEngine("test", loop="python").layout(path, 16 * MIB, direct=True)
     path.read_bytes()  # the whole file is now in the page cache
     device, _ = measure(path, workload(scratch, size_bytes=16 * MIB, runtime_s=1, ramp_s=0.2))
     cached, _ = measure(path, workload(scratch, size_bytes=16 * MIB, runtime_s=0.5, ramp_s=0.1, direct=False))
@@ -148,7 +133,7 @@ def test_cancel_stops_promptly_and_leaves_no_worker_behind(scratch: Path, test_f
     threading.Timer(1.0, cancel.set).start()
     began = time.monotonic()
     result, _ = measure(test_file, workload(scratch, queue_depth=4, runtime_s=60), cancel=cancel,
-                        engine=PortableEngine("test", backend=backend, workers=None if backend == "sync" else 1))
+                        engine=PortableEngine("test", loop="python", backend=backend, workers=None if backend == "sync" else 1))
     assert result.cancelled and result.hosts == []
     assert time.monotonic() - began < 4
     assert len(started) == (4 if backend == "sync" else 1)  # a process per lane at this depth, or the one asked for
@@ -160,7 +145,7 @@ def test_cancel_stops_promptly_and_leaves_no_worker_behind(scratch: Path, test_f
 
 @linux_only
 def test_the_spawn_start_method_of_macos_and_windows_works_too(scratch: Path, test_file: Path) -> None:
-    engine = PortableEngine("test", start_method="spawn", workers=2)
+    engine = PortableEngine("test", loop="python", start_method="spawn", workers=2)
     result, _ = measure(test_file, workload(scratch, queue_depth=2, runtime_s=0.5, ramp_s=0.1), engine=engine)
     assert result.errors == [] and result.hosts[0].read.io_count > 0
 
@@ -172,8 +157,8 @@ def test_tmpfs_is_refused_for_device_numbers_but_measured_when_buffered_is_asked
     with tempfile.TemporaryDirectory(dir="/dev/shm") as ram:
         path = Path(ram) / "ssdprof-testfile-ram.dat"
         with pytest.raises(WorkloadError, match="lives in RAM"):
-            PortableEngine("test").layout(path, 4 * MIB, direct=True)
-        PortableEngine("test").layout(path, 4 * MIB, direct=False)
+            PortableEngine("test", loop="python").layout(path, 4 * MIB, direct=True)
+        PortableEngine("test", loop="python").layout(path, 4 * MIB, direct=False)
         with pytest.raises(WorkloadError, match="lives in RAM"):
             measure(path, workload(Path(ram), size_bytes=4 * MIB))
         result, _ = measure(path, workload(Path(ram), size_bytes=4 * MIB, direct=False, runtime_s=0.3, ramp_s=0))
@@ -201,7 +186,7 @@ def test_queue_depth_1_takes_the_synchronous_call_and_says_why(scratch: Path, te
     assert result.engine.ioengine == "pread/pwrite+O_DIRECT"
     assert "queue depth 1: one synchronous call per I/O" in result.engine.reason
     asked, _ = measure(test_file, workload(scratch, queue_depth=1, runtime_s=0.3, ramp_s=0.1),
-                       engine=PortableEngine("test", backend="io_uring"))
+                       engine=PortableEngine("test", loop="python", backend="io_uring"))
     assert asked.engine.ioengine == "io_uring+O_DIRECT"
 
 
@@ -211,7 +196,7 @@ def test_a_ram_speed_queue_gets_a_process_per_core_and_says_why() -> None:
         pytest.skip("no tmpfs at /dev/shm")
     with tempfile.TemporaryDirectory(dir="/dev/shm") as ram:
         path = Path(ram) / "ssdprof-testfile-ram.dat"
-        PortableEngine("test").layout(path, 16 * MIB, direct=False)
+        PortableEngine("test", loop="python").layout(path, 16 * MIB, direct=False)
         result, _ = measure(path, workload(Path(ram), size_bytes=16 * MIB, direct=False, queue_depth=32, runtime_s=0.5,
                                            ramp_s=0.1))
     raw = json.loads(result.raw_output)
@@ -232,9 +217,9 @@ def test_a_queue_the_engine_could_not_keep_ahead_of_is_flagged_and_one_that_wait
         pytest.skip("no tmpfs at /dev/shm")
     with tempfile.TemporaryDirectory(dir="/dev/shm") as ram:
         path = Path(ram) / "ssdprof-testfile-ram.dat"
-        PortableEngine("test").layout(path, 16 * MIB, direct=False)
+        PortableEngine("test", loop="python").layout(path, 16 * MIB, direct=False)
         cached, _ = measure(path, workload(Path(ram), size_bytes=16 * MIB, direct=False, queue_depth=8, runtime_s=0.5,
-                                           ramp_s=0.1), PortableEngine("test", workers=1, backend="libaio"))
+                                           ramp_s=0.1), PortableEngine("test", loop="python", workers=1, backend="libaio"))
     [flag] = [w for w in cached.extra_warnings if w.code == "engine_queue_bound"]
     assert "waited for the device only" in flag.message and "compare with fio" in flag.message
     device, _ = measure(test_file, workload(scratch, queue_depth=2, block_size_bytes="1m", runtime_s=0.5, ramp_s=0.1))

@@ -145,7 +145,7 @@ def test_queue_depth_n_keeps_n_ios_outstanding_at_the_device(scratch: Path, test
     w = parse_workload({"target": str(scratch), "size_bytes": 64 * MIB, "runtime_s": 2, "ramp_s": 0.3,
                         "pattern": pattern, "read_pct": 100 if pattern == "randread" else 0, "queue_depth": queue_depth,
                         "block_size_bytes": block})
-    result = PortableEngine("test", backend=runnable(backend)).measure(w, test_file, is_device=False,
+    result = PortableEngine("test", loop="python", backend=runnable(backend)).measure(w, test_file, is_device=False,
                                                                        on_progress=sampler.on_progress,
                                                                        cancel=threading.Event())
     assert result.errors == [] and len(sampler.samples) > 100
@@ -160,7 +160,7 @@ def test_queue_depth_n_keeps_n_ios_outstanding_at_the_device(scratch: Path, test
 def test_every_interface_measures_a_mix_in_both_directions(scratch: Path, test_file: Path, backend: str) -> None:
     w = parse_workload({"target": str(scratch), "size_bytes": 64 * MIB, "runtime_s": 0.6, "ramp_s": 0.2,
                         "pattern": "randrw", "read_pct": 70, "queue_depth": 8})
-    result = PortableEngine("test", backend=runnable(backend)).measure(w, test_file, is_device=False, on_progress=None,
+    result = PortableEngine("test", loop="python", backend=runnable(backend)).measure(w, test_file, is_device=False, on_progress=None,
                                                                        cancel=threading.Event())
     read, write = result.hosts[0].read, result.hosts[0].write
     assert result.errors == [] and read.active and write.active

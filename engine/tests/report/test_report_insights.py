@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from analysis_runs import make_run
 
-from ssdprof.analysis.specs import bundled_spec_dir
+from ssdprof.analysis.spec_folders import bundled_spec_dir
 from ssdprof.report import ReportRequest, build_pdf
 
 pytestmark = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils is not installed (setup.sh installs it)")

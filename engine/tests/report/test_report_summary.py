@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from ssdprof.analysis.spec_choice import pick_spec
+from ssdprof.analysis.spec_folders import bundled_spec_dir
 from ssdprof.analysis.spec_library import SpecLibrary
-from ssdprof.analysis.specs import bundled_spec_dir
 from ssdprof.analysis.summary import summarize
 from ssdprof.model.results import RunResult
 from ssdprof.report import ReportRequest, build_pdf

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import PlainSerializer, RootModel
+from pydantic import Field, PlainSerializer, RootModel
 
 from ssdprof.app.contract.base import Result
+from ssdprof.app.contract.imports import ImportedSource
 from ssdprof.app.contract.runs import RunsListResult
 from ssdprof.model.problems import FieldProblem
 from ssdprof.model.results import RunResult
@@ -50,15 +51,18 @@ class RunsListed(RunsListResult):
 
 
 class RunsImported(Result):
-    """``import --json``: the runs stored from fio output files."""
+    """``import --json``: the runs stored now, and per file or folder what it was recognised as,
+    the runs stored from it before (not stored again) and what to know about its figures."""
 
     runs: list[CliRun]
+    sources: list[ImportedSource] = Field(default_factory=list)
 
 
-class TableImported(RunsImported):
+class TableImported(Result):
     """``import-table --json``: the runs stored from a table, with what was assumed and each unit
     cross-check that failed."""
 
+    runs: list[CliRun]
     assumptions: list[str]
     unit_warnings: list[str]
 

@@ -3,12 +3,14 @@ an invalid_params error carries; browser mode's token header."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import Field
 
 from ssdprof.app.contract.base import Result
 from ssdprof.model.workload import FieldProblem
 
-__all__ = ["ERROR_CODES", "TOKEN_HEADER", "RpcErrorData"]
+__all__ = ["ERROR_CODES", "TOKEN_HEADER", "RpcError", "RpcErrorData"]
 
 
 ERROR_CODES: dict[str, int] = {
@@ -38,3 +40,19 @@ class RpcErrorData(Result):
     """``error.data`` of an invalid_params error: each problem names its field, as the CLI does."""
 
     problems: list[FieldProblem] = Field(default_factory=list)
+
+
+class RpcError(Exception):
+    """A failure the engine answers a request with: one of :data:`ERROR_CODES` by name, a message, and
+    for invalid_params the problems field by field."""
+
+    def __init__(self, code: str, message: str, problems: list[FieldProblem] | None = None):
+        super().__init__(message)
+        self.code = code
+        self.problems = problems or []
+
+    def to_json(self) -> dict[str, Any]:
+        error: dict[str, Any] = {"code": ERROR_CODES[self.code], "message": str(self)}
+        if self.problems:
+            error["data"] = RpcErrorData(problems=self.problems).model_dump(mode="json")
+        return error

@@ -45,6 +45,7 @@ from ssdprof.app.contract.hosts import (
     HostsListResult,
     HostTestResult,
 )
+from ssdprof.app.contract.imports import IMPORT_METHODS
 from ssdprof.app.contract.notifications import NOTIFICATIONS
 from ssdprof.app.contract.pts import (
     PtsCancelResult,
@@ -196,6 +197,8 @@ METHODS: dict[str, Method] = {
     **{name: Method(params=params, result=result, summary=summary)
        for name, (params, result, summary) in WATCH_METHODS.items()},
     **{name: Method(params=params, result=result, summary=summary) for name, (params, result, summary) in CURVE_METHODS.items()},
+    **{name: Method(params=params, result=result, summary=summary)
+       for name, (params, result, summary) in IMPORT_METHODS.items()},
     **{name: Method(params=params, result=result, summary=summary)
        for name, (params, result, summary) in SUSTAIN_METHODS.items()},
     **{name: Method(params=params, result=result, summary=summary)

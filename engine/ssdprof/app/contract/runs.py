@@ -10,10 +10,11 @@ from ssdprof.app.contract.base import Params, Result
 from ssdprof.app.contract.run_queries import MAX_RUN_IDS
 from ssdprof.app.planner import WorkloadInput
 from ssdprof.model.events import Count
+from ssdprof.model.presets import PRESETS
 from ssdprof.model.problems import Choice
 from ssdprof.model.results import RunResult
 from ssdprof.model.status import SweepKind, SweepStanding, SweepState
-from ssdprof.model.sweep import PRESETS, preset
+from ssdprof.model.sweep import preset
 from ssdprof.model.workload import FieldProblem, Pattern, Workload
 from ssdprof.target.devices import BlockDevice
 

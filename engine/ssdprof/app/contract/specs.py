@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import builtins
 from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field
@@ -183,3 +185,8 @@ class ReportResult(Result):
     filename: str
     bytes: int
     runs: int
+
+    @classmethod
+    def of(cls, pdf: builtins.bytes, filename: str, runs: int) -> ReportResult:
+        """A PDF as every report method answers with it."""
+        return cls(pdf_base64=base64.b64encode(pdf).decode("ascii"), filename=filename, bytes=len(pdf), runs=runs)

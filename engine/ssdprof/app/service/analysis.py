@@ -7,7 +7,6 @@ missing run or spec :class:`KeyError` (-32001), as everywhere in ``app/service/`
 
 from __future__ import annotations
 
-import base64
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -133,7 +132,7 @@ class Analysis:
         except ReportError as exc:
             raise WorkloadError.single("run_ids", "RUN_ID", str(exc)) from None
         name = f"ssdprof-sweep-{params.sweep_id}.pdf" if params.sweep_id is not None else f"ssdprof-runs-{runs[0].id}.pdf"
-        return ReportResult(pdf_base64=base64.b64encode(pdf).decode("ascii"), filename=name, bytes=len(pdf), runs=len(runs))
+        return ReportResult.of(pdf, name, len(runs))
 
     def summaries(self, run_ids: Sequence[int]) -> list[RunSummary]:
         """The runs' figures from the store's summary tables (no documents opened); KeyError for a

@@ -1,8 +1,8 @@
 """One client's session with the engine: every method of the contract, whatever the transport.
 
-The session is made of components (sweeps, runs, analysis, models, hosts, and the engine's own
-facts here), each answering the methods it marks with ``@handles``; ``app/rpc.py`` (stdio) and
-``app/server.py`` (browser mode) wrap it.
+The session is made of the test kinds' methods (``kinds.py``, through the one job layer) and of
+components (runs, analysis, models, hosts, and the engine's own facts here), each answering the
+methods it marks with ``@handles``; ``app/rpc.py`` (stdio) and ``app/server.py`` (browser mode) wrap it.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from ssdprof import __version__
-from ssdprof.analysis.specs import bundled_spec_dir, default_user_spec_dir
+from ssdprof.analysis.spec_folders import bundled_spec_dir, default_user_spec_dir
 from ssdprof.app.contract.base import Params
 from ssdprof.app.contract.json_types import booleans_read_as_numbers
 from ssdprof.app.contract.methods import METHODS
@@ -29,21 +29,21 @@ from ssdprof.app.contract.runs import (
     field_conditions,
     target_device,
 )
+from ssdprof.app.jobs import Jobs, Notify
+from ssdprof.app.kinds.kind import Context
 from ssdprof.app.planner import check_base
 from ssdprof.app.service.analysis import Analysis
 from ssdprof.app.service.charts import Charts
-from ssdprof.app.service.curves import Curves
 from ssdprof.app.service.drive import Drives
 from ssdprof.app.service.hosts import Hosts
+from ssdprof.app.service.imports import Imports
+from ssdprof.app.service.kinds import kind_handlers
 from ssdprof.app.service.predict import Models
-from ssdprof.app.service.pts import PtsTests
 from ssdprof.app.service.registry import Handler, RpcError, handlers_of, handles
 from ssdprof.app.service.run_queries import RunQueries
 from ssdprof.app.service.runs import Runs
 from ssdprof.app.service.scale_up import ScaleUp
 from ssdprof.app.service.summary import Summaries
-from ssdprof.app.service.sustain import SustainTests
-from ssdprof.app.service.sweeps import Notify, Sweeps
 from ssdprof.fio.runner import detect_fio
 from ssdprof.model.problems import RULES, from_validation
 from ssdprof.model.workload import FieldProblem, Workload, WorkloadError
@@ -70,21 +70,16 @@ class EngineService:
         folders = spec_folders if spec_folders is not None else (bundled_spec_dir(), default_user_spec_dir())
         analysis = Analysis(self.store, folders)
         models = Models(analysis.summaries, analysis.library, folders[-1] if len(folders) > 1 else None)  # bundled first, user last
-        self._sweeps = Sweeps(self.store, db_path, notify, default_dir=default_dir, fio_executable=fio_executable, ssh=ssh)
-        self._pts = PtsTests(self.store, db_path, notify, default_dir=default_dir, fio_executable=fio_executable,
-                             sweeps=self._sweeps)
-        self._sustain = SustainTests(self.store, db_path, notify, default_dir=default_dir, fio_executable=fio_executable,
-                                     ssh=ssh, others_busy=lambda: self._sweeps.busy() or self._pts.busy())
-        self._sweeps.other_busy = lambda: self._pts.busy() or self._sustain.busy()
-        self._pts.other_busy = self._sustain.busy
+        ctx = Context(self.store, db_path=db_path, default_dir=default_dir, fio_executable=fio_executable, ssh=ssh,
+                      library=analysis.library)
+        self.jobs = Jobs(ctx, notify)
+        """The one measurement running in this session, whatever its kind."""
         self._lock = threading.Lock()
-        self._handlers: dict[str, Handler] = handlers_of([self, self._sweeps, Runs(self.store), analysis, models,
-                                                           Charts(analysis.summaries, analysis.runs, analysis.library),
-                                                           Hosts(self.store, ssh), RunQueries(self.store),
-                                                           Curves(self.store, self._sweeps, analysis.library), self._pts,
-                                                           Summaries(self.store, analysis.runs,
-                                                                     analysis.library), ScaleUp(analysis.runs),
-                                                           self._sustain, Drives(ssh)])
+        self._handlers: dict[str, Handler] = handlers_of(
+            [self, Runs(self.store), analysis, models, Charts(analysis.summaries, analysis.runs, analysis.library),
+             Hosts(self.store, ssh), RunQueries(self.store), Summaries(self.store, analysis.runs, analysis.library),
+             ScaleUp(analysis.runs), Drives(ssh), Imports(self.store)],
+            kind_handlers(self.jobs, ctx))
 
     def call(self, method: str, raw_params: Any) -> BaseModel:
         """Validate ``raw_params`` against the contract and run the method; raises RpcError."""
@@ -116,9 +111,7 @@ class EngineService:
                 raise RpcError("store_error", str(exc)) from None
 
     def close(self) -> None:
-        self._sweeps.close()
-        self._pts.close()
-        self._sustain.close()
+        self.jobs.close()
         self.store.close()
 
     @handles("engine.info")

@@ -9,28 +9,14 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
-from ssdprof.app.contract.errors import ERROR_CODES, RpcErrorData
+from ssdprof.app.contract.errors import RpcError
 from ssdprof.app.contract.methods import METHODS
-from ssdprof.model.workload import FieldProblem
 
 __all__ = ["Handler", "RpcError", "handlers_of", "handles"]
 
 Handler = Callable[[Any], BaseModel]
 F = TypeVar("F", bound=Callable[..., Any])
 _MARK = "__rpc_method__"
-
-
-class RpcError(Exception):
-    def __init__(self, code: str, message: str, problems: list[FieldProblem] | None = None):
-        super().__init__(message)
-        self.code = code
-        self.problems = problems or []
-
-    def to_json(self) -> dict[str, Any]:
-        error: dict[str, Any] = {"code": ERROR_CODES[self.code], "message": str(self)}
-        if self.problems:
-            error["data"] = RpcErrorData(problems=self.problems).model_dump(mode="json")
-        return error
 
 
 def handles(method: str) -> Callable[[F], F]:
@@ -45,9 +31,14 @@ def handles(method: str) -> Callable[[F], F]:
     return mark
 
 
-def handlers_of(components: Iterable[object]) -> dict[str, Handler]:
-    """Every marked method of the components, by RPC name; refuses a method answered twice or not at all."""
+def handlers_of(components: Iterable[object], bound: dict[str, Handler] | None = None) -> dict[str, Handler]:
+    """Every marked method of the components and every ``bound`` handler (the test kinds', named by
+    each kind), by RPC name; refuses a method answered twice or not at all."""
     found: dict[str, Handler] = {}
+    for name, handler in (bound or {}).items():
+        if name not in METHODS:
+            raise ValueError(f"{name!r} is not a method of the contract (app/contract/methods.py)")
+        found[name] = handler
     for component in components:
         for name in dir(type(component)):
             method = getattr(getattr(type(component), name, None), _MARK, None)

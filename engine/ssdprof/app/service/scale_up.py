@@ -7,7 +7,6 @@ scipy, matplotlib and reportlab load on first use.
 
 from __future__ import annotations
 
-import base64
 from collections.abc import Callable, Sequence
 
 from ssdprof.analysis.scale_up_inputs import ScaleUpDesign
@@ -42,9 +41,4 @@ class ScaleUp:
 
         result = self.size(params)
         pdf = build_scale_up_pdf(result, title=params.title)
-        return ReportResult(
-            pdf_base64=base64.b64encode(pdf).decode("ascii"),
-            filename=f"ssdprof-scale-up-{result.target_ssds}-ssds.pdf",
-            bytes=len(pdf),
-            runs=len(result.profile.run_ids),
-        )
+        return ReportResult.of(pdf, f"ssdprof-scale-up-{result.target_ssds}-ssds.pdf", len(result.profile.run_ids))

@@ -8,26 +8,27 @@ from pathlib import Path
 
 import pytest
 from claimants import ended_process
-from pydantic import BaseModel
 
-from ssdprof.app.contract.runs import NoParams, ResumeParams
+from ssdprof.app.contract.runs import ResumeParams, SweepsResult
+from ssdprof.app.kinds.kind import Context
+from ssdprof.app.kinds.sweep import SWEEP
 from ssdprof.app.pts_planner import PtsRequest, plan_pts
-from ssdprof.app.service.sweeps import Sweeps
 from ssdprof.model.pts import PtsTest
 from ssdprof.model.results import DirectionStats, EngineInfo, RunResult
 from ssdprof.model.sweep import SweepSpec
 from ssdprof.model.workload import Workload
-from ssdprof.remote.ssh import SshSettings
 from ssdprof.store.db import Store
 
 
 @pytest.fixture
-def sweeps(tmp_path: Path) -> Iterator[Sweeps]:
+def ctx(tmp_path: Path) -> Iterator[Context]:
     store = Store(tmp_path / "results.db")
-    sent: list[tuple[str, BaseModel]] = []
-    yield Sweeps(store, tmp_path / "results.db", lambda method, payload: sent.append((method, payload)),
-                 default_dir=tmp_path, fio_executable="fio", ssh=SshSettings())
+    yield Context(store, default_dir=tmp_path)
     store.close()
+
+
+def listed(ctx: Context) -> SweepsResult:
+    return SWEEP.listed(ctx, running_id=None)
 
 
 def a_sweep(store: Store, status: str, *, runs: int = 1) -> int:
@@ -49,34 +50,34 @@ def a_sweep(store: Store, status: str, *, runs: int = 1) -> int:
     return sweep_id
 
 
-def test_nothing_is_offered_for_resuming_when_every_sweep_ended(sweeps: Sweeps) -> None:
-    done = a_sweep(sweeps.store, "done")
-    a_sweep(sweeps.store, "cancelled")
-    a_sweep(sweeps.store, "failed")
-    listed = sweeps.stored(NoParams())
-    assert listed.interrupted is None
+def test_nothing_is_offered_for_resuming_when_every_sweep_ended(ctx: Context) -> None:
+    done = a_sweep(ctx.store, "done")
+    a_sweep(ctx.store, "cancelled")
+    a_sweep(ctx.store, "failed")
+    found = listed(ctx)
+    assert found.interrupted is None
     with pytest.raises(KeyError, match=r"no interrupted sweep of yours .* to resume"):
-        sweeps.resume(ResumeParams())
-    assert listed.last_finished is not None and listed.last_finished.status == "cancelled"
-    assert [s.id for s in listed.sweeps][-1] == done
+        SWEEP.resume(ResumeParams(), ctx)
+    assert found.last_finished is not None and found.last_finished.status == "cancelled"
+    assert [s.id for s in found.sweeps][-1] == done
 
 
-def test_a_sweep_the_engine_stopped_in_the_middle_of_is_offered_for_resuming(sweeps: Sweeps) -> None:
-    killed = a_sweep(sweeps.store, "running")  # the engine died: nothing runs it now
-    lost_host = a_sweep(sweeps.store, "stopped")
-    a_sweep(sweeps.store, "done")
-    sweeps.store.create_pts(plan_pts(PtsRequest(test=PtsTest.IOPS)))  # running: PTS tests resume in their own view
-    interrupted = sweeps.stored(NoParams()).interrupted
+def test_a_sweep_the_engine_stopped_in_the_middle_of_is_offered_for_resuming(ctx: Context) -> None:
+    killed = a_sweep(ctx.store, "running")  # the engine died: nothing runs it now
+    lost_host = a_sweep(ctx.store, "stopped")
+    a_sweep(ctx.store, "done")
+    ctx.store.create_pts(plan_pts(PtsRequest(test=PtsTest.IOPS)))  # running: PTS tests resume in their own view
+    interrupted = listed(ctx).interrupted
     assert interrupted is not None and interrupted.id == lost_host
-    sweeps.store.claim_sweep(lost_host)  # resumed here, to its end: only the process holding a sweep ends it
-    sweeps.store.set_sweep_status(lost_host, "done")
-    again = sweeps.stored(NoParams()).interrupted
+    ctx.store.claim_sweep(lost_host)  # resumed here, to its end: only the process holding a sweep ends it
+    ctx.store.set_sweep_status(lost_host, "done")
+    again = listed(ctx).interrupted
     assert again is not None and again.id == killed
 
 
-def test_results_open_the_newest_sweep_that_ended_with_runs(sweeps: Sweeps) -> None:
-    finished = a_sweep(sweeps.store, "done")
-    a_sweep(sweeps.store, "cancelled", runs=0)  # cancelled before its first point: nothing to show
-    a_sweep(sweeps.store, "failed")
-    last = sweeps.stored(NoParams()).last_finished
+def test_results_open_the_newest_sweep_that_ended_with_runs(ctx: Context) -> None:
+    finished = a_sweep(ctx.store, "done")
+    a_sweep(ctx.store, "cancelled", runs=0)  # cancelled before its first point: nothing to show
+    a_sweep(ctx.store, "failed")
+    last = listed(ctx).last_finished
     assert last is not None and last.id == finished and last.runs == 1

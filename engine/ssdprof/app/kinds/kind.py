@@ -1,0 +1,181 @@
+"""What a kind of test is to the engine: one protocol, filled in by each kind's module, as each of
+fio's I/O engines fills in ``struct ioengine_ops``.
+
+:class:`TestKind` is what every face asks of a kind: its plan from a request (every bad field named at
+once, nothing stored), its estimate, a stored test's result, the stored tests listed, a report, and
+which of the contract's methods answer each. :class:`JobKind` is a kind that runs as a job of its own
+(sweeps, PTS tests, sustained writes): how it runs and resumes, and how its job looks from outside
+(the event it starts with, the status a page opened mid-run shows, the end it sends when it fails).
+Curves and latency-target searches plan their own sweeps and run as sweep jobs (``runs_as``).
+
+The job itself (one at a time, started, cancelled, its events sent) is ``app/jobs.py``'s, for every
+kind alike; the faces (``app/service/kinds.py`` for the RPC, the CLI's modules) reach kinds through
+it and the registry (``app/kinds/__init__.py``) only.
+"""
+
+from __future__ import annotations
+
+import threading
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, ClassVar, Generic, TypeVar
+
+from pydantic import BaseModel
+
+from ssdprof.analysis.spec_folders import bundled_spec_dir, default_user_spec_dir
+from ssdprof.analysis.spec_library import SpecLibrary
+from ssdprof.remote.ssh import SshSettings
+from ssdprof.store.db import Store
+
+__all__ = ["Context", "Emit", "JobFace", "JobKind", "Methods", "Report", "TestKind"]
+
+PlanT = TypeVar("PlanT")
+OutcomeT = TypeVar("OutcomeT")
+StatusT = TypeVar("StatusT", bound=BaseModel)
+Emit = Callable[[Any], None]
+"""Hands one of a job's events on, in order."""
+
+
+def _bundled_and_own_specs() -> SpecLibrary:
+    return SpecLibrary.load((bundled_spec_dir(), default_user_spec_dir()))
+
+
+@dataclass(frozen=True)
+class Context:
+    """Where a kind plans, runs and reads: the store, the default scratch folder, fio, SSH settings."""
+
+    store: Store
+    db_path: Path | None = None
+    """Where a job in its own thread opens its own connection (None: it uses ``store``)."""
+    default_dir: Path | None = None
+    fio_executable: str = "fio"
+    ssh: SshSettings = field(default_factory=SshSettings)
+    library: Callable[[], SpecLibrary] = _bundled_and_own_specs
+    """The spec sheets a result is drawn beside (the session's, cached; the CLI's, loaded once asked)."""
+
+    def own_store(self) -> Context:
+        """This context for a job's thread: its own connection to the same store."""
+        return self if self.db_path is None else replace(self, store=Store(self.db_path))
+
+
+@dataclass(frozen=True)
+class Methods:
+    """The contract's methods a kind answers, by what they do (None: the kind does not offer it).
+    The names are the contract's (``app/contract/``): a search for one leads here, then to the
+    operation of :class:`TestKind` or of the job layer that answers it."""
+
+    estimate: str | None = None
+    start: str | None = None
+    resume: str | None = None
+    cancel: str | None = None
+    status: str | None = None
+    list: str | None = None
+    get: str | None = None
+    report: str | None = None
+
+    def named(self) -> dict[str, str]:
+        """{method name: operation} for every method offered."""
+        return {name: op for op, name in vars(self).items() if name is not None}
+
+
+@dataclass(frozen=True)
+class Report:
+    """A stored test's report: the PDF, the file name offered for it, the runs it draws on."""
+
+    pdf: bytes
+    filename: str
+    runs: int
+
+
+class TestKind(ABC, Generic[PlanT]):
+    """A kind of test as every face sees it. Operations a kind does not offer (``methods`` names
+    none for them) are left as they are here."""
+
+    __test__ = False  # not a pytest class, whatever its name
+
+    name: ClassVar[str]
+    """The kind's one word: ``sweep``, ``curve``, ``slo``, ``pts``, ``sustain``."""
+    noun: ClassVar[str]
+    """How messages name one: "the {noun} did not start"."""
+    methods: ClassVar[Methods]
+    runs_as: ClassVar[str | None] = None
+    """Another kind whose job runs this one's plans (curves and searches are sweeps)."""
+
+    @abstractmethod
+    def plan(self, request: Any, ctx: Context, *, to_run: bool) -> PlanT:
+        """The request planned, every bad field named at once (``WorkloadError``); nothing stored.
+        ``to_run``: also what a start needs (the target writable, a purge possible)."""
+
+    def estimate(self, plan: PlanT, ctx: Context) -> BaseModel:
+        """What the test will do and how long it may take; runs nothing."""
+        raise NotImplementedError(f"{self.name} offers no estimate")
+
+    def resume(self, params: Any, ctx: Context) -> PlanT:
+        """The plan that continues a stored test (KeyError: none to continue)."""
+        raise NotImplementedError(f"{self.name} offers no resume")
+
+    def result(self, params: Any, ctx: Context) -> BaseModel:
+        """A stored test as every face shows it (KeyError: no such test)."""
+        raise NotImplementedError(f"{self.name} offers no result")
+
+    def listed(self, ctx: Context, running_id: int | None) -> BaseModel:
+        """The stored tests, newest first (``running_id``: the one running now, if any)."""
+        raise NotImplementedError(f"{self.name} offers no list")
+
+    def report(self, params: Any, ctx: Context) -> Report:
+        """A stored test's PDF report."""
+        raise NotImplementedError(f"{self.name} offers no report")
+
+
+@dataclass(frozen=True)
+class JobFace:
+    """How a kind's running job looks from outside, in the contract's own models."""
+
+    events: str
+    """The notification its events go out as (``run.event``, ``pts.event``)..."""
+    notification: type[BaseModel]
+    """... carrying each in its ``event`` field."""
+    status: type[BaseModel]
+    """What a status answers; ``running=False`` while none of the kind runs."""
+    cancelled: type[BaseModel]
+    """What a cancel answers: ``cancelled`` and the stored test's id."""
+    id_field: str
+    """The field of the status and the cancel answer naming the stored test (``sweep_id``, ``pts_id``)."""
+
+    def idle(self) -> BaseModel:
+        return self.status(running=False)
+
+    def job_id(self, status: BaseModel) -> int | None:
+        found = getattr(status, self.id_field)
+        return found if isinstance(found, int) else None
+
+    def cancel_answer(self, cancelled: bool, job_id: int | None) -> BaseModel:
+        return self.cancelled(cancelled=cancelled, **{self.id_field: job_id})
+
+
+class JobKind(TestKind[PlanT], Generic[PlanT, OutcomeT, StatusT]):
+    """A kind that runs as a job of its own: what ``app/jobs.py`` asks of it."""
+
+    face: ClassVar[JobFace]
+
+    @abstractmethod
+    def resume(self, params: Any, ctx: Context) -> PlanT:
+        """The plan that continues a stored test (KeyError: none to continue)."""
+
+    @abstractmethod
+    def run(self, plan: PlanT, ctx: Context, emit: Emit, cancel: threading.Event) -> OutcomeT:
+        """Measure, in the job's thread with its own store; the first event is the start."""
+
+    @abstractmethod
+    def began(self, event: Any, plan: PlanT) -> StatusT | None:
+        """The status once ``event`` says the test began (None: not its start event)."""
+
+    def progressed(self, status: StatusT, event: Any) -> StatusT:
+        """The status after one more event: what a page opened mid-run shows."""
+        return status
+
+    @abstractmethod
+    def failed(self, job_id: int | None, reason: str) -> BaseModel:
+        """The end sent when the job stopped on an error after it began."""

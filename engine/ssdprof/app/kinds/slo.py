@@ -1,0 +1,44 @@
+"""The latency-target search: the queue depth with the most IOPS whose total latency at a percentile
+stays within a target. Planned by ``app/slo.py``, run as a sweep that grows until it has its answer,
+read back as the :class:`SloSummary` every face shows (listed with the curves, ``curves.list``)."""
+
+from __future__ import annotations
+
+from ssdprof.app.adaptive import stored_slo
+from ssdprof.app.contract.curves import CurveIdParams, SloReportParams
+from ssdprof.app.contract.runs import ResumeParams
+from ssdprof.app.kinds import register
+from ssdprof.app.kinds.curve import resumed_sweep
+from ssdprof.app.kinds.kind import Context, Methods, Report, TestKind
+from ssdprof.app.kinds.sweep import SweepPlan, sweep_plan
+from ssdprof.app.slo import SloRequest, plan_slo
+from ssdprof.model.curves import SloSummary
+
+__all__ = ["SLO", "SloKind"]
+
+
+class SloKind(TestKind[SweepPlan]):
+    name = "slo"
+    noun = "latency target search"
+    runs_as = "sweep"
+    methods = Methods(start="slo.start", get="slo.get", report="slo.report")
+
+    def plan(self, request: SloRequest, ctx: Context, *, to_run: bool) -> SweepPlan:
+        spec = plan_slo(request)
+        return sweep_plan(spec, dict(request.sweep.tags), ctx) if to_run else SweepPlan(spec, tags=dict(request.sweep.tags))
+
+    def resume(self, params: ResumeParams, ctx: Context) -> SweepPlan:
+        """A search by its sweep id, else the newest that did not end done."""
+        return resumed_sweep(ctx, params.sweep_id, self.name)
+
+    def result(self, params: CurveIdParams, ctx: Context) -> SloSummary:
+        return stored_slo(ctx.store, params.sweep_id)
+
+    def report(self, params: SloReportParams, ctx: Context) -> Report:
+        from ssdprof.report.curve import build_slo_pdf
+
+        slo = stored_slo(ctx.store, params.sweep_id)
+        return Report(build_slo_pdf(slo, title=params.title), f"ssdprof-slo-{params.sweep_id}.pdf", len(slo.points))
+
+
+SLO = register(SloKind())

@@ -1,0 +1,159 @@
+"""The sustained-write test: the fill far past the drive's cache, then idle time and recovery writes.
+Planned by ``plan_sustain`` (the same rules on every face), estimated (bytes, time, wear against the
+drive's rating, the device it overwrites), run by the sustained-write runner, resumed, listed, read
+back and reported; its events are ``sustain.event``."""
+
+from __future__ import annotations
+
+import shutil
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ssdprof.analysis.spec_folders import bundled_spec_dir, default_user_spec_dir
+from ssdprof.analysis.spec_library import SpecLibrary
+from ssdprof.analysis.specs import Spec
+from ssdprof.analysis.sustain_result import label_of, parameters_of, planned_recovery_bytes, wear_of
+from ssdprof.app.contract.notifications import SustainEventNotification
+from ssdprof.app.contract.runs import target_device
+from ssdprof.app.contract.sustain import (
+    SustainCancelResult,
+    SustainEstimate,
+    SustainIdParams,
+    SustainListResult,
+    SustainReportParams,
+    SustainResumeParams,
+    SustainStatus,
+)
+from ssdprof.app.kinds import register
+from ssdprof.app.kinds.kind import Context, Emit, JobFace, JobKind, Methods, Report
+from ssdprof.app.sustain import NOT_RUN, SustainOutcome, SustainRunner, local_engine
+from ssdprof.app.sustain_planner import SustainRequest, plan_sustain
+from ssdprof.model.quantities import format_amount, format_duration
+from ssdprof.model.sustain import ASSUMED_WRITE_BYTES_PER_S
+from ssdprof.model.sustain_events import SustainFinished, SustainIdle, SustainStarted, SustainStepStarted
+from ssdprof.model.sustain_results import SustainInfo, SustainResult
+from ssdprof.model.sweep import SweepSpec
+from ssdprof.store.db import Store
+from ssdprof.target.plan import default_target_dir, device_region
+
+__all__ = ["SUSTAIN", "SustainKind", "SustainPlan", "estimate_sustain", "list_sustain"]
+
+
+@dataclass(frozen=True)
+class SustainPlan:
+    """A sustained-write test to run: a new one's spec, or the stored test it continues."""
+
+    spec: SweepSpec | None
+    resume_id: int | None = None
+
+
+class SustainKind(JobKind[SustainPlan, SustainOutcome, SustainStatus]):
+    name = "sustain"
+    noun = "sustained-write test"
+    face = JobFace("sustain.event", SustainEventNotification, SustainStatus, SustainCancelResult, "sustain_id")
+    methods = Methods(estimate="sustain.estimate", start="sustain.start", resume="sustain.resume",
+                      cancel="sustain.cancel", status="sustain.status", list="sustain.list", get="sustain.get",
+                      report="sustain.report")
+
+    def plan(self, request: SustainRequest, ctx: Context, *, to_run: bool) -> SustainPlan:
+        spec = plan_sustain(request, check_target=True, default_dir=ctx.default_dir)
+        if to_run and spec.remote is None:
+            local_engine(spec, ctx.fio_executable)  # refused before the estimate and before anything is stored
+        return SustainPlan(spec)
+
+    def estimate(self, plan: SustainPlan, ctx: Context) -> SustainEstimate:
+        assert plan.spec is not None
+        return estimate_sustain(plan.spec, ctx.default_dir)
+
+    def resume(self, params: SustainResumeParams, ctx: Context) -> SustainPlan:
+        return SustainPlan(None, params.sustain_id)  # the runner finds the last unfinished one without an id
+
+    def run(self, plan: SustainPlan, ctx: Context, emit: Emit, cancel: threading.Event) -> SustainOutcome:
+        runner = SustainRunner(ctx.store, default_dir=ctx.default_dir, fio_executable=ctx.fio_executable, ssh=ctx.ssh)
+        return runner.run(plan.spec, resume_id=plan.resume_id, on_event=emit, cancel=cancel)
+
+    def result(self, params: SustainIdParams, ctx: Context) -> SustainResult:
+        return SustainRunner(ctx.store).result(params.sustain_id)
+
+    def listed(self, ctx: Context, running_id: int | None) -> SustainListResult:
+        return SustainListResult(tests=list_sustain(ctx.store))
+
+    def report(self, params: SustainReportParams, ctx: Context) -> Report:
+        from ssdprof.report.sustain import build_sustain_pdf  # matplotlib loads for a report only
+
+        result = SustainRunner(ctx.store).result(params.sustain_id)
+        runs = (result.fill_run_id is not None) + sum(r.run_id is not None for r in result.recovery)
+        return Report(build_sustain_pdf(result, title=params.title), f"ssdprof-sustain-{result.id}.pdf", runs)
+
+    # --------------------------------------------------------------------------- its job
+
+    def began(self, event: Any, plan: SustainPlan) -> SustainStatus | None:
+        return SustainStatus(running=True, sustain_id=event.sustain_id) if isinstance(event, SustainStarted) else None
+
+    def progressed(self, status: SustainStatus, event: Any) -> SustainStatus:
+        if isinstance(event, SustainStepStarted):
+            return status.model_copy(update={"step": event.step, "recovery_step": event.recovery_step})
+        if isinstance(event, SustainIdle):
+            return status.model_copy(update={"step": "idle", "recovery_step": event.recovery_step})
+        return status
+
+    def failed(self, job_id: int | None, reason: str) -> SustainFinished:
+        return SustainFinished(sustain_id=job_id, status="failed", wall_s=0.0, reason=reason)
+
+
+def estimate_sustain(spec: SweepSpec, default_dir: Path | None = None) -> SustainEstimate:
+    plan = spec.sustain
+    assert plan is not None
+    fill = spec.points[0]
+    region = device_region([fill]) if spec.remote is None else None
+    auto = plan.recovery_bytes is None
+    each = planned_recovery_bytes(plan, NOT_RUN, plan.write_bytes)
+    total = plan.write_bytes + each * len(plan.idle_s)
+    idle = sum(plan.idle_s)
+    seconds = total / ASSUMED_WRITE_BYTES_PER_S + idle
+    free = None
+    if spec.remote is None and region is None:
+        folder = Path(fill.target).expanduser() if fill.target else (default_dir or default_target_dir())
+        free = shutil.disk_usage(folder if folder.is_dir() else folder.parent).free
+    notes = [f"about {format_duration(seconds)} at {ASSUMED_WRITE_BYTES_PER_S / 1e6:.0f} MB/s (a slow drive after its "
+             f"cache) plus {format_duration(idle)} idle; a fast drive takes less, and the time left is shown live"]
+    if auto:
+        notes.append("each recovery write is 1.5x the cache the fill finds (10 % of the fill without one): "
+                     f"{format_amount(each)} is assumed here")
+    if plan.write_bytes > plan.region_bytes:
+        notes.append(f"the fill writes {plan.write_bytes / plan.region_bytes:.1f}x the region, wrapping around it")
+    return SustainEstimate(
+        name=spec.name, label=label_of(spec), parameters=parameters_of(spec, fill.engine.value),
+        write_bytes=plan.write_bytes, recovery_bytes_each=each, recovery_bytes_auto=auto, total_bytes=total,
+        idle_total_s=idle, estimated_s=seconds, assumed_bw_bytes_per_s=ASSUMED_WRITE_BYTES_PER_S, free_bytes=free,
+        wear=wear_of(total, _spec_sheet(region.device.model if region else "")),
+        device=target_device(region.device) if region else None, overwrite_bytes=region.size_bytes if region else 0,
+        region=region.sentence() if region else "", notes=notes)
+
+
+def _spec_sheet(model: str) -> Spec | None:
+    if not model:
+        return None
+    return SpecLibrary.load((bundled_spec_dir(), default_user_spec_dir())).match(model)
+
+
+def list_sustain(store: Store) -> list[SustainInfo]:
+    """Stored sustained-write tests, newest first, with their verdicts."""
+    runner = SustainRunner(store)
+    found = []
+    for row in store.list_sweeps():
+        stored = store.sweep(row.id)
+        if stored is None or stored.kind != "sustain" or stored.spec.sustain is None:
+            continue
+        result = runner.result(row.id)
+        found.append(SustainInfo(id=row.id, created_at=row.created_at, name=row.name, status=row.status,
+                                 target=result.parameters.target, write_bytes=result.parameters.write_bytes,
+                                 verdict=result.verdict.kind, cache_bytes=result.verdict.cache_bytes,
+                                 recovery_done=sum(1 for r in result.recovery if r.status == "done"),
+                                 recovery_total=len(result.recovery)))
+    return found
+
+
+SUSTAIN = register(SustainKind())

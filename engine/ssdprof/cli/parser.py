@@ -1,0 +1,43 @@
+"""The ``ssdprof`` command line's parser, built without importing the engine.
+
+Each command's module (``commands.TABLE``) registers its flags at import time with nothing but
+argparse, ``cli.flags`` and the few leaf modules a flag's default or check needs; what a command
+does imports the engine inside its handler. So ``ssdprof --help`` and ``ssdprof X --help`` load no
+pydantic model, numpy, SciPy, matplotlib or reportlab, and ``ssdprof runs list`` loads the store
+and the terminal table, not the runner or the statistics (``tests/cli/test_parser.py`` holds every
+module to this).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+from types import ModuleType
+
+from ssdprof import __version__
+from ssdprof.cli.commands import HELPER_FORM, TABLE, modules
+from ssdprof.cli.flags import Formatter, command, common
+
+__all__ = ["build_parser", "command_module"]
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """Every command's parser, or (``only``: a command of ``commands.TABLE``) the root with just the
+    commands of that command's module."""
+    parser = argparse.ArgumentParser(prog="ssdprof", formatter_class=Formatter, description=(
+        "Profile SSDs with fio or the portable engine; store, compare and export the results.\n\n"
+        "example:\n  ssdprof run --target /mnt/ssd --rw randread --bs 4k --qd 32 --runtime 30"))
+    parser.add_argument("--version", action="version", version=f"ssdprof {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in modules() if only is None else (TABLE[only].module,):
+        module = command_module(name)
+        if name in HELPER_FORM:
+            module.register(sub, command, common)
+        else:
+            module.register(sub)
+    return parser
+
+
+def command_module(name: str) -> ModuleType:
+    """``ssdprof.cli.<name>``: its flags, and the handlers that import what they use."""
+    return importlib.import_module(f"ssdprof.cli.{name}")

@@ -1,0 +1,65 @@
+"""The parser is built without importing the engine: ``ssdprof --help`` and every ``ssdprof X --help``
+start like a tool (issue 38). Each command module registers its flags with argparse, ``cli.flags``
+and a few leaf modules; its handlers import what they use."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from ssdprof.cli.commands import TABLE
+
+LIBRARIES = ("pydantic", "numpy", "scipy", "matplotlib", "reportlab", "svglib", "ruptures", "psutil")
+"""What no parser needs: each takes a tenth of a second to a second to import."""
+
+PARSE_TIME = {"ssdprof", "ssdprof.cli", "ssdprof.store", "ssdprof.store.location", "ssdprof.model", "ssdprof.model.presets",
+              "ssdprof.analysis", "ssdprof.analysis.metrics", "ssdprof.analysis.spec_folders", "ssdprof.remote"}
+"""The modules of ssdprof outside ``ssdprof.cli.*`` a parser may load: what a flag's choices, default
+or check needs (the store's default place, the presets' and metrics' names, where spec sheets and a
+host's test file go), each importing nothing else of the engine."""
+
+LOADED = """
+import json, sys
+from ssdprof.cli.main import main
+try:
+    main(sys.argv[1:])
+except SystemExit:
+    pass
+print(json.dumps(sorted(sys.modules)), file=sys.stderr)
+"""
+
+
+def loaded_by(*argv: str) -> set[str]:
+    """Every module ``ssdprof ARGV`` loaded, in a fresh interpreter."""
+    done = subprocess.run([sys.executable, "-c", LOADED, *argv], capture_output=True, text=True, timeout=120, check=False)
+    return set(json.loads(done.stderr.strip().splitlines()[-1]))
+
+
+def engine_modules(modules: set[str]) -> list[str]:
+    return sorted(m for m in modules if m.startswith("ssdprof") and m not in PARSE_TIME and not m.startswith("ssdprof.cli."))
+
+
+def libraries(modules: set[str]) -> list[str]:
+    return sorted(m for m in modules if m.split(".")[0] in LIBRARIES)
+
+
+def test_help_imports_no_scipy_numpy_matplotlib_reportlab_or_pydantic() -> None:
+    modules = loaded_by("--help")
+    assert libraries(modules) == []
+    assert engine_modules(modules) == []
+    assert {f"ssdprof.cli.{entry.module}" for entry in TABLE.values()} <= modules  # the whole parser was built
+
+
+@pytest.mark.parametrize("name", list(TABLE))
+def test_a_commands_help_imports_nothing_of_the_engine(name: str) -> None:
+    modules = loaded_by(name, "--help")
+    assert libraries(modules) == []
+    assert engine_modules(modules) == []
+
+
+def test_an_unknown_command_is_refused_before_the_engine_loads() -> None:
+    modules = loaded_by("comapre")
+    assert engine_modules(modules) == [] and libraries(modules) == []
