@@ -44,6 +44,13 @@ export interface Caveat {
   run_ids: number[];
 }
 
+/** A share of I/Os at or below a latency (a bin's midpoint). */
+export interface CdfPoint {
+  latency_ns: number;
+  /** 0 to 1 */
+  share: number;
+}
+
 export interface CephOsdHost {
   /** the host bucket's name in the CRUSH map */
   name: string;
@@ -76,9 +83,9 @@ export interface CephOsdHostsResult {
 export interface ChartPoint {
   /** in the unit the chart names (bytes, queue depth, % reads, IOPS, or a bar's index) */
   x: number;
-  /** mean of the point's runs, in the chart's unit; None when none has the metric */
+  /** mean of the point's runs, in the chart's unit (a latency percentile of several runs: the percentile of all their I/Os, from their added bins); None when none has the metric */
   y: number | null;
-  /** half the 95 % confidence interval of the mean (Student's t); None below 2 */
+  /** half the 95 % confidence interval of the mean (Student's t); None below 2 and for a percentile */
   half_width: number | null;
   /** how many runs the mean is of */
   n: number;
@@ -117,6 +124,8 @@ export interface ChartSet {
   points: RunPoint[];
   /** whether runs of one setting were pooled on request, beyond the repeats a sweep asked for */
   pooled_same_setting: boolean;
+  /** set when the runs drawn (and earlier runs beside them) have latencies of different kinds, e.g. total vs completion only */
+  latency_note: string;
 }
 
 export interface ChartsParams {
@@ -712,8 +721,13 @@ export interface GroupVerdict {
   same_setting: boolean;
   a_run_ids: number[];
   b_run_ids: number[];
+  /** A's runs' values: mean ± CI (of a percentile: the mean of the runs' own, what Welch's test compares) */
   a: MeanInterval;
   b: MeanInterval;
+  /** of a latency percentile (lat_ns_p50, lat_ns_p99, lat_ns_p99_9: all I/Os, reads and writes together), in the unit of the means: the percentile of all the group's runs' I/Os, from their added histogram bins; null for other metrics, or where a run's bins are not known */
+  a_pooled: number | null;
+  /** of a latency percentile (lat_ns_p50, lat_ns_p99, lat_ns_p99_9: all I/Os, reads and writes together), in the unit of the means: the percentile of all the group's runs' I/Os, from their added histogram bins; null for other metrics, or where a run's bins are not known */
+  b_pooled: number | null;
   /** mean(B) - mean(A), relative to mean(A) */
   diff_pct: number | null;
   /** Welch's t-test, two-sided; null without 2 repeats a side */
@@ -964,11 +978,41 @@ export interface InterfaceLoad {
   link_limit_source: string;
 }
 
+/** How the replay issued its I/Os, from fio's per-I/O submission log (ms resolution): counted on the trace's own steps by issue time, and how late each was against its recorded time (as recorded only). */
+export interface IssueTiming {
+  issued: number;
+  step_s: number;
+  reads_per_step: number[];
+  writes_per_step: number[];
+  late_p50_ms: number | null;
+  late_p99_ms: number | null;
+  late_max_ms: number | null;
+  /** I/Os issued more than 10 ms after their recorded time */
+  late_count: number;
+}
+
 /** Where latency turns up, named in words by the engine; the renderer and the PDF only show it. */
 export interface Knee {
   text: string;
   from_pct: number | null;
   to_pct: number | null;
+}
+
+/** One direction's latency as recorded in the trace and as replayed (total latency, from bins). */
+export interface LatencyBeside {
+  direction: "read" | "write";
+  /** I/Os whose latency the trace records */
+  recorded_count: number;
+  replayed_count: number;
+  recorded_p50_ns: number | null;
+  replayed_p50_ns: number | null;
+  recorded_p99_ns: number | null;
+  replayed_p99_ns: number | null;
+  recorded_mean_ns: number | null;
+  replayed_mean_ns: number | null;
+  /** the recorded distribution, from bins */
+  recorded_cdf: CdfPoint[];
+  replayed_cdf: CdfPoint[];
 }
 
 /** A latency in nanoseconds with its percentiles, from histogram bins where there are any. */
@@ -1013,12 +1057,14 @@ export interface MeanInterval {
 }
 
 export interface MeanValue {
-  /** the mean of the runs, in the metric's unit */
+  /** the mean of the runs, in the metric's unit; of a percentile, the percentile of all the runs' I/Os together (pooled) */
   mean: number;
-  /** half the 95 % confidence interval (Student's t); None below 2 */
+  /** half the 95 % confidence interval (Student's t); None below 2 and for a pooled percentile */
   half_width: number | null;
   /** how many runs have the metric */
   n: number;
+  /** a percentile of several runs' I/Os together, from their added histogram bins (not a mean) */
+  pooled: boolean;
 }
 
 export interface MeasuredPoint {
@@ -1061,6 +1107,9 @@ export interface ObserveResult {
   observations: ObservationInfo[];
 }
 
+/** What happens to a trace that reaches past the end of the target. */
+export type OffsetMapping = "exact" | "wrap" | "scale";
+
 export type Pattern = "read" | "write" | "randread" | "randwrite" | "rw" | "randrw";
 
 export interface PeopleResult {
@@ -1072,10 +1121,12 @@ export interface PeopleResult {
 
 export interface PercentileCurve {
   label: string;
-  /** read or write: the direction with the most I/Os */
+  /** whose I/Os: 'all I/Os' (reads and writes together), or 'read' or 'write' where the run did only that */
   direction: string;
-  /** the cumulative distribution of total latency, from the histogram bins */
+  /** the cumulative distribution of total latency of all the run's I/Os, from the merged histogram bins */
   points: PercentilePoint[];
+  /** each direction's own, where the run read and wrote */
+  by_direction: PercentileSeries[];
 }
 
 export interface PercentilePoint {
@@ -1083,6 +1134,12 @@ export interface PercentilePoint {
   lat_ns: number;
   /** the share of I/Os at or below it, in % */
   percentile: number;
+}
+
+export interface PercentileSeries {
+  /** 'read' or 'write' */
+  direction: string;
+  points: PercentilePoint[];
 }
 
 export interface PlannedFile {
@@ -1212,6 +1269,10 @@ export interface ProgressSample {
   write_lat_ns_mean: number | null;
   read_lat_ns_p99: number | null;
   write_lat_ns_p99: number | null;
+  /** all the interval's I/Os, reads and writes together, I/O-weighted */
+  lat_ns_mean: number | null;
+  /** all the interval's I/Os: the p99 of the reads' and writes' merged bins (null: none recorded) */
+  lat_ns_p99: number | null;
   host: string;
   ramping: boolean;
 }
@@ -1520,6 +1581,18 @@ export interface PurgeRecord {
   limitation: string;
 }
 
+/** IOPS over one step of the replay and of the trace, both counted from their first I/O. */
+export interface RateStep {
+  start_s: number;
+  span_s: number;
+  /** null past the trace's end */
+  recorded_read_iops: number | null;
+  recorded_write_iops: number | null;
+  /** null past the replay's end */
+  replayed_read_iops: number | null;
+  replayed_write_iops: number | null;
+}
+
 /** One idle interval and the write after it. */
 export interface RecoveryRow {
   /** 1 for the first idle interval */
@@ -1538,6 +1611,206 @@ export interface RecoveryRow {
   bw_mean_bytes_per_s: number | null;
   samples: SustainSample[];
 }
+
+export interface ReplayCancelResult {
+  /** false when no replay was running */
+  cancelled: boolean;
+  replay_id: number | null;
+}
+
+/** What the replay will do, said before it starts: the trace, the part replayed, how, where, how long. */
+export interface ReplayEstimate {
+  name: string;
+  label: string;
+  /** the whole trace as recorded */
+  trace: TraceSummary;
+  /** the part replayed, offsets as laid on the target */
+  replayed: TraceSummary;
+  timing: ReplayTiming;
+  lanes: number;
+  mapping: OffsetMapping;
+  /** the region the offsets land on */
+  target_bytes: number;
+  /** as recorded: the part's span; null as fast as possible */
+  expected_s: number | null;
+  repeats: number;
+  /** a folder's test file, written before the replay */
+  layout_bytes: number;
+  engine: string;
+  engine_reason: string;
+  /** the block device replayed on, if it is one */
+  device: TargetDevice | null;
+  /** bytes of the device the replay may overwrite (0: reads only) */
+  overwrite_bytes: number;
+  /** what the replay does to the device, in one sentence */
+  region: string;
+  notes: string[];
+}
+
+/** ``replay.event``: one event of the running replay, in order: started, each second beside the trace's recorded rate, the end. */
+export interface ReplayEventNotification {
+  event: ReplayStarted | ReplayProgress | ReplayFinished;
+}
+
+export interface ReplayFinished {
+  kind: "replay_finished";
+  replay_id: number | null;
+  status: "done" | "cancelled" | "stopped" | "failed";
+  run_id: number | null;
+  wall_s: number;
+  reason: string;
+}
+
+export interface ReplayIdParams {
+  replay_id: number;
+}
+
+/** A stored replay as listed. */
+export interface ReplayInfo {
+  id: number;
+  created_at: string;
+  name: string;
+  status: "running" | "done" | "cancelled" | "stopped" | "failed";
+  label: string;
+  trace: string;
+  target: string;
+  run_id: number | null;
+  io_count: number;
+  span_change_pct: number | null;
+}
+
+export interface ReplayListResult {
+  /** newest first */
+  replays: ReplayInfo[];
+}
+
+/** One second of the replay: its rates, and the trace's recorded rates over the same second. */
+export interface ReplayProgress {
+  kind: "replay_progress";
+  sample: ProgressSample;
+  /** null past the trace's end or for an untimed one */
+  recorded_read_iops: number | null;
+  recorded_write_iops: number | null;
+  elapsed_s: number;
+  /** as recorded: the span left; null as fast as possible */
+  eta_s: number | null;
+}
+
+export interface ReplayReportParams {
+  replay_id: number;
+  title?: string | null;
+}
+
+/** A replay as typed in the view or on the command line; omitted fields take defaults. */
+export interface ReplayRequest {
+  /** the trace file on the engine's machine */
+  trace: string;
+  /** default: told by the file's content */
+  format?: TraceFormat | null;
+  selection?: TraceSelectionInput;
+  timing?: ReplayTiming;
+  /** I/Os in flight at most (each lane issues one at a time) */
+  lanes?: number;
+  mapping?: OffsetMapping;
+  /** a folder (a test file as large as the trace's region), a file or a whole block device (writes confirmed with allow_overwrite) */
+  target?: string | null;
+  /** a folder's test file: default the trace's region */
+  size_bytes?: number | string | null;
+  direct?: boolean;
+  engine?: ("auto" | "fio" | "portable") | null;
+  allow_overwrite?: boolean;
+  keep_file?: boolean;
+  /** play the trace this many times (each a run): two targets' repeats compare with a Welch verdict */
+  repeats?: number;
+  name?: string | null;
+  tags?: Record<string, string> | string[] | string;
+}
+
+/** A stored replay read back. */
+export interface ReplayResult {
+  id: number;
+  created_at: string;
+  name: string;
+  status: "running" | "done" | "cancelled" | "stopped" | "failed";
+  /** the last stored run (latency bins, per-second series, the job): the figures below are its */
+  run_id: number | null;
+  /** every repeat's run (compare two replays' runs for a Welch verdict) */
+  run_ids: number[];
+  repeats: number;
+  spec: ReplaySpec;
+  /** e.g. 'hm_1.csv as recorded, 16 lanes, on /dev/nvme0n1' */
+  label: string;
+  target: string;
+  engine: string;
+  /** the replayed part's first to last I/O, as recorded */
+  recorded_span_s: number;
+  /** how long the replay ran (fio's own job time) */
+  replayed_span_s: number | null;
+  /** replayed against recorded span, as recorded only */
+  span_change_pct: number | null;
+  /** whether the target kept the recorded timing, in words */
+  timing_sentence: string;
+  read_iops: number;
+  write_iops: number;
+  read_bw_bytes_per_s: number;
+  write_bw_bytes_per_s: number;
+  read_io_count: number;
+  write_io_count: number;
+  read_io_bytes: number;
+  write_io_bytes: number;
+  latency: LatencyBeside[];
+  /** IOPS over time, replayed beside recorded */
+  rates: RateStep[];
+  /** seconds per step of ``rates`` */
+  rate_step_s: number;
+  warnings: ValidityWarning[];
+}
+
+export interface ReplayResumeParams {
+  /** the replay whose remaining repeats run */
+  replay_id: number;
+}
+
+/** A stored replay: what was replayed and how, and the recorded side of the part replayed (its summary with the recorded latency bins and rate over time), kept so the comparison still reads when the trace is gone. */
+export interface ReplaySpec {
+  /** the trace file as given */
+  trace_path: string;
+  /** the trace file's SHA-256, to tell a changed file */
+  trace_sha256: string;
+  selection: TraceSelectionOutput;
+  timing: ReplayTiming;
+  /** I/Os in flight at most: lanes issuing one at a time */
+  lanes: number;
+  mapping: OffsetMapping;
+  /** the region the trace's offsets were laid on */
+  target_bytes: number;
+  /** the part replayed, as recorded (offsets as laid on the target) */
+  recorded: TraceSummary;
+  /** how the trace was chosen, laid and issued, in words */
+  notes: string[];
+  /** filled in once the replay ran (traces of up to 2M I/Os; null beyond, or before) */
+  issued: IssueTiming | null;
+}
+
+export interface ReplayStarted {
+  kind: "replay_started";
+  replay_id: number;
+  name: string;
+  label: string;
+  io_count: number;
+  /** the trace's span as recorded; null as fast as possible */
+  expected_s: number | null;
+  engine: string;
+  engine_reason: string;
+  notes: string[];
+}
+
+export interface ReplayStatus {
+  running: boolean;
+  replay_id: number | null;
+}
+
+export type ReplayTiming = "as-recorded" | "fastest";
 
 export interface ReportParams {
   run_ids?: number[];
@@ -1609,10 +1882,14 @@ export interface RunPoint {
   iops: MeanValue | null;
   /** bandwidth in bytes/s, both directions */
   bw_bytes_per_s: MeanValue | null;
-  /** mean total latency in ns, I/O-weighted */
+  /** mean total latency in ns over all I/Os, I/O-weighted */
   lat_ns_mean: MeanValue | null;
-  /** the mean of the runs' p99 total latency in ns (the worse direction's) */
+  /** p99 total latency in ns of all the I/Os, reads and writes together, from the merged bins (of several runs: their added bins) */
   lat_ns_p99: MeanValue | null;
+  /** the reads' own p99 (ns), where the setting reads and writes */
+  read_lat_ns_p99: MeanValue | null;
+  /** the writes' own p99 (ns), where the setting reads and writes */
+  write_lat_ns_p99: MeanValue | null;
 }
 
 /** A finished measurement point: the aggregate, every host, and how it was obtained. */
@@ -1630,6 +1907,8 @@ export interface RunResult {
   hosts: HostResult[];
   read: DirectionStats;
   write: DirectionStats;
+  /** all I/Os, reads and writes together (fio's unified_rw_reporting=mixed): IOPS and bandwidth added, the mean I/O-weighted, percentiles from the two directions' merged histogram bins (null where a direction has none); a run of one direction: that direction. Without bins. Filled from read and write when not given */
+  mixed: DirectionStats;
   progress: ProgressSample[];
   tags: Record<string, string>;
   /** measured or imported:<file name> */
@@ -2067,6 +2346,13 @@ export interface SeriesFit {
 }
 
 export type Severity = "info" | "warning" | "error";
+
+/** How many reads and writes had one access size. */
+export interface SizeCount {
+  size_bytes: number;
+  reads: number;
+  writes: number;
+}
 
 export interface SloPoint {
   queue_depth: number;
@@ -2723,7 +3009,7 @@ export interface SweepInfo {
   name: string;
   status: "running" | "done" | "cancelled" | "stopped" | "failed";
   runs: number;
-  kind: "sweep" | "pts" | "sustain";
+  kind: "sweep" | "pts" | "sustain" | "replay";
   /** running (a live process holds it), interrupted (its process died or a host was lost: it can be resumed), or how it ended */
   standing: "running" | "interrupted" | "done" | "cancelled" | "failed";
   /** who last ran it (login name); '' for sweeps stored before owners were kept */
@@ -2820,6 +3106,101 @@ export interface TemperatureSample {
   /** seconds into the run */
   elapsed_s: number;
   celsius: number;
+}
+
+export interface TraceDescribeParams {
+  /** the trace file on the engine's machine */
+  trace: string;
+  /** default: told by the file's content */
+  format?: TraceFormat | null;
+}
+
+export type TraceFormat = "fio-iolog-v2" | "fio-iolog-v3" | "blktrace" | "msr-csv";
+
+/** The recorded rate over one interval of the trace (``start_s`` to ``start_s + span_s``). */
+export interface TraceSecond {
+  start_s: number;
+  /** the time this sample covers: one second, or more on a long trace */
+  span_s: number;
+  read_iops: number;
+  write_iops: number;
+  read_bw_bytes_per_s: number;
+  write_bw_bytes_per_s: number;
+}
+
+/** The part of a trace replayed: some of its disks or hosts, and a window of its time. */
+export interface TraceSelectionInput {
+  /** keep these recording hosts (MSR's Hostname); empty: all */
+  hosts?: string[];
+  /** keep these disks (MSR's DiskNumber, blktrace's major,minor, an iolog's file); empty: all */
+  disks?: string[];
+  /** the window's start, seconds from the trace's first I/O */
+  start_s?: number;
+  /** the window's end; null: the trace's end */
+  end_s?: number | null;
+}
+
+/** The part of a trace replayed: some of its disks or hosts, and a window of its time. */
+export interface TraceSelectionOutput {
+  /** keep these recording hosts (MSR's Hostname); empty: all */
+  hosts: string[];
+  /** keep these disks (MSR's DiskNumber, blktrace's major,minor, an iolog's file); empty: all */
+  disks: string[];
+  /** the window's start, seconds from the trace's first I/O */
+  start_s: number;
+  /** the window's end; null: the trace's end */
+  end_s: number | null;
+}
+
+/** TraceSelection as the engine sends it; TraceSelectionInput is what it accepts. */
+export type TraceSelection = TraceSelectionOutput;
+
+/** One disk of the trace: MSR's Hostname and DiskNumber, blktrace's device, fio's file name. */
+export interface TraceStream {
+  /** the recording host (MSR's Hostname column); '' where the format has none */
+  host: string;
+  /** MSR's DiskNumber, blktrace's major,minor, the iolog's file name */
+  disk: string;
+  io_count: number;
+}
+
+/** What a trace holds, said before anything runs. */
+export interface TraceSummary {
+  format: TraceFormat;
+  /** the file read (its name) */
+  source: string;
+  io_count: number;
+  read_count: number;
+  write_count: number;
+  read_bytes: number;
+  write_bytes: number;
+  /** the trace says when each I/O was issued (a v2 iolog without waits does not) */
+  timed: boolean;
+  /** first to last I/O issued; 0 for an untimed trace */
+  duration_s: number;
+  offset_min_bytes: number;
+  /** the end of the furthest I/O: the region the trace needs */
+  offset_end_bytes: number;
+  /** reads and writes per access size, smallest first (power-of-two groups past 24 distinct sizes, each named by its top) */
+  sizes: SizeCount[];
+  /** recorded IOPS over time (timed traces) */
+  series: TraceSecond[];
+  /** the trace's own latency, where recorded */
+  recorded_read_lat_ns: LatencyStats | null;
+  recorded_write_lat_ns: LatencyStats | null;
+  /** fio-layout bins of the recorded latency */
+  recorded_read_bins_ns: Record<string, number>;
+  recorded_write_bins_ns: Record<string, number>;
+  /** I/Os whose latency the trace records */
+  latency_recorded_for: number;
+  /** most I/Os outstanding at once as recorded (from latency) */
+  peak_in_flight: number | null;
+  /** the disks (and hosts) the trace holds */
+  streams: TraceStream[];
+  /** entries not replayed, by kind: trim, sync, flush */
+  skipped: Record<string, number>;
+  /** what the reader changed or noticed, in words */
+  notes: string[];
 }
 
 export interface ValidateParams {
@@ -3079,24 +3460,43 @@ export interface Methods {
   "sustain.report": { params: SustainReportParams; result: ReportResult };
   /** a drive's own word now: identity, temperature, wear, errors, throttling */
   "drive.show": { params: DriveShowParams; result: DriveHealth };
+  /** what a trace holds: I/Os, span, mix, sizes, offsets, recorded rate and latency; runs nothing */
+  "trace.describe": { params: TraceDescribeParams; result: TraceSummary };
+  /** a replay's part, lanes, target and duration; runs nothing */
+  "replay.estimate": { params: ReplayRequest; result: ReplayEstimate };
+  /** start a trace replay; events follow as replay.event */
+  "replay.start": { params: ReplayRequest; result: ReplayStarted };
+  /** run a cancelled replay's remaining repeats */
+  "replay.resume": { params: ReplayResumeParams; result: ReplayStarted };
+  /** stop the replay; finished repeats are kept */
+  "replay.cancel": { params: NoParams; result: ReplayCancelResult };
+  /** whether a replay is running */
+  "replay.status": { params: NoParams; result: ReplayStatus };
+  /** stored replays, newest first */
+  "replay.list": { params: NoParams; result: ReplayListResult };
+  /** a replay beside its trace: p50/p99 recorded and replayed, IOPS over time both ways, timing kept */
+  "replay.get": { params: ReplayIdParams; result: ReplayResult };
+  /** a replay's PDF page (base64) */
+  "replay.report": { params: ReplayReportParams; result: ReportResult };
 }
 
 export type MethodName = keyof Methods;
 
-export const METHOD_NAMES = ["engine.info", "workload.validate", "presets.list", "devices.list", "sweep.estimate", "sweep.start", "sweep.resume", "sweep.cancel", "sweep.status", "sweeps.list", "pts.estimate", "pts.start", "pts.resume", "pts.cancel", "pts.status", "pts.list", "pts.get", "pts.report", "runs.list", "runs.get", "runs.page", "runs.select", "runs.groups", "runs.people", "runs.tag", "runs.delete", "runs.charts", "runs.bars", "runs.summary", "runs.percentiles", "export.csv", "specs.list", "specs.match", "specs.compare", "specs.save", "specs.remember", "specs.delete", "runs.compare", "analysis.predict", "analysis.scaling", "analysis.observe", "analysis.correlation", "analysis.scale_up", "analysis.scale_up_report", "report.pdf", "hosts.list", "hosts.add", "hosts.test", "hosts.remove", "hosts.set_link", "hosts.set_role", "hosts.ceph_osd_hosts", "curve.start", "curve.check", "curve.get", "curve.report", "curves.list", "slo.start", "slo.get", "slo.report", "imports.begin", "imports.chunk", "imports.finish", "sustain.estimate", "sustain.start", "sustain.resume", "sustain.cancel", "sustain.status", "sustain.list", "sustain.get", "sustain.report", "drive.show"] as const satisfies readonly MethodName[];
+export const METHOD_NAMES = ["engine.info", "workload.validate", "presets.list", "devices.list", "sweep.estimate", "sweep.start", "sweep.resume", "sweep.cancel", "sweep.status", "sweeps.list", "pts.estimate", "pts.start", "pts.resume", "pts.cancel", "pts.status", "pts.list", "pts.get", "pts.report", "runs.list", "runs.get", "runs.page", "runs.select", "runs.groups", "runs.people", "runs.tag", "runs.delete", "runs.charts", "runs.bars", "runs.summary", "runs.percentiles", "export.csv", "specs.list", "specs.match", "specs.compare", "specs.save", "specs.remember", "specs.delete", "runs.compare", "analysis.predict", "analysis.scaling", "analysis.observe", "analysis.correlation", "analysis.scale_up", "analysis.scale_up_report", "report.pdf", "hosts.list", "hosts.add", "hosts.test", "hosts.remove", "hosts.set_link", "hosts.set_role", "hosts.ceph_osd_hosts", "curve.start", "curve.check", "curve.get", "curve.report", "curves.list", "slo.start", "slo.get", "slo.report", "imports.begin", "imports.chunk", "imports.finish", "sustain.estimate", "sustain.start", "sustain.resume", "sustain.cancel", "sustain.status", "sustain.list", "sustain.get", "sustain.report", "drive.show", "trace.describe", "replay.estimate", "replay.start", "replay.resume", "replay.cancel", "replay.status", "replay.list", "replay.get", "replay.report"] as const satisfies readonly MethodName[];
 
 /** Notifications from the engine (and, for engine.status, the desktop shell). */
 export interface Notifications {
   "run.event": RunEventNotification;
   "pts.event": PtsEventNotification;
   "sustain.event": SustainEventNotification;
+  "replay.event": ReplayEventNotification;
   "engine.log": EngineLog;
   "engine.status": EngineStatus;
 }
 
 export type NotificationName = keyof Notifications;
 
-export const NOTIFICATION_NAMES = ["run.event", "pts.event", "sustain.event", "engine.log", "engine.status"] as const satisfies readonly NotificationName[];
+export const NOTIFICATION_NAMES = ["run.event", "pts.event", "sustain.event", "replay.event", "engine.log", "engine.status"] as const satisfies readonly NotificationName[];
 
 export const ERROR_CODES = {"parse_error": -32700, "invalid_request": -32600, "method_not_found": -32601, "invalid_params": -32602, "internal_error": -32603, "not_found": -32001, "busy": -32002, "store_error": -32003, "file_not_written": -32093, "engine_gone": -32094, "bridge_missing": -32095, "download_refused": -32096, "http_error": -32097, "token_refused": -32098, "server_unreachable": -32099} as const;
 
@@ -3122,7 +3522,7 @@ export const SWEEP_STANDING_VALUES = ["running", "interrupted", "done", "cancell
 export type SweepStanding = (typeof SWEEP_STANDING_VALUES)[number];
 
 /** Every value of ssdprof.model.status.SweepKind, in order. */
-export const SWEEP_KIND_VALUES = ["sweep", "pts", "sustain"] as const;
+export const SWEEP_KIND_VALUES = ["sweep", "pts", "sustain", "replay"] as const;
 export type SweepKind = (typeof SWEEP_KIND_VALUES)[number];
 
 /** Every value of ssdprof.model.status.ReferenceStatus, in order. */
@@ -3130,4 +3530,4 @@ export const REFERENCE_STATUS_VALUES = ["matched", "unstated", "mismatch"] as co
 export type ReferenceStatus = (typeof REFERENCE_STATUS_VALUES)[number];
 
 /** Every metric's display name and unit (a value in the metric's own unit is divided by scale), from ssdprof.analysis.metrics.METRIC_NAMES. */
-export const METRIC_NAMES = {"iops": {"label": "IOPS", "unit": "IOPS", "scale": 1.0, "title": "IOPS"}, "bw_bytes_per_s": {"label": "bandwidth", "unit": "MB/s", "scale": 1000000.0, "title": "bandwidth (MB/s)"}, "lat_ns_mean": {"label": "mean latency", "unit": "µs", "scale": 1000.0, "title": "mean latency (µs)"}, "lat_ns_p50": {"label": "median latency", "unit": "µs", "scale": 1000.0, "title": "median latency (µs)"}, "lat_ns_p99": {"label": "p99 latency", "unit": "µs", "scale": 1000.0, "title": "p99 latency (µs)"}, "lat_ns_p99_9": {"label": "p99.9 latency", "unit": "µs", "scale": 1000.0, "title": "p99.9 latency (µs)"}, "read_iops": {"label": "read IOPS", "unit": "IOPS", "scale": 1.0, "title": "read IOPS (IOPS)"}, "write_iops": {"label": "write IOPS", "unit": "IOPS", "scale": 1.0, "title": "write IOPS (IOPS)"}, "read_bw_bytes_per_s": {"label": "read bandwidth", "unit": "MB/s", "scale": 1000000.0, "title": "read bandwidth (MB/s)"}, "write_bw_bytes_per_s": {"label": "write bandwidth", "unit": "MB/s", "scale": 1000000.0, "title": "write bandwidth (MB/s)"}, "read_lat_ns_mean": {"label": "mean read latency", "unit": "µs", "scale": 1000.0, "title": "mean read latency (µs)"}, "write_lat_ns_mean": {"label": "mean write latency", "unit": "µs", "scale": 1000.0, "title": "mean write latency (µs)"}, "read_lat_ns_p99": {"label": "p99 read latency", "unit": "µs", "scale": 1000.0, "title": "p99 read latency (µs)"}, "write_lat_ns_p99": {"label": "p99 write latency", "unit": "µs", "scale": 1000.0, "title": "p99 write latency (µs)"}} as const satisfies Record<string, { label: string; unit: string; scale: number; title: string }>;
+export const METRIC_NAMES = {"iops": {"label": "IOPS", "unit": "IOPS", "scale": 1.0, "title": "IOPS"}, "bw_bytes_per_s": {"label": "bandwidth", "unit": "MB/s", "scale": 1000000.0, "title": "bandwidth (MB/s)"}, "lat_ns_mean": {"label": "mean latency, all I/Os", "unit": "µs", "scale": 1000.0, "title": "mean latency, all I/Os (µs)"}, "lat_ns_p50": {"label": "median latency, all I/Os", "unit": "µs", "scale": 1000.0, "title": "median latency, all I/Os (µs)"}, "lat_ns_p99": {"label": "p99 latency, all I/Os", "unit": "µs", "scale": 1000.0, "title": "p99 latency, all I/Os (µs)"}, "lat_ns_p99_9": {"label": "p99.9 latency, all I/Os", "unit": "µs", "scale": 1000.0, "title": "p99.9 latency, all I/Os (µs)"}, "read_iops": {"label": "read IOPS", "unit": "IOPS", "scale": 1.0, "title": "read IOPS (IOPS)"}, "write_iops": {"label": "write IOPS", "unit": "IOPS", "scale": 1.0, "title": "write IOPS (IOPS)"}, "read_bw_bytes_per_s": {"label": "read bandwidth", "unit": "MB/s", "scale": 1000000.0, "title": "read bandwidth (MB/s)"}, "write_bw_bytes_per_s": {"label": "write bandwidth", "unit": "MB/s", "scale": 1000000.0, "title": "write bandwidth (MB/s)"}, "read_lat_ns_mean": {"label": "mean read latency", "unit": "µs", "scale": 1000.0, "title": "mean read latency (µs)"}, "write_lat_ns_mean": {"label": "mean write latency", "unit": "µs", "scale": 1000.0, "title": "mean write latency (µs)"}, "read_lat_ns_p99": {"label": "p99 read latency", "unit": "µs", "scale": 1000.0, "title": "p99 read latency (µs)"}, "write_lat_ns_p99": {"label": "p99 write latency", "unit": "µs", "scale": 1000.0, "title": "p99 write latency (µs)"}} as const satisfies Record<string, { label: string; unit: string; scale: number; title: string }>;

@@ -96,7 +96,9 @@ function datasets(props: ChartFigureProps) {
     borderDash: dashOf(s),
     borderWidth: s.style === 'dashed' ? 1.5 : 2,
     tension: 0,
-    stepped: s.stepped ? ('before' as const) : false,
+    // Chart.js's 'after' draws the segment ending at a point at that point's y (its 'before' holds the previous
+    // point's y across it, which drew each second's rate over the second after it)
+    stepped: s.stepped ? ('after' as const) : false,
     yAxisID: axisOf(s),
   }));
 }

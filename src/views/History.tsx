@@ -5,6 +5,7 @@ import { useMemo, useState } from 'react';
 import { EngineError, useEngine, useEngineQuery, type RunResult, type RunsQuery } from '../api';
 import { formatIops } from '../lib/units';
 import { useSettled } from '../lib/use-settled';
+import { HistoryImport } from './HistoryImport';
 import { SweepsTable } from './SweepsTable';
 
 interface Props {
@@ -99,6 +100,7 @@ export function History({ onOpen }: Props) {
   return (
     <section aria-labelledby="history-title" className="history">
       <h2 id="history-title">History</h2>
+      <HistoryImport onImported={(done) => { setSelected(new Set(done.run_ids)); page.reload(); }} />
       <form className="filters" role="search" onSubmit={(e) => { e.preventDefault(); page.reload(); }}>
         <div className="field"><label htmlFor="history-text">Target, device or engine</label>
           <input id="history-text" type="search" value={text} onChange={(e) => setText(e.target.value)} placeholder="e.g. nvme, /mnt/ssd, Samsung" /></div>

@@ -166,7 +166,7 @@ function Recovery({ result }: { result: SustainResult }) {
 /** Label and value rows as a compact table (the page's tables, not a styled list). */
 interface FactsProps { label: string; rows: [string, string][]; testId: string }
 
-function Facts({ label, rows, testId }: FactsProps) {
+export function Facts({ label, rows, testId }: FactsProps) {
   return (
     <table className="data compact" style={{ width: 'auto' }} aria-label={label} data-testid={testId}>
       <tbody>

@@ -12,7 +12,7 @@ interface Props {
 /** Sweeps shown before "Show all". */
 export const SWEEPS_SHOWN = 10;
 
-const KIND: Record<SweepInfo['kind'], string> = { sweep: 'sweep', pts: 'PTS test', sustain: 'sustained write' };
+const KIND: Record<SweepInfo['kind'], string> = { sweep: 'sweep', pts: 'PTS test', sustain: 'sustained write', replay: 'trace replay' };
 
 export function SweepsTable({ onOpenSweep }: Props) {
   const listed = useEngineQuery('sweeps.list', {});

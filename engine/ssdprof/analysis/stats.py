@@ -17,6 +17,7 @@ import numpy as np
 from scipy import special  # Student's t as scipy.stats.t computes it, without scipy.stats' second of imports
 
 from ssdprof.analysis.metrics import metric_value, setting_key
+from ssdprof.analysis.pooled import PERCENTILE_METRICS, BinsOf, own_bins, pooled_percentile
 from ssdprof.analysis.repeats import pools, setting_label
 from ssdprof.model.drive_state import state_difference
 from ssdprof.model.quantities import format_number as number
@@ -37,6 +38,9 @@ class MeanCI:
     half_width: float | None
     """Half the confidence interval; None when n < 2 (no spread to estimate)."""
     confidence: float
+    pooled: bool = False
+    """``mean`` is a latency percentile of all the n runs' I/Os together, from their added bins
+    (:mod:`ssdprof.analysis.pooled`), not a mean: it has no interval."""
 
     @property
     def low(self) -> float | None:
@@ -48,6 +52,8 @@ class MeanCI:
 
     def format(self, scale: float = 1.0, unit: str = "") -> str:
         unit = f" {unit}" if unit else ""
+        if self.pooled:
+            return f"{number(self.mean / scale)}{unit} (all I/Os of the {self.n} runs together)"
         if self.half_width is None:
             return f"{number(self.mean / scale)}{unit} (n=1, no interval)"
         return f"{number(self.mean / scale)} ± {number(self.half_width / scale)}{unit} ({self.confidence:.0%} CI, n={self.n})"
@@ -110,14 +116,15 @@ def _hedges_g(a: np.ndarray, b: np.ndarray) -> float | None:
 
 
 def welch_t_test(a_values: Sequence[float], b_values: Sequence[float], alpha: float = 0.05,
-                 labels: tuple[str, str] = ("A", "B"), unit: str = "") -> WelchResult:
-    """Is B different from A? Two-sided Welch test with the interval of the difference."""
+                 labels: tuple[str, str] = ("A", "B"), unit: str = "", *, means: str = "mean") -> WelchResult:
+    """Is B different from A? Two-sided Welch test with the interval of the difference; ``means``
+    names the means compared in the verdict (e.g. "mean of the runs' own p99s")."""
     a, b = np.asarray(a_values, dtype=float), np.asarray(b_values, dtype=float)
     ci_a, ci_b = mean_ci(a, 1 - alpha), mean_ci(b, 1 - alpha)
     diff = ci_b.mean - ci_a.mean
     diff_pct = 100 * diff / abs(ci_a.mean) if ci_a.mean else None
     if a.size < 2 or b.size < 2:
-        verdict = (f"{_direction(labels, diff_pct, unit, ci_a, ci_b)}; significance needs at least 2 repeats on each side "
+        verdict = (f"{_direction(labels, diff_pct, unit, ci_a, ci_b, what=means)}; significance needs at least 2 repeats on each side "
                    f"(have {a.size} and {b.size})")
         return WelchResult(ci_a, ci_b, diff, diff_pct, None, None, None, None, None, None, alpha, verdict)
     va, vb = a.var(ddof=1) / a.size, b.var(ddof=1) / b.size
@@ -132,20 +139,21 @@ def welch_t_test(a_values: Sequence[float], b_values: Sequence[float], alpha: fl
         half = t_quantile(1 - alpha / 2, df) * se
     g = _hedges_g(a, b)
     result = WelchResult(ci_a, ci_b, diff, diff_pct, t, df, p, diff - half, diff + half, g, alpha, "")
-    return dataclasses.replace(result, verdict=_verdict(result, labels, unit))
+    return dataclasses.replace(result, verdict=_verdict(result, labels, unit, means))
 
 
-def _direction(labels: tuple[str, str], diff_pct: float | None, unit: str, a: MeanCI, b: MeanCI) -> str:
+def _direction(labels: tuple[str, str], diff_pct: float | None, unit: str, a: MeanCI, b: MeanCI, *,
+               what: str = "mean") -> str:
     unit = f" {unit}" if unit else ""
-    means = f"mean {number(b.mean)} vs {number(a.mean)}{unit}"
+    means = f"{what} {number(b.mean)} vs {number(a.mean)}{unit}"
     if diff_pct is None:
         return f"{labels[1]} vs {labels[0]}: {means}"
     word = "higher" if diff_pct >= 0 else "lower"
     return f"{labels[1]} is {abs(diff_pct):.1f} % {word} than {labels[0]} ({means})"
 
 
-def _verdict(r: WelchResult, labels: tuple[str, str], unit: str) -> str:
-    head = _direction(labels, r.diff_pct, unit, r.a, r.b)
+def _verdict(r: WelchResult, labels: tuple[str, str], unit: str, means: str) -> str:
+    head = _direction(labels, r.diff_pct, unit, r.a, r.b, what=means)
     test = f"Welch's t = {r.t:.2f}, df = {r.df:.1f}, p = {r.p_value:.3g}" if r.df is not None else "no spread within either group"
     size = "" if r.hedges_g is None else f"; effect size {effect_size_label(r.hedges_g)} (Hedges' g = {r.hedges_g:.2f})"
     if r.significant:
@@ -174,19 +182,25 @@ class GroupSummary:
 
 
 def summarise_repeats(runs: Sequence[AnyRun], metric: str, confidence: float = 0.95,
-                      pool_same_setting: bool = False) -> list[GroupSummary]:
+                      pool_same_setting: bool = False, bins_of: BinsOf = own_bins) -> list[GroupSummary]:
     """Each pool of runs (:func:`~ssdprof.analysis.repeats.pools`: a sweep's repeats, one run, or
-    with ``pool_same_setting`` every run of a setting) as mean ± CI of ``metric``."""
+    with ``pool_same_setting`` every run of a setting) as mean ± CI of ``metric``; a latency
+    percentile of several runs as the percentile of all their I/Os (their bins: ``bins_of``)."""
     summaries = []
     for pool in pools(runs, pool_same_setting):
         members = pool.runs
-        found = [(r.id, v) for r in members if (v := metric_value(r, metric)) is not None]
-        if found:
-            hosts = tuple(sorted(h.host for h in members[0].hosts)) or ("local",)
-            summaries.append(GroupSummary(members[0].workload, hosts, node_count(members[0]),
-                                          tuple(i for i, _ in found),
-                                          mean_ci([v for _, v in found], confidence),
-                                          setting_label(members[0]), pool.source))
+        found = [(r, v) for r in members if (v := metric_value(r, metric)) is not None]
+        if not found:
+            continue
+        ci = mean_ci([v for _, v in found], confidence)
+        if metric in PERCENTILE_METRICS and len(found) > 1:
+            value = pooled_percentile([r for r, _ in found], metric, bins_of)
+            if value is None:
+                continue  # their bins are not known: no percentile of them is made up
+            ci = MeanCI(len(found), value, None, None, confidence, pooled=True)
+        hosts = tuple(sorted(h.host for h in members[0].hosts)) or ("local",)
+        summaries.append(GroupSummary(members[0].workload, hosts, node_count(members[0]),
+                                      tuple(r.id for r, _ in found), ci, setting_label(members[0]), pool.source))
     return summaries
 
 
@@ -201,6 +215,9 @@ class GroupComparison:
     same_setting: bool = True
     drive_state_note: str = ""
     """Set when A and B were taken in different drive states (fresh, preconditioned, steady state, as found)."""
+    pooled: tuple[float | None, ...] | None = None
+    """A latency percentile: A's and B's of all their runs' I/Os together (added bins), divided by the
+    ``scale`` as the means are; Welch's test compares the runs' own."""
 
     def as_dict(self) -> dict[str, Any]:
         r = self.result
@@ -217,7 +234,7 @@ def drive_state_note(a: Sequence[AnyRun], b: Sequence[AnyRun]) -> str:
 
 
 def compare_groups(a: Sequence[AnyRun], b: Sequence[AnyRun], metric: str, *, confidence: float = 0.95,
-                   scale: float = 1.0, unit: str = "") -> list[GroupComparison]:
+                   scale: float = 1.0, unit: str = "", bins_of: BinsOf = own_bins) -> list[GroupComparison]:
     """Welch-test B against A setting by setting; the groups may differ only in hosts, nodes, drive
     (model, target and state: a difference in state is said in the verdict).
 
@@ -225,6 +242,8 @@ def compare_groups(a: Sequence[AnyRun], b: Sequence[AnyRun], metric: str, *, con
 
     When each group holds a single setting and they differ, they are still compared, marked
     ``same_setting=False`` so the caller can say so. ``scale`` divides values (e.g. 1e6 for MB/s).
+    A latency percentile is tested over the runs' own percentiles, and each group's percentile of all
+    its runs' I/Os (their bins: ``bins_of``) is said beside the test.
     """
     drop = frozenset({"hosts", "nodes", "device", "target", "drive"})
     by_a: dict[tuple[object, ...], list[AnyRun]] = {}
@@ -240,10 +259,23 @@ def compare_groups(a: Sequence[AnyRun], b: Sequence[AnyRun], metric: str, *, con
         va = [v / scale for r in runs_a if (v := metric_value(r, metric)) is not None]
         vb = [v / scale for r in runs_b if (v := metric_value(r, metric)) is not None]
         if va and vb:
-            result = welch_t_test(va, vb, 1 - confidence, ("A", "B"), unit)
+            word = f"p{float(PERCENTILE_METRICS[metric][1]):g}" if metric in PERCENTILE_METRICS else ""
+            result = welch_t_test(va, vb, 1 - confidence, ("A", "B"), unit,
+                                  means=f"mean of the runs' own {word}s" if word else "mean")
+            pooled = None
+            if word:
+                pooled = tuple(None if (v := pooled_percentile(runs, metric, bins_of)) is None else v / scale
+                               for runs in (runs_a, runs_b))
+                result = dataclasses.replace(result, verdict=f"{result.verdict}; {_pooled_words(word, pooled, unit)}")
             note = drive_state_note(runs_a, runs_b)
             if note:
                 result = dataclasses.replace(result, verdict=f"{result.verdict}; but {note}")
             found.append(GroupComparison(runs_a[0].workload.label, tuple(r.id for r in runs_a), tuple(r.id for r in runs_b),
-                                         result, same, note))
+                                         result, same, note, pooled))
     return found
+
+
+def _pooled_words(word: str, pooled: tuple[float | None, ...], unit: str) -> str:
+    shown = [number(v) if v is not None else "unknown (no histogram)" for v in pooled]
+    return (f"{word} of all I/Os of each group's runs together (added bins): A {shown[0]}, B {shown[1]}"
+            f"{f' {unit}' if unit else ''}")

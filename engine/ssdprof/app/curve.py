@@ -13,8 +13,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ssdprof.analysis.knee import find_knee
 from ssdprof.app.planner import SweepRequest, plan_sweep
-from ssdprof.fio.aggregate import combine
 from ssdprof.fio.jobfile import poisson_offered_iops
+from ssdprof.model.aggregate import combine
 from ssdprof.model.curves import (
     DEFAULT_CURVE_POINTS_PCT,
     SATURATION_TOLERANCE_PCT,

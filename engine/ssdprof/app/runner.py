@@ -221,6 +221,8 @@ class Runner:
             raise KeyError(f"sweep {resume_id} is a PTS test: continue it with ssdprof pts resume {resume_id}")
         if stored.kind == "sustain":
             raise KeyError(f"sweep {resume_id} is a sustained-write test: continue it with ssdprof sustain --resume {resume_id}")
+        if stored.kind == "replay":
+            raise KeyError(f"sweep {resume_id} is a trace replay: run it again with ssdprof replay --resume {resume_id}")
         self.store.set_sweep_status(resume_id, "running")
         return resume_id, stored.done
 

@@ -42,6 +42,7 @@ TABLE: dict[str, Command] = {  # in the order ``ssdprof --help`` lists them
     "import-job": Command("report"),
     "pts": Command("pts"),
     "sustain": Command("sustain"),
+    "replay": Command("replay"),
     "rpc": Command("serve", handler="rpc", store=False),
     "serve": Command("serve", handler="serve", store=False),
 }

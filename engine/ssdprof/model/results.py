@@ -6,10 +6,12 @@ All latencies are nanoseconds, all rates per second, all sizes bytes; the names 
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from ssdprof.model.aggregate import mixed
 from ssdprof.model.cooldown import CoolDownWait
 from ssdprof.model.direction import BIN_FIELDS, DirectionStats, LatencyStats, SpanStats
 from ssdprof.model.drive_state import DriveState
@@ -120,6 +122,10 @@ class ProgressSample(BaseModel):
     write_lat_ns_mean: float | None = None
     read_lat_ns_p99: float | None = None
     write_lat_ns_p99: float | None = None
+    lat_ns_mean: float | None = Field(default=None, description="all the interval's I/Os, reads and writes "
+                                                                "together, I/O-weighted")
+    lat_ns_p99: float | None = Field(default=None, description="all the interval's I/Os: the p99 of the reads' "
+                                                               "and writes' merged bins (null: none recorded)")
     host: str = "local"
     ramping: bool = False
 
@@ -156,6 +162,11 @@ class RunResult(BaseModel):
     hosts: list[HostResult] = Field(default_factory=list)
     read: DirectionStats = DirectionStats()
     write: DirectionStats = DirectionStats()
+    mixed: DirectionStats = Field(
+        default=DirectionStats(), description="all I/Os, reads and writes together (fio's "
+        "unified_rw_reporting=mixed): IOPS and bandwidth added, the mean I/O-weighted, percentiles from "
+        "the two directions' merged histogram bins (null where a direction has none); a run of one "
+        "direction: that direction. Without bins. Filled from read and write when not given")
     progress: list[ProgressSample] = Field(default_factory=list)
     tags: dict[str, str] = Field(default_factory=dict)
     source: str = Field(default="measured", description="measured or imported:<file name>")
@@ -186,6 +197,20 @@ class RunResult(BaseModel):
         "waited, the drive's temperature then; null where the sweep asked for none")
     measured_by: str = Field(default="", description="the user who stored the run (login name); '' before ssdprof kept it")
     measured_on: str = Field(default="", description="the machine that stored the run (host name); '' before ssdprof kept it")
+
+    @model_validator(mode="after")
+    def _all_ios(self) -> RunResult:
+        """A run made, or stored before ``mixed`` was kept, has it computed from read and write."""
+        if "mixed" not in self.model_fields_set:
+            object.__setattr__(self, "mixed", mixed(self.read, self.write))  # frozen: set once, while validating
+        return self
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> RunResult:
+        """A copy; one with another read or write has its ``mixed`` computed again from them."""
+        copied = super().model_copy(update=update, deep=deep)
+        if update and ("read" in update or "write" in update) and "mixed" not in update:
+            object.__setattr__(copied, "mixed", mixed(copied.read, copied.write))
+        return copied
 
     def summary_json(self) -> dict[str, Any]:
         """The documented, stable ``--json`` shape (bins and time series left out)."""

@@ -36,9 +36,10 @@ SweepStanding = Literal["running", "interrupted", "done", "cancelled", "failed"]
 is current); interrupted: it was left in the middle (its process died, or a host was lost) and can be
 resumed; done, cancelled, failed: how it ended."""
 
-SweepKind = Literal["sweep", "pts", "sustain"]
+SweepKind = Literal["sweep", "pts", "sustain", "replay"]
 """What a stored sweep holds: points (plain, a curve or a latency-target search), a PTS test,
-whose repeats are its rounds, or a sustained-write test (the fill, then its recovery writes)."""
+whose repeats are its rounds, a sustained-write test (the fill, then its recovery writes), or a trace
+replay (one point that plays a recorded trace)."""
 
 ReferenceStatus = Literal["matched", "unstated", "mismatch"]
 """A rated figure against the conditions measured. matched: rated as measured; unstated: the sheet

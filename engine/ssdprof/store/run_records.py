@@ -12,7 +12,7 @@ from dataclasses import replace
 from ssdprof.model.results import RunResult
 from ssdprof.model.run_summary import DirectionSummary, RunSummary, node_count, summarise
 from ssdprof.store.backend import Connection
-from ssdprof.store.documents import document_of, light, pack, raw_of
+from ssdprof.store.documents import document_of, latency_bins, light, pack, raw_of
 from ssdprof.store.query import RunFilter, where_sql
 from ssdprof.store.summaries import (
     SUMMARY_COLUMNS,
@@ -204,6 +204,18 @@ class RunRecords:
     def host_figures(self, run_ids: Sequence[int]) -> dict[int, dict[str, tuple[DirectionSummary, DirectionSummary]]]:
         """Each run's hosts' figures (read, write) by host name, from the summary tables."""
         return host_figures(self._db, run_ids)
+
+    def latency_bins(self, run_ids: Sequence[int]) -> dict[int, tuple[dict[int, int], dict[int, int]]]:
+        """Each run's total-latency bins (reads', writes'), from its document: what a percentile of
+        several runs is read from (``analysis.pooled``)."""
+        found: dict[int, tuple[dict[int, int], dict[int, int]]] = {}
+        ids = list(run_ids)
+        for start in range(0, len(ids), _CHUNK):
+            chunk = ids[start:start + _CHUNK]
+            rows = self._db.execute(f"SELECT id, document, result_json FROM runs WHERE id IN ({', '.join('?' * len(chunk))})",
+                                    chunk)
+            found.update((int(row["id"]), latency_bins(document_of(row))) for row in rows)
+        return found
 
     def raw_output(self, run_id: int) -> str:
         row = self._db.execute("SELECT raw, raw_output FROM runs WHERE id = ?", (run_id,)).fetchone()

@@ -28,8 +28,9 @@ from ssdprof.store.writes import applies
 
 __all__ = ["RESUME_COMMANDS", "StoredSweep", "SweepRecords", "SweepRow"]
 
-_WORDS = {"sweep": "sweep", "pts": "PTS test", "sustain": "sustained-write test"}
-RESUME_COMMANDS = {"sweep": "ssdprof sweep --resume", "pts": "ssdprof pts resume", "sustain": "ssdprof sustain --resume"}
+_WORDS = {"sweep": "sweep", "pts": "PTS test", "sustain": "sustained-write test", "replay": "trace replay"}
+RESUME_COMMANDS = {"sweep": "ssdprof sweep --resume", "pts": "ssdprof pts resume", "sustain": "ssdprof sustain --resume",
+                   "replay": "ssdprof replay --resume"}
 """How each kind is named, and resumed on the command line."""
 _HOLDER = "owner, owner_host, owner_process, owner_pid, owner_started, lease_id, lease_since, lease_renewed_at, lease_until"
 

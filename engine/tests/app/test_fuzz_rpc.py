@@ -33,7 +33,7 @@ SIDE_EFFECTS = {
     # measurements: a fuzzed sustain.start took its defaults and filled the scratch folder's disk
     # with a 73 GB test file in CI (a cancelled sustained write keeps its file for resume)
     "sweep.start", "sweep.resume", "pts.start", "pts.resume", "curve.start", "slo.start",
-    "sustain.start", "sustain.resume",
+    "sustain.start", "sustain.resume", "replay.start", "replay.resume",
     # hosts reached over SSH, and a local drive's own word (smartctl, nvme-cli on this machine)
     "hosts.add", "hosts.test", "hosts.ceph_osd_hosts", "drive.show",
     "report.pdf",

@@ -56,6 +56,7 @@ from ssdprof.app.contract.pts import (
     PtsResumeParams,
     PtsStatus,
 )
+from ssdprof.app.contract.replay import REPLAY_METHODS
 from ssdprof.app.contract.run_queries import (
     PeopleResult,
     RunsGroupsParams,
@@ -203,6 +204,7 @@ METHODS: dict[str, Method] = {
        for name, (params, result, summary) in SUSTAIN_METHODS.items()},
     **{name: Method(params=params, result=result, summary=summary)
        for name, (params, result, summary) in DRIVE_METHODS.items()},
+    **{name: Method(params=params, result=result, summary=summary) for name, (params, result, summary) in REPLAY_METHODS.items()},
 }
 
 

@@ -8,6 +8,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field
 
 from ssdprof.app.contract.base import Result
+from ssdprof.app.contract.replay import ReplayEventNotification
 from ssdprof.model.events import (
     Cooling,
     LayoutDone,
@@ -93,6 +94,7 @@ NOTIFICATIONS: dict[str, type[BaseModel]] = {
     "run.event": RunEventNotification,
     "pts.event": PtsEventNotification,
     "sustain.event": SustainEventNotification,
+    "replay.event": ReplayEventNotification,
     "engine.log": EngineLog,
     "engine.status": EngineStatus,
 }

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from ssdprof.analysis.pooled import StoredBins
 from ssdprof.analysis.repeats import pools
 from ssdprof.analysis.spec_choice import drive_environment
 from ssdprof.analysis.spec_comparison import best_comparisons, compare_repeats
@@ -95,7 +96,8 @@ class Analysis:
         a, b = self.summaries(params.a), self.summaries(params.b)
         shown = metric_name(params.metric)
         scale, unit = shown.scale, shown.unit
-        found = compare_groups(a, b, params.metric, confidence=params.confidence, scale=scale, unit=unit)
+        found = compare_groups(a, b, params.metric, confidence=params.confidence, scale=scale, unit=unit,
+                               bins_of=StoredBins(self.store.latency_bins, [*params.a, *params.b]))
         if not found:
             raise WorkloadError.single("b", "-", "no setting was measured in both groups; compare like with like")
         return RunsCompareResult(metric=params.metric, unit=unit, comparisons=[GroupVerdict.of(c) for c in found],

@@ -44,6 +44,7 @@ from ssdprof.app.service.run_queries import RunQueries
 from ssdprof.app.service.runs import Runs
 from ssdprof.app.service.scale_up import ScaleUp
 from ssdprof.app.service.summary import Summaries
+from ssdprof.app.service.trace import Traces
 from ssdprof.fio.runner import detect_fio
 from ssdprof.model.problems import RULES, from_validation
 from ssdprof.model.workload import FieldProblem, Workload, WorkloadError
@@ -76,9 +77,10 @@ class EngineService:
         """The one measurement running in this session, whatever its kind."""
         self._lock = threading.Lock()
         self._handlers: dict[str, Handler] = handlers_of(
-            [self, Runs(self.store), analysis, models, Charts(analysis.summaries, analysis.runs, analysis.library),
+            [self, Runs(self.store), analysis, models, Charts(analysis.summaries, analysis.runs, analysis.library,
+                                                               self.store.latency_bins),
              Hosts(self.store, ssh), RunQueries(self.store), Summaries(self.store, analysis.runs, analysis.library),
-             ScaleUp(analysis.runs), Drives(ssh), Imports(self.store)],
+             ScaleUp(analysis.runs), Drives(ssh), Imports(self.store), Traces()],
             kind_handlers(self.jobs, ctx))
 
     def call(self, method: str, raw_params: Any) -> BaseModel:
