@@ -738,6 +738,13 @@ export interface GroupVerdict {
   drive_state_note: string;
 }
 
+export interface GroupingKey {
+  /** as runs.groups takes it: 'tag interface', 'recorded drive', 'none' */
+  key: string;
+  /** in words: 'interface', 'recorded drive', 'no split' */
+  name: string;
+}
+
 /** What changed on the drive between the snapshots around a run. */
 export interface HealthDelta {
   /** the drive's own count of bytes written */
@@ -1228,12 +1235,20 @@ export interface PredictParams {
   confidence?: number;
   /** judge this run against the model of the others */
   check_run_id?: number | null;
+  /** fit each group of this split apart: 'tag KEY' (e.g. 'tag interface') or a recorded fact ('recorded drive'); '' fits across every split (and says which ones differ) */
+  split_by?: string;
 }
 
 export interface PredictResult {
   metric: string;
   vary: string;
   series: SeriesFit[];
+  /** the split each group of which was fitted apart ('' none) */
+  split_by: string;
+  /** that split in words: 'interface' */
+  split_name: string;
+  /** splits whose groups differ, beyond the one fitted apart: offered to fit apart */
+  splits: SplitInfo[];
 }
 
 export interface PredictionInfo {
@@ -1859,9 +1874,11 @@ export interface RunEventNotification {
 }
 
 export interface RunGroupInfo {
-  /** e.g. 'interface=SATA', 'no interface tag', 'NVMe' */
+  /** the group's value: 'SATA', '3', 'no interface tag', 'NVMe', 'all runs' */
   label: string;
   run_ids: number[];
+  /** settings this group measured that the first group measured too (the first group: its own settings), by the rule Welch's comparison of groups uses */
+  shared_settings: number;
 }
 
 export interface RunIdParams {
@@ -1988,6 +2005,10 @@ export interface RunsCompareParams {
   b: number[];
   metric?: "iops" | "bw_bytes_per_s" | "lat_ns_mean" | "lat_ns_p50" | "lat_ns_p99" | "lat_ns_p99_9";
   confidence?: number;
+  /** group A's name in the verdicts, e.g. 'SATA' */
+  a_label?: string;
+  /** group B's name in the verdicts, e.g. 'PCIe' */
+  b_label?: string;
 }
 
 export interface RunsCompareResult {
@@ -1997,23 +2018,27 @@ export interface RunsCompareResult {
   comparisons: GroupVerdict[];
   /** set when A's and B's latencies are of different kinds */
   latency_note: string;
+  /** the comparisons in one sentence naming both groups: how many settings, where B is higher, where significant */
+  summary: string;
 }
 
 export interface RunsGroupsParams {
   run_ids: number[];
-  /** 'tag KEY' (e.g. 'tag interface'), 'recorded interface' or 'recorded drive'; '' for the first key offered */
+  /** 'tag KEY' (e.g. 'tag interface'), 'recorded interface', 'recorded drive' or 'none' (every run in one group); '' for the engine's choice: the split whose groups measured the most settings in common, else none */
   key?: string;
 }
 
 export interface RunsGroupsResult {
-  /** the key the runs were grouped by (the one asked for, else the first offered) */
+  /** the key the runs were split by (the one asked for, else the engine's choice) */
   key: string;
-  /** the key in words, for titles: 'interface', 'recorded drive' */
+  /** the key in words, for titles: 'interface', 'recorded drive', 'no split' */
   name: string;
-  /** every key the runs can be grouped by: their tags, then recorded facts */
-  keys: string[];
-  /** sorted by label */
+  /** every key the runs can be split by: none, their tags, then recorded facts */
+  keys: GroupingKey[];
+  /** in the order of their values (numbers in order) */
   groups: RunGroupInfo[];
+  /** why the engine chose this key, when it chose */
+  why: string;
 }
 
 export interface RunsListParams {
@@ -2079,6 +2104,10 @@ export interface RunsSelectResult {
   total: number;
   /** the tag keys these runs carry, sorted */
   tag_keys: string[];
+  /** how the search was read, a part each: 'tag study=ceph', '“interface” in a target, device model, engine or source' */
+  understood: string[];
+  /** for each word of the search that is a tag's key or value: the tags it may have meant */
+  offers: SearchOffer[];
 }
 
 export interface ScaleUpArchitecture {
@@ -2303,6 +2332,8 @@ export interface ScalingParams {
   node_link_gbps?: number | null;
   /** clients for the network cap (default: hosts per run) */
   clients?: number | null;
+  /** fit each group of this split apart: 'tag KEY' (e.g. 'tag interface') or a recorded fact ('recorded drive'); '' fits across every split (and says which ones differ) */
+  split_by?: string;
 }
 
 export interface ScalingProjection {
@@ -2321,6 +2352,22 @@ export interface ScalingResult {
   metric: string;
   by: string;
   fits: ScalingFit[];
+  /** the split each group of which was fitted apart ('' none) */
+  split_by: string;
+  /** that split in words: 'interface' */
+  split_name: string;
+  /** splits whose groups differ, beyond the one fitted apart: offered to fit apart */
+  splits: SplitInfo[];
+}
+
+/** A tag offered for a word of a search that names one (a key, or a value), as the search to use. */
+export interface SearchOffer {
+  /** key=value, e.g. 'interface=SATA' */
+  tag: string;
+  /** how many stored runs carry it */
+  runs: number;
+  /** the search with the word replaced by the tag */
+  search: string;
 }
 
 export interface SeriesFit {
@@ -2592,6 +2639,22 @@ export interface SpecsListResult {
   user_spec_ids: string[];
   /** where the user's own spec sheets are saved */
   user_spec_dir: string | null;
+}
+
+/** A split (a tag or recorded fact) whose groups differ at one setting: fitted together, a series mixes them. */
+export interface SplitInfo {
+  /** as split_by takes it: 'tag interface' */
+  key: string;
+  /** in words: 'interface' */
+  name: string;
+  /** the groups' values, e.g. ['PCIe', 'SATA'] */
+  groups: string[];
+  /** settings measured by at least two of the groups */
+  settings: number;
+  /** of those, where a group differs from the first (Welch's t-test) */
+  differing: number;
+  /** the verdict in words, naming the groups */
+  sentence: string;
 }
 
 export type Status = "matched" | "unstated" | "mismatch";

@@ -193,6 +193,12 @@ class RunRecords:
                                 "ORDER BY t.key", params)
         return [str(row[0]) for row in rows]
 
+    def tag_counts(self, word: str) -> list[tuple[str, str, int]]:
+        """Every tag whose key or value is ``word``, with how many runs carry it: (key, value, runs)."""
+        rows = self._db.execute("SELECT key, value, COUNT(*) FROM run_tags WHERE key = ? OR value = ? "
+                                "GROUP BY key, value ORDER BY key, value", (word, word))
+        return [(str(key), str(value), int(count)) for key, value, count in rows]
+
     def people(self) -> tuple[list[str], list[str]]:
         """Every user and every machine that stored runs here, for History's filters."""
         users = [str(r[0]) for r in self._db.execute("SELECT DISTINCT measured_by FROM runs WHERE measured_by != '' "
