@@ -1853,7 +1853,7 @@ export interface ReportResult {
 }
 
 export interface ResumeParams {
-  /** default: the last interrupted sweep */
+  /** default: the caller's own last interrupted sweep; another person's only by its id, and never one running now */
   sweep_id?: number | null;
 }
 
@@ -3100,6 +3100,19 @@ export interface SweepInfo {
   name: string;
   status: "running" | "done" | "cancelled" | "stopped" | "failed";
   runs: number;
+  kind: "sweep" | "pts" | "sustain" | "replay";
+  /** running (a live process holds it), interrupted (its process died or a host was lost: it can be resumed), or how it ended */
+  standing: "running" | "interrupted" | "done" | "cancelled" | "failed";
+  /** who last ran it (login name); '' for sweeps stored before owners were kept */
+  owner: string;
+  /** the machine it last ran on */
+  owner_host: string;
+  /** the process that ran it there */
+  owner_pid: number;
+  /** when that process took it (ISO, the database's clock) */
+  since: string;
+  /** when that process last renewed its lease */
+  renewed_at: string;
 }
 
 export type SweepMode = "one-at-a-time" | "grid";
@@ -3153,7 +3166,7 @@ export interface SweepsResult {
   sweeps: SweepInfo[];
   /** the newest sweep that ended done or cancelled with runs kept: what Results opens */
   last_finished: SweepInfo | null;
-  /** the newest sweep the engine stopped in the middle of (it died, or a host was lost): what sweep.resume continues unasked; null when nothing was interrupted */
+  /** the caller's own newest interrupted sweep (its process died, or a host was lost): what sweep.resume continues unasked; null when none of the caller's was interrupted */
   interrupted: SweepInfo | null;
 }
 
@@ -3576,7 +3589,7 @@ export type NotificationName = keyof Notifications;
 
 export const NOTIFICATION_NAMES = ["run.event", "pts.event", "sustain.event", "replay.event", "engine.log", "engine.status"] as const satisfies readonly NotificationName[];
 
-export const ERROR_CODES = {"parse_error": -32700, "invalid_request": -32600, "method_not_found": -32601, "invalid_params": -32602, "internal_error": -32603, "not_found": -32001, "busy": -32002, "file_not_written": -32093, "engine_gone": -32094, "bridge_missing": -32095, "download_refused": -32096, "http_error": -32097, "token_refused": -32098, "server_unreachable": -32099} as const;
+export const ERROR_CODES = {"parse_error": -32700, "invalid_request": -32600, "method_not_found": -32601, "invalid_params": -32602, "internal_error": -32603, "not_found": -32001, "busy": -32002, "store_error": -32003, "file_not_written": -32093, "engine_gone": -32094, "bridge_missing": -32095, "download_refused": -32096, "http_error": -32097, "token_refused": -32098, "server_unreachable": -32099} as const;
 
 /** Browser mode: the header that carries the per-launch token. */
 export const TOKEN_HEADER = "X-Ssdprof-Token";
@@ -3594,6 +3607,10 @@ export type SweepEnd = (typeof SWEEP_END_VALUES)[number];
 /** Every value of ssdprof.model.status.SweepState, in order. */
 export const SWEEP_STATE_VALUES = ["running", "done", "cancelled", "stopped", "failed"] as const;
 export type SweepState = (typeof SWEEP_STATE_VALUES)[number];
+
+/** Every value of ssdprof.model.status.SweepStanding, in order. */
+export const SWEEP_STANDING_VALUES = ["running", "interrupted", "done", "cancelled", "failed"] as const;
+export type SweepStanding = (typeof SWEEP_STANDING_VALUES)[number];
 
 /** Every value of ssdprof.model.status.SweepKind, in order. */
 export const SWEEP_KIND_VALUES = ["sweep", "pts", "sustain", "replay"] as const;
