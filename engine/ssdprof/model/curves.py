@@ -139,9 +139,12 @@ class Knee(BaseModel):
     """Where latency turns up, named in words by the engine; the renderer and the PDF only show it."""
 
     model_config = ConfigDict(frozen=True)
-    text: str
+    text: str = Field(description="the knee in words, read from the points that kept up with their offered "
+                                   "rate only; or why none is named")
     from_pct: int | None = None
     to_pct: int | None = None
+    saturation: str = Field(default="", description="said when most fixed-rate points saturated: how many, the "
+                                                    "lightest one's offered and achieved IOPS, and why")
 
 
 class SpecReference(BaseModel):
