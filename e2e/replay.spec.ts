@@ -4,22 +4,8 @@
 // (replayed beside recorded p50/p99, the timing kept or not), each figure checked against `replay.get`.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from '@playwright/test';
-import { SCREENSHOTS, expect, test } from './fixtures';
+import { SCREENSHOTS, engineCall, expect, test } from './fixtures';
 
-type Call = (method: string, params: object) => Promise<{ ok: boolean; result: unknown }>;
-
-async function engineCall<T>(page: Page, method: string, params: object): Promise<T> {
-  return page.evaluate(async ([m, p]) => {
-    const bridge = (window as unknown as { ssdprof?: { call: Call } }).ssdprof;
-    if (bridge) return (await bridge.call(m, p)).result;
-    const token = window.sessionStorage.getItem('ssdprof-token') ?? '';
-    const headers = { 'Content-Type': 'application/json', 'X-Ssdprof-Token': token };
-    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: m, params: p });
-    const response = await fetch('/rpc', { method: 'POST', headers, body });
-    return ((await response.json()) as { result: unknown }).result;
-  }, [method, params] as const) as Promise<T>;
-}
 
 /** An MSR-Cambridge trace of two disks over 4 s (filetime ticks, 100 ns), 4 KiB-aligned, made here. */
 function msrTrace(): string {
