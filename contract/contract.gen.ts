@@ -701,6 +701,8 @@ export interface GlanceCell {
   setting: string;
   /** other runs that measured this cell separately; not averaged in */
   separate_run_ids: number[];
+  /** where other runs measured the same setting separately: all its runs as mean ± 95 % CI, the figure pooling them gives (shown beside the one measurement, never instead of it) */
+  all_runs: SettingFigures | null;
 }
 
 export interface GlanceRow {
@@ -1039,9 +1041,12 @@ export interface IssueTiming {
 
 /** Where latency turns up, named in words by the engine; the renderer and the PDF only show it. */
 export interface Knee {
+  /** the knee in words, read from the points that kept up with their offered rate only; or why none is named */
   text: string;
   from_pct: number | null;
   to_pct: number | null;
+  /** said when most fixed-rate points saturated: how many, the lightest one's offered and achieved IOPS, and why */
+  saturation: string;
 }
 
 /** One direction's latency as recorded in the trace and as replayed (total latency, from bins). */
@@ -1135,7 +1140,7 @@ export type NoCurveParams = Record<string, never>;
 export type NoParams = Record<string, never>;
 
 export interface ObservationInfo {
-  /** qd_knee, qd_still_rising, read_write_gap, random_sequential_gap, above_interface_limit, network_bound, cpu_bound or shared_limit */
+  /** qd_knee, qd_still_rising, qd_within_spread, read_write_gap, random_sequential_gap, above_interface_limit, network_bound, cpu_bound or shared_limit */
   code: string;
   severity: "info" | "warning";
   message: string;
@@ -1660,9 +1665,10 @@ export interface RecoveryRow {
   recovered_bytes: number | null;
   /** recovered_bytes as % of the cache */
   recovered_pct: number | null;
-  /** mean speed of that fast part */
+  /** that fast part's speed: its bytes over the time it took */
   fast_bw_bytes_per_s: number | null;
-  bw_mean_bytes_per_s: number | null;
+  /** the write's bytes over its time */
+  bw_bytes_per_s: number | null;
   samples: SustainSample[];
 }
 
@@ -1906,7 +1912,7 @@ export interface ReportResult {
 }
 
 export interface ResumeParams {
-  /** default: the last interrupted sweep */
+  /** default: the caller's own last interrupted sweep; another person's only by its id, and never one running now */
   sweep_id?: number | null;
 }
 
@@ -2451,6 +2457,20 @@ export interface SeriesFit {
   check: CheckInfo | null;
 }
 
+/** Every run of one setting, separate measurements too, as mean ± half the 95 % CI (Student's t). */
+export interface SettingFigures {
+  /** which run the cell shows, and what all the setting's runs give, in words */
+  sentence: string;
+  /** runs of the setting */
+  n: number;
+  iops: number;
+  iops_half_width: number;
+  bw_bytes_per_s: number;
+  bw_half_width: number;
+  lat_ns_mean: number | null;
+  lat_half_width: number | null;
+}
+
 export type Severity = "info" | "warning" | "error";
 
 /** How many reads and writes had one access size. */
@@ -2791,7 +2811,9 @@ export interface SustainDrop {
   /** bytes written when speed fell */
   at_bytes: number;
   at_s: number;
+  /** the phase before's speed (its bytes over its time) */
   before_bw_bytes_per_s: number;
+  /** the phase after's speed (its bytes over its time) */
   after_bw_bytes_per_s: number;
   /** how far it fell, % of the speed before */
   drop_pct: number;
@@ -2902,13 +2924,14 @@ export interface SustainPhase {
   start_bytes: number;
   /** bytes written during it */
   bytes_written: number;
-  bw_mean_bytes_per_s: number;
+  /** its speed: the bytes written during it over its duration */
+  bw_bytes_per_s: number;
   /** standard deviation of its per-second speeds */
   bw_sd_bytes_per_s: number;
   lat_ns_mean: number | null;
   lat_ns_sd: number | null;
-  /** mean of its per-second p99s */
-  lat_ns_p99_mean: number | null;
+  /** the median of its seconds' p99s (each second's from that second's bins): per-second samples keep no bins, so a p99 of all the phase's I/Os is not to be had, and a mean of percentiles is none */
+  lat_ns_p99_second_median: number | null;
 }
 
 export interface SustainReportParams {
@@ -2958,6 +2981,8 @@ export interface SustainResult {
   fill_run_id: number | null;
   fill_seconds: number;
   fill_bytes: number;
+  /** the fill's speed: its bytes over its seconds (fio's own count and time) */
+  fill_bw_bytes_per_s: number | null;
   /** the fill, per second */
   samples: SustainSample[];
   per_gib: GibSample[];
@@ -2983,7 +3008,10 @@ export interface SustainSample {
   bw_bytes_per_s: number;
   /** total latency, mean over the second */
   lat_ns_mean: number | null;
+  /** the second's p99 (on several hosts, the slowest host's) */
   lat_ns_p99: number | null;
+  /** the time its rate covers, ending at elapsed_s (the first: fio's I/O time, short of the second by the job's start); null: a second */
+  interval_s: number | null;
 }
 
 /** One second of the write under way: drawn live against bytes written. */
@@ -3068,7 +3096,7 @@ export interface SustainVerdict {
   before_bw_bytes_per_s: number | null;
   /** the phase right after the first drop */
   after_bw_bytes_per_s: number | null;
-  /** the last phase's mean: the speed the drive holds */
+  /** the last phase's speed (its bytes over its time): the speed the drive holds; with no cliff, the whole fill's bytes over its time */
   sustained_bw_bytes_per_s: number | null;
   /** before / after the first drop */
   ratio: number | null;
@@ -3131,6 +3159,19 @@ export interface SweepInfo {
   name: string;
   status: "running" | "done" | "cancelled" | "stopped" | "failed";
   runs: number;
+  kind: "sweep" | "pts" | "sustain" | "replay";
+  /** running (a live process holds it), interrupted (its process died or a host was lost: it can be resumed), or how it ended */
+  standing: "running" | "interrupted" | "done" | "cancelled" | "failed";
+  /** who last ran it (login name); '' for sweeps stored before owners were kept */
+  owner: string;
+  /** the machine it last ran on */
+  owner_host: string;
+  /** the process that ran it there */
+  owner_pid: number;
+  /** when that process took it (ISO, the database's clock) */
+  since: string;
+  /** when that process last renewed its lease */
+  renewed_at: string;
 }
 
 export type SweepMode = "one-at-a-time" | "grid";
@@ -3184,7 +3225,7 @@ export interface SweepsResult {
   sweeps: SweepInfo[];
   /** the newest sweep that ended done or cancelled with runs kept: what Results opens */
   last_finished: SweepInfo | null;
-  /** the newest sweep the engine stopped in the middle of (it died, or a host was lost): what sweep.resume continues unasked; null when nothing was interrupted */
+  /** the caller's own newest interrupted sweep (its process died, or a host was lost): what sweep.resume continues unasked; null when none of the caller's was interrupted */
   interrupted: SweepInfo | null;
 }
 
@@ -3607,7 +3648,7 @@ export type NotificationName = keyof Notifications;
 
 export const NOTIFICATION_NAMES = ["run.event", "pts.event", "sustain.event", "replay.event", "engine.log", "engine.status"] as const satisfies readonly NotificationName[];
 
-export const ERROR_CODES = {"parse_error": -32700, "invalid_request": -32600, "method_not_found": -32601, "invalid_params": -32602, "internal_error": -32603, "not_found": -32001, "busy": -32002, "file_not_written": -32093, "engine_gone": -32094, "bridge_missing": -32095, "download_refused": -32096, "http_error": -32097, "token_refused": -32098, "server_unreachable": -32099} as const;
+export const ERROR_CODES = {"parse_error": -32700, "invalid_request": -32600, "method_not_found": -32601, "invalid_params": -32602, "internal_error": -32603, "not_found": -32001, "busy": -32002, "store_error": -32003, "file_not_written": -32093, "engine_gone": -32094, "bridge_missing": -32095, "download_refused": -32096, "http_error": -32097, "token_refused": -32098, "server_unreachable": -32099} as const;
 
 /** Browser mode: the header that carries the per-launch token. */
 export const TOKEN_HEADER = "X-Ssdprof-Token";
@@ -3625,6 +3666,10 @@ export type SweepEnd = (typeof SWEEP_END_VALUES)[number];
 /** Every value of ssdprof.model.status.SweepState, in order. */
 export const SWEEP_STATE_VALUES = ["running", "done", "cancelled", "stopped", "failed"] as const;
 export type SweepState = (typeof SWEEP_STATE_VALUES)[number];
+
+/** Every value of ssdprof.model.status.SweepStanding, in order. */
+export const SWEEP_STANDING_VALUES = ["running", "interrupted", "done", "cancelled", "failed"] as const;
+export type SweepStanding = (typeof SWEEP_STANDING_VALUES)[number];
 
 /** Every value of ssdprof.model.status.SweepKind, in order. */
 export const SWEEP_KIND_VALUES = ["sweep", "pts", "sustain", "replay"] as const;

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import getpass
 import socket
-import uuid
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from dataclasses import replace
@@ -86,10 +85,6 @@ class RunRecords:
             return result
         user, machine = who_and_where()
         return result.model_copy(update={"measured_by": user, "measured_on": machine})
-
-    def add_run(self, result: RunResult, point_index: int | None = None, uid: str | None = None) -> RunResult:
-        """Commit one finished point; returns it with its id (and who measured it, where)."""
-        return self._insert_run(self._stamped(result), uid or uuid.uuid4().hex, point_index)
 
     def stored_uids(self, uids: Sequence[str]) -> dict[str, int]:
         """Which of these run keys are stored already, and as which run."""

@@ -236,7 +236,8 @@ class ObserveParams(Params):
 
 
 class ObservationInfo(Result):
-    code: str = Field(description="qd_knee, qd_still_rising, read_write_gap, random_sequential_gap, above_interface_limit, "
+    code: str = Field(description="qd_knee, qd_still_rising, qd_within_spread, read_write_gap, random_sequential_gap, "
+                                  "above_interface_limit, "
                                   "network_bound, cpu_bound or shared_limit")
     severity: Literal["info", "warning"]
     message: str
