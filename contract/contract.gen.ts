@@ -871,6 +871,21 @@ export interface HostProbeInfo {
 
 /** One SSH host's part of a replay beside what it was given to play (the whole part, or its share of a split one, as recorded): counts and bytes each way, latency from its own bins, its span and its IOPS over time. */
 export interface HostReplay {
+  /** the replay's start to the last I/O given, as recorded */
+  recorded_span_s: number;
+  /** how long the replay ran (fio's own job time) */
+  replayed_span_s: number | null;
+  /** replayed against recorded span, as recorded only */
+  span_change_pct: number | null;
+  /** whether the target kept the recorded timing, in words */
+  timing_sentence: string;
+  read_io_count: number;
+  write_io_count: number;
+  read_io_bytes: number;
+  write_io_bytes: number;
+  latency: LatencyBeside[];
+  /** IOPS over time, replayed beside recorded */
+  rates: RateStep[];
   host: string;
   error: string | null;
   /** the file or device it replayed on */
@@ -879,18 +894,6 @@ export interface HostReplay {
   recorded_write_count: number;
   recorded_read_bytes: number;
   recorded_write_bytes: number;
-  read_io_count: number;
-  write_io_count: number;
-  read_io_bytes: number;
-  write_io_bytes: number;
-  /** the replay's start to this host's last I/O, as recorded */
-  recorded_span_s: number;
-  replayed_span_s: number | null;
-  span_change_pct: number | null;
-  timing_sentence: string;
-  latency: LatencyBeside[];
-  /** this host's IOPS over time beside its recorded share */
-  rates: RateStep[];
 }
 
 export interface HostResult {
@@ -1798,6 +1801,21 @@ export interface ReplayRequest {
 
 /** A stored replay read back. */
 export interface ReplayResult {
+  /** the replay's start to the last I/O given, as recorded */
+  recorded_span_s: number;
+  /** how long the replay ran (fio's own job time) */
+  replayed_span_s: number | null;
+  /** replayed against recorded span, as recorded only */
+  span_change_pct: number | null;
+  /** whether the target kept the recorded timing, in words */
+  timing_sentence: string;
+  read_io_count: number;
+  write_io_count: number;
+  read_io_bytes: number;
+  write_io_bytes: number;
+  latency: LatencyBeside[];
+  /** IOPS over time, replayed beside recorded */
+  rates: RateStep[];
   id: number;
   created_at: string;
   name: string;
@@ -1812,25 +1830,10 @@ export interface ReplayResult {
   label: string;
   target: string;
   engine: string;
-  /** the replayed part's first to last I/O, as recorded */
-  recorded_span_s: number;
-  /** how long the replay ran (fio's own job time) */
-  replayed_span_s: number | null;
-  /** replayed against recorded span, as recorded only */
-  span_change_pct: number | null;
-  /** whether the target kept the recorded timing, in words */
-  timing_sentence: string;
   read_iops: number;
   write_iops: number;
   read_bw_bytes_per_s: number;
   write_bw_bytes_per_s: number;
-  read_io_count: number;
-  write_io_count: number;
-  read_io_bytes: number;
-  write_io_bytes: number;
-  latency: LatencyBeside[];
-  /** IOPS over time, replayed beside recorded */
-  rates: RateStep[];
   /** seconds per step of ``rates`` */
   rate_step_s: number;
   warnings: ValidityWarning[];

@@ -11,7 +11,7 @@ from ssdprof.model.replay import HostsMode, ReplaySpec
 from ssdprof.model.results import ValidityWarning
 from ssdprof.model.status import SweepState
 
-__all__ = ["CdfPoint", "HostReplay", "LatencyBeside", "RateStep", "ReplayInfo", "ReplayResult"]
+__all__ = ["CdfPoint", "HostReplay", "LatencyBeside", "RateStep", "ReplayInfo", "ReplayResult", "ReplayedPart"]
 
 
 class CdfPoint(BaseModel):
@@ -51,11 +51,26 @@ class RateStep(BaseModel):
     replayed_write_iops: float | None = None
 
 
-class HostReplay(BaseModel):
+class ReplayedPart(BaseModel):
+    """What a replay (or one host's part of it) did beside what it was given as recorded."""
+
+    model_config = ConfigDict(frozen=True)
+    recorded_span_s: float = Field(description="the replay's start to the last I/O given, as recorded")
+    replayed_span_s: float | None = Field(default=None, description="how long the replay ran (fio's own job time)")
+    span_change_pct: float | None = Field(default=None, description="replayed against recorded span, as recorded only")
+    timing_sentence: str = Field(default="", description="whether the target kept the recorded timing, in words")
+    read_io_count: int = 0
+    write_io_count: int = 0
+    read_io_bytes: int = 0
+    write_io_bytes: int = 0
+    latency: list[LatencyBeside] = Field(default_factory=list)
+    rates: list[RateStep] = Field(default_factory=list, description="IOPS over time, replayed beside recorded")
+
+
+class HostReplay(ReplayedPart):
     """One SSH host's part of a replay beside what it was given to play (the whole part, or its share of a split one,
     as recorded): counts and bytes each way, latency from its own bins, its span and its IOPS over time."""
 
-    model_config = ConfigDict(frozen=True)
     host: str
     error: str | None = None
     target: str = Field(default="", description="the file or device it replayed on")
@@ -63,22 +78,11 @@ class HostReplay(BaseModel):
     recorded_write_count: int = 0
     recorded_read_bytes: int = 0
     recorded_write_bytes: int = 0
-    read_io_count: int = 0
-    write_io_count: int = 0
-    read_io_bytes: int = 0
-    write_io_bytes: int = 0
-    recorded_span_s: float = Field(description="the replay's start to this host's last I/O, as recorded")
-    replayed_span_s: float | None = None
-    span_change_pct: float | None = None
-    timing_sentence: str = ""
-    latency: list[LatencyBeside] = Field(default_factory=list)
-    rates: list[RateStep] = Field(default_factory=list, description="this host's IOPS over time beside its recorded share")
 
 
-class ReplayResult(BaseModel):
+class ReplayResult(ReplayedPart):
     """A stored replay read back."""
 
-    model_config = ConfigDict(frozen=True)
     id: int
     created_at: str = ""
     name: str = ""
@@ -92,20 +96,10 @@ class ReplayResult(BaseModel):
     label: str = Field(description="e.g. 'hm_1.csv as recorded, 16 lanes, on /dev/nvme0n1'")
     target: str = ""
     engine: str = ""
-    recorded_span_s: float = Field(description="the replayed part's first to last I/O, as recorded")
-    replayed_span_s: float | None = Field(default=None, description="how long the replay ran (fio's own job time)")
-    span_change_pct: float | None = Field(default=None, description="replayed against recorded span, as recorded only")
-    timing_sentence: str = Field(default="", description="whether the target kept the recorded timing, in words")
     read_iops: float = 0.0
     write_iops: float = 0.0
     read_bw_bytes_per_s: float = 0.0
     write_bw_bytes_per_s: float = 0.0
-    read_io_count: int = 0
-    write_io_count: int = 0
-    read_io_bytes: int = 0
-    write_io_bytes: int = 0
-    latency: list[LatencyBeside] = Field(default_factory=list)
-    rates: list[RateStep] = Field(default_factory=list, description="IOPS over time, replayed beside recorded")
     rate_step_s: int = Field(default=1, description="seconds per step of ``rates``")
     warnings: list[ValidityWarning] = Field(default_factory=list)
     hosts_mode: HostsMode | None = Field(default=None, description="on SSH hosts: the whole trace on each, or split; "
