@@ -44,6 +44,13 @@ export interface Caveat {
   run_ids: number[];
 }
 
+/** A share of I/Os at or below a latency (a bin's midpoint). */
+export interface CdfPoint {
+  latency_ns: number;
+  /** 0 to 1 */
+  share: number;
+}
+
 export interface CephOsdHost {
   /** the host bucket's name in the CRUSH map */
   name: string;
@@ -694,6 +701,8 @@ export interface GlanceCell {
   setting: string;
   /** other runs that measured this cell separately; not averaged in */
   separate_run_ids: number[];
+  /** where other runs measured the same setting separately: all its runs as mean ± 95 % CI, the figure pooling them gives (shown beside the one measurement, never instead of it) */
+  all_runs: SettingFigures | null;
 }
 
 export interface GlanceRow {
@@ -729,6 +738,13 @@ export interface GroupVerdict {
   verdict: string;
   /** set when A and B were taken in different drive states (fresh, preconditioned, steady) */
   drive_state_note: string;
+}
+
+export interface GroupingKey {
+  /** as runs.groups takes it: 'tag interface', 'recorded drive', 'none' */
+  key: string;
+  /** in words: 'interface', 'recorded drive', 'no split' */
+  name: string;
 }
 
 /** What changed on the drive between the snapshots around a run. */
@@ -986,9 +1002,12 @@ export interface IssueTiming {
 
 /** Where latency turns up, named in words by the engine; the renderer and the PDF only show it. */
 export interface Knee {
+  /** the knee in words, read from the points that kept up with their offered rate only; or why none is named */
   text: string;
   from_pct: number | null;
   to_pct: number | null;
+  /** said when most fixed-rate points saturated: how many, the lightest one's offered and achieved IOPS, and why */
+  saturation: string;
 }
 
 /** One direction's latency as recorded in the trace and as replayed (total latency, from bins). */
@@ -1003,9 +1022,9 @@ export interface LatencyBeside {
   replayed_p99_ns: number | null;
   recorded_mean_ns: number | null;
   replayed_mean_ns: number | null;
-  /** (latency ns, share of I/Os at or below it), from bins */
-  recorded_cdf: unknown[][];
-  replayed_cdf: unknown[][];
+  /** the recorded distribution, from bins */
+  recorded_cdf: CdfPoint[];
+  replayed_cdf: CdfPoint[];
 }
 
 /** A latency in nanoseconds with its percentiles, from histogram bins where there are any. */
@@ -1082,7 +1101,7 @@ export type NoCurveParams = Record<string, never>;
 export type NoParams = Record<string, never>;
 
 export interface ObservationInfo {
-  /** qd_knee, qd_still_rising, read_write_gap, random_sequential_gap, above_interface_limit, network_bound, cpu_bound or shared_limit */
+  /** qd_knee, qd_still_rising, qd_within_spread, read_write_gap, random_sequential_gap, above_interface_limit, network_bound, cpu_bound or shared_limit */
   code: string;
   severity: "info" | "warning";
   message: string;
@@ -1221,12 +1240,20 @@ export interface PredictParams {
   confidence?: number;
   /** judge this run against the model of the others */
   check_run_id?: number | null;
+  /** fit each group of this split apart: 'tag KEY' (e.g. 'tag interface') or a recorded fact ('recorded drive'); '' fits across every split (and says which ones differ) */
+  split_by?: string;
 }
 
 export interface PredictResult {
   metric: string;
   vary: string;
   series: SeriesFit[];
+  /** the split each group of which was fitted apart ('' none) */
+  split_by: string;
+  /** that split in words: 'interface' */
+  split_name: string;
+  /** splits whose groups differ, beyond the one fitted apart: offered to fit apart */
+  splits: SplitInfo[];
 }
 
 export interface PredictionInfo {
@@ -1599,9 +1626,10 @@ export interface RecoveryRow {
   recovered_bytes: number | null;
   /** recovered_bytes as % of the cache */
   recovered_pct: number | null;
-  /** mean speed of that fast part */
+  /** that fast part's speed: its bytes over the time it took */
   fast_bw_bytes_per_s: number | null;
-  bw_mean_bytes_per_s: number | null;
+  /** the write's bytes over its time */
+  bw_bytes_per_s: number | null;
   samples: SustainSample[];
 }
 
@@ -1825,7 +1853,7 @@ export interface ReportResult {
 }
 
 export interface ResumeParams {
-  /** default: the last interrupted sweep */
+  /** default: the caller's own last interrupted sweep; another person's only by its id, and never one running now */
   sweep_id?: number | null;
 }
 
@@ -1852,9 +1880,11 @@ export interface RunEventNotification {
 }
 
 export interface RunGroupInfo {
-  /** e.g. 'interface=SATA', 'no interface tag', 'NVMe' */
+  /** the group's value: 'SATA', '3', 'no interface tag', 'NVMe', 'all runs' */
   label: string;
   run_ids: number[];
+  /** settings this group measured that the first group measured too (the first group: its own settings), by the rule Welch's comparison of groups uses */
+  shared_settings: number;
 }
 
 export interface RunIdParams {
@@ -1981,6 +2011,10 @@ export interface RunsCompareParams {
   b: number[];
   metric?: "iops" | "bw_bytes_per_s" | "lat_ns_mean" | "lat_ns_p50" | "lat_ns_p99" | "lat_ns_p99_9";
   confidence?: number;
+  /** group A's name in the verdicts, e.g. 'SATA' */
+  a_label?: string;
+  /** group B's name in the verdicts, e.g. 'PCIe' */
+  b_label?: string;
 }
 
 export interface RunsCompareResult {
@@ -1990,23 +2024,27 @@ export interface RunsCompareResult {
   comparisons: GroupVerdict[];
   /** set when A's and B's latencies are of different kinds */
   latency_note: string;
+  /** the comparisons in one sentence naming both groups: how many settings, where B is higher, where significant */
+  summary: string;
 }
 
 export interface RunsGroupsParams {
   run_ids: number[];
-  /** 'tag KEY' (e.g. 'tag interface'), 'recorded interface' or 'recorded drive'; '' for the first key offered */
+  /** 'tag KEY' (e.g. 'tag interface'), 'recorded interface', 'recorded drive' or 'none' (every run in one group); '' for the engine's choice: the split whose groups measured the most settings in common, else none */
   key?: string;
 }
 
 export interface RunsGroupsResult {
-  /** the key the runs were grouped by (the one asked for, else the first offered) */
+  /** the key the runs were split by (the one asked for, else the engine's choice) */
   key: string;
-  /** the key in words, for titles: 'interface', 'recorded drive' */
+  /** the key in words, for titles: 'interface', 'recorded drive', 'no split' */
   name: string;
-  /** every key the runs can be grouped by: their tags, then recorded facts */
-  keys: string[];
-  /** sorted by label */
+  /** every key the runs can be split by: none, their tags, then recorded facts */
+  keys: GroupingKey[];
+  /** in the order of their values (numbers in order) */
   groups: RunGroupInfo[];
+  /** why the engine chose this key, when it chose */
+  why: string;
 }
 
 export interface RunsListParams {
@@ -2072,6 +2110,10 @@ export interface RunsSelectResult {
   total: number;
   /** the tag keys these runs carry, sorted */
   tag_keys: string[];
+  /** how the search was read, a part each: 'tag study=ceph', '“interface” in a target, device model, engine or source' */
+  understood: string[];
+  /** for each word of the search that is a tag's key or value: the tags it may have meant */
+  offers: SearchOffer[];
 }
 
 export interface ScaleUpArchitecture {
@@ -2296,6 +2338,8 @@ export interface ScalingParams {
   node_link_gbps?: number | null;
   /** clients for the network cap (default: hosts per run) */
   clients?: number | null;
+  /** fit each group of this split apart: 'tag KEY' (e.g. 'tag interface') or a recorded fact ('recorded drive'); '' fits across every split (and says which ones differ) */
+  split_by?: string;
 }
 
 export interface ScalingProjection {
@@ -2314,6 +2358,22 @@ export interface ScalingResult {
   metric: string;
   by: string;
   fits: ScalingFit[];
+  /** the split each group of which was fitted apart ('' none) */
+  split_by: string;
+  /** that split in words: 'interface' */
+  split_name: string;
+  /** splits whose groups differ, beyond the one fitted apart: offered to fit apart */
+  splits: SplitInfo[];
+}
+
+/** A tag offered for a word of a search that names one (a key, or a value), as the search to use. */
+export interface SearchOffer {
+  /** key=value, e.g. 'interface=SATA' */
+  tag: string;
+  /** how many stored runs carry it */
+  runs: number;
+  /** the search with the word replaced by the tag */
+  search: string;
 }
 
 export interface SeriesFit {
@@ -2336,6 +2396,20 @@ export interface SeriesFit {
   curve: ssdprof__app__contract__analysis__CurvePoint[];
   predictions: PredictionInfo[];
   check: CheckInfo | null;
+}
+
+/** Every run of one setting, separate measurements too, as mean ± half the 95 % CI (Student's t). */
+export interface SettingFigures {
+  /** which run the cell shows, and what all the setting's runs give, in words */
+  sentence: string;
+  /** runs of the setting */
+  n: number;
+  iops: number;
+  iops_half_width: number;
+  bw_bytes_per_s: number;
+  bw_half_width: number;
+  lat_ns_mean: number | null;
+  lat_half_width: number | null;
 }
 
 export type Severity = "info" | "warning" | "error";
@@ -2587,6 +2661,22 @@ export interface SpecsListResult {
   user_spec_dir: string | null;
 }
 
+/** A split (a tag or recorded fact) whose groups differ at one setting: fitted together, a series mixes them. */
+export interface SplitInfo {
+  /** as split_by takes it: 'tag interface' */
+  key: string;
+  /** in words: 'interface' */
+  name: string;
+  /** the groups' values, e.g. ['PCIe', 'SATA'] */
+  groups: string[];
+  /** settings measured by at least two of the groups */
+  settings: number;
+  /** of those, where a group differs from the first (Welch's t-test) */
+  differing: number;
+  /** the verdict in words, naming the groups */
+  sentence: string;
+}
+
 export type Status = "matched" | "unstated" | "mismatch";
 
 /** The PTS rule applied to one tracking variable's round values (``analysis.steady_state``).  Excursions and limits are in the tracking variable's unit: ``data_excursion`` = max - min over the window, ``data_limit`` = data_limit_pct of the window's mean; ``slope_excursion`` = how much the least-squares line changes across the window (|slope| x (window - 1)), ``slope_limit`` = slope_limit_pct of the mean. */
@@ -2662,7 +2752,9 @@ export interface SustainDrop {
   /** bytes written when speed fell */
   at_bytes: number;
   at_s: number;
+  /** the phase before's speed (its bytes over its time) */
   before_bw_bytes_per_s: number;
+  /** the phase after's speed (its bytes over its time) */
   after_bw_bytes_per_s: number;
   /** how far it fell, % of the speed before */
   drop_pct: number;
@@ -2773,13 +2865,14 @@ export interface SustainPhase {
   start_bytes: number;
   /** bytes written during it */
   bytes_written: number;
-  bw_mean_bytes_per_s: number;
+  /** its speed: the bytes written during it over its duration */
+  bw_bytes_per_s: number;
   /** standard deviation of its per-second speeds */
   bw_sd_bytes_per_s: number;
   lat_ns_mean: number | null;
   lat_ns_sd: number | null;
-  /** mean of its per-second p99s */
-  lat_ns_p99_mean: number | null;
+  /** the median of its seconds' p99s (each second's from that second's bins): per-second samples keep no bins, so a p99 of all the phase's I/Os is not to be had, and a mean of percentiles is none */
+  lat_ns_p99_second_median: number | null;
 }
 
 export interface SustainReportParams {
@@ -2829,6 +2922,8 @@ export interface SustainResult {
   fill_run_id: number | null;
   fill_seconds: number;
   fill_bytes: number;
+  /** the fill's speed: its bytes over its seconds (fio's own count and time) */
+  fill_bw_bytes_per_s: number | null;
   /** the fill, per second */
   samples: SustainSample[];
   per_gib: GibSample[];
@@ -2854,7 +2949,10 @@ export interface SustainSample {
   bw_bytes_per_s: number;
   /** total latency, mean over the second */
   lat_ns_mean: number | null;
+  /** the second's p99 (on several hosts, the slowest host's) */
   lat_ns_p99: number | null;
+  /** the time its rate covers, ending at elapsed_s (the first: fio's I/O time, short of the second by the job's start); null: a second */
+  interval_s: number | null;
 }
 
 /** One second of the write under way: drawn live against bytes written. */
@@ -2939,7 +3037,7 @@ export interface SustainVerdict {
   before_bw_bytes_per_s: number | null;
   /** the phase right after the first drop */
   after_bw_bytes_per_s: number | null;
-  /** the last phase's mean: the speed the drive holds */
+  /** the last phase's speed (its bytes over its time): the speed the drive holds; with no cliff, the whole fill's bytes over its time */
   sustained_bw_bytes_per_s: number | null;
   /** before / after the first drop */
   ratio: number | null;
@@ -3002,6 +3100,19 @@ export interface SweepInfo {
   name: string;
   status: "running" | "done" | "cancelled" | "stopped" | "failed";
   runs: number;
+  kind: "sweep" | "pts" | "sustain" | "replay";
+  /** running (a live process holds it), interrupted (its process died or a host was lost: it can be resumed), or how it ended */
+  standing: "running" | "interrupted" | "done" | "cancelled" | "failed";
+  /** who last ran it (login name); '' for sweeps stored before owners were kept */
+  owner: string;
+  /** the machine it last ran on */
+  owner_host: string;
+  /** the process that ran it there */
+  owner_pid: number;
+  /** when that process took it (ISO, the database's clock) */
+  since: string;
+  /** when that process last renewed its lease */
+  renewed_at: string;
 }
 
 export type SweepMode = "one-at-a-time" | "grid";
@@ -3055,7 +3166,7 @@ export interface SweepsResult {
   sweeps: SweepInfo[];
   /** the newest sweep that ended done or cancelled with runs kept: what Results opens */
   last_finished: SweepInfo | null;
-  /** the newest sweep the engine stopped in the middle of (it died, or a host was lost): what sweep.resume continues unasked; null when nothing was interrupted */
+  /** the caller's own newest interrupted sweep (its process died, or a host was lost): what sweep.resume continues unasked; null when none of the caller's was interrupted */
   interrupted: SweepInfo | null;
 }
 
@@ -3478,7 +3589,7 @@ export type NotificationName = keyof Notifications;
 
 export const NOTIFICATION_NAMES = ["run.event", "pts.event", "sustain.event", "replay.event", "engine.log", "engine.status"] as const satisfies readonly NotificationName[];
 
-export const ERROR_CODES = {"parse_error": -32700, "invalid_request": -32600, "method_not_found": -32601, "invalid_params": -32602, "internal_error": -32603, "not_found": -32001, "busy": -32002, "file_not_written": -32093, "engine_gone": -32094, "bridge_missing": -32095, "download_refused": -32096, "http_error": -32097, "token_refused": -32098, "server_unreachable": -32099} as const;
+export const ERROR_CODES = {"parse_error": -32700, "invalid_request": -32600, "method_not_found": -32601, "invalid_params": -32602, "internal_error": -32603, "not_found": -32001, "busy": -32002, "store_error": -32003, "file_not_written": -32093, "engine_gone": -32094, "bridge_missing": -32095, "download_refused": -32096, "http_error": -32097, "token_refused": -32098, "server_unreachable": -32099} as const;
 
 /** Browser mode: the header that carries the per-launch token. */
 export const TOKEN_HEADER = "X-Ssdprof-Token";
@@ -3496,6 +3607,10 @@ export type SweepEnd = (typeof SWEEP_END_VALUES)[number];
 /** Every value of ssdprof.model.status.SweepState, in order. */
 export const SWEEP_STATE_VALUES = ["running", "done", "cancelled", "stopped", "failed"] as const;
 export type SweepState = (typeof SWEEP_STATE_VALUES)[number];
+
+/** Every value of ssdprof.model.status.SweepStanding, in order. */
+export const SWEEP_STANDING_VALUES = ["running", "interrupted", "done", "cancelled", "failed"] as const;
+export type SweepStanding = (typeof SWEEP_STANDING_VALUES)[number];
 
 /** Every value of ssdprof.model.status.SweepKind, in order. */
 export const SWEEP_KIND_VALUES = ["sweep", "pts", "sustain", "replay"] as const;

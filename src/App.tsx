@@ -14,6 +14,7 @@ import { Pts } from './views/Pts';
 import { Results } from './views/Results';
 import { Specs } from './views/Specs';
 import { Sustain } from './views/Sustain';
+import { Replay } from './views/Replay';
 
 const VIEWS = [
   { id: 'designer', label: 'Designer' },
@@ -23,6 +24,7 @@ const VIEWS = [
   { id: 'models', label: 'Models' },
   { id: 'curves', label: 'Curves' },
   { id: 'sustain', label: 'Sustained writes' },
+  { id: 'replay', label: 'Trace replay' },
   { id: 'history', label: 'History' },
   { id: 'hosts', label: 'Hosts' },
   { id: 'specs', label: 'Spec sheets' },
@@ -147,6 +149,7 @@ export function App() {
         )}
         {view === 'pts' && <Pts busy={live.status === 'running'} />}
         {view === 'sustain' && <Sustain busy={live.status === 'running'} />}
+        {view === 'replay' && <Replay busy={live.status === 'running'} />}
         {view === 'models' && <Models open={results} />}
         {view === 'hosts' && <Hosts />}
         {view === 'specs' && <Specs />}

@@ -6,6 +6,7 @@ import { EngineError, useEngine, useEngineQuery, type RunResult, type RunsQuery 
 import { formatIops } from '../lib/units';
 import { useSettled } from '../lib/use-settled';
 import { HistoryImport } from './HistoryImport';
+import { SweepsTable } from './SweepsTable';
 
 interface Props {
   onOpen: (title: string, runs: RunResult[]) => void;
@@ -119,6 +120,7 @@ export function History({ onOpen }: Props) {
           </select></div>
       </form>
       {shown && <p role="alert" className="error">{shown}</p>}
+      <SweepsTable onOpenSweep={(id) => void openSweep(id)} />
       {rows !== null && rows.length === 0 && (
         <p className="empty">{filtered ? 'No runs match these filters; clear them to see everything.' : 'No runs stored yet. Finished points appear here as they complete.'}</p>
       )}

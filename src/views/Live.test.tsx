@@ -7,6 +7,7 @@ import { idle, liveReducer } from '../state/live';
 import { fullRun } from '../test/fixtures';
 import { formatLatencyNs } from '../lib/units';
 import { Live } from './Live';
+import { sweepInfo } from '../test/sweep-info';
 
 // Chart.js draws on a canvas the test DOM lacks: a stand-in keeps each configuration it is given.
 const drawn = vi.hoisted(() => [] as ChartConfiguration[]);
@@ -77,7 +78,7 @@ describe('Live', () => {
 
   it('offers to resume the sweep the engine says was interrupted, by its id', async () => {
     const onResume = vi.fn();
-    render(<Live state={idle} {...noop} onResume={onResume} interrupted={{ id: 7, created_at: '', name: 'student', status: 'running', runs: 4 }} />);
+    render(<Live state={idle} {...noop} onResume={onResume} interrupted={sweepInfo({ id: 7, name: 'student', status: 'running', runs: 4 })} />);
     expect(screen.getByTestId('interrupted').textContent).toContain('Sweep 7 (student) was interrupted: 4 finished point(s)');
     await userEvent.click(screen.getByRole('button', { name: 'Resume the last interrupted sweep' }));
     expect(onResume).toHaveBeenCalledWith(7);

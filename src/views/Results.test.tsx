@@ -7,6 +7,7 @@ import { fakeEngine } from '../test/fake-engine';
 import { chartCase, chartHandlers, fullRun, studentRuns } from '../test/fixtures';
 import { renderWith } from '../test/render';
 import { Results } from './Results';
+import { sweepInfo } from '../test/sweep-info';
 
 function chartPoints(title: string): string[] {
   const table = screen.getByRole('table', { name: title });
@@ -156,7 +157,7 @@ describe('Results', () => {
   it('opens the last finished sweep the engine names when it starts with no runs, as after a reload', async () => {
     const fake = fakeEngine({
       'sweeps.list': () => ({ sweeps: [], interrupted: null,
-        last_finished: { id: 9, created_at: '', name: 'student', status: 'done', runs: studentRuns.length } }),
+        last_finished: sweepInfo({ id: 9, name: 'student', status: 'done', runs: studentRuns.length }) }),
       'runs.list': () => ({ runs: studentRuns, total: studentRuns.length }),
     });
     const onOpen = vi.fn();

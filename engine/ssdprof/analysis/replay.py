@@ -11,7 +11,7 @@ from typing import Literal
 from ssdprof.model import histogram
 from ssdprof.model.direction import DirectionStats, LatencyStats
 from ssdprof.model.replay import ReplaySpec, ReplayTiming
-from ssdprof.model.replay_results import LatencyBeside, RateStep, ReplayResult
+from ssdprof.model.replay_results import CdfPoint, LatencyBeside, RateStep, ReplayResult
 from ssdprof.model.results import ProgressSample, RunResult
 from ssdprof.model.status import SweepState
 
@@ -87,10 +87,10 @@ def _beside(direction: Literal["read", "write"], recorded: LatencyStats | None, 
         recorded_cdf=_cdf(recorded_bins), replayed_cdf=_cdf(replayed.lat_bins_ns))
 
 
-def _cdf(bins: dict[int, int]) -> list[tuple[float, float]]:
+def _cdf(bins: dict[int, int]) -> list[CdfPoint]:
     steps = histogram.cumulative(bins)
     total = steps[-1][1] if steps else 0
-    return [(float(value), seen / total) for value, seen in steps]
+    return [CdfPoint(latency_ns=float(value), share=seen / total) for value, seen in steps]
 
 
 def _rates(spec: ReplaySpec, progress: Sequence[ProgressSample], step_s: int) -> list[RateStep]:

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 from scipy import special  # Student's t as scipy.stats.t computes it, without scipy.stats' second of imports
 
+from ssdprof.analysis.groupings import compare_drop
 from ssdprof.analysis.metrics import metric_value, setting_key
 from ssdprof.analysis.pooled import PERCENTILE_METRICS, BinsOf, own_bins, pooled_percentile
 from ssdprof.analysis.repeats import pools, setting_label
@@ -24,9 +25,9 @@ from ssdprof.model.quantities import format_number as number
 from ssdprof.model.run_summary import AnyRun, node_count
 from ssdprof.model.workload import Workload
 
-__all__ = ["GroupComparison", "GroupSummary", "MeanCI", "WelchResult", "compare_groups", "drive_state_note", "effect_size_label",
-           "mean_ci",
-           "number", "summarise_repeats", "t_quantile", "welch_t_test"]
+__all__ = ["GroupComparison", "GroupSummary", "MeanCI", "WelchResult", "compare_groups", "comparison_summary",
+           "drive_state_note", "effect_size_label", "mean_ci", "number", "summarise_repeats", "t_quantile",
+           "welch_t_test"]
 
 
 @dataclass(frozen=True)
@@ -234,9 +235,12 @@ def drive_state_note(a: Sequence[AnyRun], b: Sequence[AnyRun]) -> str:
 
 
 def compare_groups(a: Sequence[AnyRun], b: Sequence[AnyRun], metric: str, *, confidence: float = 0.95,
-                   scale: float = 1.0, unit: str = "", bins_of: BinsOf = own_bins) -> list[GroupComparison]:
-    """Welch-test B against A setting by setting; the groups may differ only in hosts, nodes, drive
-    (model, target and state: a difference in state is said in the verdict).
+                   scale: float = 1.0, unit: str = "", bins_of: BinsOf = own_bins,
+                   labels: tuple[str, str] = ("A", "B")) -> list[GroupComparison]:
+    """Welch-test B against A setting by setting; the groups may differ in hosts and drive (model,
+    target and state: a difference in state is said in the verdict), and in node count where it
+    tells them apart (A at 3 nodes, B at 5); where both span several node counts, like is compared
+    with like (:func:`~ssdprof.analysis.groupings.compare_drop`). Verdicts name the groups by ``labels``.
 
     Choosing the two groups is choosing to pool each group's runs of one setting as its sample.
 
@@ -245,7 +249,7 @@ def compare_groups(a: Sequence[AnyRun], b: Sequence[AnyRun], metric: str, *, con
     A latency percentile is tested over the runs' own percentiles, and each group's percentile of all
     its runs' I/Os (their bins: ``bins_of``) is said beside the test.
     """
-    drop = frozenset({"hosts", "nodes", "device", "target", "drive"})
+    drop = compare_drop([a, b])
     by_a: dict[tuple[object, ...], list[AnyRun]] = {}
     by_b: dict[tuple[object, ...], list[AnyRun]] = {}
     for runs, keyed in ((a, by_a), (b, by_b)):
@@ -260,22 +264,44 @@ def compare_groups(a: Sequence[AnyRun], b: Sequence[AnyRun], metric: str, *, con
         vb = [v / scale for r in runs_b if (v := metric_value(r, metric)) is not None]
         if va and vb:
             word = f"p{float(PERCENTILE_METRICS[metric][1]):g}" if metric in PERCENTILE_METRICS else ""
-            result = welch_t_test(va, vb, 1 - confidence, ("A", "B"), unit,
+            result = welch_t_test(va, vb, 1 - confidence, labels, unit,
                                   means=f"mean of the runs' own {word}s" if word else "mean")
             pooled = None
             if word:
                 pooled = tuple(None if (v := pooled_percentile(runs, metric, bins_of)) is None else v / scale
                                for runs in (runs_a, runs_b))
-                result = dataclasses.replace(result, verdict=f"{result.verdict}; {_pooled_words(word, pooled, unit)}")
+                result = dataclasses.replace(result, verdict=f"{result.verdict}; {_pooled_words(word, pooled, unit, labels)}")
             note = drive_state_note(runs_a, runs_b)
             if note:
                 result = dataclasses.replace(result, verdict=f"{result.verdict}; but {note}")
-            found.append(GroupComparison(runs_a[0].workload.label, tuple(r.id for r in runs_a), tuple(r.id for r in runs_b),
-                                         result, same, note, pooled))
+            found.append(GroupComparison(_compared_setting(runs_a[0], drop), tuple(r.id for r in runs_a),
+                                         tuple(r.id for r in runs_b), result, same, note, pooled))
     return found
 
 
-def _pooled_words(word: str, pooled: tuple[float | None, ...], unit: str) -> str:
+def _pooled_words(word: str, pooled: tuple[float | None, ...], unit: str, labels: tuple[str, str]) -> str:
     shown = [number(v) if v is not None else "unknown (no histogram)" for v in pooled]
-    return (f"{word} of all I/Os of each group's runs together (added bins): A {shown[0]}, B {shown[1]}"
+    return (f"{word} of all I/Os of each group's runs together (added bins): {labels[0]} {shown[0]}, {labels[1]} {shown[1]}"
             f"{f' {unit}' if unit else ''}")
+
+
+def _compared_setting(run: AnyRun, drop: frozenset[str]) -> str:
+    """The setting two groups were compared at: the workload, and the node count where it was kept."""
+    nodes = node_count(run)
+    return run.workload.label + (f" nodes={nodes}" if nodes is not None and "nodes" not in drop else "")
+
+
+def comparison_summary(found: Sequence[GroupComparison], labels: tuple[str, str] = ("A", "B")) -> str:
+    """The comparisons in one sentence naming both groups: 'PCIe against SATA at 144 settings: PCIe
+    higher at 144, significantly at 140 (Welch's t-test at 95 %); median difference +142.0 %'."""
+    a, b = labels
+    if not found:
+        return f"{a} and {b} measured no setting in common: nothing to compare"
+    changes = sorted(c.result.diff_pct for c in found if c.result.diff_pct is not None)
+    higher = sum(1 for c in found if c.result.diff > 0)
+    lower = sum(1 for c in found if c.result.diff < 0)
+    significant = sum(1 for c in found if c.result.significant)
+    alpha = found[0].result.alpha
+    middle = f"; median difference {changes[len(changes) // 2]:+.1f} %" if changes else ""
+    return (f"{b} against {a} at {len(found)} setting(s): {b} higher at {higher}, lower at {lower}; "
+            f"significantly different at {significant} (Welch's t-test at {(1 - alpha) * 100:.0f} %){middle}")

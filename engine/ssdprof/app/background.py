@@ -116,7 +116,12 @@ class BackgroundEngine:
                                           fio_executable=self._fio, ssh=self._ssh)
         except Exception as exc:  # the reason goes to every request, and to the log once
             self._failure = exc
-            LOG.exception("the engine could not start")
+            from ssdprof.store.errors import StoreError
+
+            if isinstance(exc, StoreError):  # the results store's own one line says it all
+                LOG.error("the engine could not start: %s", exc)
+            else:
+                LOG.exception("the engine could not start")
         finally:
             self._ready.set()
         try:

@@ -34,6 +34,8 @@ class ProgressPrinter:
         self.tty = stream.isatty()
         self._label = ""
         self._hosts: dict[str, ProgressSample] = {}
+        self._finished = 0
+        """Points finished this start, stored or kept on this machine for a shared store that was away."""
 
     def handle(self, event: RunEvent) -> None:
         from ssdprof.model.events import (
@@ -67,6 +69,7 @@ class ProgressPrinter:
             self._line(f"{self._label} [{bar}]{phase} {self._live_rates()} ETA {format_duration(event.eta_s)}")
         elif isinstance(event, PointFinished):
             r = event.result
+            self._finished += 1
             self._line(f"{self._label}  done: {_direction_brief(r, r.mixed)}", final=True)
             if len(r.hosts) > 1 or any(h.device_queue for h in r.hosts):
                 for host in r.hosts:
@@ -81,7 +84,9 @@ class ProgressPrinter:
         elif isinstance(event, Cooling) and (event.done or self.tty):
             self._line(event.text, final=event.done)
         elif isinstance(event, SweepFinished):
-            self._line(f"{event.status}: {len(event.run_ids)} point(s) in {format_duration(event.wall_s)}", final=True)
+            kept = self._finished - len(event.run_ids)
+            waiting = f" ({kept} kept on this machine until the results database answers)" if kept > 0 else ""
+            self._line(f"{event.status}: {self._finished} point(s) in {format_duration(event.wall_s)}{waiting}", final=True)
 
     def _live_rates(self) -> str:
         """The last second, per host when there are several."""

@@ -11,7 +11,15 @@ from ssdprof.model.replay import ReplaySpec
 from ssdprof.model.results import ValidityWarning
 from ssdprof.model.status import SweepState
 
-__all__ = ["LatencyBeside", "RateStep", "ReplayInfo", "ReplayResult"]
+__all__ = ["CdfPoint", "LatencyBeside", "RateStep", "ReplayInfo", "ReplayResult"]
+
+
+class CdfPoint(BaseModel):
+    """A share of I/Os at or below a latency (a bin's midpoint)."""
+
+    model_config = ConfigDict(frozen=True)
+    latency_ns: float
+    share: float = Field(description="0 to 1")
 
 
 class LatencyBeside(BaseModel):
@@ -27,9 +35,8 @@ class LatencyBeside(BaseModel):
     replayed_p99_ns: float | None = None
     recorded_mean_ns: float | None = None
     replayed_mean_ns: float | None = None
-    recorded_cdf: list[tuple[float, float]] = Field(default_factory=list,
-                                                    description="(latency ns, share of I/Os at or below it), from bins")
-    replayed_cdf: list[tuple[float, float]] = Field(default_factory=list)
+    recorded_cdf: list[CdfPoint] = Field(default_factory=list, description="the recorded distribution, from bins")
+    replayed_cdf: list[CdfPoint] = Field(default_factory=list)
 
 
 class RateStep(BaseModel):

@@ -33,7 +33,8 @@ def rates_chart(result: ReplayResult) -> Chart | None:
         legend_below(figure, plot)
         svg = to_svg(figure)
     return Chart("replay-rates", "IOPS over time", "Each step is drawn level across the time it covers; recorded: the "
-                 "trace's own I/Os counted per step, replayed: fio's per-second counts on the same steps.", svg)
+                 "trace's own I/Os counted per step by their recorded time, replayed: the I/Os fio issued in each step "
+                 "(its per-I/O submission log; its per-second counts where no log was kept).", svg)
 
 
 def _level(plot: Axes, rates: list[RateStep], field: str, *, colour: str, style: str, label: str) -> None:
@@ -55,7 +56,7 @@ def latency_chart(result: ReplayResult) -> Chart | None:
         plot = axes[0]
         for side, direction, cdf in lines:
             colour = PALETTE[0] if direction == "read" else PALETTE[1]
-            plot.step([v / 1000 for v, _ in cdf], [share * 100 for _, share in cdf], where="post", color=colour,
+            plot.step([p.latency_ns / 1000 for p in cdf], [p.share * 100 for p in cdf], where="post", color=colour,
                       linestyle="--" if side == "recorded" else "-", linewidth=1.1, label=f"{direction}s {side}")
         log_axis(plot, "x", "count")
         plot.set_ylim(0, 100)

@@ -14,11 +14,12 @@ client scales them for display only.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ssdprof.analysis.groupings import telling_apart
 from ssdprof.analysis.metrics import overlay_latency_note
 from ssdprof.analysis.pooled import BinsOf, own_bins
 from ssdprof.analysis.repeats import Pool, PoolKind, context_parts
@@ -222,16 +223,14 @@ def bar_chart(groups: Sequence[RunGroup[R]], metric: str, first: Sequence[str] =
 
 
 def _telling_groups_apart(groups: Sequence[RunGroup[R]]) -> frozenset[str]:
-    """The label parts (hosts, nodes, round) that are one value within each group and differ between
-    groups: what the groups are, so a category (the setting compared) leaves them out (grouped by
-    nodes, 'read 16KiB QD1 T1' is compared across nodes=1 and nodes=2, not two categories)."""
-    if len(groups) < 2:
-        return frozenset()
-    each = [{name: {context_parts(run)[name] for run in g.runs} for name in ("hosts", "nodes", "round")}
-            for g in groups if g.runs]
-    return frozenset(name for name in ("hosts", "nodes", "round")
-                     if all(len(values[name]) == 1 for values in each)
-                     and len({next(iter(values[name])) for values in each}) > 1)
+    """The label parts (hosts, nodes, round) that tell the groups apart
+    (:func:`~ssdprof.analysis.groupings.telling_apart`), so a category (the setting compared) leaves
+    them out: grouped by nodes, 'read 16KiB QD1 T1' is compared across nodes=1 and nodes=2."""
+    return telling_apart([g.runs for g in groups], {name: _context_part(name) for name in ("hosts", "nodes", "round")})
+
+
+def _context_part(name: str) -> Callable[[AnyRun], object]:
+    return lambda run: context_parts(run)[name]
 
 
 def _without(label: str, run: R, parts: frozenset[str]) -> str:

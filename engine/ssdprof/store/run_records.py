@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import getpass
 import socket
-import uuid
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from dataclasses import replace
@@ -86,10 +85,6 @@ class RunRecords:
             return result
         user, machine = who_and_where()
         return result.model_copy(update={"measured_by": user, "measured_on": machine})
-
-    def add_run(self, result: RunResult, point_index: int | None = None, uid: str | None = None) -> RunResult:
-        """Commit one finished point; returns it with its id (and who measured it, where)."""
-        return self._insert_run(self._stamped(result), uid or uuid.uuid4().hex, point_index)
 
     def stored_uids(self, uids: Sequence[str]) -> dict[str, int]:
         """Which of these run keys are stored already, and as which run."""
@@ -197,6 +192,12 @@ class RunRecords:
         rows = self._db.execute(f"SELECT DISTINCT t.key FROM run_tags t JOIN runs r ON r.id = t.run_id WHERE {sql} "
                                 "ORDER BY t.key", params)
         return [str(row[0]) for row in rows]
+
+    def tag_counts(self, word: str) -> list[tuple[str, str, int]]:
+        """Every tag whose key or value is ``word``, with how many runs carry it: (key, value, runs)."""
+        rows = self._db.execute("SELECT key, value, COUNT(*) FROM run_tags WHERE key = ? OR value = ? "
+                                "GROUP BY key, value ORDER BY key, value", (word, word))
+        return [(str(key), str(value), int(count)) for key, value, count in rows]
 
     def people(self) -> tuple[list[str], list[str]]:
         """Every user and every machine that stored runs here, for History's filters."""

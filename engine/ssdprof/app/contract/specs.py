@@ -87,6 +87,8 @@ class RunsCompareParams(Params):
     b: list[int] = Field(min_length=1, max_length=MAX_RUN_IDS, description="run ids of group B")
     metric: Literal["iops", "bw_bytes_per_s", "lat_ns_mean", "lat_ns_p50", "lat_ns_p99", "lat_ns_p99_9"] = "iops"
     confidence: float = Field(default=0.95, gt=0.5, lt=1)
+    a_label: str = Field(default="A", min_length=1, max_length=200, description="group A's name in the verdicts, e.g. 'SATA'")
+    b_label: str = Field(default="B", min_length=1, max_length=200, description="group B's name in the verdicts, e.g. 'PCIe'")
 
 
 class MeanInterval(Result):
@@ -139,6 +141,8 @@ class RunsCompareResult(Result):
     unit: str = Field(description="of the means: IOPS, MB/s (10^6 bytes/s) or µs")
     comparisons: list[GroupVerdict]
     latency_note: str = Field(default="", description="set when A's and B's latencies are of different kinds")
+    summary: str = Field(default="", description=(
+        "the comparisons in one sentence naming both groups: how many settings, where B is higher, where significant"))
 
 
 class RepeatGroup(Result):

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from claimants import another_person, ended_process
 
 from ssdprof.app.contract.runs import ResumeParams, SweepsResult
 from ssdprof.app.kinds.kind import Context
@@ -17,6 +18,7 @@ from ssdprof.model.results import DirectionStats, EngineInfo, RunResult
 from ssdprof.model.sweep import SweepSpec
 from ssdprof.model.workload import Workload
 from ssdprof.store.db import Store
+from ssdprof.store.errors import SweepHeld
 
 
 @pytest.fixture
@@ -31,6 +33,15 @@ def listed(ctx: Context) -> SweepsResult:
 
 
 def a_sweep(store: Store, status: str, *, runs: int = 1) -> int:
+    """A sweep that ended with ``status``; "running": one whose engine was killed mid-sweep."""
+    if status == "running":
+        killed = Store(store.location, claimant=ended_process())
+        try:
+            sweep_id = killed.create_sweep(SweepSpec(name="killed sweep", points=[Workload(target="/data")]))
+        finally:
+            killed.release_all()  # its process is gone: nothing renews the lease
+            killed.close()
+        return sweep_id
     sweep_id = store.create_sweep(SweepSpec(name=f"{status} sweep", points=[Workload(target="/data")]))
     for _ in range(runs):
         store.add_run(RunResult(engine=EngineInfo(name="fio"), workload=Workload(target="/data"), sweep_id=sweep_id,
@@ -46,7 +57,7 @@ def test_nothing_is_offered_for_resuming_when_every_sweep_ended(ctx: Context) ->
     a_sweep(ctx.store, "failed")
     found = listed(ctx)
     assert found.interrupted is None
-    with pytest.raises(KeyError, match="no interrupted sweep to resume"):
+    with pytest.raises(KeyError, match=r"no interrupted sweep of yours .* to resume"):
         SWEEP.resume(ResumeParams(), ctx)
     assert found.last_finished is not None and found.last_finished.status == "cancelled"
     assert [s.id for s in found.sweeps][-1] == done
@@ -59,6 +70,7 @@ def test_a_sweep_the_engine_stopped_in_the_middle_of_is_offered_for_resuming(ctx
     ctx.store.create_pts(plan_pts(PtsRequest(test=PtsTest.IOPS)))  # running: PTS tests resume in their own view
     interrupted = listed(ctx).interrupted
     assert interrupted is not None and interrupted.id == lost_host
+    ctx.store.claim_sweep(lost_host)  # resumed here, to its end: only the process holding a sweep ends it
     ctx.store.set_sweep_status(lost_host, "done")
     again = listed(ctx).interrupted
     assert again is not None and again.id == killed
@@ -70,3 +82,16 @@ def test_results_open_the_newest_sweep_that_ended_with_runs(ctx: Context) -> Non
     a_sweep(ctx.store, "failed")
     last = listed(ctx).last_finished
     assert last is not None and last.id == finished and last.runs == 1
+
+
+def test_resuming_a_sweep_another_live_process_holds_is_refused_before_a_job_starts(ctx: Context) -> None:
+    bob = Store(ctx.store.location, claimant=another_person("bob"), lease_s=60)
+    try:
+        held = bob.create_sweep(SweepSpec(name="bob's sweep", points=[Workload(target="/data")]))
+        with pytest.raises(SweepHeld, match=rf"sweep {held} is running: held by bob on lab-pc-2 \(pid 4242\)"):
+            SWEEP.resume(ResumeParams(sweep_id=held), ctx)
+        pts = ctx.store.create_pts(plan_pts(PtsRequest(test=PtsTest.IOPS)))
+        with pytest.raises(KeyError, match=rf"sweep {pts} is a PTS test, not a sweep: continue it with ssdprof pts resume {pts}"):
+            SWEEP.resume(ResumeParams(sweep_id=pts), ctx)
+    finally:
+        bob.close()
