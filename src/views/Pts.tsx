@@ -13,7 +13,7 @@ import { Field, SelectField, TextField, problemsByField, unplaced, useFieldRules
 import { PtsProgress, ptsProgress, type PtsProgressState } from './PtsProgress';
 import { PtsReport } from './PtsReport';
 import { FORM_FIELD, initialPtsForm, ptsRequest, type PtsForm } from './pts-form';
-import { useKept } from '../state/kept';
+import { useKept, useReopened } from '../state/kept';
 
 const CHECK_DELAY_MS = 250;
 const NO_TESTS: PtsInfo[] = [];
@@ -26,6 +26,8 @@ export function Pts({ busy }: { busy: boolean }) {
   const [startError, setStartError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
   const [shown, setShown] = useState<PtsResult | null>(null);
+  useReopened('pts-shown', shown?.id ?? null,
+    (id) => { engine.call('pts.get', { pts_id: id }).then(setShown, () => undefined); });
   const request = useMemo(() => ptsRequest(form), [form]);
   const listed = useEngineQuery('pts.list', {});
   const tests = listed.data?.tests ?? NO_TESTS;

@@ -10,7 +10,7 @@ import {
 } from '../api';
 import { formatBytes, formatDuration, sizeInput } from '../lib/units';
 import { useSettled } from '../lib/use-settled';
-import { useKept } from '../state/kept';
+import { useKept, useReopened } from '../state/kept';
 import { ConfirmOverwrite, DevicePicker } from './DevicePicker';
 import { Field, SelectField, TextField, problemsByField, unplaced, useFieldRules } from './Field';
 import { SustainProgress, sustainProgress, type SustainProgressState } from './SustainProgress';
@@ -85,6 +85,8 @@ export function Sustain({ busy }: { busy: boolean }) {
   const request = useMemo(() => sustainRequest(form), [form]);
   const listed = useEngineQuery('sustain.list', {});
   const { progress, shown, setShown, began } = useSustainEvents(listed.reload);
+  useReopened('sustain-shown', shown?.id ?? null,
+    (id) => { engine.call('sustain.get', { sustain_id: id }).then(setShown, () => undefined); });
   const estimated = useEstimate(request);
   const { estimate } = estimated;
   // A refused start names its fields until the form changes; the estimate's own problems otherwise.
