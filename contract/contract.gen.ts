@@ -2930,34 +2930,6 @@ export interface Methods {
   "presets.list": { params: NoParams; result: PresetsResult };
   /** this machine's block devices, and what uses them */
   "devices.list": { params: NoParams; result: DevicesResult };
-  /** points and duration; runs nothing */
-  "sweep.estimate": { params: SweepRequest; result: SweepEstimate };
-  /** start a sweep; events follow as run.event */
-  "sweep.start": { params: SweepRequest; result: SweepStarted };
-  /** continue an interrupted sweep */
-  "sweep.resume": { params: ResumeParams; result: SweepStarted };
-  /** stop fio; finished points are kept */
-  "sweep.cancel": { params: NoParams; result: CancelResult };
-  /** whether a sweep is running */
-  "sweep.status": { params: NoParams; result: SweepStatus };
-  /** stored sweeps, newest first */
-  "sweeps.list": { params: NoParams; result: SweepsResult };
-  /** a PTS test's rounds, points and duration (PTS defaults run for hours); runs nothing */
-  "pts.estimate": { params: PtsRequest; result: PtsEstimate };
-  /** start a PTS test: purge, preconditioning, rounds; events follow as pts.event */
-  "pts.start": { params: PtsRequest; result: PtsStarted };
-  /** continue an interrupted PTS test */
-  "pts.resume": { params: PtsResumeParams; result: PtsStarted };
-  /** stop the PTS test; finished rounds are kept */
-  "pts.cancel": { params: NoParams; result: PtsCancelResult };
-  /** whether a PTS test is running, and where */
-  "pts.status": { params: NoParams; result: PtsStatus };
-  /** stored PTS tests, newest first */
-  "pts.list": { params: NoParams; result: PtsListResult };
-  /** a PTS test: steady state, rounds, matrix, drive state and parameters */
-  "pts.get": { params: PtsIdParams; result: PtsResult };
-  /** a PTS test's PDF report (base64) */
-  "pts.report": { params: PtsReportParams; result: ReportResult };
   /** stored runs matching a filter */
   "runs.list": { params: RunsListParams; result: RunsListResult };
   /** one run in full */
@@ -3026,6 +2998,14 @@ export interface Methods {
   "hosts.set_role": { params: HostRoleParams; result: HostInfo };
   /** a Ceph cluster's OSD hosts from its map, matched to known hosts; optionally watched */
   "hosts.ceph_osd_hosts": { params: CephOsdHostsParams; result: CephOsdHostsResult };
+  /** a drive's own word now: identity, temperature, wear, errors, throttling */
+  "drive.show": { params: DriveShowParams; result: DriveHealth };
+  /** start an import: the files (or a folder's) to send, and which are needed */
+  "imports.begin": { params: ImportBegin; result: ImportBegun };
+  /** a chunk of one file's bytes (base64) */
+  "imports.chunk": { params: ImportChunk; result: ImportChunkResult };
+  /** read the files sent by their content and store their runs once */
+  "imports.finish": { params: ImportFinish; result: ImportOutcome };
   /** a curve: the maximum, then Poisson rates at % of it; events as run.event */
   "curve.start": { params: CurveRequest; result: SweepStarted };
   /** a curve's fields checked, every bad one named at once; runs nothing */
@@ -3042,12 +3022,22 @@ export interface Methods {
   "slo.get": { params: CurveIdParams; result: SloSummary };
   /** a latency target search's PDF page (base64): the answer, every depth tried */
   "slo.report": { params: SloReportParams; result: ReportResult };
-  /** start an import: the files (or a folder's) to send, and which are needed */
-  "imports.begin": { params: ImportBegin; result: ImportBegun };
-  /** a chunk of one file's bytes (base64) */
-  "imports.chunk": { params: ImportChunk; result: ImportChunkResult };
-  /** read the files sent by their content and store their runs once */
-  "imports.finish": { params: ImportFinish; result: ImportOutcome };
+  /** a PTS test's rounds, points and duration (PTS defaults run for hours); runs nothing */
+  "pts.estimate": { params: PtsRequest; result: PtsEstimate };
+  /** start a PTS test: purge, preconditioning, rounds; events follow as pts.event */
+  "pts.start": { params: PtsRequest; result: PtsStarted };
+  /** continue an interrupted PTS test */
+  "pts.resume": { params: PtsResumeParams; result: PtsStarted };
+  /** stop the PTS test; finished rounds are kept */
+  "pts.cancel": { params: NoParams; result: PtsCancelResult };
+  /** whether a PTS test is running, and where */
+  "pts.status": { params: NoParams; result: PtsStatus };
+  /** stored PTS tests, newest first */
+  "pts.list": { params: NoParams; result: PtsListResult };
+  /** a PTS test: steady state, rounds, matrix, drive state and parameters */
+  "pts.get": { params: PtsIdParams; result: PtsResult };
+  /** a PTS test's PDF report (base64) */
+  "pts.report": { params: PtsReportParams; result: ReportResult };
   /** a sustained-write test's bytes, time and wear against the drive's rating; runs nothing */
   "sustain.estimate": { params: SustainRequest; result: SustainEstimate };
   /** start a sustained-write test: the fill, then idle and recovery writes; events as sustain.event */
@@ -3064,26 +3054,36 @@ export interface Methods {
   "sustain.get": { params: SustainIdParams; result: SustainResult };
   /** a test's PDF page (base64): the verdict, the fill with its phases, the recovery table */
   "sustain.report": { params: SustainReportParams; result: ReportResult };
-  /** a drive's own word now: identity, temperature, wear, errors, throttling */
-  "drive.show": { params: DriveShowParams; result: DriveHealth };
+  /** points and duration; runs nothing */
+  "sweep.estimate": { params: SweepRequest; result: SweepEstimate };
+  /** start a sweep; events follow as run.event */
+  "sweep.start": { params: SweepRequest; result: SweepStarted };
+  /** continue an interrupted sweep */
+  "sweep.resume": { params: ResumeParams; result: SweepStarted };
+  /** stop fio; finished points are kept */
+  "sweep.cancel": { params: NoParams; result: CancelResult };
+  /** whether a sweep is running */
+  "sweep.status": { params: NoParams; result: SweepStatus };
+  /** stored sweeps, newest first */
+  "sweeps.list": { params: NoParams; result: SweepsResult };
 }
 
 export type MethodName = keyof Methods;
 
-export const METHOD_NAMES = ["engine.info", "workload.validate", "presets.list", "devices.list", "sweep.estimate", "sweep.start", "sweep.resume", "sweep.cancel", "sweep.status", "sweeps.list", "pts.estimate", "pts.start", "pts.resume", "pts.cancel", "pts.status", "pts.list", "pts.get", "pts.report", "runs.list", "runs.get", "runs.page", "runs.select", "runs.groups", "runs.people", "runs.tag", "runs.delete", "runs.charts", "runs.bars", "runs.summary", "runs.percentiles", "export.csv", "specs.list", "specs.match", "specs.compare", "specs.save", "specs.remember", "specs.delete", "runs.compare", "analysis.predict", "analysis.scaling", "analysis.observe", "analysis.correlation", "analysis.scale_up", "analysis.scale_up_report", "report.pdf", "hosts.list", "hosts.add", "hosts.test", "hosts.remove", "hosts.set_link", "hosts.set_role", "hosts.ceph_osd_hosts", "curve.start", "curve.check", "curve.get", "curve.report", "curves.list", "slo.start", "slo.get", "slo.report", "imports.begin", "imports.chunk", "imports.finish", "sustain.estimate", "sustain.start", "sustain.resume", "sustain.cancel", "sustain.status", "sustain.list", "sustain.get", "sustain.report", "drive.show"] as const satisfies readonly MethodName[];
+export const METHOD_NAMES = ["engine.info", "workload.validate", "presets.list", "devices.list", "runs.list", "runs.get", "runs.page", "runs.select", "runs.groups", "runs.people", "runs.tag", "runs.delete", "runs.charts", "runs.bars", "runs.summary", "runs.percentiles", "export.csv", "specs.list", "specs.match", "specs.compare", "specs.save", "specs.remember", "specs.delete", "runs.compare", "analysis.predict", "analysis.scaling", "analysis.observe", "analysis.correlation", "analysis.scale_up", "analysis.scale_up_report", "report.pdf", "hosts.list", "hosts.add", "hosts.test", "hosts.remove", "hosts.set_link", "hosts.set_role", "hosts.ceph_osd_hosts", "drive.show", "imports.begin", "imports.chunk", "imports.finish", "curve.start", "curve.check", "curve.get", "curve.report", "curves.list", "slo.start", "slo.get", "slo.report", "pts.estimate", "pts.start", "pts.resume", "pts.cancel", "pts.status", "pts.list", "pts.get", "pts.report", "sustain.estimate", "sustain.start", "sustain.resume", "sustain.cancel", "sustain.status", "sustain.list", "sustain.get", "sustain.report", "sweep.estimate", "sweep.start", "sweep.resume", "sweep.cancel", "sweep.status", "sweeps.list"] as const satisfies readonly MethodName[];
 
 /** Notifications from the engine (and, for engine.status, the desktop shell). */
 export interface Notifications {
-  "run.event": RunEventNotification;
-  "pts.event": PtsEventNotification;
-  "sustain.event": SustainEventNotification;
   "engine.log": EngineLog;
   "engine.status": EngineStatus;
+  "pts.event": PtsEventNotification;
+  "sustain.event": SustainEventNotification;
+  "run.event": RunEventNotification;
 }
 
 export type NotificationName = keyof Notifications;
 
-export const NOTIFICATION_NAMES = ["run.event", "pts.event", "sustain.event", "engine.log", "engine.status"] as const satisfies readonly NotificationName[];
+export const NOTIFICATION_NAMES = ["engine.log", "engine.status", "pts.event", "sustain.event", "run.event"] as const satisfies readonly NotificationName[];
 
 export const ERROR_CODES = {"parse_error": -32700, "invalid_request": -32600, "method_not_found": -32601, "invalid_params": -32602, "internal_error": -32603, "not_found": -32001, "busy": -32002, "file_not_written": -32093, "engine_gone": -32094, "bridge_missing": -32095, "download_refused": -32096, "http_error": -32097, "token_refused": -32098, "server_unreachable": -32099} as const;
 

@@ -1,9 +1,16 @@
 """What every RPC params and result model shares: params are frozen and refuse unknown fields; results are
-frozen."""
+frozen. A module of the contract declares its part as a :class:`Topic`."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from pydantic import BaseModel, ConfigDict
+
+__all__ = ["MethodTable", "Params", "Result", "Topic"]
+
+MethodTable = dict[str, tuple[type[BaseModel], type[BaseModel], str]]
+"""Methods by name: (params, result, one-line summary)."""
 
 
 class Params(BaseModel):
@@ -12,3 +19,12 @@ class Params(BaseModel):
 
 class Result(BaseModel):
     model_config = ConfigDict(frozen=True)
+
+
+@dataclass(frozen=True)
+class Topic:
+    """A module's part of the contract (its ``TOPIC``): its methods and the notifications it sends.
+    ``methods.py`` gathers every module's; a name declared twice is refused there."""
+
+    methods: MethodTable
+    notifications: dict[str, type[BaseModel]] = field(default_factory=dict)

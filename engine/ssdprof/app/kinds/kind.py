@@ -24,8 +24,8 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel
 
+from ssdprof.analysis.spec_folders import bundled_spec_dir, default_user_spec_dir
 from ssdprof.analysis.spec_library import SpecLibrary
-from ssdprof.analysis.specs import bundled_spec_dir, default_user_spec_dir
 from ssdprof.remote.ssh import SshSettings
 from ssdprof.store.db import Store
 
