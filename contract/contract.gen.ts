@@ -1201,8 +1201,10 @@ export interface PresetsResult {
 /** Per-second progress: rates over the interval ending at ``elapsed_s``. */
 export interface ProgressSample {
   elapsed_s: number;
-  /** the time the rates are over, ending at elapsed_s (fio's first interval is its I/O time, short of a second by the job's start); null: one second */
+  /** the time the rates are over, ending at elapsed_s (fio's first interval is its I/O time, short of a second by the job's start); null: not recorded */
   interval_s: number | null;
+  /** where the interval the rates are over begins, in seconds since the run started: what a chart draws each sample across (model/spans.py; a run's samples always carry it, a live event's sample not) */
+  start_s: number | null;
   read_iops: number;
   write_iops: number;
   read_bw_bytes_per_s: number;
@@ -1630,6 +1632,7 @@ export interface RunResult {
   hosts: HostResult[];
   read: DirectionStats;
   write: DirectionStats;
+  /** each sample with the span it covers */
   progress: ProgressSample[];
   tags: Record<string, string>;
   /** measured or imported:<file name> */
@@ -1660,6 +1663,8 @@ export interface RunResult {
   measured_by: string;
   /** the machine that stored the run (host name); '' before ssdprof kept it */
   measured_on: string;
+  /** the direction with the most I/Os (read on a tie): the one whose latency a mixed run is headlined by */
+  main_direction: "read" | "write";
 }
 
 export interface RunResultEnvelope {

@@ -9,8 +9,8 @@ export function activeDirections(run: RunResult): Direction[] {
   return (['read', 'write'] as const).filter((d) => run[d].io_count > 0);
 }
 
-/** IOPS and bandwidth over both directions; latency from the direction with the most I/O. */
+/** IOPS and bandwidth over both directions; latency from the direction the engine headlines the run by. */
 export function totals(run: RunResult): { iops: number; bwBytesPerS: number; main: DirectionStats } {
-  const main = run.read.io_count >= run.write.io_count ? run.read : run.write;
-  return { iops: run.read.iops + run.write.iops, bwBytesPerS: run.read.bw_bytes_per_s + run.write.bw_bytes_per_s, main };
+  return { iops: run.read.iops + run.write.iops, bwBytesPerS: run.read.bw_bytes_per_s + run.write.bw_bytes_per_s,
+    main: run[run.main_direction] };
 }

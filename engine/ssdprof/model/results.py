@@ -6,9 +6,10 @@ All latencies are nanoseconds, all rates per second, all sizes bytes; the names 
 from __future__ import annotations
 
 import enum
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, computed_field, field_validator
 
 from ssdprof.model.cooldown import CoolDownWait
 from ssdprof.model.direction import BIN_FIELDS, DirectionStats, LatencyStats, SpanStats
@@ -16,6 +17,7 @@ from ssdprof.model.drive_state import DriveState
 from ssdprof.model.health import HealthRecord
 from ssdprof.model.hosts import ClusterFacts, DeviceQueue, HostResult, InterfaceLoad, MonitorSample, WatchedHost
 from ssdprof.model.provenance import Provenance
+from ssdprof.model.spans import with_starts
 from ssdprof.model.status import RunStatus
 from ssdprof.model.workload import Workload
 
@@ -111,7 +113,11 @@ class ProgressSample(BaseModel):
     elapsed_s: float
     interval_s: float | None = Field(
         default=None, description="the time the rates are over, ending at elapsed_s (fio's first "
-        "interval is its I/O time, short of a second by the job's start); null: one second")
+        "interval is its I/O time, short of a second by the job's start); null: not recorded")
+    start_s: float | None = Field(
+        default=None, description="where the interval the rates are over begins, in seconds since the run "
+        "started: what a chart draws each sample across (model/spans.py; a run's samples always carry it, "
+        "a live event's sample not)")
     read_iops: float = 0.0
     write_iops: float = 0.0
     read_bw_bytes_per_s: float = 0.0
@@ -139,6 +145,9 @@ class FioSteadyState(BaseModel):
     bw_samples: list[float] = Field(default_factory=list, description="fio's per-second bandwidth samples, bytes/s (fio 3.x)")
 
 
+_MAIN_DIRECTION = "the direction with the most I/Os (read on a tie): the one whose latency a mixed run is headlined by"
+
+
 class RunResult(BaseModel):
     """A finished measurement point: the aggregate, every host, and how it was obtained."""
 
@@ -156,7 +165,7 @@ class RunResult(BaseModel):
     hosts: list[HostResult] = Field(default_factory=list)
     read: DirectionStats = DirectionStats()
     write: DirectionStats = DirectionStats()
-    progress: list[ProgressSample] = Field(default_factory=list)
+    progress: list[ProgressSample] = Field(default_factory=list, description="each sample with the span it covers")
     tags: dict[str, str] = Field(default_factory=dict)
     source: str = Field(default="measured", description="measured or imported:<file name>")
     imported: Provenance | None = Field(default=None, description="an imported run's source: the tool, its version, the "
@@ -195,6 +204,22 @@ class RunResult(BaseModel):
                 for bins in BIN_FIELDS:
                     part[direction].pop(bins, None)
         return data
+
+    @computed_field(description=_MAIN_DIRECTION)  # type: ignore[prop-decorator]
+    @property
+    def main_direction(self) -> Literal["read", "write"]:
+        return "read" if self.read.io_count >= self.write.io_count else "write"
+
+    @field_validator("progress")
+    @classmethod
+    def _spans(cls, progress: list[ProgressSample]) -> list[ProgressSample]:
+        return with_starts(progress)
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> RunResult:
+        """A copy; new samples given are spanned as the constructor spans them (a copy skips validation)."""
+        if update is not None and "progress" in update:
+            update = {**update, "progress": with_starts(update["progress"])}
+        return super().model_copy(update=update, deep=deep)
 
 
 class Measurement(BaseModel):

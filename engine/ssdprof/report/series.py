@@ -269,7 +269,8 @@ def chart_set(runs: Sequence[R], earlier: Sequence[R] = (),
 def percentile_curve(run: RunResult) -> PercentileCurve:
     """The cumulative distribution of the run's total latency, step by histogram bucket (fio's own rule:
     the p-th percentile is the first bucket whose count reaches p/100·N). Empty without bins."""
-    direction, stats = ("read", run.read) if run.read.io_count >= run.write.io_count else ("write", run.write)
+    direction = run.main_direction
+    stats = run.read if direction == "read" else run.write
     steps = cumulative(stats.lat_bins_ns)
     total = steps[-1][1] if steps else 0
     return PercentileCurve(label=run.workload.label, direction=direction,
