@@ -59,7 +59,7 @@ export default defineConfig(
   },
   {
     // The benchmark's page functions (instrument, designerInteractive, ...) run in Chromium.
-    files: ['bench/ui.mjs'],
+    files: ['bench/ui.mjs', 'bench/ui-study.mjs'],
     languageOptions: { globals: globals.browser },
   },
 );

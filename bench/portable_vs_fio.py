@@ -24,7 +24,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import statistics
+import sys
 import tempfile
 import threading
 import time
@@ -161,7 +163,7 @@ def run_grid(args: argparse.Namespace, install: FioInstall) -> int:
     grid = [point for point in (QUICK_GRID if args.quick else FULL_GRID)
             if not args.queue_depths or point[1] in args.queue_depths]
     portable = PortableEngine("bench", loop=args.loop)
-    native = portable.native()
+    native = portable.native
     misses = 0
     with tempfile.TemporaryDirectory(prefix="ssdprof-bench-", dir=args.target) as scratch:
         path = Path(scratch) / "ssdprof-testfile-bench.dat"
@@ -170,7 +172,8 @@ def run_grid(args: argparse.Namespace, install: FioInstall) -> int:
         print(f"grid: {len(grid)} points x {args.alternations} rounds, {args.runtime:g} s + {args.ramp:g} s ramp, "
               f"{args.size >> 20} MiB file in {scratch}; portable: {loop}")
         print(f"{'point':26} {'fio IOPS':>9} {'port IOPS':>9} {'IOPS':>6} {'p50':>6} {'p99':>6} {'goals':14} "
-              f"{'fio p50 us':>10} {'fio p99 us':>10}   CPU us/I/O port / fio   dev depth port / fio   load")
+              f"{'fio p50 us':>10} {'fio p99 us':>10}   CPU us/I/O port / fio   dev depth port / fio   load   "
+              "IOPS ratio per round")
         for block, qd, (pattern, read_pct) in grid:
             workload = parse_workload({"pattern": pattern, "read_pct": read_pct, "block_size_bytes": block, "queue_depth": qd,
                                        "runtime_s": args.runtime, "ramp_s": args.ramp, "size_bytes": args.size,
@@ -196,7 +199,8 @@ def _print_point(workload: Workload, rounds: list[dict[str, Figures]]) -> int:
           f"{median(REFERENCE, lambda x: x.p50_ns) / 1e3:10.1f} {median(REFERENCE, lambda x: x.p99_ns) / 1e3:10.1f}   "
           f"{median('portable', lambda x: x.cpu_us_per_io):8.2f} / {median(REFERENCE, lambda x: x.cpu_us_per_io):5.2f}"
           f"        {median('portable', lambda x: x.device_in_flight):5.1f} / {median(REFERENCE, lambda x: x.device_in_flight):5.1f}"
-          f"       {os.getloadavg()[0]:4.1f}", flush=True)
+          f"       {os.getloadavg()[0]:4.1f}   "
+          + " ".join(f"{r['portable'].iops / r[REFERENCE].iops:.2f}" for r in rounds), flush=True)
     return marks.count("MISS")
 
 
@@ -214,6 +218,7 @@ def main() -> None:
     args.runtime = args.runtime or (2.0 if args.quick else 3.0)
     args.ramp = args.ramp if args.ramp is not None else (0.5 if args.quick else 1.0)
     args.size = args.size or ((256 if args.quick else 1024) << 20)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # a stopped bench still removes its test file
     install = detect_fio()
     if install is None:
         raise SystemExit("fio is not installed: the benchmark compares against it")

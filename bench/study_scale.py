@@ -158,16 +158,29 @@ def study_run(base: Any, raw_document: str, setting: Setting, workload: Any, noi
                  "pattern": setting.pattern, "jobs": str(setting.jobs), "chunk": str(setting.chunk_bytes)}})
 
 
-def _workloads(nodes: int, interface: str) -> list[tuple[Setting, Any]]:
+@dataclass(frozen=True)
+class Study:
+    """Which settings are measured: the study's, or a small one for e2e/study.spec.ts (2 node counts x
+    2 interfaces x 3 chunk sizes of sequential reads, each repeated: series of many runs, built in seconds)."""
+
+    nodes: tuple[int, ...] = NODES
+    patterns: tuple[str, ...] = PATTERNS
+    jobs: tuple[int, ...] = JOBS
+
+
+SMALL = Study(nodes=(2, 3), patterns=("read",), jobs=(1,))
+
+
+def _workloads(nodes: int, interface: str, study: Study = Study()) -> list[tuple[Setting, Any]]:
     from ssdprof.model.workload import Workload
 
     return [(Setting(nodes, interface, p, j, c),
              Workload(pattern=p, read_pct=0 if "write" in p else 100, block_size_bytes=c, queue_depth=4, numjobs=j, runtime_s=30, ramp_s=5,
                       size_bytes=4 << 30, target="rbd/study"))
-            for p in PATTERNS for j in JOBS for c in CHUNKS]
+            for p in study.patterns for j in study.jobs for c in CHUNKS]
 
 
-def build(location: str, repeats: int) -> dict[str, Any]:
+def build(location: str, repeats: int, study: Study = Study()) -> dict[str, Any]:
     from ssdprof.model.sweep import SweepSpec
     from ssdprof.store.db import Store
 
@@ -177,9 +190,9 @@ def build(location: str, repeats: int) -> dict[str, Any]:
     made = 0
     started = time.perf_counter()
     try:
-        for nodes in NODES:
+        for nodes in study.nodes:
             for interface in INTERFACES:
-                points = _workloads(nodes, interface)
+                points = _workloads(nodes, interface, study)
                 spec = SweepSpec(name=f"ceph study: {nodes} nodes, {interface}", points=[w for _, w in points],
                                  repeats=repeats, tags={"study": "ceph"})
                 sweep_id = store.create_sweep(spec)
@@ -429,6 +442,10 @@ def main() -> int:
     parser.add_argument("--keep", action="store_true", help="keep the store (and time an existing one without rebuilding)")
     parser.add_argument("--measure", type=int, metavar="SWEEP", help=argparse.SUPPRESS)  # the child that measures
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--small", action="store_true",
+                        help="a small study (2 node counts, sequential reads, 1 job): e2e/study.spec.ts's")
+    parser.add_argument("--build-only", action="store_true",
+                        help="build the store (with --keep: beside it, what was built) and measure nothing: bench/ui.mjs's study")
     args = parser.parse_args()
     if args.measure is not None:
         print(json.dumps([f.__dict__ for f in measure(args.db, args.measure)]))
@@ -441,11 +458,13 @@ def main() -> int:
             built = json.loads(marker.read_text())
         else:
             print(f"building the study in {location} ...", file=sys.stderr)
-            built = build(location, args.repeats)
+            built = build(location, args.repeats, SMALL if args.small else Study())
             if args.keep:
                 marker.write_text(json.dumps(built))
         print(f"{built['runs']} study runs x {HOSTS} hosts, +{RESULTS_POINTS * RESULTS_REPEATS} for Results; "
               f"built in {built['build_s']:.0f} s", file=sys.stderr)
+        if args.build_only:
+            return 0
         done = subprocess.run([PYTHON, __file__, "--db", location, "--measure", str(built["results_sweep"])],
                               capture_output=True, text=True, check=False)
         if done.returncode != 0:

@@ -4,14 +4,20 @@
 //   (b) the Results view of a sweep of 20 points x 50 repeats (1000 runs) and of a 50-run sweep,
 //       imported from the real fio output in engine/tests/data/fio (goal < 200 ms to draw)
 //   (c) one live update: a progress event in -> the three live charts redrawn (goal < 16 ms)
+//   (d) the full study of bench/study_scale.py in the browser (issue 42; bench/ui-study.mjs):
+//       Models tab, find, Predict, Scaling and Groups < 1 s; Results on 100 runs < 0.5 s; the PDF of
+//       100 runs < 2 s; no view over 5,000 page elements; the server's peak memory beside them
 // Times inside the page come from performance.now() and the renderer's `ssdprof:chart-drawn`
 // performance marks (src/charts/ChartFigure.tsx); page and node clocks are compared in epoch ms.
-//   npm run bench:ui        (SSDPROF_CHROMIUM overrides /usr/bin/chromium)
+//   npm run bench:ui                        (SSDPROF_CHROMIUM overrides /usr/bin/chromium)
+//   npm run bench:ui -- --only study        (d) alone; SSDPROF_STUDY_DB=/var/tmp/study.sqlite3 keeps
+//                                           the study's store between runs (built once, ~4 minutes)
 import { chromium } from 'playwright-core';
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { loadNow, measureStudy, reportStudy, serverMemory, studyStore, watchChanges } from './ui-study.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const PYTHON = join(ROOT, 'engine', '.venv', 'bin', 'python');
@@ -64,7 +70,7 @@ function startServer(db) {
       const match = /http:\/\/127\.0\.0\.1:\d+\/\?token=\S+/.exec(seen);
       if (match) {
         clearTimeout(timer);
-        resolve({ url: match[0], startedAt, readyAt: epochNow(), stop });
+        resolve({ url: match[0], startedAt, readyAt: epochNow(), stop, pid: server.pid });
       }
     });
     server.stderr.on('data', (chunk) => { seen += chunk.toString(); });
@@ -243,19 +249,12 @@ function report({ version, startup, views, live, fixtureRuns }) {
   console.log(lines.join('\n'));
 }
 
-async function main() {
-  if (!existsSync(PYTHON)) throw new Error('engine/.venv is missing: run npm run setup');
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium is missing at ${CHROMIUM}: apt install chromium, or set SSDPROF_CHROMIUM`);
-  ensureRenderer();
-  const scratch = mkdtempSync(join(existsSync('/var/tmp') ? '/var/tmp' : ROOT, 'ssdprof-ui-bench-'));
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  let server = null;
+async function measureBasics(browser, scratch) {
+  const startup = await measureStartup(browser, scratch);
+  const db = join(scratch, 'results.sqlite3');
+  const made = JSON.parse(execFileSync(PYTHON, [join(ROOT, 'bench', 'ui_store.py'), db, '--sweep', '20x50', '--sweep', '10x5'], { cwd: ROOT }).toString());
+  const server = await startServer(db);
   try {
-    const startup = await measureStartup(browser, scratch);
-
-    const db = join(scratch, 'results.sqlite3');
-    const made = JSON.parse(execFileSync(PYTHON, [join(ROOT, 'bench', 'ui_store.py'), db, '--sweep', '20x50', '--sweep', '10x5'], { cwd: ROOT }).toString());
-    server = await startServer(db);
     const context = await browser.newContext({ viewport: { width: 1360, height: 900 } });
     await context.addInitScript(instrument);
     const page = await context.newPage();
@@ -266,10 +265,47 @@ async function main() {
       ['1000 runs (20 points x 50 repeats)', made.sweeps['20x50'], null],
     ]);
     const live = await measureLive(page);
+    await context.close();
     report({ version: browser.version(), startup, views, live, fixtureRuns: made.fixture_runs });
   } finally {
+    await server.stop();
+  }
+}
+
+async function measureFullStudy(browser, scratch) {
+  const built = studyStore(PYTHON, ROOT, scratch);
+  const load = { before: loadNow() };
+  const server = await startServer(built.db);
+  try {
+    const context = await browser.newContext({ viewport: { width: 1360, height: 900 }, acceptDownloads: true });
+    await context.addInitScript(watchChanges);
+    const page = await context.newPage();
+    await page.goto(server.url);
+    await page.waitForFunction(designerInteractive, null, { polling: 'raf', timeout: 30_000 });
+    const views = await measureStudy(page, built.results_sweep);
+    load.after = loadNow();
+    console.log(reportStudy({ views, memory: serverMemory(server.pid), built, load }));
+    await context.close();
+  } finally {
+    await server.stop();
+  }
+}
+
+async function main() {
+  if (!existsSync(PYTHON)) throw new Error('engine/.venv is missing: run npm run setup');
+  if (!existsSync(CHROMIUM)) throw new Error(`Chromium is missing at ${CHROMIUM}: apt install chromium, or set SSDPROF_CHROMIUM`);
+  const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : null;
+  ensureRenderer();
+  const scratch = mkdtempSync(join(existsSync('/var/tmp') ? '/var/tmp' : ROOT, 'ssdprof-ui-bench-'));
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  try {
+    if (only !== 'study') await measureBasics(browser, scratch);
+    if (only !== 'basics') {
+      console.log('');
+      await measureFullStudy(browser, scratch);
+    }
+  } finally {
     await browser.close();
-    if (server) await server.stop();
     rmSync(scratch, { recursive: true, force: true });
   }
 }

@@ -44,6 +44,13 @@ export interface Caveat {
   run_ids: number[];
 }
 
+/** A share of I/Os at or below a latency (a bin's midpoint). */
+export interface CdfPoint {
+  latency_ns: number;
+  /** 0 to 1 */
+  share: number;
+}
+
 export interface CephOsdHost {
   /** the host bucket's name in the CRUSH map */
   name: string;
@@ -76,9 +83,9 @@ export interface CephOsdHostsResult {
 export interface ChartPoint {
   /** in the unit the chart names (bytes, queue depth, % reads, IOPS, or a bar's index) */
   x: number;
-  /** mean of the point's runs, in the chart's unit; None when none has the metric */
+  /** mean of the point's runs, in the chart's unit (a latency percentile of several runs: the percentile of all their I/Os, from their added bins); None when none has the metric */
   y: number | null;
-  /** half the 95 % confidence interval of the mean (Student's t); None below 2 */
+  /** half the 95 % confidence interval of the mean (Student's t); None below 2 and for a percentile */
   half_width: number | null;
   /** how many runs the mean is of */
   n: number;
@@ -117,6 +124,8 @@ export interface ChartSet {
   points: RunPoint[];
   /** whether runs of one setting were pooled on request, beyond the repeats a sweep asked for */
   pooled_same_setting: boolean;
+  /** set when the runs drawn (and earlier runs beside them) have latencies of different kinds, e.g. total vs completion only */
+  latency_note: string;
 }
 
 export interface ChartsParams {
@@ -692,6 +701,8 @@ export interface GlanceCell {
   setting: string;
   /** other runs that measured this cell separately; not averaged in */
   separate_run_ids: number[];
+  /** where other runs measured the same setting separately: all its runs as mean ± 95 % CI, the figure pooling them gives (shown beside the one measurement, never instead of it) */
+  all_runs: SettingFigures | null;
 }
 
 export interface GlanceRow {
@@ -712,8 +723,13 @@ export interface GroupVerdict {
   same_setting: boolean;
   a_run_ids: number[];
   b_run_ids: number[];
+  /** A's runs' values: mean ± CI (of a percentile: the mean of the runs' own, what Welch's test compares) */
   a: MeanInterval;
   b: MeanInterval;
+  /** of a latency percentile (lat_ns_p50, lat_ns_p99, lat_ns_p99_9: all I/Os, reads and writes together), in the unit of the means: the percentile of all the group's runs' I/Os, from their added histogram bins; null for other metrics, or where a run's bins are not known */
+  a_pooled: number | null;
+  /** of a latency percentile (lat_ns_p50, lat_ns_p99, lat_ns_p99_9: all I/Os, reads and writes together), in the unit of the means: the percentile of all the group's runs' I/Os, from their added histogram bins; null for other metrics, or where a run's bins are not known */
+  b_pooled: number | null;
   /** mean(B) - mean(A), relative to mean(A) */
   diff_pct: number | null;
   /** Welch's t-test, two-sided; null without 2 repeats a side */
@@ -722,6 +738,13 @@ export interface GroupVerdict {
   verdict: string;
   /** set when A and B were taken in different drive states (fresh, preconditioned, steady) */
   drive_state_note: string;
+}
+
+export interface GroupingKey {
+  /** as runs.groups takes it: 'tag interface', 'recorded drive', 'none' */
+  key: string;
+  /** in words: 'interface', 'recorded drive', 'no split' */
+  name: string;
 }
 
 /** What changed on the drive between the snapshots around a run. */
@@ -964,11 +987,44 @@ export interface InterfaceLoad {
   link_limit_source: string;
 }
 
+/** How the replay issued its I/Os, from fio's per-I/O submission log (ms resolution): counted on the trace's own steps by issue time, and how late each was against its recorded time (as recorded only). */
+export interface IssueTiming {
+  issued: number;
+  step_s: number;
+  reads_per_step: number[];
+  writes_per_step: number[];
+  late_p50_ms: number | null;
+  late_p99_ms: number | null;
+  late_max_ms: number | null;
+  /** I/Os issued more than 10 ms after their recorded time */
+  late_count: number;
+}
+
 /** Where latency turns up, named in words by the engine; the renderer and the PDF only show it. */
 export interface Knee {
+  /** the knee in words, read from the points that kept up with their offered rate only; or why none is named */
   text: string;
   from_pct: number | null;
   to_pct: number | null;
+  /** said when most fixed-rate points saturated: how many, the lightest one's offered and achieved IOPS, and why */
+  saturation: string;
+}
+
+/** One direction's latency as recorded in the trace and as replayed (total latency, from bins). */
+export interface LatencyBeside {
+  direction: "read" | "write";
+  /** I/Os whose latency the trace records */
+  recorded_count: number;
+  replayed_count: number;
+  recorded_p50_ns: number | null;
+  replayed_p50_ns: number | null;
+  recorded_p99_ns: number | null;
+  replayed_p99_ns: number | null;
+  recorded_mean_ns: number | null;
+  replayed_mean_ns: number | null;
+  /** the recorded distribution, from bins */
+  recorded_cdf: CdfPoint[];
+  replayed_cdf: CdfPoint[];
 }
 
 /** A latency in nanoseconds with its percentiles, from histogram bins where there are any. */
@@ -1013,12 +1069,14 @@ export interface MeanInterval {
 }
 
 export interface MeanValue {
-  /** the mean of the runs, in the metric's unit */
+  /** the mean of the runs, in the metric's unit; of a percentile, the percentile of all the runs' I/Os together (pooled) */
   mean: number;
-  /** half the 95 % confidence interval (Student's t); None below 2 */
+  /** half the 95 % confidence interval (Student's t); None below 2 and for a pooled percentile */
   half_width: number | null;
   /** how many runs have the metric */
   n: number;
+  /** a percentile of several runs' I/Os together, from their added histogram bins (not a mean) */
+  pooled: boolean;
 }
 
 export interface MeasuredPoint {
@@ -1043,7 +1101,7 @@ export type NoCurveParams = Record<string, never>;
 export type NoParams = Record<string, never>;
 
 export interface ObservationInfo {
-  /** qd_knee, qd_still_rising, read_write_gap, random_sequential_gap, above_interface_limit, network_bound, cpu_bound or shared_limit */
+  /** qd_knee, qd_still_rising, qd_within_spread, read_write_gap, random_sequential_gap, above_interface_limit, network_bound, cpu_bound or shared_limit */
   code: string;
   severity: "info" | "warning";
   message: string;
@@ -1061,6 +1119,9 @@ export interface ObserveResult {
   observations: ObservationInfo[];
 }
 
+/** What happens to a trace that reaches past the end of the target. */
+export type OffsetMapping = "exact" | "wrap" | "scale";
+
 export type Pattern = "read" | "write" | "randread" | "randwrite" | "rw" | "randrw";
 
 export interface PeopleResult {
@@ -1072,10 +1133,12 @@ export interface PeopleResult {
 
 export interface PercentileCurve {
   label: string;
-  /** read or write: the direction with the most I/Os */
+  /** whose I/Os: 'all I/Os' (reads and writes together), or 'read' or 'write' where the run did only that */
   direction: string;
-  /** the cumulative distribution of total latency, from the histogram bins */
+  /** the cumulative distribution of total latency of all the run's I/Os, from the merged histogram bins */
   points: PercentilePoint[];
+  /** each direction's own, where the run read and wrote */
+  by_direction: PercentileSeries[];
 }
 
 export interface PercentilePoint {
@@ -1083,6 +1146,12 @@ export interface PercentilePoint {
   lat_ns: number;
   /** the share of I/Os at or below it, in % */
   percentile: number;
+}
+
+export interface PercentileSeries {
+  /** 'read' or 'write' */
+  direction: string;
+  points: PercentilePoint[];
 }
 
 export interface PlannedFile {
@@ -1171,12 +1240,20 @@ export interface PredictParams {
   confidence?: number;
   /** judge this run against the model of the others */
   check_run_id?: number | null;
+  /** fit each group of this split apart: 'tag KEY' (e.g. 'tag interface') or a recorded fact ('recorded drive'); '' fits across every split (and says which ones differ) */
+  split_by?: string;
 }
 
 export interface PredictResult {
   metric: string;
   vary: string;
   series: SeriesFit[];
+  /** the split each group of which was fitted apart ('' none) */
+  split_by: string;
+  /** that split in words: 'interface' */
+  split_name: string;
+  /** splits whose groups differ, beyond the one fitted apart: offered to fit apart */
+  splits: SplitInfo[];
 }
 
 export interface PredictionInfo {
@@ -1203,7 +1280,7 @@ export interface ProgressSample {
   elapsed_s: number;
   /** the time the rates are over, ending at elapsed_s (fio's first interval is its I/O time, short of a second by the job's start); null: not recorded */
   interval_s: number | null;
-  /** where the interval the rates are over begins, in seconds since the run started: what a chart draws each sample across (model/spans.py; a run's samples always carry it, a live event's sample not) */
+  /** where the interval the rates are over begins, in seconds since the run started: what a chart draws each sample across (model/spans.py; a run's samples always carry it, a live event's wherever its interval was recorded) */
   start_s: number | null;
   read_iops: number;
   write_iops: number;
@@ -1214,6 +1291,10 @@ export interface ProgressSample {
   write_lat_ns_mean: number | null;
   read_lat_ns_p99: number | null;
   write_lat_ns_p99: number | null;
+  /** all the interval's I/Os, reads and writes together, I/O-weighted */
+  lat_ns_mean: number | null;
+  /** all the interval's I/Os: the p99 of the reads' and writes' merged bins (null: none recorded) */
+  lat_ns_p99: number | null;
   host: string;
   ramping: boolean;
 }
@@ -1522,6 +1603,18 @@ export interface PurgeRecord {
   limitation: string;
 }
 
+/** IOPS over one step of the replay and of the trace, both counted from their first I/O. */
+export interface RateStep {
+  start_s: number;
+  span_s: number;
+  /** null past the trace's end */
+  recorded_read_iops: number | null;
+  recorded_write_iops: number | null;
+  /** null past the replay's end */
+  replayed_read_iops: number | null;
+  replayed_write_iops: number | null;
+}
+
 /** One idle interval and the write after it. */
 export interface RecoveryRow {
   /** 1 for the first idle interval */
@@ -1535,11 +1628,212 @@ export interface RecoveryRow {
   recovered_bytes: number | null;
   /** recovered_bytes as % of the cache */
   recovered_pct: number | null;
-  /** mean speed of that fast part */
+  /** that fast part's speed: its bytes over the time it took */
   fast_bw_bytes_per_s: number | null;
-  bw_mean_bytes_per_s: number | null;
+  /** the write's bytes over its time */
+  bw_bytes_per_s: number | null;
   samples: SustainSample[];
 }
+
+export interface ReplayCancelResult {
+  /** false when no replay was running */
+  cancelled: boolean;
+  replay_id: number | null;
+}
+
+/** What the replay will do, said before it starts: the trace, the part replayed, how, where, how long. */
+export interface ReplayEstimate {
+  name: string;
+  label: string;
+  /** the whole trace as recorded */
+  trace: TraceSummary;
+  /** the part replayed, offsets as laid on the target */
+  replayed: TraceSummary;
+  timing: ReplayTiming;
+  lanes: number;
+  mapping: OffsetMapping;
+  /** the region the offsets land on */
+  target_bytes: number;
+  /** as recorded: the part's span; null as fast as possible */
+  expected_s: number | null;
+  repeats: number;
+  /** a folder's test file, written before the replay */
+  layout_bytes: number;
+  engine: string;
+  engine_reason: string;
+  /** the block device replayed on, if it is one */
+  device: TargetDevice | null;
+  /** bytes of the device the replay may overwrite (0: reads only) */
+  overwrite_bytes: number;
+  /** what the replay does to the device, in one sentence */
+  region: string;
+  notes: string[];
+}
+
+/** ``replay.event``: one event of the running replay, in order: started, each second beside the trace's recorded rate, the end. */
+export interface ReplayEventNotification {
+  event: ReplayStarted | ReplayProgress | ReplayFinished;
+}
+
+export interface ReplayFinished {
+  kind: "replay_finished";
+  replay_id: number | null;
+  status: "done" | "cancelled" | "stopped" | "failed";
+  run_id: number | null;
+  wall_s: number;
+  reason: string;
+}
+
+export interface ReplayIdParams {
+  replay_id: number;
+}
+
+/** A stored replay as listed. */
+export interface ReplayInfo {
+  id: number;
+  created_at: string;
+  name: string;
+  status: "running" | "done" | "cancelled" | "stopped" | "failed";
+  label: string;
+  trace: string;
+  target: string;
+  run_id: number | null;
+  io_count: number;
+  span_change_pct: number | null;
+}
+
+export interface ReplayListResult {
+  /** newest first */
+  replays: ReplayInfo[];
+}
+
+/** One second of the replay: its rates, and the trace's recorded rates over the same second. */
+export interface ReplayProgress {
+  kind: "replay_progress";
+  sample: ProgressSample;
+  /** null past the trace's end or for an untimed one */
+  recorded_read_iops: number | null;
+  recorded_write_iops: number | null;
+  elapsed_s: number;
+  /** as recorded: the span left; null as fast as possible */
+  eta_s: number | null;
+}
+
+export interface ReplayReportParams {
+  replay_id: number;
+  title?: string | null;
+}
+
+/** A replay as typed in the view or on the command line; omitted fields take defaults. */
+export interface ReplayRequest {
+  /** the trace file on the engine's machine */
+  trace: string;
+  /** default: told by the file's content */
+  format?: TraceFormat | null;
+  selection?: TraceSelectionInput;
+  timing?: ReplayTiming;
+  /** I/Os in flight at most (each lane issues one at a time) */
+  lanes?: number;
+  mapping?: OffsetMapping;
+  /** a folder (a test file as large as the trace's region), a file or a whole block device (writes confirmed with allow_overwrite) */
+  target?: string | null;
+  /** a folder's test file: default the trace's region */
+  size_bytes?: number | string | null;
+  direct?: boolean;
+  engine?: ("auto" | "fio" | "portable") | null;
+  allow_overwrite?: boolean;
+  keep_file?: boolean;
+  /** play the trace this many times (each a run): two targets' repeats compare with a Welch verdict */
+  repeats?: number;
+  name?: string | null;
+  tags?: Record<string, string> | string[] | string;
+}
+
+/** A stored replay read back. */
+export interface ReplayResult {
+  id: number;
+  created_at: string;
+  name: string;
+  status: "running" | "done" | "cancelled" | "stopped" | "failed";
+  /** the last stored run (latency bins, per-second series, the job): the figures below are its */
+  run_id: number | null;
+  /** every repeat's run (compare two replays' runs for a Welch verdict) */
+  run_ids: number[];
+  repeats: number;
+  spec: ReplaySpec;
+  /** e.g. 'hm_1.csv as recorded, 16 lanes, on /dev/nvme0n1' */
+  label: string;
+  target: string;
+  engine: string;
+  /** the replayed part's first to last I/O, as recorded */
+  recorded_span_s: number;
+  /** how long the replay ran (fio's own job time) */
+  replayed_span_s: number | null;
+  /** replayed against recorded span, as recorded only */
+  span_change_pct: number | null;
+  /** whether the target kept the recorded timing, in words */
+  timing_sentence: string;
+  read_iops: number;
+  write_iops: number;
+  read_bw_bytes_per_s: number;
+  write_bw_bytes_per_s: number;
+  read_io_count: number;
+  write_io_count: number;
+  read_io_bytes: number;
+  write_io_bytes: number;
+  latency: LatencyBeside[];
+  /** IOPS over time, replayed beside recorded */
+  rates: RateStep[];
+  /** seconds per step of ``rates`` */
+  rate_step_s: number;
+  warnings: ValidityWarning[];
+}
+
+export interface ReplayResumeParams {
+  /** the replay whose remaining repeats run */
+  replay_id: number;
+}
+
+/** A stored replay: what was replayed and how, and the recorded side of the part replayed (its summary with the recorded latency bins and rate over time), kept so the comparison still reads when the trace is gone. */
+export interface ReplaySpec {
+  /** the trace file as given */
+  trace_path: string;
+  /** the trace file's SHA-256, to tell a changed file */
+  trace_sha256: string;
+  selection: TraceSelectionOutput;
+  timing: ReplayTiming;
+  /** I/Os in flight at most: lanes issuing one at a time */
+  lanes: number;
+  mapping: OffsetMapping;
+  /** the region the trace's offsets were laid on */
+  target_bytes: number;
+  /** the part replayed, as recorded (offsets as laid on the target) */
+  recorded: TraceSummary;
+  /** how the trace was chosen, laid and issued, in words */
+  notes: string[];
+  /** filled in once the replay ran (traces of up to 2M I/Os; null beyond, or before) */
+  issued: IssueTiming | null;
+}
+
+export interface ReplayStarted {
+  kind: "replay_started";
+  replay_id: number;
+  name: string;
+  label: string;
+  io_count: number;
+  /** the trace's span as recorded; null as fast as possible */
+  expected_s: number | null;
+  engine: string;
+  engine_reason: string;
+  notes: string[];
+}
+
+export interface ReplayStatus {
+  running: boolean;
+  replay_id: number | null;
+}
+
+export type ReplayTiming = "as-recorded" | "fastest";
 
 export interface ReportParams {
   run_ids?: number[];
@@ -1561,7 +1855,7 @@ export interface ReportResult {
 }
 
 export interface ResumeParams {
-  /** default: the last interrupted sweep */
+  /** default: the caller's own last interrupted sweep; another person's only by its id, and never one running now */
   sweep_id?: number | null;
 }
 
@@ -1588,9 +1882,11 @@ export interface RunEventNotification {
 }
 
 export interface RunGroupInfo {
-  /** e.g. 'interface=SATA', 'no interface tag', 'NVMe' */
+  /** the group's value: 'SATA', '3', 'no interface tag', 'NVMe', 'all runs' */
   label: string;
   run_ids: number[];
+  /** settings this group measured that the first group measured too (the first group: its own settings), by the rule Welch's comparison of groups uses */
+  shared_settings: number;
 }
 
 export interface RunIdParams {
@@ -1611,10 +1907,14 @@ export interface RunPoint {
   iops: MeanValue | null;
   /** bandwidth in bytes/s, both directions */
   bw_bytes_per_s: MeanValue | null;
-  /** mean total latency in ns, I/O-weighted */
+  /** mean total latency in ns over all I/Os, I/O-weighted */
   lat_ns_mean: MeanValue | null;
-  /** the mean of the runs' p99 total latency in ns (the worse direction's) */
+  /** p99 total latency in ns of all the I/Os, reads and writes together, from the merged bins (of several runs: their added bins) */
   lat_ns_p99: MeanValue | null;
+  /** the reads' own p99 (ns), where the setting reads and writes */
+  read_lat_ns_p99: MeanValue | null;
+  /** the writes' own p99 (ns), where the setting reads and writes */
+  write_lat_ns_p99: MeanValue | null;
 }
 
 /** A finished measurement point: the aggregate, every host, and how it was obtained. */
@@ -1632,6 +1932,8 @@ export interface RunResult {
   hosts: HostResult[];
   read: DirectionStats;
   write: DirectionStats;
+  /** all I/Os, reads and writes together (fio's unified_rw_reporting=mixed): IOPS and bandwidth added, the mean I/O-weighted, percentiles from the two directions' merged histogram bins (null where a direction has none); a run of one direction: that direction. Without bins. Filled from read and write when not given */
+  mixed: DirectionStats;
   /** each sample with the span it covers */
   progress: ProgressSample[];
   tags: Record<string, string>;
@@ -1663,8 +1965,6 @@ export interface RunResult {
   measured_by: string;
   /** the machine that stored the run (host name); '' before ssdprof kept it */
   measured_on: string;
-  /** the direction with the most I/Os (read on a tie): the one whose latency a mixed run is headlined by */
-  main_direction: "read" | "write";
 }
 
 export interface RunResultEnvelope {
@@ -1714,6 +2014,10 @@ export interface RunsCompareParams {
   b: number[];
   metric?: "iops" | "bw_bytes_per_s" | "lat_ns_mean" | "lat_ns_p50" | "lat_ns_p99" | "lat_ns_p99_9";
   confidence?: number;
+  /** group A's name in the verdicts, e.g. 'SATA' */
+  a_label?: string;
+  /** group B's name in the verdicts, e.g. 'PCIe' */
+  b_label?: string;
 }
 
 export interface RunsCompareResult {
@@ -1723,23 +2027,27 @@ export interface RunsCompareResult {
   comparisons: GroupVerdict[];
   /** set when A's and B's latencies are of different kinds */
   latency_note: string;
+  /** the comparisons in one sentence naming both groups: how many settings, where B is higher, where significant */
+  summary: string;
 }
 
 export interface RunsGroupsParams {
   run_ids: number[];
-  /** 'tag KEY' (e.g. 'tag interface'), 'recorded interface' or 'recorded drive'; '' for the first key offered */
+  /** 'tag KEY' (e.g. 'tag interface'), 'recorded interface', 'recorded drive' or 'none' (every run in one group); '' for the engine's choice: the split whose groups measured the most settings in common, else none */
   key?: string;
 }
 
 export interface RunsGroupsResult {
-  /** the key the runs were grouped by (the one asked for, else the first offered) */
+  /** the key the runs were split by (the one asked for, else the engine's choice) */
   key: string;
-  /** the key in words, for titles: 'interface', 'recorded drive' */
+  /** the key in words, for titles: 'interface', 'recorded drive', 'no split' */
   name: string;
-  /** every key the runs can be grouped by: their tags, then recorded facts */
-  keys: string[];
-  /** sorted by label */
+  /** every key the runs can be split by: none, their tags, then recorded facts */
+  keys: GroupingKey[];
+  /** in the order of their values (numbers in order) */
   groups: RunGroupInfo[];
+  /** why the engine chose this key, when it chose */
+  why: string;
 }
 
 export interface RunsListParams {
@@ -1805,6 +2113,10 @@ export interface RunsSelectResult {
   total: number;
   /** the tag keys these runs carry, sorted */
   tag_keys: string[];
+  /** how the search was read, a part each: 'tag study=ceph', '“interface” in a target, device model, engine or source' */
+  understood: string[];
+  /** for each word of the search that is a tag's key or value: the tags it may have meant */
+  offers: SearchOffer[];
 }
 
 export interface ScaleUpArchitecture {
@@ -2029,6 +2341,8 @@ export interface ScalingParams {
   node_link_gbps?: number | null;
   /** clients for the network cap (default: hosts per run) */
   clients?: number | null;
+  /** fit each group of this split apart: 'tag KEY' (e.g. 'tag interface') or a recorded fact ('recorded drive'); '' fits across every split (and says which ones differ) */
+  split_by?: string;
 }
 
 export interface ScalingProjection {
@@ -2047,6 +2361,22 @@ export interface ScalingResult {
   metric: string;
   by: string;
   fits: ScalingFit[];
+  /** the split each group of which was fitted apart ('' none) */
+  split_by: string;
+  /** that split in words: 'interface' */
+  split_name: string;
+  /** splits whose groups differ, beyond the one fitted apart: offered to fit apart */
+  splits: SplitInfo[];
+}
+
+/** A tag offered for a word of a search that names one (a key, or a value), as the search to use. */
+export interface SearchOffer {
+  /** key=value, e.g. 'interface=SATA' */
+  tag: string;
+  /** how many stored runs carry it */
+  runs: number;
+  /** the search with the word replaced by the tag */
+  search: string;
 }
 
 export interface SeriesFit {
@@ -2071,7 +2401,28 @@ export interface SeriesFit {
   check: CheckInfo | null;
 }
 
+/** Every run of one setting, separate measurements too, as mean ± half the 95 % CI (Student's t). */
+export interface SettingFigures {
+  /** which run the cell shows, and what all the setting's runs give, in words */
+  sentence: string;
+  /** runs of the setting */
+  n: number;
+  iops: number;
+  iops_half_width: number;
+  bw_bytes_per_s: number;
+  bw_half_width: number;
+  lat_ns_mean: number | null;
+  lat_half_width: number | null;
+}
+
 export type Severity = "info" | "warning" | "error";
+
+/** How many reads and writes had one access size. */
+export interface SizeCount {
+  size_bytes: number;
+  reads: number;
+  writes: number;
+}
 
 export interface SloPoint {
   queue_depth: number;
@@ -2313,6 +2664,22 @@ export interface SpecsListResult {
   user_spec_dir: string | null;
 }
 
+/** A split (a tag or recorded fact) whose groups differ at one setting: fitted together, a series mixes them. */
+export interface SplitInfo {
+  /** as split_by takes it: 'tag interface' */
+  key: string;
+  /** in words: 'interface' */
+  name: string;
+  /** the groups' values, e.g. ['PCIe', 'SATA'] */
+  groups: string[];
+  /** settings measured by at least two of the groups */
+  settings: number;
+  /** of those, where a group differs from the first (Welch's t-test) */
+  differing: number;
+  /** the verdict in words, naming the groups */
+  sentence: string;
+}
+
 export type Status = "matched" | "unstated" | "mismatch";
 
 /** The PTS rule applied to one tracking variable's round values (``analysis.steady_state``).  Excursions and limits are in the tracking variable's unit: ``data_excursion`` = max - min over the window, ``data_limit`` = data_limit_pct of the window's mean; ``slope_excursion`` = how much the least-squares line changes across the window (|slope| x (window - 1)), ``slope_limit`` = slope_limit_pct of the mean. */
@@ -2388,7 +2755,9 @@ export interface SustainDrop {
   /** bytes written when speed fell */
   at_bytes: number;
   at_s: number;
+  /** the phase before's speed (its bytes over its time) */
   before_bw_bytes_per_s: number;
+  /** the phase after's speed (its bytes over its time) */
   after_bw_bytes_per_s: number;
   /** how far it fell, % of the speed before */
   drop_pct: number;
@@ -2499,13 +2868,14 @@ export interface SustainPhase {
   start_bytes: number;
   /** bytes written during it */
   bytes_written: number;
-  bw_mean_bytes_per_s: number;
+  /** its speed: the bytes written during it over its duration */
+  bw_bytes_per_s: number;
   /** standard deviation of its per-second speeds */
   bw_sd_bytes_per_s: number;
   lat_ns_mean: number | null;
   lat_ns_sd: number | null;
-  /** mean of its per-second p99s */
-  lat_ns_p99_mean: number | null;
+  /** the median of its seconds' p99s (each second's from that second's bins): per-second samples keep no bins, so a p99 of all the phase's I/Os is not to be had, and a mean of percentiles is none */
+  lat_ns_p99_second_median: number | null;
 }
 
 export interface SustainReportParams {
@@ -2555,6 +2925,8 @@ export interface SustainResult {
   fill_run_id: number | null;
   fill_seconds: number;
   fill_bytes: number;
+  /** the fill's speed: its bytes over its seconds (fio's own count and time) */
+  fill_bw_bytes_per_s: number | null;
   /** the fill, per second */
   samples: SustainSample[];
   per_gib: GibSample[];
@@ -2580,7 +2952,10 @@ export interface SustainSample {
   bw_bytes_per_s: number;
   /** total latency, mean over the second */
   lat_ns_mean: number | null;
+  /** the second's p99 (on several hosts, the slowest host's) */
   lat_ns_p99: number | null;
+  /** the time its rate covers, ending at elapsed_s (the first: fio's I/O time, short of the second by the job's start); null: a second */
+  interval_s: number | null;
 }
 
 /** One second of the write under way: drawn live against bytes written. */
@@ -2665,7 +3040,7 @@ export interface SustainVerdict {
   before_bw_bytes_per_s: number | null;
   /** the phase right after the first drop */
   after_bw_bytes_per_s: number | null;
-  /** the last phase's mean: the speed the drive holds */
+  /** the last phase's speed (its bytes over its time): the speed the drive holds; with no cliff, the whole fill's bytes over its time */
   sustained_bw_bytes_per_s: number | null;
   /** before / after the first drop */
   ratio: number | null;
@@ -2728,6 +3103,19 @@ export interface SweepInfo {
   name: string;
   status: "running" | "done" | "cancelled" | "stopped" | "failed";
   runs: number;
+  kind: "sweep" | "pts" | "sustain" | "replay";
+  /** running (a live process holds it), interrupted (its process died or a host was lost: it can be resumed), or how it ended */
+  standing: "running" | "interrupted" | "done" | "cancelled" | "failed";
+  /** who last ran it (login name); '' for sweeps stored before owners were kept */
+  owner: string;
+  /** the machine it last ran on */
+  owner_host: string;
+  /** the process that ran it there */
+  owner_pid: number;
+  /** when that process took it (ISO, the database's clock) */
+  since: string;
+  /** when that process last renewed its lease */
+  renewed_at: string;
 }
 
 export type SweepMode = "one-at-a-time" | "grid";
@@ -2781,7 +3169,7 @@ export interface SweepsResult {
   sweeps: SweepInfo[];
   /** the newest sweep that ended done or cancelled with runs kept: what Results opens */
   last_finished: SweepInfo | null;
-  /** the newest sweep the engine stopped in the middle of (it died, or a host was lost): what sweep.resume continues unasked; null when nothing was interrupted */
+  /** the caller's own newest interrupted sweep (its process died, or a host was lost): what sweep.resume continues unasked; null when none of the caller's was interrupted */
   interrupted: SweepInfo | null;
 }
 
@@ -2812,6 +3200,101 @@ export interface TemperatureSample {
   /** seconds into the run */
   elapsed_s: number;
   celsius: number;
+}
+
+export interface TraceDescribeParams {
+  /** the trace file on the engine's machine */
+  trace: string;
+  /** default: told by the file's content */
+  format?: TraceFormat | null;
+}
+
+export type TraceFormat = "fio-iolog-v2" | "fio-iolog-v3" | "blktrace" | "msr-csv";
+
+/** The recorded rate over one interval of the trace (``start_s`` to ``start_s + span_s``). */
+export interface TraceSecond {
+  start_s: number;
+  /** the time this sample covers: one second, or more on a long trace */
+  span_s: number;
+  read_iops: number;
+  write_iops: number;
+  read_bw_bytes_per_s: number;
+  write_bw_bytes_per_s: number;
+}
+
+/** The part of a trace replayed: some of its disks or hosts, and a window of its time. */
+export interface TraceSelectionInput {
+  /** keep these recording hosts (MSR's Hostname); empty: all */
+  hosts?: string[];
+  /** keep these disks (MSR's DiskNumber, blktrace's major,minor, an iolog's file); empty: all */
+  disks?: string[];
+  /** the window's start, seconds from the trace's first I/O */
+  start_s?: number;
+  /** the window's end; null: the trace's end */
+  end_s?: number | null;
+}
+
+/** The part of a trace replayed: some of its disks or hosts, and a window of its time. */
+export interface TraceSelectionOutput {
+  /** keep these recording hosts (MSR's Hostname); empty: all */
+  hosts: string[];
+  /** keep these disks (MSR's DiskNumber, blktrace's major,minor, an iolog's file); empty: all */
+  disks: string[];
+  /** the window's start, seconds from the trace's first I/O */
+  start_s: number;
+  /** the window's end; null: the trace's end */
+  end_s: number | null;
+}
+
+/** TraceSelection as the engine sends it; TraceSelectionInput is what it accepts. */
+export type TraceSelection = TraceSelectionOutput;
+
+/** One disk of the trace: MSR's Hostname and DiskNumber, blktrace's device, fio's file name. */
+export interface TraceStream {
+  /** the recording host (MSR's Hostname column); '' where the format has none */
+  host: string;
+  /** MSR's DiskNumber, blktrace's major,minor, the iolog's file name */
+  disk: string;
+  io_count: number;
+}
+
+/** What a trace holds, said before anything runs. */
+export interface TraceSummary {
+  format: TraceFormat;
+  /** the file read (its name) */
+  source: string;
+  io_count: number;
+  read_count: number;
+  write_count: number;
+  read_bytes: number;
+  write_bytes: number;
+  /** the trace says when each I/O was issued (a v2 iolog without waits does not) */
+  timed: boolean;
+  /** first to last I/O issued; 0 for an untimed trace */
+  duration_s: number;
+  offset_min_bytes: number;
+  /** the end of the furthest I/O: the region the trace needs */
+  offset_end_bytes: number;
+  /** reads and writes per access size, smallest first (power-of-two groups past 24 distinct sizes, each named by its top) */
+  sizes: SizeCount[];
+  /** recorded IOPS over time (timed traces) */
+  series: TraceSecond[];
+  /** the trace's own latency, where recorded */
+  recorded_read_lat_ns: LatencyStats | null;
+  recorded_write_lat_ns: LatencyStats | null;
+  /** fio-layout bins of the recorded latency */
+  recorded_read_bins_ns: Record<string, number>;
+  recorded_write_bins_ns: Record<string, number>;
+  /** I/Os whose latency the trace records */
+  latency_recorded_for: number;
+  /** most I/Os outstanding at once as recorded (from latency) */
+  peak_in_flight: number | null;
+  /** the disks (and hosts) the trace holds */
+  streams: TraceStream[];
+  /** entries not replayed, by kind: trim, sync, flush */
+  skipped: Record<string, number>;
+  /** what the reader changed or noticed, in words */
+  notes: string[];
 }
 
 export interface ValidateParams {
@@ -3043,6 +3526,24 @@ export interface Methods {
   "pts.get": { params: PtsIdParams; result: PtsResult };
   /** a PTS test's PDF report (base64) */
   "pts.report": { params: PtsReportParams; result: ReportResult };
+  /** what a trace holds: I/Os, span, mix, sizes, offsets, recorded rate and latency; runs nothing */
+  "trace.describe": { params: TraceDescribeParams; result: TraceSummary };
+  /** a replay's part, lanes, target and duration; runs nothing */
+  "replay.estimate": { params: ReplayRequest; result: ReplayEstimate };
+  /** start a trace replay; events follow as replay.event */
+  "replay.start": { params: ReplayRequest; result: ReplayStarted };
+  /** run a cancelled replay's remaining repeats */
+  "replay.resume": { params: ReplayResumeParams; result: ReplayStarted };
+  /** stop the replay; finished repeats are kept */
+  "replay.cancel": { params: NoParams; result: ReplayCancelResult };
+  /** whether a replay is running */
+  "replay.status": { params: NoParams; result: ReplayStatus };
+  /** stored replays, newest first */
+  "replay.list": { params: NoParams; result: ReplayListResult };
+  /** a replay beside its trace: p50/p99 recorded and replayed, IOPS over time both ways, timing kept */
+  "replay.get": { params: ReplayIdParams; result: ReplayResult };
+  /** a replay's PDF page (base64) */
+  "replay.report": { params: ReplayReportParams; result: ReportResult };
   /** a sustained-write test's bytes, time and wear against the drive's rating; runs nothing */
   "sustain.estimate": { params: SustainRequest; result: SustainEstimate };
   /** start a sustained-write test: the fill, then idle and recovery writes; events as sustain.event */
@@ -3075,22 +3576,23 @@ export interface Methods {
 
 export type MethodName = keyof Methods;
 
-export const METHOD_NAMES = ["engine.info", "workload.validate", "presets.list", "devices.list", "runs.list", "runs.get", "runs.page", "runs.select", "runs.groups", "runs.people", "runs.tag", "runs.delete", "runs.charts", "runs.bars", "runs.summary", "runs.percentiles", "export.csv", "specs.list", "specs.match", "specs.compare", "specs.save", "specs.remember", "specs.delete", "runs.compare", "analysis.predict", "analysis.scaling", "analysis.observe", "analysis.correlation", "analysis.scale_up", "analysis.scale_up_report", "report.pdf", "hosts.list", "hosts.add", "hosts.test", "hosts.remove", "hosts.set_link", "hosts.set_role", "hosts.ceph_osd_hosts", "drive.show", "imports.begin", "imports.chunk", "imports.finish", "curve.start", "curve.check", "curve.get", "curve.report", "curves.list", "slo.start", "slo.get", "slo.report", "pts.estimate", "pts.start", "pts.resume", "pts.cancel", "pts.status", "pts.list", "pts.get", "pts.report", "sustain.estimate", "sustain.start", "sustain.resume", "sustain.cancel", "sustain.status", "sustain.list", "sustain.get", "sustain.report", "sweep.estimate", "sweep.start", "sweep.resume", "sweep.cancel", "sweep.status", "sweeps.list"] as const satisfies readonly MethodName[];
+export const METHOD_NAMES = ["engine.info", "workload.validate", "presets.list", "devices.list", "runs.list", "runs.get", "runs.page", "runs.select", "runs.groups", "runs.people", "runs.tag", "runs.delete", "runs.charts", "runs.bars", "runs.summary", "runs.percentiles", "export.csv", "specs.list", "specs.match", "specs.compare", "specs.save", "specs.remember", "specs.delete", "runs.compare", "analysis.predict", "analysis.scaling", "analysis.observe", "analysis.correlation", "analysis.scale_up", "analysis.scale_up_report", "report.pdf", "hosts.list", "hosts.add", "hosts.test", "hosts.remove", "hosts.set_link", "hosts.set_role", "hosts.ceph_osd_hosts", "drive.show", "imports.begin", "imports.chunk", "imports.finish", "curve.start", "curve.check", "curve.get", "curve.report", "curves.list", "slo.start", "slo.get", "slo.report", "pts.estimate", "pts.start", "pts.resume", "pts.cancel", "pts.status", "pts.list", "pts.get", "pts.report", "trace.describe", "replay.estimate", "replay.start", "replay.resume", "replay.cancel", "replay.status", "replay.list", "replay.get", "replay.report", "sustain.estimate", "sustain.start", "sustain.resume", "sustain.cancel", "sustain.status", "sustain.list", "sustain.get", "sustain.report", "sweep.estimate", "sweep.start", "sweep.resume", "sweep.cancel", "sweep.status", "sweeps.list"] as const satisfies readonly MethodName[];
 
 /** Notifications from the engine (and, for engine.status, the desktop shell). */
 export interface Notifications {
   "engine.log": EngineLog;
   "engine.status": EngineStatus;
   "pts.event": PtsEventNotification;
+  "replay.event": ReplayEventNotification;
   "sustain.event": SustainEventNotification;
   "run.event": RunEventNotification;
 }
 
 export type NotificationName = keyof Notifications;
 
-export const NOTIFICATION_NAMES = ["engine.log", "engine.status", "pts.event", "sustain.event", "run.event"] as const satisfies readonly NotificationName[];
+export const NOTIFICATION_NAMES = ["engine.log", "engine.status", "pts.event", "replay.event", "sustain.event", "run.event"] as const satisfies readonly NotificationName[];
 
-export const ERROR_CODES = {"parse_error": -32700, "invalid_request": -32600, "method_not_found": -32601, "invalid_params": -32602, "internal_error": -32603, "not_found": -32001, "busy": -32002, "file_not_written": -32093, "engine_gone": -32094, "bridge_missing": -32095, "download_refused": -32096, "http_error": -32097, "token_refused": -32098, "server_unreachable": -32099} as const;
+export const ERROR_CODES = {"parse_error": -32700, "invalid_request": -32600, "method_not_found": -32601, "invalid_params": -32602, "internal_error": -32603, "not_found": -32001, "busy": -32002, "store_error": -32003, "file_not_written": -32093, "engine_gone": -32094, "bridge_missing": -32095, "download_refused": -32096, "http_error": -32097, "token_refused": -32098, "server_unreachable": -32099} as const;
 
 /** Browser mode: the header that carries the per-launch token. */
 export const TOKEN_HEADER = "X-Ssdprof-Token";
@@ -3109,8 +3611,12 @@ export type SweepEnd = (typeof SWEEP_END_VALUES)[number];
 export const SWEEP_STATE_VALUES = ["running", "done", "cancelled", "stopped", "failed"] as const;
 export type SweepState = (typeof SWEEP_STATE_VALUES)[number];
 
+/** Every value of ssdprof.model.status.SweepStanding, in order. */
+export const SWEEP_STANDING_VALUES = ["running", "interrupted", "done", "cancelled", "failed"] as const;
+export type SweepStanding = (typeof SWEEP_STANDING_VALUES)[number];
+
 /** Every value of ssdprof.model.status.SweepKind, in order. */
-export const SWEEP_KIND_VALUES = ["sweep", "pts", "sustain"] as const;
+export const SWEEP_KIND_VALUES = ["sweep", "pts", "sustain", "replay"] as const;
 export type SweepKind = (typeof SWEEP_KIND_VALUES)[number];
 
 /** Every value of ssdprof.model.status.ReferenceStatus, in order. */
@@ -3118,4 +3624,4 @@ export const REFERENCE_STATUS_VALUES = ["matched", "unstated", "mismatch"] as co
 export type ReferenceStatus = (typeof REFERENCE_STATUS_VALUES)[number];
 
 /** Every metric's display name and unit (a value in the metric's own unit is divided by scale), from ssdprof.analysis.metrics.METRIC_NAMES. */
-export const METRIC_NAMES = {"iops": {"label": "IOPS", "unit": "IOPS", "scale": 1.0, "title": "IOPS"}, "bw_bytes_per_s": {"label": "bandwidth", "unit": "MB/s", "scale": 1000000.0, "title": "bandwidth (MB/s)"}, "lat_ns_mean": {"label": "mean latency", "unit": "µs", "scale": 1000.0, "title": "mean latency (µs)"}, "lat_ns_p50": {"label": "median latency", "unit": "µs", "scale": 1000.0, "title": "median latency (µs)"}, "lat_ns_p99": {"label": "p99 latency", "unit": "µs", "scale": 1000.0, "title": "p99 latency (µs)"}, "lat_ns_p99_9": {"label": "p99.9 latency", "unit": "µs", "scale": 1000.0, "title": "p99.9 latency (µs)"}, "read_iops": {"label": "read IOPS", "unit": "IOPS", "scale": 1.0, "title": "read IOPS (IOPS)"}, "write_iops": {"label": "write IOPS", "unit": "IOPS", "scale": 1.0, "title": "write IOPS (IOPS)"}, "read_bw_bytes_per_s": {"label": "read bandwidth", "unit": "MB/s", "scale": 1000000.0, "title": "read bandwidth (MB/s)"}, "write_bw_bytes_per_s": {"label": "write bandwidth", "unit": "MB/s", "scale": 1000000.0, "title": "write bandwidth (MB/s)"}, "read_lat_ns_mean": {"label": "mean read latency", "unit": "µs", "scale": 1000.0, "title": "mean read latency (µs)"}, "write_lat_ns_mean": {"label": "mean write latency", "unit": "µs", "scale": 1000.0, "title": "mean write latency (µs)"}, "read_lat_ns_p99": {"label": "p99 read latency", "unit": "µs", "scale": 1000.0, "title": "p99 read latency (µs)"}, "write_lat_ns_p99": {"label": "p99 write latency", "unit": "µs", "scale": 1000.0, "title": "p99 write latency (µs)"}} as const satisfies Record<string, { label: string; unit: string; scale: number; title: string }>;
+export const METRIC_NAMES = {"iops": {"label": "IOPS", "unit": "IOPS", "scale": 1.0, "title": "IOPS"}, "bw_bytes_per_s": {"label": "bandwidth", "unit": "MB/s", "scale": 1000000.0, "title": "bandwidth (MB/s)"}, "lat_ns_mean": {"label": "mean latency, all I/Os", "unit": "µs", "scale": 1000.0, "title": "mean latency, all I/Os (µs)"}, "lat_ns_p50": {"label": "median latency, all I/Os", "unit": "µs", "scale": 1000.0, "title": "median latency, all I/Os (µs)"}, "lat_ns_p99": {"label": "p99 latency, all I/Os", "unit": "µs", "scale": 1000.0, "title": "p99 latency, all I/Os (µs)"}, "lat_ns_p99_9": {"label": "p99.9 latency, all I/Os", "unit": "µs", "scale": 1000.0, "title": "p99.9 latency, all I/Os (µs)"}, "read_iops": {"label": "read IOPS", "unit": "IOPS", "scale": 1.0, "title": "read IOPS (IOPS)"}, "write_iops": {"label": "write IOPS", "unit": "IOPS", "scale": 1.0, "title": "write IOPS (IOPS)"}, "read_bw_bytes_per_s": {"label": "read bandwidth", "unit": "MB/s", "scale": 1000000.0, "title": "read bandwidth (MB/s)"}, "write_bw_bytes_per_s": {"label": "write bandwidth", "unit": "MB/s", "scale": 1000000.0, "title": "write bandwidth (MB/s)"}, "read_lat_ns_mean": {"label": "mean read latency", "unit": "µs", "scale": 1000.0, "title": "mean read latency (µs)"}, "write_lat_ns_mean": {"label": "mean write latency", "unit": "µs", "scale": 1000.0, "title": "mean write latency (µs)"}, "read_lat_ns_p99": {"label": "p99 read latency", "unit": "µs", "scale": 1000.0, "title": "p99 read latency (µs)"}, "write_lat_ns_p99": {"label": "p99 write latency", "unit": "µs", "scale": 1000.0, "title": "p99 write latency (µs)"}} as const satisfies Record<string, { label: string; unit: string; scale: number; title: string }>;

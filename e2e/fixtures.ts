@@ -137,3 +137,18 @@ export const SCREENSHOTS = join(ROOT, 'docs', 'screenshots');
 export async function designerSettled(page: Page): Promise<void> {
   await expect(page.locator('section.designer')).toHaveAttribute('data-settled', 'true');
 }
+
+type Call = (method: string, params: object) => Promise<{ ok: boolean; result: unknown }>;
+
+/** The engine's own answer, asked as the page asks (browser mode's /rpc, or Electron's bridge). */
+export async function engineCall<T>(page: Page, method: string, params: object): Promise<T> {
+  return page.evaluate(async ([m, p]) => {
+    const bridge = (window as unknown as { ssdprof?: { call: Call } }).ssdprof;
+    if (bridge) return (await bridge.call(m, p)).result;
+    const token = window.sessionStorage.getItem('ssdprof-token') ?? '';
+    const headers = { 'Content-Type': 'application/json', 'X-Ssdprof-Token': token };
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: m, params: p });
+    const response = await fetch('/rpc', { method: 'POST', headers, body });
+    return ((await response.json()) as { result: unknown }).result;
+  }, [method, params] as const) as Promise<T>;
+}

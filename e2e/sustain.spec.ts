@@ -3,8 +3,7 @@
 // live against bytes written, then the engine's verdict, phases and recovery rows, each checked
 // against what the engine itself answers for the test (`sustain.get`).
 import { join } from 'node:path';
-import type { Page } from '@playwright/test';
-import { SCREENSHOTS, expect, test } from './fixtures';
+import { SCREENSHOTS, engineCall, expect, test } from './fixtures';
 
 interface Answer {
   id: number;
@@ -14,20 +13,6 @@ interface Answer {
   recovery: { status: string }[];
 }
 
-type Call = (method: string, params: object) => Promise<{ ok: boolean; result: unknown }>;
-
-/** The engine's own answer, asked as the page asks (browser mode's /rpc, or Electron's bridge). */
-async function engineCall<T>(page: Page, method: string, params: object): Promise<T> {
-  return page.evaluate(async ([m, p]) => {
-    const bridge = (window as unknown as { ssdprof?: { call: Call } }).ssdprof;
-    if (bridge) return (await bridge.call(m, p)).result;
-    const token = window.sessionStorage.getItem('ssdprof-token') ?? '';
-    const headers = { 'Content-Type': 'application/json', 'X-Ssdprof-Token': token };
-    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: m, params: p });
-    const response = await fetch('/rpc', { method: 'POST', headers, body });
-    return ((await response.json()) as { result: unknown }).result;
-  }, [method, params] as const) as Promise<T>;
-}
 
 test('a short sustained-write test: estimate, live fill, verdict, phases and recovery', async ({
   app: page,

@@ -6,6 +6,7 @@ import { fakeEngine } from './test/fake-engine';
 import { info, specChoices, studentRuns } from './test/fixtures';
 import { renderWith } from './test/render';
 import type { Count, SweepInfo, SweepStarted } from './api';
+import { sweepInfo } from './test/sweep-info';
 
 const of10 = (done: number): Count => ({ done, total: 10, bound: 'exact', unit: 'point', note: '', text: `${done} of 10 points` });
 const student = (done: number): SweepStarted => ({ kind: 'sweep_started', sweep_id: 4, name: 'student', count: of10(done), estimated_s: 13, engine: 'fio', engine_reason: 'fio found' });
@@ -77,7 +78,7 @@ describe('App', () => {
     const fake = fakeEngine({
       'engine.info': () => info,
       'sweep.status': () => NOT_RUNNING,
-      'sweeps.list': () => ({ sweeps: [], interrupted: null, last_finished: { id: 9, created_at: '', name: 'student', status: 'done', runs: studentRuns.length } }),
+      'sweeps.list': () => ({ sweeps: [], interrupted: null, last_finished: sweepInfo({ id: 9, name: 'student', status: 'done', runs: studentRuns.length }) }),
       'presets.list': () => ({ presets: [] }),
       'runs.list': () => ({ runs: studentRuns, total: studentRuns.length }),
     });

@@ -14,6 +14,7 @@ import { Pts } from './views/Pts';
 import { Results } from './views/Results';
 import { Specs } from './views/Specs';
 import { Sustain } from './views/Sustain';
+import { Replay } from './views/Replay';
 
 /** A test kind's own view (through state/test-kind.ts): all it is told is whether a sweep runs. */
 type KindView = (props: { busy: boolean }) => ReactElement;
@@ -28,6 +29,7 @@ const VIEWS = [
   { id: 'models', label: 'Models' },
   { id: 'curves', label: 'Curves' },
   { id: 'sustain', label: 'Sustained writes', kind: Sustain },
+  { id: 'replay', label: 'Trace replay', kind: Replay },
   { id: 'history', label: 'History' },
   { id: 'hosts', label: 'Hosts' },
   { id: 'specs', label: 'Spec sheets' },

@@ -37,17 +37,16 @@ def default_output(target: str | None = None) -> Path:
 
 
 def find_compiler(asked: str | None) -> list[str] | None:
-    """The compiler's command: --cc (``zig`` means the ziglang package's ``zig cc``), $CC, or cc/gcc/clang."""
+    """The compiler's command: --cc (``zig`` means the ziglang package's ``zig cc``), $CC, or cc/gcc/clang;
+    None when none of them is installed."""
     if asked == "zig":
         return [sys.executable, "-m", "ziglang", "cc"]
-    if asked:
-        return shlex.split(asked)
-    if os.environ.get("CC"):
-        return shlex.split(os.environ["CC"])
-    for name in ("cc", "gcc", "clang"):
-        found = shutil.which(name)
+    named = asked or os.environ.get("CC")
+    candidates = [shlex.split(named)] if named else [[name] for name in ("cc", "gcc", "clang")]
+    for command in candidates:
+        found = shutil.which(command[0]) if command else None
         if found:
-            return [found]
+            return [found, *command[1:]]
     return None
 
 

@@ -95,7 +95,7 @@ static void fill(struct worker *w, struct async_state *s) {
         }
         s->in_flight++;
         w->issued[io->dir]++;
-        if (paced) s->due = paced_due_ns(w);
+        if (paced) s->due = paced_due_ns(w, now);
     }
 }
 
@@ -128,7 +128,12 @@ void run_async_worker(struct worker *w) {
         .done = calloc((size_t)depth, sizeof(struct completion)),
     };
     for (int i = 0; i < depth; i++) s.free_slots[i] = depth - 1 - i;
-    if (g_run.cfg.rate_iops > 0) s.due = paced_due_ns(w);
+    int attached = g_run.ops->attach ? g_run.ops->attach(w->queue) : 0;
+    if (attached) {
+        worker_fail(w, "enabling the queue in its thread", NULL, attached);
+        s.issuing = 0;
+    }
+    if (g_run.cfg.rate_iops > 0) s.due = paced_due_ns(w, 0);
     for (;;) {
         fill(w, &s);
         if (s.in_flight > 0) {
@@ -150,7 +155,7 @@ void run_sync_worker(struct worker *w) {
         uint64_t now = since_start();
         if (worker_stopping(w, now)) break;
         if (paced) {
-            uint64_t due = paced_due_ns(w);
+            uint64_t due = paced_due_ns(w, now);
             while (!worker_stopping(w, now = since_start()) && due > now)
                 sleep_ns(due - now < IDLE_SLICE_NS ? due - now : IDLE_SLICE_NS);
             if (worker_stopping(w, now)) break;

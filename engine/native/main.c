@@ -153,8 +153,11 @@ static void print_result(uint64_t wall_ns, uint64_t user_ns, uint64_t system_ns)
                 latency_merge(&totals[d], &g_run.jobs[j].workers[i].total[d]);
                 issued[d] += g_run.jobs[j].workers[i].issued[d];
             }
+    /* A time-based run that reached its end measured for its runtime, as fio's does; one that ended
+     * early (its bytes done, a stop) for as long as its last counted I/O took to complete. */
     uint64_t last = totals[0].last_ns > totals[1].last_ns ? totals[0].last_ns : totals[1].last_ns;
     uint64_t runtime = last > g_run.cfg.ramp_ns ? last - g_run.cfg.ramp_ns : 0;
+    if (!g_run.cfg.io_bytes && g_run.stop == RUNNING && runtime) runtime = g_run.cfg.runtime_ns;
     printf("{\"type\":\"result\",\"engine\":\"%s\",\"stopped\":\"%s\",\"elapsed_ns\":%" PRIu64 ",\"runtime_ns\":%" PRIu64
            ",\"cpu_user_ns\":%" PRIu64 ",\"cpu_system_ns\":%" PRIu64 ",\"issued_read_ios\":%" PRIu64
            ",\"issued_write_ios\":%" PRIu64 ",\"buffer_alignment\":%u,",
@@ -207,8 +210,8 @@ int ssdprof_io_main(int argc, char **argv) {
     uint64_t wall = follow();
     for (int t = 0; t < threads; t++) thread_join(handles[t]);
     cpu_times_ns(&user1, &system1);
-    stop_run(STOP_DONE);
     print_result(wall, user1 - user0, system1 - system0);
+    stop_run(STOP_DONE);
     for (int j = 0; j < c->jobs; j++)
         for (int i = 0; i < g_run.jobs[j].worker_count; i++) {
             struct worker *w = &g_run.jobs[j].workers[i];

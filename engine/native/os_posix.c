@@ -15,9 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 #if defined(__linux__)
-#include <sys/mman.h>
 #include <sys/vfs.h>
-#define HUGE_PAGE_BYTES (2u << 20)
 #endif
 
 _Static_assert(sizeof(pthread_mutex_t) <= sizeof(struct platform_mutex), "mutex storage too small");
@@ -59,19 +57,12 @@ void thread_join(void *thread) {
     free(call);
 }
 
-/* Linux: whole transparent huge pages where allowed, so a large direct I/O is one segment at the
- * device, not one per 4 KiB page (a virtio disk's ring then holds the queue; README). */
+/* Page-aligned, in ordinary pages, as fio's malloc'd buffers are (README: on a virtio disk, buffers in
+ * huge pages let more large I/Os into its ring than fio's do, and the two engines' figures part). */
 void *alloc_buffers(size_t bytes) {
     void *p = NULL;
-#if defined(__linux__)
-    size_t rounded = (bytes + HUGE_PAGE_BYTES - 1) / HUGE_PAGE_BYTES * HUGE_PAGE_BYTES;
-    if (posix_memalign(&p, HUGE_PAGE_BYTES, rounded)) return NULL;
-    madvise(p, rounded, MADV_HUGEPAGE);
-    memset(p, 0, rounded);
-#else
     if (posix_memalign(&p, 4096, bytes)) return NULL;
     memset(p, 0, bytes);
-#endif
     return p;
 }
 
@@ -134,7 +125,12 @@ struct target_file *open_target(const struct config *c) {
     if (c->direct && fcntl(fd, F_NOCACHE, 1) == -1)
         refuse("direct", 3, "the filesystem holding %s refuses to bypass the cache (F_NOCACHE): %s", c->target, strerror(errno));
 #endif
-    off_t end = lseek(fd, 0, SEEK_END);
+    struct stat info;
+    int sized = fstat(fd, &info) == 0 && S_ISREG(info.st_mode); /* Linux's block devices seek to their end too */
+#if defined(__linux__)
+    sized = 1;
+#endif
+    off_t end = sized ? lseek(fd, 0, SEEK_END) : -1;
     if (end >= 0 && (uint64_t)end < c->offset_bytes + c->size_bytes)
         refuse("size_bytes", 3, "the region (offset %llu, %llu bytes) ends beyond %s (%lld bytes)",
                (unsigned long long)c->offset_bytes, (unsigned long long)c->size_bytes, c->target, (long long)end);

@@ -98,12 +98,19 @@ int take_budget(struct job *job) {
     return before < job->io_limit_bytes;
 }
 
-/* The next arrival of the job's Poisson process (ns after the start); threads of a job share it. */
-uint64_t paced_due_ns(struct worker *w) {
+/* The next arrival of the job's Poisson process (ns after the start); threads of a job share it.
+ * As fio does at the end of its ramp (reset_all_stats), the schedule starts again there: arrivals the
+ * ramp fell behind on are not carried into the measured window as a burst. */
+uint64_t paced_due_ns(struct worker *w, uint64_t now) {
     struct job *job = w->job;
     double u = ((double)(rng_next(w->rng) >> 11) + 0.5) / 9007199254740992.0; /* (0, 1) */
     double gap = -log(u) * job->mean_gap_ns;
+    uint64_t ramp = g_run.cfg.ramp_ns;
     if (job->worker_count > 1) mutex_lock(&job->due_lock);
+    if (ramp && !job->schedule_restarted && now >= ramp) {
+        job->schedule_restarted = 1;
+        job->next_due_ns = (double)ramp;
+    }
     uint64_t due = (uint64_t)job->next_due_ns;
     job->next_due_ns += gap;
     if (job->worker_count > 1) mutex_unlock(&job->due_lock);

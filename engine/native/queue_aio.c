@@ -73,5 +73,5 @@ static int aio_reap(void *queue, int min, struct completion *out, int max) {
     return (int)n;
 }
 
-const struct queue_ops aio_queue = {"libaio", aio_open, aio_issue, aio_reap, aio_close};
+const struct queue_ops aio_queue = {"libaio", aio_open, NULL, aio_issue, aio_reap, aio_close};
 #endif

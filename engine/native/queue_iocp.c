@@ -78,5 +78,5 @@ static int iocp_reap(void *queue, int min, struct completion *out, int max) {
     }
 }
 
-const struct queue_ops iocp_queue = {"iocp", iocp_open, iocp_issue, iocp_reap, iocp_close};
+const struct queue_ops iocp_queue = {"iocp", iocp_open, NULL, iocp_issue, iocp_reap, iocp_close};
 #endif

@@ -1,6 +1,11 @@
 /* Linux io_uring through its raw system calls and mmapped rings (no liburing needed to build), set
- * up as fio's io_uring engine is by default: no polling, no registered files or buffers, plain
- * READ/WRITE where the kernel has them (5.6+), READV/WRITEV before. */
+ * up as fio's io_uring engine is by default (seen with strace on fio 3.33): a completion ring as deep
+ * as the queue, COOP_TASKRUN, SINGLE_ISSUER and DEFER_TASKRUN where the kernel has them (each dropped
+ * in fio's order where refused), every submission with GETEVENTS (which runs the deferred completion
+ * work), no polling, no registered files or buffers, plain READ/WRITE where the kernel has them (5.6+).
+ *
+ * The ring is made by the main thread, disabled, and enabled by the worker thread that uses it
+ * (attach): a single-issuer ring belongs to the thread that enables it. */
 #if defined(__linux__)
 #include "ssdprof_io.h"
 
@@ -14,8 +19,24 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#ifndef IORING_SETUP_COOP_TASKRUN
+#define IORING_SETUP_COOP_TASKRUN (1U << 8)
+#endif
+#ifndef IORING_SETUP_SINGLE_ISSUER
+#define IORING_SETUP_SINGLE_ISSUER (1U << 12)
+#endif
+#ifndef IORING_SETUP_DEFER_TASKRUN
+#define IORING_SETUP_DEFER_TASKRUN (1U << 13)
+#endif
+#ifndef IORING_SETUP_R_DISABLED
+#define IORING_SETUP_R_DISABLED (1U << 6)
+#endif
+#ifndef IORING_REGISTER_ENABLE_RINGS
+#define IORING_REGISTER_ENABLE_RINGS 12
+#endif
+
 struct uring {
-    int ring_fd, fd, vectored;
+    int ring_fd, fd, vectored, disabled;
     unsigned *sq_tail, *sq_mask, *sq_array, *cq_head, *cq_tail, *cq_mask;
     struct io_uring_sqe *sqes;
     struct io_uring_cqe *cqes;
@@ -74,12 +95,29 @@ static int map_rings(struct uring *q, const struct io_uring_params *p) {
     return 0;
 }
 
+/* fio's set-up, flags dropped one by one where the kernel refuses them (EINVAL). */
+static int setup(unsigned depth, struct io_uring_params *p) {
+    const unsigned single = IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_R_DISABLED;
+    unsigned drops[] = {0, single, IORING_SETUP_COOP_TASKRUN, IORING_SETUP_CQSIZE};
+    unsigned flags = IORING_SETUP_CQSIZE | IORING_SETUP_COOP_TASKRUN | single;
+    int fd = -1;
+    for (size_t i = 0; i < sizeof drops / sizeof drops[0]; i++) {
+        flags &= ~drops[i];
+        memset(p, 0, sizeof *p);
+        p->flags = flags;
+        p->cq_entries = depth;
+        fd = (int)syscall(__NR_io_uring_setup, depth, p);
+        if (fd >= 0 || errno != EINVAL) break;
+    }
+    return fd;
+}
+
 static int uring_open(void **queue, struct target_file *file, int depth, char *why, size_t why_len) {
     struct uring *q = calloc(1, sizeof *q);
     struct io_uring_params p;
-    memset(&p, 0, sizeof p);
     q->fd = (int)file->handle;
-    q->ring_fd = (int)syscall(__NR_io_uring_setup, (unsigned)depth, &p);
+    q->ring_fd = setup((unsigned)depth, &p);
+    q->disabled = q->ring_fd >= 0 && (p.flags & IORING_SETUP_R_DISABLED);
     int rc = q->ring_fd < 0 ? errno : map_rings(q, &p);
     if (rc) {
         snprintf(why, why_len, "%s (%s)", strerror(rc),
@@ -91,6 +129,13 @@ static int uring_open(void **queue, struct target_file *file, int depth, char *w
     q->iov = calloc((size_t)depth, sizeof(struct iovec));
     *queue = q;
     return 0;
+}
+
+static int uring_attach(void *queue) {
+    struct uring *q = queue;
+    if (!q->disabled) return 0;
+    q->disabled = 0;
+    return syscall(__NR_io_uring_register, q->ring_fd, IORING_REGISTER_ENABLE_RINGS, NULL, 0) < 0 ? -errno : 0;
 }
 
 static int uring_issue(void *queue, int slot, const struct io_request *io, uint32_t length) {
@@ -114,7 +159,7 @@ static int uring_issue(void *queue, int slot, const struct io_request *io, uint3
     q->sq_array[index] = index;
     __atomic_store_n(q->sq_tail, tail + 1, __ATOMIC_RELEASE);
     int n;
-    while ((n = enter(q->ring_fd, 1, 0, 0)) < 0 && errno == EINTR) {}
+    while ((n = enter(q->ring_fd, 1, 0, IORING_ENTER_GETEVENTS)) < 0 && errno == EINTR) {}
     if (n == 1) return 0;
     int error = n < 0 ? errno : EAGAIN;
     __atomic_store_n(q->sq_tail, tail, __ATOMIC_RELEASE); /* not consumed: take the entry back */
@@ -137,5 +182,5 @@ static int uring_reap(void *queue, int min, struct completion *out, int max) {
     }
 }
 
-const struct queue_ops uring_queue = {"io_uring", uring_open, uring_issue, uring_reap, uring_close};
+const struct queue_ops uring_queue = {"io_uring", uring_open, uring_attach, uring_issue, uring_reap, uring_close};
 #endif

@@ -87,6 +87,7 @@ struct job {
     uint64_t issued_bytes;       /* atomic */
     double next_due_ns;          /* paced: the next arrival; guarded by due_lock where threads share */
     double mean_gap_ns;
+    int schedule_restarted;      /* paced: the schedule began again at the ramp's end */
     struct platform_mutex due_lock;
     struct worker *workers;
     int worker_count;
@@ -115,6 +116,8 @@ struct queue_ops {
     const char *name;
     /* 0, or an error code (refusal) with a reason written to `why`. */
     int (*open)(void **queue, struct target_file *file, int depth, char *why, size_t why_len);
+    /* Called by the worker thread before its first I/O (NULL where nothing is needed); 0 or -(error code). */
+    int (*attach)(void *queue);
     /* Submits one I/O now (fio's iodepth_batch_submit=1); 0 or an error code. */
     int (*issue)(void *queue, int slot, const struct io_request *io, uint32_t length);
     /* Waits until at least `min` completions are there (0: do not wait), takes up to `max`. */
@@ -129,7 +132,7 @@ uint64_t rng_next(uint64_t state[4]);
 void next_io(struct worker *w, struct io_request *io, unsigned char *buffer);
 int check_read(const struct worker *w, const struct io_request *io, char *why, size_t why_len);
 int take_budget(struct job *job);
-uint64_t paced_due_ns(struct worker *w);
+uint64_t paced_due_ns(struct worker *w, uint64_t now);
 
 /* stats.c: fio's bins, accumulation, JSON. */
 unsigned latency_index(uint64_t value_ns);

@@ -17,7 +17,9 @@ from rpc_client import Client
 from ssdprof.app.rpc import EngineService
 from ssdprof.store.db import Store
 
-pytest_plugins = ["infra.netns_hosts", "infra.ceph_cluster", "infra.lab_node", "infra.ci_rule", "infra.native_builds"]
+pytest_plugins = [
+    "infra.netns_hosts", "infra.ceph_cluster", "infra.lab_node", "infra.ci_rule", "infra.native_builds", "infra.portable_files",
+]
 
 DATA = Path(__file__).parent / "data"
 FIO_DATA = DATA / "fio"

@@ -1,6 +1,6 @@
 import { render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { ChartFigure } from './ChartFigure';
+import { ChartFigure, MAX_MARKS, TABLE_ROWS, thinned } from './ChartFigure';
 
 describe('ChartFigure', () => {
   it('lists every point it draws in an accessible table', () => {
@@ -22,5 +22,22 @@ describe('ChartFigure', () => {
   it('says what would fill it when there is nothing to draw', () => {
     render(<ChartFigure id="c" title="Latency vs queue depth" kind="line" xLabel="QD" yLabel="µs" series={[]} empty="Vary queue depth." />);
     expect(screen.getByText('Vary queue depth.')).toBeDefined();
+  });
+
+  it('thins a points series past its most markers and says so in its label; a smaller one is drawn whole', () => {
+    const points = Array.from({ length: 8640 }, (_, i) => ({ x: i, y: i }));
+    const drawnSeries = thinned({ label: 'measured', style: 'points', points });
+    expect(drawnSeries.label).toBe('measured (every 5th of 8,640 drawn)');
+    expect(drawnSeries.points.length).toBeLessThanOrEqual(MAX_MARKS);
+    const few = { label: 'measured', style: 'points' as const, points: points.slice(0, 180) };
+    expect(thinned(few)).toBe(few);
+  });
+
+  it('lists a long series\' first rows in its table and says how long it is', () => {
+    const points = Array.from({ length: 8640 }, (_, i) => ({ x: i, y: i }));
+    render(<ChartFigure id="c" title="Bandwidth" kind="line" xLabel="size" yLabel="MB/s" series={[{ label: 'measured', style: 'points', points }]} />);
+    const table = screen.getByRole('table', { name: /Bandwidth/ });
+    expect(within(table).getAllByRole('row')).toHaveLength(TABLE_ROWS + 1);
+    expect(table.querySelector('caption')!.textContent).toBe(`Bandwidth (each series' first ${TABLE_ROWS} points; the longest has 8,640)`);
   });
 });

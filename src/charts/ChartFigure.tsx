@@ -80,23 +80,47 @@ function dashOf(s: Series): number[] | undefined {
   return DASH_PATTERN[s.dash ?? (s.style === 'dashed' ? 'dashed' : 'solid')];
 }
 
+/** Markers beyond which a line's are hidden (the line still joins its points) and a points
+ *  series' are drawn small. */
+const MARKED = 60;
+/** Markers a points series draws at most: beyond, every k-th, and its legend says so. */
+export const MAX_MARKS = 2000;
+/** Rows per series in the accessible table (the first; `tableLast`: the last); the caption says so. */
+export const TABLE_ROWS = 200;
+
+/** A points series of more than MAX_MARKS points thinned to every k-th, its label saying so: a
+ *  chart never leaves out in silence what its legend names. */
+export function thinned(s: Series): Series {
+  if (s.style !== 'points' || s.points.length <= MAX_MARKS) return s;
+  const every = Math.ceil(s.points.length / MAX_MARKS);
+  const nth = every === 2 ? '2nd' : every === 3 ? '3rd' : `${every}th`;
+  return { ...s, label: `${s.label} (every ${nth} of ${s.points.length.toLocaleString('en-US')} drawn)`,
+    points: s.points.filter((_, i) => i % every === 0) };
+}
+
+function radius(s: Series): number {
+  if (s.style === 'points') return s.points.length > MARKED ? 2 : 4;
+  return s.style === 'curve' || s.style === 'dashed' || s.points.length > MARKED ? 0 : 3;
+}
+
 function datasets(props: ChartFigureProps) {
   const colours = seriesColours(props.series);
   const bar = props.kind === 'bar';
-  return props.series.map((s, i) => ({
+  return props.series.map(thinned).map((s, i) => ({
     label: s.label,
     data: bar ? s.points.map((p) => p.y)
       : s.points.map((p) => ({ x: props.xLog2 ? Math.log2(p.x) : p.x, y: p.y })),
     errors: s.points.some((p) => p.err) ? s.points.map((p) => p.err) : undefined,
     borderColor: colours[i],
     backgroundColor: colours[i],
-    pointRadius: s.style === 'curve' || s.style === 'dashed' || s.points.length > 60 ? 0
-      : s.style === 'points' ? 4 : 3,
+    pointRadius: radius(s),
     showLine: s.style !== 'points',
     borderDash: dashOf(s),
     borderWidth: s.style === 'dashed' ? 1.5 : 2,
     tension: 0,
-    stepped: s.stepped ? ('before' as const) : false,
+    // Chart.js's 'after' draws the segment ending at a point at that point's y (its 'before' holds the previous
+    // point's y across it, which drew each second's rate over the second after it)
+    stepped: s.stepped ? ('after' as const) : false,
     yAxisID: axisOf(s),
   }));
 }
@@ -183,10 +207,15 @@ function drawKey(props: ChartFigureProps): string {
 
 export const DRAWN_MARK = 'ssdprof:chart-drawn';
 
+/** Set by an end-to-end test before the app loads: handed every chart as drawn, to check that what
+ *  its legend names is on the canvas (e2e/charts-drawn.ts). */
+type ChartProbe = (id: string, chart: Chart) => void;
+
 /** A performance mark per drawn chart, for bench/ui.mjs (a PerformanceObserver sees it); cleared at once so a long live run does not fill the timeline. */
-function markDrawn(id: string): void {
+function markDrawn(id: string, chart: Chart): void {
   performance.mark(DRAWN_MARK, { detail: id });
   performance.clearMarks(DRAWN_MARK);
+  (window as { ssdprofChartProbe?: ChartProbe }).ssdprofChartProbe?.(id, chart);
 }
 
 export function ChartFigure(props: ChartFigureProps) {
@@ -213,13 +242,13 @@ export function ChartFigure(props: ChartFigureProps) {
       chart.current.data = next.data;
       chart.current.options = next.options ?? {};
       chart.current.update('none');
-      markDrawn(props.id);
+      markDrawn(props.id, chart.current);
       return;
     }
     chart.current?.destroy();
     if (!element.getContext('2d')) return; // no canvas support (a test DOM): the table still has the numbers
     chart.current = new Chart(element, next);
-    markDrawn(props.id);
+    markDrawn(props.id, chart.current);
   });
 
   useEffect(() => () => {
@@ -241,7 +270,7 @@ export function ChartFigure(props: ChartFigureProps) {
       )}
       <div className="sr-only">{/* a table ignores its own size, so a wrapper hides it */}
       <table>
-        <caption>{props.title}{props.tableLast !== undefined ? ` (each series' last ${props.tableLast} points)` : ''}</caption>
+        <caption>{props.title}{tableNote(props)}</caption>
         <thead>
           <tr><th scope="col">series</th><th scope="col">{props.xLabel}</th><th scope="col">{props.yLabel}</th><th scope="col">± 95 % CI</th></tr>
         </thead>
@@ -258,7 +287,15 @@ export function ChartFigure(props: ChartFigureProps) {
   );
 }
 
+/** The table's rows of a series: its last `last` points, else its first TABLE_ROWS. */
 function tail(points: Point[], last: number | undefined): { p: Point; i: number }[] {
   const from = last === undefined ? 0 : Math.max(0, points.length - last);
-  return points.slice(from).map((p, k) => ({ p, i: from + k }));
+  const to = last === undefined ? TABLE_ROWS : points.length;
+  return points.slice(from, to).map((p, k) => ({ p, i: from + k }));
+}
+
+function tableNote(props: ChartFigureProps): string {
+  if (props.tableLast !== undefined) return ` (each series' last ${props.tableLast} points)`;
+  const most = Math.max(0, ...props.series.map((s) => s.points.length));
+  return most > TABLE_ROWS ? ` (each series' first ${TABLE_ROWS} points; the longest has ${most.toLocaleString('en-US')})` : '';
 }

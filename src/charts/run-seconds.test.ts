@@ -6,7 +6,7 @@ import { secondsSeries } from './run-seconds';
 const sample = (elapsed_s: number, read_iops: number, host = 'local', start_s = elapsed_s - 1): ProgressSample => ({
   elapsed_s, interval_s: null, start_s, read_iops, write_iops: 0,
   read_bw_bytes_per_s: 0, write_bw_bytes_per_s: 0,
-  read_lat_ns_mean: null, write_lat_ns_mean: null, read_lat_ns_p99: null, write_lat_ns_p99: null,
+  read_lat_ns_mean: null, write_lat_ns_mean: null, read_lat_ns_p99: null, write_lat_ns_p99: null, lat_ns_mean: null, lat_ns_p99: null,
   host, ramping: false,
 });
 

@@ -1,5 +1,6 @@
 import { cleanup } from '@testing-library/react';
 import { afterEach } from 'vitest';
+import { forgetKeptAnswers } from '../state/kept-answer';
 
 // Vitest runs without globals, so Testing Library cannot register its own cleanup.
 afterEach(cleanup);
@@ -7,4 +8,5 @@ afterEach(cleanup);
 // (electron/'s tests run in node, with no window.)
 afterEach(() => {
   if (typeof window !== 'undefined') window.sessionStorage.clear();
+  forgetKeptAnswers();
 });

@@ -9,10 +9,11 @@ import { ComparePanel } from './ComparePanel';
 
 const [current, earlier] = [studentRuns[0]!, studentRuns[1]!];
 const verdict: RunsCompareResult = {
-  metric: 'iops', unit: 'IOPS', comparisons: [{
+  metric: 'iops', unit: 'IOPS', summary: '', comparisons: [{
     setting: 'randread 4KiB QD1 T1', same_setting: true, drive_state_note: '',
     a_run_ids: [earlier.id!], b_run_ids: [current.id!],
     a: { n: 3, mean: 10000, stddev: 100, half_width: 248.4 }, b: { n: 3, mean: 15000, stddev: 200, half_width: 496.8 },
+    a_pooled: null, b_pooled: null,
     diff_pct: 50, p_value: 0.0004, significant: true, verdict: 'B is 50.0 % higher than A: significant at 5%',
   }],
   latency_note: '',

@@ -49,6 +49,47 @@ function referenceLines(series: Series[], curve: CurveSummary): Series[] {
 
 const AUTO = '';
 
+/** Offered against achieved at each point, as the PDF tabulates them: where the drive kept up. */
+function CurvePoints({ curve }: { curve: CurveSummary }) {
+  return (
+    <table className="data" data-testid="curve-points">
+      <caption>
+        The points of curve {curve.sweep_id}: offered and achieved IOPS; total latency, percentiles from
+        histogram bins; saturated: achieved more than {curve.tolerance_pct} % short of offered
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col">point</th>
+          {['offered IOPS', 'achieved IOPS', 'mean µs', 'p99 µs', 'p99.9 µs'].map((h) => <th key={h} scope="col" className="num">{h}</th>)}
+          <th scope="col">saturated</th>
+        </tr>
+      </thead>
+      <tbody>
+        {curve.points.map((p) => (
+          <tr key={p.index} data-saturated={p.pct !== null && p.saturated ? 'yes' : 'no'}>
+            <th scope="row">{p.pct === null ? 'full speed' : `${p.pct} %`}</th>
+            <td className="num">{p.pct === null ? '–' : wholeIops(p.offered_iops)}</td>
+            <td className="num">{wholeIops(p.achieved_iops)}</td>
+            <td className="num">{formatUs(p.lat_ns_mean)}</td>
+            <td className="num">{formatUs(p.lat_ns_p99)}</td>
+            <td className="num">{formatUs(p.lat_ns_p99_9)}</td>
+            <td>{p.pct === null ? 'max' : p.saturated ? 'yes' : 'no'}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** IOPS in full, grouped by thousands, as the PDF's table gives them ('21,505'). */
+function wholeIops(iops: number): string {
+  return Math.round(iops).toLocaleString('en-US');
+}
+
+function formatUs(ns: number | null): string {
+  return ns === null ? '–' : (ns / 1000).toFixed(1);
+}
+
 interface Props {
   onStarted: (sweep: SweepStarted) => void;
   /** The curve or search started from here, as it runs and once it ended; null for other sweeps. */
@@ -136,8 +177,14 @@ export function Curves({ onStarted, live = null }: Props) {
             {shown.stopped_at_pct !== null ? `; stopped at ${shown.stopped_at_pct} %: p99 passed the stop latency` : ''}
           </p>
           {shown.knee && <p data-testid="curve-knee"><strong>Knee:</strong> {shown.knee.text}</p>}
+          {shown.knee?.saturation && (
+            <p className="warning" role="status" data-testid="curve-saturation">
+              <strong>Most points saturated:</strong> {shown.knee.saturation}
+            </p>
+          )}
           <ChartFigure id="latency-vs-offered-load" title="Total latency vs achieved IOPS (µs)" kind="line" xLabel="achieved IOPS"
             yLabel="µs" xLog yLog series={curveSeries(shown, earlier)} empty="the curve's fixed-rate points appear here as they finish" />
+          <CurvePoints curve={shown} />
           {shown.spec && (
             <div className="curve-spec" data-testid="curve-spec">
               <p>Spec sheet: {shown.spec.spec_id ? `${shown.spec.title} (${shown.spec.how})` : shown.spec.how}</p>

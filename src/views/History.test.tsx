@@ -29,7 +29,8 @@ function engine(stored = studentRuns.length) {
       return { rows: found.slice(offset, offset + (p.limit ?? 100)).map(row), total: found.length, offset, limit: p.limit ?? 100 };
     },
     'runs.people': () => ({ users: ['ana', 'ben'], machines: ['lab-1'] }),
-    'runs.select': () => ({ run_ids: all().map((r) => r.id!).reverse(), total: all().length, tag_keys: [] }),
+    'sweeps.list': () => ({ sweeps: [], interrupted: null, last_finished: null }),
+    'runs.select': () => ({ run_ids: all().map((r) => r.id!).reverse(), total: all().length, tag_keys: [], understood: [], offers: [] }),
     'runs.list': (p: RunsListParams) => ({ runs: all().filter((r) => p.run_ids?.includes(r.id!)).reverse(), total: p.run_ids?.length ?? 0 }),
     'runs.delete': (p) => { runs = runs.filter((r) => r.id !== p.run_id); return { deleted: true }; },
   });

@@ -5,6 +5,8 @@ import { useMemo, useState } from 'react';
 import { EngineError, useEngine, useEngineQuery, type RunResult, type RunsQuery } from '../api';
 import { formatIops } from '../lib/units';
 import { useSettled } from '../lib/use-settled';
+import { HistoryImport } from './HistoryImport';
+import { SweepsTable } from './SweepsTable';
 
 interface Props {
   onOpen: (title: string, runs: RunResult[]) => void;
@@ -98,6 +100,7 @@ export function History({ onOpen }: Props) {
   return (
     <section aria-labelledby="history-title" className="history">
       <h2 id="history-title">History</h2>
+      <HistoryImport onImported={(done) => { setSelected(new Set(done.run_ids)); page.reload(); }} />
       <form className="filters" role="search" onSubmit={(e) => { e.preventDefault(); page.reload(); }}>
         <div className="field"><label htmlFor="history-text">Target, device or engine</label>
           <input id="history-text" type="search" value={text} onChange={(e) => setText(e.target.value)} placeholder="e.g. nvme, /mnt/ssd, Samsung" /></div>
@@ -117,6 +120,7 @@ export function History({ onOpen }: Props) {
           </select></div>
       </form>
       {shown && <p role="alert" className="error">{shown}</p>}
+      <SweepsTable onOpenSweep={(id) => void openSweep(id)} />
       {rows !== null && rows.length === 0 && (
         <p className="empty">{filtered ? 'No runs match these filters; clear them to see everything.' : 'No runs stored yet. Finished points appear here as they complete.'}</p>
       )}

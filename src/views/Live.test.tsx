@@ -5,7 +5,9 @@ import { describe, expect, it, vi } from 'vitest';
 import type { Count, RunEvent } from '../api';
 import { idle, liveReducer } from '../state/live';
 import { fullRun } from '../test/fixtures';
+import { formatLatencyNs } from '../lib/units';
 import { Live } from './Live';
+import { sweepInfo } from '../test/sweep-info';
 
 // Chart.js draws on a canvas the test DOM lacks: a stand-in keeps each configuration it is given.
 const drawn = vi.hoisted(() => [] as ChartConfiguration[]);
@@ -55,6 +57,19 @@ describe('Live', () => {
     expect(onCancel).toHaveBeenCalled();
   });
 
+  it('gives a finished mixed point\'s p99 as that of all its I/Os, each direction\'s beside it', () => {
+    const state = liveReducer(running, { kind: 'point_finished', number: 1, count: of10(1), result: fullRun });
+    render(<Live state={state} {...noop} />);
+    const table = screen.getByRole('table', { name: /Finished points/ });
+    expect(within(table).getByText('p99 latency, all I/Os')).toBeDefined();
+    const row = within(table).getAllByRole('row')[1]!;
+    const cells = [...row.querySelectorAll('td')].map((c) => c.textContent);
+    expect(screen.getByTestId('live-p99').textContent).toBe(formatLatencyNs(fullRun.mixed.lat_ns.p99));
+    expect(fullRun.mixed.lat_ns.p99).not.toBe(fullRun.read.lat_ns.p99);
+    expect(cells).toContain(formatLatencyNs(fullRun.read.lat_ns.p99));
+    expect(cells).toContain(formatLatencyNs(fullRun.write.lat_ns.p99));
+  });
+
   it('says how to start when nothing runs, and offers no resume when nothing was interrupted', () => {
     render(<Live state={idle} {...noop} interrupted={null} />);
     expect(screen.getByText(/Nothing is running/)).toBeDefined();
@@ -63,7 +78,7 @@ describe('Live', () => {
 
   it('offers to resume the sweep the engine says was interrupted, by its id', async () => {
     const onResume = vi.fn();
-    render(<Live state={idle} {...noop} onResume={onResume} interrupted={{ id: 7, created_at: '', name: 'student', status: 'running', runs: 4 }} />);
+    render(<Live state={idle} {...noop} onResume={onResume} interrupted={sweepInfo({ id: 7, name: 'student', status: 'running', runs: 4 })} />);
     expect(screen.getByTestId('interrupted').textContent).toContain('Sweep 7 (student) was interrupted: 4 finished point(s)');
     await userEvent.click(screen.getByRole('button', { name: 'Resume the last interrupted sweep' }));
     expect(onResume).toHaveBeenCalledWith(7);
@@ -88,7 +103,7 @@ describe('Live', () => {
 describe('Live, several hosts', () => {
   const sample = (host: string, second: number, iops: number) => ({
     elapsed_s: second, interval_s: null, start_s: null, read_iops: iops, write_iops: 0, read_bw_bytes_per_s: iops * 4096, write_bw_bytes_per_s: 0,
-    read_lat_ns_mean: 90_000, write_lat_ns_mean: null, read_lat_ns_p99: 200_000, write_lat_ns_p99: null, host, ramping: false,
+    read_lat_ns_mean: 90_000, write_lat_ns_mean: null, read_lat_ns_p99: 200_000, write_lat_ns_p99: null, lat_ns_mean: 90_000, lat_ns_p99: 200_000, host, ramping: false,
   });
   const progress = (host: string, second: number, iops: number) => ({
     kind: 'point_progress' as const, number: 1, count: of10(0), point_elapsed_s: second, point_duration_s: 10, eta_s: 10 - second,
@@ -112,7 +127,7 @@ describe('Live, several hosts', () => {
 
 describe('Live, the drive\'s temperature and the cool-down', () => {
   const sample = { elapsed_s: 1, interval_s: null, start_s: null, read_iops: 1000, write_iops: 0, read_bw_bytes_per_s: 4096000, write_bw_bytes_per_s: 0,
-    read_lat_ns_mean: 60000, write_lat_ns_mean: null, read_lat_ns_p99: 90000, write_lat_ns_p99: null, host: 'local', ramping: false };
+    read_lat_ns_mean: 60000, write_lat_ns_mean: null, read_lat_ns_p99: 90000, write_lat_ns_p99: null, lat_ns_mean: 60000, lat_ns_p99: 90000, host: 'local', ramping: false };
   const progress = (second: number, celsius: number | null) => ({ kind: 'point_progress' as const, number: 1, count: of10(0),
     sample: { ...sample, elapsed_s: second }, point_elapsed_s: second, point_duration_s: 10, eta_s: 9, drive_temperature_c: celsius });
   const started = liveReducer(running, { kind: 'point_started', index: 0, repeat: 0, number: 1, count: of10(0), round: null, eta_s: 10, workload: fullRun.workload });

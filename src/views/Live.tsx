@@ -4,7 +4,6 @@ import { ChartFigure } from '../charts/ChartFigure';
 import { TEMPERATURE_AXIS, temperatureSeries } from '../charts/drive-temperature';
 import type { LiveState } from '../state/live';
 import { overallFraction } from '../state/live';
-import { totals } from '../lib/analysis';
 import { formatDuration, formatIops, formatLatencyNs, mbPerS } from '../lib/units';
 import type { ProgressSample, SweepInfo } from '../api';
 import type { Series } from '../charts/ChartFigure';
@@ -54,6 +53,9 @@ export function Live(
   const hostNames = Object.keys(state.hosts).sort(naturally);
   // this machine's drive, where hwmon reads it: beside IOPS on a right axis (hosts' are not sent)
   const warm = hostNames.length === 0 && state.temperatures.length > 0;
+  // a point that reads and writes: its latency is of all its I/Os, each direction's p99 beside it
+  const mixedFinished = state.finished.some((run) => run.read.io_count > 0 && run.write.io_count > 0);
+  const mixedLive = state.samples.some((s) => s.read_iops > 0 && s.write_iops > 0);
   const perHost = (value: (s: ProgressSample) => number | null, suffix = ''): Series[] =>
     hostNames.map((host) => ({ label: `${host}${suffix}`, points: state.hosts[host]!.map((s) => ({ x: s.elapsed_s, y: value(s) })) }));
   return (
@@ -110,10 +112,16 @@ export function Live(
           series={hostNames.length ? perHost((s) => mbPerS(s.read_bw_bytes_per_s + s.write_bw_bytes_per_s))
             : [{ label: 'read + write', points: state.samples.map((s, i) => ({ x: seconds[i]!, y: mbPerS(s.read_bw_bytes_per_s + s.write_bw_bytes_per_s) })) }]}
           empty="Waiting for the first sample." />
-        <ChartFigure id="live-latency" tableLast={LIVE_TABLE_POINTS} title="Latency (submission to completion), per second (µs)" kind="line" xLabel="sweep time (s)" yLabel="µs"
-          series={hostNames.length ? perHost((s) => usOf(s.read_lat_ns_mean ?? s.write_lat_ns_mean), ' mean') : [
-            { label: 'mean', points: state.samples.map((s, i) => ({ x: seconds[i]!, y: usOf(s.read_lat_ns_mean ?? s.write_lat_ns_mean) })) },
-            { label: 'p99', points: state.samples.map((s, i) => ({ x: seconds[i]!, y: usOf(s.read_lat_ns_p99 ?? s.write_lat_ns_p99) })) },
+        <ChartFigure id="live-latency" tableLast={LIVE_TABLE_POINTS}
+          title={`Latency (submission to completion), per second (µs)${mixedLive ? ': all I/Os, reads and writes together, and each direction\'s p99' : ''}`}
+          kind="line" xLabel="sweep time (s)" yLabel="µs"
+          series={hostNames.length ? perHost((s) => usOf(s.lat_ns_mean), ' mean') : [
+            { label: mixedLive ? 'mean (all I/Os)' : 'mean', points: state.samples.map((s, i) => ({ x: seconds[i]!, y: usOf(s.lat_ns_mean) })) },
+            { label: mixedLive ? 'p99 (all I/Os)' : 'p99', points: state.samples.map((s, i) => ({ x: seconds[i]!, y: usOf(s.lat_ns_p99) })) },
+            ...(mixedLive ? [
+              { label: 'read p99', style: 'dashed' as const, points: state.samples.map((s, i) => ({ x: seconds[i]!, y: usOf(s.read_lat_ns_p99) })) },
+              { label: 'write p99', style: 'dashed' as const, points: state.samples.map((s, i) => ({ x: seconds[i]!, y: usOf(s.write_lat_ns_p99) })) },
+            ] : []),
           ]}
           empty="Waiting for the first sample." />
       </div>
@@ -121,19 +129,30 @@ export function Live(
         watched={state.finished.at(-1)?.watched ?? []} />}
       {state.finished.length > 0 && (
         <table className="data">
-          <caption>Finished points</caption>
-          <thead><tr><th scope="col">#</th><th scope="col">workload</th><th scope="col">IOPS</th><th scope="col">MB/s</th><th scope="col">p99 latency</th><th scope="col">status</th></tr></thead>
+          <caption>Finished points: IOPS and MB/s of reads and writes together; p99 of all the I/Os, from the merged histogram bins{mixedFinished ? ', each direction\'s own beside it' : ''}</caption>
+          <thead>
+            <tr>
+              <th scope="col">#</th><th scope="col">workload</th><th scope="col">IOPS</th><th scope="col">MB/s</th>
+              <th scope="col">p99 latency, all I/Os</th>
+              {mixedFinished && <><th scope="col">read p99</th><th scope="col">write p99</th></>}
+              <th scope="col">status</th>
+            </tr>
+          </thead>
           <tbody>
-            {state.finished.map((run, i) => {
-              const t = totals(run);
-              return (
-                <tr key={run.id ?? i}>
-                  <td>{i + 1}</td><td>{run.workload.label}</td><td className="num">{formatIops(t.iops)}</td>
-                  <td className="num">{mbPerS(t.bwBytesPerS).toFixed(1)}</td><td className="num">{formatLatencyNs(t.main.lat_ns.p99)}</td>
-                  <td>{run.status}{run.warnings.length ? ` ⚠ ${run.warnings.length}` : ''}</td>
-                </tr>
-              );
-            })}
+            {state.finished.map((run, i) => (
+              <tr key={run.id ?? i}>
+                <td>{i + 1}</td><td>{run.workload.label}</td><td className="num">{formatIops(run.mixed.iops)}</td>
+                <td className="num">{mbPerS(run.mixed.bw_bytes_per_s).toFixed(1)}</td>
+                <td className="num" data-testid="live-p99">{formatLatencyNs(run.mixed.lat_ns.p99)}</td>
+                {mixedFinished && (
+                  <>
+                    <td className="num">{run.read.io_count > 0 ? formatLatencyNs(run.read.lat_ns.p99) : '–'}</td>
+                    <td className="num">{run.write.io_count > 0 ? formatLatencyNs(run.write.lat_ns.p99) : '–'}</td>
+                  </>
+                )}
+                <td>{run.status}{run.warnings.length ? ` ⚠ ${run.warnings.length}` : ''}</td>
+              </tr>
+            ))}
           </tbody>
         </table>
       )}

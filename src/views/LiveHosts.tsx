@@ -48,7 +48,7 @@ export function LiveHosts({ hosts, latestS, running, watched = [] }: {
       <caption>Hosts: the latest second of each</caption>
       <thead>
         <tr><th scope="col">host</th><th scope="col">status</th><th scope="col" className="num">IOPS</th><th scope="col" className="num">MB/s</th>
-          <th scope="col" className="num">mean latency</th><th scope="col" className="num">p99 latency</th></tr>
+          <th scope="col" className="num">mean latency, all I/Os</th><th scope="col" className="num">p99 latency, all I/Os</th></tr>
       </thead>
       <tbody>
         {names.map((name) => {
@@ -60,8 +60,8 @@ export function LiveHosts({ hosts, latestS, running, watched = [] }: {
               <td>{name}</td><td>{status}</td>
               <td className="num">{last ? formatIops(last.read_iops + last.write_iops) : '–'}</td>
               <td className="num">{last ? mbPerS(last.read_bw_bytes_per_s + last.write_bw_bytes_per_s).toFixed(1) : '–'}</td>
-              <td className="num">{formatLatencyNs(last ? last.read_lat_ns_mean ?? last.write_lat_ns_mean : null)}</td>
-              <td className="num">{formatLatencyNs(last ? last.read_lat_ns_p99 ?? last.write_lat_ns_p99 : null)}</td>
+              <td className="num">{formatLatencyNs(last ? last.lat_ns_mean : null)}</td>
+              <td className="num">{formatLatencyNs(last ? last.lat_ns_p99 : null)}</td>
             </tr>
           );
         })}

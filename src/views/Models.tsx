@@ -3,9 +3,10 @@
 // project larger clusters (Universal Scalability Law, capped by the network), put groups side by
 // side (SATA vs PCIe, 3 vs 5 nodes), and see which factors move which metrics. The engine does
 // the maths (`analysis.*`, `runs.compare`); this view asks and draws.
-import { useMemo, useState } from 'react';
-import { useEngineQuery, type RunResult } from '../api';
+import { useMemo } from 'react';
+import { useEngineQuery, type RunResult, type RunsSelectResult } from '../api';
 import { useSettled } from '../lib/use-settled';
+import { useKept } from '../state/kept';
 import { GroupsPanel } from './GroupsPanel';
 import { Heatmap } from './Heatmap';
 import { PredictPanel } from './PredictPanel';
@@ -21,14 +22,18 @@ type Source = 'open' | 'history';
 const NO_IDS: number[] = [];
 
 export function Models({ open }: Props) {
-  const [source, setSource] = useState<Source>(open.runs.length ? 'open' : 'history');
-  const [filter, setFilter] = useState('');
+  // which runs, kept across tabs and reloads like every form (state/kept.ts)
+  const [kept, setKept] = useKept<{ source: Source | ''; filter: string }>('models.runs', { source: '', filter: '' });
+  const source: Source = kept.source || (open.runs.length ? 'open' : 'history');
+  const setSource = (next: Source) => setKept((k) => ({ ...k, source: next }));
+  const filter = kept.filter;
   const search = useSettled(filter.trim(), 250);
   // every matching run, whatever their number: the engine learns from their summaries
   const found = useEngineQuery('runs.select', source === 'history' ? { filter: { search } } : null);
   const openIds = useMemo(() => open.runs.flatMap((r) => (r.id === null ? [] : [r.id])), [open.runs]);
   const runIds = source === 'open' ? openIds : found.data?.run_ids ?? NO_IDS;
   const problem = source === 'history' ? found.error : null;
+  const setFilter = (text: string) => setKept((k) => ({ ...k, filter: text }));
 
   return (
     <section aria-labelledby="models-title" className="models">
@@ -52,12 +57,19 @@ export function Models({ open }: Props) {
         )}
         <p className="hint" data-testid="model-runs" role="status">
           {source === 'history' && found.loading ? 'finding the runs…'
-            : `${runIds.length.toLocaleString('en-US')} run(s)${source === 'history' ? ', every one matching' : ''}`}
+            : source === 'history' && runIds.length === 0 ? 'no run matches'
+              : `${runIds.length.toLocaleString('en-US')} run(s)${source === 'history' ? ', every one matching' : ''}`}
         </p>
+        {source === 'history' && found.data && search && <SearchRead found={found.data} onSearch={setFilter} />}
       </fieldset>
       {problem && <p role="alert" className="error">{problem}</p>}
       {runIds.length === 0 ? (
-        <p className="empty">No runs yet. Open a sweep in Results, or find runs in History by tag (e.g. nodes=3) or text.</p>
+        <p className="empty" data-testid="models-empty">
+          {source === 'history' && search && !found.loading
+            ? `No run matches “${search}”: predictions, scaling, groups and the factors' heatmap need runs. `
+            : 'No runs yet. '}
+          Open a sweep in Results, or find runs in History by tag (e.g. nodes=3) or text.
+        </p>
       ) : (
         <>
           <PredictPanel runIds={runIds} />
@@ -73,5 +85,24 @@ export function Models({ open }: Props) {
         </>
       )}
     </section>
+  );
+}
+
+/** How the engine read the search, and the tags a word of it names, each a search to use instead. */
+function SearchRead({ found, onSearch }: { found: RunsSelectResult; onSearch: (search: string) => void }) {
+  return (
+    <div className="hint" data-testid="search-read">
+      <p>Understood: {found.understood.join('; ')}.</p>
+      {found.offers.length > 0 && (
+        <p>
+          A tag, perhaps?{' '}
+          {found.offers.map((o) => (
+            <button key={o.search} type="button" onClick={() => onSearch(o.search)}>
+              {o.tag} ({o.runs.toLocaleString('en-US')} runs)
+            </button>
+          ))}
+        </p>
+      )}
+    </div>
   );
 }

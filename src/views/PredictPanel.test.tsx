@@ -22,7 +22,7 @@ const exact: FitQualityInfo = {
 
 function predicted(p: PredictParams, fit: FitQualityInfo = weak): PredictResult {
   return {
-    metric: p.metric!, vary: p.vary!, series: [{
+    metric: p.metric!, vary: p.vary!, split_by: '', split_name: '', splits: [], series: [{
       label: 'read jobs=1 QD1', run_ids: [1, 2, 3],
       model: 'polynomial of degree 1 in log2(x), fitted to log(y)',
       model_choice: '3 settings allow degree 1 at most, leaving settings to check it',
@@ -93,5 +93,53 @@ describe('PredictPanel', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Fit and predict' }));
     expect((await screen.findByRole('alert')).textContent).toMatch(/^Predict at: '1 parsec' has an unknown size unit/);
     expect(fake.calls.at(-1)!.params).toMatchObject({ at: ['1 parsec'] });
+  });
+
+  it('says when a tag splits the runs into groups that differ, and fits each group apart when asked', async () => {
+    const split = { key: 'tag interface', name: 'interface', groups: ['PCIe', 'SATA'], settings: 144, differing: 144,
+      sentence: 'interface splits these runs into groups that differ: SATA against PCIe differs at 144 of the 144 settings both measured' };
+    const fake = fakeEngine({ 'analysis.predict': (p: PredictParams) => (p.split_by
+      ? { ...predicted(p), split_by: p.split_by, split_name: 'interface' }
+      : { ...predicted(p), splits: [split] }) });
+    renderWith(fake.engine, <PredictPanel runIds={studentRuns.map((r) => r.id!)} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Fit and predict' }));
+    expect((await screen.findByTestId('split-advice')).textContent).toContain('SATA against PCIe differs at 144 of the 144');
+    await userEvent.click(screen.getByRole('button', { name: 'Fit each interface apart (PCIe, SATA)' }));
+    expect((await screen.findByTestId('split-by')).textContent).toContain('Each interface fitted apart.');
+    expect(fake.calls.at(-1)!.params).toMatchObject({ split_by: 'tag interface' });
+    expect(screen.queryByTestId('split-advice')).toBeNull();
+  });
+
+  it('lists many series in a table and draws the one chosen', async () => {
+    const many = (p: PredictParams): PredictResult => {
+      const one = predicted(p).series[0]!;
+      return { ...predicted(p), series: Array.from({ length: 48 }, (_, i) => ({ ...one, label: `series ${i + 1}` })) };
+    };
+    const fake = fakeEngine({ 'analysis.predict': many });
+    renderWith(fake.engine, <PredictPanel runIds={studentRuns.map((r) => r.id!)} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Fit and predict' }));
+    const index = await screen.findByTestId('series-index');
+    expect(within(index).getAllByRole('row')).toHaveLength(13); // a header and the first 12 of 48
+    expect(screen.getAllByTestId('series-fit')).toHaveLength(1);
+    await userEvent.click(within(within(index).getAllByRole('row')[3]!).getByRole('button', { name: 'Draw' }));
+    expect(screen.getByTestId('series-fit').querySelector('h4')!.textContent).toBe('series 3');
+  });
+
+  it('shows its answer again when the view is left and opened again, without asking twice', async () => {
+    const fake = fakeEngine({ 'analysis.predict': predicted });
+    const ids = studentRuns.map((r) => r.id!);
+    const first = renderWith(fake.engine, <PredictPanel runIds={ids} />);
+    await userEvent.type(screen.getByLabelText('Predict at'), '1m');
+    await userEvent.click(screen.getByRole('button', { name: 'Fit and predict' }));
+    await screen.findByTestId('prediction-table');
+    first.unmount();
+    const second = renderWith(fake.engine, <PredictPanel runIds={ids} />);
+    expect(screen.getByLabelText<HTMLInputElement>('Predict at').value).toBe('1m');
+    expect(screen.getByTestId('prediction-table')).toBeDefined();
+    expect(fake.calls.filter((c) => c.method === 'analysis.predict')).toHaveLength(1);
+    second.unmount();
+    // other runs: the fit was not made from them
+    renderWith(fake.engine, <PredictPanel runIds={ids.slice(1)} />);
+    expect(screen.queryByTestId('prediction-table')).toBeNull();
   });
 });

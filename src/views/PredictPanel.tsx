@@ -2,61 +2,68 @@
 // (queueing saturation), each setting predicted without it (leave one out: shown first, as what to
 // expect of a prediction), its fit over the runs as the engine judged it (no R² for an exact fit),
 // untested settings with a prediction interval, and whether one run is an anomaly against the rest.
-import { useState } from 'react';
-import { useEngine, type PredictResult, type SeriesFit } from '../api';
+import { useMemo, useState } from 'react';
+import type { PredictParams, SeriesFit } from '../api';
 import { ChartFigure, type Series } from '../charts/ChartFigure';
 import {
   METRICS, engineProblem, fitQualityText, fmt, metricInfo, typedList,
   type MetricId, type MetricInfo,
 } from '../lib/metrics';
 import { formatSize } from '../lib/units';
+import { useKept } from '../state/kept';
+import { useKeptAnswer } from '../state/kept-answer';
+import { FitIndex, drawnFits } from './FitIndex';
+import { SplitAdvice } from './SplitAdvice';
+import { sameRuns } from './same-runs';
 
 type Vary = 'block_size' | 'outstanding';
 
+interface PredictForm {
+  metric: MetricId;
+  vary: Vary;
+  degree: number;
+  at: string;
+  check: string;
+  /** The split each group of which is fitted apart ('' none). */
+  splitBy: string;
+  /** The series drawn in full, and the index table's page, when there are many. */
+  shown: number;
+  page: number;
+}
+
+const INITIAL: PredictForm = { metric: 'bw_bytes_per_s', vary: 'block_size', degree: 2, at: '', check: '', splitBy: '', shown: 0, page: 0 };
+const FIELDS = { at: 'Predict at', check_run_id: 'Check run', split_by: 'Fit apart' };
+
 export function PredictPanel({ runIds }: { runIds: number[] }) {
-  const engine = useEngine();
-  const [metric, setMetric] = useState<MetricId>('bw_bytes_per_s');
-  const [vary, setVary] = useState<Vary>('block_size');
-  const [degree, setDegree] = useState(2);
-  const [at, setAt] = useState('');
-  const [check, setCheck] = useState('');
-  const [result, setResult] = useState<PredictResult | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const [form, setForm] = useKept<PredictForm>('models.predict', INITIAL);
+  const set = (change: Partial<PredictForm>) => setForm((f) => ({ ...f, ...change }));
+  const answer = useKeptAnswer('models.predict', 'analysis.predict');
+  const [typed, setTyped] = useState<string | null>(null);
+  // A fit belongs to the runs it was made from: shown only while they are the runs to learn from.
+  const current = useMemo(() => sameRuns(answer.asked?.run_ids, runIds), [answer.asked, runIds]);
+  const result = current ? answer.result : null;
 
-  // A fit belongs to the runs it was made from: forget it, while rendering, when they change.
-  const [fitted, setFitted] = useState(runIds);
-  if (fitted !== runIds) {
-    setFitted(runIds);
-    setResult(null);
-  }
-
-  async function fit() {
-    setProblem(null);
+  function ask(splitBy: string) {
+    setTyped(null);
     let checkId: number | null = null;
-    try {
-      if (check.trim()) {
-        checkId = Number(check.trim().replace(/^#/, ''));
-        if (!Number.isInteger(checkId) || checkId <= 0) throw new Error(`“${check}” is not a run number (e.g. 42)`);
+    if (form.check.trim()) {
+      checkId = Number(form.check.trim().replace(/^#/, ''));
+      if (!Number.isInteger(checkId) || checkId <= 0) {
+        setTyped(`Check run: “${form.check}” is not a run number (e.g. 42)`);
+        return;
       }
-    } catch (error) {
-      setProblem(error instanceof Error ? error.message : String(error));
-      return;
     }
-    setBusy(true);
-    try {
-      setResult(await engine.call('analysis.predict', {
-        run_ids: runIds, metric, vary, at: typedList(at), degree, confidence: 0.95, check_run_id: checkId,
-      }));
-    } catch (error) {
-      setResult(null);
-      setProblem(engineProblem(error, { at: 'Predict at', check_run_id: 'Check run' }));
-    } finally {
-      setBusy(false);
-    }
+    set({ splitBy, shown: 0, page: 0 });
+    const params: PredictParams = {
+      run_ids: runIds, metric: form.metric, vary: form.vary, at: typedList(form.at), degree: form.degree, confidence: 0.95,
+      check_run_id: checkId, split_by: splitBy,
+    };
+    answer.ask(params);
   }
 
-  const info = metricInfo(metric);
+  const problem = typed ?? (current && answer.error ? engineProblem(answer.error, FIELDS) : null);
+  const info = metricInfo(result?.metric ?? form.metric);
+  const vary = (result?.vary ?? form.vary) as Vary;
   return (
     <section className="predict-panel" aria-labelledby="predict-title">
       <h3 id="predict-title">Predict untested settings</h3>
@@ -68,39 +75,59 @@ export function PredictPanel({ runIds }: { runIds: number[] }) {
       <div className="field-row">
         <div className="field inline">
           <label htmlFor="predict-metric">Metric</label>
-          <select id="predict-metric" value={metric} onChange={(e) => setMetric(e.target.value as MetricId)}>
+          <select id="predict-metric" value={form.metric} onChange={(e) => set({ metric: e.target.value as MetricId })}>
             {METRICS.map((m) => <option key={m.id} value={m.id}>{m.title}</option>)}
           </select>
         </div>
         <div className="field inline">
           <label htmlFor="predict-vary">Along</label>
-          <select id="predict-vary" value={vary} onChange={(e) => setVary(e.target.value as Vary)}>
+          <select id="predict-vary" value={form.vary} onChange={(e) => set({ vary: e.target.value as Vary })}>
             <option value="block_size">access size</option>
             <option value="outstanding">outstanding I/Os (QD × jobs)</option>
           </select>
         </div>
-        {vary === 'block_size' && (
+        {form.vary === 'block_size' && (
           <div className="field inline">
             <label htmlFor="predict-degree">Degree at most</label>
-            <select id="predict-degree" value={degree} onChange={(e) => setDegree(Number(e.target.value))}>
+            <select id="predict-degree" value={form.degree} onChange={(e) => set({ degree: Number(e.target.value) })}>
               {[1, 2, 3].map((d) => <option key={d} value={d}>{d}</option>)}
             </select>
           </div>
         )}
         <div className="field inline">
           <label htmlFor="predict-at">Predict at</label>
-          <input id="predict-at" value={at} onChange={(e) => setAt(e.target.value)} placeholder={vary === 'block_size' ? '1m, 2m' : '64, 256'} />
+          <input id="predict-at" value={form.at} onChange={(e) => set({ at: e.target.value })} placeholder={form.vary === 'block_size' ? '1m, 2m' : '64, 256'} />
         </div>
         <div className="field inline">
           <label htmlFor="predict-check">Check run</label>
-          <input id="predict-check" value={check} onChange={(e) => setCheck(e.target.value)} placeholder="run number (optional)" size={10} />
+          <input id="predict-check" value={form.check} onChange={(e) => set({ check: e.target.value })} placeholder="run number (optional)" size={10} />
         </div>
-        <button type="button" disabled={busy} onClick={() => void fit()}>{busy ? 'Fitting…' : 'Fit and predict'}</button>
+        <button type="button" disabled={answer.busy} onClick={() => ask(form.splitBy)}>{answer.busy ? 'Fitting…' : 'Fit and predict'}</button>
       </div>
       {problem && <p role="alert" className="error">{problem}</p>}
-      {result?.series.map((s, i) => <SeriesView key={i} index={i} fit={s} info={info} vary={vary} />)}
+      {result && (
+        <>
+          <SplitAdvice splits={result.splits} splitBy={result.split_by} splitName={result.split_name} busy={answer.busy} onSplit={ask} />
+          {result.series.length > 1 && (
+            <FitIndex what="series" column="series" testId="series-index" rows={result.series.map((f) => ({ label: f.label, cells: indexCells(f, info) }))}
+              headers={['runs', 'settings', 'leaving each setting out: mean |error|', 'fit over the runs: R²']}
+              shown={form.shown} onShow={(shown) => set({ shown })} page={form.page} onPage={(page) => set({ page })} />
+          )}
+          {drawnFits(result.series, form.shown).map(({ fit, index }) => (
+            <SeriesView key={index} index={index} fit={fit} info={info} vary={vary} />
+          ))}
+        </>
+      )}
     </section>
   );
+}
+
+function indexCells(f: SeriesFit, info: MetricInfo): string[] {
+  return [
+    f.fit.runs.toLocaleString('en-US'), String(f.fit.settings),
+    f.loo_mean_abs_error_pct === null ? '–' : `${fmt(f.loo_mean_abs_error_pct)} %`,
+    f.fit.r2 === null ? (f.fit.rmse === null ? 'exact fit' : 'n/a') : `${f.fit.r2.toFixed(3)} (RMSE ${fmt((f.fit.rmse ?? 0) / info.scale)} ${info.unit})`,
+  ];
 }
 
 function SeriesView({ fit, info, vary, index }: { fit: SeriesFit; info: MetricInfo; vary: Vary; index: number }) {

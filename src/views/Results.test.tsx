@@ -7,6 +7,7 @@ import { fakeEngine } from '../test/fake-engine';
 import { chartCase, chartHandlers, fullRun, studentRuns } from '../test/fixtures';
 import { renderWith } from '../test/render';
 import { Results } from './Results';
+import { sweepInfo } from '../test/sweep-info';
 
 function chartPoints(title: string): string[] {
   const table = screen.getByRole('table', { name: title });
@@ -24,7 +25,7 @@ describe('Results', () => {
     const bySize = ['4096', '16384', '131072', '4096'];
     await waitFor(() => expect(chartPoints('IOPS vs access size')).toEqual(bySize));
     expect(fake.calls.find((c) => c.method === 'runs.charts')?.params).toEqual(chartCase('the student sweep').params);
-    expect(chartPoints('Latency vs queue depth (µs)'))
+    expect(chartPoints('Latency vs queue depth, all I/Os (µs)'))
       .toEqual(['1', '10', '100', '1', '1', '10', '100', '1']);
     expect(chartPoints('IOPS vs read/write mix')).toEqual(['0', '50', '70', '100', '100', '100']);
     expect(await screen.findAllByRole('row')).not.toHaveLength(0);
@@ -47,6 +48,17 @@ describe('Results', () => {
     expect(within(table).getByText('MB/s')).toBeDefined();
     expect(within(table).getByText('p99 µs')).toBeDefined();
     expect(within(table).getByRole('img', { name: 'read ran 0.5 s of the 1 s asked' })).toBeDefined();
+  });
+
+  it('shows a mixed run\'s reads, writes and all its I/Os together, the p99 of all from the engine', () => {
+    renderWith(engine(), <Results title="one" runs={[fullRun]} onDesign={vi.fn()} />);
+    const table = screen.getByTestId('results-table');
+    const rows = [...table.querySelectorAll('tbody tr')];
+    expect(rows.map((r) => r.getAttribute('data-direction'))).toEqual(['read', 'write', 'all']);
+    const all = rows[2]!;
+    expect(all.textContent).toContain((fullRun.mixed.lat_ns.p99! / 1e3).toFixed(1));
+    expect(all.textContent).toContain((fullRun.read.iops + fullRun.write.iops).toFixed(0));
+    expect(within(table).getByRole('caption').textContent).toMatch(/all: a run's reads and writes together/);
   });
 
   it('shows total latency, and its submission and completion parts and the device\'s queue on request', async () => {
@@ -145,7 +157,7 @@ describe('Results', () => {
   it('opens the last finished sweep the engine names when it starts with no runs, as after a reload', async () => {
     const fake = fakeEngine({
       'sweeps.list': () => ({ sweeps: [], interrupted: null,
-        last_finished: { id: 9, created_at: '', name: 'student', status: 'done', runs: studentRuns.length } }),
+        last_finished: sweepInfo({ id: 9, name: 'student', status: 'done', runs: studentRuns.length }) }),
       'runs.list': () => ({ runs: studentRuns, total: studentRuns.length }),
     });
     const onOpen = vi.fn();
@@ -184,11 +196,15 @@ describe('Results', () => {
     expect((await screen.findByTestId('export-note')).textContent).toContain('The report could not be made: report.pdf is not faked');
   });
 
-  it('draws the percentile curve the engine reads off the run\'s bins, in µs', async () => {
+  it('draws the percentile curve of all a mixed run\'s I/Os the engine reads off its bins, each direction\'s beside it, in µs', async () => {
     const curve = chartCase('the run in full');
     renderWith(engine(), <Results title="one" runs={[{ ...studentRuns[0]!, id: curve.params.run_id as number }]} onDesign={vi.fn()} />);
-    const points = (curve.result as { points: { lat_ns: number }[] }).points;
-    await waitFor(() => expect(chartPoints('Latency percentile distribution')).toEqual(points.map((p) => String(p.lat_ns / 1e3))));
+    type Points = { lat_ns: number }[];
+    const found = curve.result as { points: Points; by_direction: { direction: string; points: Points }[] };
+    expect(found.by_direction.map((d) => d.direction)).toEqual(['read', 'write']);
+    const points = [...found.points, ...found.by_direction.flatMap((d) => d.points)];
+    await waitFor(() => expect(chartPoints('Latency percentile distribution: all I/Os, and each direction'))
+      .toEqual(points.map((p) => String(p.lat_ns / 1e3))));
   });
 
   it('shows each host and the aggregate, and the hosts\' CPU, for a multi-host run', async () => {

@@ -114,11 +114,12 @@ export function Results({ title, runs, onDesign, onOpen }: Props) {
     <section aria-labelledby="results-title" className="results">
       <h2 id="results-title">Results — {title}</h2>
       <div className="toolbar">
-        <p className="hint">{runs.length} run(s). Latency is total latency, submission to completion (fio's lat), on every engine; percentiles come from histogram bins.</p>
+        <p className="hint">{runs.length} run(s). Latency is total latency, submission to completion (fio's lat), on every engine; percentiles come from histogram bins. A run that reads and writes is shown as all its I/Os together (percentiles from the merged bins, as fio&apos;s unified_rw_reporting=mixed), each direction beside it; a percentile of several runs is that of all their I/Os (added bins), never a mean.</p>
         <button type="button" className="primary" disabled={exporting} onClick={() => void exportPdf()}>{exporting ? 'Making the PDF…' : 'Export PDF'}</button>
       </div>
       {exportNote && <p role={exportNote.ok ? 'status' : 'alert'} className={exportNote.ok ? 'hint' : 'error'} data-testid="export-note">{exportNote.text}</p>}
       <StudentSummary runs={runs} specChoice={specChoice} poolSameSetting={pool} />
+      {charts?.latency_note && <p role="note" className="warning" data-testid="chart-latency-note">{charts.latency_note}</p>}
       <div className="chart-grid">
         <ChartFigure id="iops-vs-size" title="IOPS vs access size" kind="line" xLabel="access size" yLabel="IOPS" xLog2
           formatX={formatSize} series={drawn(charts?.iops_by_size ?? [])}
@@ -126,10 +127,10 @@ export function Results({ title, runs, onDesign, onOpen }: Props) {
         <ChartFigure id="bw-vs-size" title="Bandwidth vs access size (MB/s = 10⁶ B/s)" kind="line" xLabel="access size"
           yLabel="MB/s" xLog2 formatX={formatSize} series={drawn(charts?.bw_bytes_per_s_by_size ?? [], MB)}
           empty={unless("No runs that differ only in access size: run the student preset or vary access size.")} />
-        <ChartFigure id="latency-vs-qd" title="Latency vs queue depth (µs)" kind="line" xLabel="queue depth" yLabel="µs" xLog
+        <ChartFigure id="latency-vs-qd" title="Latency vs queue depth, all I/Os (µs)" kind="line" xLabel="queue depth" yLabel="µs" xLog
           series={drawn(charts?.lat_ns_by_queue_depth ?? [], US)}
           empty={unless("No runs that differ only in queue depth: vary queue depth (e.g. 1, 10, 100).")} />
-        <ChartFigure id="latency-iops" title="Latency vs IOPS as queue depth grows (µs)" kind="line" xLabel="IOPS" yLabel="µs" yLog
+        <ChartFigure id="latency-iops" title="Latency vs IOPS as queue depth grows, all I/Os (µs)" kind="line" xLabel="IOPS" yLabel="µs" yLog
           series={drawn(charts?.lat_ns_by_iops ?? [], US)}
           empty={unless("Needs runs at several queue depths.")} />
         <ChartFigure id="iops-vs-mix" title="IOPS vs read/write mix" kind="line" xLabel="% reads" yLabel="IOPS"
@@ -150,8 +151,12 @@ export function Results({ title, runs, onDesign, onOpen }: Props) {
       <h3>One run in detail</h3>
       <DetailChoice points={points} selectedId={selectedId} onSelect={setSelectedId} />
       <div className="chart-grid">
-        <ChartFigure id="percentiles" title="Latency percentile distribution" kind="line" xLabel="latency (µs)" yLabel="percentile" xLog
-          series={curve?.points.length ? [{ label: curve.label, points: curve.points.map((p) => ({ x: p.lat_ns / US, y: p.percentile })) }] : []}
+        <ChartFigure id="percentiles" kind="line" xLabel="latency (µs)" yLabel="percentile" xLog
+          title={curve?.by_direction.length ? 'Latency percentile distribution: all I/Os, and each direction' : 'Latency percentile distribution'}
+          series={curve?.points.length ? [
+            { label: curve.by_direction.length ? `${curve.label}: all I/Os` : curve.label, points: curve.points.map((p) => ({ x: p.lat_ns / US, y: p.percentile })) },
+            ...curve.by_direction.map((d) => ({ label: d.direction, style: 'dashed' as const, points: d.points.map((p) => ({ x: p.lat_ns / US, y: p.percentile })) })),
+          ] : []}
           empty="This run has no total-latency histogram (imported output made without lat_percentiles)." />
         <ChartFigure id="time-series" kind="line"
           title={warm.length ? 'IOPS and the drive\'s temperature per second' : 'IOPS per second'}

@@ -1,13 +1,27 @@
-// The results table: one row per run and direction, units in the headers, each warning marked
-// next to the number it concerns; copy as tab-separated text, or CSV from the engine. Beneath it,
-// the figures of several runs (a sweep's repeats, or runs the user chose to pool) as the engine
-// computed them, each with n and where its runs came from.
+// The results table: one row per run and direction, and for a run that reads and writes a row of
+// all its I/Os together (the engine's RunResult.mixed: percentiles from the merged bins), units in
+// the headers, each warning marked next to the number it concerns; copy as tab-separated text, or
+// CSV from the engine. Beneath it, the figures of several runs (a sweep's repeats, or runs the
+// user chose to pool) as the engine computed them, each with n and where its runs came from.
 import { useMemo, useState } from 'react';
 import {
   useEngine, type DirectionStats, type MeanValue, type RunPoint, type RunResult,
   type ValidityWarning,
 } from '../api';
 import { activeDirections, type Direction } from '../lib/analysis';
+
+/** A row's I/Os: one direction's, or all of a run's ('all': reads and writes together). */
+type Part = Direction | 'all';
+
+function partOf(run: RunResult, part: Part): DirectionStats {
+  return part === 'all' ? run.mixed : run[part];
+}
+
+/** A run's rows: each direction it did, and all its I/Os where it did both. */
+function partsOf(run: RunResult): Part[] {
+  const directions: Part[] = activeDirections(run);
+  return directions.length === 2 ? [...directions, 'all'] : directions;
+}
 import { mbPerS, mibPerS } from '../lib/units';
 import { ownWarnings, sharedWarnings } from './shared-warnings';
 
@@ -53,7 +67,8 @@ function temperatureRange(run: RunResult): string | null {
   return `${d.temperature_min_c.toFixed(0)}–${d.temperature_max_c.toFixed(0)}`;
 }
 
-function concerning(run: RunResult, direction: Direction, key: string): ValidityWarning[] {
+function concerning(run: RunResult, direction: Part, key: string): ValidityWarning[] {
+  if (direction === 'all') return [];
   return run.warnings.filter((w) => w.concerns.some((c) => c === direction || c === `${direction}.${key}` || c.startsWith(`${direction}.${key}.`)));
 }
 
@@ -74,7 +89,7 @@ export function ResultsTable({ runs, figures, pool }: Props) {
   const [showAll, setShowAll] = useState(false);
   const [breakdown, setBreakdown] = useState(false);
   const columns = breakdown ? [...COLUMNS, ...BREAKDOWN] : COLUMNS;
-  const rows = useMemo(() => runs.flatMap((run) => activeDirections(run).map((direction) => ({ run, direction }))), [runs]);
+  const rows = useMemo(() => runs.flatMap((run) => partsOf(run).map((direction) => ({ run, direction }))), [runs]);
   const shown = showAll ? rows : rows.slice(0, FIRST_ROWS);
   // the drive's temperature only where some run read one: no empty column elsewhere
   const warm = runs.some((run) => temperatureRange(run) !== null);
@@ -85,7 +100,7 @@ export function ResultsTable({ runs, figures, pool }: Props) {
       ...(warm ? ['drive °C'] : []), 'status', 'warnings'].join('\t');
     const lines = rows.map(({ run, direction }) => [
       run.id ?? '', run.workload.label, direction,
-      ...columns.map((c) => { const v = c.value(run[direction], run); return v === null ? '' : v.toFixed(c.digits); }),
+      ...columns.map((c) => { const v = c.value(partOf(run, direction), run); return v === null ? '' : v.toFixed(c.digits); }),
       ...(warm ? [temperatureRange(run) ?? ''] : []), run.status, run.warnings.map((w) => w.message).join(' | '),
     ].join('\t'));
     try {
@@ -129,6 +144,7 @@ export function ResultsTable({ runs, figures, pool }: Props) {
         <caption>
           Results: latency is total latency, submission to completion (fio&apos;s lat; the same span on every engine)
           {breakdown && <>; submission + completion = total where the engine timed them apart (fio&apos;s asynchronous engines), – elsewhere; at device: the mean number of I/Os the block layer held, from the disk&apos;s counters (of the queue depth × jobs kept outstanding)</>};
+          {rows.some((r) => r.direction === 'all') && <>; all: a run&apos;s reads and writes together, its percentiles of all its I/Os from the merged histogram bins (fio&apos;s unified_rw_reporting=mixed)</>};
           MB = 10⁶ bytes, MiB = 2²⁰ bytes
           {warm && <>; drive °C: the drive&apos;s lowest–highest temperature during the run, by its own sensor</>}
         </caption>
@@ -142,10 +158,10 @@ export function ResultsTable({ runs, figures, pool }: Props) {
         </thead>
         <tbody>
           {shown.map(({ run, direction }) => (
-            <tr key={`${run.id}-${direction}`}>
+            <tr key={`${run.id}-${direction}`} data-direction={direction}>
               <td>{run.id}</td><td>{run.workload.label}</td><td>{direction}</td>
               {columns.map((c) => {
-                const value = c.value(run[direction], run);
+                const value = c.value(partOf(run, direction), run);
                 const flags = concerning(run, direction, c.concern ?? c.key);
                 return (
                   <td key={c.key} className="num">
@@ -158,7 +174,7 @@ export function ResultsTable({ runs, figures, pool }: Props) {
               <td>{run.status}</td>
               <td className="warnings">
                 {ownWarnings(run, shared).map((w, i) => <div key={`${w.code}-${i}`} className={w.severity}>{w.message}</div>)}
-                {KIND_NOTES[run[direction].latency_kind] && <div className="info">{KIND_NOTES[run[direction].latency_kind]}</div>}
+                {KIND_NOTES[partOf(run, direction).latency_kind] && <div className="info">{KIND_NOTES[partOf(run, direction).latency_kind]}</div>}
               </td>
             </tr>
           ))}
@@ -175,9 +191,10 @@ export function ResultsTable({ runs, figures, pool }: Props) {
   );
 }
 
-/** `mean ± half width` of a pooled figure, in the unit `show` turns it into. */
-function interval(value: MeanValue | null, show: (v: number) => number, digits: number): string {
-  if (value === null) return '–';
+/** `mean ± half width` of a pooled figure, in the unit `show` turns it into; a percentile of
+ *  several runs' I/Os together (from their added bins) has no interval. */
+function interval(value: MeanValue | null | undefined, show: (v: number) => number, digits: number): string {
+  if (value == null) return '–';
   const text = (v: number) => show(v).toFixed(digits);
   const half = value.half_width;
   return half === null ? text(value.mean) : `${text(value.mean)} ± ${text(half)}`;
@@ -188,6 +205,7 @@ const usOf = (ns: number) => ns / 1e3;
 
 function PooledFigures({ figures, pool }: { figures: RunPoint[]; pool?: Props['pool'] }) {
   const pooled = figures.filter((f) => f.kind !== 'single');
+  const directions = pooled.some((f) => f.read_lat_ns_p99 != null || f.write_lat_ns_p99 != null);
   return (
     <div className="pooled-figures">
       {pool && (
@@ -207,14 +225,17 @@ function PooledFigures({ figures, pool }: { figures: RunPoint[]; pool?: Props['p
         <table className="data" data-testid="pooled-table">
           <caption>
             Figures of several runs: mean ± half width of the 95 % confidence interval
-            (Student&apos;s t), with n and where the runs came from
+            (Student&apos;s t), with n and where the runs came from; p99: of all the runs&apos; I/Os
+            together, reads and writes, from their added histogram bins (a percentile is never
+            averaged, so it has no interval){directions ? '; each direction\'s own beside it' : ''}
           </caption>
           <thead>
             <tr>
               <th scope="col">setting</th><th scope="col">n and source</th><th scope="col">runs</th>
               <th scope="col" className="num">IOPS</th><th scope="col" className="num">MB/s</th>
               <th scope="col" className="num">mean µs</th>
-              <th scope="col" className="num">p99 µs</th>
+              <th scope="col" className="num">p99 µs, all I/Os</th>
+              {directions && <><th scope="col" className="num">read p99 µs</th><th scope="col" className="num">write p99 µs</th></>}
             </tr>
           </thead>
           <tbody>
@@ -224,7 +245,13 @@ function PooledFigures({ figures, pool }: { figures: RunPoint[]; pool?: Props['p
                 <td className="num">{interval(f.iops, asIs, 0)}</td>
                 <td className="num">{interval(f.bw_bytes_per_s, mbPerS, 1)}</td>
                 <td className="num">{interval(f.lat_ns_mean, usOf, 1)}</td>
-                <td className="num">{interval(f.lat_ns_p99, usOf, 1)}</td>
+                <td className="num" data-testid="pooled-p99">{interval(f.lat_ns_p99, usOf, 1)}</td>
+                {directions && (
+                  <>
+                    <td className="num">{interval(f.read_lat_ns_p99, usOf, 1)}</td>
+                    <td className="num">{interval(f.write_lat_ns_p99, usOf, 1)}</td>
+                  </>
+                )}
               </tr>
             ))}
           </tbody>

@@ -12,7 +12,7 @@ const EXACT_NOTE = 'exact fit: no check possible (3 parameters for 3 settings)';
 
 function projected(p: ScalingParams): ScalingResult {
   return {
-    metric: p.metric!, by: p.by!, fits: [{
+    metric: p.metric!, by: p.by!, split_by: '', split_name: '', splits: [], fits: [{
       setting: 'read 1MiB QD8', lam: 1e9, sigma: 0.1, kappa: 0, peak_units: null,
       fit: {
         check: 'none', note: EXACT_NOTE, runs: 3, settings: 3, parameters: 3, r2: null, adjusted_r2: null, rmse: null,

@@ -47,6 +47,17 @@ describe('StudentSummary', () => {
       .toBe('randread 4KiB QD1 T1: run #1; measured separately in runs #4, #8, not averaged in');
   });
 
+  it('marks a cell one of several separate runs shows, and gives all of them as the engine pooled them', async () => {
+    renderWith(engineAnswering().engine, <StudentSummary runs={studentRuns} specChoice={AUTO} />);
+    const cell = unnamed.table[1]!.read!;
+    const all = cell.all_runs!;
+    expect(all.n).toBe(2);
+    const rows = within(await screen.findByTestId('glance-table')).getAllByRole('row').slice(2);
+    expect(within(rows[1]!).getAllByRole('cell')[1]!.textContent).toBe(`${Math.round(cell.iops).toLocaleString('en-US')} *`);
+    expect(screen.getByTestId('glance-all-runs').textContent).toBe(`* ${all.sentence}.`);
+    expect(all.sentence).toMatch(/^randread 4KiB QD1 T1 read: run 1 shown; all 2 runs of the setting give [\d,]+ ± [\d,]+ IOPS/);
+  });
+
   it('gives each factor, the best figures and the caveats in the engine\'s words', async () => {
     renderWith(engineAnswering().engine, <StudentSummary runs={studentRuns} specChoice={AUTO} />);
     const factors = await screen.findByTestId('factor-findings');

@@ -30,12 +30,25 @@ function cellTitle(cell: GlanceCell): string {
 function Cells({ cell, side }: { cell: GlanceCell | null; side: string }) {
   if (!cell) return <td className="num" colSpan={3} aria-label={`${side}: not measured`} />;
   const title = cellTitle(cell);
+  const mark = cell.all_runs ? ' *' : '';
   return (
     <>
-      <td className="num" title={title}>{mbPerS(cell.bw_bytes_per_s).toFixed(1)}</td>
-      <td className="num" title={title}>{Math.round(cell.iops).toLocaleString('en-US')}</td>
-      <td className="num" title={title}>{formatLatencyNs(cell.lat_ns_mean)}</td>
+      <td className="num" title={title}>{mbPerS(cell.bw_bytes_per_s).toFixed(1)}{mark}</td>
+      <td className="num" title={title}>{Math.round(cell.iops).toLocaleString('en-US')}{mark}</td>
+      <td className="num" title={title}>{formatLatencyNs(cell.lat_ns_mean)}{mark}</td>
     </>
+  );
+}
+
+/** Cells measured by several separate runs: which run each shows, and all of them as the engine pooled them. */
+function AllRuns({ summary }: { summary: Summary }) {
+  const notes = summary.table.flatMap((row) => SIDES.map((side) => row[side]?.all_runs?.sentence))
+    .filter((sentence): sentence is string => Boolean(sentence));
+  if (notes.length === 0) return null;
+  return (
+    <ul className="hint" data-testid="glance-all-runs">
+      {notes.map((note) => <li key={note}>* {note}.</li>)}
+    </ul>
   );
 }
 
@@ -124,6 +137,7 @@ export function StudentSummary({ runs, specChoice, poolSameSetting = false }: Pr
             {summary.runs} run(s) of {summary.device}. The same summary opens the PDF report.
           </p>
           <GlanceTable summary={summary} />
+          <AllRuns summary={summary} />
           <Findings summary={summary} />
         </>
       )}

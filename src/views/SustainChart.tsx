@@ -29,7 +29,7 @@ export function byteAxis(largestBytes: number): ByteAxis {
 export function phaseBands(phases: SustainPhase[], axis: ByteAxis): Band[] {
   return phases.map((p) => ({
     from: p.start_bytes / axis.factor, to: (p.start_bytes + p.bytes_written) / axis.factor,
-    label: `${p.name}: ${formatMbPerS(p.bw_mean_bytes_per_s)}`,
+    label: `${p.name}: ${formatMbPerS(p.bw_bytes_per_s)}`,
   }));
 }
 

@@ -83,7 +83,7 @@ describe('SustainReport', () => {
     cliff.phases.forEach((p, i) => {
       expect(bands[i]!.from).toBeCloseTo(p.start_bytes / axis.factor, 9);
       expect(bands[i]!.to).toBeCloseTo((p.start_bytes + p.bytes_written) / axis.factor, 9);
-      expect(bands[i]!.label).toBe(`${p.name}: ${formatMbPerS(p.bw_mean_bytes_per_s)}`);
+      expect(bands[i]!.label).toBe(`${p.name}: ${formatMbPerS(p.bw_bytes_per_s)}`);
     });
   });
 
@@ -93,7 +93,7 @@ describe('SustainReport', () => {
     for (const p of cliff.phases) {
       const row = rowOf(table, `${p.index + 1} ${p.name}`);
       expect(row.textContent).toContain(formatBytes(p.bytes_written));
-      const speed = `${formatMbPerS(p.bw_mean_bytes_per_s)} ± ${formatMbPerS(p.bw_sd_bytes_per_s)}`;
+      const speed = `${formatMbPerS(p.bw_bytes_per_s)} ± ${formatMbPerS(p.bw_sd_bytes_per_s)}`;
       expect(row.textContent).toContain(speed);
     }
   });

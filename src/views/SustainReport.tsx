@@ -109,11 +109,12 @@ function Phases({ result }: { result: SustainResult }) {
     `${formatLatencyNs(mean)}${sd !== null ? ` ± ${formatLatencyNs(sd)}` : ''}`;
   return (
     <table className="data" aria-label="Phases of the fill" data-testid="sustain-phases">
-      <caption>The phases of the fill between the engine&apos;s change points: speed and total
-        latency, mean ± standard deviation over their seconds</caption>
+      <caption>The phases of the fill between the engine&apos;s change points: speed, its bytes over
+        its time (± the standard deviation of its seconds&apos; speeds); total latency, mean ±
+        standard deviation over its seconds; p99, the median of its seconds&apos; own</caption>
       <thead>
         <tr><th scope="col">phase</th>
-          {['from', 'written', 'time', 'speed', 'latency', 'p99 (mean)'].map(num)}</tr>
+          {['from', 'written', 'time', 'speed', 'latency', 'p99 (median second)'].map(num)}</tr>
       </thead>
       <tbody>
         {result.phases.map((p) => (
@@ -123,10 +124,10 @@ function Phases({ result }: { result: SustainResult }) {
             <td className="num">{formatBytes(p.bytes_written)}</td>
             <td className="num">{formatDuration(p.duration_s)}</td>
             <td className="num">
-              {formatMbPerS(p.bw_mean_bytes_per_s)} ± {formatMbPerS(p.bw_sd_bytes_per_s)}
+              {formatMbPerS(p.bw_bytes_per_s)} ± {formatMbPerS(p.bw_sd_bytes_per_s)}
             </td>
             <td className="num">{spread(p.lat_ns_mean, p.lat_ns_sd)}</td>
-            <td className="num">{formatLatencyNs(p.lat_ns_p99_mean)}</td>
+            <td className="num">{formatLatencyNs(p.lat_ns_p99_second_median)}</td>
           </tr>
         ))}
       </tbody>
@@ -137,11 +138,11 @@ function Phases({ result }: { result: SustainResult }) {
 function Recovery({ result }: { result: SustainResult }) {
   if (result.recovery.length === 0) return null;
   const done = (status: string, text: string) => (status === 'done' ? text : '–');
-  const columns = ['written', 'time', 'recovered', 'of the cache', 'fast speed', 'mean speed'];
+  const columns = ['written', 'time', 'recovered', 'of the cache', 'fast speed', 'speed'];
   return (
     <table className="data" aria-label="Recovery after idle time" data-testid="sustain-recovery">
       <caption>Recovery: after each idle interval, the bytes written at the fast speed before it
-        fell again, and the speed</caption>
+        fell again; each speed is bytes over the time they took</caption>
       <thead>
         <tr><th scope="col">idle</th><th scope="col">status</th>{columns.map(num)}</tr>
       </thead>
@@ -155,7 +156,7 @@ function Recovery({ result }: { result: SustainResult }) {
             <td className="num">{r.recovered_pct === null ? '–' : `${r.recovered_pct.toFixed(0)} %`}
             </td>
             <td className="num">{formatMbPerS(r.fast_bw_bytes_per_s)}</td>
-            <td className="num">{formatMbPerS(r.bw_mean_bytes_per_s)}</td>
+            <td className="num">{formatMbPerS(r.bw_bytes_per_s)}</td>
           </tr>
         ))}
       </tbody>
@@ -166,7 +167,7 @@ function Recovery({ result }: { result: SustainResult }) {
 /** Label and value rows as a compact table (the page's tables, not a styled list). */
 interface FactsProps { label: string; rows: [string, string][]; testId: string }
 
-function Facts({ label, rows, testId }: FactsProps) {
+export function Facts({ label, rows, testId }: FactsProps) {
   return (
     <table className="data compact" style={{ width: 'auto' }} aria-label={label} data-testid={testId}>
       <tbody>
@@ -185,7 +186,8 @@ function Parameters({ result }: { result: SustainResult }) {
     ['writes', `${p.pattern} ${formatSize(p.block_size_bytes)} at QD${p.queue_depth}, ${p.engine}`],
     ['region', `${formatBytes(p.region_bytes)} from offset ${offset} bytes`],
     ['the fill', `${formatBytes(p.write_bytes)} asked; ${formatBytes(result.fill_bytes)} written`
-      + ` in ${formatElapsed(result.fill_seconds)}`],
+      + ` in ${formatElapsed(result.fill_seconds)}`
+      + (result.fill_bw_bytes_per_s !== null ? `: ${formatMbPerS(result.fill_bw_bytes_per_s)}` : '')],
     ['idle intervals', p.idle_s.map(formatDuration).join(', ') || 'none'],
     ['each recovery write',
       p.recovery_bytes !== null ? formatBytes(p.recovery_bytes) : '1.5 × the cache found'],

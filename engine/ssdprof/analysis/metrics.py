@@ -1,8 +1,10 @@
 """Named metrics and factors of a run, so every analysis reads them the same way.
 
 Metric names carry their unit (``read_iops``, ``bw_bytes_per_s``, ``lat_ns_p99``). The unprefixed
-ones combine what the run did: ``iops`` and ``bw_bytes_per_s`` add reads and writes; latencies
-are the I/O-count-weighted mean, or the worse direction for percentiles. Latency is total latency
+ones are of all the run's I/Os, reads and writes together (``RunResult.mixed``, as fio's
+``unified_rw_reporting=mixed``): ``iops`` and ``bw_bytes_per_s`` add them, the mean latency weighs by
+I/O count, and a percentile is the percentile of all the I/Os, from the two directions' merged
+histogram bins; ``read_*`` and ``write_*`` are each direction's own. Latency is total latency
 (``lat_ns``, submission to completion) on every engine.
 """
 
@@ -19,7 +21,7 @@ if TYPE_CHECKING:  # names only: the command line lists the metrics without load
     from ssdprof.model.run_summary import AnyRun, LatencySummary
 
 __all__ = ["FACTORS", "LATENCY_METRICS", "METRICS", "METRIC_NAMES", "SETTING_FIELDS", "MetricName",
-           "factor_value", "latency_kind_note", "metric_name", "metric_value", "pts_round",
+           "factor_value", "latency_kind_note", "metric_name", "metric_value", "overlay_latency_note", "pts_round",
            "setting_fields", "setting_key", "values"]
 
 
@@ -30,22 +32,29 @@ def _nodes(run: AnyRun) -> int | None:
     return node_count(run)
 
 
-def _weighted_mean_ns(run: AnyRun) -> float | None:
-    parts = [(d.io_count, d.lat_ns.mean) for d in (run.read, run.write) if d.active and d.lat_ns.mean is not None]
-    total = sum(count for count, _ in parts)
-    return sum(count * mean for count, mean in parts if mean is not None) / total if total else None
-
-
-def _worst(pick: Callable[[LatencyStats | LatencySummary], float | None]) -> Callable[[AnyRun], float | None]:
+def _all_ios(pick: Callable[[LatencyStats | LatencySummary], float | None]) -> Callable[[AnyRun], float | None]:
     def metric(run: AnyRun) -> float | None:
-        found = [v for d in (run.read, run.write) if d.active and (v := pick(d.lat_ns)) is not None]
-        return max(found) if found else None
+        return pick(run.mixed.lat_ns) if run.mixed.active else None
 
     return metric
 
 
 _KIND_WORDS = {"total": "total latency", "total_mean_only": "total latency, mean only (no percentiles)",
                "completion_only": "completion latency only", "none": "no latency"}
+
+
+def overlay_latency_note(runs: Sequence[AnyRun], earlier: Sequence[AnyRun] = ()) -> str:
+    """A sentence when runs drawn together (and the earlier runs beside them) have latencies of different
+    kinds, naming each kind's runs; else ''."""
+    by_kind: dict[str, list[str]] = {}
+    for run in (*runs, *earlier):
+        for kind in sorted({d.latency_kind for d in (run.read, run.write) if d.active}):
+            by_kind.setdefault(kind, []).append(str(run.id))
+    if len(by_kind) <= 1:
+        return ""
+    described = "; ".join(f"{_KIND_WORDS.get(kind, kind)}: run {', '.join(dict.fromkeys(ids))}" for kind, ids in by_kind.items())
+    return (f"latencies of different kinds are drawn together ({described}): compare latency only between runs "
+            "of the same kind")
 
 
 def latency_kind_note(*groups: Sequence[AnyRun]) -> str:
@@ -59,12 +68,12 @@ def latency_kind_note(*groups: Sequence[AnyRun]) -> str:
 
 
 LATENCY_METRICS: dict[str, Callable[[AnyRun], float | None]] = {
-    "lat_ns_mean": _weighted_mean_ns,
-    "lat_ns_p50": _worst(lambda c: c.p50),
-    "lat_ns_p99": _worst(lambda c: c.p99),
-    "lat_ns_p99_9": _worst(lambda c: c.p99_9),
+    "lat_ns_mean": _all_ios(lambda c: c.mean),
+    "lat_ns_p50": _all_ios(lambda c: c.p50),
+    "lat_ns_p99": _all_ios(lambda c: c.p99),
+    "lat_ns_p99_9": _all_ios(lambda c: c.p99_9),
 }
-"""A run's total latency: the I/O-weighted mean of both directions, or the worse direction's percentile."""
+"""A run's total latency over all its I/Os: the I/O-weighted mean, or the percentile of the merged bins."""
 
 METRICS: dict[str, Callable[[AnyRun], float | None]] = {
     "iops": lambda r: r.read.iops + r.write.iops,
@@ -100,10 +109,10 @@ _BANDWIDTH, _LATENCY = ("MB/s", 1e6), ("µs", 1e3)
 METRIC_NAMES: dict[str, MetricName] = {
     "iops": MetricName("IOPS", "IOPS", 1.0),
     "bw_bytes_per_s": MetricName("bandwidth", *_BANDWIDTH),
-    "lat_ns_mean": MetricName("mean latency", *_LATENCY),
-    "lat_ns_p50": MetricName("median latency", *_LATENCY),
-    "lat_ns_p99": MetricName("p99 latency", *_LATENCY),
-    "lat_ns_p99_9": MetricName("p99.9 latency", *_LATENCY),
+    "lat_ns_mean": MetricName("mean latency, all I/Os", *_LATENCY),
+    "lat_ns_p50": MetricName("median latency, all I/Os", *_LATENCY),
+    "lat_ns_p99": MetricName("p99 latency, all I/Os", *_LATENCY),
+    "lat_ns_p99_9": MetricName("p99.9 latency, all I/Os", *_LATENCY),
     "read_iops": MetricName("read IOPS", "IOPS", 1.0),
     "write_iops": MetricName("write IOPS", "IOPS", 1.0),
     "read_bw_bytes_per_s": MetricName("read bandwidth", *_BANDWIDTH),

@@ -27,7 +27,7 @@ _NEAR_LINK = 0.9
 @dataclass(frozen=True)
 class Observation:
     code: str
-    """qd_knee, qd_still_rising, read_write_gap, random_sequential_gap, above_interface_limit, network_bound, cpu_bound,
+    """qd_knee, qd_still_rising, qd_within_spread, read_write_gap, random_sequential_gap, above_interface_limit, network_bound, cpu_bound,
     shared_limit."""
     severity: str
     """info or warning."""
@@ -95,9 +95,7 @@ def _queue_depth_knees(runs: Sequence[AnyRun]) -> list[Observation]:
         deepest = max(iops)
         ids = tuple(r.id for r in group)
         if knee == deepest:
-            found.append(Observation("qd_still_rising", "info", f"{_label(group[0])}: IOPS still rising at the deepest queue "
-                                     f"tested ({deepest:g} outstanding I/Os); try deeper queues to find the drive's ceiling.",
-                                     ids, {"deepest_outstanding": deepest}))
+            found.append(_deepest_step(group, iops, latency, ids))
             continue
         gain = iops[deepest] / iops[knee] - 1
         lat_ratio = latency[deepest] / latency[knee]
@@ -110,6 +108,45 @@ def _queue_depth_knees(runs: Sequence[AnyRun]) -> list[Observation]:
             f"climbs {lat_ratio:.1f}x ({latency[knee] / 1e3:,.1f} → {latency[deepest] / 1e3:,.1f} µs): deeper queues only add "
             "waiting.", ids, {"knee_outstanding": knee, "iops_at_knee": iops[knee], "latency_ratio": lat_ratio}))
     return found
+
+
+def _deepest_step(group: Sequence[AnyRun], iops: dict[float, float], latency: dict[float, float],
+                  ids: tuple[int | None, ...]) -> Observation:
+    """The last step of a queue series whose best IOPS is at its deepest queue: still rising (with its
+    figures), within the run-to-run spread, or bought with far more latency than IOPS (near the ceiling)."""
+    deepest, before = sorted(iops)[-1], sorted(iops)[-2]
+    gain, lat_ratio = iops[deepest] / iops[before] - 1, latency[deepest] / latency[before]
+    step = (f"from {before:g} to {deepest:g} outstanding I/Os IOPS rose {gain * 100:+.0f} % ({iops[before]:,.0f} → "
+            f"{iops[deepest]:,.0f}) while mean latency rose {lat_ratio:.1f}x ({latency[before] / 1e3:,.1f} → "
+            f"{latency[deepest] / 1e3:,.1f} µs)")
+    data = {"deepest_outstanding": deepest, "iops_gain": gain, "latency_ratio": lat_ratio}
+    overlap = _overlapping(group, before, deepest)
+    if overlap:
+        return Observation("qd_within_spread", "info", f"{_label(group[0])}: {step}, but the IOPS of the two are within "
+                           f"each other's run-to-run spread ({overlap}): no rise is measured.", ids, data)
+    if lat_ratio >= _KNEE_LATENCY_RATIO and (1 + gain) * 2 <= lat_ratio:
+        return Observation("qd_knee", "info", f"{_label(group[0])}: {step}: the drive is near its ceiling; a deeper "
+                           "queue mostly adds waiting.", ids, data)
+    return Observation("qd_still_rising", "info", f"{_label(group[0])}: IOPS still rising at the deepest queue tested: "
+                       f"{step}; try deeper queues to find the drive's ceiling.", ids, data)
+
+
+def _overlapping(group: Sequence[AnyRun], a: float, b: float) -> str:
+    """The two depths' IOPS as mean ± 95 % CI where both have two runs or more and the intervals
+    overlap; '' otherwise."""
+    from ssdprof.analysis.stats import mean_ci  # scipy: loaded when there are repeats to judge
+
+    found = []
+    for depth in (a, b):
+        values = [v for r in group if _outstanding(r) == depth and (v := metric_value(r, "iops")) is not None]
+        if len(values) < 2:
+            return ""
+        found.append(mean_ci(values))
+    first, second = found
+    if (first.high or 0) < (second.low or 0) or (second.high or 0) < (first.low or 0):
+        return ""
+    return (f"{first.mean:,.0f} ± {first.half_width or 0:,.0f} vs {second.mean:,.0f} ± {second.half_width or 0:,.0f}, "
+            f"95 % CI, n = {first.n} and {second.n}")
 
 
 def _paired_ratios(runs: Sequence[AnyRun], drop: frozenset[str], side: Callable[[AnyRun], bool | None],

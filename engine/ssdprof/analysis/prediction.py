@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from ssdprof.analysis import model_choice, models, scaling
+from ssdprof.analysis.groupings import group_label
 from ssdprof.analysis.metrics import metric_name, metric_value, setting_key
 from ssdprof.model.quantities import format_number as number
 from ssdprof.model.quantities import format_size
@@ -42,6 +43,10 @@ class Series:
     xs: tuple[float, ...]
     ys: tuple[float, ...]
 
+    split_by: str = ""
+    """The split each group of which is a series apart ('' none)."""
+    group: str = ""
+
     @property
     def settings(self) -> int:
         return len(set(self.xs))
@@ -49,25 +54,29 @@ class Series:
     def setting_of(self, run: AnyRun) -> float | None:
         """The run's value of the swept factor if the run belongs to this series, else None."""
         drop, setting = _VARY[self.vary]
-        return setting(run) if setting_key(run, drop) == self.key else None
+        same = setting_key(run, drop) == self.key and group_label(self.split_by)(run) == self.group
+        return setting(run) if same else None
 
 
-def series(runs: Sequence[AnyRun], vary: str, metric: str) -> list[Series]:
-    """Split runs into series along ``vary`` ('block_size' or 'outstanding'), each with ≥ 2 settings."""
+def series(runs: Sequence[AnyRun], vary: str, metric: str, split_by: str = "") -> list[Series]:
+    """Split runs into series along ``vary`` ('block_size' or 'outstanding'), each with ≥ 2 settings;
+    with ``split_by`` (a :mod:`~ssdprof.analysis.groupings` key), each of its groups apart."""
     if vary not in _VARY:
         raise KeyError(f"unknown factor {vary!r}; use block_size or outstanding")
     drop, setting = _VARY[vary]
+    group_of = group_label(split_by)
     groups: dict[tuple[object, ...], list[tuple[AnyRun, float, float]]] = {}
     for run in runs:
         value = metric_value(run, metric)
         if run.status in ("ok", "partial") and value is not None and value > 0:
-            groups.setdefault(setting_key(run, drop), []).append((run, setting(run), value))
+            groups.setdefault((*setting_key(run, drop), group_of(run)), []).append((run, setting(run), value))
     found = []
     for key, members in groups.items():
         if len({x for _, x, _ in members}) >= 2:
             first = members[0][0]
-            found.append(Series(vary, metric, _series_label(first, vary), key, tuple(m[0] for m in members),
-                                tuple(m[1] for m in members), tuple(m[2] for m in members)))
+            found.append(Series(vary, metric, _series_label(first, vary) + group_of(first), key[:-1],
+                                tuple(m[0] for m in members), tuple(m[1] for m in members), tuple(m[2] for m in members),
+                                split_by, group_of(first)))
     return found
 
 
@@ -157,10 +166,11 @@ def _format_x(x: float, vary: str) -> str:
 
 def predict_runs(runs: Sequence[AnyRun], metric: str, *, vary: str = "block_size", at: Sequence[float] = (),
                  degree: int = 2, confidence: float = 0.95, check: AnyRun | None = None,
-                 anomaly_confidence: float = 0.99) -> list[SeriesReport]:
-    """One report per series of ``runs`` along ``vary``; ``check`` is left out of the fit and judged."""
+                 anomaly_confidence: float = 0.99, split_by: str = "") -> list[SeriesReport]:
+    """One report per series of ``runs`` along ``vary`` (each group of ``split_by`` apart); ``check``
+    is left out of the fit and judged."""
     history = [r for r in runs if check is None or r.id != check.id]
-    found = series(history, vary, metric)
+    found = series(history, vary, metric, split_by)
     if not found:
         raise ValueError(f"no runs differ only in {vary.replace('_', ' ')} with two or more settings; widen the selection")
     reports = []
@@ -201,8 +211,9 @@ def recorded_client_link(runs: Sequence[AnyRun]) -> tuple[float, str] | None:
 
 def scale_runs(runs: Sequence[AnyRun], metric: str, *, by: str = "nodes", at: Sequence[float] = (),
                clients: int | None = None, client_link_bytes_per_s: float | None = None,
-               node_link_bytes_per_s: float | None = None) -> list[ScalingReport]:
-    """Fit the USL per setting across node counts (``nodes`` tag) or client counts (hosts per run).
+               node_link_bytes_per_s: float | None = None, split_by: str = "") -> list[ScalingReport]:
+    """Fit the USL per setting across node counts (``nodes`` tag) or client counts (hosts per run);
+    with ``split_by`` (a :mod:`~ssdprof.analysis.groupings` key), each of its groups apart.
 
     Links cap bandwidth metrics directly and IOPS metrics through the access size; latency
     metrics are not capped. Without ``client_link_bytes_per_s``, the client link is the lowest link
@@ -212,12 +223,13 @@ def scale_runs(runs: Sequence[AnyRun], metric: str, *, by: str = "nodes", at: Se
     if by not in ("nodes", "clients"):
         raise KeyError(f"unknown scale factor {by!r}; use nodes or clients")
     drop = frozenset({"nodes", "hosts", "device"})
+    group_of = group_label(split_by)
     groups: dict[tuple[object, ...], list[tuple[AnyRun, float, float]]] = {}
     for run in runs:
         units = node_count(run) if by == "nodes" else max(len(run.hosts), 1)
         value = metric_value(run, metric)
         if units is not None and value and run.status in ("ok", "partial"):
-            groups.setdefault(setting_key(run, drop), []).append((run, float(units), value))
+            groups.setdefault((*setting_key(run, drop), group_of(run)), []).append((run, float(units), value))
     reports = []
     for members in groups.values():
         if len({u for _, u, _ in members}) < 2:
@@ -232,8 +244,8 @@ def scale_runs(runs: Sequence[AnyRun], metric: str, *, by: str = "nodes", at: Se
         node_cap = node_link_bytes_per_s * per_byte if node_link_bytes_per_s and per_byte else None
         count = clients or max(max(len(r.hosts), 1) for r, _, _ in members)
         points = list(at) or [2 * max(u for _, u, _ in members)]
-        reports.append(ScalingReport(first.workload.label, fit, tuple(scaling.project(fit, points, count, client_cap, node_cap)),
-                                     link, source))
+        reports.append(ScalingReport(first.workload.label + group_of(first), fit,
+                                     tuple(scaling.project(fit, points, count, client_cap, node_cap)), link, source))
     if not reports:
         raise ValueError(f"need runs of one setting at two or more {by} counts" +
                          (" (tag runs with nodes=N: ssdprof runs tag ID nodes=3)" if by == "nodes" else ""))

@@ -81,10 +81,17 @@ def setting_context(run: AnyRun) -> str:
     return "".join(context_parts(run).values())
 
 
+_IMPORTED_TOOLS = {"crystaldiskmark": "CrystalDiskMark", "kdiskmark": "KDiskMark", "diskspd": "diskspd",
+                   "elbencho": "elbencho"}
+"""Runs another tool measured (store/imports), named by it wherever their setting is shown."""
+
+
 def context_parts(run: AnyRun) -> dict[str, str]:
-    """The parts of :func:`setting_context` by name (hosts, nodes, round); an absent part is ''."""
+    """The parts of :func:`setting_context` by name (tool, hosts, nodes, round); an absent part is ''."""
     found = pts_round(run)
-    return {"hosts": f" on {len(run.hosts)} hosts" if len(run.hosts) > 1 else "",
+    tool = _IMPORTED_TOOLS.get(run.engine.name, "")
+    return {"tool": f" ({tool})" if tool else "",
+            "hosts": f" on {len(run.hosts)} hosts" if len(run.hosts) > 1 else "",
             "nodes": "" if (count := node_count(run)) is None else f" nodes={count}",
             "round": "" if found is None else f" PTS {found[0] + ' ' if found[0] else ''}round {found[1]}"}
 

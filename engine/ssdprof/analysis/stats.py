@@ -16,16 +16,18 @@ from typing import Any
 import numpy as np
 from scipy import special  # Student's t as scipy.stats.t computes it, without scipy.stats' second of imports
 
+from ssdprof.analysis.groupings import compare_drop
 from ssdprof.analysis.metrics import metric_value, setting_key
+from ssdprof.analysis.pooled import PERCENTILE_METRICS, BinsOf, own_bins, pooled_percentile
 from ssdprof.analysis.repeats import pools, setting_label
 from ssdprof.model.drive_state import state_difference
 from ssdprof.model.quantities import format_number as number
 from ssdprof.model.run_summary import AnyRun, node_count
 from ssdprof.model.workload import Workload
 
-__all__ = ["GroupComparison", "GroupSummary", "MeanCI", "WelchResult", "compare_groups", "drive_state_note", "effect_size_label",
-           "mean_ci",
-           "number", "summarise_repeats", "t_quantile", "welch_t_test"]
+__all__ = ["GroupComparison", "GroupSummary", "MeanCI", "WelchResult", "compare_groups", "comparison_summary",
+           "drive_state_note", "effect_size_label", "mean_ci", "number", "summarise_repeats", "t_quantile",
+           "welch_t_test"]
 
 
 @dataclass(frozen=True)
@@ -37,6 +39,9 @@ class MeanCI:
     half_width: float | None
     """Half the confidence interval; None when n < 2 (no spread to estimate)."""
     confidence: float
+    pooled: bool = False
+    """``mean`` is a latency percentile of all the n runs' I/Os together, from their added bins
+    (:mod:`ssdprof.analysis.pooled`), not a mean: it has no interval."""
 
     @property
     def low(self) -> float | None:
@@ -48,6 +53,8 @@ class MeanCI:
 
     def format(self, scale: float = 1.0, unit: str = "") -> str:
         unit = f" {unit}" if unit else ""
+        if self.pooled:
+            return f"{number(self.mean / scale)}{unit} (all I/Os of the {self.n} runs together)"
         if self.half_width is None:
             return f"{number(self.mean / scale)}{unit} (n=1, no interval)"
         return f"{number(self.mean / scale)} ± {number(self.half_width / scale)}{unit} ({self.confidence:.0%} CI, n={self.n})"
@@ -110,14 +117,15 @@ def _hedges_g(a: np.ndarray, b: np.ndarray) -> float | None:
 
 
 def welch_t_test(a_values: Sequence[float], b_values: Sequence[float], alpha: float = 0.05,
-                 labels: tuple[str, str] = ("A", "B"), unit: str = "") -> WelchResult:
-    """Is B different from A? Two-sided Welch test with the interval of the difference."""
+                 labels: tuple[str, str] = ("A", "B"), unit: str = "", *, means: str = "mean") -> WelchResult:
+    """Is B different from A? Two-sided Welch test with the interval of the difference; ``means``
+    names the means compared in the verdict (e.g. "mean of the runs' own p99s")."""
     a, b = np.asarray(a_values, dtype=float), np.asarray(b_values, dtype=float)
     ci_a, ci_b = mean_ci(a, 1 - alpha), mean_ci(b, 1 - alpha)
     diff = ci_b.mean - ci_a.mean
     diff_pct = 100 * diff / abs(ci_a.mean) if ci_a.mean else None
     if a.size < 2 or b.size < 2:
-        verdict = (f"{_direction(labels, diff_pct, unit, ci_a, ci_b)}; significance needs at least 2 repeats on each side "
+        verdict = (f"{_direction(labels, diff_pct, unit, ci_a, ci_b, what=means)}; significance needs at least 2 repeats on each side "
                    f"(have {a.size} and {b.size})")
         return WelchResult(ci_a, ci_b, diff, diff_pct, None, None, None, None, None, None, alpha, verdict)
     va, vb = a.var(ddof=1) / a.size, b.var(ddof=1) / b.size
@@ -132,20 +140,21 @@ def welch_t_test(a_values: Sequence[float], b_values: Sequence[float], alpha: fl
         half = t_quantile(1 - alpha / 2, df) * se
     g = _hedges_g(a, b)
     result = WelchResult(ci_a, ci_b, diff, diff_pct, t, df, p, diff - half, diff + half, g, alpha, "")
-    return dataclasses.replace(result, verdict=_verdict(result, labels, unit))
+    return dataclasses.replace(result, verdict=_verdict(result, labels, unit, means))
 
 
-def _direction(labels: tuple[str, str], diff_pct: float | None, unit: str, a: MeanCI, b: MeanCI) -> str:
+def _direction(labels: tuple[str, str], diff_pct: float | None, unit: str, a: MeanCI, b: MeanCI, *,
+               what: str = "mean") -> str:
     unit = f" {unit}" if unit else ""
-    means = f"mean {number(b.mean)} vs {number(a.mean)}{unit}"
+    means = f"{what} {number(b.mean)} vs {number(a.mean)}{unit}"
     if diff_pct is None:
         return f"{labels[1]} vs {labels[0]}: {means}"
     word = "higher" if diff_pct >= 0 else "lower"
     return f"{labels[1]} is {abs(diff_pct):.1f} % {word} than {labels[0]} ({means})"
 
 
-def _verdict(r: WelchResult, labels: tuple[str, str], unit: str) -> str:
-    head = _direction(labels, r.diff_pct, unit, r.a, r.b)
+def _verdict(r: WelchResult, labels: tuple[str, str], unit: str, means: str) -> str:
+    head = _direction(labels, r.diff_pct, unit, r.a, r.b, what=means)
     test = f"Welch's t = {r.t:.2f}, df = {r.df:.1f}, p = {r.p_value:.3g}" if r.df is not None else "no spread within either group"
     size = "" if r.hedges_g is None else f"; effect size {effect_size_label(r.hedges_g)} (Hedges' g = {r.hedges_g:.2f})"
     if r.significant:
@@ -174,19 +183,25 @@ class GroupSummary:
 
 
 def summarise_repeats(runs: Sequence[AnyRun], metric: str, confidence: float = 0.95,
-                      pool_same_setting: bool = False) -> list[GroupSummary]:
+                      pool_same_setting: bool = False, bins_of: BinsOf = own_bins) -> list[GroupSummary]:
     """Each pool of runs (:func:`~ssdprof.analysis.repeats.pools`: a sweep's repeats, one run, or
-    with ``pool_same_setting`` every run of a setting) as mean ± CI of ``metric``."""
+    with ``pool_same_setting`` every run of a setting) as mean ± CI of ``metric``; a latency
+    percentile of several runs as the percentile of all their I/Os (their bins: ``bins_of``)."""
     summaries = []
     for pool in pools(runs, pool_same_setting):
         members = pool.runs
-        found = [(r.id, v) for r in members if (v := metric_value(r, metric)) is not None]
-        if found:
-            hosts = tuple(sorted(h.host for h in members[0].hosts)) or ("local",)
-            summaries.append(GroupSummary(members[0].workload, hosts, node_count(members[0]),
-                                          tuple(i for i, _ in found),
-                                          mean_ci([v for _, v in found], confidence),
-                                          setting_label(members[0]), pool.source))
+        found = [(r, v) for r in members if (v := metric_value(r, metric)) is not None]
+        if not found:
+            continue
+        ci = mean_ci([v for _, v in found], confidence)
+        if metric in PERCENTILE_METRICS and len(found) > 1:
+            value = pooled_percentile([r for r, _ in found], metric, bins_of)
+            if value is None:
+                continue  # their bins are not known: no percentile of them is made up
+            ci = MeanCI(len(found), value, None, None, confidence, pooled=True)
+        hosts = tuple(sorted(h.host for h in members[0].hosts)) or ("local",)
+        summaries.append(GroupSummary(members[0].workload, hosts, node_count(members[0]),
+                                      tuple(r.id for r, _ in found), ci, setting_label(members[0]), pool.source))
     return summaries
 
 
@@ -201,6 +216,9 @@ class GroupComparison:
     same_setting: bool = True
     drive_state_note: str = ""
     """Set when A and B were taken in different drive states (fresh, preconditioned, steady state, as found)."""
+    pooled: tuple[float | None, ...] | None = None
+    """A latency percentile: A's and B's of all their runs' I/Os together (added bins), divided by the
+    ``scale`` as the means are; Welch's test compares the runs' own."""
 
     def as_dict(self) -> dict[str, Any]:
         r = self.result
@@ -217,16 +235,21 @@ def drive_state_note(a: Sequence[AnyRun], b: Sequence[AnyRun]) -> str:
 
 
 def compare_groups(a: Sequence[AnyRun], b: Sequence[AnyRun], metric: str, *, confidence: float = 0.95,
-                   scale: float = 1.0, unit: str = "") -> list[GroupComparison]:
-    """Welch-test B against A setting by setting; the groups may differ only in hosts, nodes, drive
-    (model, target and state: a difference in state is said in the verdict).
+                   scale: float = 1.0, unit: str = "", bins_of: BinsOf = own_bins,
+                   labels: tuple[str, str] = ("A", "B")) -> list[GroupComparison]:
+    """Welch-test B against A setting by setting; the groups may differ in hosts and drive (model,
+    target and state: a difference in state is said in the verdict), and in node count where it
+    tells them apart (A at 3 nodes, B at 5); where both span several node counts, like is compared
+    with like (:func:`~ssdprof.analysis.groupings.compare_drop`). Verdicts name the groups by ``labels``.
 
     Choosing the two groups is choosing to pool each group's runs of one setting as its sample.
 
     When each group holds a single setting and they differ, they are still compared, marked
     ``same_setting=False`` so the caller can say so. ``scale`` divides values (e.g. 1e6 for MB/s).
+    A latency percentile is tested over the runs' own percentiles, and each group's percentile of all
+    its runs' I/Os (their bins: ``bins_of``) is said beside the test.
     """
-    drop = frozenset({"hosts", "nodes", "device", "target", "drive"})
+    drop = compare_drop([a, b])
     by_a: dict[tuple[object, ...], list[AnyRun]] = {}
     by_b: dict[tuple[object, ...], list[AnyRun]] = {}
     for runs, keyed in ((a, by_a), (b, by_b)):
@@ -240,10 +263,45 @@ def compare_groups(a: Sequence[AnyRun], b: Sequence[AnyRun], metric: str, *, con
         va = [v / scale for r in runs_a if (v := metric_value(r, metric)) is not None]
         vb = [v / scale for r in runs_b if (v := metric_value(r, metric)) is not None]
         if va and vb:
-            result = welch_t_test(va, vb, 1 - confidence, ("A", "B"), unit)
+            word = f"p{float(PERCENTILE_METRICS[metric][1]):g}" if metric in PERCENTILE_METRICS else ""
+            result = welch_t_test(va, vb, 1 - confidence, labels, unit,
+                                  means=f"mean of the runs' own {word}s" if word else "mean")
+            pooled = None
+            if word:
+                pooled = tuple(None if (v := pooled_percentile(runs, metric, bins_of)) is None else v / scale
+                               for runs in (runs_a, runs_b))
+                result = dataclasses.replace(result, verdict=f"{result.verdict}; {_pooled_words(word, pooled, unit, labels)}")
             note = drive_state_note(runs_a, runs_b)
             if note:
                 result = dataclasses.replace(result, verdict=f"{result.verdict}; but {note}")
-            found.append(GroupComparison(runs_a[0].workload.label, tuple(r.id for r in runs_a), tuple(r.id for r in runs_b),
-                                         result, same, note))
+            found.append(GroupComparison(_compared_setting(runs_a[0], drop), tuple(r.id for r in runs_a),
+                                         tuple(r.id for r in runs_b), result, same, note, pooled))
     return found
+
+
+def _pooled_words(word: str, pooled: tuple[float | None, ...], unit: str, labels: tuple[str, str]) -> str:
+    shown = [number(v) if v is not None else "unknown (no histogram)" for v in pooled]
+    return (f"{word} of all I/Os of each group's runs together (added bins): {labels[0]} {shown[0]}, {labels[1]} {shown[1]}"
+            f"{f' {unit}' if unit else ''}")
+
+
+def _compared_setting(run: AnyRun, drop: frozenset[str]) -> str:
+    """The setting two groups were compared at: the workload, and the node count where it was kept."""
+    nodes = node_count(run)
+    return run.workload.label + (f" nodes={nodes}" if nodes is not None and "nodes" not in drop else "")
+
+
+def comparison_summary(found: Sequence[GroupComparison], labels: tuple[str, str] = ("A", "B")) -> str:
+    """The comparisons in one sentence naming both groups: 'PCIe against SATA at 144 settings: PCIe
+    higher at 144, significantly at 140 (Welch's t-test at 95 %); median difference +142.0 %'."""
+    a, b = labels
+    if not found:
+        return f"{a} and {b} measured no setting in common: nothing to compare"
+    changes = sorted(c.result.diff_pct for c in found if c.result.diff_pct is not None)
+    higher = sum(1 for c in found if c.result.diff > 0)
+    lower = sum(1 for c in found if c.result.diff < 0)
+    significant = sum(1 for c in found if c.result.significant)
+    alpha = found[0].result.alpha
+    middle = f"; median difference {changes[len(changes) // 2]:+.1f} %" if changes else ""
+    return (f"{b} against {a} at {len(found)} setting(s): {b} higher at {higher}, lower at {lower}; "
+            f"significantly different at {significant} (Welch's t-test at {(1 - alpha) * 100:.0f} %){middle}")

@@ -32,8 +32,9 @@ def summarize(runs: Sequence[RunResult], spec: Spec | None, pick: SpecPick,
     """The summary of ``runs`` (a sweep's, or any) against ``spec``, as ``pick`` chose it; runs of
     one setting are pooled beyond a sweep's repeats only on request (``pool_same_setting``)."""
     groups = [pool.runs for pool in pools(measured_runs(runs), pool_same_setting)]
+    table = glance_table(groups)
     return StudentSummary(runs=sum(len(g) for g in groups), device=pick.device,
-                          table=glance_table(groups), table_note=TABLE_NOTE,
-                          factors=factor_findings(groups), best=best_figures(groups),
+                          table=table, table_note=TABLE_NOTE,
+                          factors=factor_findings(groups, table), best=best_figures(groups),
                           spec=spec_verdict(groups, spec, pick),
                           caveats=caveats(runs, groups, pick))

@@ -11,6 +11,7 @@ from ssdprof.analysis.repeats import setting_label
 from ssdprof.analysis.spec_choice import SpecPick
 from ssdprof.analysis.summary_figures import figures, run_ids
 from ssdprof.analysis.summary_model import Caveat, CaveatCode
+from ssdprof.analysis.summary_spread import by_setting, spread
 from ssdprof.analysis.summary_words import iops_text, runs_text
 from ssdprof.model.results import RunResult
 
@@ -33,10 +34,20 @@ def _caveat(code: CaveatCode, runs: Sequence[RunResult], message: str) -> Caveat
 
 
 def _flagged(groups: Sequence[Group], codes: frozenset[str]) -> tuple[list[RunResult], str]:
-    """The runs with a validity warning of ``codes``, and the first such warning's words."""
+    """The runs with a validity warning of ``codes``, and what the warnings say: one run's words, or
+    of several each run's figure (a CPU 90 to 96 % busy is not "90 % busy")."""
     runs = [r for g in groups for r in g if any(w.code in codes for w in r.warnings)]
-    first = next((w.message for r in runs for w in r.warnings if w.code in codes), "")
-    return runs, first
+    said = [(r, w.message) for r in runs for w in r.warnings if w.code in codes]
+    if len({message for _, message in said}) <= 1:
+        return runs, said[0][1] if said else ""
+    busy = [(r.id, r.cpu_busy_pct) for r, message in said if message.startswith("the CPU was") and r.cpu_busy_pct]
+    if len(busy) == len(said):
+        low, high = min(b for _, b in busy), max(b for _, b in busy)
+        each = ", ".join(f"run {run_id}: {pct:.0f} %" for run_id, pct in busy[:_NAMED * 2])
+        more = f", and {len(busy) - _NAMED * 2} more" if len(busy) > _NAMED * 2 else ""
+        return runs, f"the CPU was {low:.0f} to {high:.0f} % busy ({each}{more})"
+    shown = "; ".join(f"run {r.id}: {message}" for r, message in said[:_NAMED])
+    return runs, shown + (f"; and {len(said) - _NAMED} more" if len(said) > _NAMED else "")
 
 
 def _validity(groups: Sequence[Group]) -> list[Caveat]:
@@ -49,8 +60,8 @@ def _validity(groups: Sequence[Group]) -> list[Caveat]:
     runs, first = _flagged(groups, _LIMITS)
     if runs:
         found.append(_caveat("measurement_limit", runs, (
-            f"The measuring machine may have been the limit in {runs_text(sorted(run_ids(runs)))} "
-            f"({first}): the drive may do more.")))
+            f"The measuring machine may have been the limit in {runs_text(sorted(run_ids(runs)))}: {first}; "
+            "the drive may do more.")))
     runs, first = _flagged(groups, _OUTSIDE)
     if runs:
         found.append(_caveat("capped_outside", runs, (
@@ -73,36 +84,44 @@ def _short(groups: Sequence[Group]) -> list[Caveat]:
     which = "Every point" if len(runs) == len(every) else some
     return [_caveat("short_runs", runs, (
         f"{which} measured for {each}: under {SHORT_RUNTIME_S:g} s a drive's "
-        "fast write cache absorbs the writes and one stall weighs heavily; rerun with --runtime 30 "
-        "or more before handing the figures in."))]
+        "fast write cache absorbs the writes and one stall weighs heavily; run them again for 30 s or more "
+        "(Runtime in the designer, --runtime 30 on the command line) before handing the figures in."))]
 
 
 def _once(groups: Sequence[Group]) -> list[Caveat]:
-    once = [g for g in groups if len(g) == 1]
-    if not once:
-        return []
-    some = f"{len(once)} of {len(groups)} settings"
-    which = "Every setting" if len(once) == len(groups) else some
-    return [_caveat("one_repeat", [r for g in once for r in g], (
-        f"{which} ran once (n = 1): no confidence interval, so the run-to-run spread is unknown; "
-        "repeat the sweep (--repeat 3, or Repeats in the designer) for mean ± 95 % CI."))]
+    """Settings measured by one run only (a setting measured by several separate runs is not)."""
+    settings = list(by_setting(groups).values())
+    once = [runs for runs in settings if len(runs) == 1]
+    found = []
+    if once:
+        some = f"{len(once)} of {len(settings)} settings"
+        which = "Every setting" if len(once) == len(settings) else some
+        found.append(_caveat("one_repeat", [r for runs in once for r in runs], (
+            f"{which} ran once (n = 1): no confidence interval, so the run-to-run spread is unknown; "
+            "repeat the sweep (Repeats in the designer, --repeat 3 on the command line) for mean ± 95 % CI.")))
+    return found
 
 
 def _separate(groups: Sequence[Group]) -> list[Caveat]:
-    """Settings measured by separate runs that are not repeats: shown apart, their gap named."""
+    """Settings measured by separate runs that are not repeats: shown apart, their gap named; a setting
+    of many runs by their mean ± 95 % CI, with the way to pool them."""
     by_setting: dict[tuple[object, ...], list[Group]] = {}
     for group in groups:
         by_setting.setdefault(setting_key(group[0]), []).append(group)
     found = []
     for measured in (m for m in by_setting.values() if len(m) > 1):
         rates = [figures(g).iops for g in measured]
-        spread = (max(rates) - min(rates)) / min(rates) if min(rates) > 0 else 0.0
+        gap = (max(rates) - min(rates)) / min(rates) if min(rates) > 0 else 0.0
         runs = [r for g in measured for r in g]
+        all_runs = spread(runs, "iops") if len(measured) > _NAMED else None
+        figures_text = (f"{', '.join(iops_text(r) for r in rates)} IOPS, {gap * 100:.0f} % apart" if all_runs is None
+                        else f"{len(runs)} runs: {iops_text(all_runs.mean)} ± {iops_text(all_runs.half_width)} IOPS, "
+                             f"95 % CI")
         found.append(_caveat("separate_measurements", runs, (
-            f"{setting_label(runs[0])} was measured separately in "
-            f"{runs_text(sorted(run_ids(runs)))} "
-            f"({', '.join(iops_text(r) for r in rates)} IOPS, {spread * 100:.0f} % apart): not "
-            "repeats, so not averaged; the gap hints at the run-to-run spread.")))
+            f"{setting_label(runs[0])} was measured separately in {runs_text(sorted(run_ids(runs)))} "
+            f"({figures_text}): not repeats, so not averaged; each figure above is one of them. Pool runs of one "
+            "setting (the Pool switch under the Results table, --pool on the command line) for one mean ± 95 % "
+            "CI of them all.")))
     if len(found) > _NAMED:
         rest = sorted(i for c in found[_NAMED:] for i in c.run_ids)
         found = [*found[:_NAMED], Caveat(code="separate_measurements", run_ids=rest, message=(

@@ -11,14 +11,28 @@ from ssdprof.analysis.spec_choice import SpecPick
 from ssdprof.analysis.spec_comparison import SpecComparison
 
 __all__ = ["TABLE_NOTE", "BestFigure", "Caveat", "CaveatCode", "Factor", "FactorFinding",
-           "GlanceCell", "GlanceRow", "SpecVerdict", "StudentSummary"]
+           "GlanceCell", "GlanceRow", "SettingFigures", "SpecVerdict", "StudentSummary"]
 
 TABLE_NOTE = ("MB/s is 10^6 bytes/s; latency is the mean total latency (submission to completion); "
-              "a blank cell was not measured; repeats are averaged, separate measurements are not")
+              "a blank cell was not measured; repeats are averaged, separate measurements are not (a cell "
+              "measured by several separate runs shows one, and all of them beside it)")
 
 
 class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True)
+
+
+class SettingFigures(_Frozen):
+    """Every run of one setting, separate measurements too, as mean ± half the 95 % CI (Student's t)."""
+
+    sentence: str = Field(description="which run the cell shows, and what all the setting's runs give, in words")
+    n: int = Field(description="runs of the setting")
+    iops: float
+    iops_half_width: float
+    bw_bytes_per_s: float
+    bw_half_width: float
+    lat_ns_mean: float | None
+    lat_half_width: float | None
 
 
 class GlanceCell(_Frozen):
@@ -32,6 +46,10 @@ class GlanceCell(_Frozen):
     setting: str = Field(description="the workload measured, e.g. 'randread 4KiB QD1 T1'")
     separate_run_ids: list[int] = Field(description="other runs that measured this cell "
                                                     "separately; not averaged in")
+    all_runs: SettingFigures | None = Field(
+        default=None, description="where other runs measured the same setting separately: all its runs "
+        "as mean ± 95 % CI, the figure pooling them gives (shown beside the one measurement, never "
+        "instead of it)")
 
 
 class GlanceRow(_Frozen):

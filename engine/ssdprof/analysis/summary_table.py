@@ -12,9 +12,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
+from ssdprof.analysis.metrics import setting_key
 from ssdprof.analysis.repeats import setting_label
 from ssdprof.analysis.summary_figures import figures, run_ids
-from ssdprof.analysis.summary_model import GlanceCell, GlanceRow
+from ssdprof.analysis.summary_model import GlanceCell, GlanceRow, SettingFigures
+from ssdprof.analysis.summary_spread import spread
+from ssdprof.analysis.summary_words import iops_text, latency_text, mb_s_text, runs_text
 from ssdprof.model.quantities import format_size
 from ssdprof.model.results import RunResult
 
@@ -62,10 +65,26 @@ def _cell(candidates: list[Sequence[RunResult]] | None, side: Side) -> GlanceCel
                                              order[id(g)]))
     found = figures(chosen, side)
     others = [i for g in candidates if g is not chosen for i in run_ids(g)]
+    key = setting_key(chosen[0])
+    every = [r for g in candidates if setting_key(g[0]) == key for r in g]
     return GlanceCell(iops=found.iops, bw_bytes_per_s=found.bw_bytes_per_s,
                       lat_ns_mean=found.lat_ns_mean, n=len(chosen), run_ids=run_ids(chosen),
                       setting=setting_label(chosen[0]),
-                      separate_run_ids=sorted(others))
+                      separate_run_ids=sorted(others),
+                      all_runs=_all_runs(every, chosen, side) if len(every) > len(chosen) else None)
+
+
+def _all_runs(runs: Sequence[RunResult], shown: Sequence[RunResult], side: Side) -> SettingFigures | None:
+    iops, bw, lat = (spread(runs, metric) for metric in ("iops", "bw_bytes_per_s", "lat_ns_mean"))
+    if iops is None or bw is None:
+        return None
+    latency = f", {latency_text(lat.mean)} ± {latency_text(lat.half_width)}" if lat else ""
+    sentence = (f"{setting_label(shown[0])} {side}: {runs_text(run_ids(shown))} shown; all {iops.n} runs of the "
+                f"setting give {iops_text(iops.mean)} ± {iops_text(iops.half_width)} IOPS, {mb_s_text(bw.mean)} ± "
+                f"{mb_s_text(bw.half_width)}{latency} (mean ± 95 % CI)")
+    return SettingFigures(sentence=sentence, n=iops.n, iops=iops.mean, iops_half_width=iops.half_width,
+                          bw_bytes_per_s=bw.mean, bw_half_width=bw.half_width, lat_ns_mean=lat.mean if lat else None,
+                          lat_half_width=lat.half_width if lat else None)
 
 
 def glance_table(groups: Sequence[Sequence[RunResult]]) -> list[GlanceRow]:

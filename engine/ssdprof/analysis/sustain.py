@@ -13,9 +13,10 @@ quieter phase's), and the piece boundary kept need not be where the speed fell. 
 forced: a series with no such drop is "no cliff".
 
 Partial seconds: the first second holds fio's start, the last its stop, and the second a change
-falls in is part fast, part slow. A phase's speed is the mean of its whole seconds (those left out,
-where at least two others remain); the change's bytes and time are placed within its second
-(:func:`~ssdprof.analysis.sustain_series.crossing`).
+falls in is part fast, part slow. Whether speeds differ is judged on the mean of the whole seconds
+(those left out, where at least two others remain), and the change's bytes and time are placed
+within its second (:func:`~ssdprof.analysis.sustain_series.crossing`); the speed a phase is said to
+have is its bytes over its time, as a fill's is (the whole write's, where it has one phase).
 """
 
 from __future__ import annotations
@@ -65,8 +66,10 @@ def noise_sigma(bw: np.ndarray) -> float:
     return max(sigma, 1e-3 * float(np.median(bw)), 1.0)
 
 
-def detect(samples: list[SustainSample], throttle: SustainThrottle | None = None) -> Detection:
-    """Phases and verdict of a write's per-second series."""
+def detect(samples: list[SustainSample], throttle: SustainThrottle | None = None,
+           whole_write: tuple[int, float] | None = None) -> Detection:
+    """Phases and verdict of a write's per-second series; ``whole_write``: the fill's own bytes and
+    seconds (fio's count), which a write of one phase is said at."""
     if len(samples) < MIN_SAMPLES:
         return Detection([], SustainVerdict(kind="too_short", sentence=(
             f"{len(samples)} second(s) of writes: too few to judge (at least {MIN_SAMPLES} are needed)")))
@@ -76,7 +79,17 @@ def detect(samples: list[SustainSample], throttle: SustainThrottle | None = None
     drops = _drops(samples, bw, whole, bounds, throttle)
     phases = [_phase(samples, bw, whole, start, end, index=i, drops=drops)
               for i, (start, end) in enumerate(itertools.pairwise(bounds))]
-    return Detection(phases, verdict_of(phases, drops, throttle, min_drop_fraction=MIN_DROP_FRACTION))
+    if len(phases) == 1 and whole_write is not None and whole_write[1] > 0:  # fio's own count and time
+        written, seconds = whole_write
+        phases = [phases[0].model_copy(update={"bytes_written": written, "duration_s": seconds,
+                                               "bw_bytes_per_s": written / seconds})]
+    drops = {i: drop.model_copy(update={
+        "before_bw_bytes_per_s": phases[i - 1].bw_bytes_per_s, "after_bw_bytes_per_s": phases[i].bw_bytes_per_s,
+        "drop_pct": 100 * (1 - phases[i].bw_bytes_per_s / max(phases[i - 1].bw_bytes_per_s, 1e-9))})
+        for i, drop in drops.items()}
+    levels = [level(bw, whole, start, end) for start, end in itertools.pairwise(bounds)]
+    return Detection(phases, verdict_of(phases, levels, drops, throttle, min_drop_fraction=MIN_DROP_FRACTION,
+                                        whole_write=whole_write))
 
 
 def whole_seconds(n: int, bounds: list[int]) -> np.ndarray:
@@ -222,21 +235,31 @@ def _drops(samples: list[SustainSample], bw: np.ndarray, whole: np.ndarray, boun
 
 def _phase(samples: list[SustainSample], bw: np.ndarray, whole: np.ndarray, start: int, end: int, *,
            index: int, drops: dict[int, SustainDrop]) -> SustainPhase:
+    """A phase from its first second to its last; where a drop begins or ends it, at the drop's bytes and
+    time within its second, so its bytes over its time are its own speed, not a mix with its neighbour's."""
     part = samples[start:end]
     counted = [s for s, w in zip(part, whole[start:end], strict=True) if w] or part
     lats = [s.lat_ns_mean for s in counted if s.lat_ns_mean is not None]
     p99s = [s.lat_ns_p99 for s in counted if s.lat_ns_p99 is not None]
-    begin_bytes = samples[start - 1].bytes_written if start else 0
-    begin_s = samples[start - 1].elapsed_s if start else 0.0
+    begin = (samples[start - 1].bytes_written, samples[start - 1].elapsed_s) if start else (0, _io_began_s(samples[0]))
+    begin = (drops[index].at_bytes, drops[index].at_s) if index in drops else begin
+    finish = (part[-1].bytes_written, part[-1].elapsed_s)
+    finish = (drops[index + 1].at_bytes, drops[index + 1].at_s) if index + 1 in drops else finish
     cause, name = _named(index, drops)
-    bw_mean, bw_sd = level(bw, whole, start, end)
-    return SustainPhase(index=index, name=name, cause=cause, start_s=begin_s, end_s=part[-1].elapsed_s,
-                        duration_s=part[-1].elapsed_s - begin_s, start_bytes=begin_bytes,
-                        bytes_written=part[-1].bytes_written - begin_bytes,
-                        bw_mean_bytes_per_s=bw_mean, bw_sd_bytes_per_s=bw_sd,
+    written, seconds = finish[0] - begin[0], finish[1] - begin[1]
+    return SustainPhase(index=index, name=name, cause=cause, start_s=begin[1], end_s=finish[1],
+                        duration_s=seconds, start_bytes=begin[0], bytes_written=written,
+                        bw_bytes_per_s=written / seconds if seconds > 0 else 0.0,
+                        bw_sd_bytes_per_s=level(bw, whole, start, end)[1],
                         lat_ns_mean=float(np.mean(lats)) if lats else None,
                         lat_ns_sd=float(np.std(lats, ddof=1)) if len(lats) > 1 else None,
-                        lat_ns_p99_mean=float(np.mean(p99s)) if p99s else None)
+                        lat_ns_p99_second_median=float(np.median(p99s)) if p99s else None)
+
+
+def _io_began_s(first: SustainSample) -> float:
+    """When the write's I/O began: fio's first interval is its I/O time, the job's start taking the rest
+    of the second; a sample without its interval counts from 0."""
+    return max(first.elapsed_s - first.interval_s, 0.0) if first.interval_s is not None else 0.0
 
 
 _ORDINALS = ("first", "second", "third", "fourth", "fifth")

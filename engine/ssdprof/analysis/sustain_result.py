@@ -93,21 +93,22 @@ def sustain_result(*, sweep_id: int, created_at: str, name: str, status: SweepSt
                              recovery=[recovery_row(i + 1, s, None, SustainVerdict(kind="not_run", sentence=""))
                                        for i, s in enumerate(plan.idle_s)])
     samples = samples_of(fill)
+    written = fill.write.io_bytes or (samples[-1].bytes_written if samples else 0)  # fio's own count
+    seconds = fill.write.runtime_ms / 1000 if fill.write.runtime_ms else (samples[-1].elapsed_s if samples else 0.0)
     throttle = throttle_of(fill)
-    first = detect(samples, None)
+    first = detect(samples, None, (written, seconds))
     drop_s = first.verdict.drops[0].at_s if first.verdict.drops else None
     throttle = overlapping(throttle, drop_s)
-    found = detect(samples, throttle) if throttle is not None and throttle.overlaps_drop else first
+    found = detect(samples, throttle, (written, seconds)) if throttle is not None and throttle.overlaps_drop else first
     later = [r for r in runs if r.id is not None and fill.id is not None and r.id > fill.id]
     rows = []
     for index, idle in enumerate(plan.idle_s):
         run = next((r for r in reversed(later) if r.tags.get(STEP_TAG) == recovery_tag(index + 1)), None)
         rows.append(recovery_row(index + 1, idle, run, found.verdict))
-    written = fill.write.io_bytes or (samples[-1].bytes_written if samples else 0)  # fio's own count
-    seconds = fill.write.runtime_ms / 1000 if fill.write.runtime_ms else (samples[-1].elapsed_s if samples else 0.0)
     total = fill.write.io_bytes + sum(r.bytes_written for r in rows)
     notes = [w.message for w in fill.warnings]
-    return SustainResult(**common, fill_run_id=fill.id, fill_seconds=seconds,
-                         fill_bytes=written, samples=samples, per_gib=per_gib(samples), phases=found.phases,
+    return SustainResult(**common, fill_run_id=fill.id, fill_seconds=seconds, fill_bytes=written,
+                         fill_bw_bytes_per_s=written / seconds if seconds > 0 else None, samples=samples,
+                         per_gib=per_gib(samples), phases=found.phases,
                          verdict=found.verdict, throttle=throttle, recovery=rows, wear=wear_of(total, spec_sheet),
                          notes=notes)

@@ -19,13 +19,15 @@ def samples_of(run: RunResult) -> list[SustainSample]:
     """The run's per-second write series, hosts added up, bytes counted from the seconds' rates."""
     by_second: dict[float, list[tuple[float, float | None, float | None]]] = defaultdict(list)
     covered: dict[float, float] = defaultdict(float)
+    begins: dict[float, float] = {}
     for sample in run.progress:
         second = round(sample.elapsed_s, 1)
         by_second[second].append(
             (sample.write_bw_bytes_per_s, sample.write_lat_ns_mean, sample.write_lat_ns_p99))
         # each host's bytes over the time its rates cover, as the run's samples are spanned (model/spans.py)
-        span_s = sample.elapsed_s - (sample.start_s if sample.start_s is not None else sample.elapsed_s)
-        covered[second] += sample.write_bw_bytes_per_s * span_s
+        start_s = sample.start_s if sample.start_s is not None else sample.elapsed_s
+        covered[second] += sample.write_bw_bytes_per_s * (sample.elapsed_s - start_s)
+        begins[second] = min(begins.get(second, start_s), start_s)
     found: list[SustainSample] = []
     written = 0.0
     for elapsed in sorted(by_second):
@@ -37,7 +39,8 @@ def samples_of(run: RunResult) -> list[SustainSample]:
         lat = sum(w * v for w, v in lats if v is not None) / weight if weight > 0 else None
         p99s = [r[2] for r in rows if r[2] is not None]
         found.append(SustainSample(elapsed_s=elapsed, bytes_written=int(written), bw_bytes_per_s=bw,
-                                   lat_ns_mean=lat, lat_ns_p99=max(p99s) if p99s else None))
+                                   lat_ns_mean=lat, lat_ns_p99=max(p99s) if p99s else None,
+                                   interval_s=round(elapsed - begins[elapsed], 3)))
     return found
 
 
@@ -129,18 +132,14 @@ def recovery_row(step: int, idle_s: float, run: RunResult | None, fill: SustainV
     seconds = run.write.runtime_ms / 1000 if run.write.runtime_ms else (samples[-1].elapsed_s if samples else 0.0)
     mean = written / seconds if seconds > 0 else None
     row = RecoveryRow(step=step, idle_s=idle_s, status="done" if run.status in ("ok", "partial") else "failed",
-                      run_id=run.id, bytes_written=written, seconds=seconds, bw_mean_bytes_per_s=mean, samples=samples)
+                      run_id=run.id, bytes_written=written, seconds=seconds, bw_bytes_per_s=mean, samples=samples)
     if fill.kind != "cliff" or fill.before_bw_bytes_per_s is None or fill.after_bw_bytes_per_s is None or not samples:
         return row
     fast_bw, slow_bw = fill.before_bw_bytes_per_s, fill.after_bw_bytes_per_s
     end = _fast_end(samples, (fast_bw + slow_bw) / 2)
-    recovered = crossing(samples, end, fast_bw, slow_bw)[0] if end < len(samples) else written
-    # its speed over whole seconds: not the first (fio's start), nor the one before the fall or the
-    # last (fio's stop)
-    fast = samples[1 : max(end - 1, 1)] if end < len(samples) else samples[1:-1]
-    fast = fast if len(fast) >= 2 else samples[:end]
+    recovered, at_s = crossing(samples, end, fast_bw, slow_bw) if end < len(samples) else (written, seconds)
     cache = fill.cache_bytes or 0
-    speed = sum(s.bw_bytes_per_s for s in fast) / len(fast) if fast else None
+    speed = recovered / at_s if at_s > 0 else None  # its bytes over the time they took
     return row.model_copy(update={"recovered_bytes": recovered, "fast_bw_bytes_per_s": speed,
                                   "recovered_pct": 100 * recovered / cache if cache else None})
 

@@ -13,8 +13,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ssdprof.analysis.knee import find_knee
 from ssdprof.app.planner import SweepRequest, plan_sweep
-from ssdprof.fio.aggregate import combine
 from ssdprof.fio.jobfile import poisson_offered_iops
+from ssdprof.model.aggregate import combine
 from ssdprof.model.curves import (
     DEFAULT_CURVE_POINTS_PCT,
     SATURATION_TOLERANCE_PCT,
@@ -117,7 +117,7 @@ def summarize_curve(spec: SweepSpec, measured: dict[int, RunResult], *, sweep_id
         sweep_id=sweep_id, name=spec.name, label=spec.points[0].label, status=status, reason=reason,
         engine=maximum.engine.name if maximum else "", max_iops=total(maximum).iops if maximum else None,
         tolerance_pct=curve.tolerance_pct, stop_latency_ns=curve.stop_latency_ns, stopped_at_pct=stopped,
-        points_pct=curve.points_pct, points=points, knee=find_knee(points))
+        points_pct=curve.points_pct, points=points, knee=find_knee(points, curve.tolerance_pct))
 
 
 def _point(spec: SweepSpec, index: int, result: RunResult, tolerance_pct: float = SATURATION_TOLERANCE_PCT) -> CurvePoint:

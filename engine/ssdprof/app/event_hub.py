@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 import threading
 from collections import deque
+from typing import TYPE_CHECKING
 
-from pydantic import BaseModel
-
-from ssdprof.app.rpc import notification
+if TYPE_CHECKING:  # browser mode starts serving before the engine has loaded
+    from pydantic import BaseModel
 
 __all__ = ["EventHub"]
 
@@ -24,6 +24,8 @@ class EventHub:
         self.closed = False
 
     def publish(self, method: str, payload: BaseModel) -> None:
+        from ssdprof.app.rpc import notification
+
         data = json.dumps(notification(method, payload), separators=(",", ":"))
         with self._changed:
             self._seq += 1

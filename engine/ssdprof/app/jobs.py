@@ -22,6 +22,7 @@ from ssdprof.app.contract.errors import RpcError
 from ssdprof.app.contract.notifications import EngineLog
 from ssdprof.app.kinds.kind import Context, Emit, JobKind
 from ssdprof.model.problems import WorkloadError
+from ssdprof.store.errors import StoreError
 
 __all__ = ["BUSY_MESSAGE", "START_TIMEOUT_S", "Job", "Jobs", "Notify"]
 
@@ -85,7 +86,7 @@ class Jobs:
             job.cancel.set()
             raise RpcError("internal_error", f"the {kind.noun} did not start within {START_TIMEOUT_S:.0f} s")
         if job.announced is None:
-            if isinstance(job.error, (WorkloadError, KeyError)):
+            if isinstance(job.error, (WorkloadError, KeyError, StoreError)):  # answered as the session maps them
                 raise job.error
             raise RpcError("internal_error", f"the {kind.noun} could not start: {job.error}")
         return job.announced

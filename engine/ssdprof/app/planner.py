@@ -43,15 +43,19 @@ register({
 })
 
 
-def parse_tags(given: dict[str, str] | list[str] | str) -> dict[str, str]:
+def parse_tags(given: object) -> dict[str, str]:
     """Tags as a form types them (``"a=1, b=2"`` or ``"a=1 b=2"``), as the CLI gives them (one
-    ``KEY=VALUE`` per ``--tag``, the value may hold spaces) or as a mapping: one rule for all."""
+    ``KEY=VALUE`` per ``--tag``, the value may hold spaces) or as a mapping: one rule for all. Any
+    other type is refused with a ValueError (a field problem), never met as a TypeError later."""
     if isinstance(given, dict):
-        items = [f"{key}={value}" for key, value in given.items()]
+        items = [f"{key}={_tag_value(key, value)}" for key, value in given.items()]
     elif isinstance(given, str):
         items = [item for item in re.split(r"[,\s]+", given) if item]
-    else:
+    elif isinstance(given, list | tuple) and all(isinstance(item, str) for item in given):
         items = list(given)
+    else:
+        raise ValueError(f"expected key=value text, a list of key=value texts or a mapping of key to value; got "
+                         f"{_type_name(given)}")
     tags: dict[str, str] = {}
     for item in items:
         key, sep, value = str(item).partition("=")
@@ -66,6 +70,19 @@ def parse_tags(given: dict[str, str] | list[str] | str) -> dict[str, str]:
             raise ValueError(f"{shown(item)} is over {MAX_TAG_CHARS} characters or holds a line break")
         tags[key] = value
     return tags
+
+
+def _tag_value(key: object, value: object) -> str:
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
+        raise ValueError(f"the value of {shown(str(key))} is {_type_name(value)}, not text")
+    return str(value)
+
+
+def _type_name(value: object) -> str:
+    """A JSON value's type as a person reads it."""
+    names = {type(None): "null", bool: "true/false", int: "a number", float: "a number", str: "text",
+             list: "a list", tuple: "a list", dict: "a mapping"}
+    return names.get(type(value), type(value).__name__)
 
 
 Tags = Annotated[dict[str, str], BeforeValidator(parse_tags),

@@ -108,22 +108,28 @@ class Runner:
                                              todo=todo, clock=clock, finished=number)
                 count = progress_count(spec, number)
                 emit(PointFinished(number=number, count=count, result=result))
-                if todo and (lost := site.lost(result)) is not None:
-                    status = "stopped"
-                    reason = (f"stopped after {count.text}: {lost}. Its data and the other hosts' "
-                              "are kept; resume when the host is back")
+                if todo and (stop := self._stop_reason(site, result, sweep_id)) is not None:
+                    status, reason = "stopped", f"stopped after {count.text}: {stop}"
                     break
             else:
                 status = "done"
         finally:
-            site.tear_down(keep=spec.points[0].keep_file)
-            if self.store is not None and sweep_id is not None:
-                self.store.set_sweep_status(sweep_id, status)
+            self._end(site, spec, sweep_id, status)
         wall_s = time.monotonic() - started
         emit(SweepFinished(sweep_id=sweep_id, status=status, run_ids=[r.id for r in results if r.id is not None],
                            wall_s=wall_s, layout_s=layout_s, reason=reason))
         return SweepOutcome(sweep_id, status, results, wall_s, layout_s, reason, spec=spec,
                             measured={**measured} if is_adaptive(spec) else {})
+
+    def _end(self, site: Site, spec: SweepSpec, sweep_id: int | None, status: SweepEnd) -> None:
+        """Tear down, and record how the sweep ended even when tearing down failed (the store keeps
+        the end on this machine while its server is away, so this never raises over the error that
+        ended the sweep)."""
+        try:
+            site.tear_down(keep=spec.points[0].keep_file)
+        finally:
+            if self.store is not None and sweep_id is not None:
+                self.store.set_sweep_status(sweep_id, status)
 
     @staticmethod
     def _set_up(site: Site, ledger: TargetLedger | None, emit: Callable[[RunEvent], None]) -> float:
@@ -156,6 +162,14 @@ class Runner:
         if ledger is not None:
             ledger.wrote(result.write.io_bytes)
         return self.store.add_run(result, point_index=index) if self.store is not None else result
+
+    def _stop_reason(self, site: Site, result: RunResult, sweep_id: int | None) -> str | None:
+        """Why the sweep stops before its next point: a host was lost, or another process resumed it
+        after its lease lapsed (this one was cut off from the store); None: it carries on."""
+        if (lost := site.lost(result)) is not None:
+            return f"{lost}. Its data and the other hosts' are kept; resume when the host is back"
+        taken = self.store.lease_lost(sweep_id) if self.store is not None and sweep_id is not None else None
+        return f"{taken}; its points so far are kept" if taken else None
 
     def _ledger(self, site: Site) -> TargetLedger | None:
         """This machine's target in the ledger; hosts' targets are not tracked (their runs record no drive state)."""
@@ -207,6 +221,8 @@ class Runner:
             raise KeyError(f"sweep {resume_id} is a PTS test: continue it with ssdprof pts resume {resume_id}")
         if stored.kind == "sustain":
             raise KeyError(f"sweep {resume_id} is a sustained-write test: continue it with ssdprof sustain --resume {resume_id}")
+        if stored.kind == "replay":
+            raise KeyError(f"sweep {resume_id} is a trace replay: run it again with ssdprof replay --resume {resume_id}")
         self.store.set_sweep_status(resume_id, "running")
         return resume_id, stored.done
 

@@ -12,6 +12,8 @@ For headless lab servers reached through an SSH port-forward, and for the end-to
   server-sent events, numbered so a reconnecting client resumes where it left off.
 - A client that closes its connection (a tab closed or reloaded) is a normal event: one info line
   in the log, never a traceback. Other errors keep the standard library's traceback.
+- It listens, and prints its URL, before the engine has loaded (``app/background.py``): the page
+  and its assets are served at once, and an RPC that arrives first waits for the engine.
 """
 
 from __future__ import annotations
@@ -28,13 +30,14 @@ from http import HTTPStatus
 from http.cookies import SimpleCookie
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, urlsplit
 
-from ssdprof.app.contract.errors import TOKEN_HEADER
+from ssdprof.app.background import BackgroundEngine
 from ssdprof.app.event_hub import EventHub
-from ssdprof.app.rpc import EngineService, handle_message
-from ssdprof.remote.ssh import SshSettings
+
+if TYPE_CHECKING:  # the engine loads on a thread once the server listens
+    from ssdprof.remote.ssh import SshSettings
 
 __all__ = ["BrowserServer", "default_renderer_dir", "page_csp"]
 
@@ -74,7 +77,12 @@ class BrowserServer(ThreadingHTTPServer):
         self.renderer_dir = (renderer_dir or default_renderer_dir()).resolve()
         self.csp = page_csp(self.renderer_dir)
         self.hub = EventHub()
-        self.service = EngineService(db_path, self.hub.publish, default_dir=default_dir, fio_executable=fio_executable, ssh=ssh)
+        self.engine = BackgroundEngine(db_path, self.hub.publish, default_dir=default_dir, fio_executable=fio_executable, ssh=ssh)
+
+    def serve_forever(self, poll_interval: float = 0.5) -> None:
+        """Serves, the engine loading meanwhile (started here: after ``serve`` has printed the URL)."""
+        self.engine.start()
+        super().serve_forever(poll_interval)
 
     @property
     def port(self) -> int:
@@ -104,7 +112,7 @@ class BrowserServer(ThreadingHTTPServer):
     def close(self) -> None:
         """Stop streams, cancel a running sweep and wait for it, release the socket."""
         self.hub.close()
-        self.service.close()
+        self.engine.close()
         self.server_close()
 
 
@@ -161,6 +169,8 @@ class _Handler(BaseHTTPRequestHandler):
     def _allowed(self, query: str, *, header_only: bool) -> bool:
         if not self._same_origin():
             return False
+        from ssdprof.app.contract.errors import TOKEN_HEADER
+
         candidates = [self.headers.get(TOKEN_HEADER)]
         if not header_only:
             candidates += [*parse_qs(query).get("token", []), self._cookie_token()]
@@ -202,7 +212,7 @@ class _Handler(BaseHTTPRequestHandler):
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:
             response: Any = {"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": f"not JSON: {exc}"}}
         else:
-            response = handle_message(self.server.service, message)
+            response = self.server.engine.answer(message)
         if response is None:
             self._send(HTTPStatus.NO_CONTENT, b"", "application/json")
         else:
@@ -276,8 +286,10 @@ def serve(db_path: Path, *, port: int = 0, renderer_dir: Path | None = None, ssh
 
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("ssdprof serve: %(levelname)s: %(message)s"))
-    LOG.addHandler(handler)
-    LOG.setLevel(logging.INFO)
+    logs = [LOG, logging.getLogger("ssdprof.app.background")]  # the server's, and its engine's loading
+    for log in logs:
+        log.addHandler(handler)
+        log.setLevel(logging.INFO)
     server = BrowserServer(db_path, port=port, renderer_dir=renderer_dir, ssh=ssh)
 
     def stop(signum: int, frame: object) -> None:
@@ -293,5 +305,6 @@ def serve(db_path: Path, *, port: int = 0, renderer_dir: Path | None = None, ssh
     finally:
         signal.signal(signal.SIGTERM, previous)
         server.close()
-        LOG.removeHandler(handler)
+        for log in logs:
+            log.removeHandler(handler)
     return 0

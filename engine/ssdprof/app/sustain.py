@@ -120,11 +120,8 @@ class SustainRunner:
         return stored
 
     def _last_unfinished(self) -> StoredSweep | None:
-        for row in self.store.list_sweeps():
-            stored = self.store.sweep(row.id) if row.status != "done" else None
-            if stored is not None and stored.kind == "sustain":
-                return stored
-        return None
+        """The caller's own newest sustained-write test that did not end done (KeyError saying why none)."""
+        return self.store.resumable("sustain", ended=("stopped", "cancelled", "failed"))
 
     def _progress(self, stored: StoredSweep) -> tuple[RunResult | None, set[int], list[str]]:
         """The fill kept (None: to run), the recovery steps done after it, and what a resume says."""

@@ -30,6 +30,7 @@ TABLE: dict[str, Command] = {  # in the order ``ssdprof --help`` lists them
     "export": Command("runs"),
     "import": Command("runs"),
     "presets": Command("runs", handler="presets", store=False),
+    "sweeps": Command("sweeps"),
     "hosts": Command("hosts"),
     "drive": Command("drive", store=False),
     "compare": Command("analysis"),
@@ -41,6 +42,7 @@ TABLE: dict[str, Command] = {  # in the order ``ssdprof --help`` lists them
     "import-job": Command("report"),
     "pts": Command("pts"),
     "sustain": Command("sustain"),
+    "replay": Command("replay"),
     "rpc": Command("serve", handler="rpc", store=False),
     "serve": Command("serve", handler="serve", store=False),
 }

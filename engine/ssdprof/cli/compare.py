@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
+from ssdprof.analysis.pooled import StoredBins
 from ssdprof.analysis.spec_choice import drive_environment
 from ssdprof.analysis.spec_library import SpecLibrary
 from ssdprof.analysis.specs import Spec
@@ -17,9 +19,13 @@ from ssdprof.app.contract.analysis import ObservationInfo
 from ssdprof.app.contract.specs import CompareReport, GroupVerdict, RepeatGroup, RunSpecComparison
 from ssdprof.app.spec_sheets import spec_for
 from ssdprof.cli.analysis import print_json, select_runs, spec_library
+from ssdprof.model.quantities import format_number as number
 from ssdprof.model.run_summary import AnyRun
 from ssdprof.model.workload import WorkloadError
 from ssdprof.store.db import Store
+
+if TYPE_CHECKING:
+    from ssdprof.analysis.stats import GroupComparison
 
 __all__ = ["compare"]
 
@@ -36,23 +42,23 @@ def compare(args: argparse.Namespace, store: Store) -> int:
                                    "name runs to compare: RUN_ID..., --tag KEY=VALUE or --sweep ID")
     shown = metric_name(args.metric)
     scale, unit = shown.scale, shown.unit
+    bins = StoredBins(store.latency_bins, [r.id for r in (*a, *b) if r.id is not None])
     report = CompareReport(metric=args.metric, unit=unit)
     lines: list[str] = []
     if b:
-        found = compare_groups(a, b, args.metric, confidence=args.confidence, scale=scale, unit=unit)
+        found = compare_groups(a, b, args.metric, confidence=args.confidence, scale=scale, unit=unit, bins_of=bins)
         if not found:
             raise WorkloadError.single("with_ids", "--with",
                                        "no setting was measured in both groups; compare like with like")
         for c in found:
             lines += ["" if c.same_setting else "note: the two groups were measured with different settings",
-                      f"{c.setting}: A {c.result.a.format(1, unit)} | B {c.result.b.format(1, unit)}",
-                      f"  {c.result.verdict}"]
+                      f"{c.setting}: {_figures(c, shown.label, unit)}", f"  {c.result.verdict}"]
         note = latency_kind_note(a, b)
         report = report.model_copy(update={"comparisons": [GroupVerdict.of(c) for c in found],
                                            "latency_note": note})
         lines.append(f"note: {note}" if note else "")
     else:
-        groups = summarise_repeats(a, args.metric, args.confidence, args.pool)
+        groups = summarise_repeats(a, args.metric, args.confidence, args.pool, bins)
         lines += [f"{g.label:34} {g.ci.format(scale, unit)}  {g.source}" + _run_list(g.run_ids)
                   for g in groups]
         report = report.model_copy(update={"groups": [RepeatGroup.of(g) for g in groups],
@@ -66,6 +72,14 @@ def compare(args: argparse.Namespace, store: Store) -> int:
     else:
         print("\n".join(line for line in lines if line))
     return 0
+
+
+def _figures(c: GroupComparison, label: str, unit: str) -> str:
+    """A's and B's figures: means ± CI, or a percentile of all each group's I/Os (their added bins)."""
+    if c.pooled is None:
+        return f"A {c.result.a.format(1, unit)} | B {c.result.b.format(1, unit)}"
+    a, b = ("unknown" if v is None else f"{number(v)} {unit}" for v in c.pooled)
+    return f"{label}: A {a} | B {b} (each of all its runs' I/Os together)"
 
 
 def _run_list(run_ids: Sequence[int | None]) -> str:

@@ -1,7 +1,8 @@
 """The ``ssdprof`` command line: everything the GUI does, for scripted lab runs.
 
-Only this module exits the process. Exit codes: 0 done, 1 a point failed or ended early, 2 bad
-input, 130 cancelled. A command imports only its own module (``commands.TABLE``): ``compare`` on a
+Only this module exits the process. Exit codes: 0 done, 1 a point failed or ended early (or the
+results store refused or did not answer: said in one line, never a traceback), 2 bad input (a store
+URL that names no server or database too), 130 cancelled. A command imports only its own module (``commands.TABLE``): ``compare`` on a
 big store loads no runner, fio, SSH or PDF code; ``ssdprof --help`` and an unknown command build
 the whole parser, which imports no engine module (``cli.parser``). The engine loads once a command
 runs.
@@ -10,6 +11,7 @@ runs.
 from __future__ import annotations
 
 import argparse
+import sqlite3
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -19,6 +21,7 @@ from ssdprof.cli.parser import build_parser, command_module
 
 if TYPE_CHECKING:
     from ssdprof.model.workload import WorkloadError
+    from ssdprof.store.db import Store
 
 __all__ = ["main"]
 
@@ -43,7 +46,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if code is None:
             raise
         message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
-        print(f"ssdprof: {message}", file=sys.stderr)
+        if isinstance(exc, sqlite3.Error):
+            message = f"the results file failed (SQLite says: {exc})"
+        print(f"ssdprof: {' '.join(message.split())}", file=sys.stderr)  # one line, whatever a driver wrote
         return code
 
 
@@ -59,7 +64,16 @@ def _dispatch(args: argparse.Namespace) -> int:
     try:
         return int(handler(args, store))
     finally:
+        _say_kept(store)
         store.close()
+
+
+def _say_kept(store: Store) -> None:
+    """Writes a shared store's server did not take (it went away), kept on this machine: said once, at the end."""
+    writes, points = store.kept()
+    if writes:
+        print(f"ssdprof: {writes} write(s) ({points} finished point(s)) are kept on this machine in {store.kept_where()} "
+              f"because {store.location} did not answer; the next ssdprof that reaches it sends them", file=sys.stderr)
 
 
 def _exit_code(exc: Exception) -> int | None:
@@ -67,12 +81,13 @@ def _exit_code(exc: Exception) -> int | None:
     cannot be imported or found: 2); None for a fault of ssdprof's own. The error types load here:
     a command that never meets a host or an import does not pay for their modules."""
     from ssdprof.remote.addresses import HostError
+    from ssdprof.store.errors import StoreError, StoreUrlError
     from ssdprof.store.interchange import ImportError_
 
-    if isinstance(exc, (HostError, KeyError)):
-        return 1
-    if isinstance(exc, (ImportError_, FileNotFoundError)):
+    if isinstance(exc, (ImportError_, FileNotFoundError, StoreUrlError)):
         return 2
+    if isinstance(exc, (HostError, KeyError, StoreError, sqlite3.Error)):  # a store said in one line; SQLite's own too
+        return 1
     return None
 
 

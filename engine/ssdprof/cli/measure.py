@@ -171,6 +171,8 @@ def _plan(args: argparse.Namespace, ctx: Context) -> SweepPlan:
 
     if args.command == "sweep" and args.resume is not None:
         resumed = SWEEP.resume(ResumeParams(sweep_id=args.resume if args.resume > 0 else None), ctx)
+        assert resumed.resume_id is not None
+        ctx.store.claim_sweep(resumed.resume_id, kind="sweep")  # held from here on, before anything is said or measured
         return replace(resumed, tags=parse_tags(args.tag))
     return SWEEP.plan(request_from_args(args), ctx, to_run=not getattr(args, "estimate", False))
 

@@ -103,6 +103,8 @@ def _table(found: StudentSummary) -> list[str]:
     for row in found.table:
         cells = [*_cells(row.read), *_cells(row.write)]
         lines.append(f"{row.label:<{width}}  " + "  ".join(f"{c:>10}" for c in cells).rstrip())
+    notes = [c.all_runs.sentence for row in found.table for c in (row.read, row.write) if c is not None and c.all_runs]
+    lines += [wrapped for note in notes for wrapped in textwrap.wrap(f"{note}.", _WIDTH, subsequent_indent="  ")]
     return [*lines, *textwrap.wrap(f"({found.table_note})", _WIDTH)]
 
 

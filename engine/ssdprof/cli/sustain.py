@@ -133,20 +133,23 @@ def _write_pdf(args: argparse.Namespace, ctx: Context, sustain_id: int) -> PdfWr
 
 
 def format_sustain(result: SustainResult) -> str:
-    from ssdprof.model.quantities import format_duration, format_size
+    from ssdprof.model.quantities import format_duration, format_elapsed, format_size
 
     lines = [f"sustained-write test {result.id}: {result.label} ({result.status})", result.verdict.sentence]
+    if result.fill_bw_bytes_per_s is not None:
+        lines.append(f"the fill: {format_size(result.fill_bytes // 1048576 * 1048576)} in "
+                     f"{format_elapsed(result.fill_seconds)}, {result.fill_bw_bytes_per_s / 1e6:.0f} MB/s")
     for phase in result.phases:
         lines.append(f"  {phase.name:<24} {format_size(phase.start_bytes // 1048576 * 1048576):>10} +"
                      f"{format_size(phase.bytes_written // 1048576 * 1048576):>10}  {phase.duration_s:7.0f} s  "
-                     f"{phase.bw_mean_bytes_per_s / 1e6:8.0f} ± {phase.bw_sd_bytes_per_s / 1e6:.0f} MB/s")
+                     f"{phase.bw_bytes_per_s / 1e6:8.0f} ± {phase.bw_sd_bytes_per_s / 1e6:.0f} MB/s")
     if result.throttle is not None and result.throttle.text:
         lines.append(f"throttling: {result.throttle.text}")
     for row in result.recovery:
         recovered = (f"{format_size(row.recovered_bytes // 1048576 * 1048576)} fast"
                      + (f" ({row.recovered_pct:.0f} % of the cache)" if row.recovered_pct is not None else "")
                      if row.recovered_bytes is not None else "")
-        speed = f"{row.bw_mean_bytes_per_s / 1e6:.0f} MB/s" if row.bw_mean_bytes_per_s else ""
+        speed = f"{row.bw_bytes_per_s / 1e6:.0f} MB/s" if row.bw_bytes_per_s else ""
         lines.append(f"  after {format_duration(row.idle_s)} idle: {row.status} {recovered} {speed}".rstrip())
     if result.wear is not None:
         lines.append(f"wear: {result.wear.text}")

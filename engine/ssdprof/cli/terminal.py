@@ -34,6 +34,8 @@ class ProgressPrinter:
         self.tty = stream.isatty()
         self._label = ""
         self._hosts: dict[str, ProgressSample] = {}
+        self._finished = 0
+        """Points finished this start, stored or kept on this machine for a shared store that was away."""
 
     def handle(self, event: RunEvent) -> None:
         from ssdprof.model.events import (
@@ -67,7 +69,8 @@ class ProgressPrinter:
             self._line(f"{self._label} [{bar}]{phase} {self._live_rates()} ETA {format_duration(event.eta_s)}")
         elif isinstance(event, PointFinished):
             r = event.result
-            self._line(f"{self._label}  done: {_direction_brief(r)}", final=True)
+            self._finished += 1
+            self._line(f"{self._label}  done: {_direction_brief(r, r.mixed)}", final=True)
             if len(r.hosts) > 1 or any(h.device_queue for h in r.hosts):
                 for host in r.hosts:
                     queue = f"; {format_device_queue(host.device_queue)}" if host.device_queue else ""
@@ -81,7 +84,9 @@ class ProgressPrinter:
         elif isinstance(event, Cooling) and (event.done or self.tty):
             self._line(event.text, final=event.done)
         elif isinstance(event, SweepFinished):
-            self._line(f"{event.status}: {len(event.run_ids)} point(s) in {format_duration(event.wall_s)}", final=True)
+            kept = self._finished - len(event.run_ids)
+            waiting = f" ({kept} kept on this machine until the results database answers)" if kept > 0 else ""
+            self._line(f"{event.status}: {self._finished} point(s) in {format_duration(event.wall_s)}{waiting}", final=True)
 
     def _live_rates(self) -> str:
         """The last second, per host when there are several."""
@@ -89,9 +94,10 @@ class ProgressPrinter:
         for host, s in sorted(self._hosts.items()):
             iops = s.read_iops + s.write_iops
             bw = s.read_bw_bytes_per_s + s.write_bw_bytes_per_s
-            p99 = max(v for v in (s.read_lat_ns_p99, s.write_lat_ns_p99, 0.0) if v is not None)
+            mixed = s.read_iops > 0 and s.write_iops > 0
             prefix = f"{host}: " if len(self._hosts) > 1 else ""
-            parts.append(f"{prefix}{format_iops(iops)} IOPS {bw / 1e6:.1f} MB/s p99 {format_latency_ns(p99 or None)}")
+            parts.append(f"{prefix}{format_iops(iops)} IOPS {bw / 1e6:.1f} MB/s "
+                         f"p99{' (all I/Os)' if mixed else ''} {format_latency_ns(s.lat_ns_p99)}")
         return " | ".join(parts)
 
     def _line(self, text: str, final: bool = False) -> None:
@@ -103,16 +109,22 @@ class ProgressPrinter:
         self.stream.flush()
 
 
-def _direction_brief(run: RunResult | HostResult) -> str:
+def _direction_brief(run: RunResult | HostResult, mixed: DirectionStats | None = None) -> str:
+    """Each direction's figures; a run's all I/Os first (``mixed``) where it read and wrote."""
     parts = []
-    for name, stats in (("read", run.read), ("write", run.write)):
+    sides = [("read", run.read), ("write", run.write)]
+    if mixed is not None and run.read.active and run.write.active:
+        sides.insert(0, ("all I/Os", mixed))
+    for name, stats in sides:
         if stats.active:
             parts.append(f"{name} {format_iops(stats.iops)} IOPS {stats.bw_bytes_per_s / 1e6:.1f} MB/s "
                          f"p50 {format_latency_ns(stats.lat_ns.p50)} p99 {format_latency_ns(stats.lat_ns.p99)}")
     return "; ".join(parts) or f"no I/O ({getattr(run, 'status', 'failed')})"
 
 
-LATENCY_NOTE = "latency: total, submission to completion (fio's lat); MB = 10^6 bytes, MiB = 2^20 bytes"
+LATENCY_NOTE = ("latency: total, submission to completion (fio's lat); 'all': a run's reads and writes together, "
+                "percentiles from their merged histogram bins (fio's unified_rw_reporting=mixed); "
+                "MB = 10^6 bytes, MiB = 2^20 bytes")
 BREAKDOWN_NOTE = ("total = submission (slat) + completion (clat); '-' where the engine does not split it "
                   "(synchronous calls and the portable engine time the whole call)")
 _MAIN_COLUMNS = (("IOPS", 10), ("MB/s", 9), ("MiB/s", 9), ("mean", 10), ("p50", 10), ("p99", 10), ("p99.9", 10))
@@ -130,6 +142,8 @@ def format_runs_table(runs: list[RunResult], *, breakdown: bool = False) -> str:
         for name, stats in (("read", run.read), ("write", run.write)):
             if stats.active:
                 lines.append(_row(run, name, stats, breakdown=breakdown))
+        if run.read.active and run.write.active:
+            lines.append(_row(run, "all", run.mixed, breakdown=breakdown))
         if not (run.read.active or run.write.active):
             width = sum(w + 1 for _, w in columns) - 1
             lines.append(f"{run.id or '-':>5}  {run.workload.label:28} {'-':5} {'no I/O completed':>{width}}  {run.status}")

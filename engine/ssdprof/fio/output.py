@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from ssdprof.fio.aggregate import combine, latency_from_bins
 from ssdprof.model import histogram
+from ssdprof.model.aggregate import combine, latency_from_bins
 from ssdprof.model.quantities import parse_duration_s
 from ssdprof.model.results import DirectionStats, FioSteadyState, LatencyStats, SpanStats
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, NamedTuple
 
 from ssdprof.fio.output import FioOutputError, combine, parse_document
 from ssdprof.model import histogram
@@ -101,20 +101,47 @@ class ProgressTracker:
         w = _interval(write, write0, interval_s)
         return ProgressSample(
             elapsed_s=round(elapsed_s, 3), interval_s=round(interval_s, 3), host=host, ramping=ramping,
-            read_iops=r[0], read_bw_bytes_per_s=r[1], read_lat_ns_mean=r[2], read_lat_ns_p99=r[3],
-            write_iops=w[0], write_bw_bytes_per_s=w[1], write_lat_ns_mean=w[2], write_lat_ns_p99=w[3],
+            read_iops=r.iops, read_bw_bytes_per_s=r.bw, read_lat_ns_mean=r.mean, read_lat_ns_p99=_p99(r.bins),
+            write_iops=w.iops, write_bw_bytes_per_s=w.bw, write_lat_ns_mean=w.mean, write_lat_ns_p99=_p99(w.bins),
+            lat_ns_mean=_all_mean(r, w), lat_ns_p99=_all_p99(r, w),
         )
 
 
-def _interval(now: DirectionStats, before: DirectionStats, interval_s: float) -> tuple[float, float, float | None, float | None]:
+class _Interval(NamedTuple):
+    iops: float
+    bw: float
+    mean: float | None
+    latencies: int
+    bins: dict[int, int]
+
+
+def _interval(now: DirectionStats, before: DirectionStats, interval_s: float) -> _Interval:
     ios = now.io_count - before.io_count
     io_bytes = now.io_bytes - before.io_bytes
     bins = histogram.subtract(now.lat_bins_ns, before.lat_bins_ns)
-    p99 = histogram.percentile(bins, histogram.REPORTED_PERCENTILES["p99"]) if bins else None
     mean = None
     n_now, n_before = now.lat_ns.samples, before.lat_ns.samples
     if n_now > n_before and now.lat_ns.mean is not None:
         total_now = n_now * now.lat_ns.mean
         total_before = n_before * (before.lat_ns.mean or 0.0)
         mean = (total_now - total_before) / (n_now - n_before)
-    return ios / interval_s, io_bytes / interval_s, mean, (float(p99) if p99 is not None else None)
+    return _Interval(ios / interval_s, io_bytes / interval_s, mean, max(n_now - n_before, 0), bins)
+
+
+def _p99(bins: dict[int, int]) -> float | None:
+    found = histogram.percentile(bins, histogram.REPORTED_PERCENTILES["p99"]) if bins else None
+    return float(found) if found is not None else None
+
+
+def _all_p99(read: _Interval, write: _Interval) -> float | None:
+    """The interval's p99 over reads and writes together, from their merged bins; None where a
+    direction that did I/O has none (a percentile of only some of the I/Os would be mislabelled)."""
+    parts = [p.bins for p in (read, write) if p.iops > 0]
+    return _p99(histogram.merge(parts)) if parts and all(parts) else None
+
+
+def _all_mean(read: _Interval, write: _Interval) -> float | None:
+    """The interval's mean over reads and writes together, weighted by their latency counts."""
+    parts = [(p.latencies, p.mean) for p in (read, write) if p.mean is not None and p.latencies]
+    total = sum(n for n, _ in parts)
+    return sum(n * m for n, m in parts) / total if total else None

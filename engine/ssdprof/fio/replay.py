@@ -9,19 +9,27 @@ of 0 as "none", so a log starting at 0 would issue its second I/O without waitin
 
 from __future__ import annotations
 
+import os
 import re
+import tempfile
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
 
 from ssdprof.fio.install import FioInstall, plan_fio
 from ssdprof.fio.jobfile import FioOptions
+from ssdprof.fio.replay_log import LOG_NAME, PER_IO_LOG_LIMIT, issue_times_ns
 from ssdprof.fio.runner import FioRun, measurement_from_report, run_fio
 from ssdprof.model.replay import ReplayTiming
 from ssdprof.model.results import EngineInfo, Measurement, ProgressSample
 from ssdprof.model.workload import MAX_RUNTIME_S, Workload
 from ssdprof.trace.plan import ReplayPlan
 
-__all__ = ["TIMED_IOLOG_FIO", "FioReplay", "fio_refusal", "iolog_text", "replay_options"]
+__all__ = ["TIMED_IOLOG_FIO", "FioReplay", "ReplayRun", "fio_refusal", "iolog_text", "replay_options"]
 
 TIMED_IOLOG_FIO = (3, 31)
 _FILE = "ssdprof-trace"
@@ -77,6 +85,14 @@ def lane_files(lanes: int) -> list[str]:
     return [f"replay-{lane}.iolog" for lane in range(lanes)]
 
 
+@dataclass(frozen=True)
+class ReplayRun:
+    measurement: Measurement
+    fio: FioRun
+    issued_ns: npt.NDArray[np.int64] | None
+    """Each I/O's issue time in the plan's order (ns from its lane's start; -1: not issued); None: not logged."""
+
+
 class FioReplay:
     """fio replaying one plan: the job realised on this machine's I/O engine, run with per-second progress."""
 
@@ -91,17 +107,26 @@ class FioReplay:
         return replay_options(self.plan, target, ioengine=self.ioengine, direct=direct, is_device=is_device, extra=extra)
 
     def run(self, target: str, *, direct: bool, is_device: bool, on_progress: Callable[[ProgressSample], None] | None,
-            cancel: threading.Event, extra: tuple[str, ...] = ()) -> tuple[Measurement, FioRun]:
-        job = self.job(target, direct=direct, is_device=is_device, extra=extra)
+            cancel: threading.Event, log_dir: Path | None = None) -> ReplayRun:
+        """fio's measurement, and when each I/O was issued (None past PER_IO_LOG_LIMIT I/Os); fio's per-I/O logs
+        are kept in ``log_dir`` where given (else in a folder removed after)."""
+        job = self.job(target, direct=direct, is_device=is_device)
         files = {name: iolog_text(self.plan, lane) for lane, name in enumerate(lane_files(self.plan.lanes))}
-        run = run_fio(self.install, job.as_job_file(), workload=Workload(runtime_s=self._limit_s(), ramp_s=0),
-                      on_progress=on_progress, cancel=cancel, files=files)
+        logged = len(self.plan.records) <= PER_IO_LOG_LIMIT
+        with tempfile.TemporaryDirectory(prefix=f"ssdprof-replay-{os.getpid()}-") as scratch:
+            logs = log_dir or Path(scratch)
+            per_io = (f"write_lat_log={logs / LOG_NAME}", "log_offset=1") if logged else ()
+            run = run_fio(self.install, self.job(target, direct=direct, is_device=is_device,
+                                                 extra=per_io).as_job_file(),
+                          workload=Workload(runtime_s=self._limit_s(), ramp_s=0), on_progress=on_progress,
+                          cancel=cancel, files=files)
+            issued = issue_times_ns(logs, self.plan) if logged else None
         engine = EngineInfo(name="fio", version=self.install.version, ioengine=self.ioengine,
                             reason=f"fio read_iolog, {self.plan.lanes} lanes of one I/O; {self.reason}",
                             effective_queue_depth=1, direct=direct)
         measured = measurement_from_report(run.report, engine=engine, raw_output=run.raw_output, stderr=run.stderr,
                                            cancelled=run.cancelled, progress=run.progress, job_text=job.as_job_file())
-        return measured, run
+        return ReplayRun(measured, run, issued)
 
     def _limit_s(self) -> float:
         """How long fio may take before it is stopped: the trace's span and a half as recorded, or a rate no

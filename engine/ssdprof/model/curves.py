@@ -35,6 +35,7 @@ DEFAULT_CURVE_POINTS_PCT = (10, 50, 70, 80, 90, 100)
 """vdbench's curve: fixed rates at these percentages of the measured maximum."""
 SATURATION_TOLERANCE_PCT = 5.0
 """A point is saturated when its achieved IOPS fall short of the offered rate by more than this."""
+MAX_LATENCY_NS = 3_600 * 10**9
 MIN_LATENCY_NS = 1000
 MAX_SLO_QD = 4096
 
@@ -95,13 +96,16 @@ def parse_points_pct(text: str | list[int | float | str]) -> list[int]:
 def parse_latency_ns(text: str | int | float, *, field: str, flag: str) -> int:
     """``1ms``, ``500us``, ``250µs``, ``2000ns`` or a number of seconds -> nanoseconds, at least 1 µs."""
     if isinstance(text, (int, float)) and not isinstance(text, bool):
-        value_ns = round(float(text) * 1e9)
+        value = float(text) * 1e9
     else:
         match = _LATENCY_RE.fullmatch(str(text))
         if not match:
             raise _latency_problem(field, flag, f"{shown(text)} is not a latency (a number with a unit: ns, us, ms, s)")
         unit = (match.group(2) or "s").lower()
-        value_ns = round(float(match.group(1)) * _LATENCY_UNITS_NS[unit])
+        value = float(match.group(1)) * _LATENCY_UNITS_NS[unit]
+    if not value <= MAX_LATENCY_NS:  # NaN and infinity too
+        raise _latency_problem(field, flag, f"{shown(text)} is over an hour: no latency target is that long")
+    value_ns = round(value)
     if value_ns < MIN_LATENCY_NS:
         raise _latency_problem(field, flag, f"{shown(text)} is below 1us: no drive answers faster")
     return value_ns
@@ -135,9 +139,12 @@ class Knee(BaseModel):
     """Where latency turns up, named in words by the engine; the renderer and the PDF only show it."""
 
     model_config = ConfigDict(frozen=True)
-    text: str
+    text: str = Field(description="the knee in words, read from the points that kept up with their offered "
+                                   "rate only; or why none is named")
     from_pct: int | None = None
     to_pct: int | None = None
+    saturation: str = Field(default="", description="said when most fixed-rate points saturated: how many, the "
+                                                    "lightest one's offered and achieved IOPS, and why")
 
 
 class SpecReference(BaseModel):

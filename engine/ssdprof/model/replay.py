@@ -7,7 +7,9 @@ import enum
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-__all__ = ["OffsetMapping", "ReplayTiming", "TraceSelection"]
+from ssdprof.model.trace import TraceSummary
+
+__all__ = ["MAX_REPLAY_DEPTH", "IssueTiming", "OffsetMapping", "ReplaySpec", "ReplayTiming", "TraceSelection"]
 
 MAX_REPLAY_DEPTH = 1024
 
@@ -55,3 +57,36 @@ class TraceSelection(BaseModel):
     @property
     def whole(self) -> bool:
         return not self.hosts and not self.disks and self.start_s == 0 and self.end_s is None
+
+
+class IssueTiming(BaseModel):
+    """How the replay issued its I/Os, from fio's per-I/O submission log (ms resolution): counted on the trace's
+    own steps by issue time, and how late each was against its recorded time (as recorded only)."""
+
+    model_config = ConfigDict(frozen=True)
+    issued: int
+    step_s: int
+    reads_per_step: list[int]
+    writes_per_step: list[int]
+    late_p50_ms: float | None = None
+    late_p99_ms: float | None = None
+    late_max_ms: float | None = None
+    late_count: int = Field(default=0, description="I/Os issued more than 10 ms after their recorded time")
+
+
+class ReplaySpec(BaseModel):
+    """A stored replay: what was replayed and how, and the recorded side of the part replayed (its summary with
+    the recorded latency bins and rate over time), kept so the comparison still reads when the trace is gone."""
+
+    model_config = ConfigDict(frozen=True)
+    trace_path: str = Field(description="the trace file as given")
+    trace_sha256: str = Field(description="the trace file's SHA-256, to tell a changed file")
+    selection: TraceSelection = Field(default_factory=TraceSelection)
+    timing: ReplayTiming
+    lanes: int = Field(ge=1, le=MAX_REPLAY_DEPTH, description="I/Os in flight at most: lanes issuing one at a time")
+    mapping: OffsetMapping
+    target_bytes: int = Field(description="the region the trace's offsets were laid on")
+    recorded: TraceSummary = Field(description="the part replayed, as recorded (offsets as laid on the target)")
+    notes: list[str] = Field(default_factory=list, description="how the trace was chosen, laid and issued, in words")
+    issued: IssueTiming | None = Field(default=None, description="filled in once the replay ran (traces of up to 2M "
+                                                                 "I/Os; null beyond, or before)")

@@ -7,17 +7,18 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, computed_field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from ssdprof.model.aggregate import mixed
 from ssdprof.model.cooldown import CoolDownWait
 from ssdprof.model.direction import BIN_FIELDS, DirectionStats, LatencyStats, SpanStats
 from ssdprof.model.drive_state import DriveState
 from ssdprof.model.health import HealthRecord
 from ssdprof.model.hosts import ClusterFacts, DeviceQueue, HostResult, InterfaceLoad, MonitorSample, WatchedHost
 from ssdprof.model.provenance import Provenance
-from ssdprof.model.spans import with_starts
+from ssdprof.model.spans import own_start, with_starts
 from ssdprof.model.status import RunStatus
 from ssdprof.model.workload import Workload
 
@@ -117,7 +118,7 @@ class ProgressSample(BaseModel):
     start_s: float | None = Field(
         default=None, description="where the interval the rates are over begins, in seconds since the run "
         "started: what a chart draws each sample across (model/spans.py; a run's samples always carry it, "
-        "a live event's sample not)")
+        "a live event's wherever its interval was recorded)")
     read_iops: float = 0.0
     write_iops: float = 0.0
     read_bw_bytes_per_s: float = 0.0
@@ -126,8 +127,18 @@ class ProgressSample(BaseModel):
     write_lat_ns_mean: float | None = None
     read_lat_ns_p99: float | None = None
     write_lat_ns_p99: float | None = None
+    lat_ns_mean: float | None = Field(default=None, description="all the interval's I/Os, reads and writes "
+                                                                "together, I/O-weighted")
+    lat_ns_p99: float | None = Field(default=None, description="all the interval's I/Os: the p99 of the reads' "
+                                                               "and writes' merged bins (null: none recorded)")
     host: str = "local"
     ramping: bool = False
+
+    @model_validator(mode="after")
+    def _own_start(self) -> ProgressSample:
+        if self.start_s is None and self.interval_s is not None:
+            object.__setattr__(self, "start_s", own_start(self.elapsed_s, self.interval_s))  # frozen: set while validating
+        return self
 
 
 class FioSteadyState(BaseModel):
@@ -143,9 +154,6 @@ class FioSteadyState(BaseModel):
     slope: float
     iops_samples: list[float] = Field(default_factory=list, description="fio's per-second IOPS samples of the window")
     bw_samples: list[float] = Field(default_factory=list, description="fio's per-second bandwidth samples, bytes/s (fio 3.x)")
-
-
-_MAIN_DIRECTION = "the direction with the most I/Os (read on a tie): the one whose latency a mixed run is headlined by"
 
 
 class RunResult(BaseModel):
@@ -165,6 +173,11 @@ class RunResult(BaseModel):
     hosts: list[HostResult] = Field(default_factory=list)
     read: DirectionStats = DirectionStats()
     write: DirectionStats = DirectionStats()
+    mixed: DirectionStats = Field(
+        default=DirectionStats(), description="all I/Os, reads and writes together (fio's "
+        "unified_rw_reporting=mixed): IOPS and bandwidth added, the mean I/O-weighted, percentiles from "
+        "the two directions' merged histogram bins (null where a direction has none); a run of one "
+        "direction: that direction. Without bins. Filled from read and write when not given")
     progress: list[ProgressSample] = Field(default_factory=list, description="each sample with the span it covers")
     tags: dict[str, str] = Field(default_factory=dict)
     source: str = Field(default="measured", description="measured or imported:<file name>")
@@ -196,6 +209,23 @@ class RunResult(BaseModel):
     measured_by: str = Field(default="", description="the user who stored the run (login name); '' before ssdprof kept it")
     measured_on: str = Field(default="", description="the machine that stored the run (host name); '' before ssdprof kept it")
 
+    @model_validator(mode="after")
+    def _all_ios(self) -> RunResult:
+        """A run made, or stored before ``mixed`` was kept, has it computed from read and write."""
+        if "mixed" not in self.model_fields_set:
+            object.__setattr__(self, "mixed", mixed(self.read, self.write))  # frozen: set once, while validating
+        return self
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> RunResult:
+        """A copy; one with another read or write has its ``mixed`` computed again from them, and new
+        samples are spanned as the constructor spans them (a copy skips validation)."""
+        if update is not None and "progress" in update:
+            update = {**update, "progress": with_starts(update["progress"])}
+        copied = super().model_copy(update=update, deep=deep)
+        if update and ("read" in update or "write" in update) and "mixed" not in update:
+            object.__setattr__(copied, "mixed", mixed(copied.read, copied.write))
+        return copied
+
     def summary_json(self) -> dict[str, Any]:
         """The documented, stable ``--json`` shape (bins and time series left out)."""
         data = self.model_dump(mode="json", exclude={"progress"})
@@ -205,21 +235,10 @@ class RunResult(BaseModel):
                     part[direction].pop(bins, None)
         return data
 
-    @computed_field(description=_MAIN_DIRECTION)  # type: ignore[prop-decorator]
-    @property
-    def main_direction(self) -> Literal["read", "write"]:
-        return "read" if self.read.io_count >= self.write.io_count else "write"
-
     @field_validator("progress")
     @classmethod
     def _spans(cls, progress: list[ProgressSample]) -> list[ProgressSample]:
         return with_starts(progress)
-
-    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> RunResult:
-        """A copy; new samples given are spanned as the constructor spans them (a copy skips validation)."""
-        if update is not None and "progress" in update:
-            update = {**update, "progress": with_starts(update["progress"])}
-        return super().model_copy(update=update, deep=deep)
 
 
 class Measurement(BaseModel):

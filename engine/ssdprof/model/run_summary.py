@@ -117,6 +117,8 @@ class RunSummary:
     hosts: tuple[HostSummary, ...]
     read: DirectionSummary
     write: DirectionSummary
+    mixed: DirectionSummary = EMPTY_DIRECTION
+    """All I/Os, reads and writes together (:attr:`RunResult.mixed`)."""
     tags: dict[str, str] = field(default_factory=dict)
     cpu_busy_pct: float | None = None
     start_skew_ms: float | None = None
@@ -169,6 +171,7 @@ def summarise(run: RunResult, measured_by: str = "", measured_on: str = "") -> R
         id=run.id, sweep_id=run.sweep_id, repeat=run.repeat, status=run.status, started_at=run.started_at,
         finished_at=run.finished_at, source=run.source, engine=run.engine, workload=run.workload,
         environment=run.environment, drive_state=run.drive_state, hosts=tuple(host(h) for h in run.hosts),
-        read=direction(run.read), write=direction(run.write), tags=dict(run.tags), cpu_busy_pct=run.cpu_busy_pct,
+        read=direction(run.read), write=direction(run.write), mixed=direction(run.mixed), tags=dict(run.tags),
+        cpu_busy_pct=run.cpu_busy_pct,
         start_skew_ms=run.start_skew_ms, measured_by=measured_by or run.measured_by,
         measured_on=measured_on or run.measured_on)

@@ -14,6 +14,7 @@ __all__ = [
     "RunStatus",
     "SweepEnd",
     "SweepKind",
+    "SweepStanding",
     "SweepState",
 ]
 
@@ -30,9 +31,15 @@ SweepState = Literal["running", "done", "cancelled", "stopped", "failed"]
 """A stored sweep's status: its end, or running. A sweep the engine stopped in the middle of (it
 died or was killed) stays running in the store, with nothing running it."""
 
-SweepKind = Literal["sweep", "pts", "sustain"]
+SweepStanding = Literal["running", "interrupted", "done", "cancelled", "failed"]
+"""A stored sweep as a person reading the store sees it. running: a live process holds it (its lease
+is current); interrupted: it was left in the middle (its process died, or a host was lost) and can be
+resumed; done, cancelled, failed: how it ended."""
+
+SweepKind = Literal["sweep", "pts", "sustain", "replay"]
 """What a stored sweep holds: points (plain, a curve or a latency-target search), a PTS test,
-whose repeats are its rounds, or a sustained-write test (the fill, then its recovery writes)."""
+whose repeats are its rounds, a sustained-write test (the fill, then its recovery writes), or a trace
+replay (one point that plays a recorded trace)."""
 
 ReferenceStatus = Literal["matched", "unstated", "mismatch"]
 """A rated figure against the conditions measured. matched: rated as measured; unstated: the sheet
@@ -42,6 +49,7 @@ STATUS_CHOICES: dict[str, tuple[str, ...]] = {
     "RunStatus": get_args(RunStatus),
     "SweepEnd": get_args(SweepEnd),
     "SweepState": get_args(SweepState),
+    "SweepStanding": get_args(SweepStanding),
     "SweepKind": get_args(SweepKind),
     "ReferenceStatus": get_args(ReferenceStatus),
 }

@@ -47,7 +47,11 @@ class SustainSample(_Frozen):
     bytes_written: int = Field(description="cumulative, at the end of this second")
     bw_bytes_per_s: float
     lat_ns_mean: float | None = Field(default=None, description="total latency, mean over the second")
-    lat_ns_p99: float | None = None
+    lat_ns_p99: float | None = Field(default=None, description="the second's p99 (on several hosts, the "
+                                                               "slowest host's)")
+    interval_s: float | None = Field(default=None, description="the time its rate covers, ending at elapsed_s "
+                                                               "(the first: fio's I/O time, short of the "
+                                                               "second by the job's start); null: a second")
 
 
 class GibSample(_Frozen):
@@ -71,11 +75,14 @@ class SustainPhase(_Frozen):
     duration_s: float
     start_bytes: int = Field(description="bytes written before it")
     bytes_written: int = Field(description="bytes written during it")
-    bw_mean_bytes_per_s: float
+    bw_bytes_per_s: float = Field(description="its speed: the bytes written during it over its duration")
     bw_sd_bytes_per_s: float = Field(description="standard deviation of its per-second speeds")
     lat_ns_mean: float | None = None
     lat_ns_sd: float | None = None
-    lat_ns_p99_mean: float | None = Field(default=None, description="mean of its per-second p99s")
+    lat_ns_p99_second_median: float | None = Field(
+        default=None, description="the median of its seconds' p99s (each second's from that second's bins): "
+        "per-second samples keep no bins, so a p99 of all the phase's I/Os is not to be had, and a mean of "
+        "percentiles is none")
 
 
 class SustainDrop(_Frozen):
@@ -83,8 +90,8 @@ class SustainDrop(_Frozen):
 
     at_bytes: int = Field(description="bytes written when speed fell")
     at_s: float
-    before_bw_bytes_per_s: float
-    after_bw_bytes_per_s: float
+    before_bw_bytes_per_s: float = Field(description="the phase before's speed (its bytes over its time)")
+    after_bw_bytes_per_s: float = Field(description="the phase after's speed (its bytes over its time)")
     drop_pct: float = Field(description="how far it fell, % of the speed before")
     cause: Literal["cache", "throttling"]
 
@@ -110,7 +117,8 @@ class SustainVerdict(_Frozen):
     after_bw_bytes_per_s: float | None = Field(default=None, description="the phase right after the "
                                                                          "first drop")
     sustained_bw_bytes_per_s: float | None = Field(
-        default=None, description="the last phase's mean: the speed the drive holds")
+        default=None, description="the last phase's speed (its bytes over its time): the speed the drive "
+        "holds; with no cliff, the whole fill's bytes over its time")
     ratio: float | None = Field(default=None, description="before / after the first drop")
     confidence: float | None = Field(default=None, ge=0, le=1,
                                      description="from the two phases' separation against their spread")
@@ -132,8 +140,9 @@ class RecoveryRow(_Frozen):
     recovered_bytes: int | None = Field(default=None, description="written at the fast speed before "
                                                                   "speed fell again")
     recovered_pct: float | None = Field(default=None, description="recovered_bytes as % of the cache")
-    fast_bw_bytes_per_s: float | None = Field(default=None, description="mean speed of that fast part")
-    bw_mean_bytes_per_s: float | None = None
+    fast_bw_bytes_per_s: float | None = Field(default=None, description="that fast part's speed: its bytes "
+                                                                        "over the time it took")
+    bw_bytes_per_s: float | None = Field(default=None, description="the write's bytes over its time")
     samples: list[SustainSample] = Field(default_factory=list)
 
 
@@ -177,6 +186,8 @@ class SustainResult(_Frozen):
     fill_run_id: int | None = None
     fill_seconds: float = 0.0
     fill_bytes: int = 0
+    fill_bw_bytes_per_s: float | None = Field(default=None, description="the fill's speed: its bytes over its "
+                                                                       "seconds (fio's own count and time)")
     samples: list[SustainSample] = Field(default_factory=list, description="the fill, per second")
     per_gib: list[GibSample] = Field(default_factory=list)
     phases: list[SustainPhase] = Field(default_factory=list)

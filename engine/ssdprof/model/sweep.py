@@ -14,6 +14,7 @@ from ssdprof.model.cooldown import CoolDownSpec
 from ssdprof.model.curves import CurveSpec, SloSpec
 from ssdprof.model.presets import PRESETS
 from ssdprof.model.quantities import format_duration
+from ssdprof.model.replay import ReplaySpec
 from ssdprof.model.sustain import SustainPlan
 from ssdprof.model.workload import FIELD_RULES, FieldProblem, Workload, WorkloadError, parse_workload
 
@@ -75,6 +76,7 @@ class SweepSpec(BaseModel):
     curve: CurveSpec | None = Field(default=None, description="a curve under offered load: points added as it runs")
     slo: SloSpec | None = Field(default=None, description="a search for the queue depth with the most IOPS within a latency target")
     sustain: SustainPlan | None = Field(default=None, description="a sustained-write test: the fill, then recovery writes")
+    replay: ReplaySpec | None = Field(default=None, description="a trace replay: its one point plays the trace")
     cool_down: CoolDownSpec | None = Field(
         default=None,
         description="before each point after the first, wait for the drive to cool or idle")

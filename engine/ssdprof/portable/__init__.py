@@ -1,8 +1,10 @@
 """The portable fallback engine: device-true numbers where fio is missing.
 
-Pure Python (stdlib, numpy, psutil; ctypes on Windows), so it needs no compiler on the user's
-machine. The engine itself is imported on first use: worker processes import only the modules
-they run, which keeps their start-up (``spawn`` on macOS and Windows) short.
+Its I/O loop is the compiled ``ssdprof-io`` (``engine/native/``), built where a C compiler is
+installed and bundled with the frozen engine, started like fio (:mod:`ssdprof.portable.native_run`).
+Where none runs, the Python loop (stdlib, numpy, psutil; ctypes on Windows) measures as the last
+resort and each run says so. The engine itself is imported on first use: the Python loop's worker
+processes import only the modules they run, which keeps their start-up (``spawn``) short.
 """
 
 from __future__ import annotations

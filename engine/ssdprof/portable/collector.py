@@ -137,13 +137,15 @@ class Collector:
         length_s = end_s - (number - 1)
         if length_s < _SHORTEST_INTERVAL_S:
             return  # the final sliver after the last whole second, too short for a rate (as with fio)
+        both = _together(read, write)
         sample = ProgressSample(elapsed_s=round(end_s, 3), interval_s=round(length_s, 3),
                                 ramping=end_s <= self._ramp_s + 0.5,
                                 read_iops=read.n / length_s, write_iops=write.n / length_s,
                                 read_bw_bytes_per_s=read.n * self._block / length_s,
                                 write_bw_bytes_per_s=write.n * self._block / length_s,
                                 read_lat_ns_mean=_mean(read), write_lat_ns_mean=_mean(write),
-                                read_lat_ns_p99=_p99(read), write_lat_ns_p99=_p99(write))
+                                read_lat_ns_p99=_p99(read), write_lat_ns_p99=_p99(write),
+                                lat_ns_mean=_mean(both), lat_ns_p99=_p99(both))
         self.samples.append(sample)
         if self._on_progress is not None:
             self._on_progress(sample)
@@ -159,6 +161,14 @@ class Collector:
     def issued_bytes(self) -> tuple[int, int]:
         """Bytes read and written, ramp included (what the device counters should show)."""
         return self._issued[0] * self._block, self._issued[1] * self._block
+
+
+def _together(read: LatencyAccumulator, write: LatencyAccumulator) -> LatencyAccumulator:
+    """Reads' and writes' latencies as one set: all the I/Os of a second."""
+    both = LatencyAccumulator()
+    both.merge(read)
+    both.merge(write)
+    return both
 
 
 def _mean(latencies: LatencyAccumulator) -> float | None:

@@ -33,8 +33,8 @@ from ssdprof.portable.directio import DirectIoRefused, alignment_problem, io_met
 from ssdprof.portable.lanes import IoShape, LaneSpec, plan_lanes, spread_over_workers
 from ssdprof.portable.layout import lay_out
 from ssdprof.portable.messages import Schedule, WorkerSpec
-from ssdprof.portable.native import NativeBinary, NativeUnavailable, find_native
-from ssdprof.portable.native_engine import LOOP_NATIVE, LOOP_PYTHON, measure_native
+from ssdprof.portable.native import LOOP_PYTHON, choose_loop
+from ssdprof.portable.native_engine import measure_native
 from ssdprof.portable.pool import WorkerPool, default_start_method
 from ssdprof.portable.posixaio import slots_per_process
 from ssdprof.portable.proof import DeviceProof, cpu_warnings, disk_of
@@ -76,24 +76,9 @@ class PortableEngine:
         self._workers = workers
         self._requested_backend = backend
         self._backend: BackendChoice | None = None
-        self._loop = loop
-        self.native_refusal = ""
-        native = self.native()
-        self.reason = (f"{reason}; compiled I/O loop {native.path.name}" if native is not None
+        self.native, self.native_refusal = choose_loop(loop)  # None: the Python loop, native_refusal says why
+        self.reason = (f"{reason}; compiled I/O loop {self.native.path.name}" if self.native is not None
                        else f"{reason}; Python I/O loop, the last resort ({self.native_refusal})")
-
-    def native(self) -> NativeBinary | None:
-        """The compiled loop this engine measures with, or None (the Python loop; ``native_refusal`` says why)."""
-        self.native_refusal = "the Python loop was requested" if self._loop == LOOP_PYTHON else ""
-        if self._loop == LOOP_PYTHON:
-            return None
-        try:
-            return find_native()
-        except NativeUnavailable as exc:
-            if self._loop == LOOP_NATIVE:
-                raise
-            self.native_refusal = str(exc)
-            return None
 
     @property
     def backend(self) -> BackendChoice:
@@ -163,9 +148,8 @@ class PortableEngine:
     def measure(self, workload: Workload, path: Path, *, is_device: bool,
                 on_progress: Callable[[ProgressSample], None] | None, cancel: threading.Event) -> Measurement:
         self._check_target(workload, path, is_device=is_device)
-        native = self.native()
-        if native is not None:
-            return measure_native(native, workload, path, is_device=is_device, reason=self.reason, system=self.system,
+        if self.native is not None:
+            return measure_native(self.native, workload, path, is_device=is_device, reason=self.reason, system=self.system,
                                   queue=self._requested_backend, on_progress=on_progress, cancel=cancel)
         shape = IoShape(block_size_bytes=workload.block_size_bytes, size_bytes=workload.size_bytes,
                         random=workload.pattern.is_random, read_pct=workload.read_pct,

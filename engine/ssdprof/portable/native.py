@@ -15,9 +15,12 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["NATIVE_ENV", "NativeBinary", "NativeUnavailable", "binary_machine", "find_native", "this_machine"]
+__all__ = ["LOOP_NATIVE", "LOOP_PYTHON", "NATIVE_ENV", "NativeBinary", "NativeUnavailable", "binary_machine", "choose_loop",
+           "find_native", "this_machine"]
 
 NATIVE_ENV = "SSDPROF_NATIVE_IO"
+LOOP_NATIVE = "native"
+LOOP_PYTHON = "python"
 _FROZEN_FOLDER = "ssdprof_native"
 _ELF_MACHINES = {0x3E: "x86-64", 0xB7: "arm64", 0x03: "x86", 0x28: "arm"}
 _PE_MACHINES = {0x8664: "x86-64", 0xAA64: "arm64", 0x014C: "x86"}
@@ -93,3 +96,18 @@ def find_native() -> NativeBinary:
         return NativeBinary(path, machine)
     where = " or ".join(str(p) for p in candidates)
     raise NativeUnavailable(f"no compiled I/O loop at {where} (scripts/setup.sh builds it where a C compiler is installed)")
+
+
+def choose_loop(asked: str | None) -> tuple[NativeBinary | None, str]:
+    """The compiled loop to measure with (None: the Python loop) and, for the Python loop, why.
+
+    ``asked`` None takes the compiled loop where one runs here; ``native`` insists on it (NativeUnavailable
+    otherwise); ``python`` asks for the Python loop."""
+    if asked == LOOP_PYTHON:
+        return None, "the Python loop was requested"
+    try:
+        return find_native(), ""
+    except NativeUnavailable as exc:
+        if asked == LOOP_NATIVE:
+            raise
+        return None, str(exc)

@@ -15,14 +15,12 @@ from ssdprof.model.results import EngineInfo, HostResult, Measurement, ProgressS
 from ssdprof.model.workload import Workload
 from ssdprof.portable.aio import backend_label
 from ssdprof.portable.directio import io_method
-from ssdprof.portable.native import NativeBinary
+from ssdprof.portable.native import LOOP_NATIVE, NativeBinary
 from ssdprof.portable.native_run import NativeOutcome, direction_stats, native_argv, refusal_error, run_native
 from ssdprof.portable.proof import DeviceProof, cpu_warnings, disk_of
 
-__all__ = ["LOOP_NATIVE", "LOOP_PYTHON", "measure_native"]
+__all__ = ["measure_native"]
 
-LOOP_NATIVE = "native"
-LOOP_PYTHON = "python"
 _FIO_EQUIVALENT = {"io_uring": "io_uring", "libaio": "libaio", "iocp": "windowsaio", "sync": "psync"}
 _HOW = {"io_uring": "one thread and one io_uring per job, each I/O submitted as it is queued (as fio's io_uring)",
         "libaio": "one thread and one libaio context per job, each I/O submitted as it is queued (as fio's libaio)",

@@ -4,10 +4,11 @@
 # after watchdog.sh and drive_word.sh. Lines on stdin (any other line is ssdprof's heartbeat):
 #   run N J [D]   followed by N lines, one argument each: fio's argv for the next point, which runs J jobs.
 #                 Answers "ssdprof-ready CLOCK_NS" at once (the host's clock, for the start time's offset).
-#                 With D (MAJOR:MINOR of the device counting the point's I/O), the drive beneath it is asked for
-#                 its own word (drive_word, in drive_word.sh) now and again once fio has ended. Then it starts fio
-#                 with every job held at a gate just before its first I/O (fio's
+#                 Then it starts fio with every job held at a gate just before its first I/O (fio's
 #                 exec_prerun runs gate.sh, below, after the job's set-up: parsing, files, buffers, engine).
+#                 With D (MAJOR:MINOR of the device counting the point's I/O), the drive beneath it is asked for
+#                 its own word (drive_word, in drive_word.sh) while fio sets up (no I/O is let through before
+#                 the answer is in) and again once fio has ended.
 #                 "ssdprof-pid PID", then "ssdprof-armed" once all J jobs wait at the gate.
 #   go AT_NS      opens the gate at AT_NS on this host's clock (at once when that has passed); each job
 #                 reports "ssdprof-began SECONDS.FRACTION", the host's clock read by the job's gate as it
@@ -72,10 +73,12 @@ arm() {  # "N J [D]", then N argument lines
     set -- "$@" "${arg#in }"; n=$((n - 1))
   done
   say "ssdprof-ready $(date +%s%N)"
-  [ -z "$health" ] || drive_word before "$health"
   { sh -c 'echo "pid $$" >&5; exec "$@"' ssdprof-fio "$@" "--exec_prerun=$prerun" </dev/null 6>&2
     echo "exit $?" >&5; } &
   runner=$!
+  # While fio sets up (its jobs wait at the gate: no I/O yet), the drive's own word before the point. This
+  # loop reads fio's "parked" only after it, so "ssdprof-armed", and with it the start, come after too.
+  [ -z "$health" ] || drive_word before "$health"
 }
 
 disks() {  # before|after: every disk's counters, for how much of the queue reached the device

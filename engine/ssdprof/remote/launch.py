@@ -115,8 +115,10 @@ class Launch:
             return
         self._ended = True
         self._finished.set()
+        for session in self.sessions.values():  # every host told at once: they end side by side
+            _hang_up(session.process)
         for session in self.sessions.values():
-            _close(session.process)
+            _wait_or_kill(session.process)
         for session in self.sessions.values():
             for reader in session.readers:
                 reader.join(timeout=15)
@@ -192,14 +194,17 @@ def clock_offset_ns(sent_ns: int, host_ns: int | None, received_ns: int) -> int:
     return 0 if abs(offset) <= (received_ns - sent_ns) // 2 else offset
 
 
-def _close(process: subprocess.Popen[str]) -> None:
-    """Closing stdin makes the remote wrapper end fio; then the local ssh ends."""
+def _hang_up(process: subprocess.Popen[str]) -> None:
+    """Closing stdin makes the remote wrapper end fio (if one runs) and its session; then the local ssh ends."""
     try:
         with SEND_LOCK:
             if process.stdin is not None:
                 process.stdin.close()
     except OSError:
         pass
+
+
+def _wait_or_kill(process: subprocess.Popen[str]) -> None:
     try:
         process.wait(timeout=20)
     except subprocess.TimeoutExpired:

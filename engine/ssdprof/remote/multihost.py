@@ -107,14 +107,14 @@ class MultiHostEngine:
         hosts = self.options.hosts
         self.ssh.open_masters([*hosts, *self.options.watch])  # closed in close()
         self.ssh.wait_masters()
-        if self.watch is not None:
-            self.watch.start()  # probed beside the clients; one not reached is named, not fatal
-        self._launch = Launch(self.ssh, hosts)  # its sessions and login shells start while the hosts are probed
         size = max(p.size_bytes for p in spec.points)
         pending = {h.name: self.leftovers.pending(self.ssh.destination(h)) for h in hosts}
         keepers = [self.keepers.start(h, leftovers=pending[h.name], target=self._choose_target(h), layout=self._layout_argv(h, size),
                                       counted=self._counted(h))
-                   for h in hosts]
+                   for h in hosts]  # first: every host's probe is on the way before anything else starts
+        if self.watch is not None:
+            self.watch.start()  # probed beside the clients; one not reached is named, not fatal
+        self._launch = Launch(self.ssh, hosts)  # its sessions and login shells start while the hosts are probed
         with ThreadPoolExecutor(max_workers=min(len(hosts), 16)) as pool:
             self.probes = dict(zip([h.name for h in hosts], pool.map(lambda k: k.read_probe(), keepers), strict=True))
         for host in hosts:

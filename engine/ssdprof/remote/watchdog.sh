@@ -21,6 +21,17 @@ watchdog() {
 
 end_helpers() {  # frozen first, so they start nothing new, then their sleeps, then themselves
   kill -STOP "$@" 2>/dev/null
-  for helper; do pkill -KILL -P "$helper" 2>/dev/null; done
+  if [ -r "/proc/$$/task/$$/children" ]; then
+    # Linux lists a process's children in /proc: read there, not by pkill's scan of every process on the
+    # host (16 hosts on one machine spent 1.4 s of CPU in pkill for one point). A helper already gone
+    # has no file, and its children are no longer its own.
+    for helper; do
+      children=; read -r children 2>/dev/null <"/proc/$helper/task/$helper/children" || :
+      # shellcheck disable=SC2086 # process IDs, split on purpose
+      [ -z "$children" ] || kill -KILL $children 2>/dev/null
+    done
+  else
+    for helper; do pkill -KILL -P "$helper" 2>/dev/null; done
+  fi
   kill -KILL "$@" 2>/dev/null
 }

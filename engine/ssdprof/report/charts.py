@@ -31,11 +31,11 @@ def _plot(axes: Axes, series: Sequence[Series], metric: str, scale: float, *, st
         ys: list[float] = []
         errors: list[float] = []
         for point in line.points:
-            found = point.mean_ci(metric)
-            x_found = point.mean_ci(x_metric) if x_metric else None
+            found = point.figure(metric)
+            x_found = point.figure(x_metric) if x_metric else None
             if found is not None and (x_found is not None or not x_metric):
-                xs.append(x_found.mean if x_found else point.x)
-                ys.append(found.mean / scale)
+                xs.append(x_found.value if x_found else point.x)
+                ys.append(found.value / scale)
                 errors.append((found.half_width or 0.0) / scale)
         label = f"{line.label}{suffix}"
         if any(errors):
@@ -91,8 +91,9 @@ def queue_depth_chart(groups: Sequence[RunGroup]) -> Chart | None:
         iops_ax.yaxis.set_major_formatter(lambda v, _: format_count(v))
         legend_below(figure, lat_ax)
         svg = to_svg(figure)
-    caption = ("Latency, total from submission to completion (mean, solid; 99th percentile from the histogram bins, "
-               "dashed) and IOPS at each queue depth, other settings fixed.")
+    caption = ("Latency of all I/Os, reads and writes together, total from submission to completion (mean, solid; "
+               "99th percentile from the merged histogram bins, dashed; of repeats, from their added bins) and IOPS "
+               "at each queue depth, other settings fixed.")
     return Chart("queue_depth", "Latency and IOPS vs queue depth", caption + (f" {_CI_NOTE}" if errors else ""), svg)
 
 
@@ -107,9 +108,9 @@ def latency_iops_chart(groups: Sequence[RunGroup]) -> Chart | None:
             _plot(axes, series, metric, _US, style=style, marker=marker, suffix=suffix, x_metric="iops")
         for i, line in enumerate(series):
             for point in line.points:
-                iops, p50 = point.mean_ci("iops"), point.mean_ci("lat_ns_p50")
+                iops, p50 = point.figure("iops"), point.figure("lat_ns_p50")
                 if iops and p50:
-                    axes.annotate(f"QD{point.x:g}", (iops.mean, p50.mean / _US), textcoords="offset points", xytext=(3, -9),
+                    axes.annotate(f"QD{point.x:g}", (iops.value, p50.value / _US), textcoords="offset points", xytext=(3, -9),
                                   fontsize=6, color=f"C{i}")
         axes.set_title("Latency–IOPS curve (p50 / p99 / p99.9)")
         axes.set_xlabel("IOPS")
@@ -118,14 +119,14 @@ def latency_iops_chart(groups: Sequence[RunGroup]) -> Chart | None:
         axes.xaxis.set_major_formatter(lambda v, _: format_count(v))
         legend_below(figure, axes)
         svg = to_svg(figure)
-    caption = ("Each point is one queue depth: how much latency every extra IOPS costs. Percentiles come from the merged "
-               "histogram bins of each run.")
+    caption = ("Each point is one queue depth: how much latency every extra IOPS costs. Percentiles are of all I/Os, "
+               "reads and writes together, from the merged histogram bins of each run (of repeats, their added bins).")
     return Chart("latency_iops", "Latency–IOPS curve", caption, svg)
 
 
 def repeat_bars_chart(groups: Sequence[RunGroup]) -> Chart | None:
     """Mean ± 95 % CI per setting, side by side per group: shown when runs were repeated or groups compared."""
-    summaries = [s for s in repeat_summaries(groups) if s.mean_ci("iops") is not None]
+    summaries = [s for s in repeat_summaries(groups) if s.figure("iops") is not None]
     repeated = any(len(s.runs) > 1 for s in summaries)
     if not summaries or not (repeated or len(groups) > 1):
         return None
@@ -136,9 +137,9 @@ def repeat_bars_chart(groups: Sequence[RunGroup]) -> Chart | None:
         for axes, metric, scale, unit in ((axes_pair[0], "iops", 1.0, "IOPS"),
                                           (axes_pair[1], "lat_ns_mean", _US, "mean latency (µs)")):
             for gi, name in enumerate(names):
-                rows = [(labels.index(s.label), s.mean_ci(metric)) for s in summaries if s.group == name and s.label in labels]
+                rows = [(labels.index(s.label), s.figure(metric)) for s in summaries if s.group == name and s.label in labels]
                 found = [(y, ci) for y, ci in rows if ci is not None]
-                axes.barh([y + (gi - (len(names) - 1) / 2) * width for y, _ in found], [ci.mean / scale for _, ci in found],
+                axes.barh([y + (gi - (len(names) - 1) / 2) * width for y, _ in found], [ci.value / scale for _, ci in found],
                           height=width, xerr=[(ci.half_width or 0.0) / scale for _, ci in found], color=f"C{gi}",
                           label=name if len(names) > 1 else None, error_kw={"elinewidth": 0.9, "capsize": 2.5})
             axes.set_yticks(range(len(labels)), labels if axes is axes_pair[0] else [""] * len(labels))

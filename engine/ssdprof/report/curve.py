@@ -60,6 +60,8 @@ def curve_section(b: Builder, curve: CurveSummary, earlier: Sequence[CurveSummar
     b.table(["", "value"], rows, "the curve's settings", widths=[110, 370], numeric_from=2)
     b.para(f"<b>Knee:</b> {_escape(curve.knee.text)}" if curve.knee else "Knee: too few fixed-rate points to name one.",
            markup=True)
+    if curve.knee is not None and curve.knee.saturation:
+        b.para(f"<b>Most points saturated:</b> {_escape(curve.knee.saturation)}", markup=True)
     chart = curve_chart(curve, earlier)
     if chart is not None:
         b.chart(chart)

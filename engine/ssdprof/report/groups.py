@@ -6,7 +6,8 @@ of one setting because the user chose to (:mod:`ssdprof.analysis.repeats`, the o
 other run stays a figure of its own, its origin in its label where its setting is shown twice.
 Several runs are summarised as mean ± 95 % confidence interval from Student's t distribution
 (:func:`ssdprof.analysis.stats.mean_ci`, the one implementation), and say n and where they came
-from; percentiles of repeats are never averaged for the tables (each run keeps its own). The PDF's
+from; a latency percentile of several runs is the percentile of all their I/Os, from their added
+histogram bins (:mod:`ssdprof.analysis.pooled`), never a mean of the runs' percentiles. The PDF's
 charts and the GUI's (``report/series.py``, the ``runs.charts`` RPC) read the same series from here.
 """
 
@@ -15,17 +16,15 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Generic
+from typing import Generic
 
-from ssdprof.analysis.metrics import LATENCY_METRICS, setting_key
+from ssdprof.analysis.metrics import LATENCY_METRICS, metric_value, setting_key
+from ssdprof.analysis.pooled import PERCENTILE_METRICS, BinsOf, own_bins, pooled_percentile
 from ssdprof.analysis.repeats import Pool, pools, setting_context, setting_label
 from ssdprof.model.quantities import format_size
 from ssdprof.model.run_summary import AnyRun, R
 
-if TYPE_CHECKING:
-    from ssdprof.analysis.stats import MeanCI
-
-__all__ = ["METRICS", "Point", "RunGroup", "Series", "Summary", "repeat_summaries", "series_over",
+__all__ = ["METRICS", "Figure", "Point", "RunGroup", "Series", "Summary", "repeat_summaries", "series_over",
            "setting_label"]
 
 CONFIDENCE = 0.95
@@ -41,6 +40,8 @@ class RunGroup(Generic[R]):
     pool: bool = False
     """Pool the group's runs of one setting as one figure (the user chose to); otherwise only a
     sweep's repeats of one point are."""
+    bins_of: BinsOf = own_bins
+    """Where the runs' latency bins are, for a percentile of several runs (summaries carry none)."""
 
 
 METRICS: dict[str, Callable[[AnyRun], float | None]] = {
@@ -49,7 +50,38 @@ METRICS: dict[str, Callable[[AnyRun], float | None]] = {
     if r.read.active or r.write.active else None,
     **LATENCY_METRICS,
 }
-"""Reads and writes added for rates; latency is the I/O-weighted mean, or the worse direction's percentile."""
+"""All I/Os, reads and writes together: rates added, latency I/O-weighted, percentiles from merged bins."""
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One figure of runs of one setting: their mean ± 95 % CI, or a percentile of all their I/Os."""
+
+    value: float
+    half_width: float | None
+    """Half the 95 % CI of a mean of several runs; None for one run, and for a percentile (from added
+    bins: no mean to put an interval on)."""
+    n: int
+    """How many runs the figure is of."""
+    pooled: bool = False
+    """A percentile of several runs' I/Os together, from their added bins."""
+
+
+def figure_of(runs: Sequence[AnyRun], metric: str, bins_of: BinsOf = own_bins) -> Figure | None:
+    """``metric`` of the runs as one figure: a percentile from their added bins, anything else their
+    mean ± 95 % CI; None when no run has it."""
+    # loaded on first use: importing scipy.stats takes half a second
+    from ssdprof.analysis.stats import mean_ci
+
+    pick = METRICS.get(metric) or (lambda run: metric_value(run, metric))
+    found = [v for r in runs if (v := pick(r)) is not None]
+    if not found:
+        return None
+    if metric in PERCENTILE_METRICS and len(runs) > 1:
+        value = pooled_percentile(runs, metric, bins_of)
+        return None if value is None else Figure(value, None, len(found), pooled=True)
+    ci = mean_ci(found, CONFIDENCE)
+    return Figure(ci.mean, ci.half_width, ci.n)
 
 
 @dataclass(frozen=True)
@@ -64,14 +96,11 @@ class Summary(Generic[R]):
     source: str = ""
     """n and where the runs came from: 'run 8', 'n = 3 repeats of sweep 12', 'n = 5 runs pooled
     from sweeps 3, 7'."""
+    bins_of: BinsOf = own_bins
 
-    def mean_ci(self, metric: str) -> MeanCI | None:
-        """Mean ± 95 % CI of the runs' ``metric``; None when no run has it."""
-        # loaded on first use: importing scipy.stats takes half a second
-        from ssdprof.analysis.stats import mean_ci
-
-        found = [v for r in self.runs if (v := METRICS[metric](r)) is not None]
-        return mean_ci(found, CONFIDENCE) if found else None
+    def figure(self, metric: str) -> Figure | None:
+        """The runs' ``metric`` as one figure (:func:`figure_of`)."""
+        return figure_of(self.runs, metric, self.bins_of)
 
 
 def repeat_summaries(groups: Sequence[RunGroup[R]]) -> list[Summary[R]]:
@@ -84,7 +113,7 @@ def repeat_summaries(groups: Sequence[RunGroup[R]]) -> list[Summary[R]]:
             label = setting_label(pool.runs[0])
             if shown[label] > 1:
                 label = f"{label} ({pool.origin})"
-            out.append(Summary(group.label, label, pool.runs, pool.source))
+            out.append(Summary(group.label, label, pool.runs, pool.source, group.bins_of))
     return out
 
 
@@ -97,9 +126,10 @@ class Point(Generic[R]):
     runs: tuple[R, ...]
     source: str = ""
     """n and where the runs came from (:attr:`ssdprof.analysis.repeats.Pool.source`)."""
+    bins_of: BinsOf = own_bins
 
-    def mean_ci(self, metric: str) -> MeanCI | None:
-        return Summary("", "", self.runs).mean_ci(metric)
+    def figure(self, metric: str) -> Figure | None:
+        return figure_of(self.runs, metric, self.bins_of)
 
 
 @dataclass(frozen=True)
@@ -133,11 +163,11 @@ def series_over(groups: Sequence[RunGroup[R]], factor: str) -> list[Series[R]]:
             label = _label_without(next(iter(by_x.values()))[0], part)
             if len(groups) > 1:
                 label = f"{group.label}: {label}"
-            found += _lines(label, {x: pools(runs, group.pool) for x, runs in sorted(by_x.items())})
+            found += _lines(label, {x: pools(runs, group.pool) for x, runs in sorted(by_x.items())}, group.bins_of)
     return found
 
 
-def _lines(label: str, by_x: dict[float, list[Pool[R]]]) -> list[Series[R]]:
+def _lines(label: str, by_x: dict[float, list[Pool[R]]], bins_of: BinsOf) -> list[Series[R]]:
     """One line through one figure at each x; where a setting was measured separately more than
     once, the line takes the measurement made with its neighbours (nearest in run id) and each
     other measurement is a series of its own, named as measured separately, never joined to the
@@ -148,8 +178,8 @@ def _lines(label: str, by_x: dict[float, list[Pool[R]]]) -> list[Series[R]]:
     extra: list[Series[R]] = []
     for x, found in by_x.items():
         ordered = sorted(found, key=lambda pool: abs(_mean_id(pool) - centre))
-        main.append(Point(x, ordered[0].runs, ordered[0].source))
-        extra += [Series(f"{label} ({pool.source}, measured separately)", (Point(x, pool.runs, pool.source),))
+        main.append(Point(x, ordered[0].runs, ordered[0].source, bins_of))
+        extra += [Series(f"{label} ({pool.source}, measured separately)", (Point(x, pool.runs, pool.source, bins_of),))
                   for pool in ordered[1:]]
     return [Series(label, tuple(main)), *extra]
 

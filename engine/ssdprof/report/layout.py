@@ -7,7 +7,9 @@ text stays selectable.
 
 from __future__ import annotations
 
+import functools
 import io
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -36,8 +38,18 @@ _GRID = colors.HexColor("#b8bec6")
 _HEAD = colors.HexColor("#e8ecf1")
 
 
+_FONTS_LOCK = threading.Lock()
+
+
 def register_fonts() -> FontMap:
-    """Register DejaVu Sans with reportlab (idempotent) and map the charts' SVG font family onto it."""
+    """DejaVu Sans registered with reportlab and the charts' SVG font family mapped onto it: once per
+    process (reading and parsing the font files took a tenth of a second per report)."""
+    with _FONTS_LOCK:  # reports may be built on several RPC threads at once
+        return _registered_fonts()
+
+
+@functools.cache
+def _registered_fonts() -> FontMap:
     folder = Path(matplotlib.get_data_path()) / "fonts" / "ttf"
     registered = set(pdfmetrics.getRegisteredFontNames())
     for name, file in _FONTS.items():
@@ -68,6 +80,28 @@ def fmt_us(ns: float | None) -> str:
     return f"{us:,.0f}" if us >= 100 else f"{us:,.1f}" if us >= 10 else f"{us:,.2f}"
 
 
+def _paragraph_styles() -> dict[str, ParagraphStyle]:
+    base = ParagraphStyle("body", fontName="DejaVuSans", fontSize=9, leading=12.5, alignment=TA_LEFT, spaceAfter=4)
+    return {
+        "body": base,
+        "title": ParagraphStyle("title", parent=base, fontName="DejaVuSans-Bold", fontSize=17, leading=21, spaceAfter=4),
+        "subtitle": ParagraphStyle("subtitle", parent=base, fontSize=10, textColor=colors.HexColor("#444444")),
+        "h1": ParagraphStyle("h1", parent=base, fontName="DejaVuSans-Bold", fontSize=12.5, leading=16, spaceBefore=10,
+                             spaceAfter=5, keepWithNext=1),
+        "h2": ParagraphStyle("h2", parent=base, fontName="DejaVuSans-Bold", fontSize=10, leading=13, spaceBefore=6,
+                             keepWithNext=1),
+        "caption": ParagraphStyle("caption", parent=base, fontSize=7.8, leading=10, textColor=colors.HexColor("#333333"),
+                                  spaceBefore=2, spaceAfter=8),
+        "cell": ParagraphStyle("cell", parent=base, fontSize=7.5, leading=9, spaceAfter=0),
+        "head": ParagraphStyle("head", parent=base, fontName="DejaVuSans-Bold", fontSize=7.5, leading=9, spaceAfter=0),
+        "code": ParagraphStyle("code", parent=base, fontName="DejaVuSansMono", fontSize=7.2, leading=8.8),
+        "bullet": ParagraphStyle("bullet", parent=base, leftIndent=12, bulletIndent=2),
+    }
+
+
+_STYLES = _paragraph_styles()
+
+
 @dataclass
 class Builder:
     """Collects the story: headings numbered 1, 2, ...; 'Table N' and 'Figure N' captions."""
@@ -77,25 +111,8 @@ class Builder:
     sections: int = 0
     tables: int = 0
     figures: int = 0
-    styles: dict[str, ParagraphStyle] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        base = ParagraphStyle("body", fontName="DejaVuSans", fontSize=9, leading=12.5, alignment=TA_LEFT, spaceAfter=4)
-        self.styles = {
-            "body": base,
-            "title": ParagraphStyle("title", parent=base, fontName="DejaVuSans-Bold", fontSize=17, leading=21, spaceAfter=4),
-            "subtitle": ParagraphStyle("subtitle", parent=base, fontSize=10, textColor=colors.HexColor("#444444")),
-            "h1": ParagraphStyle("h1", parent=base, fontName="DejaVuSans-Bold", fontSize=12.5, leading=16, spaceBefore=10,
-                                 spaceAfter=5, keepWithNext=1),
-            "h2": ParagraphStyle("h2", parent=base, fontName="DejaVuSans-Bold", fontSize=10, leading=13, spaceBefore=6,
-                                 keepWithNext=1),
-            "caption": ParagraphStyle("caption", parent=base, fontSize=7.8, leading=10, textColor=colors.HexColor("#333333"),
-                                      spaceBefore=2, spaceAfter=8),
-            "cell": ParagraphStyle("cell", parent=base, fontSize=7.5, leading=9, spaceAfter=0),
-            "head": ParagraphStyle("head", parent=base, fontName="DejaVuSans-Bold", fontSize=7.5, leading=9, spaceAfter=0),
-            "code": ParagraphStyle("code", parent=base, fontName="DejaVuSansMono", fontSize=7.2, leading=8.8),
-            "bullet": ParagraphStyle("bullet", parent=base, leftIndent=12, bulletIndent=2),
-        }
+    styles: dict[str, ParagraphStyle] = field(default_factory=lambda: _STYLES)
+    """The paragraph styles, made once per process and shared by every report (never changed)."""
 
     def para(self, text: str, style: str = "body", *, markup: bool = False) -> None:
         self.story.append(Paragraph(text if markup else escape(text), self.styles[style]))

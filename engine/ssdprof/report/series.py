@@ -5,27 +5,33 @@ the same series (``groups.series_over``, ``groups.repeat_summaries``), so the tw
 Each point is one run, a sweep's repeats of one point, or runs pooled because the caller asked
 (``pool``; :mod:`ssdprof.analysis.repeats` is the rule): it carries their mean, the half width of
 their 95 % confidence interval (Student's t, :func:`ssdprof.analysis.stats.mean_ci`), n, the run ids
-and where they came from. Runs of one setting that are not pooled are points of their own. Values
-keep their unit (IOPS, ns, bytes): a client scales them for display only.
+and where they came from; a latency percentile of several runs is the percentile of all their I/Os
+from their added bins (:mod:`ssdprof.analysis.pooled`), with no interval. Latency is of all I/Os,
+reads and writes together (``RunResult.mixed``), unless a series names its direction. Runs of one
+setting that are not pooled are points of their own. Values keep their unit (IOPS, ns, bytes): a
+client scales them for display only.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ssdprof.analysis.groupings import telling_apart
+from ssdprof.analysis.metrics import overlay_latency_note
+from ssdprof.analysis.pooled import BinsOf, own_bins
 from ssdprof.analysis.repeats import Pool, PoolKind, context_parts
 from ssdprof.analysis.spec_comparison import comparable_outstanding, run_access
 from ssdprof.analysis.specs import Spec
-from ssdprof.model.histogram import cumulative
+from ssdprof.model.histogram import cumulative, merge
 from ssdprof.model.results import RunResult
 from ssdprof.model.run_summary import AnyRun, R
 from ssdprof.report.groups import Point, RunGroup, Series, Summary, repeat_summaries, series_over
 
 __all__ = ["BarChart", "ChartPoint", "ChartSeries", "ChartSet", "MeanValue", "PercentileCurve",
-           "PercentilePoint", "RunPoint", "bar_chart", "chart_set", "percentile_curve",
+           "PercentilePoint", "PercentileSeries", "RunPoint", "bar_chart", "chart_set", "percentile_curve",
            "spec_points"]
 
 _SOURCE = ("n and where the runs came from: 'run 8', 'n = 3 repeats of sweep 12', "
@@ -38,9 +44,11 @@ class _Value(BaseModel):
 
 class ChartPoint(_Value):
     x: float = Field(description="in the unit the chart names (bytes, queue depth, % reads, IOPS, or a bar's index)")
-    y: float | None = Field(description="mean of the point's runs, in the chart's unit; None when "
-                                        "none has the metric")
-    half_width: float | None = Field(description="half the 95 % confidence interval of the mean (Student's t); None below 2")
+    y: float | None = Field(description="mean of the point's runs, in the chart's unit (a latency percentile "
+                                        "of several runs: the percentile of all their I/Os, from their added "
+                                        "bins); None when none has the metric")
+    half_width: float | None = Field(description="half the 95 % confidence interval of the mean (Student's t); "
+                                                 "None below 2 and for a percentile")
     n: int = Field(description="how many runs the mean is of")
     run_ids: list[int] = Field(description="the runs the point is of; none for a spec's figure")
     source: str = Field(description=f"{_SOURCE}; 'spec sheet' for a spec's figure; '' for no runs")
@@ -66,10 +74,13 @@ class BarChart(_Value):
 
 
 class MeanValue(_Value):
-    mean: float = Field(description="the mean of the runs, in the metric's unit")
+    mean: float = Field(description="the mean of the runs, in the metric's unit; of a percentile, the "
+                                    "percentile of all the runs' I/Os together (pooled)")
     half_width: float | None = Field(description="half the 95 % confidence interval (Student's t); "
-                                                 "None below 2")
+                                                 "None below 2 and for a pooled percentile")
     n: int = Field(description="how many runs have the metric")
+    pooled: bool = Field(default=False, description="a percentile of several runs' I/Os together, "
+                                                    "from their added histogram bins (not a mean)")
 
 
 class RunPoint(_Value):
@@ -82,9 +93,14 @@ class RunPoint(_Value):
                                        "asked for; pooled: runs of one setting pooled on request")
     iops: MeanValue | None = Field(description="IOPS, reads and writes added")
     bw_bytes_per_s: MeanValue | None = Field(description="bandwidth in bytes/s, both directions")
-    lat_ns_mean: MeanValue | None = Field(description="mean total latency in ns, I/O-weighted")
-    lat_ns_p99: MeanValue | None = Field(description="the mean of the runs' p99 total latency "
-                                                     "in ns (the worse direction's)")
+    lat_ns_mean: MeanValue | None = Field(description="mean total latency in ns over all I/Os, I/O-weighted")
+    lat_ns_p99: MeanValue | None = Field(description="p99 total latency in ns of all the I/Os, reads and "
+                                                     "writes together, from the merged bins (of several "
+                                                     "runs: their added bins)")
+    read_lat_ns_p99: MeanValue | None = Field(default=None, description="the reads' own p99 (ns), "
+                                                                        "where the setting reads and writes")
+    write_lat_ns_p99: MeanValue | None = Field(default=None, description="the writes' own p99 (ns), "
+                                                                         "where the setting reads and writes")
 
 
 class ChartSet(_Value):
@@ -104,6 +120,8 @@ class ChartSet(_Value):
                                                "or pooled on request): what a detail picks from")
     pooled_same_setting: bool = Field(description="whether runs of one setting were pooled on "
                                                   "request, beyond the repeats a sweep asked for")
+    latency_note: str = Field(default="", description="set when the runs drawn (and earlier runs beside them) have "
+                                                      "latencies of different kinds, e.g. total vs completion only")
 
 
 class PercentilePoint(_Value):
@@ -111,10 +129,19 @@ class PercentilePoint(_Value):
     percentile: float = Field(description="the share of I/Os at or below it, in %")
 
 
+class PercentileSeries(_Value):
+    direction: str = Field(description="'read' or 'write'")
+    points: list[PercentilePoint]
+
+
 class PercentileCurve(_Value):
     label: str
-    direction: str = Field(description="read or write: the direction with the most I/Os")
-    points: list[PercentilePoint] = Field(description="the cumulative distribution of total latency, from the histogram bins")
+    direction: str = Field(description="whose I/Os: 'all I/Os' (reads and writes together), or 'read' or "
+                                       "'write' where the run did only that")
+    points: list[PercentilePoint] = Field(description="the cumulative distribution of total latency of all the "
+                                                      "run's I/Os, from the merged histogram bins")
+    by_direction: list[PercentileSeries] = Field(default_factory=list, description="each direction's own, "
+                                                                                   "where the run read and wrote")
 
 
 _LATENCY_SERIES = (("lat_ns_p50", " p50"), ("lat_ns_p99", " p99"), ("lat_ns_p99_9", " p99.9"))
@@ -123,11 +150,11 @@ _STATISTICS: dict[str, Statistic] = {"lat_ns_mean": "mean", "lat_ns_p50": "p50",
 
 
 def _point(point: Point[R], metric: str, x_metric: str | None = None) -> ChartPoint | None:
-    found = point.mean_ci(metric)
-    x = point.mean_ci(x_metric) if x_metric else None
+    found = point.figure(metric)
+    x = point.figure(x_metric) if x_metric else None
     if x_metric and x is None:
         return None
-    return ChartPoint(x=x.mean if x else point.x, y=found.mean if found else None,
+    return ChartPoint(x=x.value if x else point.x, y=found.value if found else None,
                       half_width=found.half_width if found else None, n=found.n if found else 0,
                       run_ids=_ids(point.runs), source=point.source)
 
@@ -196,16 +223,14 @@ def bar_chart(groups: Sequence[RunGroup[R]], metric: str, first: Sequence[str] =
 
 
 def _telling_groups_apart(groups: Sequence[RunGroup[R]]) -> frozenset[str]:
-    """The label parts (hosts, nodes, round) that are one value within each group and differ between
-    groups: what the groups are, so a category (the setting compared) leaves them out (grouped by
-    nodes, 'read 16KiB QD1 T1' is compared across nodes=1 and nodes=2, not two categories)."""
-    if len(groups) < 2:
-        return frozenset()
-    each = [{name: {context_parts(run)[name] for run in g.runs} for name in ("hosts", "nodes", "round")}
-            for g in groups if g.runs]
-    return frozenset(name for name in ("hosts", "nodes", "round")
-                     if all(len(values[name]) == 1 for values in each)
-                     and len({next(iter(values[name])) for values in each}) > 1)
+    """The label parts (hosts, nodes, round) that tell the groups apart
+    (:func:`~ssdprof.analysis.groupings.telling_apart`), so a category (the setting compared) leaves
+    them out: grouped by nodes, 'read 16KiB QD1 T1' is compared across nodes=1 and nodes=2."""
+    return telling_apart([g.runs for g in groups], {name: _context_part(name) for name in ("hosts", "nodes", "round")})
+
+
+def _context_part(name: str) -> Callable[[AnyRun], object]:
+    return lambda run: context_parts(run)[name]
 
 
 def _without(label: str, run: R, parts: frozenset[str]) -> str:
@@ -216,38 +241,42 @@ def _without(label: str, run: R, parts: frozenset[str]) -> str:
 
 
 def _bar(x: int, summary: Summary[R] | None, metric: str) -> ChartPoint:
-    ci = summary.mean_ci(metric) if summary else None
-    if summary is None or ci is None:
+    found = summary.figure(metric) if summary else None
+    if summary is None or found is None:
         return ChartPoint(x=x, y=None, half_width=None, n=0, run_ids=[], source="")
-    return ChartPoint(x=x, y=ci.mean, half_width=ci.half_width, n=ci.n, run_ids=_ids(summary.runs),
+    return ChartPoint(x=x, y=found.value, half_width=found.half_width, n=found.n, run_ids=_ids(summary.runs),
                       source=summary.source)
 
 
 def _mean_value(summary: Summary[R], metric: str) -> MeanValue | None:
-    ci = summary.mean_ci(metric)
-    return None if ci is None else MeanValue(mean=ci.mean, half_width=ci.half_width, n=ci.n)
+    found = summary.figure(metric)
+    return None if found is None else MeanValue(mean=found.value, half_width=found.half_width, n=found.n,
+                                                pooled=found.pooled)
 
 
 def _run_point(summary: Summary[R]) -> RunPoint:
+    both = all(r.read.active and r.write.active for r in summary.runs)
     return RunPoint(label=summary.label, run_ids=_ids(summary.runs), source=summary.source,
                     kind=Pool(summary.runs).kind, iops=_mean_value(summary, "iops"),
                     bw_bytes_per_s=_mean_value(summary, "bw_bytes_per_s"),
                     lat_ns_mean=_mean_value(summary, "lat_ns_mean"),
-                    lat_ns_p99=_mean_value(summary, "lat_ns_p99"))
+                    lat_ns_p99=_mean_value(summary, "lat_ns_p99"),
+                    read_lat_ns_p99=_mean_value(summary, "read_lat_ns_p99") if both else None,
+                    write_lat_ns_p99=_mean_value(summary, "write_lat_ns_p99") if both else None)
 
 
 def chart_set(runs: Sequence[R], earlier: Sequence[R] = (),
-              spec: Spec | None = None, pool: bool = False) -> ChartSet:
+              spec: Spec | None = None, pool: bool = False, bins_of: BinsOf = own_bins) -> ChartSet:
     """Every series the Results view draws, for ``runs`` beside ``earlier`` ones and a spec sheet's
     figures; with ``pool`` (the user's choice), runs of one setting are pooled beyond a sweep's
-    repeats."""
-    these, before = [RunGroup("", tuple(runs), pool)], [RunGroup("", tuple(earlier), pool)]
+    repeats; ``bins_of``: where summaries' bins are, for a percentile of several runs."""
+    these, before = [RunGroup("", tuple(runs), pool, bins_of)], [RunGroup("", tuple(earlier), pool, bins_of)]
     by_qd = series_over(these, "queue_depth")
     repeats = repeat_summaries(these)
-    bar_groups = [RunGroup("earlier runs", tuple(earlier), pool),
-                  RunGroup("these runs", tuple(runs), pool)]
+    bar_groups = [RunGroup("earlier runs", tuple(earlier), pool, bins_of),
+                  RunGroup("these runs", tuple(runs), pool, bins_of)]
     if not earlier:
-        bar_groups = [RunGroup("mean IOPS", tuple(runs), pool)]
+        bar_groups = [RunGroup("mean IOPS", tuple(runs), pool, bins_of)]
     bars = bar_chart(bar_groups, "iops", first=[s.label for s in repeats])  # the runs' own settings first
     return ChartSet(
         iops_by_size=_iops_by_size(these, before, spec),
@@ -263,15 +292,25 @@ def chart_set(runs: Sequence[R], earlier: Sequence[R] = (),
         repeats_shown=any(len(s.runs) > 1 for s in repeats) or bool(earlier),
         points=[_run_point(s) for s in repeats],
         pooled_same_setting=pool,
+        latency_note=overlay_latency_note(runs, earlier),
     )
 
 
-def percentile_curve(run: RunResult) -> PercentileCurve:
-    """The cumulative distribution of the run's total latency, step by histogram bucket (fio's own rule:
-    the p-th percentile is the first bucket whose count reaches p/100·N). Empty without bins."""
-    direction = run.main_direction
-    stats = run.read if direction == "read" else run.write
-    steps = cumulative(stats.lat_bins_ns)
+def _distribution(bins: dict[int, int]) -> list[PercentilePoint]:
+    steps = cumulative(bins)
     total = steps[-1][1] if steps else 0
-    return PercentileCurve(label=run.workload.label, direction=direction,
-                           points=[PercentilePoint(lat_ns=value, percentile=100 * seen / total) for value, seen in steps])
+    return [PercentilePoint(lat_ns=value, percentile=100 * seen / total) for value, seen in steps]
+
+
+def percentile_curve(run: RunResult) -> PercentileCurve:
+    """The cumulative distribution of the total latency of all the run's I/Os, step by histogram bucket
+    (fio's own rule: the p-th percentile is the first bucket whose count reaches p/100·N), and each
+    direction's beside it where the run read and wrote. Empty without bins."""
+    sides = [(name, stats) for name, stats in (("read", run.read), ("write", run.write)) if stats.active]
+    if len(sides) != 2:
+        name, stats = sides[0] if sides else ("read", run.read)
+        return PercentileCurve(label=run.workload.label, direction=name, points=_distribution(stats.lat_bins_ns))
+    both = merge([run.read.lat_bins_ns, run.write.lat_bins_ns]) if run.read.lat_bins_ns and run.write.lat_bins_ns else {}
+    return PercentileCurve(label=run.workload.label, direction="all I/Os", points=_distribution(both),
+                           by_direction=[PercentileSeries(direction=name, points=_distribution(stats.lat_bins_ns))
+                                         for name, stats in sides])

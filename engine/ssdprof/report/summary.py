@@ -19,7 +19,8 @@ _WIDTHS: list[float] = [104, 62, 62, 62, 62, 62, 62]
 def _cells(cell: GlanceCell | None) -> list[str]:
     if cell is None:
         return ["", "", ""]
-    return [fmt_mb(cell.bw_bytes_per_s), fmt_count(cell.iops), fmt_us(cell.lat_ns_mean)]
+    mark = " *" if cell.all_runs else ""
+    return [fmt_mb(cell.bw_bytes_per_s) + mark, fmt_count(cell.iops) + mark, fmt_us(cell.lat_ns_mean) + mark]
 
 
 def summary_section(b: Builder, summary: StudentSummary) -> None:
@@ -33,6 +34,9 @@ def summary_section(b: Builder, summary: StudentSummary) -> None:
                  "Write latency (µs)"], rows,
                 f"the key figures at a glance, as CrystalDiskMark lists them (SEQ sequential, RND "
                 f"random, QD queue depth, T jobs); {summary.table_note}", widths=_WIDTHS)
+        for pooled in (c.all_runs for row in summary.table for c in (row.read, row.write) if c is not None):
+            if pooled is not None:
+                b.bullet(f"* {pooled.sentence}.")
     if summary.factors:
         b.para("How each factor moved the figures", "h2")
         for finding in summary.factors:

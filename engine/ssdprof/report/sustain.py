@@ -62,7 +62,8 @@ def _settings(b: Builder, result: SustainResult) -> None:
         [
             "the fill",
             f"{fmt_bytes(p.write_bytes)} asked; {fmt_bytes(result.fill_bytes)} written in "
-            f"{format_elapsed(result.fill_seconds)}",
+            f"{format_elapsed(result.fill_seconds)}"
+            + (f": {fmt_mb(result.fill_bw_bytes_per_s)} MB/s" if result.fill_bw_bytes_per_s else ""),
         ],
         ["idle intervals", idle],
         [
@@ -141,11 +142,11 @@ def _phases(b: Builder, result: SustainResult) -> None:
             "from",
             "written",
             "time",
-            "MB/s mean",
+            "MB/s",
             "± sd",
             "latency mean, µs",
             "± sd",
-            "p99 mean, µs",
+            "p99, µs",
         ],
         [
             [
@@ -153,17 +154,18 @@ def _phases(b: Builder, result: SustainResult) -> None:
                 fmt_bytes(ph.start_bytes),
                 fmt_bytes(ph.bytes_written),
                 format_duration(ph.duration_s),
-                fmt_mb(ph.bw_mean_bytes_per_s),
+                fmt_mb(ph.bw_bytes_per_s),
                 fmt_mb(ph.bw_sd_bytes_per_s),
                 fmt_us(ph.lat_ns_mean),
                 fmt_us(ph.lat_ns_sd),
-                fmt_us(ph.lat_ns_p99_mean),
+                fmt_us(ph.lat_ns_p99_second_median),
             ]
             for ph in result.phases
         ],
         "the phases of the fill between change points: where each began (bytes written before "
-        "it), what it wrote, its speed and total latency (submission to completion), mean and "
-        "spread over its seconds",
+        "it), what it wrote, its speed (the bytes it wrote over its time; ± the spread of its seconds' "
+        "speeds), total latency (submission to completion), mean and spread over its seconds, and "
+        "p99, the median of its seconds' own",
         widths=[92, 56, 56, 40, 50, 40, 56, 40, 50],
         numeric_from=1,
     )
@@ -181,7 +183,7 @@ def _recovery(b: Builder, result: SustainResult) -> None:
         + (f" (of {fmt_bytes(cache)} found in the fill)." if cache is not None else ".")
     )
     b.table(
-        ["idle", "status", "written", "time", "recovered", "% of cache", "fast MB/s", "mean MB/s"],
+        ["idle", "status", "written", "time", "recovered", "% of cache", "fast MB/s", "MB/s"],
         [
             [
                 format_duration(r.idle_s),
@@ -191,11 +193,11 @@ def _recovery(b: Builder, result: SustainResult) -> None:
                 fmt_bytes(r.recovered_bytes),
                 "–" if r.recovered_pct is None else f"{r.recovered_pct:.0f} %",
                 fmt_mb(r.fast_bw_bytes_per_s),
-                fmt_mb(r.bw_mean_bytes_per_s),
+                fmt_mb(r.bw_bytes_per_s),
             ]
             for r in result.recovery
         ],
-        "recovered bytes and speed against idle time",
+        "recovered bytes and speed against idle time; each speed is bytes over the time they took",
         widths=[50, 50, 60, 45, 65, 55, 70, 70],
         numeric_from=2,
     )

@@ -115,7 +115,7 @@ def _shade_phases(axes: Axes, result: SustainResult, axis: ByteAxis, *, named: b
         )
         if named:
             axes.annotate(
-                f"{phase.name}\n{phase.bw_mean_bytes_per_s / 1e6:,.0f} MB/s",
+                f"{phase.name}\n{phase.bw_bytes_per_s / 1e6:,.0f} MB/s",
                 xy=((start + end) / 2, 1.0),
                 xycoords=("data", "axes fraction"),
                 xytext=(0, -3),

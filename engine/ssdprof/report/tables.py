@@ -6,7 +6,6 @@ watched during them.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from reportlab.lib.units import cm
 
@@ -19,11 +18,8 @@ from ssdprof.model.results import (
     RunResult,
     WatchedHost,
 )
-from ssdprof.report.groups import RunGroup, Summary, repeat_summaries
+from ssdprof.report.groups import Figure, RunGroup, Summary, repeat_summaries
 from ssdprof.report.layout import Builder, fmt_count, fmt_mb, fmt_us
-
-if TYPE_CHECKING:
-    from ssdprof.analysis.stats import MeanCI
 
 __all__ = ["hosts_section", "results_section", "setup_section", "workloads_section"]
 
@@ -109,6 +105,12 @@ def _direction_rows(run: RunResult | HostResult) -> list[tuple[str, DirectionSta
     return [(name, stats) for name, stats in (("read", run.read), ("write", run.write)) if stats.active]
 
 
+def _result_rows(run: RunResult) -> list[tuple[str, DirectionStats]]:
+    """Each direction, and all the I/Os of a run that read and wrote (``all``: percentiles from the merged bins)."""
+    rows = _direction_rows(run)
+    return [*rows, ("all", run.mixed)] if len(rows) == 2 else rows
+
+
 RESULT_HEADER = ["Run", "Workload", "Dir.", "IOPS", "MB/s", "MiB/s", "Mean (µs)", "p50 (µs)", "p99 (µs)", "p99.9 (µs)"]
 _RESULT_WIDTHS = [1.0 * cm, 4.6 * cm, 1.1 * cm, 1.6 * cm, 1.5 * cm, 1.5 * cm, 1.5 * cm, 1.4 * cm, 1.4 * cm, 1.4 * cm]
 
@@ -118,13 +120,16 @@ def results_section(b: Builder, groups: Sequence[RunGroup]) -> None:
     rows: list[list[str]] = []
     for run in _runs(groups):
         label = run.workload.label + (" ⚠" if run.warnings else "") + ("" if run.status == "ok" else f" ({run.status})")
-        for name, stats in _direction_rows(run) or [("–", DirectionStats())]:
+        for name, stats in _result_rows(run) or [("–", DirectionStats())]:
             c = stats.lat_ns
             rows.append([str(run.id or "–"), label, name, fmt_count(stats.iops), fmt_mb(stats.bw_bytes_per_s),
                          fmt_mb(stats.bw_bytes_per_s, 1 << 20), fmt_us(c.mean), fmt_us(c.p50), fmt_us(c.p99), fmt_us(c.p99_9)])
+    mixed = any(name == "all" for _, _, name, *_ in rows)
     b.table(RESULT_HEADER, rows, "results per run and direction. MB/s and MiB/s: bandwidth (MB = 10^6 bytes, MiB = 2^20 bytes). "
             "Mean, p50, p99, p99.9: latency (total, submission to completion: fio's lat) in microseconds, percentiles "
-            "from the histogram bins. ⚠: see Observations and warnings.",
+            "from the histogram bins" + ("; all: a run's reads and writes together, its percentiles those of all its "
+                                         "I/Os from the merged bins (fio's unified_rw_reporting=mixed)" if mixed else "")
+            + ". ⚠: see Observations and warnings.",
             widths=_RESULT_WIDTHS, numeric_from=3)
     _breakdown_table(b, groups)
     _device_queue_table(b, groups)
@@ -169,26 +174,28 @@ def _device_queue_table(b: Builder, groups: Sequence[RunGroup]) -> None:
                 numeric_from=3)
 
 
-def _ci(found: MeanCI | None, scale: float, fmt: str) -> str:
+def _ci(found: Figure | None, scale: float, fmt: str) -> str:
     if found is None:
         return "–"
     half = found.half_width
-    return f"{found.mean / scale:,.{fmt}f}" + (f" ± {half / scale:,.{fmt}f}" if half is not None else "")
+    return f"{found.value / scale:,.{fmt}f}" + (f" ± {half / scale:,.{fmt}f}" if half is not None else "")
 
 
 def _repeats_table(b: Builder, summaries: Sequence[Summary], with_group: bool) -> None:
     rows = []
     for s in summaries:
-        figures = [_ci(s.mean_ci("iops"), 1, "0"), _ci(s.mean_ci("bw_bytes_per_s"), 1e6, "1"),
-                   _ci(s.mean_ci("lat_ns_mean"), 1e3, "1"), _ci(s.mean_ci("lat_ns_p99"), 1e3, "1")]
+        figures = [_ci(s.figure("iops"), 1, "0"), _ci(s.figure("bw_bytes_per_s"), 1e6, "1"),
+                   _ci(s.figure("lat_ns_mean"), 1e3, "1"), _ci(s.figure("lat_ns_p99"), 1e3, "1")]
         rows.append(([s.group] if with_group else []) + [s.label, s.source, *figures])
     header = ["Setting", "n and source", "IOPS", "Bandwidth (MB/s)", "Mean latency (µs)",
-              "p99 latency (µs)"]
+              "p99 latency, all I/Os (µs)"]
     widths = [4.6 * cm, 3.9 * cm, 2.4 * cm, 2.1 * cm, 2.1 * cm, 1.9 * cm]
     b.table((["Group"] if with_group else []) + header, rows,
             "settings measured more than once, as mean ± half width of the 95 % confidence "
             "interval (Student's t, n−1 degrees of freedom): the repeats a sweep asked for, or "
-            "runs pooled on request; n and where the runs came from beside each",
+            "runs pooled on request; n and where the runs came from beside each. The p99 is that of "
+            "all the runs' I/Os together, reads and writes, from their added histogram bins: a "
+            "percentile is never averaged, so it has no interval",
             widths=None if with_group else widths, numeric_from=3 if with_group else 2)
 
 

@@ -58,6 +58,10 @@ def percentile_chart(groups: Sequence[RunGroup]) -> Chart | None:
             if bins:
                 prefix = f"{summary.group}: " if len(groups) > 1 else ""
                 lines.append((f"{prefix}{summary.label} {direction}{kind}", bins))
+        every = [b for r in summary.runs for b in (r.read.lat_bins_ns, r.write.lat_bins_ns)]
+        if all(r.read.active and r.write.active for r in summary.runs) and all(every):  # all I/Os: added bins
+            prefix = f"{summary.group}: " if len(groups) > 1 else ""
+            lines.append((f"{prefix}{summary.label} all I/Os", merge(every)))
     if not lines:
         return None
     shown = lines[:MAX_LINES]

@@ -12,18 +12,16 @@ from __future__ import annotations
 import re
 import sqlite3
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol, TypeVar
 
+from ssdprof.store.errors import StoreRefused, StoreUnavailable
 from ssdprof.store.location import DatabaseUrl, Location
+from ssdprof.store.refusals import lost, refusal
 
 __all__ = ["Connection", "Cursor", "Row", "StoreUnavailable", "connect", "pg_ddl"]
-
-
-class StoreUnavailable(RuntimeError):
-    """The results server did not answer (after retrying); the message names it without its password."""
 
 
 class Row(Protocol):
@@ -55,6 +53,10 @@ class Connection(Protocol):
 
     def close(self) -> None: ...
 
+    def clock_s(self) -> float:
+        """The database's clock, in seconds since the epoch: one clock for every machine sharing it."""
+        ...
+
     def begin(self) -> None: ...
 
     def commit(self) -> None: ...
@@ -62,6 +64,7 @@ class Connection(Protocol):
     def rollback(self) -> None: ...
 
 
+T = TypeVar("T")
 _WAL_WAIT_S = 30.0
 
 
@@ -69,11 +72,16 @@ class SqliteConnection:
     dialect = "sqlite"
 
     def __init__(self, path: Path | str):
-        self.raw = sqlite3.connect(str(path), timeout=30, isolation_level=None, check_same_thread=False)
-        self.raw.row_factory = sqlite3.Row
-        self._wal()
-        self.raw.execute("PRAGMA foreign_keys=ON")
-        self.raw.execute("PRAGMA synchronous=NORMAL")
+        try:
+            self.raw = sqlite3.connect(str(path), timeout=30, isolation_level=None, check_same_thread=False)
+            self.raw.row_factory = sqlite3.Row
+            self._wal()
+            self.raw.execute("PRAGMA foreign_keys=ON")
+            self.raw.execute("PRAGMA synchronous=NORMAL")
+            return
+        except sqlite3.DatabaseError as exc:
+            error = StoreRefused(f"results file {path}: {_sqlite_reason(exc)}")
+        raise error  # outside the handler: sqlite3's text is in the message, an error in flight stays the context
 
     def _wal(self) -> None:
         """WAL, kept in the file once set. Switching to it needs the file to itself, and SQLite
@@ -94,6 +102,9 @@ class SqliteConnection:
 
     def executemany(self, sql: str, rows: Sequence[Sequence[object]]) -> None:
         self.raw.executemany(sql, rows)
+
+    def clock_s(self) -> float:
+        return time.time()  # the file is on this machine: its clock is the one every writer of it reads
 
     def begin(self) -> None:
         self.raw.execute("BEGIN IMMEDIATE")  # the writer's lock now: two processes never deadlock upgrading
@@ -145,25 +156,47 @@ class PostgresConnection:
     def __init__(self, url: DatabaseUrl, connect_timeout_s: int = 10):
         import psycopg  # loaded only for a PostgreSQL store
 
+        url.endpoint()  # what is wrong with the URL is said before connecting
+        self.url = url
         try:
             self.raw = psycopg.connect(url.url, autocommit=True, connect_timeout=connect_timeout_s,
                                        row_factory=_row_factory, application_name="ssdprof")
+            return
         except psycopg.OperationalError as exc:
-            raise StoreUnavailable(f"cannot reach the results database {url}: {_first_line(exc)}") from None
+            error = refusal(url, exc)
+        # raised out here, libpq's text being in the message: an error already in flight (a clean-up
+        # connecting after a failure) stays this one's context instead of being hidden
+        raise error
+
+    def _answered(self, statement: Callable[[], T]) -> T:
+        """A statement whose connection broke is a server that stopped answering (worth waiting for)."""
+        import psycopg
+
+        try:
+            return statement()
+        except (psycopg.OperationalError, psycopg.InterfaceError) as exc:
+            error = lost(self.url, exc)
+        raise error
 
     def execute(self, sql: str, params: Sequence[object] = ()) -> Cursor:
-        cursor: Cursor = self.raw.execute(_pg_sql(sql), list(params))
+        cursor: Cursor = self._answered(lambda: self.raw.execute(_pg_sql(sql), list(params)))
         return cursor
 
     def executemany(self, sql: str, rows: Sequence[Sequence[object]]) -> None:
-        with self.raw.cursor() as cursor:
-            cursor.executemany(_pg_sql(sql), [list(r) for r in rows])
+        def many() -> None:
+            with self.raw.cursor() as cursor:
+                cursor.executemany(_pg_sql(sql), [list(r) for r in rows])
+
+        self._answered(many)
+
+    def clock_s(self) -> float:
+        return float(self.execute("SELECT extract(epoch FROM clock_timestamp())").fetchone()[0])
 
     def begin(self) -> None:
-        self.raw.execute("BEGIN")
+        self.execute("BEGIN")
 
     def commit(self) -> None:
-        self.raw.execute("COMMIT")
+        self.execute("COMMIT")
 
     def rollback(self) -> None:
         if not self.raw.closed:
@@ -173,23 +206,19 @@ class PostgresConnection:
         self.raw.close()
 
 
-def _first_line(exc: BaseException) -> str:
-    return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+def _sqlite_reason(exc: sqlite3.DatabaseError) -> str:
+    text = str(exc)
+    if "not a database" in text:
+        return "not an ssdprof results store (SQLite says: file is not a database)"
+    if "unable to open" in text:
+        return "cannot be opened (is it a folder, or is its folder missing or not writable?)"
+    return f"SQLite says: {text}"
 
 
 def connect(location: Location | str) -> Connection:
     if isinstance(location, DatabaseUrl):
         return PostgresConnection(location)
     return SqliteConnection(location)
-
-
-def connection_lost(exc: BaseException) -> bool:
-    """Whether ``exc`` says the PostgreSQL server went away (worth reconnecting), not a bad statement."""
-    try:
-        import psycopg
-    except ImportError:
-        return False
-    return isinstance(exc, psycopg.OperationalError | psycopg.InterfaceError)
 
 
 _PG_TYPES = ((re.compile(r"\bid INTEGER PRIMARY KEY\b"), "id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY"),

@@ -4,16 +4,21 @@ PTS tests (a sweep whose repeats are rounds, with the test's spec and starting d
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ssdprof.model.drive_state import DriveState, PreconditionRecord, PurgeRecord
 from ssdprof.model.pts import PtsSpec
+from ssdprof.model.status import SweepKind, SweepState
 from ssdprof.model.sweep import MAX_REPEATS, SweepSpec
 from ssdprof.store.backend import Connection
 from ssdprof.store.documents import document_of, pack
+from ssdprof.store.pending import Write
+from ssdprof.store.sweeps import StoredSweep
+from ssdprof.store.writes import applies
 
 __all__ = ["DriveStateRecords", "LedgerEntry", "StoredPts"]
 
@@ -60,6 +65,15 @@ class DriveStateRecords:
     def _transaction(self) -> AbstractContextManager[Connection]:
         raise NotImplementedError
 
+    if TYPE_CHECKING:  # given by WritePath and SweepRecords beside this in the Store (a stub here would shadow them)
+        def _write(self, write: Write) -> Any: ...
+
+        def create_sweep(self, spec: SweepSpec, kind: SweepKind = "sweep",
+                         then: Callable[[Connection, int], None] | None = None) -> int: ...
+
+        def resumable(self, kind: SweepKind = "sweep", *, ended: tuple[SweepState, ...] = ("stopped",),
+                      accept: Callable[[StoredSweep], bool] | None = None) -> StoredSweep: ...
+
     # ledger -------------------------------------------------------------------------------
 
     def ledger(self, identity: str) -> LedgerEntry | None:
@@ -83,41 +97,30 @@ class DriveStateRecords:
 
     def add_written(self, identity: str, description: str, n_bytes: int) -> None:
         """Bytes ssdprof wrote to the target (measured writes, layout, preconditioning)."""
-        self.ledger_entry(identity, description)
-        if n_bytes > 0:
-            with self._transaction() as db:
-                db.execute("UPDATE target_ledger SET bytes_written = bytes_written + ?, updated_at = ? WHERE identity = ?",
-                           (n_bytes, _now(), identity))
+        self._write(Write("written", {"identity": identity, "description": description, "n_bytes": n_bytes}))
 
     def record_purge(self, identity: str, description: str, purge: PurgeRecord) -> None:
         """A purge resets the count, the preconditioning and any steady state shown."""
-        self.ledger_entry(identity, description)
-        with self._transaction() as db:
-            db.execute("UPDATE target_ledger SET bytes_written = 0, purged_at = ?, purge_json = ?, precondition_json = NULL, "
-                       "steady_state = 'not-checked', updated_at = ? WHERE identity = ?",
-                       (purge.at, purge.model_dump_json(), _now(), identity))
+        self._write(Write("purge", {"identity": identity, "description": description, "purge_json": purge.model_dump_json()}))
 
     def record_precondition(self, identity: str, description: str, record: PreconditionRecord) -> None:
-        self.add_written(identity, description, record.bytes_written)
-        with self._transaction() as db:
-            db.execute("UPDATE target_ledger SET precondition_json = ?, steady_state = 'not-checked', updated_at = ? "
-                       "WHERE identity = ?", (record.model_dump_json(), _now(), identity))
+        self._write(Write("precondition", {"identity": identity, "description": description,
+                                           "record_json": record.model_dump_json()}))
 
     def set_ledger_steady_state(self, identity: str, value: str) -> None:
-        with self._transaction() as db:
-            db.execute("UPDATE target_ledger SET steady_state = ?, updated_at = ? WHERE identity = ?", (value, _now(), identity))
+        self._write(Write("ledger_steady_state", {"identity": identity, "value": value}))
 
     # PTS tests ----------------------------------------------------------------------------
 
     def create_pts(self, spec: PtsSpec) -> int:
         """A PTS test, stored as a sweep (kind 'pts') of one round's points whose repeats are the rounds."""
         rounds = SweepSpec(name=spec.name, points=spec.points(), repeats=min(spec.rule.max_rounds, MAX_REPEATS), tags=spec.tags)
-        with self._transaction() as db:
-            sweep_id = int(db.execute("INSERT INTO sweeps (created_at, name, spec_json, kind) VALUES (?, ?, ?, 'pts') "
-                                      "RETURNING id", (_now(), spec.name, rounds.model_dump_json())).fetchone()[0])
+
+        def test_row(db: Connection, sweep_id: int) -> None:
             db.execute("INSERT INTO pts_tests (sweep_id, test, profile, spec_json) VALUES (?, ?, ?, ?)",
                        (sweep_id, spec.test.value, spec.profile.value, spec.model_dump_json()))
-        return sweep_id
+
+        return self.create_sweep(rounds, kind="pts", then=test_row)
 
     def pts(self, pts_id: int) -> StoredPts | None:
         row = self._db.execute("SELECT s.id, s.created_at, s.name, s.status, p.spec_json, p.drive_state_json, p.reason "
@@ -130,17 +133,17 @@ class DriveStateRecords:
         return StoredPts(row["id"], row["created_at"], row["name"], PtsSpec.model_validate_json(row["spec_json"]),
                          row["status"], state, row["reason"], done)
 
-    def last_unfinished_pts(self) -> StoredPts | None:
-        row = self._db.execute("SELECT id FROM sweeps WHERE kind = 'pts' AND status != 'done' ORDER BY id DESC LIMIT 1").fetchone()
-        return self.pts(row[0]) if row else None
+    def last_unfinished_pts(self) -> StoredPts:
+        """The newest PTS test of the caller's own that did not end done (KeyError saying why none)."""
+        found = self.pts(self.resumable("pts", ended=("stopped", "cancelled", "failed")).id)
+        assert found is not None
+        return found
 
     def set_pts_drive_state(self, pts_id: int, state: DriveState) -> None:
-        with self._transaction() as db:
-            db.execute("UPDATE pts_tests SET drive_state_json = ? WHERE sweep_id = ?", (state.model_dump_json(), pts_id))
+        self._write(Write("pts_drive_state", {"pts_id": pts_id, "state_json": state.model_dump_json()}))
 
     def set_pts_reason(self, pts_id: int, reason: str) -> None:
-        with self._transaction() as db:
-            db.execute("UPDATE pts_tests SET reason = ? WHERE sweep_id = ?", (reason, pts_id))
+        self._write(Write("pts_reason", {"pts_id": pts_id, "reason": reason}))
 
     def list_pts(self) -> list[dict[str, Any]]:
         rows = self._db.execute(
@@ -151,18 +154,69 @@ class DriveStateRecords:
 
     def set_run_steady_state(self, run_ids: list[int], value: str) -> None:
         """Mark runs measured by a PTS test with the verdict of the round they belong to."""
-        with self._transaction() as db:
-            for run_id in run_ids:
-                row = db.execute("SELECT document, result_json FROM runs WHERE id = ?", (run_id,)).fetchone()
-                if row is None:
-                    continue
-                data = json.loads(document_of(row))
-                if data.get("drive_state"):
-                    data["drive_state"]["steady_state"] = value
-                    db.execute("UPDATE runs SET document = ?, result_json = '', revision = revision + 1 WHERE id = ?",
-                               (pack(json.dumps(data)), run_id))
-                    db.execute("UPDATE run_summaries SET drive_state_json = ? WHERE run_id = ?",
-                               (DriveState.model_validate(data["drive_state"]).model_dump_json(), run_id))
+        self._write(Write("run_steady_state", {"run_ids": run_ids, "value": value}))
+
+
+@applies("written")
+def _apply_written(db: Connection, args: dict[str, Any]) -> None:
+    _ledger_row(db, args)
+    if args["n_bytes"] > 0:
+        db.execute("UPDATE target_ledger SET bytes_written = bytes_written + ?, updated_at = ? WHERE identity = ?",
+                   (args["n_bytes"], _now(), args["identity"]))
+
+
+@applies("purge")
+def _apply_purge(db: Connection, args: dict[str, Any]) -> None:
+    _ledger_row(db, args)
+    purge = PurgeRecord.model_validate_json(args["purge_json"])
+    db.execute("UPDATE target_ledger SET bytes_written = 0, purged_at = ?, purge_json = ?, precondition_json = NULL, "
+               "steady_state = 'not-checked', updated_at = ? WHERE identity = ?",
+               (purge.at, args["purge_json"], _now(), args["identity"]))
+
+
+@applies("precondition")
+def _apply_precondition(db: Connection, args: dict[str, Any]) -> None:
+    record = PreconditionRecord.model_validate_json(args["record_json"])
+    _apply_written(db, {**args, "n_bytes": record.bytes_written})
+    db.execute("UPDATE target_ledger SET precondition_json = ?, steady_state = 'not-checked', updated_at = ? "
+               "WHERE identity = ?", (args["record_json"], _now(), args["identity"]))
+
+
+@applies("ledger_steady_state")
+def _apply_ledger_steady_state(db: Connection, args: dict[str, Any]) -> None:
+    db.execute("UPDATE target_ledger SET steady_state = ?, updated_at = ? WHERE identity = ?",
+               (args["value"], _now(), args["identity"]))
+
+
+@applies("pts_drive_state")
+def _apply_pts_drive_state(db: Connection, args: dict[str, Any]) -> None:
+    db.execute("UPDATE pts_tests SET drive_state_json = ? WHERE sweep_id = ?", (args["state_json"], args["pts_id"]))
+
+
+@applies("pts_reason")
+def _apply_pts_reason(db: Connection, args: dict[str, Any]) -> None:
+    db.execute("UPDATE pts_tests SET reason = ? WHERE sweep_id = ?", (args["reason"], args["pts_id"]))
+
+
+@applies("run_steady_state")
+def _apply_run_steady_state(db: Connection, args: dict[str, Any]) -> None:
+    for run_id in args["run_ids"]:
+        row = db.execute("SELECT document, result_json FROM runs WHERE id = ?", (run_id,)).fetchone()
+        if row is None:
+            continue
+        data = json.loads(document_of(row))
+        if data.get("drive_state"):
+            data["drive_state"]["steady_state"] = args["value"]
+            db.execute("UPDATE runs SET document = ?, result_json = '', revision = revision + 1 WHERE id = ?",
+                       (pack(json.dumps(data)), run_id))
+            db.execute("UPDATE run_summaries SET drive_state_json = ? WHERE run_id = ?",
+                       (DriveState.model_validate(data["drive_state"]).model_dump_json(), run_id))
+
+
+def _ledger_row(db: Connection, args: dict[str, Any]) -> None:
+    """The target's entry, made on first use."""
+    db.execute("INSERT INTO target_ledger (identity, description, first_seen_at, updated_at) VALUES (?, ?, ?, ?) "
+               "ON CONFLICT (identity) DO NOTHING", (args["identity"], args["description"], _now(), _now()))
 
 
 def _now() -> str:

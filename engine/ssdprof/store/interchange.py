@@ -156,7 +156,9 @@ CSV_COLUMNS = [
     "lat_ns_p99_9", "lat_ns_p99_99", "slat_ns_mean", "clat_ns_mean", "clat_ns_p50", "clat_ns_p99",
     "device_mean_in_flight", "device_request_lat_ns_mean", *DRIVE_COLUMNS, "warnings", "tags",
 ]
-"""lat_ns is total latency (submission to completion); slat_ns and clat_ns are its breakdown; device_* is
+"""lat_ns is total latency (submission to completion); slat_ns and clat_ns are its breakdown; direction
+``all`` (a run that read and wrote) is all its I/Os together, its percentiles from the merged histogram
+bins (fio's unified_rw_reporting=mixed); device_* is
 the device's side of the queue (the run's ``device_queue``: mean I/Os the block layer held, and its time per
 request in this direction), empty where it was not counted."""
 
@@ -176,7 +178,7 @@ def _device_columns(run: RunResult, direction: str) -> dict[str, str]:
     queue = run.device_queue
     if queue is None:
         return {"device_mean_in_flight": "", "device_request_lat_ns_mean": ""}
-    per_request = queue.read_request_lat_ns_mean if direction == "read" else queue.write_request_lat_ns_mean
+    per_request = {"read": queue.read_request_lat_ns_mean, "write": queue.write_request_lat_ns_mean}.get(direction)
     return {"device_mean_in_flight": f"{queue.mean_in_flight:.2f}", "device_request_lat_ns_mean": _num(per_request)}
 
 
@@ -205,14 +207,14 @@ def export_json(runs: list[RunResult]) -> str:
 
 
 def export_csv(runs: list[RunResult]) -> str:
-    """One row per run and active direction; units are in the column names."""
+    """One row per run and active direction, and one of all its I/Os ('all') where it read and wrote;
+    units are in the column names."""
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS, lineterminator="\n")
     writer.writeheader()
     for run in runs:
-        for name in ("read", "write"):
-            stats = run.read if name == "read" else run.write
-            if not stats.active:
+        for name, stats in (("read", run.read), ("write", run.write), ("all", run.mixed)):
+            if not stats.active or (name == "all" and not (run.read.active and run.write.active)):
                 continue
             writer.writerow({
                 "run_id": run.id, "started_at": run.started_at, "status": run.status, "engine": run.engine.name,

@@ -185,4 +185,27 @@ MIGRATIONS: list[tuple[str, str | Callable[[Connection], None]]] = [
     ("0009_host_roles", """
         ALTER TABLE hosts ADD COLUMN role TEXT NOT NULL DEFAULT 'client';
     """),
+    # Who runs a sweep: its holder (login, host, the process and its start time) and a lease the running
+    # process renews on the database's clock, so a sweep whose process died reads as interrupted and is
+    # resumed by its owner only, never under a live process (store/sweeps.py, store/leases.py).
+    ("0010_sweep_owner_and_lease", """
+        ALTER TABLE sweeps ADD COLUMN owner TEXT NOT NULL DEFAULT '';
+        ALTER TABLE sweeps ADD COLUMN owner_host TEXT NOT NULL DEFAULT '';
+        ALTER TABLE sweeps ADD COLUMN owner_process TEXT NOT NULL DEFAULT '';
+        ALTER TABLE sweeps ADD COLUMN owner_pid INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE sweeps ADD COLUMN owner_started REAL NOT NULL DEFAULT 0;
+        ALTER TABLE sweeps ADD COLUMN lease_id TEXT NOT NULL DEFAULT '';
+        ALTER TABLE sweeps ADD COLUMN lease_since TEXT NOT NULL DEFAULT '';
+        ALTER TABLE sweeps ADD COLUMN lease_renewed_at TEXT NOT NULL DEFAULT '';
+        ALTER TABLE sweeps ADD COLUMN lease_until REAL NOT NULL DEFAULT 0;
+    """),
+    # The writes a run makes, applied once each: a write kept on a machine while the shared server was
+    # away, sent again after an answer was lost with the connection, is recognised by its id here
+    # (finished points by the runs' own uid) (store/writes.py).
+    ("0011_applied_writes", """
+        CREATE TABLE applied_writes (
+            uid TEXT PRIMARY KEY,
+            applied_at TEXT NOT NULL
+        );
+    """),
 ]

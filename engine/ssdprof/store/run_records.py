@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import getpass
 import socket
-import uuid
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from dataclasses import replace
@@ -13,7 +12,7 @@ from dataclasses import replace
 from ssdprof.model.results import RunResult
 from ssdprof.model.run_summary import DirectionSummary, RunSummary, node_count, summarise
 from ssdprof.store.backend import Connection
-from ssdprof.store.documents import document_of, light, pack, raw_of
+from ssdprof.store.documents import document_of, latency_bins, light, pack, raw_of
 from ssdprof.store.query import RunFilter, where_sql
 from ssdprof.store.summaries import (
     SUMMARY_COLUMNS,
@@ -86,10 +85,6 @@ class RunRecords:
             return result
         user, machine = who_and_where()
         return result.model_copy(update={"measured_by": user, "measured_on": machine})
-
-    def add_run(self, result: RunResult, point_index: int | None = None, uid: str | None = None) -> RunResult:
-        """Commit one finished point; returns it with its id (and who measured it, where)."""
-        return self._insert_run(self._stamped(result), uid or uuid.uuid4().hex, point_index)
 
     def stored_uids(self, uids: Sequence[str]) -> dict[str, int]:
         """Which of these run keys are stored already, and as which run."""
@@ -198,6 +193,12 @@ class RunRecords:
                                 "ORDER BY t.key", params)
         return [str(row[0]) for row in rows]
 
+    def tag_counts(self, word: str) -> list[tuple[str, str, int]]:
+        """Every tag whose key or value is ``word``, with how many runs carry it: (key, value, runs)."""
+        rows = self._db.execute("SELECT key, value, COUNT(*) FROM run_tags WHERE key = ? OR value = ? "
+                                "GROUP BY key, value ORDER BY key, value", (word, word))
+        return [(str(key), str(value), int(count)) for key, value, count in rows]
+
     def people(self) -> tuple[list[str], list[str]]:
         """Every user and every machine that stored runs here, for History's filters."""
         users = [str(r[0]) for r in self._db.execute("SELECT DISTINCT measured_by FROM runs WHERE measured_by != '' "
@@ -209,6 +210,18 @@ class RunRecords:
     def host_figures(self, run_ids: Sequence[int]) -> dict[int, dict[str, tuple[DirectionSummary, DirectionSummary]]]:
         """Each run's hosts' figures (read, write) by host name, from the summary tables."""
         return host_figures(self._db, run_ids)
+
+    def latency_bins(self, run_ids: Sequence[int]) -> dict[int, tuple[dict[int, int], dict[int, int]]]:
+        """Each run's total-latency bins (reads', writes'), from its document: what a percentile of
+        several runs is read from (``analysis.pooled``)."""
+        found: dict[int, tuple[dict[int, int], dict[int, int]]] = {}
+        ids = list(run_ids)
+        for start in range(0, len(ids), _CHUNK):
+            chunk = ids[start:start + _CHUNK]
+            rows = self._db.execute(f"SELECT id, document, result_json FROM runs WHERE id IN ({', '.join('?' * len(chunk))})",
+                                    chunk)
+            found.update((int(row["id"]), latency_bins(document_of(row))) for row in rows)
+        return found
 
     def raw_output(self, run_id: int) -> str:
         row = self._db.execute("SELECT raw, raw_output FROM runs WHERE id = ?", (run_id,)).fetchone()

@@ -6,7 +6,10 @@ run's document.
 typed parts (workload, engine, environment, drive state, hosts, tags) as JSON parsed once per
 distinct text. ``run_figures`` holds the figures per run, per host ('' for the run's aggregate)
 and per direction: I/O counts, bytes, IOPS, bytes/s, total, completion and submission latency with
-their percentiles.
+their percentiles. Its direction ``mixed`` is all of a run's I/Os, reads and writes together
+(:attr:`RunResult.mixed`), kept for the run's aggregate where the run did both (a run of one direction
+is its own ``mixed``); a run stored before it was kept is summarised again from its document when next
+read.
 """
 
 from __future__ import annotations
@@ -125,9 +128,11 @@ def write_summary(db: Connection, run_id: int, run: RunResult) -> None:
         run.drive_state.model_dump_json() if run.drive_state else None, json.dumps(hosts),
         json.dumps(run.tags, sort_keys=True)))
     parts = [("", run.read, run.write), *((h.host, h.read, h.write) for h in run.hosts)]
-    db.executemany(_FIGURES_INSERT, [(run_id, host, side, *_figure_values(stats)) for host, read, write in parts
-                                     for side, stats in (("read", read), ("write", write))
-                                     if direction(stats) is not EMPTY_DIRECTION])
+    rows = [(run_id, host, side, *_figure_values(stats)) for host, read, write in parts
+            for side, stats in (("read", read), ("write", write)) if direction(stats) is not EMPTY_DIRECTION]
+    if run.read.active and run.write.active:
+        rows.append((run_id, "", "mixed", *_figure_values(run.mixed)))
+    db.executemany(_FIGURES_INSERT, rows)
 
 
 def set_summary_tags(db: Connection, run_id: int, tags: dict[str, str], nodes: int | None) -> None:
@@ -138,12 +143,13 @@ def set_summary_tags(db: Connection, run_id: int, tags: dict[str, str], nodes: i
 SUMMARY_COLUMNS = ("r.id, r.sweep_id, r.repeat, r.status, r.started_at, r.finished_at, r.source, r.measured_by, "
                    "r.measured_on, s.workload_json, s.engine_json, s.environment_json, s.drive_state_json, "
                    "s.hosts_json, s.tags_json, s.cpu_busy_pct, s.start_skew_ms, "
-                   + ", ".join(f"{a}.{c}" for a in ("fr", "fw") for c in _FIGURES))
+                   + ", ".join(f"{a}.{c}" for a in ("fr", "fw", "fm") for c in _FIGURES))
 """The columns :meth:`SummaryReader.summary` reads, in its order."""
 
 SUMMARY_JOINS = ("LEFT JOIN run_summaries s ON s.run_id = r.id "
                  "LEFT JOIN run_figures fr ON fr.run_id = r.id AND fr.host = '' AND fr.direction = 'read' "
-                 "LEFT JOIN run_figures fw ON fw.run_id = r.id AND fw.host = '' AND fw.direction = 'write'")
+                 "LEFT JOIN run_figures fw ON fw.run_id = r.id AND fw.host = '' AND fw.direction = 'write' "
+                 "LEFT JOIN run_figures fm ON fm.run_id = r.id AND fm.host = '' AND fm.direction = 'mixed'")
 
 T = TypeVar("T")
 _FIRST_FIGURE = 17
@@ -169,10 +175,18 @@ class SummaryReader:
         return found
 
     def summary(self, row: Sequence[Any]) -> RunSummary | None:
-        """None for a run with no summary row (the caller summarises its document)."""
+        """None for a run with no summary row, or none for all its I/Os where it read and wrote (stored
+        before they were kept): the caller summarises its document."""
         if row[9] is None:
             return None
         first = _FIRST_FIGURE
+        read = _direction(row[first:first + _WIDTH])
+        write = _direction(row[first + _WIDTH:first + 2 * _WIDTH])
+        both = _direction(row[first + 2 * _WIDTH:first + 3 * _WIDTH])
+        if both is EMPTY_DIRECTION:
+            if read.active and write.active:
+                return None
+            both = read if read.active else write
         return RunSummary(
             id=row[0], sweep_id=row[1], repeat=row[2], status=row[3], started_at=row[4], finished_at=row[5],
             source=row[6], measured_by=row[7], measured_on=row[8],
@@ -182,7 +196,7 @@ class SummaryReader:
             drive_state=None if row[12] is None else self._cached("drive", row[12], DriveState.model_validate_json),
             hosts=self._cached("hosts", row[13], _hosts), tags=dict(self._cached("tags", row[14], _tags)),
             cpu_busy_pct=row[15], start_skew_ms=row[16],
-            read=_direction(row[first:first + _WIDTH]), write=_direction(row[first + _WIDTH:first + 2 * _WIDTH]))
+            read=read, write=write, mixed=both)
 
 
 def _hosts(text: str) -> tuple[HostSummary, ...]:

@@ -162,6 +162,9 @@ class _Rows:
         return Pattern(name), own
 
     def add(self, line: int, row: list[str]) -> None:
+        direction_cell = self._cell(row, "direction")
+        if direction_cell and direction_cell[1].lower() == "all" and self._cell(row, "pattern"):
+            return  # ssdprof's own export: a run's reads and writes together, made from its read and write rows
         block = self._size(line, row)
         pattern, own = self._pattern(line, row, block)
         read_pct = pattern.fixed_read_pct

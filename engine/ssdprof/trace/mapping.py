@@ -15,7 +15,12 @@ __all__ = ["ReplayRefused", "map_offsets"]
 
 
 class ReplayRefused(TraceError):
-    """A trace that cannot be replayed on this target as asked, and what would let it."""
+    """A trace that cannot be replayed on this target as asked, and what would let it; ``about`` names the
+    choice that would: mapping (wrap or scale), timing, direct (buffered I/O) or target (a larger one)."""
+
+    def __init__(self, message: str, *, about: str):
+        super().__init__(message)
+        self.about = about
 
 
 def map_offsets(records: TraceRecords, target_bytes: int, mapping: OffsetMapping, *, align_bytes: int | None) -> TraceRecords:
@@ -23,7 +28,7 @@ def map_offsets(records: TraceRecords, target_bytes: int, mapping: OffsetMapping
     largest = int(records.size_bytes.max())
     if largest > target_bytes:
         raise ReplayRefused(f"its largest I/O ({format_size(largest)}) is larger than the target "
-                            f"({format_size(target_bytes)})")
+                            f"({format_size(target_bytes)})", about="target")
     end = int((records.offset_bytes + records.size_bytes).max())
     if end <= target_bytes:
         if align_bytes is not None:
@@ -32,7 +37,7 @@ def map_offsets(records: TraceRecords, target_bytes: int, mapping: OffsetMapping
     if mapping is OffsetMapping.EXACT:
         raise ReplayRefused(f"the trace reaches {format_amount(end)} into its disk and the target holds "
                             f"{format_amount(target_bytes)}: choose wrap (offsets modulo the target) or scale (offsets "
-                            f"× {target_bytes / end:.3g}), or a larger target")
+                            f"× {target_bytes / end:.3g}), or a larger target", about="mapping")
     step = align_bytes or 1
     if mapping is OffsetMapping.WRAP:
         offsets = records.offset_bytes % target_bytes
@@ -61,4 +66,4 @@ def _check_aligned(records: TraceRecords, align_bytes: int) -> None:
     raise ReplayRefused(
         f"{int(bad.sum())} I/O{'s are' if int(bad.sum()) != 1 else ' is'} not aligned to the target's {align_bytes}-byte "
         f"block (first: {where} {int(records.line[first])}, offset {int(records.offset_bytes[first])}, "
-        f"{int(records.size_bytes[first])} bytes); direct I/O needs aligned I/O: replay buffered instead")
+        f"{int(records.size_bytes[first])} bytes); direct I/O needs aligned I/O: replay buffered instead", about="direct")

@@ -53,7 +53,7 @@ def plan_replay(records: TraceRecords, *, selection: TraceSelection, timing: Rep
     """The plan, or a :class:`ReplayRefused` / ``TraceError`` saying why the trace cannot be replayed so."""
     if timing is ReplayTiming.AS_RECORDED and not records.timed:
         raise ReplayRefused("the trace records no time (a version 2 iolog without 'wait' lines): replay it as fast as "
-                            "possible")
+                            "possible", about="timing")
     chosen = map_offsets(select(records, selection), target_bytes, mapping, align_bytes=align_bytes)
     lanes = max(1, min(queue_depth, len(chosen)))
     when = "at its time" if timing is ReplayTiming.AS_RECORDED else "as soon as the lane's last completes"

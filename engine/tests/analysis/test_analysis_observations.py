@@ -3,6 +3,7 @@
 from analysis_runs import make_run
 
 from ssdprof.analysis.observations import observe
+from ssdprof.model.results import RunResult
 
 
 def saturating_runs(depths: list[int], ceiling: float = 400_000, k: float = 4) -> list:
@@ -61,3 +62,29 @@ def test_network_bound_and_cpu_bound_runs_are_flagged() -> None:
 
 def test_unrelated_runs_give_no_observations() -> None:
     assert observe([make_run(qd=1), make_run(rw="write", bs=8192)]) == []
+
+
+def _depths(rates: dict[int, list[float]], latency_ns: dict[int, float]) -> list[RunResult]:
+    return [make_run(qd=qd, iops=iops, lat_ns=latency_ns[qd]) for qd, found in rates.items() for iops in found]
+
+
+def test_a_last_step_bought_with_seven_times_the_latency_is_near_the_ceiling_not_still_rising() -> None:
+    # the sweep: QD10 -> QD100 gave +20 % IOPS at 7x the latency
+    runs = _depths({1: [4_000], 10: [10_105], 100: [12_130]}, {1: 250e3, 10: 990e3, 100: 6.93e6})
+    (found,) = observe(runs)
+    assert found.code == "qd_knee" and "try deeper" not in found.message
+    assert "from 10 to 100 outstanding I/Os IOPS rose +20 % (10,105 → 12,130) while mean latency rose 7.0x" in found.message
+
+
+def test_a_rise_within_the_repeats_intervals_is_no_measured_rise() -> None:
+    runs = _depths({1: [4_000, 4_100], 10: [10_000, 12_400, 9_000], 100: [12_000, 10_500, 13_200]},
+                   {1: 250e3, 10: 1e6, 100: 1.3e6})
+    (found,) = observe(runs)
+    assert found.code == "qd_within_spread" and "no rise is measured" in found.message and "95 % CI, n = 3 and 3" in found.message
+
+
+def test_a_rise_that_pays_for_its_latency_is_still_rising_with_its_figures() -> None:
+    runs = _depths({1: [4_000], 4: [15_000], 16: [52_000]}, {1: 250e3, 4: 267e3, 16: 308e3})
+    (found,) = observe(runs)
+    assert found.code == "qd_still_rising" and "from 4 to 16 outstanding I/Os IOPS rose +247 %" in found.message
+    assert "try deeper queues" in found.message

@@ -96,7 +96,7 @@ def test_the_caveats_say_what_the_student_sweep_cannot_tell(
     }
     assert caveats["measurement_limit"].run_ids == [2, 3]  # the CPU was saturated there
     assert "Every point measured for 1 s" in caveats["short_runs"].message
-    assert "Every setting ran once (n = 1)" in caveats["one_repeat"].message
+    assert "8 of 9 settings ran once (n = 1)" in caveats["one_repeat"].message  # 4 KiB QD1 reads: 3 separate runs
     assert caveats["separate_measurements"].run_ids == [1, 8]
     assert "12 % apart" in caveats["separate_measurements"].message  # 18,632 vs 20,907 IOPS
     assert "disk vda on vm" in caveats["device_unknown"].message
@@ -210,3 +210,51 @@ def test_a_host_capped_outside_itself_is_a_caveat_of_its_own_not_the_measuring_m
     assert caveats["capped_outside"].run_ids == [5]
     assert "the path's, not the drive's" in caveats["capped_outside"].message and "25.1 MB/s" in caveats["capped_outside"].message
     assert 5 not in caveats["measurement_limit"].run_ids
+
+
+def _separate_runs(qd: int, rates: list[float], first_id: int) -> list[RunResult]:
+    """Runs of one setting measured separately (each its own sweep, as thirty separate sweeps are)."""
+    return [make_run(qd=qd, iops=iops, lat_ns=1e9 * qd / iops, run_id=first_id + i).model_copy(
+        update={"sweep_id": first_id + i}) for i, iops in enumerate(rates)]
+
+
+def test_a_change_within_the_runs_spread_is_said_to_be_no_measured_change(library: SpecLibrary) -> None:
+    # pool off: each setting's first run stands for it (10,000 → 12,000 IOPS reads as +20 %), but thirty
+    # runs of each overlap; the sentence says so with their intervals
+    shallow = _separate_runs(10, [10_000, 13_500, 9_000, 12_800, 11_000, 12_300], 100)
+    deep = _separate_runs(100, [12_000, 9_500, 13_000, 10_200, 11_900, 12_400], 200)
+    found = summary_of([*shallow, *deep], library)
+    (finding,) = [f for f in found.factors if f.factor == "queue_depth"]
+    assert "IOPS rose 20 % between the runs shown (10,000 → 12,000), within the run-to-run spread" in finding.sentence
+    assert "(n = 6) vs" in finding.sentence and "not a measured change" in finding.sentence
+    cell = found.table[0].read
+    assert cell is not None and cell.all_runs is not None and cell.all_runs.n == 6
+    assert "all 6 runs of the setting give" in cell.all_runs.sentence
+    separate = [c for c in found.caveats if c.code == "separate_measurements"]
+    assert separate and "6 runs:" in separate[0].message and "Pool runs of one setting" in separate[0].message
+    assert "one_repeat" not in {c.code for c in found.caveats}, "no setting ran once"
+
+
+def test_a_change_beyond_the_runs_spread_is_a_change(library: SpecLibrary) -> None:
+    shallow = _separate_runs(1, [10_000, 10_100, 9_900], 100)
+    deep = _separate_runs(32, [40_000, 40_500, 39_800], 200)
+    (finding,) = [f for f in summary_of([*shallow, *deep], library).factors if f.factor == "queue_depth"]
+    assert "IOPS rose 4.0× (10,000 → 40,000)" in finding.sentence and "spread" not in finding.sentence
+
+
+def test_a_factor_read_from_another_run_than_the_key_figures_names_both(student: dict[int, RunResult],
+                                                                          library: SpecLibrary) -> None:
+    found = summary_of(list(student.values()), library)
+    (depth,) = [f for f in found.factors if f.factor == "queue_depth"]
+    cell = next(r.read for r in found.table if r.label == "RND 4KiB QD1 T1")
+    assert cell is not None and cell.run_ids == [1]
+    assert (f"QD1 here is run 8 ({student[8].read.iops:,.0f} IOPS); the key figures show run 1 of the same "
+            f"setting ({student[1].read.iops:,.0f} IOPS") in depth.sentence
+
+
+def test_the_cpu_caveat_gives_every_runs_figure_not_the_first(library: SpecLibrary) -> None:
+    busy = [make_run(qd=qd, iops=1000.0 * qd, run_id=qd, cpu_busy_pct=pct).model_copy(update={"warnings": [
+        ValidityWarning(code="cpu_saturated", message=f"the CPU was {pct:.0f} % busy: the result may be CPU-bound")]})
+            for qd, pct in ((1, 90), (2, 93), (4, 92), (8, 96))]
+    (limit,) = [c for c in summary_of(busy, library).caveats if c.code == "measurement_limit"]
+    assert "the CPU was 90 to 96 % busy (run 1: 90 %, run 2: 93 %, run 4: 92 %, run 8: 96 %)" in limit.message

@@ -113,6 +113,15 @@ def test_a_real_fill_on_the_lab_nodes_throttled_disk_has_its_cliff_where_qemu_lo
     cache = found.verdict.cache_bytes
     assert cache is not None
     assert lowered["bytes_before"] * 0.99 <= cache <= lowered["bytes_after"] * 1.01
-    assert found.verdict.before_bw_bytes_per_s == pytest.approx(kept["high_bytes_per_s"], rel=0.01)
+    # each phase's speed is its bytes over its time, its ends at the drop placed within its second
+    cache_phase, after = found.phases
+    assert found.verdict.before_bw_bytes_per_s == cache_phase.bytes_written / cache_phase.duration_s
+    assert found.verdict.after_bw_bytes_per_s == after.bytes_written / after.duration_s
+    assert (cache_phase.start_bytes + cache_phase.bytes_written, cache_phase.end_s) == (cache, after.start_s)
     assert found.verdict.after_bw_bytes_per_s == pytest.approx(kept["low_bytes_per_s"], rel=0.01)
+    # these fills were kept before fio's first interval was: the cache phase's time holds the job's
+    # start, the part of its first second that wrote nothing at the limit's rate
+    start_s = 1 - kept["fill"][0]["bytes_written"] / kept["high_bytes_per_s"]
+    running = cache_phase.bytes_written / (cache_phase.duration_s - start_s)
+    assert running == pytest.approx(kept["high_bytes_per_s"], rel=0.01)
     assert [p.name for p in found.phases] == ["cache", "after the cache"]

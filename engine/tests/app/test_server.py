@@ -242,9 +242,30 @@ def test_serve_logs_a_closed_connection_as_one_info_line_never_a_traceback(disk_
     assert closed and all(line.startswith("ssdprof serve: INFO: 127.0.0.1:") for line in closed), log
 
 
-def test_the_app_starts_without_loading_the_statistics_and_chart_libraries() -> None:
-    """scipy and matplotlib take ~1.4 s to import; they load when a comparison or a report is asked for."""
+def test_the_server_listens_before_the_engine_loads() -> None:
+    """Its URL is printed once the socket is bound: the server's own modules load no engine, no model and none of
+    the statistics and chart libraries (the engine loads on a thread, app/background.py)."""
     code = ("import sys, ssdprof.app.server, ssdprof.cli.main; "
-            "print(sorted(m for m in ('scipy', 'matplotlib', 'reportlab') if m in sys.modules))")
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('pydantic', 'numpy', 'scipy', 'matplotlib', "
+            "'reportlab') or m.startswith(('ssdprof.app.rpc', 'ssdprof.app.service', 'ssdprof.model', 'ssdprof.store.db'))))")
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
     assert loaded == "[]"
+
+
+def test_serve_with_a_store_it_cannot_open_still_prints_its_url_and_says_why_on_each_call(disk_dir: Path) -> None:
+    folder = disk_dir / "a-folder.sqlite3"
+    folder.mkdir()
+    process = subprocess.Popen([sys.executable, "-m", "ssdprof", "serve", "--db", str(folder)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert process.stdout is not None
+    match = re.search(r"http://127\.0\.0\.1:(\d+)/\?token=(\S+)", process.stdout.readline())
+    assert match
+    connection = http.client.HTTPConnection("127.0.0.1", int(match.group(1)), timeout=30)
+    connection.request("POST", "/rpc", body=json.dumps({"jsonrpc": "2.0", "id": 1, "method": "engine.info", "params": {}}),
+                       headers={"Content-Type": "application/json", "X-Ssdprof-Token": match.group(2)})
+    answer = json.loads(connection.getresponse().read())
+    connection.close()
+    process.send_signal(signal.SIGTERM)
+    _, log = process.communicate(timeout=20)
+    assert answer["error"]["message"].startswith("the engine could not start: ")
+    assert "the engine could not start" in log

@@ -13,14 +13,16 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from conftest import FIO_DATA
 from pydantic import BaseModel
 
 from ssdprof.analysis.spec_folders import bundled_spec_dir
 from ssdprof.analysis.stats import mean_ci
 from ssdprof.app.rpc import EngineService, handle_message
-from ssdprof.model.histogram import percentile
+from ssdprof.model.histogram import merge, percentile
 from ssdprof.model.results import RunResult
 from ssdprof.model.sweep import SweepSpec
+from ssdprof.store.interchange import import_fio_output
 
 ROOT = Path(__file__).resolve().parents[3]
 SCRIPT = ROOT / "scripts" / "gen_chart_fixtures.py"
@@ -201,12 +203,31 @@ def test_bars_per_group_pool_a_groups_runs_of_one_setting_only_on_request(sweep:
 def test_the_percentile_curve_is_the_cumulative_share_of_the_bins(sweep: Sweep) -> None:
     full = next(r for r in sweep.runs if r.read.lat_bins_ns)
     curve = sweep.call("runs.percentiles", {"run_id": full.id})
-    assert curve["direction"] == "read" and curve["label"] == full.workload.label
-    shares = [p["percentile"] for p in curve["points"]]
+    reads = next(d["points"] for d in curve["by_direction"] if d["direction"] == "read")
+    assert curve["label"] == full.workload.label
+    shares = [p["percentile"] for p in reads]
     assert shares == sorted(shares) and shares[-1] == 100
     for pct in ("50", "99", "99.9"):  # fio's rule: the first bucket whose share reaches p
-        first = next(p["lat_ns"] for p in curve["points"] if p["percentile"] >= float(pct))
+        first = next(p["lat_ns"] for p in reads if p["percentile"] >= float(pct))
         assert first == percentile(full.read.lat_bins_ns, Fraction(pct))
+
+
+def test_a_run_of_one_direction_has_one_percentile_curve(tmp_path: Path) -> None:
+    service = EngineService(tmp_path / "results.sqlite3", lambda *_: None, default_dir=tmp_path)
+    run = service.store.add_run(import_fio_output(FIO_DATA / "fio-3.33_randread_qd1_io_uring_lat.jsonplus.json")[0])
+    curve = Sweep(service, [run]).call("runs.percentiles", {"run_id": run.id})
+    service.close()
+    assert curve["direction"] == "read" and curve["by_direction"] == []
+    assert next(p["lat_ns"] for p in curve["points"] if p["percentile"] >= 99) == run.read.lat_ns.p99
+
+
+def test_a_mixed_runs_percentile_curve_is_of_all_its_ios_with_each_direction_beside_it(sweep: Sweep) -> None:
+    mixed = next(r for r in sweep.runs if r.read.active and r.write.active)
+    curve = sweep.call("runs.percentiles", {"run_id": mixed.id})
+    assert curve["direction"] == "all I/Os" and [d["direction"] for d in curve["by_direction"]] == ["read", "write"]
+    first = next(p["lat_ns"] for p in curve["points"] if p["percentile"] >= 99)
+    assert first == mixed.mixed.lat_ns.p99 == percentile(merge([mixed.read.lat_bins_ns, mixed.write.lat_bins_ns]), 99)
+    assert mixed.read.lat_ns.p99 != mixed.mixed.lat_ns.p99 != mixed.write.lat_ns.p99
 
 
 def test_bandwidth_by_access_size_follows_the_iops_series_in_bytes_per_second(sweep: Sweep) -> None:

@@ -177,6 +177,37 @@ def test_scaling_fits_the_usl_and_names_the_network_when_it_binds(rpc: Rpc) -> N
     assert at_8["binding"] == "client network" and at_8["predicted"] == pytest.approx(2.5e9)
 
 
+def two_interfaces(nodes: tuple[int, ...] = (1,)) -> list[RunResult]:
+    """A size sweep on SATA and PCIe nodes, five repeats each: PCIe's bandwidth three times SATA's."""
+    return [make_run(rw="read", bs=bs, iops=bandwidth_at(bs) * (3 if interface == "PCIe" else 1) * f / bs,
+                     tags={"interface": interface, "nodes": str(n)})
+            for interface in ("SATA", "PCIe") for n in nodes for bs in SIZES for f in (0.97, 0.99, 1.0, 1.01, 1.03)]
+
+
+def test_predict_says_when_a_tag_splits_the_series_into_groups_that_differ_and_fits_them_apart(rpc: Rpc) -> None:
+    ids = rpc.add(two_interfaces())
+    mixed = rpc.call("analysis.predict", {"run_ids": ids, "metric": "bw_bytes_per_s"})
+    assert len(mixed["series"]) == 1 and mixed["split_by"] == ""
+    [split] = mixed["splits"]
+    assert (split["key"], split["groups"], split["settings"], split["differing"]) == ("tag interface", ["PCIe", "SATA"], 5, 5)
+    assert split["sentence"].startswith("interface splits these runs into groups that differ: SATA against PCIe differs at "
+                                        "5 of the 5 settings both measured (Welch's t-test at 95 %); typically SATA is 67 % lower")
+    apart = rpc.call("analysis.predict", {"run_ids": ids, "metric": "bw_bytes_per_s", "split_by": "tag interface"})
+    assert [s["label"] for s in apart["series"]] == ["read jobs=1 QD1 nodes=1 interface=SATA", "read jobs=1 QD1 nodes=1 interface=PCIe"]
+    assert apart["splits"] == [] and all(s["fit"]["r2"] > 0.99 for s in apart["series"])
+    assert mixed["series"][0]["fit"]["r2"] < 0.9
+
+
+def test_scaling_fits_each_group_of_a_split_apart_and_refuses_a_split_the_runs_lack(rpc: Rpc) -> None:
+    ids = rpc.add(two_interfaces(nodes=(1, 2, 3)))
+    mixed = rpc.call("analysis.scaling", {"run_ids": ids, "metric": "bw_bytes_per_s"})
+    assert [s["key"] for s in mixed["splits"]] == ["tag interface"]
+    apart = rpc.call("analysis.scaling", {"run_ids": ids, "metric": "bw_bytes_per_s", "split_by": "tag interface"})
+    assert len(apart["fits"]) == 2 * len(mixed["fits"]) and apart["fits"][0]["setting"].endswith(" interface=SATA")
+    field, message = rpc.problem("analysis.scaling", {"run_ids": ids, "split_by": "tag colour"})
+    assert field == "split_by" and "tag interface" in message
+
+
 def test_scaling_without_node_tags_says_how_to_tag(rpc: Rpc) -> None:
     field, message = rpc.problem("analysis.scaling", {"run_ids": rpc.add([make_run(), make_run(bs=8192)])})
     assert field == "run_ids" and "nodes=3" in message

@@ -48,6 +48,17 @@ def test_select_all_matching_returns_every_id_and_the_tag_keys(client: Client) -
     assert found["run_ids"] == ids and found["total"] == 120 and found["tag_keys"] == ["interface", "study"]
 
 
+def test_a_search_says_how_it_was_read_and_offers_the_tags_a_bare_word_names(client: Client) -> None:
+    store_study(client)
+    found = client.call("runs.select", {"filter": {"search": "study=ceph interface"}})
+    assert found["total"] == 0  # 'interface' is looked for as text: no target or device holds it
+    assert found["understood"] == ["tag study=ceph", "“interface” in a target, device model, engine or source"]
+    assert found["offers"] == [{"tag": "interface=PCIe", "runs": 6, "search": "study=ceph interface=PCIe"},
+                               {"tag": "interface=SATA", "runs": 6, "search": "study=ceph interface=SATA"}]
+    by_value = client.call("runs.select", {"filter": {"search": "SATA"}})
+    assert [o["search"] for o in by_value["offers"]] == ["interface=SATA"]
+
+
 def test_history_filters_by_user_and_machine(client: Client) -> None:
     store = client.service.store
     store.add_run(make_run().model_copy(update={"measured_by": "ana", "measured_on": "lab-1"}))
@@ -57,24 +68,51 @@ def test_history_filters_by_user_and_machine(client: Client) -> None:
     assert [r["measured_on"] for r in page["rows"]] == ["lab-2"]
 
 
-def test_groups_by_a_tag_are_the_engines_and_name_their_key(client: Client) -> None:
+def test_groups_by_a_tag_are_named_by_its_values_and_count_the_settings_shared(client: Client) -> None:
     ids = store_study(client)
     found = client.call("runs.groups", {"run_ids": ids, "key": "tag interface"})
-    assert found["key"] == "tag interface" and found["name"] == "interface"
-    assert [g["label"] for g in found["groups"]] == ["interface=PCIe", "interface=SATA"]
-    assert found["keys"] == ["tag interface", "tag study", "recorded interface", "recorded drive"]
-    fallback = client.call("runs.groups", {"run_ids": ids, "key": "tag nodes"})
-    assert fallback["key"] == "tag interface"  # a key these runs do not offer: the first they do
+    assert found["key"] == "tag interface" and found["name"] == "interface" and found["why"] == ""
+    assert [(g["label"], g["shared_settings"]) for g in found["groups"]] == [("PCIe", 2), ("SATA", 2)]
+    assert [(k["key"], k["name"]) for k in found["keys"]] == [
+        ("none", "no split"), ("tag interface", "interface"), ("tag study", "study"),
+        ("recorded interface", "recorded interface"), ("recorded drive", "recorded drive")]
 
 
-def test_groups_compare_by_welch_over_all_their_runs_without_invalid_params(client: Client) -> None:
+def test_without_a_key_the_engine_splits_by_the_tag_whose_groups_measured_the_same_settings(client: Client) -> None:
+    store = client.service.store
+    runs = [make_run(bs=bs, iops=1000.0 + bs / 1024, tags={"chunk": str(bs), "interface": interface})
+            for bs in (4096, 65536) for interface in ("SATA", "PCIe") for _ in range(2)]
+    ids = [store.add_run(run).id or 0 for run in runs]
+    found = client.call("runs.groups", {"run_ids": ids, "key": ""})
+    # chunk's groups each measured their own access size: nothing side by side; interface's share both
+    assert found["key"] == "tag interface"
+    assert found["why"] == "interface splits these runs into 2 groups that measured 2 setting(s) in common"
+    by_chunk = client.call("runs.groups", {"run_ids": ids, "key": "tag chunk"})
+    assert [(g["label"], g["shared_settings"]) for g in by_chunk["groups"]] == [("4096", 1), ("65536", 0)]
+    unknown = client.call("runs.groups", {"run_ids": ids, "key": "tag nodes"})
+    assert unknown["key"] == "tag interface"  # a key these runs do not offer: the engine's choice
+
+
+def test_runs_no_tag_splits_comparably_are_one_group(client: Client) -> None:
+    store = client.service.store
+    ids = [store.add_run(make_run(bs=bs, tags={"chunk": str(bs)})).id or 0 for bs in (4096, 65536)]
+    found = client.call("runs.groups", {"run_ids": ids, "key": ""})
+    assert found["key"] == "none" and found["name"] == "no split"
+    assert found["why"] == "no tag splits these runs into groups that measured the same settings"
+    assert [(g["label"], g["run_ids"]) for g in found["groups"]] == [("all runs", ids)]
+
+
+def test_groups_compare_by_welch_over_all_their_runs_naming_both(client: Client) -> None:
     ids = store_study(client, per_group=100)
     groups = client.call("runs.groups", {"run_ids": ids, "key": "tag interface"})["groups"]
     pcie, sata = (g["run_ids"] for g in groups)
-    verdict = client.call("runs.compare", {"a": sata, "b": pcie, "metric": "iops"})
+    verdict = client.call("runs.compare", {"a": sata, "b": pcie, "metric": "iops", "a_label": "SATA", "b_label": "PCIe"})
     assert [c["a"]["n"] for c in verdict["comparisons"]] == [100, 100] and verdict["comparisons"][0]["significant"]
+    assert verdict["comparisons"][0]["verdict"].startswith("PCIe is ") and " higher than SATA " in verdict["comparisons"][0]["verdict"]
+    assert verdict["summary"].startswith("PCIe against SATA at 2 setting(s): PCIe higher at 2, lower at 0; "
+                                         "significantly different at 2 (Welch's t-test at 95 %); median difference +")
     bars = client.call("runs.bars", {"groups": [{"label": g["label"], "run_ids": g["run_ids"]} for g in groups]})
-    assert [s["label"] for s in bars["series"]] == ["interface=PCIe", "interface=SATA"]
+    assert [s["label"] for s in bars["series"]] == ["PCIe", "SATA"]
 
 
 def test_a_group_of_a_whole_studys_size_is_valid_params() -> None:

@@ -187,3 +187,31 @@ def test_correlate_prints_a_matrix_per_node_count(fresh_store: Store, capsys: py
     assert groups[0]["values"][size][groups[0]["metrics"].index("iops")] == pytest.approx(-1.0)
     code, out = run_cli(fresh_store, capsys, "correlate", "--tag", "cluster=lab")
     assert "3 storage nodes (3 runs, spearman" in out and "log2_block_size" in out
+
+
+def test_compare_the_p99_of_mixed_runs_is_that_of_all_their_ios_in_words_and_json(fresh_store: Store,
+                                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    from conftest import FIO_DATA
+
+    from ssdprof.model.histogram import merge, percentile
+    from ssdprof.store.interchange import import_fio_output
+
+    run = import_fio_output(FIO_DATA / "fio-3.33_randrw_psync_lat.jsonplus.json")[0]
+    fresh_store.add_run(run.model_copy(update={"tags": {"side": "a"}}))
+    b = [fresh_store.add_run(run.model_copy(update={"tags": {"side": "b"}})) for _ in range(2)]
+    code, out = run_cli(fresh_store, capsys, "compare", "--tag", "side=a", "--with-tag", "side=b",
+                        "--metric", "lat_ns_p99", "--spec", "none", "--json")
+    verdict = CompareReport.model_validate_json(out).comparisons[0]
+    p99 = run.mixed.lat_ns.p99
+    assert code == 0 and p99 == percentile(merge([run.read.lat_bins_ns, run.write.lat_bins_ns]), 99)
+    assert verdict.a.mean == verdict.a_pooled == p99 / 1e3  # µs, as the means
+    assert p99 != max(run.read.lat_ns.p99 or 0, run.write.lat_ns.p99 or 0)
+    every = merge([r.read.lat_bins_ns for r in b] + [r.write.lat_bins_ns for r in b])
+    assert verdict.b_pooled == (percentile(every, 99) or 0) / 1e3
+    code, out = run_cli(fresh_store, capsys, "compare", "--tag", "side=a", "--with-tag", "side=b",
+                        "--metric", "lat_ns_p99", "--spec", "none")
+    assert f"p99 latency, all I/Os: A {p99 / 1e3:.1f} µs" in out
+    code, out = run_cli(fresh_store, capsys, "compare", "--tag", "side=b", "--metric", "lat_ns_p99", "--spec", "none",
+                        "--pool", "--json")
+    (group,) = CompareReport.model_validate_json(out).groups
+    assert group.pooled and group.n == 2 and group.half_width is None and group.mean == percentile(every, 99)

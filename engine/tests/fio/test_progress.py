@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import copy
 import math
+import subprocess
+from pathlib import Path
 from typing import Any
 
-from conftest import FIO_DATA
+from conftest import FIO_DATA, requires_fio
 
 from ssdprof.fio.output import split_documents
 from ssdprof.fio.progress import ProgressTracker
+from ssdprof.model.histogram import percentile, subtract
 from ssdprof.model.results import ProgressSample
 
 
@@ -82,3 +85,28 @@ def test_the_first_second_is_a_rate_over_fios_io_time_not_the_whole_second() -> 
     assert math.isclose(samples[0].read_iops, 17_336 / 0.897, rel_tol=1e-6)
     assert samples[1].interval_s is not None and math.isclose(samples[1].interval_s, 1.0, abs_tol=0.01)
     assert math.isclose(samples[1].read_iops, (34_429 - 17_336) / samples[1].interval_s, rel_tol=1e-6)
+
+
+@requires_fio
+def test_each_seconds_latency_of_a_mixed_run_is_of_all_its_ios_as_fio_itself_counts_them(tmp_path: Path) -> None:
+    # fio's unified_rw_reporting=both prints, beside read and write, its own "mixed": its bins over each
+    # interval are the reads' and writes' together, what a second's p99 of all I/Os is read from.
+    done = subprocess.run(
+        ["fio", "--name=mix", f"--filename={tmp_path / 'f'}", "--size=16M", "--rw=randrw", "--rwmixread=70",
+         "--bs=4k", "--iodepth=4", "--direct=1", "--runtime=3", "--time_based", "--lat_percentiles=1",
+         "--unified_rw_reporting=both", "--status-interval=1", "--output-format=json+"],
+        capture_output=True, text=True, check=True)
+    sequence, _ = split_documents(done.stdout)
+    tracker = ProgressTracker()
+    earlier: dict[int, int] = {}
+    checked = 0
+    for document in sequence:
+        mixed = {int(v): c for v, c in document["jobs"][0]["mixed"]["lat_ns"].get("bins", {}).items()}
+        for sample in tracker.update(document):
+            p99 = percentile(subtract(mixed, earlier), 99)
+            assert sample.lat_ns_p99 == p99 and sample.read_lat_ns_p99 is not None and sample.write_lat_ns_p99 is not None
+            assert min(sample.read_lat_ns_p99, sample.write_lat_ns_p99) <= p99 <= max(sample.read_lat_ns_p99,
+                                                                                     sample.write_lat_ns_p99)
+            checked += 1
+        earlier = mixed
+    assert checked >= 2

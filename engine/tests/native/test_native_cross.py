@@ -5,15 +5,18 @@ cases of test_native_program.py. The macOS builds are not run here (no macOS on 
 
 from __future__ import annotations
 
+import json
 import platform
 import shutil
+import subprocess
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from infra.native_builds import Wine
-from native.stamps import MIB, Launcher
+from native.stamps import MIB, Launcher, ProgramRun, check_counts
 
 from ssdprof.portable.native import binary_machine
 
@@ -47,3 +50,26 @@ def test_windows_bad_arguments_and_a_missing_file_are_refused_with_the_reason(wi
     assert missing.returncode == 3
     [refused] = missing.of("refused")
     assert refused["field"] == "target" and "cannot open" in refused["message"] and "Windows error 2" in refused["message"]
+
+
+def test_windows_the_engine_going_away_drains_the_queue_and_still_reports(windows: Launcher, folder: Path) -> None:
+    """Standard input closing (the engine gone) stops the Windows build as CTRL_BREAK does: nothing new issued,
+    every I/O in flight waited for, the result printed."""
+    path = folder / "stop.dat"
+    path.write_bytes(bytes(4 * MIB))
+    process = subprocess.Popen(windows.argv(path, "--size", str(4 * MIB), "--bs", "4096", "--iodepth", "16",
+                                            "--runtime", "60", "--ramp", "0", "--watch-stdin"),
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               env=windows.env)
+    assert process.stdin is not None and process.stdout is not None
+    try:
+        assert '"type":"start"' in process.stdout.readline()
+        time.sleep(1.5)
+        process.stdin.close()
+        process.wait(timeout=30)
+    finally:
+        process.kill()
+    run = ProgramRun(process.returncode, [json.loads(line) for line in process.stdout.read().splitlines()], "")
+    assert run.result["stopped"] == "stdin"
+    check_counts(run, 4096)
+    assert run.result["read"]["ios"] > 0

@@ -147,3 +147,34 @@ def test_an_offered_rate_is_met_by_poisson_arrivals(native_program: Path, folder
     check_counts(run, 4096)
     achieved = run.result["read"]["ios"] / (run.result["runtime_ns"] / 1e9)
     assert achieved == pytest.approx(1000, rel=0.15)  # ~2000 arrivals: a Poisson count's spread is ~2 %
+
+
+def _refuse_io_uring() -> None:
+    """preexec_fn: a seccomp filter that answers io_uring_setup with EPERM, as a container's profile does."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+
+    class Filter(ctypes.Structure):
+        _fields_ = [("code", ctypes.c_ushort), ("jt", ctypes.c_ubyte), ("jf", ctypes.c_ubyte), ("k", ctypes.c_uint)]
+
+    class Program(ctypes.Structure):
+        _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.POINTER(Filter))]
+
+    io_uring_setup, eperm = 425, 1  # the same number on x86-64 and arm64
+    rules = (Filter * 4)(Filter(0x20, 0, 0, 0), Filter(0x15, 0, 1, io_uring_setup),  # load nr; nr == io_uring_setup?
+                         Filter(0x06, 0, 0, 0x00050000 | eperm), Filter(0x06, 0, 0, 0x7FFF0000))  # ERRNO(EPERM); ALLOW
+    program = Program(4, rules)
+    if libc.prctl(38, 1, 0, 0, 0) or libc.prctl(22, 2, ctypes.byref(program), 0, 0):  # NO_NEW_PRIVS; SECCOMP filter
+        raise OSError(ctypes.get_errno(), "seccomp")
+
+
+def test_where_io_uring_is_refused_libaio_measures_and_the_refusal_is_named(native_program: Path, folder: Path) -> None:
+    path = zeroed_file(folder / "refused.dat", 4 * MIB)
+    done = subprocess.run([str(native_program), "--target", str(path), "--size", str(4 * MIB), "--bs", "4096",
+                           "--iodepth", "8", "--runtime", "0.3", "--ramp", "0"], capture_output=True, text=True, timeout=60,
+                          preexec_fn=_refuse_io_uring, check=False)
+    run = ProgramRun(done.returncode, [json.loads(line) for line in done.stdout.splitlines()], done.stderr)
+    check_counts(run, 4096)
+    assert run.start["engine"] == "libaio" and run.result["read"]["ios"] > 0
+    assert run.start["refusals"] == "io_uring refused: Operation not permitted (kernel.io_uring_disabled or a seccomp filter)"

@@ -24,8 +24,8 @@ pytestmark = pytest.mark.skipif(platform.system() != "Linux", reason="the Linux 
 MIB = 1 << 20
 
 
-def workload(scratch: Path, **fields: Any) -> Workload:
-    raw: dict[str, Any] = {"target": str(scratch), "size_bytes": 32 * MIB, "runtime_s": 1, "ramp_s": 0.3}
+def workload(folder: Path, **fields: Any) -> Workload:
+    raw: dict[str, Any] = {"target": str(folder), "size_bytes": 32 * MIB, "runtime_s": 1, "ramp_s": 0.3}
     raw.update(fields)
     return parse_workload(raw)
 

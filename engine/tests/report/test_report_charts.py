@@ -11,6 +11,7 @@ from scipy import stats
 from student_sweep import measured_again, student_runs
 
 from ssdprof.analysis.stats import mean_ci
+from ssdprof.model import histogram
 from ssdprof.model.histogram import percentile
 from ssdprof.model.results import RunResult
 from ssdprof.report import RunGroup, report_charts
@@ -28,10 +29,24 @@ def fio_run(name: str, **workload: object) -> RunResult:
 def test_repeats_are_summarised_by_the_one_students_t_interval() -> None:
     run = fio_run("fio-3.33_randread_qd1.jsonplus.json")
     runs = tuple(run.model_copy(update={"read": run.read.model_copy(update={"iops": v})}) for v in (10.0, 12.0, 14.0))
-    found = Summary("", "", runs).mean_ci("iops")
-    assert found == mean_ci([10.0, 12.0, 14.0])
-    assert found is not None and found.half_width == pytest.approx(stats.t.ppf(0.975, 2) * 2 / math.sqrt(3))
-    assert Summary("", "", runs[:1]).mean_ci("iops") == mean_ci([10.0])
+    found = Summary("", "", runs).figure("iops")
+    expected = mean_ci([10.0, 12.0, 14.0])
+    assert found is not None and (found.value, found.half_width, found.n) == (expected.mean, expected.half_width, 3)
+    assert found.half_width == pytest.approx(stats.t.ppf(0.975, 2) * 2 / math.sqrt(3))
+    one = Summary("", "", runs[:1]).figure("iops")
+    assert one is not None and (one.value, one.half_width, one.n) == (10.0, None, 1)
+
+
+def test_a_percentile_of_repeats_is_that_of_their_added_bins_not_a_mean_of_their_percentiles() -> None:
+    run = fio_run("fio-3.33_randread_qd1_io_uring_lat.jsonplus.json")
+    slow = run.model_copy(update={"read": run.read.model_copy(update={
+        "lat_bins_ns": {value * 10: count for value, count in run.read.lat_bins_ns.items()},
+        "lat_ns": run.read.lat_ns.model_copy(update={"p99": run.read.lat_ns.p99 * 10})})})
+    found = Summary("", "", (run, slow)).figure("lat_ns_p99")
+    merged = percentile(histogram.merge([run.read.lat_bins_ns, slow.read.lat_bins_ns]), Fraction(99))
+    assert found is not None and found.pooled and found.half_width is None and found.n == 2
+    assert found.value == merged
+    assert found.value != (run.read.lat_ns.p99 + slow.read.lat_ns.p99) / 2
 
 
 def test_the_percentile_line_reads_fios_own_percentiles_off_the_bins() -> None:

@@ -109,7 +109,7 @@ def _recovery(step: int, idle_s: float, fast_s: int) -> RecoveryRow:
         recovered_bytes=fast,
         recovered_pct=100 * fast / (40 * FAST),
         fast_bw_bytes_per_s=FAST,
-        bw_mean_bytes_per_s=samples[-1].bytes_written / 20,
+        bw_bytes_per_s=samples[-1].bytes_written / 20,
         samples=samples,
     )
 
@@ -173,11 +173,11 @@ def test_every_phase_is_a_row_and_is_named_on_the_chart(
             fmt_bytes(phase.start_bytes),
             fmt_bytes(phase.bytes_written),
             format_duration(phase.duration_s),
-            fmt_mb(phase.bw_mean_bytes_per_s),
+            fmt_mb(phase.bw_bytes_per_s),
         ]
         # poppler may join a narrow cell's words, so the row is compared without spaces
         assert "".join(cells).replace(" ", "") in text.replace(" ", ""), cells
-        band = f"{phase.name} {phase.bw_mean_bytes_per_s / 1e6:,.0f} MB/s"  # the chart's label
+        band = f"{phase.name} {phase.bw_bytes_per_s / 1e6:,.0f} MB/s"  # the chart's label
         assert band in drawn
     assert "Figure 1: The fill of sustained-write test 7." in text
 

@@ -15,6 +15,7 @@ import pwd
 import shutil
 import subprocess
 import tempfile
+import time
 from collections.abc import Sequence
 from contextlib import suppress
 from pathlib import Path
@@ -78,6 +79,27 @@ class PgServer:
     def url(self, database: str = "postgres", password: str | None = None) -> str:
         secret = f":{password}" if password else ""
         return f"postgresql://{self.user}{secret}@/{database}?host={self.socket}"
+
+    def add_password_user(self, name: str, password: str) -> None:
+        """A login that must give its password (SCRAM) on this server's socket; every other login
+        keeps the cluster's trust. Its own database, of its name, is made too."""
+        import psycopg
+
+        with psycopg.connect(self.url(), autocommit=True) as db:
+            db.execute(f"CREATE ROLE \"{name}\" LOGIN PASSWORD '{password}'")
+            db.execute(f'CREATE DATABASE "{name}" OWNER "{name}"')
+        hba = self.data / "pg_hba.conf"
+        hba.write_text(f"local all {name} scram-sha-256\n" + hba.read_text())
+        self._run(["pg_ctl", "-D", str(self.data), "reload"])
+        deadline = time.monotonic() + 20  # reload signals and returns; the postmaster rereads pg_hba.conf just after
+        while time.monotonic() < deadline:
+            try:
+                psycopg.connect(self.url(name).replace(f"{self.user}@", f"{name}@"), connect_timeout=5).close()
+            except psycopg.OperationalError as asked:
+                if "password" in str(asked):
+                    return
+            time.sleep(0.1)
+        raise RuntimeError(f"the server did not start asking {name} for a password")
 
     def create_database(self, name: str) -> str:
         import psycopg

@@ -4,8 +4,10 @@ mid-sweep, who measured each run, and credentials kept out of results, messages 
 from __future__ import annotations
 
 import logging
+import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -18,8 +20,10 @@ from ssdprof.model.sweep import SweepSpec
 from ssdprof.model.workload import Workload
 from ssdprof.store.backend import StoreUnavailable
 from ssdprof.store.db import MIGRATIONS, RunFilter, Store
+from ssdprof.store.documents import pack
+from ssdprof.store.errors import StoreUrlError
 from ssdprof.store.location import DatabaseUrl, location_of
-from ssdprof.store.pending import PendingPoints, pending_path
+from ssdprof.store.pending import PendingWrites, Write, pending_path
 
 WRITER = """
 import sys
@@ -93,7 +97,7 @@ def test_processes_opening_a_new_database_at_once_migrate_it_once(pg_url: Databa
 def test_a_server_that_goes_away_mid_sweep_loses_no_point(pg_server: PgServer, pg_url: DatabaseUrl,
                                                           caplog: pytest.LogCaptureFixture) -> None:
     store = Store(pg_url, retry_s=1.0)
-    spool = PendingPoints(pending_path(pg_url))
+    spool = PendingWrites(pending_path(pg_url))
     try:
         sweep = store.create_sweep(SweepSpec(name="lab sweep", points=[Workload(target="/data")], repeats=5))
         saved = [store.add_run(a_point(i, sweep)) for i in range(2)]
@@ -152,3 +156,90 @@ def test_a_location_is_a_file_or_a_postgresql_url_and_the_environment_names_the_
     assert location_of(str(tmp_path / "r.sqlite3")) == tmp_path / "r.sqlite3"
     monkeypatch.setenv("SSDPROF_DB", "postgresql://lab@db.lab/ssdprof")
     assert location_of(None, tmp_path / "default.sqlite3") == DatabaseUrl("postgresql://lab@db.lab/ssdprof")
+
+
+def test_every_write_a_run_makes_is_kept_in_order_while_the_server_is_away_and_sent_once(
+        pg_server: PgServer, pg_url: DatabaseUrl) -> None:
+    store = Store(pg_url, retry_s=0.5)
+    spool = PendingWrites(pending_path(pg_url))
+    try:
+        sweep = store.create_sweep(SweepSpec(name="lab sweep", points=[Workload(target="/data")], repeats=3))
+        store.add_written("file:/data", "/data", 1000)
+        pg_server.stop()
+        try:
+            store.add_written("file:/data", "/data", 500)  # waits 0.5 s, then kept
+            started = time.monotonic()
+            kept = store.add_run(a_point(1, sweep), point_index=0)
+            store.add_written("file:/data", "/data", 250)
+            store.set_sweep_status(sweep, "done")
+            assert time.monotonic() - started < 0.5  # once something is kept, later writes do not wait again
+            assert kept.id is None and [w.kind for w in spool.waiting()] == ["written", "run", "written", "sweep_status"]
+            assert store.kept() == (4, 1)
+        finally:
+            pg_server.start()
+        assert store.send_kept() == 4 and spool.waiting() == []
+        again = Write("written", {"identity": "file:/data", "description": "/data", "n_bytes": 250},
+                      uid=f"{'0' * 31}1")
+        store._apply(again)
+        store._apply(again)  # an answer lost with the connection: sent again, applied once
+        entry = store.ledger("file:/data")
+        assert entry is not None and entry.bytes_written == 1000 + 500 + 250 + 250
+        stored = store.sweep(sweep)
+        assert stored is not None and stored.status == "done" and stored.done == {(0, 0)}
+    finally:
+        store.close()
+
+
+def test_points_kept_by_an_earlier_version_are_sent_as_writes(pg_url: DatabaseUrl) -> None:
+    path = pending_path(pg_url)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    old = sqlite3.connect(path)
+    old.execute("CREATE TABLE pending (uid TEXT PRIMARY KEY, point_index INTEGER, document BLOB NOT NULL, "
+                "raw BLOB NOT NULL, kept_at TEXT NOT NULL)")
+    point = a_point(3)
+    old.execute("INSERT INTO pending VALUES ('u1', 0, ?, ?, '2026-01-01T00:00:00')",
+                (pack(point.model_dump_json()), pack(point.raw_output)))
+    old.commit()
+    old.close()
+    store = Store(pg_url)  # its start sends what was kept
+    try:
+        runs = store.summaries(RunFilter(limit=None))
+        assert [r.tags["point"] for r in runs] == ["3"] and PendingWrites(path).waiting() == []
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize(("url", "said"), [
+    ("postgresql://", "names no server and no database"),
+    ("postgresql:///ssdprof", "names no server"),
+    ("postgresql://lab@db.lab", "names no database"),
+    ("postgresql://lab@db.lab:70000/ssdprof", "the port '70000' is not a number from 1 to 65535"),
+    ("postgresql://lab:s3cret@db.lab/ssdprof?colour=blue", 'invalid URI query parameter: "colour"'),
+])
+def test_what_is_wrong_with_a_url_is_said_before_connecting(url: str, said: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("PGHOST", "PGHOSTADDR", "PGDATABASE", "PGSERVICE", "PGPORT"):
+        monkeypatch.delenv(name, raising=False)
+    with pytest.raises(StoreUrlError) as wrong:
+        Store(DatabaseUrl(url))
+    assert said in str(wrong.value) and "s3cret" not in str(wrong.value) and "\n" not in str(wrong.value)
+
+
+def test_a_socket_url_keeps_its_empty_server_when_shown() -> None:
+    assert str(DatabaseUrl("postgresql:///ssdprof?host=/run/postgresql")) == "postgresql:///ssdprof?host=/run/postgresql"
+    assert str(DatabaseUrl("postgresql://")) == "postgresql://"
+
+
+def test_a_kept_write_the_server_refuses_is_set_aside_and_does_not_block_later_starts(pg_url: DatabaseUrl) -> None:
+    spool = PendingWrites(pending_path(pg_url))
+    orphan = a_point(5, sweep_id=999)  # its sweep is not in the store (deleted meanwhile)
+    spool.keep(Write("run", {"point_index": 0}, document=pack(orphan.model_dump_json()), raw=pack(orphan.raw_output)))
+    spool.keep(Write("written", {"identity": "file:/data", "description": "/data", "n_bytes": 4096}))
+    store = Store(pg_url)
+    try:
+        entry = store.ledger("file:/data")
+        assert entry is not None and entry.bytes_written == 4096  # the write after the refused one was sent
+        assert spool.waiting() == [] and store.count_runs() == 0
+        refused = sqlite3.connect(spool.path).execute("SELECT kind, reason FROM refused").fetchall()
+        assert [kind for kind, _ in refused] == ["run"] and "sweep" in refused[0][1]
+    finally:
+        store.close()

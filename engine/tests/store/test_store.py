@@ -73,7 +73,9 @@ def test_a_sweep_remembers_which_points_finished(fresh_store: Store) -> None:
     fresh_store.add_run(a_run(sweep_id=sweep_id, repeat=1), point_index=0)
     stored = fresh_store.sweep(sweep_id)
     assert stored is not None and stored.done == {(0, 1)} and stored.spec == spec
-    assert fresh_store.last_unfinished_sweep() is not None
+    assert stored.standing == "running" and fresh_store.last_unfinished_sweep() is None  # held by this store
+    fresh_store.set_sweep_status(sweep_id, "stopped")
+    assert fresh_store.last_unfinished_sweep() == fresh_store.sweep(sweep_id)
 
 
 def _as_stored_before_total_latency(run: RunResult) -> str:

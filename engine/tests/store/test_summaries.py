@@ -129,3 +129,37 @@ def test_pages_selection_and_people_read_the_summaries(migrated: Store) -> None:
     assert migrated.people() == (["ana"], ["lab-7"])
     assert migrated.run_ids(RunFilter(measured_by="ana", measured_on="lab-7")) == [28]
 
+
+
+def _mixed_and_reads(store: Store) -> tuple[RunResult, RunResult]:
+    from conftest import FIO_DATA
+
+    from ssdprof.store.interchange import import_fio_output
+
+    return (store.add_run(import_fio_output(FIO_DATA / "fio-3.33_randrw_psync_lat.jsonplus.json")[0]),
+            store.add_run(import_fio_output(FIO_DATA / "fio-3.33_randread_qd1_io_uring_lat.jsonplus.json")[0]))
+
+
+def test_a_mixed_runs_summary_keeps_all_its_ios_and_a_one_direction_run_is_its_own(fresh_store: Store) -> None:
+    both, reads = _mixed_and_reads(fresh_store)
+    found = {s.id: s for s in fresh_store.summaries(RunFilter(limit=None))}
+    assert found[both.id].mixed == direction(both.mixed) and found[both.id].mixed.lat_ns.p99 == both.mixed.lat_ns.p99
+    assert found[reads.id].mixed is found[reads.id].read
+    rows = fresh_store._db.execute("SELECT run_id FROM run_figures WHERE direction = 'mixed'").fetchall()
+    assert [tuple(r) for r in rows] == [(both.id,)], "a row of all I/Os only where a run read and wrote"
+
+
+def test_a_mixed_run_stored_before_all_its_ios_were_kept_is_summarised_again_when_read(fresh_store: Store) -> None:
+    both, _ = _mixed_and_reads(fresh_store)
+    fresh_store._db.execute("DELETE FROM run_figures WHERE direction = 'mixed'")
+    fresh_store._kept.clear()
+    found = {s.id: s for s in fresh_store.summaries(RunFilter(limit=None))}
+    assert found[both.id].mixed.lat_ns.p99 == both.mixed.lat_ns.p99 is not None
+    assert fresh_store._db.execute("SELECT COUNT(*) FROM run_figures WHERE direction = 'mixed'").fetchone()[0] == 1
+
+
+def test_a_runs_latency_bins_are_read_from_its_document(fresh_store: Store) -> None:
+    both, reads = _mixed_and_reads(fresh_store)
+    found = fresh_store.latency_bins([both.id or 0, reads.id or 0])
+    assert found[both.id or 0] == (both.read.lat_bins_ns, both.write.lat_bins_ns)
+    assert found[reads.id or 0] == (reads.read.lat_bins_ns, {})

@@ -30,7 +30,7 @@ __all__ = [
     "ObserveParams", "ObserveResult", "PredictParams",
     "PredictResult", "PredictionInfo", "ScaleUpParams", "ScalingFit", "ScalingParams", "ScalingProjection",
     "ScalingResult",
-    "SeriesFit", "SpecDeleteParams", "SpecSaveParams", "SpecSaveResult",
+    "SeriesFit", "SpecDeleteParams", "SpecSaveParams", "SpecSaveResult", "SplitInfo",
 ]
 
 
@@ -55,6 +55,9 @@ class PredictParams(Params):
         "best predicts each setting left out is kept; never one through every setting"))
     confidence: float = Field(default=0.95, gt=0.5, lt=1)
     check_run_id: int | None = Field(default=None, description="judge this run against the model of the others")
+    split_by: str = Field(default="", max_length=210, description=(
+        "fit each group of this split apart: 'tag KEY' (e.g. 'tag interface') or a recorded fact ('recorded drive'); "
+        "'' fits across every split (and says which ones differ)"))
 
     @field_validator("at", mode="before")
     @classmethod
@@ -133,10 +136,25 @@ class SeriesFit(Result):
     check: CheckInfo | None
 
 
+class SplitInfo(Result):
+    """A split (a tag or recorded fact) whose groups differ at one setting: fitted together, a series mixes them."""
+
+    key: str = Field(description="as split_by takes it: 'tag interface'")
+    name: str = Field(description="in words: 'interface'")
+    groups: list[str] = Field(description="the groups' values, e.g. ['PCIe', 'SATA']")
+    settings: int = Field(description="settings measured by at least two of the groups")
+    differing: int = Field(description="of those, where a group differs from the first (Welch's t-test)")
+    sentence: str = Field(description="the verdict in words, naming the groups")
+
+
 class PredictResult(Result):
     metric: str
     vary: str
     series: list[SeriesFit]
+    split_by: str = Field(default="", description="the split each group of which was fitted apart ('' none)")
+    split_name: str = Field(default="", description="that split in words: 'interface'")
+    splits: list[SplitInfo] = Field(default_factory=list, description=(
+        "splits whose groups differ, beyond the one fitted apart: offered to fit apart"))
 
 
 # ------------------------------------------------------------------------------------ scaling
@@ -151,6 +169,9 @@ class ScalingParams(Params):
                                            description="each client's network link, Gb/s (default: the hosts' recorded link limits)")
     node_link_gbps: float | None = Field(default=None, gt=0, le=10_000, description="each storage node's link, Gb/s")
     clients: int | None = Field(default=None, ge=1, le=10_000, description="clients for the network cap (default: hosts per run)")
+    split_by: str = Field(default="", max_length=210, description=(
+        "fit each group of this split apart: 'tag KEY' (e.g. 'tag interface') or a recorded fact ('recorded drive'); "
+        "'' fits across every split (and says which ones differ)"))
 
 
 class ScalingProjection(Result):
@@ -181,6 +202,10 @@ class ScalingResult(Result):
     metric: str
     by: str
     fits: list[ScalingFit]
+    split_by: str = Field(default="", description="the split each group of which was fitted apart ('' none)")
+    split_name: str = Field(default="", description="that split in words: 'interface'")
+    splits: list[SplitInfo] = Field(default_factory=list, description=(
+        "splits whose groups differ, beyond the one fitted apart: offered to fit apart"))
 
 
 # -------------------------------------------------------------------------------- correlation
@@ -211,7 +236,8 @@ class ObserveParams(Params):
 
 
 class ObservationInfo(Result):
-    code: str = Field(description="qd_knee, qd_still_rising, read_write_gap, random_sequential_gap, above_interface_limit, "
+    code: str = Field(description="qd_knee, qd_still_rising, qd_within_spread, read_write_gap, random_sequential_gap, "
+                                  "above_interface_limit, "
                                   "network_bound, cpu_bound or shared_limit")
     severity: Literal["info", "warning"]
     message: str

@@ -21,6 +21,7 @@ ERROR_CODES: dict[str, int] = {
     "internal_error": -32603,
     "not_found": -32001,
     "busy": -32002,
+    "store_error": -32003,  # the results store refused or did not answer (its one line says which, and what to do)
     # Raised by the desktop shell and the renderer's transports, never by the engine: each names one failure.
     "file_not_written": -32093,
     "engine_gone": -32094,

@@ -8,8 +8,9 @@ from pydantic import Field
 from ssdprof.app.contract.base import Params, Result
 from ssdprof.model.status import RunStatus
 
-__all__ = ["MAX_RUN_IDS", "PeopleResult", "RunGroupInfo", "RunRow", "RunsGroupsParams", "RunsGroupsResult",
-           "RunsPageParams", "RunsPageResult", "RunsQuery", "RunsSelectParams", "RunsSelectResult"]
+__all__ = ["MAX_RUN_IDS", "GroupingKey", "PeopleResult", "RunGroupInfo", "RunRow", "RunsGroupsParams", "RunsGroupsResult",
+           "RunsPageParams", "RunsPageResult", "RunsQuery", "RunsSelectParams", "RunsSelectResult",
+           "SearchOffer"]
 
 MAX_RUN_IDS = 100_000
 """The most run ids one call names: a whole study (8,640 runs) many times over."""
@@ -65,28 +66,50 @@ class RunsSelectParams(Params):
     filter: RunsQuery = Field(default_factory=RunsQuery)
 
 
+class SearchOffer(Result):
+    """A tag offered for a word of a search that names one (a key, or a value), as the search to use."""
+
+    tag: str = Field(description="key=value, e.g. 'interface=SATA'")
+    runs: int = Field(description="how many stored runs carry it")
+    search: str = Field(description="the search with the word replaced by the tag")
+
+
 class RunsSelectResult(Result):
     run_ids: list[int] = Field(description="every matching run, oldest first: no limit")
     total: int
     tag_keys: list[str] = Field(description="the tag keys these runs carry, sorted")
+    understood: list[str] = Field(default_factory=list, description=(
+        "how the search was read, a part each: 'tag study=ceph', '“interface” in a target, device model, engine or source'"))
+    offers: list[SearchOffer] = Field(default_factory=list, description=(
+        "for each word of the search that is a tag's key or value: the tags it may have meant"))
 
 
 class RunsGroupsParams(Params):
     run_ids: list[int] = Field(max_length=MAX_RUN_IDS)
     key: str = Field(default="", max_length=210, description=(
-        "'tag KEY' (e.g. 'tag interface'), 'recorded interface' or 'recorded drive'; '' for the first key offered"))
+        "'tag KEY' (e.g. 'tag interface'), 'recorded interface', 'recorded drive' or 'none' (every run in one group); "
+        "'' for the engine's choice: the split whose groups measured the most settings in common, else none"))
+
+
+class GroupingKey(Result):
+    key: str = Field(description="as runs.groups takes it: 'tag interface', 'recorded drive', 'none'")
+    name: str = Field(description="in words: 'interface', 'recorded drive', 'no split'")
 
 
 class RunGroupInfo(Result):
-    label: str = Field(description="e.g. 'interface=SATA', 'no interface tag', 'NVMe'")
+    label: str = Field(description="the group's value: 'SATA', '3', 'no interface tag', 'NVMe', 'all runs'")
     run_ids: list[int]
+    shared_settings: int = Field(description=(
+        "settings this group measured that the first group measured too (the first group: its own settings), "
+        "by the rule Welch's comparison of groups uses"))
 
 
 class RunsGroupsResult(Result):
-    key: str = Field(description="the key the runs were grouped by (the one asked for, else the first offered)")
-    name: str = Field(description="the key in words, for titles: 'interface', 'recorded drive'")
-    keys: list[str] = Field(description="every key the runs can be grouped by: their tags, then recorded facts")
-    groups: list[RunGroupInfo] = Field(description="sorted by label")
+    key: str = Field(description="the key the runs were split by (the one asked for, else the engine's choice)")
+    name: str = Field(description="the key in words, for titles: 'interface', 'recorded drive', 'no split'")
+    keys: list[GroupingKey] = Field(description="every key the runs can be split by: none, their tags, then recorded facts")
+    groups: list[RunGroupInfo] = Field(description="in the order of their values (numbers in order)")
+    why: str = Field(default="", description="why the engine chose this key, when it chose")
 
 
 class PeopleResult(Result):

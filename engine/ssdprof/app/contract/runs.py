@@ -13,7 +13,7 @@ from ssdprof.model.events import Count
 from ssdprof.model.presets import PRESETS
 from ssdprof.model.problems import Choice
 from ssdprof.model.results import RunResult
-from ssdprof.model.status import SweepState
+from ssdprof.model.status import SweepKind, SweepStanding, SweepState
 from ssdprof.model.sweep import preset
 from ssdprof.model.workload import FieldProblem, Pattern, Workload
 from ssdprof.target.devices import BlockDevice
@@ -125,7 +125,8 @@ class SweepEstimate(Result):
 
 
 class ResumeParams(Params):
-    sweep_id: int | None = Field(default=None, description="default: the last interrupted sweep")
+    sweep_id: int | None = Field(default=None, description="default: the caller's own last interrupted sweep; "
+                                 "another person's only by its id, and never one running now")
 
 
 class CancelResult(Result):
@@ -147,6 +148,15 @@ class SweepInfo(Result):
     name: str
     status: SweepState
     runs: int
+    kind: SweepKind = "sweep"
+    standing: SweepStanding = Field(
+        default="done", description="running (a live process holds it), interrupted (its process died or a host was "
+        "lost: it can be resumed), or how it ended")
+    owner: str = Field(default="", description="who last ran it (login name); '' for sweeps stored before owners were kept")
+    owner_host: str = Field(default="", description="the machine it last ran on")
+    owner_pid: int = Field(default=0, description="the process that ran it there")
+    since: str = Field(default="", description="when that process took it (ISO, the database's clock)")
+    renewed_at: str = Field(default="", description="when that process last renewed its lease")
 
 
 class SweepsResult(Result):
@@ -156,8 +166,8 @@ class SweepsResult(Result):
         description="the newest sweep that ended done or cancelled with runs kept: what Results opens")
     interrupted: SweepInfo | None = Field(
         default=None,
-        description="the newest sweep the engine stopped in the middle of (it died, or a host was "
-        "lost): what sweep.resume continues unasked; null when nothing was interrupted")
+        description="the caller's own newest interrupted sweep (its process died, or a host was lost): what "
+        "sweep.resume continues unasked; null when none of the caller's was interrupted")
 
 
 class RunsListParams(Params):

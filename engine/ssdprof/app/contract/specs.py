@@ -87,6 +87,8 @@ class RunsCompareParams(Params):
     b: list[int] = Field(min_length=1, max_length=MAX_RUN_IDS, description="run ids of group B")
     metric: Literal["iops", "bw_bytes_per_s", "lat_ns_mean", "lat_ns_p50", "lat_ns_p99", "lat_ns_p99_9"] = "iops"
     confidence: float = Field(default=0.95, gt=0.5, lt=1)
+    a_label: str = Field(default="A", min_length=1, max_length=200, description="group A's name in the verdicts, e.g. 'SATA'")
+    b_label: str = Field(default="B", min_length=1, max_length=200, description="group B's name in the verdicts, e.g. 'PCIe'")
 
 
 class MeanInterval(Result):
@@ -100,13 +102,21 @@ class MeanInterval(Result):
         return cls(n=ci.n, mean=ci.mean, stddev=ci.stddev, half_width=ci.half_width)
 
 
+_POOLED = ("of a latency percentile (lat_ns_p50, lat_ns_p99, lat_ns_p99_9: all I/Os, reads and writes "
+           "together), in the unit of the means: the percentile of all the group's runs' I/Os, from their "
+           "added histogram bins; null for other metrics, or where a run's bins are not known")
+
+
 class GroupVerdict(Result):
     setting: str
     same_setting: bool
     a_run_ids: list[int]
     b_run_ids: list[int]
-    a: MeanInterval
+    a: MeanInterval = Field(description="A's runs' values: mean ± CI (of a percentile: the mean of the runs' "
+                                        "own, what Welch's test compares)")
     b: MeanInterval
+    a_pooled: float | None = Field(default=None, description=_POOLED)
+    b_pooled: float | None = Field(default=None, description=_POOLED)
     diff_pct: float | None = Field(description="mean(B) - mean(A), relative to mean(A)")
     p_value: float | None = Field(description="Welch's t-test, two-sided; null without 2 repeats a side")
     significant: bool
@@ -121,6 +131,7 @@ class GroupVerdict(Result):
                    a_run_ids=[i for i in c.a_run_ids if i is not None],
                    b_run_ids=[i for i in c.b_run_ids if i is not None],
                    a=MeanInterval.of(r.a), b=MeanInterval.of(r.b), diff_pct=r.diff_pct,
+                   a_pooled=c.pooled[0] if c.pooled else None, b_pooled=c.pooled[1] if c.pooled else None,
                    p_value=r.p_value, significant=r.significant, verdict=r.verdict,
                    drive_state_note=c.drive_state_note)
 
@@ -130,15 +141,20 @@ class RunsCompareResult(Result):
     unit: str = Field(description="of the means: IOPS, MB/s (10^6 bytes/s) or µs")
     comparisons: list[GroupVerdict]
     latency_note: str = Field(default="", description="set when A's and B's latencies are of different kinds")
+    summary: str = Field(default="", description=(
+        "the comparisons in one sentence naming both groups: how many settings, where B is higher, where significant"))
 
 
 class RepeatGroup(Result):
     """Runs of one setting as one figure: a sweep's repeats, one run, or runs pooled on request."""
 
     n: int
-    mean: float
+    mean: float = Field(description="the runs' mean; of a latency percentile of several runs, the "
+                                    "percentile of all their I/Os from their added bins (pooled)")
     stddev: float | None
-    half_width: float | None = Field(description="half the confidence interval; null when n < 2")
+    half_width: float | None = Field(description="half the confidence interval; null when n < 2 and for "
+                                                 "a pooled percentile")
+    pooled: bool = Field(default=False, description="mean is a percentile of all the runs' I/Os together")
     setting: str
     hosts: list[str]
     nodes: int | None
@@ -150,7 +166,7 @@ class RepeatGroup(Result):
     @classmethod
     def of(cls, g: GroupSummary) -> RepeatGroup:
         ci = g.ci
-        return cls(n=ci.n, mean=ci.mean, stddev=ci.stddev, half_width=ci.half_width,
+        return cls(n=ci.n, mean=ci.mean, stddev=ci.stddev, half_width=ci.half_width, pooled=ci.pooled,
                    setting=g.label, hosts=list(g.hosts), nodes=g.nodes,
                    run_ids=[i for i in g.run_ids if i is not None], source=g.source,
                    low=ci.low, high=ci.high)

@@ -66,23 +66,18 @@ class CurveKind(TestKind[SweepPlan]):
 
 
 def resumed_sweep(ctx: Context, sweep_id: int | None, kind: str) -> SweepPlan:
-    """A curve's or a search's stored sweep to continue: by its id, else its kind's newest unfinished one."""
+    """A curve's or a search's stored sweep to continue: by its id, else the caller's own newest of
+    its kind that did not end done and runs nowhere now (KeyError saying why none)."""
     if sweep_id is None:
-        last = last_unfinished(ctx, kind)
-        if last is None:
-            raise KeyError(f"no unfinished {kind} to resume")
-        sweep_id = last
+        sweep_id = last_unfinished(ctx, kind)
     spec, _, _ = stored(ctx.store, sweep_id, kind)
     return SweepPlan(spec, sweep_id)
 
 
-def last_unfinished(ctx: Context, kind: str) -> int | None:
-    """The newest curve (``kind`` "curve") or search ("slo") that did not end done."""
-    for row in ctx.store.list_sweeps():
-        sweep = ctx.store.sweep(row.id)
-        if sweep is not None and sweep.status != "done" and (sweep.spec.curve if kind == "curve" else sweep.spec.slo):
-            return sweep.id
-    return None
+def last_unfinished(ctx: Context, kind: str) -> int:
+    """The caller's own newest curve (``kind`` "curve") or search ("slo") that did not end done."""
+    return ctx.store.resumable("sweep", ended=("stopped", "cancelled", "failed"),
+                               accept=lambda sweep: bool(sweep.spec.curve if kind == "curve" else sweep.spec.slo)).id
 
 
 CURVE = register(CurveKind())

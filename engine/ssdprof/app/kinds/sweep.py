@@ -23,7 +23,7 @@ from ssdprof.app.kinds import register
 from ssdprof.app.kinds.kind import Context, Emit, JobFace, JobKind, Methods
 from ssdprof.app.planner import SweepRequest, plan_sweep, preflight
 from ssdprof.app.runner import Runner, SweepOutcome
-from ssdprof.model.events import PointFinished, PointStarted, SweepFinished, SweepStarted, interrupted
+from ssdprof.model.events import PointFinished, PointStarted, SweepFinished, SweepStarted
 from ssdprof.model.sweep import SweepSpec, cool_down_words, estimate_s
 from ssdprof.remote.ceph import RbdTarget
 from ssdprof.target.plan import TargetPlan, device_region, plan_target, widest
@@ -76,17 +76,11 @@ class SweepKind(JobKind[SweepPlan, SweepOutcome, SweepStatus]):
                              cool_down=cool_down_words(spec))
 
     def resume(self, params: ResumeParams, ctx: Context) -> SweepPlan:
-        """A sweep by its id (an interrupted or a cancelled one), else the last interrupted one."""
-        sweep_id = params.sweep_id
-        if sweep_id is None:
-            last = _stored(ctx, None)[1]
-            if last is None:
-                raise KeyError("no interrupted sweep to resume: every stored sweep ended (done, "
-                               "cancelled or failed); continue a cancelled one by its id")
-            sweep_id = last.id
-        stored = ctx.store.sweep(sweep_id)
+        """A sweep by its id (an interrupted or a cancelled one, anyone's not running now), else the
+        caller's own last interrupted one (KeyError saying why none, and whose could be named)."""
+        stored = ctx.store.sweep(params.sweep_id) if params.sweep_id is not None else ctx.store.resumable("sweep")
         if stored is None:
-            raise KeyError(f"sweep {sweep_id} does not exist")
+            raise KeyError(f"sweep {params.sweep_id} does not exist")
         return SweepPlan(stored.spec, stored.id)
 
     def run(self, plan: SweepPlan, ctx: Context, emit: Emit, cancel: threading.Event) -> SweepOutcome:
@@ -115,18 +109,16 @@ class SweepKind(JobKind[SweepPlan, SweepOutcome, SweepStatus]):
 
 
 def _stored(ctx: Context, running_id: int | None) -> tuple[list[SweepInfo], SweepInfo | None, SweepInfo | None]:
-    """Every stored sweep, newest first; the newest interrupted one (resumed unasked), and the
-    newest that ended done or cancelled with runs kept (what Results opens). PTS tests and
-    sustained writes resume in their own views."""
-    store = ctx.store
-    sweeps = [SweepInfo(**asdict(s)) for s in store.list_sweeps()]
-
-    def plain(info: SweepInfo) -> bool:
-        stored = store.sweep(info.id)
-        return stored is not None and stored.kind == "sweep"
-
-    stopped = (s for s in sweeps if interrupted(s.status, running_now=s.id == running_id) and plain(s))
-    ended = (s for s in sweeps if s.status in ("done", "cancelled") and s.runs > 0 and plain(s))
+    """Every stored sweep, newest first, with who holds it and whether it runs; the caller's own
+    newest interrupted one (resumed unasked), and the newest that ended done or cancelled with runs
+    kept (what Results opens). PTS tests and sustained writes resume in their own views."""
+    sweeps = [SweepInfo(**asdict(s)) for s in ctx.store.list_sweeps()]
+    try:
+        mine = ctx.store.resumable("sweep").id
+    except KeyError:
+        mine = None
+    stopped = (s for s in sweeps if s.id == mine and s.id != running_id)
+    ended = (s for s in sweeps if s.status in ("done", "cancelled") and s.runs > 0 and s.kind == "sweep")
     return sweeps, next(stopped, None), next(ended, None)
 
 

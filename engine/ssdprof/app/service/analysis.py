@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from ssdprof.analysis.pooled import StoredBins
 from ssdprof.analysis.repeats import pools
 from ssdprof.analysis.spec_choice import drive_environment
 from ssdprof.analysis.spec_comparison import best_comparisons, compare_repeats
@@ -90,16 +91,18 @@ class Analysis:
     @handles("runs.compare")
     def runs_compare(self, params: RunsCompareParams) -> RunsCompareResult:
         from ssdprof.analysis.metrics import latency_kind_note, metric_name
-        from ssdprof.analysis.stats import compare_groups
+        from ssdprof.analysis.stats import compare_groups, comparison_summary
 
         a, b = self.summaries(params.a), self.summaries(params.b)
         shown = metric_name(params.metric)
         scale, unit = shown.scale, shown.unit
-        found = compare_groups(a, b, params.metric, confidence=params.confidence, scale=scale, unit=unit)
+        labels = (params.a_label, params.b_label)
+        found = compare_groups(a, b, params.metric, confidence=params.confidence, scale=scale, unit=unit, labels=labels,
+                               bins_of=StoredBins(self.store.latency_bins, [*params.a, *params.b]))
         if not found:
-            raise WorkloadError.single("b", "-", "no setting was measured in both groups; compare like with like")
+            raise WorkloadError.single("b", "-", f"{comparison_summary(found, labels)}; compare like with like")
         return RunsCompareResult(metric=params.metric, unit=unit, comparisons=[GroupVerdict.of(c) for c in found],
-                                 latency_note=latency_kind_note(a, b))
+                                 latency_note=latency_kind_note(a, b), summary=comparison_summary(found, labels))
 
     @handles("report.pdf")
     def report_pdf(self, params: ReportParams) -> ReportResult:

@@ -1,11 +1,13 @@
 """The charts' numbers for the GUI: the same series the PDF draws (``report/series.py``), computed here and
 drawn by the renderer as they arrive, so no statistic is worked out twice. Series and bars read the
-runs' summaries (the store's figures); a run's latency distribution reads its document's bins."""
+runs' summaries (the store's figures); a run's latency distribution, and a percentile of several runs
+(their added bins), read the documents' bins."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from ssdprof.analysis.pooled import Bins, StoredBins
 from ssdprof.analysis.spec_library import SpecLibrary
 from ssdprof.app.contract.runs import BarsParams, ChartsParams, RunIdParams
 from ssdprof.app.service.registry import handles
@@ -19,20 +21,24 @@ __all__ = ["Charts"]
 
 class Charts:
     def __init__(self, summaries: Callable[[Sequence[int]], list[RunSummary]],
-                 runs: Callable[[Sequence[int]], list[RunResult]], library: Callable[[], SpecLibrary]):
+                 runs: Callable[[Sequence[int]], list[RunResult]], library: Callable[[], SpecLibrary],
+                 bins: Callable[[Sequence[int]], dict[int, Bins]]):
         self.summaries = summaries
         self.runs = runs
         self.library = library
+        self.bins = bins
 
     @handles("runs.charts")
     def charts(self, params: ChartsParams) -> ChartSet:
         spec = self.library().get(params.spec_id) if params.spec_id else None
+        bins = StoredBins(self.bins, [*params.run_ids, *params.compare_with])
         return chart_set(self.summaries(params.run_ids), self.summaries(params.compare_with), spec,
-                         params.pool_same_setting)
+                         params.pool_same_setting, bins)
 
     @handles("runs.bars")
     def bars(self, params: BarsParams) -> BarChart:
-        groups = [RunGroup(g.label, tuple(self.summaries(g.run_ids)), params.pool_same_setting)
+        bins = StoredBins(self.bins, [i for g in params.groups for i in g.run_ids])
+        groups = [RunGroup(g.label, tuple(self.summaries(g.run_ids)), params.pool_same_setting, bins)
                   for g in params.groups]
         return bar_chart(groups, params.metric)
 

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ValidationError
 from ssdprof import __version__
 from ssdprof.analysis.spec_folders import bundled_spec_dir, default_user_spec_dir
 from ssdprof.app.contract.base import Params
+from ssdprof.app.contract.json_types import booleans_read_as_numbers
 from ssdprof.app.contract.methods import METHODS
 from ssdprof.app.contract.runs import (
     DevicesResult,
@@ -43,12 +44,14 @@ from ssdprof.app.service.run_queries import RunQueries
 from ssdprof.app.service.runs import Runs
 from ssdprof.app.service.scale_up import ScaleUp
 from ssdprof.app.service.summary import Summaries
+from ssdprof.app.service.trace import Traces
 from ssdprof.fio.runner import detect_fio
 from ssdprof.model.problems import RULES, from_validation
 from ssdprof.model.workload import FieldProblem, Workload, WorkloadError
 from ssdprof.portable import PortableUnavailable, portable_engine
 from ssdprof.remote.ssh import SshSettings
 from ssdprof.store.db import Store
+from ssdprof.store.errors import StoreError, SweepHeld
 from ssdprof.target.devices import list_devices
 from ssdprof.target.plan import default_target_dir
 
@@ -74,9 +77,10 @@ class EngineService:
         """The one measurement running in this session, whatever its kind."""
         self._lock = threading.Lock()
         self._handlers: dict[str, Handler] = handlers_of(
-            [self, Runs(self.store), analysis, models, Charts(analysis.summaries, analysis.runs, analysis.library),
+            [self, Runs(self.store), analysis, models, Charts(analysis.summaries, analysis.runs, analysis.library,
+                                                               self.store.latency_bins),
              Hosts(self.store, ssh), RunQueries(self.store), Summaries(self.store, analysis.runs, analysis.library),
-             ScaleUp(analysis.runs), Drives(ssh), Imports(self.store)],
+             ScaleUp(analysis.runs), Drives(ssh), Imports(self.store), Traces()],
             kind_handlers(self.jobs, ctx))
 
     def call(self, method: str, raw_params: Any) -> BaseModel:
@@ -91,9 +95,11 @@ class EngineService:
                            [FieldProblem(field="params", flag="-", message=f"expected an object, got {type(raw_params).__name__}")])
         try:
             params = spec.params.model_validate(raw_params)
+            problems = booleans_read_as_numbers(raw_params, params)  # lax reading takes true for 1: refused
         except ValidationError as exc:
             problems = from_validation(exc, spec.params)
-            raise RpcError("invalid_params", "; ".join(map(str, problems)), problems) from None
+        if problems:
+            raise RpcError("invalid_params", "; ".join(map(str, problems)), problems)
         with self._lock:
             try:
                 return self._handlers[method](params)
@@ -101,6 +107,10 @@ class EngineService:
                 raise RpcError("invalid_params", str(exc), exc.problems) from None
             except KeyError as exc:
                 raise RpcError("not_found", str(exc.args[0]) if exc.args else "not found") from None
+            except SweepHeld as exc:
+                raise RpcError("busy", str(exc)) from None
+            except StoreError as exc:  # the results store refused or stopped answering: said in its one line
+                raise RpcError("store_error", str(exc)) from None
 
     def close(self) -> None:
         self.jobs.close()

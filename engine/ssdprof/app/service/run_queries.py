@@ -4,11 +4,19 @@ a recorded fact, the grouping the Groups panel draws (one rule, here)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
+from ssdprof.analysis.groupings import (
+    NO_SPLIT,
+    comparable_split,
+    key_name,
+    keys_of,
+    settings_of,
+    shared_settings,
+    split,
+)
 from ssdprof.analysis.repeats import setting_label
 from ssdprof.app.contract.base import Params
 from ssdprof.app.contract.run_queries import (
+    GroupingKey,
     PeopleResult,
     RunGroupInfo,
     RunRow,
@@ -19,20 +27,14 @@ from ssdprof.app.contract.run_queries import (
     RunsQuery,
     RunsSelectParams,
     RunsSelectResult,
+    SearchOffer,
 )
 from ssdprof.app.service.registry import handles
 from ssdprof.model.run_summary import RunSummary
 from ssdprof.model.workload import WorkloadError
 from ssdprof.store.db import RunFilter, Store
 
-__all__ = ["RECORDED", "RunQueries", "group_runs", "run_filter"]
-
-RECORDED: dict[str, Callable[[RunSummary], str]] = {
-    "recorded interface": lambda r: r.environment.interface or "not recorded",
-    "recorded drive": lambda r: r.environment.device_model or "not recorded",
-}
-"""Facts every run records that runs can be grouped by, beside their tags."""
-
+__all__ = ["RunQueries", "group_runs", "run_filter"]
 
 def run_filter(query: RunsQuery) -> RunFilter:
     return RunFilter(text=query.search or None, tags=tuple(t for t in query.tags if t.strip()), since=query.since or None,
@@ -50,23 +52,17 @@ def row(run: RunSummary) -> RunRow:
 
 
 def group_runs(runs: list[RunSummary], key: str) -> RunsGroupsResult:
-    """The runs split by ``key`` ('tag interface', 'recorded drive'; '' or unknown: the first offered)."""
-    keys = [*(f"tag {k}" for k in sorted({k for r in runs for k in r.tags})), *RECORDED]
-    chosen = key if key in keys else keys[0]
-    if chosen in RECORDED:
-        value = RECORDED[chosen]
-    else:
-        tag = chosen.removeprefix("tag ")
-
-        def value(r: RunSummary) -> str:
-            return f"{tag}={r.tags[tag]}" if tag in r.tags else f"no {tag} tag"
-
-    groups: dict[str, list[int]] = {}
-    for run in runs:
-        if run.id is not None:
-            groups.setdefault(value(run), []).append(run.id)
-    return RunsGroupsResult(key=chosen, name=chosen.removeprefix("tag "), keys=keys,
-                            groups=[RunGroupInfo(label=label, run_ids=ids) for label, ids in sorted(groups.items())])
+    """The runs split by ``key`` ('tag interface', 'recorded drive', 'none'; '' or one these runs do not
+    offer: the split whose groups measured the most settings in common, else none)."""
+    keys = [NO_SPLIT, *keys_of(runs)]
+    settings = settings_of(runs)
+    chosen, why = (key, "") if key in keys else comparable_split(runs, settings)
+    parts = split(runs, chosen)
+    shared = shared_settings(list(parts.values()), settings)
+    groups = [RunGroupInfo(label=label, run_ids=[r.id for r in members if r.id is not None], shared_settings=common)
+              for (label, members), common in zip(parts.items(), shared, strict=True)]
+    return RunsGroupsResult(key=chosen, name=key_name(chosen), keys=[GroupingKey(key=k, name=key_name(k)) for k in keys],
+                            groups=groups, why=why)
 
 
 class RunQueries:
@@ -82,7 +78,23 @@ class RunQueries:
     def select(self, params: RunsSelectParams) -> RunsSelectResult:
         where = run_filter(params.filter)
         ids = self.store.run_ids(where)
-        return RunsSelectResult(run_ids=ids, total=len(ids), tag_keys=self.store.tag_keys(where))
+        understood, offers = self._read_search(params.filter.search)
+        return RunsSelectResult(run_ids=ids, total=len(ids), tag_keys=self.store.tag_keys(where),
+                                understood=understood, offers=offers)
+
+    def _read_search(self, search: str) -> tuple[list[str], list[SearchOffer]]:
+        """How a search's words were read (key=value: a tag; any other word: text in a target, device
+        model, engine or source), and the tags a word that names one may have meant."""
+        words = search.replace(",", " ").split()
+        understood = [f"tag {w}" if "=" in w else f"“{w}” in a target, device model, engine or source" for w in words]
+        offers = []
+        for i, word in enumerate(words):
+            if "=" in word:
+                continue
+            for key, value, runs in self.store.tag_counts(word):
+                tag = f"{key}={value}"
+                offers.append(SearchOffer(tag=tag, runs=runs, search=" ".join([*words[:i], tag, *words[i + 1:]])))
+        return understood, offers
 
     @handles("runs.groups")
     def groups(self, params: RunsGroupsParams) -> RunsGroupsResult:

@@ -23,8 +23,8 @@ from typing import Any
 
 import yaml
 
-from ssdprof.fio.aggregate import combine
 from ssdprof.fio.output import FioOutputError, FioReport, parse_report
+from ssdprof.model.aggregate import combine
 from ssdprof.model.hosts import ClusterFacts, HostResult
 from ssdprof.model.provenance import Provenance, SourceFigure
 from ssdprof.model.results import EngineInfo, Environment, RunResult, ValidityWarning

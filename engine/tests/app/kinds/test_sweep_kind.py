@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from claimants import ended_process
 
 from ssdprof.app.contract.runs import ResumeParams, SweepsResult
 from ssdprof.app.kinds.kind import Context
@@ -31,6 +32,15 @@ def listed(ctx: Context) -> SweepsResult:
 
 
 def a_sweep(store: Store, status: str, *, runs: int = 1) -> int:
+    """A sweep that ended with ``status``; "running": one whose engine was killed mid-sweep."""
+    if status == "running":
+        killed = Store(store.location, claimant=ended_process())
+        try:
+            sweep_id = killed.create_sweep(SweepSpec(name="killed sweep", points=[Workload(target="/data")]))
+        finally:
+            killed.release_all()  # its process is gone: nothing renews the lease
+            killed.close()
+        return sweep_id
     sweep_id = store.create_sweep(SweepSpec(name=f"{status} sweep", points=[Workload(target="/data")]))
     for _ in range(runs):
         store.add_run(RunResult(engine=EngineInfo(name="fio"), workload=Workload(target="/data"), sweep_id=sweep_id,
@@ -46,7 +56,7 @@ def test_nothing_is_offered_for_resuming_when_every_sweep_ended(ctx: Context) ->
     a_sweep(ctx.store, "failed")
     found = listed(ctx)
     assert found.interrupted is None
-    with pytest.raises(KeyError, match="no interrupted sweep to resume"):
+    with pytest.raises(KeyError, match=r"no interrupted sweep of yours .* to resume"):
         SWEEP.resume(ResumeParams(), ctx)
     assert found.last_finished is not None and found.last_finished.status == "cancelled"
     assert [s.id for s in found.sweeps][-1] == done
@@ -59,6 +69,7 @@ def test_a_sweep_the_engine_stopped_in_the_middle_of_is_offered_for_resuming(ctx
     ctx.store.create_pts(plan_pts(PtsRequest(test=PtsTest.IOPS)))  # running: PTS tests resume in their own view
     interrupted = listed(ctx).interrupted
     assert interrupted is not None and interrupted.id == lost_host
+    ctx.store.claim_sweep(lost_host)  # resumed here, to its end: only the process holding a sweep ends it
     ctx.store.set_sweep_status(lost_host, "done")
     again = listed(ctx).interrupted
     assert again is not None and again.id == killed

@@ -57,8 +57,8 @@ def replay(fio: FioInstall, plan: ReplayPlan, target: Path, logs: Path) -> tuple
     """The measurement and, from fio's per-I/O submission log, each I/O (write?, offset, size) -> its issue time in
     ms. The submission log, not the latency log: fio 3.33 leaves out of its latency log the completions it reaps
     at the job's end (the last queue-depth-minus-one I/Os), while it logs every submission."""
-    measured, _ = FioReplay(fio, plan).run(str(target), direct=True, is_device=False, on_progress=None,
-                                          cancel=threading.Event(), extra=(f"write_lat_log={logs}/lane", "log_offset=1"))
+    played = FioReplay(fio, plan).run(str(target), direct=True, is_device=False, on_progress=None,
+                                      cancel=threading.Event(), log_dir=logs)
     issued: Counter[tuple[bool, int, int]] = Counter()
     times: dict[tuple[bool, int, int], int] = {}
     for log in logs.glob("lane_slat.*.log"):
@@ -68,7 +68,9 @@ def replay(fio: FioInstall, plan: ReplayPlan, target: Path, logs: Path) -> tuple
             issued[key] += 1
             times[key] = issued_ms
     assert set(issued.values()) == {1}, "an I/O issued more than once"
-    return measured, times
+    assert played.issued_ns is not None and (played.issued_ns >= 0).all()  # the replay's own reading of the logs
+    assert sorted(played.issued_ns.tolist()) == sorted(t * 1_000_000 for t in times.values())
+    return played.measurement, times
 
 
 def plan_for(path: Path, timing: ReplayTiming, depth: int) -> ReplayPlan:

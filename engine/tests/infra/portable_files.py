@@ -1,4 +1,5 @@
-"""The portable engine's tests share one folder on the real disk and one laid-out test file per module."""
+"""The portable engine's tests share one folder on the real disk and one laid-out test file per module (a plugin, not
+tests/portable/conftest.py: a second module named conftest would shadow tests/conftest.py for `from conftest import`)."""
 
 from __future__ import annotations
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ssdprof.model import histogram
-from ssdprof.model.results import DirectionStats, LatencyStats, SpanStats
+from ssdprof.model.direction import DirectionStats, LatencyStats, SpanStats
 
-__all__ = ["combine", "latency_from_bins"]
+__all__ = ["combine", "latency_from_bins", "mixed"]
 
 
 def combine(directions: Iterable[DirectionStats]) -> DirectionStats:
@@ -33,6 +33,16 @@ def combine(directions: Iterable[DirectionStats]) -> DirectionStats:
         lat_bins_ns=lat_bins,
         clat_bins_ns=clat_bins,
     )
+
+
+def mixed(read: DirectionStats, write: DirectionStats) -> DirectionStats:
+    """All of a run's I/Os, reads and writes together, as fio's ``unified_rw_reporting=mixed`` reports
+    them: counts, IOPS and bandwidth add, the mean weighs by I/O count, and the percentiles come from
+    the merged histogram bins (none where a direction has no bins: a percentile is never taken from
+    the two directions' own). A run of one direction: that direction. Kept without its bins (they
+    are the two directions' added)."""
+    both = combine([read, write])
+    return both.model_copy(update={"lat_bins_ns": {}, "clat_bins_ns": {}}) if both.lat_bins_ns or both.clat_bins_ns else both
 
 
 def latency_from_bins(bins: dict[int, int], span: SpanStats) -> LatencyStats:

@@ -1,0 +1,99 @@
+"""The trace replay's part of the contract, with its params and results: a trace described (``trace.describe``), a replay estimated,
+started (events follow as ``replay.event``), resumed, cancelled, its status, the stored replays listed, one read
+back beside its trace, and its PDF page."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import Field
+
+from ssdprof.app.contract.base import Params, Result, Topic
+from ssdprof.app.contract.runs import NoParams, TargetDevice
+from ssdprof.app.contract.specs import ReportResult
+from ssdprof.app.replay_planner import ReplayRequest
+from ssdprof.model.replay import OffsetMapping, ReplayTiming
+from ssdprof.model.replay_events import ReplayFinished, ReplayProgress, ReplayStarted
+from ssdprof.model.replay_results import ReplayInfo, ReplayResult
+from ssdprof.model.trace import TraceFormat, TraceSummary
+
+__all__ = ["TOPIC", "ReplayCancelResult", "ReplayEstimate", "ReplayEventNotification", "ReplayIdParams",
+           "ReplayListResult", "ReplayReportParams", "ReplayResumeParams", "ReplayStatus", "TraceDescribeParams"]
+
+
+class TraceDescribeParams(Params):
+    trace: str = Field(min_length=1, max_length=4096, description="the trace file on the engine's machine")
+    format: TraceFormat | None = Field(default=None, description="default: told by the file's content")
+
+
+class ReplayEstimate(Result):
+    """What the replay will do, said before it starts: the trace, the part replayed, how, where, how long."""
+
+    name: str
+    label: str
+    trace: TraceSummary = Field(description="the whole trace as recorded")
+    replayed: TraceSummary = Field(description="the part replayed, offsets as laid on the target")
+    timing: ReplayTiming
+    lanes: int
+    mapping: OffsetMapping
+    target_bytes: int = Field(description="the region the offsets land on")
+    expected_s: float | None = Field(description="as recorded: the part's span; null as fast as possible")
+    repeats: int
+    layout_bytes: int = Field(description="a folder's test file, written before the replay")
+    engine: str
+    engine_reason: str
+    device: TargetDevice | None = Field(default=None, description="the block device replayed on, if it is one")
+    overwrite_bytes: int = Field(default=0, description="bytes of the device the replay may overwrite (0: reads only)")
+    region: str = Field(default="", description="what the replay does to the device, in one sentence")
+    notes: list[str] = Field(default_factory=list)
+
+
+class ReplayResumeParams(Params):
+    replay_id: int = Field(ge=1, description="the replay whose remaining repeats run")
+
+
+class ReplayIdParams(Params):
+    replay_id: int = Field(ge=1)
+
+
+class ReplayReportParams(ReplayIdParams):
+    title: str | None = Field(default=None, max_length=200)
+
+
+class ReplayCancelResult(Result):
+    cancelled: bool = Field(description="false when no replay was running")
+    replay_id: int | None = None
+
+
+class ReplayStatus(Result):
+    running: bool
+    replay_id: int | None = None
+
+
+class ReplayListResult(Result):
+    replays: list[ReplayInfo] = Field(description="newest first")
+
+
+ReplayEventUnion = Annotated[ReplayStarted | ReplayProgress | ReplayFinished, Field(discriminator="kind")]
+
+
+class ReplayEventNotification(Result):
+    """``replay.event``: one event of the running replay, in order: started, each second beside the trace's
+    recorded rate, the end."""
+
+    event: ReplayEventUnion
+
+
+TOPIC = Topic({
+    "trace.describe": (TraceDescribeParams, TraceSummary,
+                       "what a trace holds: I/Os, span, mix, sizes, offsets, recorded rate and latency; runs nothing"),
+    "replay.estimate": (ReplayRequest, ReplayEstimate, "a replay's part, lanes, target and duration; runs nothing"),
+    "replay.start": (ReplayRequest, ReplayStarted, "start a trace replay; events follow as replay.event"),
+    "replay.resume": (ReplayResumeParams, ReplayStarted, "run a cancelled replay's remaining repeats"),
+    "replay.cancel": (NoParams, ReplayCancelResult, "stop the replay; finished repeats are kept"),
+    "replay.status": (NoParams, ReplayStatus, "whether a replay is running"),
+    "replay.list": (NoParams, ReplayListResult, "stored replays, newest first"),
+    "replay.get": (ReplayIdParams, ReplayResult,
+                   "a replay beside its trace: p50/p99 recorded and replayed, IOPS over time both ways, timing kept"),
+    "replay.report": (ReplayReportParams, ReportResult, "a replay's PDF page (base64)"),
+}, {"replay.event": ReplayEventNotification})

@@ -1,0 +1,110 @@
+"""The trace replay: a recorded block trace played on a folder, file or device, as recorded or as fast as
+possible. Planned by ``plan_replay_request`` (the same rules on every face), estimated (the trace and the part
+replayed, the lanes, the target and what it overwrites, how long), run by the replay runner, resumed (the repeats
+not yet done), listed, read back beside its trace and reported; its events are ``replay.event``."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ssdprof.analysis.replay import replay_label
+from ssdprof.app.contract.replay import (
+    ReplayCancelResult,
+    ReplayEstimate,
+    ReplayEventNotification,
+    ReplayIdParams,
+    ReplayListResult,
+    ReplayReportParams,
+    ReplayResumeParams,
+    ReplayStatus,
+)
+from ssdprof.app.contract.runs import target_device
+from ssdprof.app.kinds import register
+from ssdprof.app.kinds.kind import Context, Emit, JobFace, JobKind, Methods, Report
+from ssdprof.app.replay import ReplayOutcome, ReplayRunner, replay_engine
+from ssdprof.app.replay_planner import ReplayJob, ReplayRequest, plan_replay_request
+from ssdprof.model.problems import WorkloadError
+from ssdprof.model.replay_events import ReplayFinished, ReplayStarted
+from ssdprof.target.plan import device_region
+
+__all__ = ["REPLAY", "ReplayKind", "ReplayPlan"]
+
+
+@dataclass(frozen=True)
+class ReplayPlan:
+    """A replay to run: a new one's job, or the stored replay whose remaining repeats run."""
+
+    job: ReplayJob | None
+    resume_id: int | None = None
+
+
+class ReplayKind(JobKind[ReplayPlan, ReplayOutcome, ReplayStatus]):
+    name = "replay"
+    noun = "trace replay"
+    face = JobFace("replay.event", ReplayEventNotification, ReplayStatus, ReplayCancelResult, "replay_id")
+    methods = Methods(estimate="replay.estimate", start="replay.start", resume="replay.resume", cancel="replay.cancel",
+                      status="replay.status", list="replay.list", get="replay.get", report="replay.report")
+
+    def plan(self, request: ReplayRequest, ctx: Context, *, to_run: bool) -> ReplayPlan:
+        job = plan_replay_request(request, check_target=True, default_dir=ctx.default_dir)
+        if to_run:
+            replay_engine(job.spec.points[0], job.plan, ctx.fio_executable)  # refused before anything is stored
+        return ReplayPlan(job)
+
+    def estimate(self, plan: ReplayPlan, ctx: Context) -> ReplayEstimate:
+        assert plan.job is not None
+        return estimate_replay(plan.job, ctx)
+
+    def resume(self, params: ReplayResumeParams, ctx: Context) -> ReplayPlan:
+        return ReplayPlan(None, params.replay_id)
+
+    def run(self, plan: ReplayPlan, ctx: Context, emit: Emit, cancel: threading.Event) -> ReplayOutcome:
+        runner = ReplayRunner(ctx.store, default_dir=ctx.default_dir, fio_executable=ctx.fio_executable, ssh=ctx.ssh)
+        return runner.run(plan.job, resume_id=plan.resume_id, on_event=emit, cancel=cancel)
+
+    def result(self, params: ReplayIdParams, ctx: Context) -> Any:
+        return ReplayRunner(ctx.store).result(params.replay_id)
+
+    def listed(self, ctx: Context, running_id: int | None) -> ReplayListResult:
+        return ReplayListResult(replays=ReplayRunner(ctx.store).listed())
+
+    def report(self, params: ReplayReportParams, ctx: Context) -> Report:
+        from ssdprof.report.replay import build_replay_pdf  # matplotlib loads for a report only
+
+        result = ReplayRunner(ctx.store).result(params.replay_id)
+        return Report(build_replay_pdf(result, title=params.title), f"ssdprof-replay-{result.id}.pdf",
+                      len(result.run_ids))
+
+    # --------------------------------------------------------------------------- its job
+
+    def began(self, event: Any, plan: ReplayPlan) -> ReplayStatus | None:
+        return ReplayStatus(running=True, replay_id=event.replay_id) if isinstance(event, ReplayStarted) else None
+
+    def failed(self, job_id: int | None, reason: str) -> ReplayFinished:
+        return ReplayFinished(replay_id=job_id, status="failed", wall_s=0.0, reason=reason)
+
+
+def estimate_replay(job: ReplayJob, ctx: Context) -> ReplayEstimate:
+    spec, replay, point = job.spec, job.spec.replay, job.spec.points[0]
+    assert replay is not None
+    region = device_region([point])
+    folder = Path(point.target or str(ctx.default_dir or "")).expanduser()
+    try:
+        engine = replay_engine(point, job.plan, ctx.fio_executable)
+        name, reason = engine.name, engine.reason
+    except WorkloadError as exc:
+        name, reason = "none", "; ".join(p.message for p in exc.problems)
+    return ReplayEstimate(
+        name=spec.name, label=replay_label(replay, point.target), trace=job.whole, replayed=replay.recorded,
+        timing=replay.timing, lanes=replay.lanes, mapping=replay.mapping, target_bytes=replay.target_bytes,
+        expected_s=job.plan.expected_s, repeats=spec.repeats,
+        layout_bytes=point.size_bytes if region is None and (not point.target or folder.is_dir()) else 0,
+        engine=name, engine_reason=reason, device=target_device(region.device) if region else None,
+        overwrite_bytes=region.size_bytes if region and region.writes else 0,
+        region=region.sentence() if region else "", notes=list(replay.notes))
+
+
+REPLAY = register(ReplayKind())

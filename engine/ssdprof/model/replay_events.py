@@ -1,0 +1,52 @@
+"""Events a replay emits while it goes (``replay.event`` on the RPC, lines on the CLI): started, each second of
+the replay beside the trace's recorded rate at that time, the end."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ssdprof.model.results import ProgressSample
+from ssdprof.model.status import SweepEnd
+
+__all__ = ["ReplayEvent", "ReplayFinished", "ReplayProgress", "ReplayStarted"]
+
+
+class _Event(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+class ReplayStarted(_Event):
+    kind: Literal["replay_started"] = "replay_started"
+    replay_id: int
+    name: str
+    label: str
+    io_count: int
+    expected_s: float | None = Field(description="the trace's span as recorded; null as fast as possible")
+    engine: str
+    engine_reason: str
+    notes: list[str] = Field(default_factory=list)
+
+
+class ReplayProgress(_Event):
+    """One second of the replay: its rates, and the trace's recorded rates over the same second."""
+
+    kind: Literal["replay_progress"] = "replay_progress"
+    sample: ProgressSample
+    recorded_read_iops: float | None = Field(default=None, description="null past the trace's end or for an untimed one")
+    recorded_write_iops: float | None = None
+    elapsed_s: float
+    eta_s: float | None = Field(default=None, description="as recorded: the span left; null as fast as possible")
+
+
+class ReplayFinished(_Event):
+    kind: Literal["replay_finished"] = "replay_finished"
+    replay_id: int | None
+    status: SweepEnd
+    run_id: int | None = None
+    wall_s: float
+    reason: str = ""
+
+
+ReplayEvent = ReplayStarted | ReplayProgress | ReplayFinished

@@ -1,0 +1,102 @@
+"""A replay's result as every face shows it: the run it stored, beside the trace's own recorded figures (latency
+per direction, IOPS over time) and how long the replay took against the trace's span."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ssdprof.model.replay import ReplaySpec
+from ssdprof.model.results import ValidityWarning
+from ssdprof.model.status import SweepState
+
+__all__ = ["CdfPoint", "LatencyBeside", "RateStep", "ReplayInfo", "ReplayResult"]
+
+
+class CdfPoint(BaseModel):
+    """A share of I/Os at or below a latency (a bin's midpoint)."""
+
+    model_config = ConfigDict(frozen=True)
+    latency_ns: float
+    share: float = Field(description="0 to 1")
+
+
+class LatencyBeside(BaseModel):
+    """One direction's latency as recorded in the trace and as replayed (total latency, from bins)."""
+
+    model_config = ConfigDict(frozen=True)
+    direction: Literal["read", "write"]
+    recorded_count: int = Field(description="I/Os whose latency the trace records")
+    replayed_count: int
+    recorded_p50_ns: float | None = None
+    replayed_p50_ns: float | None = None
+    recorded_p99_ns: float | None = None
+    replayed_p99_ns: float | None = None
+    recorded_mean_ns: float | None = None
+    replayed_mean_ns: float | None = None
+    recorded_cdf: list[CdfPoint] = Field(default_factory=list, description="the recorded distribution, from bins")
+    replayed_cdf: list[CdfPoint] = Field(default_factory=list)
+
+
+class RateStep(BaseModel):
+    """IOPS over one step of the replay and of the trace, both counted from their first I/O."""
+
+    model_config = ConfigDict(frozen=True)
+    start_s: float
+    span_s: float
+    recorded_read_iops: float | None = Field(default=None, description="null past the trace's end")
+    recorded_write_iops: float | None = None
+    replayed_read_iops: float | None = Field(default=None, description="null past the replay's end")
+    replayed_write_iops: float | None = None
+
+
+class ReplayResult(BaseModel):
+    """A stored replay read back."""
+
+    model_config = ConfigDict(frozen=True)
+    id: int
+    created_at: str = ""
+    name: str = ""
+    status: SweepState
+    run_id: int | None = Field(default=None, description="the last stored run (latency bins, per-second series, the job): "
+                                                         "the figures below are its")
+    run_ids: list[int] = Field(default_factory=list, description="every repeat's run (compare two replays' runs for "
+                                                                 "a Welch verdict)")
+    repeats: int = 1
+    spec: ReplaySpec
+    label: str = Field(description="e.g. 'hm_1.csv as recorded, 16 lanes, on /dev/nvme0n1'")
+    target: str = ""
+    engine: str = ""
+    recorded_span_s: float = Field(description="the replayed part's first to last I/O, as recorded")
+    replayed_span_s: float | None = Field(default=None, description="how long the replay ran (fio's own job time)")
+    span_change_pct: float | None = Field(default=None, description="replayed against recorded span, as recorded only")
+    timing_sentence: str = Field(default="", description="whether the target kept the recorded timing, in words")
+    read_iops: float = 0.0
+    write_iops: float = 0.0
+    read_bw_bytes_per_s: float = 0.0
+    write_bw_bytes_per_s: float = 0.0
+    read_io_count: int = 0
+    write_io_count: int = 0
+    read_io_bytes: int = 0
+    write_io_bytes: int = 0
+    latency: list[LatencyBeside] = Field(default_factory=list)
+    rates: list[RateStep] = Field(default_factory=list, description="IOPS over time, replayed beside recorded")
+    rate_step_s: int = Field(default=1, description="seconds per step of ``rates``")
+    warnings: list[ValidityWarning] = Field(default_factory=list)
+
+
+class ReplayInfo(BaseModel):
+    """A stored replay as listed."""
+
+    model_config = ConfigDict(frozen=True)
+    id: int
+    created_at: str
+    name: str
+    status: SweepState
+    label: str
+    trace: str
+    target: str
+    run_id: int | None = None
+    io_count: int
+    span_change_pct: float | None = None

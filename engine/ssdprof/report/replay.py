@@ -1,0 +1,91 @@
+"""A trace replay's report page (PDF): what was replayed where and how; whether the target kept the recorded
+timing; latency per direction as recorded beside as replayed (p50, p99, mean); IOPS over time and the latency
+distribution, both sides drawn; what the trace holds. Every number is the :class:`ReplayResult` the GUI draws
+(``replay.get``); this module only lays it out."""
+
+from __future__ import annotations
+
+from ssdprof.model.quantities import format_amount, format_size
+from ssdprof.model.replay_results import ReplayResult
+from ssdprof.model.trace import TraceSummary
+from ssdprof.report.document import render, title_block
+from ssdprof.report.layout import Builder, fmt_count, fmt_mb, fmt_us, register_fonts
+from ssdprof.report.replay_charts import latency_chart, rates_chart, sizes_chart
+
+__all__ = ["build_replay_pdf", "replay_section"]
+
+
+def build_replay_pdf(result: ReplayResult, *, title: str | None = None) -> bytes:
+    b = Builder(register_fonts())
+    title = title or "Trace replay"
+    started = result.created_at[:19].replace("T", " ")
+    title_block(b, title, f"Replay {result.id} ({result.name}), {result.status}; started {started} UTC")
+    replay_section(b, result)
+    return render(b, title=title, subject="trace replay")
+
+
+def replay_section(b: Builder, result: ReplayResult) -> None:
+    _settings(b, result)
+    b.para(result.timing_sentence[:1].upper() + result.timing_sentence[1:] + ".")
+    _latency(b, result)
+    for chart in (rates_chart(result), latency_chart(result)):
+        if chart is not None:
+            b.chart(chart)
+    _trace(b, result.spec.recorded)
+    for note in result.spec.notes:
+        b.bullet(note)
+    for warning in result.warnings:
+        b.bullet(f"{warning.severity.value}: {warning.message}")
+
+
+def _settings(b: Builder, result: ReplayResult) -> None:
+    spec = result.spec
+    b.heading(f"Trace replay: {result.label}")
+    rows = [
+        ["trace", f"{spec.trace_path} ({spec.recorded.format.label}), SHA-256 {spec.trace_sha256[:16]}…"],
+        ["target", f"{result.target or 'the default scratch folder'}, a region of {format_amount(spec.target_bytes)}"],
+        ["timing", spec.timing.label],
+        ["in flight", f"at most {spec.lanes} (lanes issuing one I/O at a time)"],
+        ["offsets", spec.mapping.label],
+        ["engine", result.engine or "–"],
+        ["replayed", f"{result.read_io_count:,} reads ({format_amount(result.read_io_bytes)}), "
+                     f"{result.write_io_count:,} writes ({format_amount(result.write_io_bytes)})"
+                     + (f", the last of {result.repeats} repeats" if result.repeats > 1 else "")],
+        ["rate", f"{fmt_count(result.read_iops)} read IOPS ({fmt_mb(result.read_bw_bytes_per_s)} MB/s), "
+                 f"{fmt_count(result.write_iops)} write IOPS ({fmt_mb(result.write_bw_bytes_per_s)} MB/s)"],
+    ]
+    b.table(["", "value"], rows, "what was replayed, where and how", widths=[90, 390], numeric_from=2)
+
+
+def _latency(b: Builder, result: ReplayResult) -> None:
+    rows = [[beside.direction, f"{beside.recorded_count:,}", f"{beside.replayed_count:,}",
+             fmt_us(beside.recorded_p50_ns), fmt_us(beside.replayed_p50_ns), fmt_us(beside.recorded_p99_ns),
+             fmt_us(beside.replayed_p99_ns), fmt_us(beside.recorded_mean_ns), fmt_us(beside.replayed_mean_ns)]
+            for beside in result.latency if beside.recorded_count or beside.replayed_count]
+    if rows:
+        b.table(["", "I/Os rec.", "I/Os repl.", "p50 rec. µs", "p50 repl. µs", "p99 rec. µs", "p99 repl. µs",
+                 "mean rec. µs", "mean repl. µs"], rows,
+                "total latency as recorded in the trace and as replayed (percentiles from bins on both sides; – where "
+                "the trace records none)", numeric_from=1)
+
+
+def _trace(b: Builder, summary: TraceSummary) -> None:
+    b.heading(f"What {summary.source} holds (the part replayed)")
+    rows = [
+        ["I/Os", f"{summary.io_count:,}: {summary.read_count:,} reads ({summary.read_pct:.0f} %), "
+                 f"{summary.write_count:,} writes"],
+        ["bytes", f"{format_amount(summary.read_bytes)} read, {format_amount(summary.write_bytes)} written"],
+        ["span", f"{summary.duration_s:.3g} s" if summary.timed else "no time recorded"],
+        ["offsets", f"{format_amount(summary.offset_min_bytes)} to {format_amount(summary.offset_end_bytes)}"],
+        ["disks", ", ".join(f"{s.host + ' ' if s.host else ''}{s.disk} ({s.io_count:,})"
+                            for s in summary.streams) or "–"],
+        ["most in flight", str(summary.peak_in_flight) if summary.peak_in_flight is not None else "not recorded"],
+    ]
+    if summary.skipped:
+        rows.append(["not replayed", ", ".join(f"{n} {kind}" for kind, n in summary.skipped.items())])
+    b.table(["", "value"], rows, "the trace as recorded", widths=[90, 390], numeric_from=2)
+    chart = sizes_chart(summary)
+    if chart is not None:
+        b.chart(chart)
+    sizes = ", ".join(f"{format_size(s.size_bytes)}: {s.reads + s.writes}" for s in summary.sizes[:8])
+    b.para(f"Access sizes: {sizes}{', …' if len(summary.sizes) > 8 else ''}.")

@@ -1,0 +1,36 @@
+"""How a replay issued its I/Os against the trace: how many it issued per step of the trace's own rate series
+(by issue time, as the trace counts its I/Os), and, as recorded, how late each was against its recorded time."""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from ssdprof.model.replay import IssueTiming, ReplayTiming
+from ssdprof.trace.plan import ReplayPlan
+
+__all__ = ["LATE_MS", "issue_timing"]
+
+LATE_MS = 10.0
+"""An I/O issued more than this after its recorded time counts as late (fio's per-I/O log is in whole ms)."""
+_NS_PER_MS = 1_000_000
+
+
+def issue_timing(plan: ReplayPlan, issued_ns: npt.NDArray[np.int64], step_s: int) -> IssueTiming:
+    records = plan.records
+    done = issued_ns >= 0
+    slot = issued_ns[done] // (step_s * 1_000_000_000)
+    slots = int(slot.max()) + 1 if slot.size else 0
+    writes = records.is_write[done]
+    late = None
+    if plan.timing is ReplayTiming.AS_RECORDED and bool(done.any()):
+        # both clocks start at the first I/O: the trace's at its first record, each lane's at its own start
+        late = (issued_ns[done] - records.time_ns[done]) / _NS_PER_MS
+    return IssueTiming(
+        issued=int(done.sum()), step_s=step_s,
+        reads_per_step=np.bincount(slot[~writes], minlength=slots).tolist(),
+        writes_per_step=np.bincount(slot[writes], minlength=slots).tolist(),
+        late_p50_ms=float(np.percentile(late, 50)) if late is not None else None,
+        late_p99_ms=float(np.percentile(late, 99)) if late is not None else None,
+        late_max_ms=float(late.max()) if late is not None else None,
+        late_count=int((late > LATE_MS).sum()) if late is not None else 0)

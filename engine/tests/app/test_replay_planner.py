@@ -1,0 +1,90 @@
+"""A replay request planned by the sweep planner's rules plus the replay's own: every bad field named at once."""
+
+from pathlib import Path
+
+import pytest
+from infra.block_devices import loop_device, loop_unavailable_reason, require
+from trace_files import Io, random_ios, write_iolog_v2, write_msr
+
+from ssdprof.app.replay_planner import ReplayRequest, plan_replay_request
+from ssdprof.model.problems import WorkloadError
+from ssdprof.model.replay import OffsetMapping, ReplayTiming, TraceSelection
+
+MiB = 1 << 20
+
+
+def fields(raised: pytest.ExceptionInfo[WorkloadError]) -> dict[str, str]:
+    return {p.field: p.message for p in raised.value.problems}
+
+
+def test_a_folder_gets_a_test_file_as_large_as_the_trace_region(tmp_path: Path) -> None:
+    trace = write_msr(tmp_path / "hm_1.csv", [Io(0, False, 0, 4096), Io(10, True, 3 * MiB + 4096, 8192),
+                                              Io(20, False, 4096, 4096)])
+    job = plan_replay_request(ReplayRequest(trace=str(trace), target=str(tmp_path), lanes=4), check_target=True)
+    point = job.spec.points[0]
+    assert point.size_bytes == 4 * MiB and point.target == str(tmp_path)
+    assert (point.pattern.value, point.read_pct, point.block_size_bytes, point.numjobs) == ("randrw", 67, 4096, 3)
+    assert job.spec.replay is not None and job.spec.replay.recorded.io_count == 3
+    assert job.spec.replay.lanes == 3 and job.spec.tags["replay"] == "hm_1.csv"
+    assert len(job.spec.replay.trace_sha256) == 64
+
+
+def test_a_malformed_line_is_named_as_the_trace_field_with_its_line(tmp_path: Path) -> None:
+    trace = write_msr(tmp_path / "t.csv", random_ios(10, span_s=1, seed=1))
+    trace.write_text(trace.read_text() + "128166372003061629,hm,1,Read,12,abc,5\r\n")
+    with pytest.raises(WorkloadError) as raised:
+        plan_replay_request(ReplayRequest(trace=str(trace), target=str(tmp_path)))
+    assert "line 11: Size 'abc' is not a whole number" in fields(raised)["trace"]
+
+
+def test_every_bad_field_is_named_at_once(tmp_path: Path) -> None:
+    trace = write_msr(tmp_path / "t.csv", random_ios(10, span_s=1, seed=2))
+    with pytest.raises(WorkloadError) as raised:
+        plan_replay_request(ReplayRequest(trace=str(trace), target=str(tmp_path / "nowhere"),
+                                          selection=TraceSelection(disks=["9"])), check_target=True)
+    assert "no disk '9'; its disks: '1'" in fields(raised)["selection"]
+    assert "does not exist" in fields(raised)["target"]
+
+
+def test_a_trace_beyond_a_file_is_refused_unless_wrapped(tmp_path: Path) -> None:
+    trace = write_msr(tmp_path / "t.csv", [Io(0, False, 0, 4096), Io(5, False, 8 * MiB, 4096)])
+    target = tmp_path / "small.dat"
+    target.write_bytes(bytes(MiB))
+    with pytest.raises(WorkloadError) as raised:
+        plan_replay_request(ReplayRequest(trace=str(trace), target=str(target)), check_target=True)
+    assert "choose wrap" in fields(raised)["mapping"]
+    job = plan_replay_request(ReplayRequest(trace=str(trace), target=str(target), mapping=OffsetMapping.WRAP),
+                              check_target=True)
+    assert job.plan.records.offset_bytes.tolist() == [0, 0]
+
+
+def test_writing_over_a_file_needs_consent(tmp_path: Path) -> None:
+    trace = write_msr(tmp_path / "t.csv", [Io(0, True, 0, 4096)])
+    target = tmp_path / "data.bin"
+    target.write_bytes(bytes(MiB))
+    with pytest.raises(WorkloadError) as raised:
+        plan_replay_request(ReplayRequest(trace=str(trace), target=str(target)), check_target=True)
+    assert "pass --allow-overwrite" in fields(raised)["allow_overwrite"]
+
+
+def test_writing_to_a_device_needs_consent_and_its_region_is_the_whole_device(tmp_path: Path) -> None:
+    require(loop_unavailable_reason())
+    backing = tmp_path / "disk.img"
+    backing.write_bytes(bytes(8 * MiB))
+    trace = write_msr(tmp_path / "t.csv", [Io(0, True, 0, 4096), Io(5, False, 4096, 4096)])
+    with loop_device(backing) as device:
+        with pytest.raises(WorkloadError) as raised:
+            plan_replay_request(ReplayRequest(trace=str(trace), target=str(device)), check_target=True)
+        assert "allow_overwrite" in fields(raised)
+        job = plan_replay_request(ReplayRequest(trace=str(trace), target=str(device), allow_overwrite=True),
+                                  check_target=True)
+        assert job.spec.replay is not None and job.spec.replay.target_bytes == 8 * MiB
+
+
+def test_an_untimed_trace_as_recorded_is_refused_as_the_timing_field(tmp_path: Path) -> None:
+    trace = write_iolog_v2(tmp_path / "t.log", random_ios(4, span_s=1, seed=3), waits=False)
+    with pytest.raises(WorkloadError) as raised:
+        plan_replay_request(ReplayRequest(trace=str(trace), target=str(tmp_path)))
+    assert "records no time" in fields(raised)["timing"]
+    job = plan_replay_request(ReplayRequest(trace=str(trace), target=str(tmp_path), timing=ReplayTiming.FASTEST))
+    assert job.plan.expected_s is None

@@ -1,0 +1,35 @@
+"""``ssdprof sweeps list``: each stored sweep running, interrupted or ended, who ran it and where, and
+how to resume the interrupted ones."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from claimants import another_person, ended_process
+
+from ssdprof.model.sweep import SweepSpec
+from ssdprof.model.workload import Workload
+from ssdprof.store.db import Store
+
+
+def test_sweeps_list_says_which_are_running_interrupted_or_done_and_whose(tmp_path: Path) -> None:
+    db = tmp_path / "lab.sqlite3"
+    spec = SweepSpec(name="qd sweep", points=[Workload(target="/data")])
+    for claimant, end in ((ended_process(), None), (another_person("bob"), None), (None, "done")):
+        store = Store(db, claimant=claimant) if claimant else Store(db)
+        sweep_id = store.create_sweep(spec)
+        if end:
+            store.set_sweep_status(sweep_id, end)
+        else:
+            store.release_all()  # its process is gone, or on another machine
+        store.close()
+    listed = subprocess.run([sys.executable, "-m", "ssdprof", "sweeps", "list", "--db", str(db)], capture_output=True,
+                            text=True, check=True, timeout=120).stdout.splitlines()
+    assert listed[0].split()[:5] == ["id", "kind", "standing", "runs", "name"]
+    rows = {line.split()[0]: line for line in listed[1:4]}
+    assert rows["3"].split()[2] == "done"
+    assert rows["2"].split()[2] == "running" and "bob on lab-pc-2 (pid 4242)" in rows["2"]  # its lease is a minute old at most
+    assert rows["1"].split()[2] == "interrupted" and rows["1"].endswith("-> ssdprof sweep --resume 1")
+    assert listed[-1] == "your last interrupted sweep: 1; continue it with: ssdprof sweep --resume"

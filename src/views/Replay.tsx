@@ -1,0 +1,232 @@
+// Trace replay: a recorded block trace (fio iolog, blktrace, MSR-Cambridge CSV) played on a folder, file or
+// device. What the trace holds is shown as soon as it is named (`trace.describe`), what the replay will do
+// before it starts (`replay.estimate`); a device is written only once confirmed; the replay is drawn live
+// beside the trace's recorded rate; then the engine's comparison, replayed beside recorded.
+import { useEffect, useMemo, useRef, useState } from 'react';
+import {
+  EngineError, useEngine, useEngineQuery, type FieldProblem, type ReplayEstimate, type ReplayInfo,
+  type ReplayResult, type ReplayStarted, type TargetDevice,
+} from '../api';
+import { formatBytes, formatDuration, sizeInput } from '../lib/units';
+import { useSettled } from '../lib/use-settled';
+import { useKept } from '../state/kept';
+import { ConfirmOverwrite, DevicePicker } from './DevicePicker';
+import { SelectField, TextField, problemsByField, unplaced, useFieldRules } from './Field';
+import { INITIAL_REPLAY, REPLAY_FIELD, replayRequest, type ReplayForm } from './replay-form';
+import { ReplayLive, replayLive, type ReplayLiveState } from './ReplayLive';
+import { ReplayReport } from './ReplayReport';
+import { TraceSummaryPanel } from './TraceSummaryPanel';
+
+const CHECK_DELAY_MS = 300;
+const NO_REPLAYS: ReplayInfo[] = [];
+const CONSENT = 'allow_overwrite';
+const FORMATS = [{ value: 'auto', label: 'told by its content' }, { value: 'fio-iolog-v2', label: 'fio iolog v2' },
+  { value: 'fio-iolog-v3', label: 'fio iolog v3' }, { value: 'blktrace', label: 'blktrace (blkparse)' },
+  { value: 'msr-csv', label: 'MSR-Cambridge CSV' }];
+const TIMINGS = [{ value: 'as-recorded', label: 'as recorded' }, { value: 'fastest', label: 'as fast as possible' }];
+const MAPPINGS = [{ value: 'exact', label: 'exact (refuse a larger trace)' },
+  { value: 'wrap', label: 'wrap (modulo the target)' }, { value: 'scale', label: 'scale (in proportion)' }];
+
+/** The running replay's events, and the engine's answer read again when it ends. */
+function useReplayEvents(onChanged: () => void) {
+  const engine = useEngine();
+  const [live, setLive] = useState<ReplayLiveState | null>(null);
+  const [shown, setShown] = useState<ReplayResult | null>(null);
+  const runningId = useRef<number | null>(null);
+
+  useEffect(() => engine.onNotification((note) => {
+    if (note.method !== 'replay.event') return;
+    const event = note.params.event;
+    setLive((l) => replayLive(l, event));
+    if (event.kind === 'replay_started') runningId.current = event.replay_id;
+    if (event.kind !== 'replay_finished') return;
+    onChanged();
+    const id = event.replay_id ?? runningId.current;
+    if (id !== null) engine.call('replay.get', { replay_id: id }).then(setShown, () => undefined);
+  }), [engine, onChanged]);
+
+  useEffect(() => {
+    // After a reload mid-replay (browser mode), pick it up where its events resume.
+    engine.call('replay.status', {}).then((s) => {
+      if (s.running && s.replay_id !== null) runningId.current = s.replay_id;
+    }, () => undefined);
+  }, [engine]);
+
+  const began = (started: ReplayStarted) => {
+    runningId.current = started.replay_id;
+    setLive((l) => (l?.started?.replay_id === started.replay_id ? l : replayLive(null, started)));
+  };
+  return { live, shown, setShown, began };
+}
+
+/** The engine's estimate of the form; a device's overwrite, which waits for consent, is estimated as if given. */
+function useEstimate(request: ReturnType<typeof replayRequest>) {
+  const asked = useSettled(request, CHECK_DELAY_MS);
+  const estimated = useEngineQuery('replay.estimate', asked);
+  const consentOnly = estimated.problems.length > 0 && estimated.problems.every((p) => p.field === CONSENT);
+  const consented = useEngineQuery('replay.estimate', consentOnly && asked ? { ...asked, allow_overwrite: true } : null);
+  return { estimate: estimated.data ?? (consentOnly ? consented.data : null), problems: estimated.problems };
+}
+
+export function Replay({ busy }: { busy: boolean }) {
+  const engine = useEngine();
+  const rules = useFieldRules();
+  const [form, setForm] = useKept<ReplayForm>('replay', INITIAL_REPLAY);
+  const [startError, setStartError] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const [devices, setDevices] = useState<TargetDevice[]>([]);
+  const request = useMemo(() => replayRequest(form), [form]);
+  const traceAsked = useSettled(request ? { trace: request.trace, format: request.format ?? null } : null, CHECK_DELAY_MS);
+  const described = useEngineQuery('trace.describe', traceAsked);
+  const listed = useEngineQuery('replay.list', {});
+  const { live, shown, setShown, began } = useReplayEvents(listed.reload);
+  const estimated = useEstimate(request);
+  const { estimate } = estimated;
+  type Refusal = { request: typeof request; problems: FieldProblem[] };
+  const [refused, setRefused] = useState<Refusal | null>(null);
+  const problems = [...(refused?.request === request ? refused.problems : estimated.problems),
+    ...described.problems.filter((p) => !estimated.problems.some((q) => q.message === p.message))];
+
+  useEffect(() => {
+    engine.call('devices.list', {}).then((r) => setDevices(r.devices), () => setDevices([]));
+  }, [engine]);
+
+  const byField = problemsByField(problems, REPLAY_FIELD);
+  const others = unplaced(problems, [...Object.keys(form), ...Object.keys(REPLAY_FIELD)]);
+  const running = live !== null && live.started !== null && live.finished === null;
+  const device = estimate?.device ?? null;
+  const needsConfirm = device !== null && estimate!.overwrite_bytes > 0 && !form.allow_overwrite;
+  const blocking = problems.filter((p) => !(needsConfirm && p.field === CONSENT));
+  const blocked = busy || running || blocking.length > 0 || estimate === null;
+  type TextName = 'trace' | 'disks' | 'trace_hosts' | 'start_s' | 'end_s' | 'lanes' | 'target' | 'size_bytes' | 'repeats';
+  const set = (name: keyof ReplayForm) => (value: string) => setForm((f) => ({ ...f, [name]: value }));
+  const text = (name: TextName, label: string, hint: string, placeholder?: string) => (
+    <TextField name={name} id={`replay-${name}`} label={label} hint={hint} placeholder={placeholder}
+      value={form[name]} onChange={set(name)} messages={byField.get(name)} />
+  );
+  const choose = (name: 'format' | 'timing' | 'mapping' | 'engine', label: string,
+    choices: { value: string; label: string }[], hint?: string) => (
+    <SelectField name={name} id={`replay-${name}`} label={label} value={form[name]} onChange={set(name)}
+      messages={byField.get(name)} choices={choices} hint={hint} />
+  );
+
+  async function start(confirmed = false) {
+    if (needsConfirm && !confirmed) return setConfirming(true);
+    setConfirming(false);
+    setStartError(null);
+    setShown(null);
+    const asked = replayRequest(form, confirmed || form.allow_overwrite);
+    if (!asked) return;
+    try {
+      began(await engine.call('replay.start', asked));
+      listed.reload();
+    } catch (error) {
+      setStartError(error instanceof Error ? error.message : String(error));
+      if (error instanceof EngineError) setRefused({ request, problems: error.problems });
+    }
+  }
+
+  async function call(action: () => Promise<void>) {
+    setStartError(null);
+    try { await action(); } catch (error) { setStartError(error instanceof Error ? error.message : String(error)); }
+  }
+  const resumable = shown !== null && shown.status !== 'done' && shown.status !== 'running' && !running && !busy;
+
+  return (
+    <section aria-labelledby="replay-title" className="replay">
+      <h2 id="replay-title">Trace replay</h2>
+      <p className="hint">Plays a block trace recorded on a real system (fio iolog, blktrace, MSR-Cambridge CSV) on
+        a folder, file or device, and compares the replay with the trace&apos;s own latency and rate.</p>
+      <form className="designer" onSubmit={(e) => { e.preventDefault(); void start(); }}>
+        <fieldset>
+          <legend>The trace</legend>
+          <div className="grid">
+            {text('trace', 'Trace file', 'a path on the engine\'s machine; the whole file is read and checked',
+              '/data/traces/hm_1.csv.gz')}
+            {choose('format', 'Trace format', FORMATS)}
+            {text('disks', 'Disks', 'only these disks of the trace, comma-separated (blank: all)')}
+            {text('trace_hosts', 'Recording hosts', 'only these hosts (MSR\'s Hostname; blank: all)')}
+            {text('start_s', 'From (s)', 'the window\'s start, seconds into the trace (blank: its start)')}
+            {text('end_s', 'To (s)', 'the window\'s end (blank: the trace\'s end)')}
+          </div>
+        </fieldset>
+        {described.data && <TraceSummaryPanel summary={described.data} title="What the trace holds" />}
+        <fieldset>
+          <legend>How and where</legend>
+          <div className="grid">
+            {choose('timing', 'Timing', TIMINGS, 'as recorded keeps each I/O\'s time; as fast as possible keeps '
+              + 'their order')}
+            {text('lanes', 'Queue depth', 'I/Os in flight at most (each lane issues one at a time)')}
+            {choose('mapping', 'Offsets', MAPPINGS, 'a trace reaching past the target')}
+            {text('target', 'Replay target', 'a folder (a test file as large as the trace\'s region), a file or a '
+              + 'whole block device', 'default scratch folder')}
+            <DevicePicker devices={devices} target={form.target}
+              onPick={(d) => setForm((f) => ({ ...f, target: d.path, size_bytes: sizeInput(d.size_bytes), allow_overwrite: false }))} />
+            {text('size_bytes', 'Test file size', 'a folder\'s test file (blank: the trace\'s region)')}
+            {text('repeats', 'Repeats', 'play the trace this many times (two targets\' repeats compare with a '
+              + 'Welch verdict)')}
+            {choose('engine', 'Replay engine', [...(rules.engine?.choices ?? [{ value: 'auto', label: 'auto' }])])}
+          </div>
+          {!device && (form.allow_overwrite || byField.has(CONSENT)) && (
+            <label className="check">
+              <input id="replay-allow_overwrite" type="checkbox" checked={form.allow_overwrite}
+                onChange={(e) => setForm((f) => ({ ...f, allow_overwrite: e.target.checked }))} />
+              {' '}Allow the trace&apos;s writes to this file — destroys its contents
+              {byField.get(CONSENT)?.map((m) => <span key={m} className="problem" role="alert"> {m}</span>)}
+            </label>
+          )}
+        </fieldset>
+        {others.map((m) => <p key={m} className="problem" role="alert">{m}</p>)}
+        <EstimateLine estimate={estimate} />
+        <button type="submit" className="primary" disabled={blocked}>Start replay</button>
+        {running && <button type="button" onClick={() => void engine.call('replay.cancel', {})}>Cancel</button>}
+        {startError && <p role="alert" className="error">{startError}</p>}
+      </form>
+      {confirming && estimate && device && (
+        <ConfirmOverwrite estimate={estimate} device={device} onConfirm={() => void start(true)}
+          onCancel={() => setConfirming(false)} />
+      )}
+      {live && live.started && <ReplayLive state={live} />}
+      <Earlier replays={listed.data?.replays ?? NO_REPLAYS} shown={shown?.id ?? null}
+        onOpen={(id) => void call(async () => setShown(await engine.call('replay.get', { replay_id: id })))} />
+      {resumable && (
+        <p className="hint"><button type="button"
+          onClick={() => void call(async () => began(await engine.call('replay.resume', { replay_id: shown.id })))}>
+          Resume replay #{shown.id}</button> runs its repeats not yet done.</p>
+      )}
+      {shown && <ReplayReport result={shown} />}
+    </section>
+  );
+}
+
+function Earlier({ replays, shown, onOpen }: { replays: ReplayInfo[]; shown: number | null; onOpen: (id: number) => void }) {
+  if (replays.length === 0) return null;
+  return (
+    <div className="field inline">
+      <label htmlFor="replay-open">Earlier replays</label>
+      <select id="replay-open" value={shown ?? ''} onChange={(e) => { if (e.target.value) onOpen(Number(e.target.value)); }}>
+        <option value="">—</option>
+        {replays.map((r) => <option key={r.id} value={r.id}>#{r.id} {r.label} — {r.status}</option>)}
+      </select>
+    </div>
+  );
+}
+
+function EstimateLine({ estimate }: { estimate: ReplayEstimate | null }) {
+  if (!estimate) return <p className="estimate" aria-live="polite">Estimated: –</p>;
+  const part = estimate.replayed.io_count === estimate.trace.io_count ? 'all'
+    : `${estimate.replayed.io_count.toLocaleString('en-US')} of the`;
+  const time = estimate.expected_s !== null ? `over ${formatDuration(estimate.expected_s)} as recorded`
+    : 'as fast as the target allows';
+  return (
+    <div className="estimate" aria-live="polite" data-testid="replay-estimate">
+      <p>Replays <strong>{part} {estimate.trace.io_count.toLocaleString('en-US')} I/Os</strong> {time}, at most
+        {' '}<strong>{estimate.lanes}</strong> in flight{estimate.repeats > 1 ? `, ${estimate.repeats} times` : ''}, on a
+        region of {formatBytes(estimate.target_bytes)}
+        {estimate.layout_bytes ? ` (a test file of ${formatBytes(estimate.layout_bytes)} laid out first)` : ''}.</p>
+      <p className="hint">Engine: {estimate.engine === 'none' ? 'none — ' : ''}{estimate.engine_reason}</p>
+      {estimate.region && <p className="warning">{estimate.region}</p>}
+      {estimate.notes.map((n) => <p key={n} className="hint">{n}</p>)}
+    </div>
+  );
+}
