@@ -185,15 +185,19 @@ async function measureLive(page) {
     const frame = () => new Promise((done) => requestAnimationFrame(() => done()));
     const duration = workload.runtime_s + workload.ramp_s + history + updates;
     let second = 0;
+    // the events' shapes: contract/contract.gen.ts (SweepStarted, PointStarted, PointProgress)
+    const count = { done: 0, total: 1, bound: 'exact', unit: 'point', note: '', text: '1 point' };
     const progress = () => {
       second += 1;
       const wave = 1 + 0.1 * Math.sin(second / 7);
-      return { kind: 'point_progress', number: 1, total_points: 1, point_elapsed_s: second, point_duration_s: duration, eta_s: duration - second,
-        sample: { elapsed_s: second, read_iops: 12000 * wave, write_iops: 0, read_bw_bytes_per_s: 49_152_000 * wave, write_bw_bytes_per_s: 0,
-          read_lat_ns_mean: 80_000 / wave, write_lat_ns_mean: null, read_lat_ns_p99: 210_000 / wave, write_lat_ns_p99: null, host: '', ramping: false } };
+      return { kind: 'point_progress', number: 1, count, point_elapsed_s: second, point_duration_s: duration, eta_s: duration - second,
+        drive_temperature_c: null,
+        sample: { elapsed_s: second, interval_s: 1, read_iops: 12000 * wave, write_iops: 0, read_bw_bytes_per_s: 49_152_000 * wave,
+          write_bw_bytes_per_s: 0, read_lat_ns_mean: 80_000 / wave, write_lat_ns_mean: null, read_lat_ns_p99: 210_000 / wave,
+          write_lat_ns_p99: null, lat_ns_mean: 80_000 / wave, lat_ns_p99: 210_000 / wave, host: '', ramping: false } };
     };
-    send({ kind: 'sweep_started', sweep_id: null, name: 'bench', total_points: 1, already_done: 0, estimated_s: duration, engine: 'fio', engine_reason: 'bench/ui.mjs' });
-    send({ kind: 'point_started', index: 0, repeat: 0, number: 1, total_points: 1, workload: { ...workload, runtime_s: duration }, eta_s: duration });
+    send({ kind: 'sweep_started', sweep_id: null, name: 'bench', count, estimated_s: duration, engine: 'fio', engine_reason: 'bench/ui.mjs' });
+    send({ kind: 'point_started', index: 0, repeat: 0, number: 1, count, round: null, workload: { ...workload, runtime_s: duration }, eta_s: duration });
     for (let i = 0; i < history; i += 1) send(progress());
     await frame();
     await frame();

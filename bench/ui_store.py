@@ -29,7 +29,7 @@ def fixture_runs() -> list[RunResult]:
             runs += import_fio_output(path, tags={"bench": "ui"})
         except ImportError_:
             continue
-    return sorted(runs, key=lambda r: not (r.read.bins_ns if r.read else None))
+    return sorted(runs, key=lambda r: not r.read.lat_bins_ns)
 
 
 def store_sweep(store: Store, runs: list[RunResult], points: int, repeats: int) -> int:

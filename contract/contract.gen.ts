@@ -841,6 +841,18 @@ export interface HostParams {
   host: string;
 }
 
+/** What one SSH host of a replay plays: the whole part, or (split) its share of it, timed from the common start. */
+export interface HostPart {
+  host: string;
+  lanes: number;
+  /** split: this host's share as recorded (its rate on the replay's steps); whole: null, the replay's own */
+  recorded: TraceSummary | null;
+  /** its last I/O's recorded time, from the replay's start */
+  recorded_end_s: number;
+  /** how this host issued its I/Os, once it ran */
+  issued: IssueTiming | null;
+}
+
 export interface HostProbeInfo {
   reachable: boolean;
   os: string;
@@ -855,6 +867,33 @@ export interface HostProbeInfo {
   /** interface -> its egress qdisc's rate limit in Mb/s (tbf or htb), when shaped */
   shaped_mbps: Record<string, number>;
   error: string;
+}
+
+/** One SSH host's part of a replay beside what it was given to play (the whole part, or its share of a split one, as recorded): counts and bytes each way, latency from its own bins, its span and its IOPS over time. */
+export interface HostReplay {
+  /** the replay's start to the last I/O given, as recorded */
+  recorded_span_s: number;
+  /** how long the replay ran (fio's own job time) */
+  replayed_span_s: number | null;
+  /** replayed against recorded span, as recorded only */
+  span_change_pct: number | null;
+  /** whether the target kept the recorded timing, in words */
+  timing_sentence: string;
+  read_io_count: number;
+  write_io_count: number;
+  read_io_bytes: number;
+  write_io_bytes: number;
+  latency: LatencyBeside[];
+  /** IOPS over time, replayed beside recorded */
+  rates: RateStep[];
+  host: string;
+  error: string | null;
+  /** the file or device it replayed on */
+  target: string;
+  recorded_read_count: number;
+  recorded_write_count: number;
+  recorded_read_bytes: number;
+  recorded_write_bytes: number;
 }
 
 export interface HostResult {
@@ -904,6 +943,9 @@ export interface HostTestResult {
 export interface HostsListResult {
   hosts: HostInfo[];
 }
+
+/** How a replay on several SSH hosts shares the trace out. */
+export type HostsMode = "whole" | "split";
 
 export interface ImportBegin {
   files: PlannedFile[];
@@ -1745,12 +1787,37 @@ export interface ReplayRequest {
   keep_file?: boolean;
   /** play the trace this many times (each a run): two targets' repeats compare with a Welch verdict */
   repeats?: number;
+  /** replay on these SSH hosts at once (aliases or user@host:port), from one common start, instead of on this machine */
+  hosts?: string[];
+  /** the whole trace on every host, or one trace split across them (each I/O on one host) */
+  hosts_mode?: HostsMode;
+  /** the folder on every host (default: the engine's remote scratch folder) */
+  remote_dir?: string;
+  /** host -> its own folder, overriding remote_dir */
+  remote_dirs?: Record<string, string>;
+  /** host -> a block device there, replayed on in place of a test file */
+  remote_devices?: Record<string, string>;
   name?: string | null;
   tags?: Record<string, string> | string[] | string;
 }
 
 /** A stored replay read back. */
 export interface ReplayResult {
+  /** the replay's start to the last I/O given, as recorded */
+  recorded_span_s: number;
+  /** how long the replay ran (fio's own job time) */
+  replayed_span_s: number | null;
+  /** replayed against recorded span, as recorded only */
+  span_change_pct: number | null;
+  /** whether the target kept the recorded timing, in words */
+  timing_sentence: string;
+  read_io_count: number;
+  write_io_count: number;
+  read_io_bytes: number;
+  write_io_bytes: number;
+  latency: LatencyBeside[];
+  /** IOPS over time, replayed beside recorded */
+  rates: RateStep[];
   id: number;
   created_at: string;
   name: string;
@@ -1765,28 +1832,19 @@ export interface ReplayResult {
   label: string;
   target: string;
   engine: string;
-  /** the replayed part's first to last I/O, as recorded */
-  recorded_span_s: number;
-  /** how long the replay ran (fio's own job time) */
-  replayed_span_s: number | null;
-  /** replayed against recorded span, as recorded only */
-  span_change_pct: number | null;
-  /** whether the target kept the recorded timing, in words */
-  timing_sentence: string;
   read_iops: number;
   write_iops: number;
   read_bw_bytes_per_s: number;
   write_bw_bytes_per_s: number;
-  read_io_count: number;
-  write_io_count: number;
-  read_io_bytes: number;
-  write_io_bytes: number;
-  latency: LatencyBeside[];
-  /** IOPS over time, replayed beside recorded */
-  rates: RateStep[];
   /** seconds per step of ``rates`` */
   rate_step_s: number;
   warnings: ValidityWarning[];
+  /** on SSH hosts: the whole trace on each, or split; null on this machine */
+  hosts_mode: HostsMode | null;
+  /** each SSH host beside its part, in the hosts' order */
+  hosts: HostReplay[];
+  /** how many times the hosts together replay each recorded I/O (the whole trace on N hosts: N); the recorded figures above (counts, rates) count all of them */
+  recorded_copies: number;
 }
 
 export interface ReplayResumeParams {
@@ -1813,6 +1871,10 @@ export interface ReplaySpec {
   notes: string[];
   /** filled in once the replay ran (traces of up to 2M I/Os; null beyond, or before) */
   issued: IssueTiming | null;
+  /** on SSH hosts: the whole part on each, or split */
+  hosts_mode: HostsMode;
+  /** one per SSH host, in the hosts' order; empty: replayed on this machine */
+  parts: HostPart[];
 }
 
 export interface ReplayStarted {

@@ -96,8 +96,8 @@ test('a bare tag key finds no run: the view says how it read it and offers the t
   await expect(page.getByTestId('model-runs')).toHaveText('no run matches');
   await expect(page.getByTestId('search-read')).toContainText('Understood: “interface” in a target, device model, engine or source.');
   await expect(page.getByTestId('models-empty')).toContainText('No run matches “interface”');
+  await page.locator('.run-source').screenshot({ path: join(SCREENSHOTS, 'models-find.png') });
   await page.getByRole('button', { name: 'interface=SATA (72 runs)' }).click();
   await expect(page.getByTestId('model-runs')).toHaveText('72 run(s), every one matching');
-  await page.locator('.run-source').screenshot({ path: join(SCREENSHOTS, 'models-find.png') });
   await page.context().close();
 });

@@ -17,7 +17,10 @@ if stale dist/renderer/index.html src contract index.html vite.config.mts packag
   npx vite build --logLevel warn
 fi
 
-if binary=$(node scripts/electron-binary.mjs 2>/dev/null); then
+# The binary is under node_modules/electron/dist or the override's folder: with neither there is none, and
+# node (a quarter of a second here) need not be asked.
+if { [ -n "${ELECTRON_OVERRIDE_DIST_PATH:-}" ] || [ -d node_modules/electron/dist ]; } &&
+   binary=$(node scripts/electron-binary.mjs 2>/dev/null); then
   if stale dist/electron/electron/main.js electron contract; then
     npm run --silent build:electron
   fi

@@ -103,12 +103,22 @@ def compare_drop(groups: Sequence[Sequence[AnyRun]]) -> frozenset[str]:
     return _ALWAYS_DROPPED | telling_apart(groups, {"nodes": node_count})
 
 
+_NODES = SETTING_FIELDS.index("nodes")
+_COMPARED = tuple(i for i, name in enumerate(SETTING_FIELDS) if name not in _ALWAYS_DROPPED | {"nodes"})
+
+
+def _compared(fields: Mapping[int, tuple[object, ...]]) -> dict[int, tuple[tuple[object, ...], object]]:
+    """Each run's setting as groups are compared (:data:`_ALWAYS_DROPPED` left out) and its node count
+    apart, by ``id(run)``: computed once for every split tried."""
+    return {key: (tuple(f[i] for i in _COMPARED), f[_NODES]) for key, f in fields.items()}
+
+
 def _compare_keys(groups: Sequence[Sequence[AnyRun]],
-                  fields: Mapping[int, tuple[object, ...]]) -> list[set[tuple[object, ...]]]:
-    nodes = SETTING_FIELDS.index("nodes")
-    drop = _ALWAYS_DROPPED | telling_apart(groups, {"nodes": lambda r: fields[id(r)][nodes]})
-    kept = [i for i, name in enumerate(SETTING_FIELDS) if name not in drop]
-    return [{tuple(fields[id(r)][i] for i in kept) for r in g} for g in groups]
+                  compared: Mapping[int, tuple[tuple[object, ...], object]]) -> list[set[object]]:
+    nodes_apart = telling_apart(groups, {"nodes": lambda r: compared[id(r)][1]})
+    if nodes_apart:
+        return [{compared[id(r)][0] for r in g} for g in groups]
+    return [{compared[id(r)] for r in g} for g in groups]
 
 
 def settings_of(runs: Iterable[AnyRun]) -> dict[int, tuple[object, ...]]:
@@ -121,7 +131,7 @@ def shared_settings(groups: Sequence[Sequence[AnyRun]], settings: Mapping[int, t
     """How many settings each group measured that the first group measured too (the first: its own)."""
     if not groups:
         return []
-    keys = _compare_keys(groups, settings or settings_of(r for g in groups for r in g))
+    keys = _compare_keys(groups, _compared(settings or settings_of(r for g in groups for r in g)))
     return [len(keys[0] & mine) for mine in keys]
 
 
@@ -129,12 +139,12 @@ def comparable_split(runs: Sequence[AnyRun], settings: Mapping[int, tuple[object
     """The split whose groups measured the most settings in common (fewer groups first, then tags
     before recorded facts), and why; :data:`NO_SPLIT` when no split puts two groups side by side."""
     best: tuple[int, int, int, str] | None = None
-    fields = settings or settings_of(runs)
+    compared = _compared(settings or settings_of(runs))
     for order, key in enumerate(keys_of(runs)):
         groups = list(split(runs, key).values())
         if len(groups) < 2:
             continue
-        keys = _compare_keys(groups, fields)
+        keys = _compare_keys(groups, compared)
         common = sum(1 for k in set().union(*keys) if sum(k in mine for mine in keys) >= 2)
         if common and (best is None or (-common, len(groups), order) < (-best[0], best[1], best[2])):
             best = (common, len(groups), order, key)

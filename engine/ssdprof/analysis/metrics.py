@@ -26,10 +26,15 @@ __all__ = ["FACTORS", "LATENCY_METRICS", "METRICS", "METRIC_NAMES", "SETTING_FIE
 
 
 def _nodes(run: AnyRun) -> int | None:
-    """The run's storage-node count (``model.run_summary.node_count``, loaded with the runs)."""
+    """The run's storage-node count (``model.run_summary.node_count``, loaded with the first run asked)."""
+    return _node_count()(run)
+
+
+@functools.cache
+def _node_count() -> Callable[[AnyRun], int | None]:
     from ssdprof.model.run_summary import node_count
 
-    return node_count(run)
+    return node_count
 
 
 def _all_ios(pick: Callable[[LatencyStats | LatencySummary], float | None]) -> Callable[[AnyRun], float | None]:

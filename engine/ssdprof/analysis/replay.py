@@ -10,10 +10,12 @@ from typing import Literal
 
 from ssdprof.model import histogram
 from ssdprof.model.direction import DirectionStats, LatencyStats
-from ssdprof.model.replay import ReplaySpec, ReplayTiming
-from ssdprof.model.replay_results import CdfPoint, LatencyBeside, RateStep, ReplayResult
+from ssdprof.model.hosts import HostResult
+from ssdprof.model.replay import HostPart, HostsMode, IssueTiming, ReplaySpec, ReplayTiming
+from ssdprof.model.replay_results import CdfPoint, HostReplay, LatencyBeside, RateStep, ReplayResult
 from ssdprof.model.results import ProgressSample, RunResult
 from ssdprof.model.status import SweepState
+from ssdprof.model.trace import TraceSecond, TraceSummary
 
 __all__ = ["KEPT_TIMING_PCT", "replay_label", "replay_result"]
 
@@ -24,35 +26,62 @@ _P50, _P99 = histogram.REPORTED_PERCENTILES["p50"], histogram.REPORTED_PERCENTIL
 
 def replay_label(spec: ReplaySpec, target: str) -> str:
     timing = "as recorded" if spec.timing is ReplayTiming.AS_RECORDED else "as fast as possible"
-    return f"{spec.recorded.source} {timing}, {spec.lanes} in flight at most, on {target or 'the default folder'}"
+    hosts = ", ".join(part.host for part in spec.parts)
+    where = (f"split across {hosts}" if spec.hosts_mode is HostsMode.SPLIT else f"on each of {hosts}") if spec.parts \
+        else f"on {target or 'the default folder'}"
+    return f"{spec.recorded.source} {timing}, {spec.lanes} in flight at most{' per host' if spec.parts else ''}, {where}"
 
 
 def replay_result(*, replay_id: int, created_at: str, name: str, status: SweepState, spec: ReplaySpec,
                   target: str, run: RunResult | None) -> ReplayResult:
     recorded_s = spec.recorded.duration_s
     replayed_s = max(run.read.runtime_ms, run.write.runtime_ms) / 1000 if run is not None else None
-    change = (100 * (replayed_s - recorded_s) / recorded_s
-              if replayed_s is not None and recorded_s > 0 and spec.timing is ReplayTiming.AS_RECORDED else None)
+    change = _change(spec, recorded_s, replayed_s)
     step_s = int(spec.recorded.series[0].span_s) if spec.recorded.series else 1
+    copies = spec.copies
+    recorded, read, write = spec.recorded, run.read if run else DirectionStats(), run.write if run else DirectionStats()
     return ReplayResult(
         id=replay_id, created_at=created_at, name=name, status=status, run_id=run.id if run else None, spec=spec,
         label=replay_label(spec, target), target=target, engine=run.engine.name if run else "",
         recorded_span_s=recorded_s, replayed_span_s=replayed_s, span_change_pct=change,
-        timing_sentence=_timing(spec, recorded_s, replayed_s, change),
-        read_iops=run.read.iops if run else 0.0, write_iops=run.write.iops if run else 0.0,
-        read_bw_bytes_per_s=run.read.bw_bytes_per_s if run else 0.0,
-        write_bw_bytes_per_s=run.write.bw_bytes_per_s if run else 0.0,
-        read_io_count=run.read.io_count if run else 0, write_io_count=run.write.io_count if run else 0,
-        read_io_bytes=run.read.io_bytes if run else 0, write_io_bytes=run.write.io_bytes if run else 0,
-        latency=[_beside("read", spec.recorded.recorded_read_lat_ns, spec.recorded.recorded_read_bins_ns,
-                         run.read if run else DirectionStats()),
-                 _beside("write", spec.recorded.recorded_write_lat_ns, spec.recorded.recorded_write_bins_ns,
-                         run.write if run else DirectionStats())],
-        rates=_rates(spec, run.progress if run else [], step_s), rate_step_s=step_s,
-        warnings=run.warnings if run else [])
+        timing_sentence=_timing(spec, spec.issued, recorded_s, replayed_s, change),
+        read_iops=read.iops, write_iops=write.iops, read_bw_bytes_per_s=read.bw_bytes_per_s,
+        write_bw_bytes_per_s=write.bw_bytes_per_s, read_io_count=read.io_count, write_io_count=write.io_count,
+        read_io_bytes=read.io_bytes, write_io_bytes=write.io_bytes,
+        latency=_both(recorded, read, write, copies),
+        rates=_rates(recorded.series, spec.issued, run.progress if run else [], step_s, copies), rate_step_s=step_s,
+        warnings=run.warnings if run else [], hosts_mode=spec.hosts_mode if spec.parts else None,
+        hosts=[_host(spec, part, run, step_s) for part in spec.parts], recorded_copies=copies)
 
 
-def _timing(spec: ReplaySpec, recorded_s: float, replayed_s: float | None, change: float | None) -> str:
+def _host(spec: ReplaySpec, part: HostPart, run: RunResult | None, step_s: int) -> HostReplay:
+    """One host beside what it was given: its share as recorded (split) or the whole part."""
+    recorded = part.recorded or spec.recorded
+    found = next((h for h in run.hosts if h.host == part.host), None) if run else None
+    result = found or HostResult(host=part.host)
+    replayed_s = max(result.read.runtime_ms, result.write.runtime_ms) / 1000 if found else None
+    change = _change(spec, part.recorded_end_s, replayed_s)
+    progress = [p for p in run.progress if p.host == part.host] if run else []
+    return HostReplay(
+        host=part.host, error=result.error, target=result.target,
+        recorded_read_count=recorded.read_count, recorded_write_count=recorded.write_count,
+        recorded_read_bytes=recorded.read_bytes, recorded_write_bytes=recorded.write_bytes,
+        read_io_count=result.read.io_count, write_io_count=result.write.io_count,
+        read_io_bytes=result.read.io_bytes, write_io_bytes=result.write.io_bytes,
+        recorded_span_s=part.recorded_end_s, replayed_span_s=replayed_s, span_change_pct=change,
+        timing_sentence=_timing(spec, part.issued, part.recorded_end_s, replayed_s, change),
+        latency=_both(recorded, result.read, result.write, 1),
+        rates=_rates(recorded.series, part.issued, progress, step_s, 1))
+
+
+def _change(spec: ReplaySpec, recorded_s: float, replayed_s: float | None) -> float | None:
+    if replayed_s is None or recorded_s <= 0 or spec.timing is not ReplayTiming.AS_RECORDED:
+        return None
+    return 100 * (replayed_s - recorded_s) / recorded_s
+
+
+def _timing(spec: ReplaySpec, issued: IssueTiming | None, recorded_s: float, replayed_s: float | None,
+            change: float | None) -> str:
     if replayed_s is None:
         return "not replayed yet"
     if spec.timing is ReplayTiming.FASTEST:
@@ -61,15 +90,14 @@ def _timing(spec: ReplaySpec, recorded_s: float, replayed_s: float | None, chang
     words = f"replayed in {replayed_s:.3g} s of the trace's {recorded_s:.3g} s"
     if change is None:
         return words
-    late = _lateness(spec)
+    late = _lateness(issued)
     if abs(change) <= KEPT_TIMING_PCT:
         return f"{words} ({change:+.1f} %): the target kept the recorded timing{late}"
     return (f"{words} ({change:+.1f} %): the target fell behind the recorded rate with at most {spec.lanes} I/Os "
             f"in flight (a larger queue depth lets more overlap){late}")
 
 
-def _lateness(spec: ReplaySpec) -> str:
-    issued = spec.issued
+def _lateness(issued: IssueTiming | None) -> str:
     if issued is None or issued.late_p99_ms is None:
         return ""
     share = 100 * issued.late_count / issued.issued if issued.issued else 0.0
@@ -77,8 +105,16 @@ def _lateness(spec: ReplaySpec) -> str:
             f"{issued.late_count} ({share:.1f} %) more than 10 ms late")
 
 
+def _both(recorded: TraceSummary, read: DirectionStats, write: DirectionStats, copies: int) -> list[LatencyBeside]:
+    return [_beside("read", recorded.recorded_read_lat_ns, recorded.recorded_read_bins_ns, read, copies),
+            _beside("write", recorded.recorded_write_lat_ns, recorded.recorded_write_bins_ns, write, copies)]
+
+
 def _beside(direction: Literal["read", "write"], recorded: LatencyStats | None, recorded_bins: dict[int, int],
-            replayed: DirectionStats) -> LatencyBeside:
+            replayed: DirectionStats, copies: int) -> LatencyBeside:
+    """``copies``: the recorded I/Os counted that many times (the whole trace on that many hosts): the same
+    percentiles, counts that compare with the hosts' together."""
+    recorded_bins = {bucket: count * copies for bucket, count in recorded_bins.items()}
     recorded_p50, recorded_p99 = histogram.percentiles(recorded_bins, [_P50, _P99])
     return LatencyBeside(
         direction=direction, recorded_count=sum(recorded_bins.values()), replayed_count=replayed.io_count,
@@ -93,22 +129,21 @@ def _cdf(bins: dict[int, int]) -> list[CdfPoint]:
     return [CdfPoint(latency_ns=float(value), share=seen / total) for value, seen in steps]
 
 
-def _rates(spec: ReplaySpec, progress: Sequence[ProgressSample], step_s: int) -> list[RateStep]:
-    """The trace's recorded steps beside the replay's I/Os on the same steps: counted by issue time from fio's
-    per-I/O log where kept (as the trace counts its own), else fio's per-second samples spread over the steps (each
-    sample's I/Os shared out by how much of it each step covers; hosts add)."""
-    issued = spec.issued
+def _rates(recorded: Sequence[TraceSecond], issued: IssueTiming | None, progress: Sequence[ProgressSample],
+           step_s: int, copies: int) -> list[RateStep]:
+    """The trace's recorded steps (× ``copies``: the hosts' together) beside the replay's I/Os on the same steps:
+    counted by issue time from fio's per-I/O log where kept (as the trace counts its own), else fio's per-second
+    samples spread over the steps (each sample's I/Os shared out by how much of it each step covers; hosts add)."""
     replayed = (list(zip(map(float, issued.reads_per_step), map(float, issued.writes_per_step), strict=True))
                 if issued is not None and issued.step_s == step_s else _replayed_counts(progress, step_s))
-    recorded = spec.recorded.series
     steps = max(len(recorded), len(replayed))
     out = []
     for index in range(steps):
         mine = recorded[index] if index < len(recorded) else None
         theirs = replayed[index] if index < len(replayed) else None
         out.append(RateStep(start_s=float(index * step_s), span_s=float(step_s),
-                            recorded_read_iops=mine.read_iops if mine else None,
-                            recorded_write_iops=mine.write_iops if mine else None,
+                            recorded_read_iops=mine.read_iops * copies if mine else None,
+                            recorded_write_iops=mine.write_iops * copies if mine else None,
                             replayed_read_iops=theirs[0] / step_s if theirs else None,
                             replayed_write_iops=theirs[1] / step_s if theirs else None))
     return out

@@ -27,8 +27,9 @@ LOG = logging.getLogger(__name__)
 READY_TIMEOUT_S = 300.0
 """How long a request waits for the engine: migrating a big store on first start takes minutes."""
 QUIET_S = 1.0
-"""Warming waits until no request has come for this long: the page's first calls (the app opening, a
-view's data) go first, and the warming's imports do not hold them up."""
+"""Warming waits until no request has been answered for this long and none is being answered: the
+page's first calls (the app opening, a view's data) go first, and the warming's imports do not hold
+them up."""
 
 
 class EngineUnavailable(RuntimeError):
@@ -49,7 +50,9 @@ class BackgroundEngine:
         self._closing = threading.Event()
         self._thread = threading.Thread(target=self._load, name="ssdprof-engine-load", daemon=True)
         self._started = threading.Lock()
-        self._last_request = time.monotonic()
+        self._busy = 0
+        self._last_answer = time.monotonic()
+        self._calls = threading.Lock()
         self.warmed = threading.Event()
         """Set once the PDF machinery is ready (or warming was not asked for, or failed)."""
 
@@ -75,7 +78,16 @@ class BackgroundEngine:
     def answer(self, message: Any) -> Any:
         """The JSON-RPC answer to ``message``: waits while the engine loads; a failed start is said as an
         internal error, with its reason."""
-        self._last_request = time.monotonic()
+        with self._calls:
+            self._busy += 1
+        try:
+            return self._answer(message)
+        finally:
+            with self._calls:
+                self._busy -= 1
+                self._last_answer = time.monotonic()
+
+    def _answer(self, message: Any) -> Any:
         try:
             service = self.get()
         except EngineUnavailable as exc:
@@ -104,7 +116,12 @@ class BackgroundEngine:
                                           fio_executable=self._fio, ssh=self._ssh)
         except Exception as exc:  # the reason goes to every request, and to the log once
             self._failure = exc
-            LOG.exception("the engine could not start")
+            from ssdprof.store.errors import StoreError
+
+            if isinstance(exc, StoreError):  # the results store's own one line says it all
+                LOG.error("the engine could not start: %s", exc)
+            else:
+                LOG.exception("the engine could not start")
         finally:
             self._ready.set()
         try:
@@ -113,8 +130,13 @@ class BackgroundEngine:
         finally:
             self.warmed.set()
 
+    def _quiet_for(self) -> float:
+        """How long no request has been answered (0 while one is)."""
+        with self._calls:
+            return 0.0 if self._busy else time.monotonic() - self._last_answer
+
     def _warm_when_quiet(self) -> None:
-        while not self._closing.is_set() and (quiet := time.monotonic() - self._last_request) < QUIET_S:
+        while not self._closing.is_set() and (quiet := self._quiet_for()) < QUIET_S:
             self._closing.wait(QUIET_S - quiet)
         if self._closing.is_set():
             return

@@ -36,6 +36,7 @@ from ssdprof.model.pts_results import PtsParameters, PtsResult
 from ssdprof.model.sweep import SweepSpec
 from ssdprof.model.workload import Workload
 from ssdprof.store.db import RunFilter, Store, StoredPts
+from ssdprof.store.errors import StoreUnavailable
 from ssdprof.target.plan import TEST_FILE_PREFIX, TargetKind, plan_target
 from ssdprof.target.purge import purge_device, purge_file
 
@@ -105,6 +106,9 @@ class PtsRunner:
                                                                          emit=emit, cancel=cancel)
             finally:
                 site.tear_down(keep=True)
+        except StoreUnavailable as exc:  # its rounds are judged from the store: stopped, its points kept, resumable
+            status, reason = "stopped", f"{exc}; its points are kept: resume with ssdprof pts resume {stored.id} when it answers"
+            raise StoreUnavailable(reason) from exc
         except Exception as exc:  # stored as the test's reason, then raised to the caller
             reason = str(exc)
             raise

@@ -10,7 +10,7 @@ span as the runtime, the lanes as jobs): what lists, tables and the store key it
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -19,18 +19,27 @@ from pydantic import BaseModel, ConfigDict, Field
 from ssdprof.app.planner import EngineName, Loose, SweepRequest, Tags, WorkloadInput, plan_sweep
 from ssdprof.model.problems import FieldRule, Problems, WorkloadError, problem, register
 from ssdprof.model.quantities import parse_size_bytes
-from ssdprof.model.replay import MAX_REPLAY_DEPTH, OffsetMapping, ReplaySpec, ReplayTiming, TraceSelection
+from ssdprof.model.replay import (
+    MAX_REPLAY_DEPTH,
+    HostPart,
+    HostsMode,
+    OffsetMapping,
+    ReplaySpec,
+    ReplayTiming,
+    TraceSelection,
+)
 from ssdprof.model.sweep import SweepSpec
 from ssdprof.model.trace import TraceError, TraceFormat, TraceSummary
 from ssdprof.model.workload import MAX_BLOCK_SIZE_BYTES, MAX_RUNTIME_S
 from ssdprof.target.plan import whole_device_bytes
 from ssdprof.trace.describe import describe
 from ssdprof.trace.mapping import ReplayRefused
-from ssdprof.trace.plan import ReplayPlan, plan_replay
+from ssdprof.trace.plan import ReplayPlan, plan_replay, split_plan
 from ssdprof.trace.reader import load_trace
 from ssdprof.trace.records import TraceRecords
 
-__all__ = ["DEFAULT_LANES", "ReplayJob", "ReplayRequest", "describe_trace", "plan_replay_request", "trace_sha256"]
+__all__ = ["DEFAULT_LANES", "ReplayJob", "ReplayRequest", "describe_trace", "host_plans", "plan_replay_request",
+           "trace_sha256"]
 
 DEFAULT_LANES = 16
 _MiB = 1 << 20
@@ -46,6 +55,8 @@ register({
     "mapping": FieldRule("--offsets", "exact, wrap or scale", "offsets", "wrap"),
     "selection": FieldRule("--disk/--trace-host/--from/--to", "disks and hosts the trace holds, a window within its "
                            "span", "part of the trace", "--disk 1 --from 60 --to 120"),
+    "hosts_mode": FieldRule("--split", "whole (the trace on every host) or split (each I/O on one host)",
+                            "hosts' share", "split"),
 })
 
 
@@ -70,6 +81,15 @@ class ReplayRequest(BaseModel):
     keep_file: bool = False
     repeats: int = Field(default=1, ge=1, le=100, description="play the trace this many times (each a run): two "
                                                               "targets' repeats compare with a Welch verdict")
+    hosts: list[str] = Field(default_factory=list, max_length=256, description="replay on these SSH hosts at once "
+                             "(aliases or user@host:port), from one common start, instead of on this machine")
+    hosts_mode: HostsMode = Field(default=HostsMode.WHOLE, description="the whole trace on every host, or one trace "
+                                                                       "split across them (each I/O on one host)")
+    remote_dir: str = Field(default="", description="the folder on every host (default: the engine's remote scratch "
+                                                    "folder)")
+    remote_dirs: dict[str, str] = Field(default_factory=dict, description="host -> its own folder, overriding remote_dir")
+    remote_devices: dict[str, str] = Field(default_factory=dict, description="host -> a block device there, replayed "
+                                                                             "on in place of a test file")
     name: str | None = Field(default=None, max_length=200)
     tags: Tags = Field(default_factory=dict)
 
@@ -82,6 +102,8 @@ class ReplayJob:
     plan: ReplayPlan
     whole: TraceSummary
     """The whole trace as recorded (the part replayed is ``spec.replay.recorded``)."""
+    host_plans: dict[str, ReplayPlan] = field(default_factory=dict)
+    """On SSH hosts: what each host plays (the plan, or its share of it); empty on this machine."""
 
 
 def plan_replay_request(request: ReplayRequest, *, check_target: bool = False, default_dir: Path | None = None
@@ -94,6 +116,8 @@ def plan_replay_request(request: ReplayRequest, *, check_target: bool = False, d
     size = None
     with problems.collect():
         size = _size(request, records)
+    with problems.collect():
+        _local_target_on_hosts(request)
     if records is None or size is None:
         problems.raise_any()
     assert records is not None and size is not None
@@ -103,14 +127,35 @@ def plan_replay_request(request: ReplayRequest, *, check_target: bool = False, d
     spec = None
     with problems.collect():
         spec = plan_sweep(_sweep_request(request, replay, size), check_target=check_target, default_dir=default_dir)
+    plans: dict[str, ReplayPlan] = {}
+    with problems.collect():
+        plans = host_plans(request.hosts_mode, replay, spec.remote.hosts) if replay and spec and spec.remote else {}
     problems.raise_any()
     assert replay is not None and spec is not None
     recorded = describe(replay.records)
     stored = ReplaySpec(trace_path=request.trace, trace_sha256=trace_sha256(Path(request.trace).expanduser()),
                         selection=request.selection, timing=request.timing, lanes=replay.lanes,
-                        mapping=request.mapping, target_bytes=size, recorded=recorded, notes=list(replay.notes))
+                        mapping=request.mapping, target_bytes=size, recorded=recorded, notes=list(replay.notes),
+                        hosts_mode=request.hosts_mode, parts=_parts(request.hosts_mode, plans, recorded))
     return ReplayJob(spec.model_copy(update={"replay": stored, "name": request.name or f"replay {records.source}"}),
-                     replay, describe(records))
+                     replay, describe(records), plans)
+
+
+def host_plans(mode: HostsMode, plan: ReplayPlan, hosts: list[str]) -> dict[str, ReplayPlan]:
+    """What each host plays: the whole plan, or (split) its share, dealt in turn; by host name."""
+    if mode is HostsMode.WHOLE:
+        return dict.fromkeys(hosts, plan)
+    try:
+        return dict(zip(hosts, split_plan(plan, len(hosts)), strict=True))
+    except ReplayRefused as exc:
+        raise WorkloadError([problem("hosts_mode", str(exc), with_rule=False)]) from None
+
+
+def _parts(mode: HostsMode, plans: dict[str, ReplayPlan], recorded: TraceSummary) -> list[HostPart]:
+    step_s = int(recorded.series[0].span_s) if recorded.series else None
+    return [HostPart(host=name, lanes=plan.lanes, recorded_end_s=plan.expected_s or 0.0,
+                     recorded=describe(plan.records, step_s=step_s) if mode is HostsMode.SPLIT else None)
+            for name, plan in plans.items()]
 
 
 def describe_trace(path: str, fmt: TraceFormat | None = None) -> TraceSummary:
@@ -136,7 +181,17 @@ def _load(request: ReplayRequest) -> TraceRecords:
 
 def _size(request: ReplayRequest, records: TraceRecords | None) -> int:
     """The region the trace lands on: a folder's test file (as asked, or the trace's region in whole MiB), a
-    file's or a device's own size."""
+    file's or a device's own size; on hosts, as asked or the trace's region."""
+    return _region(request.model_copy(update={"target": None}) if request.hosts else request, records)
+
+
+def _local_target_on_hosts(request: ReplayRequest) -> None:
+    if request.hosts and request.target:
+        raise WorkloadError([problem("target", "the target is this machine's: on hosts give a folder on each "
+                                               "(remote_dir) or a device (remote_devices)", with_rule=False)])
+
+
+def _region(request: ReplayRequest, records: TraceRecords | None) -> int:
     target = Path(request.target).expanduser() if request.target else None
     device = whole_device_bytes(request.target) if request.target else None
     if device is not None:
@@ -177,10 +232,13 @@ def _sweep_request(request: ReplayRequest, replay: ReplayPlan | None, size: int)
     runtime = (replay.expected_s if replay is not None and replay.expected_s else total / (_ASSUMED_LANE_IOPS * lanes))
     base = WorkloadInput(pattern=pattern, read_pct=read_pct, block_size_bytes=block, queue_depth=1, numjobs=lanes,
                          runtime_s=min(max(runtime, 0.001), MAX_RUNTIME_S), ramp_s=0,
-                         size_bytes=max(size, block * lanes), target=request.target, direct=request.direct,
+                         size_bytes=max(size, block * lanes), target=None if request.hosts else request.target,
+                         direct=request.direct,
                          engine=request.engine, allow_overwrite=request.allow_overwrite, keep_file=request.keep_file)
     return SweepRequest(base=base, name=request.name, repeats=request.repeats,
-                        tags={**request.tags, "replay": records.source if records else ""})
+                        tags={**request.tags, "replay": records.source if records else ""}, hosts=request.hosts,
+                        remote_dir=request.remote_dir, remote_dirs=request.remote_dirs,
+                        remote_devices=request.remote_devices)
 
 
 def _main_size(records: TraceRecords) -> int:

@@ -162,10 +162,11 @@ class RemoteSite:
 
     def __init__(self, spec: SweepSpec, ssh: SshSettings,
                  links_gbps: dict[str, float] | None = None, watch: list[str] | None = None,
-                 rbd: RbdTarget | None = None):
+                 rbd: RbdTarget | None = None, *, engine: Callable[[RemoteOptions], MultiHostEngine] = MultiHostEngine):
         """``watch``: the monitor-only hosts (storage nodes) to watch; one also named as a client
         is a client. ``rbd``: the image as the planner read it (:class:`Preflight`); without it
-        (a resumed or a growing sweep) it is read from the spec, by the planner's rule."""
+        (a resumed or a growing sweep) it is read from the spec, by the planner's rule. ``engine``: what
+        runs the points on the hosts (a trace replay's own)."""
         assert spec.remote is not None
         remote = spec.remote
         options = RemoteOptions(hosts=[parse_host(h) for h in remote.hosts], ssh=ssh,
@@ -173,7 +174,7 @@ class RemoteSite:
                                 target_dir=remote.target_dir or DEFAULT_REMOTE_DIR, target_dirs=remote.target_dirs,
                                 devices=remote.devices, link_gbps=links_gbps or {},
                                 watch=[parse_host(h) for h in watch or [] if h not in remote.hosts])
-        self.hosts = MultiHostEngine(options)
+        self.hosts = engine(options)
         self.engine: PointEngine = self.hosts
         self._spec = spec
         self.environment = Environment()

@@ -22,8 +22,8 @@ if TYPE_CHECKING:
     from ssdprof.model.sweep import SweepSpec
     from ssdprof.store.db import Store
 
-__all__ = ["COMMANDS", "VARY_NAMES", "WORKLOAD_FLAGS", "handle", "outcome_json",
-           "parse_tags", "register", "request_from_args", "run_flags", "workload_flags"]
+__all__ = ["COMMANDS", "VARY_NAMES", "WORKLOAD_FLAGS", "handle", "outcome_json", "parse_tags", "per_host",
+           "register", "request_from_args", "run_flags", "workload_flags"]
 
 COMMANDS = commands_of("measure")
 
@@ -118,8 +118,8 @@ def request_from_args(args: argparse.Namespace) -> SweepRequest:
         raw["allow_overwrite"] = True
     if args.keep_file:
         raw["keep_file"] = True
-    remote_dir, remote_dirs = _per_host(args.remote_dir)
-    default_device, remote_devices = _per_host(args.remote_device)
+    remote_dir, remote_dirs = per_host(args.remote_dir)
+    default_device, remote_devices = per_host(args.remote_device)
     if default_device:
         remote_devices = {host: remote_devices.get(host, default_device) for host in args.host}
     sweep = args.command == "sweep"
@@ -149,16 +149,16 @@ def _factors(items: list[str]) -> dict[str, list[int | float | str]] | None:
     return factors or None
 
 
-def _per_host(items: list[str]) -> tuple[str, dict[str, str]]:
+def per_host(items: list[str]) -> tuple[str, dict[str, str]]:
     """``PATH`` for every host and ``HOST=PATH`` for one: (the default, {host: path}); the planner checks the paths."""
-    default, per_host = "", {}
+    default, given = "", {}
     for item in items:
         host, sep, path = item.partition("=") if not item.startswith("/") else ("", "", item)
         if sep:
-            per_host[host] = path
+            given[host] = path
         else:
             default = item
-    return default, per_host
+    return default, given
 
 
 def _plan(args: argparse.Namespace, ctx: Context) -> SweepPlan:

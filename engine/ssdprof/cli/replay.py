@@ -11,7 +11,9 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ssdprof.cli import hosts as cli_hosts
 from ssdprof.cli.flags import command, common, positive_int
+from ssdprof.cli.measure import per_host
 
 if TYPE_CHECKING:
     from ssdprof.app.replay_planner import ReplayRequest
@@ -34,7 +36,8 @@ def register(sub: Any) -> None:
                      "as possible, and compare it with the trace's own latency and rate",
                      "ssdprof replay hm_1.csv.gz --target ~/ssdtest --describe\n"
                      "  ssdprof replay hm_1.csv.gz --target /dev/nvme1n1 --allow-overwrite --offsets wrap --from 0 --to 600\n"
-                     "  ssdprof replay capture.blktrace.0 --target ~/ssdtest --timing fastest --qd 32 --repeat 3")
+                     "  ssdprof replay capture.blktrace.0 --target ~/ssdtest --timing fastest --qd 32 --repeat 3\n"
+                     "  ssdprof replay hm_1.csv.gz --host client1 --host client2 --split --remote-dir /mnt/ssd")
     parser.add_argument("trace", nargs="?", type=Path, help="the trace file (format told by its content)")
     parser.add_argument("--format", choices=FORMATS, help="insist on this format")
     parser.add_argument("--target", help="a folder (a test file as large as the trace's region), a file or a device")
@@ -53,6 +56,16 @@ def register(sub: Any) -> None:
     parser.add_argument("--allow-overwrite", action="store_true", help="confirm writing over a file or device")
     parser.add_argument("--keep-file", action="store_true")
     parser.add_argument("--repeat", dest="repeats", type=positive_int, default=1, help="play the trace N times")
+    hosts = parser.add_argument_group("SSH hosts (all started at once, each I/O at its recorded time from that start)")
+    hosts.add_argument("--host", dest="hosts", action="append", default=[], metavar="HOST",
+                       help="replay on this SSH host (ssh alias or user@host:port); repeat for several at once")
+    hosts.add_argument("--split", action="store_true",
+                       help="split the trace across the hosts, each I/O on one host (default: the whole trace on each)")
+    hosts.add_argument("--remote-dir", action="append", default=[], metavar="[HOST=]DIR",
+                       help="the folder for each host's test file; HOST=DIR for one host")
+    hosts.add_argument("--remote-device", action="append", default=[], metavar="[HOST=]DEVICE",
+                       help="a block device on the hosts, replayed on in place of a test file")
+    cli_hosts.ssh_flags(parser)
     parser.add_argument("--name")
     parser.add_argument("--tag", dest="tags", action="append", default=[], metavar="KEY=VALUE")
     parser.add_argument("--describe", action="store_true", help="say what the trace holds; run nothing")
@@ -77,9 +90,15 @@ def request_from_args(args: argparse.Namespace) -> ReplayRequest:
                           end_s=args.end_s)
     values = {k: getattr(args, k) for k in ("format", "target", "size_bytes", "engine", "name", "lanes")
               if getattr(args, k)}
+    remote_dir, remote_dirs = per_host(args.remote_dir)
+    default_device, remote_devices = per_host(args.remote_device)
+    if default_device:
+        remote_devices = {host: remote_devices.get(host, default_device) for host in args.hosts}
     return validated(ReplayRequest, trace=str(args.trace), selection=selection, timing=args.timing,
                      mapping=args.mapping, direct=not args.buffered, allow_overwrite=args.allow_overwrite,
-                     keep_file=args.keep_file, repeats=args.repeats, tags=args.tags, **values)
+                     keep_file=args.keep_file, repeats=args.repeats, tags=args.tags, hosts=args.hosts,
+                     hosts_mode="split" if args.split else "whole", remote_dir=remote_dir, remote_dirs=remote_dirs,
+                     remote_devices=remote_devices, **values)
 
 
 def handle(args: argparse.Namespace, store: Store) -> int:
@@ -88,7 +107,7 @@ def handle(args: argparse.Namespace, store: Store) -> int:
     from ssdprof.app.kinds.replay import REPLAY  # the trace readers, numpy and the runner load for this only
     from ssdprof.cli.foreground import run_job
 
-    ctx = Context(store)
+    ctx = Context(store, ssh=cli_hosts.ssh_settings(args))
     if args.list:
         replays = REPLAY.listed(ctx, None).replays
         print("[" + ",\n".join(r.model_dump_json() for r in replays) + "]" if args.json else "\n".join(
@@ -168,6 +187,15 @@ def format_replay(result: ReplayResult) -> str:
             lines.append(f"  {b.direction:<5} p50 {_us(b.recorded_p50_ns)} recorded, {_us(b.replayed_p50_ns)} replayed; "
                          f"p99 {_us(b.recorded_p99_ns)} recorded, {_us(b.replayed_p99_ns)} replayed "
                          f"({b.replayed_count:,} I/Os)")
+    if result.hosts_mode is not None:
+        lines.append(f"  on {len(result.hosts)} hosts: {result.hosts_mode.label}")
+    for host in result.hosts:
+        replayed = host.read_io_count + host.write_io_count
+        recorded = host.recorded_read_count + host.recorded_write_count
+        p99 = "; ".join(f"{b.direction} p99 {_us(b.recorded_p99_ns)} recorded, {_us(b.replayed_p99_ns)} replayed"
+                        for b in host.latency if b.replayed_count)
+        lines.append(f"  {host.host}: {replayed:,} of {recorded:,} I/Os, {host.timing_sentence}"
+                     + (f"; {p99}" if p99 else "") + (f"; {host.error}" if host.error else ""))
     if len(result.run_ids) > 1:
         lines.append(f"  runs {', '.join(map(str, result.run_ids))}: compare two replays with "
                      "ssdprof compare --sweep A --with-sweep B --metric lat_ns_p99")

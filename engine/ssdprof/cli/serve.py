@@ -31,10 +31,19 @@ def register(sub: Any) -> None:
 def rpc(args: argparse.Namespace) -> int:
     from ssdprof.app.rpc import serve_stdio
 
-    return serve_stdio(args.db or default_db_path())
+    return serve_stdio(_checked(args.db) or default_db_path())
 
 
 def serve(args: argparse.Namespace) -> int:
     from ssdprof.app.server import serve as serve_http
 
-    return serve_http(args.db or default_db_path(), port=args.port)
+    return serve_http(_checked(args.db) or default_db_path(), port=args.port)
+
+
+def _checked(db: Any) -> Any:
+    """A store URL that names no server or database is refused before anything is served (one line, exit 2)."""
+    from ssdprof.store.location import DatabaseUrl
+
+    if isinstance(db, DatabaseUrl):
+        db.endpoint()
+    return db

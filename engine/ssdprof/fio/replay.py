@@ -29,7 +29,8 @@ from ssdprof.model.results import EngineInfo, Measurement, ProgressSample
 from ssdprof.model.workload import MAX_RUNTIME_S, Workload
 from ssdprof.trace.plan import ReplayPlan
 
-__all__ = ["TIMED_IOLOG_FIO", "FioReplay", "ReplayRun", "fio_refusal", "iolog_text", "replay_options"]
+__all__ = ["TIMED_IOLOG_FIO", "FioReplay", "ReplayRun", "fio_refusal", "iolog_text", "lane_files", "replay_limit_s",
+           "replay_options", "version_refusal"]
 
 TIMED_IOLOG_FIO = (3, 31)
 _FILE = "ssdprof-trace"
@@ -39,10 +40,15 @@ _SLOWEST_IOPS = 50
 
 def fio_refusal(install: FioInstall) -> str | None:
     """Why this fio cannot replay a trace, or None."""
-    found = re.search(r"(\d+)\.(\d+)", install.version)
-    version = (int(found[1]), int(found[2])) if found else (0, 0)
-    if version < TIMED_IOLOG_FIO:
-        return (f"{install.version} is older than fio 3.31, whose iolog version 3 gives each I/O its time: install a "
+    return version_refusal(install.version)
+
+
+def version_refusal(version: str) -> str | None:
+    """Why a fio of this version (as ``fio --version`` says it) cannot replay a trace, or None."""
+    found = re.search(r"(\d+)\.(\d+)", version)
+    number = (int(found[1]), int(found[2])) if found else (0, 0)
+    if number < TIMED_IOLOG_FIO:
+        return (f"{version} is older than fio 3.31, whose iolog version 3 gives each I/O its time: install a "
                 "newer fio to replay traces")
     return None
 
@@ -118,7 +124,7 @@ class FioReplay:
             per_io = (f"write_lat_log={logs / LOG_NAME}", "log_offset=1") if logged else ()
             run = run_fio(self.install, self.job(target, direct=direct, is_device=is_device,
                                                  extra=per_io).as_job_file(),
-                          workload=Workload(runtime_s=self._limit_s(), ramp_s=0), on_progress=on_progress,
+                          workload=Workload(runtime_s=replay_limit_s(self.plan), ramp_s=0), on_progress=on_progress,
                           cancel=cancel, files=files)
             issued = issue_times_ns(logs, self.plan) if logged else None
         engine = EngineInfo(name="fio", version=self.install.version, ioengine=self.ioengine,
@@ -128,9 +134,10 @@ class FioReplay:
                                            cancelled=run.cancelled, progress=run.progress, job_text=job.as_job_file())
         return ReplayRun(measured, run, issued)
 
-    def _limit_s(self) -> float:
-        """How long fio may take before it is stopped: the trace's span and a half as recorded, or a rate no
-        working target falls below as fast as possible."""
-        expected = self.plan.expected_s
-        limit = expected * 1.5 + _GRACE_S if expected is not None else len(self.plan.records) / _SLOWEST_IOPS + _GRACE_S
-        return min(limit, MAX_RUNTIME_S)
+
+def replay_limit_s(plan: ReplayPlan) -> float:
+    """How long fio may take before it is stopped: the trace's span and a half as recorded, or a rate no
+    working target falls below as fast as possible."""
+    expected = plan.expected_s
+    limit = expected * 1.5 + _GRACE_S if expected is not None else len(plan.records) / _SLOWEST_IOPS + _GRACE_S
+    return min(limit, MAX_RUNTIME_S)

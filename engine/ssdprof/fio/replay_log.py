@@ -6,6 +6,7 @@ told by the I/Os themselves, not by fio's numbering of the files."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
 import numpy as np
@@ -13,7 +14,7 @@ import numpy.typing as npt
 
 from ssdprof.trace.plan import ReplayPlan
 
-__all__ = ["LOG_NAME", "PER_IO_LOG_LIMIT", "issue_times_ns"]
+__all__ = ["LOG_NAME", "PER_IO_LOG_LIMIT", "issue_times_ns", "issue_times_of", "log_rows"]
 
 LOG_NAME = "lane"
 PER_IO_LOG_LIMIT = 2_000_000
@@ -23,10 +24,19 @@ PER_IO_LOG_LIMIT = 2_000_000
 def issue_times_ns(folder: Path, plan: ReplayPlan) -> npt.NDArray[np.int64]:
     """Each I/O's issue time (ns from its lane's start, ms resolution) in the plan's order; -1 where none was
     issued (a cancelled replay) or its lane's log was not found."""
+    return issue_times_of(plan, (log_rows(log) for log in sorted(folder.glob(f"{LOG_NAME}_slat.*.log"))))
+
+
+def log_rows(source: Path | Iterable[str]) -> npt.NDArray[np.int64]:
+    """A submission log's (time ms, direction, size, offset) rows, from its file or its lines."""
+    return np.loadtxt(source, delimiter=",", dtype=np.int64, usecols=(0, 2, 3, 4), ndmin=2)
+
+
+def issue_times_of(plan: ReplayPlan, logs: Iterable[npt.NDArray[np.int64]]) -> npt.NDArray[np.int64]:
+    """As :func:`issue_times_ns`, from each lane's log rows (in any order)."""
     issued = np.full(len(plan.records), -1, dtype=np.int64)
     lanes = {lane: plan.lane(lane) for lane in range(plan.lanes)}
-    for log in sorted(folder.glob(f"{LOG_NAME}_slat.*.log")):
-        rows = np.loadtxt(log, delimiter=",", dtype=np.int64, usecols=(0, 2, 3, 4), ndmin=2)
+    for rows in logs:
         if not rows.size:
             continue
         lane = _lane_of(rows, plan, lanes)

@@ -9,7 +9,8 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ssdprof.model.trace import TraceSummary
 
-__all__ = ["MAX_REPLAY_DEPTH", "IssueTiming", "OffsetMapping", "ReplaySpec", "ReplayTiming", "TraceSelection"]
+__all__ = ["MAX_REPLAY_DEPTH", "HostPart", "HostsMode", "IssueTiming", "OffsetMapping", "ReplaySpec", "ReplayTiming",
+           "TraceSelection"]
 
 MAX_REPLAY_DEPTH = 1024
 
@@ -36,6 +37,18 @@ class OffsetMapping(str, enum.Enum):
         return {"exact": "exact (refuse a trace larger than the target)",
                 "wrap": "wrap (offsets modulo the target's size)",
                 "scale": "scale (offsets shrunk in proportion onto the target)"}[self.value]
+
+
+class HostsMode(str, enum.Enum):
+    """How a replay on several SSH hosts shares the trace out."""
+
+    WHOLE = "whole"
+    SPLIT = "split"
+
+    @property
+    def label(self) -> str:
+        return {"whole": "the whole trace on every host",
+                "split": "one trace split across the hosts (each I/O on one host, dealt in turn)"}[self.value]
 
 
 class TraceSelection(BaseModel):
@@ -74,6 +87,18 @@ class IssueTiming(BaseModel):
     late_count: int = Field(default=0, description="I/Os issued more than 10 ms after their recorded time")
 
 
+class HostPart(BaseModel):
+    """What one SSH host of a replay plays: the whole part, or (split) its share of it, timed from the common start."""
+
+    model_config = ConfigDict(frozen=True)
+    host: str
+    lanes: int = Field(ge=1, le=MAX_REPLAY_DEPTH)
+    recorded: TraceSummary | None = Field(default=None, description="split: this host's share as recorded (its rate on "
+                                                                     "the replay's steps); whole: null, the replay's own")
+    recorded_end_s: float = Field(default=0.0, description="its last I/O's recorded time, from the replay's start")
+    issued: IssueTiming | None = Field(default=None, description="how this host issued its I/Os, once it ran")
+
+
 class ReplaySpec(BaseModel):
     """A stored replay: what was replayed and how, and the recorded side of the part replayed (its summary with
     the recorded latency bins and rate over time), kept so the comparison still reads when the trace is gone."""
@@ -90,3 +115,11 @@ class ReplaySpec(BaseModel):
     notes: list[str] = Field(default_factory=list, description="how the trace was chosen, laid and issued, in words")
     issued: IssueTiming | None = Field(default=None, description="filled in once the replay ran (traces of up to 2M "
                                                                  "I/Os; null beyond, or before)")
+    hosts_mode: HostsMode = Field(default=HostsMode.WHOLE, description="on SSH hosts: the whole part on each, or split")
+    parts: list[HostPart] = Field(default_factory=list, description="one per SSH host, in the hosts' order; empty: "
+                                                                    "replayed on this machine")
+
+    @property
+    def copies(self) -> int:
+        """How many times the hosts together replay each I/O of the part: once per host, or once when split."""
+        return len(self.parts) if self.parts and self.hosts_mode is HostsMode.WHOLE else 1

@@ -7,11 +7,11 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ssdprof.model.replay import ReplaySpec
+from ssdprof.model.replay import HostsMode, ReplaySpec
 from ssdprof.model.results import ValidityWarning
 from ssdprof.model.status import SweepState
 
-__all__ = ["CdfPoint", "LatencyBeside", "RateStep", "ReplayInfo", "ReplayResult"]
+__all__ = ["CdfPoint", "HostReplay", "LatencyBeside", "RateStep", "ReplayInfo", "ReplayResult", "ReplayedPart"]
 
 
 class CdfPoint(BaseModel):
@@ -51,10 +51,38 @@ class RateStep(BaseModel):
     replayed_write_iops: float | None = None
 
 
-class ReplayResult(BaseModel):
-    """A stored replay read back."""
+class ReplayedPart(BaseModel):
+    """What a replay (or one host's part of it) did beside what it was given as recorded."""
 
     model_config = ConfigDict(frozen=True)
+    recorded_span_s: float = Field(description="the replay's start to the last I/O given, as recorded")
+    replayed_span_s: float | None = Field(default=None, description="how long the replay ran (fio's own job time)")
+    span_change_pct: float | None = Field(default=None, description="replayed against recorded span, as recorded only")
+    timing_sentence: str = Field(default="", description="whether the target kept the recorded timing, in words")
+    read_io_count: int = 0
+    write_io_count: int = 0
+    read_io_bytes: int = 0
+    write_io_bytes: int = 0
+    latency: list[LatencyBeside] = Field(default_factory=list)
+    rates: list[RateStep] = Field(default_factory=list, description="IOPS over time, replayed beside recorded")
+
+
+class HostReplay(ReplayedPart):
+    """One SSH host's part of a replay beside what it was given to play (the whole part, or its share of a split one,
+    as recorded): counts and bytes each way, latency from its own bins, its span and its IOPS over time."""
+
+    host: str
+    error: str | None = None
+    target: str = Field(default="", description="the file or device it replayed on")
+    recorded_read_count: int = 0
+    recorded_write_count: int = 0
+    recorded_read_bytes: int = 0
+    recorded_write_bytes: int = 0
+
+
+class ReplayResult(ReplayedPart):
+    """A stored replay read back."""
+
     id: int
     created_at: str = ""
     name: str = ""
@@ -68,22 +96,18 @@ class ReplayResult(BaseModel):
     label: str = Field(description="e.g. 'hm_1.csv as recorded, 16 lanes, on /dev/nvme0n1'")
     target: str = ""
     engine: str = ""
-    recorded_span_s: float = Field(description="the replayed part's first to last I/O, as recorded")
-    replayed_span_s: float | None = Field(default=None, description="how long the replay ran (fio's own job time)")
-    span_change_pct: float | None = Field(default=None, description="replayed against recorded span, as recorded only")
-    timing_sentence: str = Field(default="", description="whether the target kept the recorded timing, in words")
     read_iops: float = 0.0
     write_iops: float = 0.0
     read_bw_bytes_per_s: float = 0.0
     write_bw_bytes_per_s: float = 0.0
-    read_io_count: int = 0
-    write_io_count: int = 0
-    read_io_bytes: int = 0
-    write_io_bytes: int = 0
-    latency: list[LatencyBeside] = Field(default_factory=list)
-    rates: list[RateStep] = Field(default_factory=list, description="IOPS over time, replayed beside recorded")
     rate_step_s: int = Field(default=1, description="seconds per step of ``rates``")
     warnings: list[ValidityWarning] = Field(default_factory=list)
+    hosts_mode: HostsMode | None = Field(default=None, description="on SSH hosts: the whole trace on each, or split; "
+                                                                   "null on this machine")
+    hosts: list[HostReplay] = Field(default_factory=list, description="each SSH host beside its part, in the hosts' order")
+    recorded_copies: int = Field(default=1, description="how many times the hosts together replay each recorded I/O "
+                                                        "(the whole trace on N hosts: N); the recorded figures above "
+                                                        "(counts, rates) count all of them")
 
 
 class ReplayInfo(BaseModel):

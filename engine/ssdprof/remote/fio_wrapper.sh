@@ -17,6 +17,11 @@
 #                 ended, before its exit status; after that prints "ssdprof-point-end" on stdout and waits
 #                 for the next point.
 #   cancel        ends fio by its PID (fio still prints its report)
+#   put NAME B    followed by B bytes (not a line): appended to the file NAME in this session's directory, where fio
+#                 runs (a trace replay's iologs, read by fio's read_iolog). NAME is a plain file name.
+#   check NAME    answers "ssdprof-file NAME BYTES" (its size; "missing" if none), so ssdprof knows what arrived.
+# A replay's jobs log each I/O's submission (write_lat_log=ssdprof-issued): once fio has ended, those logs are sent
+# back as "ssdprof-issued FILE LINE" lines before the exit status, and removed.
 # A fio that ends before its jobs reach the gate reports its exit status at once (and then its point's end).
 # fio is ended by its PID also when stdin closes, or after lost_after_s of silence. Protocol lines
 # ("ssdprof-...") go to stderr, except the point's end, which follows fio's JSON on stdout.
@@ -126,14 +131,48 @@ point_end() {  # fio's exit status
   [ -z "$mon$killer" ] || end_helpers ${mon:+"$mon"} ${killer:+"$killer"}
   # Before the exit status: ssdprof reads this host's lines up to it before the point counts as done.
   [ -z "$health" ] || drive_word after "$health"
+  issued_logs
   say "ssdprof-exit $1"
   exec 4<>gate 4>&-  # a gate whose job was killed while waiting lets its shell go
   pid='' runner='' mon='' killer='' stopping=''
   ( echo "ssdprof-point-end" )
 }
 
+plain_name() {  # a file name of this session's directory: no path, nothing hidden
+  case $1 in ''|.*|*[!A-Za-z0-9._-]*) return 1 ;; esac
+}
+
+put_file() {  # "NAME BYTES": the BYTES bytes that follow on stdin appended to NAME (read exactly: not a byte more)
+  name=${1% *} bytes=${1##* }
+  case $bytes in ''|*[!0-9]*) say "ssdprof-file $name unreadable put: $1"; return 1 ;; esac
+  plain_name "$name" || name=/dev/null
+  if [ "$kernel" = Linux ]; then head -c "$bytes" <&3 >>"$name"  # GNU and busybox head read no further
+  else dd bs=1 count="$bytes" <&3 >>"$name" 2>/dev/null; fi
+}
+
+check_file() {
+  if plain_name "$1" && [ -f "$1" ]; then say "ssdprof-file $1 $(($(wc -c <"$1")))"
+  else say "ssdprof-file $1 missing"; fi
+}
+
+issued_logs() {  # a replay's per-I/O submission logs, one per job: sent back whole, then removed
+  for log in ssdprof-issued_*.log; do
+    [ -f "$log" ] || continue
+    case $log in *_slat.*) sed "s/^/ssdprof-issued $log /" "$log" >&2 ;; esac
+    rm -f "$log"
+  done
+}
+
+kernel=$(uname -s 2>/dev/null)
 watchdog lost; dog=$!
-( while IFS= read -r line <&3; do kill -USR1 "$dog" 2>/dev/null; printf 'in %s\n' "$line" >&5; done
+( while IFS= read -r line <&3; do
+    kill -USR1 "$dog" 2>/dev/null
+    case $line in
+      "put "*) put_file "${line#put }" || break ;;
+      "check "*) check_file "${line#check }" ;;
+      *) printf 'in %s\n' "$line" >&5 ;;
+    esac
+  done
   echo eof >&5 ) &
 reader=$!
 while IFS= read -r event <&5; do

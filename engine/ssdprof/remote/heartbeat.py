@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ssdprof.remote.probe import probe_script
 
-__all__ = ["CALLS", "HEARTBEAT_S", "LOST_AFTER_S", "beat", "host_program", "send_line"]
+__all__ = ["CALLS", "HEARTBEAT_S", "LOST_AFTER_S", "beat", "host_program", "send_line", "send_text"]
 
 HEARTBEAT_S = 1.0
 LOST_AFTER_S = 10
@@ -55,10 +55,15 @@ SEND_LOCK = threading.Lock()
 
 
 def send_line(process: subprocess.Popen[str], line: str) -> None:
+    send_text(process, line + "\n")
+
+
+def send_text(process: subprocess.Popen[str], text: str) -> None:
+    """``text`` written whole to the session's stdin, no other writer between (a put file's bytes)."""
     try:
         with SEND_LOCK:
             if process.stdin is not None and not process.stdin.closed and process.poll() is None:
-                process.stdin.write(line + "\n")
+                process.stdin.write(text)
                 process.stdin.flush()
     except (BrokenPipeError, OSError, ValueError):
         pass

@@ -84,9 +84,7 @@ class Launch:
             raise HostError("the hosts' sessions are closed")
         runs = []
         for host in self.hosts:
-            session = self.sessions[host.name]
-            if not session.alive():  # lost at an earlier point: try again
-                session = self._open(host)
+            session = self.session(host)
             run = HostRun(host, ramp_s=ramp_s, master_reason=functools.partial(self.ssh.master_reason, host))
             session.current, session.on_progress = run, on_progress
             runs.append(run)
@@ -108,6 +106,13 @@ class Launch:
             send_line(self.sessions[run.host.name].process, f"go {start_ns + run.clock_offset_ns}")
         self._supervise(runs, duration_s + _GRACE_S, cancel)
         return runs
+
+    def session(self, host: HostAddress) -> HostSession:
+        """The host's session for the next point: opened again when it was lost at an earlier point."""
+        if self._ended:
+            raise HostError("the hosts' sessions are closed")
+        session = self.sessions[host.name]
+        return session if session.alive() else self._open(host)
 
     def end(self) -> None:
         """Closes every session (a wrapper waiting for a point then exits; one running ends fio)."""

@@ -89,6 +89,8 @@ class MultiHostEngine:
         self.leftovers = Leftovers(options.ssh.leftovers)
         self._created: dict[str, str] = {}
         self._launch: Launch | None = None
+        self.last_runs: list[HostRun] = []
+        """Each host's part of the point measured last, as its session read it."""
         self.watch = Watch(self.ssh, options.watch, options.link_gbps) if options.watch else None
 
     @property
@@ -125,6 +127,7 @@ class MultiHostEngine:
         if self.options.rbd:
             problems += [f"{name}: this fio has no rbd engine" for name, p in self.probes.items()
                          if p.fio_version and "rbd" not in p.fio_engines]
+        problems += self.refusals()
         if problems:
             raise HostError("; ".join(problems))
         if self.watch is not None:
@@ -154,6 +157,7 @@ class MultiHostEngine:
         asked_ns = time.time_ns()
         runs = self._launch.run(self._commands(workload), ramp_s=workload.ramp_s,
                                 duration_s=workload.duration_s(), on_progress=note, cancel=cancel)
+        self.last_runs = runs
         known = KnownHosts(self.probes, self.targets, self.counted, self.options.link_gbps)
         hosts = [host_result(run, known, workload) for run in runs]
         skew_ms = start_skew_ms(runs)
@@ -174,6 +178,10 @@ class MultiHostEngine:
                               extra_options=self._target_options(self.options.hosts[0]),
                               is_device=self.options.hosts[0].name in self.options.devices, hosts=len(self.options.hosts)),
         )
+
+    def refusals(self) -> list[str]:
+        """Why a probed host cannot run this engine's points (beyond fio missing), by host; none here."""
+        return []
 
     def cleanup(self) -> list[str]:
         """Remove every test file we created, on all hosts at once; returns why that failed where it did."""

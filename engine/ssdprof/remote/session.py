@@ -16,17 +16,21 @@ from typing import IO
 from ssdprof.fio.output import FioOutputError, combine, parse_report
 from ssdprof.fio.progress import DocumentStream, ProgressTracker
 from ssdprof.model.results import HostResult, MonitorSample, ProgressSample
-from ssdprof.remote.addresses import HostAddress
+from ssdprof.remote.addresses import HostAddress, HostError
 from ssdprof.remote.drive_word import DriveWord
-from ssdprof.remote.heartbeat import host_program
+from ssdprof.remote.heartbeat import host_program, send_line, send_text
 from ssdprof.remote.monitor import MonitorParser
 from ssdprof.remote.ssh import Ssh, explain_ssh_failure
 from ssdprof.target.processes import end_with_parent
 
-__all__ = ["FIO_INTERRUPTED_EXIT", "HostRun", "HostSession", "epoch_ns", "last_error"]
+__all__ = ["FIO_INTERRUPTED_EXIT", "PLAIN_NAME", "PUT_CHUNK_BYTES", "HostRun", "HostSession", "epoch_ns", "last_error"]
 
 FIO_INTERRUPTED_EXIT = 128
 """fio's exit status when SIGINT ended it (it still prints its report)."""
+PUT_CHUNK_BYTES = 1 << 20
+"""A put file goes in pieces of at most this, so the heartbeat still reaches the host between them."""
+PLAIN_NAME = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9._-]*")
+"""A file name the host's session accepts (fio_wrapper.sh's plain_name)."""
 
 
 @dataclass
@@ -74,10 +78,17 @@ class HostRun:
     stopped: bool = False
     """ssdprof asked for fio's end before its time (a cancel, or a write bounded by bytes that has
     written them): fio's exit status after that SIGINT is no failure."""
+    issued: dict[str, list[str]] = field(default_factory=dict)
+    """A replay's per-I/O submission logs as the host sent them back, by file: each line as fio wrote it."""
 
     def __post_init__(self) -> None:
         self.tracker = ProgressTracker(ramp_s=self.ramp_s)
         self.monitor_parser = MonitorParser(self.host.name)
+
+    def note_issued(self, line: str) -> None:
+        """One line of a replay's per-I/O submission log ("ssdprof-issued FILE LINE")."""
+        name, _, entry = line.removeprefix("ssdprof-issued ").partition(" ")
+        self.issued.setdefault(name, []).append(entry)
 
     def note_counters(self, line: str) -> None:
         """A per-second CPU and network sample ("ssdprof-mon ...") or a disk snapshot ("ssdprof-disks before|after ...")."""
@@ -143,11 +154,34 @@ class HostSession:
         self.ended = threading.Event()
         self._open_streams = 2
         self._lock = threading.Lock()
+        self._files: dict[str, str] = {}
+        self._file_said = threading.Condition()
         for reader in self.readers:
             reader.start()
 
     def alive(self) -> bool:
         return self.process.poll() is None and not self.ended.is_set()
+
+    def put_file(self, name: str, text: str, *, timeout_s: float = 120.0) -> None:
+        """``text`` (ASCII) written as the file ``name`` in this session's directory on the host, where fio runs
+        (removed with the directory when the session ends); a HostError when it did not arrive whole."""
+        if not PLAIN_NAME.fullmatch(name) or not text.isascii():
+            raise ValueError(f"not a plain file name or not ASCII text: {name!r}")
+        with self._file_said:
+            self._files.pop(name, None)
+        for start in range(0, len(text), PUT_CHUNK_BYTES):  # the heartbeat goes between chunks
+            chunk = text[start:start + PUT_CHUNK_BYTES]
+            send_text(self.process, f"put {name} {len(chunk)}\n{chunk}")
+        send_line(self.process, f"check {name}")
+        deadline = time.monotonic() + timeout_s
+        with self._file_said:
+            while name not in self._files and self.alive() and time.monotonic() < deadline:
+                self._file_said.wait(0.1)
+            said = self._files.get(name)
+        if said != str(len(text)):
+            why = "its session ended" if not self.alive() else f"it holds {said} bytes" if said else "no answer"
+            raise HostError(f"{self.host.name}: {name} ({len(text)} bytes) did not arrive whole in its session's "
+                            f"folder: {why}")
 
     def _read_stdout(self, stdout: IO[str]) -> None:
         self._read(stdout, "fio's output", self._on_stdout)
@@ -160,6 +194,9 @@ class HostSession:
         next read; a stream that cannot be read ends the point where it was, with what arrived until then."""
         try:
             for line in stream:
+                if line.startswith("ssdprof-file "):  # a put file's size: the session's, whatever point runs
+                    self._file_arrived(line)
+                    continue
                 run = self.current
                 if run is None:
                     continue
@@ -171,6 +208,12 @@ class HostSession:
             self._lose_stream(what, exc)
         finally:
             self._stream_closed()
+
+    def _file_arrived(self, line: str) -> None:
+        name, _, size = line.removeprefix("ssdprof-file ").strip().partition(" ")
+        with self._file_said:
+            self._files[name] = size
+            self._file_said.notify_all()
 
     def _lose_stream(self, what: str, exc: Exception) -> None:
         run = self.current
@@ -212,6 +255,8 @@ class HostSession:
             run.fio_exit = int(line.split()[1])
             run.armed.set()
             run.exited.set()
+        elif line.startswith("ssdprof-issued "):
+            run.note_issued(line)
         elif line.startswith(("ssdprof-mon ", "ssdprof-disks ")):
             run.note_counters(line)
         elif line.startswith("ssdprof-health"):

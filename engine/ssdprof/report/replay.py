@@ -10,7 +10,7 @@ from ssdprof.model.replay_results import ReplayResult
 from ssdprof.model.trace import TraceSummary
 from ssdprof.report.document import render, title_block
 from ssdprof.report.layout import Builder, fmt_count, fmt_mb, fmt_us, register_fonts
-from ssdprof.report.replay_charts import latency_chart, rates_chart, sizes_chart
+from ssdprof.report.replay_charts import host_rates_chart, latency_chart, rates_chart, sizes_chart
 
 __all__ = ["build_replay_pdf", "replay_section"]
 
@@ -31,6 +31,7 @@ def replay_section(b: Builder, result: ReplayResult) -> None:
     for chart in (rates_chart(result), latency_chart(result)):
         if chart is not None:
             b.chart(chart)
+    _hosts(b, result)
     _trace(b, result.spec.recorded)
     for note in result.spec.notes:
         b.bullet(note)
@@ -43,7 +44,7 @@ def _settings(b: Builder, result: ReplayResult) -> None:
     b.heading(f"Trace replay: {result.label}")
     rows = [
         ["trace", f"{spec.trace_path} ({spec.recorded.format.label}), SHA-256 {spec.trace_sha256[:16]}…"],
-        ["target", f"{result.target or 'the default scratch folder'}, a region of {format_amount(spec.target_bytes)}"],
+        ["target", f"{_where(result)}, a region of {format_amount(spec.target_bytes)}"],
         ["timing", spec.timing.label],
         ["in flight", f"at most {spec.lanes} (lanes issuing one I/O at a time)"],
         ["offsets", spec.mapping.label],
@@ -66,7 +67,42 @@ def _latency(b: Builder, result: ReplayResult) -> None:
         b.table(["", "I/Os rec.", "I/Os repl.", "p50 rec. µs", "p50 repl. µs", "p99 rec. µs", "p99 repl. µs",
                  "mean rec. µs", "mean repl. µs"], rows,
                 "total latency as recorded in the trace and as replayed (percentiles from bins on both sides; – where "
-                "the trace records none)", numeric_from=1)
+                "the trace records none)" + (f"; on {result.recorded_copies} hosts each replaying the whole trace, "
+                "its recorded I/Os count once per host" if result.recorded_copies > 1 else ""), numeric_from=1)
+
+
+def _where(result: ReplayResult) -> str:
+    if result.hosts_mode is None:
+        return result.target or "the default scratch folder"
+    targets = ", ".join(f"{h.host}:{h.target}" if h.target else h.host for h in result.hosts)
+    return f"{len(result.hosts)} SSH hosts started at once, {result.hosts_mode.label}: {targets}"
+
+
+def _hosts(b: Builder, result: ReplayResult) -> None:
+    """Each host beside what it was given: counts and bytes, its span, p50 and p99 recorded and replayed."""
+    if not result.hosts:
+        return
+    b.heading("Each host, replayed beside recorded")
+    rows = []
+    for host in result.hosts:
+        read, write = (next((x for x in host.latency if x.direction == d), None) for d in ("read", "write"))
+        rows.append([host.host, f"{host.read_io_count:,} / {host.recorded_read_count:,}",
+                     f"{host.write_io_count:,} / {host.recorded_write_count:,}",
+                     f"{format_amount(host.read_io_bytes + host.write_io_bytes)} / "
+                     f"{format_amount(host.recorded_read_bytes + host.recorded_write_bytes)}",
+                     f"{host.replayed_span_s:.3g} / {host.recorded_span_s:.3g}" if host.replayed_span_s is not None
+                     else f"– / {host.recorded_span_s:.3g}",
+                     f"{host.span_change_pct:+.1f} %" if host.span_change_pct is not None else "–",
+                     *(f"{fmt_us(x.replayed_p99_ns)} / {fmt_us(x.recorded_p99_ns)}" if x else "–" for x in (read, write))])
+    b.table(["host", "reads repl. / rec.", "writes repl. / rec.", "bytes repl. / rec.", "span s repl. / rec.",
+             "span change", "read p99 µs repl. / rec.", "write p99 µs repl. / rec."], rows,
+            "each host's part as replayed beside as recorded (the whole trace, or its share of a split one; its span "
+            "from the hosts' common start)", numeric_from=1)
+    for host in result.hosts:
+        b.bullet(f"{host.host}: {host.timing_sentence}" + (f"; {host.error}" if host.error else ""))
+    chart = host_rates_chart(result)
+    if chart is not None:
+        b.chart(chart)
 
 
 def _trace(b: Builder, summary: TraceSummary) -> None:

@@ -11,7 +11,7 @@ from ssdprof.model.replay_results import RateStep, ReplayResult
 from ssdprof.model.trace import TraceSummary
 from ssdprof.report.figure import PALETTE, Chart, format_count, legend_below, log_axis, new_figure, to_svg
 
-__all__ = ["latency_chart", "rates_chart", "sizes_chart"]
+__all__ = ["host_rates_chart", "latency_chart", "rates_chart", "sizes_chart"]
 
 
 def rates_chart(result: ReplayResult) -> Chart | None:
@@ -29,12 +29,41 @@ def rates_chart(result: ReplayResult) -> Chart | None:
         plot.set_xlabel("time from the first I/O, s")
         plot.set_ylabel("IOPS" + (f" (mean over {result.rate_step_s} s)" if result.rate_step_s > 1 else ""))
         plot.yaxis.set_major_formatter(lambda v, _: format_count(v))
-        plot.set_title("IOPS over time: replayed beside recorded")
+        copies = f" (recorded × {result.recorded_copies}: the whole trace on each host)" if result.recorded_copies > 1 else ""
+        plot.set_title(f"IOPS over time: replayed beside recorded{copies}")
         legend_below(figure, plot)
         svg = to_svg(figure)
     return Chart("replay-rates", "IOPS over time", "Each step is drawn level across the time it covers; recorded: the "
                  "trace's own I/Os counted per step by their recorded time, replayed: the I/Os fio issued in each step "
                  "(its per-I/O submission log; its per-second counts where no log was kept).", svg)
+
+
+def host_rates_chart(result: ReplayResult) -> Chart | None:
+    """Each SSH host's I/Os per second (reads and writes together), replayed (solid) beside what it was given as
+    recorded (dashed), on the trace's steps from the hosts' common start."""
+    if not any(host.rates for host in result.hosts):
+        return None
+    with new_figure(height_in=2.8) as (figure, axes):
+        plot = axes[0]
+        for index, host in enumerate(result.hosts):
+            colour = PALETTE[index % len(PALETTE)]
+            for side, style in (("recorded", "--"), ("replayed", "-")):
+                steps = [r for r in host.rates if getattr(r, f"{side}_read_iops") is not None]
+                if steps:
+                    ys = [(getattr(r, f"{side}_read_iops") or 0) + (getattr(r, f"{side}_write_iops") or 0) for r in steps]
+                    plot.stairs(ys, [r.start_s for r in steps] + [steps[-1].start_s + steps[-1].span_s], color=colour,
+                                linestyle=style, linewidth=1.1, label=f"{host.host} {side}", baseline=None)
+        plot.set_xlim(left=0)
+        plot.set_ylim(bottom=0)
+        plot.set_xlabel("time from the hosts' common start, s")
+        plot.set_ylabel("IOPS" + (f" (mean over {result.rate_step_s} s)" if result.rate_step_s > 1 else ""))
+        plot.yaxis.set_major_formatter(lambda v, _: format_count(v))
+        plot.set_title("IOPS per host: replayed beside recorded")
+        legend_below(figure, plot)
+        svg = to_svg(figure)
+    return Chart("replay-host-rates", "IOPS per host", "Reads and writes together, each step drawn level across the "
+                 "time it covers; recorded: the I/Os the host was given, counted by their recorded time; replayed: the "
+                 "I/Os its fio issued in each step.", svg)
 
 
 def _level(plot: Axes, rates: list[RateStep], field: str, *, colour: str, style: str, label: str) -> None:

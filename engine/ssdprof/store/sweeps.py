@@ -109,20 +109,25 @@ class SweepRecords:
         self._hold(sweep_id, lease)
         return sweep_id
 
-    def claim_sweep(self, sweep_id: int, kind: SweepKind | None = None) -> StoredSweep:
-        """Hold a stored sweep (of ``kind``, if given) to resume it; refused while a live process
-        holds it, or when another process claimed it first (both read it lapsed; one wins)."""
+    def resumable_sweep(self, sweep_id: int, kind: SweepKind | None = None) -> StoredSweep:
+        """A stored sweep (of ``kind``, if given) that could be resumed now: KeyError if there is no
+        such sweep, SweepHeld while another live process holds it. Claims nothing."""
         stored = self.sweep(sweep_id)
         if stored is None:
             raise KeyError(f"sweep {sweep_id} does not exist")
         if kind is not None and stored.kind != kind:
             raise KeyError(f"sweep {sweep_id} is a {_WORDS[stored.kind]}, not a {_WORDS[kind]}: continue it with "
                            f"{RESUME_COMMANDS[stored.kind]} {sweep_id}")
-        ours = self._leases.get(sweep_id)
-        if ours is not None and stored.holder is not None and stored.holder.lease_id == _lease_id(ours):
-            return stored
-        if stored.standing == "running":
+        if stored.standing == "running" and not self._holds(stored):
             raise SweepHeld(f"sweep {sweep_id} is running: {_held_by(stored)}; it cannot be resumed while it runs")
+        return stored
+
+    def claim_sweep(self, sweep_id: int, kind: SweepKind | None = None) -> StoredSweep:
+        """Hold a stored sweep (of ``kind``, if given) to resume it; refused while a live process
+        holds it, or when another process claimed it first (both read it lapsed; one wins)."""
+        stored = self.resumable_sweep(sweep_id, kind)
+        if self._holds(stored):
+            return stored
         lease, me = new_lease_id(), self.claimant
         with self._transaction() as db:
             now = db.clock_s()
@@ -234,6 +239,11 @@ class SweepRecords:
     def _hold(self, sweep_id: int, lease: str) -> None:
         memory = str(self.location) == ":memory:"  # no other process can see it: nothing to renew
         self._leases[sweep_id] = lease if memory else LeaseKeeper(self.location, sweep_id, lease, self.lease_s)
+
+    def _holds(self, stored: StoredSweep) -> bool:
+        """Whether this store holds the sweep's current lease."""
+        ours = self._leases.get(stored.id)
+        return ours is not None and stored.holder is not None and stored.holder.lease_id == _lease_id(ours)
 
     def _standing(self, status: SweepState, holder: Holder | None, now_s: float) -> SweepStanding:
         if status == "stopped":

@@ -19,7 +19,8 @@ _STEPS_S = (1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 21600
 _NS = 1_000_000_000
 
 
-def describe(records: TraceRecords) -> TraceSummary:
+def describe(records: TraceRecords, *, step_s: int | None = None) -> TraceSummary:
+    """``step_s``: the rate series' step (default: the plainest that fits the trace's span)."""
     writes = records.is_write
     reads = ~writes
     latency = records.latency_ns
@@ -37,7 +38,7 @@ def describe(records: TraceRecords) -> TraceSummary:
         timed=records.timed, duration_s=records.span_ns / _NS,
         offset_min_bytes=0 if empty else int(records.offset_bytes.min()),
         offset_end_bytes=0 if empty else int((records.offset_bytes + records.size_bytes).max()),
-        sizes=sizes, series=rate_series(records),
+        sizes=sizes, series=rate_series(records, step_s=step_s),
         recorded_read_lat_ns=_latency(latency[reads & (latency >= 0)], read_bins),
         recorded_write_lat_ns=_latency(latency[writes & (latency >= 0)], write_bins),
         recorded_read_bins_ns=read_bins, recorded_write_bins_ns=write_bins,
@@ -50,11 +51,11 @@ def series_step_s(duration_s: float) -> int:
     return next((step for step in _STEPS_S if duration_s / step <= MAX_SERIES_POINTS), _STEPS_S[-1])
 
 
-def rate_series(records: TraceRecords) -> list[TraceSecond]:
-    """The recorded rate per interval (one second, longer for a long trace), from the first I/O."""
+def rate_series(records: TraceRecords, *, step_s: int | None = None) -> list[TraceSecond]:
+    """The recorded rate per interval (one second, longer for a long trace), from the trace's time 0."""
     if not records.timed or not len(records):
         return []
-    step_s = series_step_s(records.span_ns / _NS)
+    step_s = step_s or series_step_s(records.span_ns / _NS)
     slot = records.time_ns // (step_s * _NS)
     slots = int(slot.max()) + 1
     out: list[TraceSecond] = []

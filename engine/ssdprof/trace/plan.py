@@ -25,7 +25,7 @@ from ssdprof.trace.mapping import ReplayRefused, map_offsets
 from ssdprof.trace.records import TraceRecords
 from ssdprof.trace.select import select
 
-__all__ = ["ReplayPlan", "plan_replay"]
+__all__ = ["ReplayPlan", "plan_replay", "split_plan"]
 
 _NS = 1_000_000_000
 
@@ -40,8 +40,11 @@ class ReplayPlan:
 
     @property
     def expected_s(self) -> float | None:
-        """How long the replay takes if the target keeps up (as recorded); None as fast as possible."""
-        return self.records.span_ns / _NS if self.timing is ReplayTiming.AS_RECORDED else None
+        """How long the replay takes if the target keeps up (as recorded: to its last I/O's time, counted from the
+        replay's start); None as fast as possible."""
+        if self.timing is not ReplayTiming.AS_RECORDED:
+            return None
+        return int(self.records.time_ns.max()) / _NS if len(self.records) else 0.0
 
     def lane(self, index: int) -> npt.NDArray[np.intp]:
         """The positions (in time order) of the I/Os lane ``index`` issues."""
@@ -66,6 +69,23 @@ def plan_replay(records: TraceRecords, *, selection: TraceSelection, timing: Rep
         notes.append(f"the trace had up to {peak} I/Os in flight, more than the {lanes} allowed: expect I/Os issued "
                      "late (raise the queue depth)")
     return ReplayPlan(chosen, timing, lanes, tuple(notes))
+
+
+def split_plan(plan: ReplayPlan, parts: int) -> list[ReplayPlan]:
+    """The plan dealt into ``parts`` (one per host): part k takes every ``parts``-th I/O from the k-th, in time order,
+    each I/O in exactly one part, their times still counted from the replay's start (the hosts start together);
+    each part keeps the plan's queue depth. A ReplayRefused when the trace has fewer I/Os than parts."""
+    records = plan.records
+    if len(records) < parts:
+        raise ReplayRefused(f"the trace's {len(records)} I/O{'s' if len(records) != 1 else ''} cannot be split across "
+                            f"{parts} hosts: replay the whole trace on each", about="hosts")
+    split = []
+    for part in range(parts):
+        share = records.take(np.arange(part, len(records), parts),
+                             note=f"this host's share: every {_ordinal(parts)} I/O from the {_ordinal(part + 1)}")
+        lanes = max(1, min(plan.lanes, len(share)))
+        split.append(ReplayPlan(share, plan.timing, lanes, plan.notes))
+    return split
 
 
 def _ordinal(n: int) -> str:

@@ -8,7 +8,7 @@ from trace_files import Io, random_ios, write_iolog_v2, write_msr
 
 from ssdprof.app.replay_planner import ReplayRequest, plan_replay_request
 from ssdprof.model.problems import WorkloadError
-from ssdprof.model.replay import OffsetMapping, ReplayTiming, TraceSelection
+from ssdprof.model.replay import HostsMode, OffsetMapping, ReplayTiming, TraceSelection
 
 MiB = 1 << 20
 
@@ -88,3 +88,33 @@ def test_an_untimed_trace_as_recorded_is_refused_as_the_timing_field(tmp_path: P
     assert "records no time" in fields(raised)["timing"]
     job = plan_replay_request(ReplayRequest(trace=str(trace), target=str(tmp_path), timing=ReplayTiming.FASTEST))
     assert job.plan.expected_s is None
+
+
+def test_on_hosts_each_host_plays_the_whole_trace_or_its_share_timed_from_the_common_start(tmp_path: Path) -> None:
+    ios = [Io(0, False, 0, 4096), Io(1000, True, 8192, 8192), Io(2000, False, 4096, 4096), Io(3000, True, 0, 4096),
+           Io(4000, False, 16384, 4096)]
+    trace = write_msr(tmp_path / "t.csv", ios)
+    whole = plan_replay_request(ReplayRequest(trace=str(trace), hosts=["h1", "h2"], lanes=2))
+    assert whole.spec.remote is not None and whole.spec.remote.hosts == ["h1", "h2"]
+    assert whole.host_plans["h1"] is whole.host_plans["h2"] is whole.plan
+    replay = whole.spec.replay
+    assert replay is not None and replay.copies == 2 and [p.recorded for p in replay.parts] == [None, None]
+    split = plan_replay_request(ReplayRequest(trace=str(trace), hosts=["h1", "h2"], hosts_mode=HostsMode.SPLIT,
+                                              lanes=2))
+    assert split.host_plans["h1"].records.time_ns.tolist() == [0, 2_000_000, 4_000_000]
+    assert split.host_plans["h2"].records.time_ns.tolist() == [1_000_000, 3_000_000]  # not moved to its own start
+    replay = split.spec.replay
+    assert replay is not None and replay.copies == 1
+    h2 = replay.parts[1]
+    assert h2.recorded is not None and (h2.recorded.read_count, h2.recorded.write_count) == (0, 2)
+    assert h2.recorded_end_s == 0.003 and replay.parts[0].recorded_end_s == 0.004
+
+
+def test_a_split_of_fewer_ios_than_hosts_and_a_local_target_on_hosts_are_refused(tmp_path: Path) -> None:
+    trace = write_msr(tmp_path / "t.csv", random_ios(3, span_s=1, seed=33))
+    with pytest.raises(WorkloadError) as raised:
+        plan_replay_request(ReplayRequest(trace=str(trace), hosts=["a", "b", "c", "d"], hosts_mode=HostsMode.SPLIT,
+                                          target=str(tmp_path)))
+    found = fields(raised)
+    assert "cannot be split across 4 hosts" in found["hosts_mode"]
+    assert "on hosts give a folder on each" in found["target"]

@@ -114,3 +114,8 @@ def test_a_file_that_is_no_results_store_is_said(tmp_path: Path) -> None:
     not_a_store = tmp_path / "notes.txt"
     not_a_store.write_text("these are my notes, not a database\n" * 100)
     assert "not an ssdprof results store" in refused(str(not_a_store), tmp_path)
+
+
+@pytest.mark.parametrize("command", [("serve", "--port", "0"), ("rpc",)])
+def test_the_app_engine_refuses_a_url_naming_no_database_before_serving(command: tuple[str, ...], tmp_path: Path) -> None:
+    assert "names no server and no database" in refused("postgresql://", tmp_path, command=command)

@@ -243,3 +243,24 @@ def test_a_kept_write_the_server_refuses_is_set_aside_and_does_not_block_later_s
         assert [kind for kind, _ in refused] == ["run"] and "sweep" in refused[0][1]
     finally:
         store.close()
+
+
+def test_an_rpc_call_while_the_server_is_away_answers_a_store_error_in_one_line(pg_server: PgServer, pg_url: DatabaseUrl,
+                                                                                   tmp_path: Path) -> None:
+    from ssdprof.app.contract.errors import ERROR_CODES
+    from ssdprof.app.rpc import handle_message
+
+    service = EngineService(pg_url, lambda *_: None, default_dir=tmp_path)
+    try:
+        pg_server.stop()
+        try:
+            answer = handle_message(service, {"jsonrpc": "2.0", "id": 1, "method": "sweeps.list", "params": {}})
+        finally:
+            pg_server.start()
+        error = answer["error"]
+        assert error["code"] == ERROR_CODES["store_error"] and "\n" not in error["message"]
+        assert error["message"].startswith(f"results database {pg_url}")
+        again = handle_message(service, {"jsonrpc": "2.0", "id": 2, "method": "sweeps.list", "params": {}})
+        assert again["result"]["sweeps"] == []  # the next call reconnects
+    finally:
+        service.close()

@@ -164,3 +164,27 @@ def test_two_people_resuming_at_once_each_resume_only_their_own_sweep(
         assert owners == {1: ("alice", "done"), 2: ("bob", "done")}
     finally:
         store.close()
+
+
+@requires_fio
+def test_a_pts_test_whose_server_goes_away_stops_resumable_with_its_points_kept(
+        pg_server: PgServer, pg_url: DatabaseUrl, disk_dir: Path) -> None:
+    pts = subprocess.Popen([sys.executable, "-m", "ssdprof", "pts", "iops", "--db", pg_url.url, "--target", str(disk_dir),
+                            "--profile", "laptop", "--size", "16MiB", "--round-time", "1s", "--window", "3",
+                            "--min-rounds", "3", "--max-rounds", "6", "--bs", "4k", "--mixes", "0", "--passes", "0.5"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    wait_for_points(pg_url, 1)
+    pg_server.stop()
+    try:
+        _, err = pts.communicate(timeout=240)  # its next write waits 20 s and is kept; judging the round needs the store
+    finally:
+        pg_server.start()
+    assert pts.returncode == 1 and "Traceback" not in err, err
+    said = [line for line in err.splitlines() if line.startswith("ssdprof: ")]
+    assert any("its points are kept: resume with ssdprof pts resume 1 when it answers" in line for line in said), err
+    assert any("are kept on this machine in" in line for line in said), err
+    listed = ssdprof(pg_url, "sweeps", "list", "--json")  # the next start sends what was kept
+    assert listed.returncode == 0, listed.stderr
+    (test,) = json.loads(listed.stdout)["sweeps"]
+    assert (test["kind"], test["status"], test["standing"]) == ("pts", "stopped", "interrupted") and test["runs"] >= 2
+    assert PendingWrites(pending_path(pg_url)).waiting() == []

@@ -1,5 +1,7 @@
 """What every RPC params and result model shares: params are frozen and refuse unknown fields; results are
-frozen. A module of the contract declares its part as a :class:`Topic`."""
+frozen. Each is built (its validator and serializer made) when first used, not when imported: the engine
+loads every method's models and a session uses a few of them (defer_build; pydantic's rebuild is
+thread-safe). A module of the contract declares its part as a :class:`Topic`."""
 
 from __future__ import annotations
 
@@ -14,11 +16,11 @@ MethodTable = dict[str, tuple[type[BaseModel], type[BaseModel], str]]
 
 
 class Params(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class Result(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
 
 @dataclass(frozen=True)

@@ -24,8 +24,9 @@ from ssdprof.app.contract.replay import (
 from ssdprof.app.contract.runs import target_device
 from ssdprof.app.kinds import register
 from ssdprof.app.kinds.kind import Context, Emit, JobFace, JobKind, Methods, Report
-from ssdprof.app.replay import ReplayOutcome, ReplayRunner, replay_engine
+from ssdprof.app.replay import ReplayOutcome, ReplayRunner
 from ssdprof.app.replay_planner import ReplayJob, ReplayRequest, plan_replay_request
+from ssdprof.app.replay_site import replay_engine
 from ssdprof.model.problems import WorkloadError
 from ssdprof.model.replay_events import ReplayFinished, ReplayStarted
 from ssdprof.target.plan import device_region
@@ -50,7 +51,7 @@ class ReplayKind(JobKind[ReplayPlan, ReplayOutcome, ReplayStatus]):
 
     def plan(self, request: ReplayRequest, ctx: Context, *, to_run: bool) -> ReplayPlan:
         job = plan_replay_request(request, check_target=True, default_dir=ctx.default_dir)
-        if to_run:
+        if to_run and job.spec.remote is None:  # hosts' fio is checked as they are probed
             replay_engine(job.spec.points[0], job.plan, ctx.fio_executable)  # refused before anything is stored
         return ReplayPlan(job)
 
@@ -92,11 +93,15 @@ def estimate_replay(job: ReplayJob, ctx: Context) -> ReplayEstimate:
     assert replay is not None
     region = device_region([point])
     folder = Path(point.target or str(ctx.default_dir or "")).expanduser()
-    try:
-        engine = replay_engine(point, job.plan, ctx.fio_executable)
-        name, reason = engine.name, engine.reason
-    except WorkloadError as exc:
-        name, reason = "none", "; ".join(p.message for p in exc.problems)
+    if spec.remote is not None:
+        name, reason = "fio", (f"fio read_iolog on {len(spec.remote.hosts)} SSH host(s) from one common start: "
+                               f"{replay.hosts_mode.label}")
+    else:
+        try:
+            engine = replay_engine(point, job.plan, ctx.fio_executable)
+            name, reason = engine.name, engine.reason
+        except WorkloadError as exc:
+            name, reason = "none", "; ".join(p.message for p in exc.problems)
     return ReplayEstimate(
         name=spec.name, label=replay_label(replay, point.target), trace=job.whole, replayed=replay.recorded,
         timing=replay.timing, lanes=replay.lanes, mapping=replay.mapping, target_bytes=replay.target_bytes,

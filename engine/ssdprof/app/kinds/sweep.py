@@ -78,9 +78,8 @@ class SweepKind(JobKind[SweepPlan, SweepOutcome, SweepStatus]):
     def resume(self, params: ResumeParams, ctx: Context) -> SweepPlan:
         """A sweep by its id (an interrupted or a cancelled one, anyone's not running now), else the
         caller's own last interrupted one (KeyError saying why none, and whose could be named)."""
-        stored = ctx.store.sweep(params.sweep_id) if params.sweep_id is not None else ctx.store.resumable("sweep")
-        if stored is None:
-            raise KeyError(f"sweep {params.sweep_id} does not exist")
+        store = ctx.store  # a sweep a live process holds is refused here, before a job starts
+        stored = store.resumable_sweep(params.sweep_id, "sweep") if params.sweep_id is not None else store.resumable("sweep")
         return SweepPlan(stored.spec, stored.id)
 
     def run(self, plan: SweepPlan, ctx: Context, emit: Emit, cancel: threading.Event) -> SweepOutcome:

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from claimants import ended_process
+from claimants import another_person, ended_process
 
 from ssdprof.app.contract.runs import ResumeParams, SweepsResult
 from ssdprof.app.kinds.kind import Context
@@ -18,6 +18,7 @@ from ssdprof.model.results import DirectionStats, EngineInfo, RunResult
 from ssdprof.model.sweep import SweepSpec
 from ssdprof.model.workload import Workload
 from ssdprof.store.db import Store
+from ssdprof.store.errors import SweepHeld
 
 
 @pytest.fixture
@@ -81,3 +82,16 @@ def test_results_open_the_newest_sweep_that_ended_with_runs(ctx: Context) -> Non
     a_sweep(ctx.store, "failed")
     last = listed(ctx).last_finished
     assert last is not None and last.id == finished and last.runs == 1
+
+
+def test_resuming_a_sweep_another_live_process_holds_is_refused_before_a_job_starts(ctx: Context) -> None:
+    bob = Store(ctx.store.location, claimant=another_person("bob"), lease_s=60)
+    try:
+        held = bob.create_sweep(SweepSpec(name="bob's sweep", points=[Workload(target="/data")]))
+        with pytest.raises(SweepHeld, match=rf"sweep {held} is running: held by bob on lab-pc-2 \(pid 4242\)"):
+            SWEEP.resume(ResumeParams(sweep_id=held), ctx)
+        pts = ctx.store.create_pts(plan_pts(PtsRequest(test=PtsTest.IOPS)))
+        with pytest.raises(KeyError, match=rf"sweep {pts} is a PTS test, not a sweep: continue it with ssdprof pts resume {pts}"):
+            SWEEP.resume(ResumeParams(sweep_id=pts), ctx)
+    finally:
+        bob.close()
