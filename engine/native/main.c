@@ -217,6 +217,7 @@ int ssdprof_io_main(int argc, char **argv) {
             struct worker *w = &g_run.jobs[j].workers[i];
             if (w->queue) g_run.ops->close(w->queue);
             close_target(w->file);
+            free_buffers(w->buffers, buffer_stride() * (size_t)w->slots);
         }
     return g_run.stop == STOP_ERROR ? 1 : 0;
 }
