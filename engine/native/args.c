@@ -25,18 +25,30 @@ static void print_json_string(FILE *out, const char *text) {
     fputc('"', out);
 }
 
-void refuse(const char *field, int exit_code, const char *format, ...) {
+/* One JSON line the engine reads ({"type":"refused"|"failed", ...}), the same words on stderr, then the exit. */
+static void stop_with(const char *type, const char *field, int error, int exit_code, const char *format, va_list args) {
     char message[1024];
-    va_list args;
-    va_start(args, format);
     vsnprintf(message, sizeof message, format, args);
-    va_end(args);
-    printf("{\"type\":\"refused\",\"field\":\"%s\",\"message\":", field);
+    printf("{\"type\":\"%s\",\"field\":\"%s\",", type, field);
+    if (error) printf("\"errno\":%d,", error);
+    printf("\"message\":");
     print_json_string(stdout, message);
     printf("}\n");
     fflush(stdout);
     fprintf(stderr, "ssdprof-io: %s\n", message);
     exit(exit_code);
+}
+
+void refuse(const char *field, int exit_code, const char *format, ...) {
+    va_list args;
+    va_start(args, format);
+    stop_with("refused", field, 0, exit_code, format, args);
+}
+
+void fail_os(const char *field, int error, const char *format, ...) {
+    va_list args;
+    va_start(args, format);
+    stop_with("failed", field, error, 4, format, args);
 }
 
 static uint64_t whole(const char *flag, const char *field, const char *text, uint64_t low, uint64_t high) {

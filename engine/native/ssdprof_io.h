@@ -152,6 +152,8 @@ void worker_fail(struct worker *w, const char *what, const struct io_request *io
 /* args.c */
 int parse_args(int argc, char **argv, struct config *cfg);
 void refuse(const char *field, int exit_code, const char *format, ...);
+/* The point failed at run time on an OS error (the target vanished, permission): not a refused input. Exits 4. */
+void fail_os(const char *field, int error, const char *format, ...);
 
 /* main.c */
 int ssdprof_io_main(int argc, char **argv);
