@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
-from ssdprof.app.contract.base import Params, Result
+from ssdprof.app.contract.base import Params, Result, Topic
 from ssdprof.app.contract.specs import ReportResult
 from ssdprof.app.curve import CurveRequest
 from ssdprof.app.slo import SloRequest
@@ -18,7 +18,7 @@ from ssdprof.model.curves import CurveSummary, SloSummary
 from ssdprof.model.events import SweepStarted
 from ssdprof.model.status import SweepState
 
-__all__ = ["CURVE_METHODS", "CurveCheck", "CurveGetParams", "CurveIdParams", "CurveReportParams", "CurvesListResult", "SloCheck",
+__all__ = ["TOPIC", "CurveCheck", "CurveGetParams", "CurveIdParams", "CurveReportParams", "CurvesListResult", "SloCheck",
            "SloReportParams", "StoredCurve"]
 
 MAX_EARLIER_CURVES = 8
@@ -77,7 +77,7 @@ class SloCheck(Result):
                                        "before their answers")
 
 
-CURVE_METHODS: dict[str, tuple[type[BaseModel], type[BaseModel], str]] = {
+TOPIC = Topic({
     "curve.start": (CurveRequest, SweepStarted, "a curve: the maximum, then Poisson rates at % of it; events as run.event"),
     "curve.check": (CurveRequest, CurveCheck, "a curve's fields checked, every bad one named at once; runs nothing"),
     "curve.get": (CurveGetParams, CurveSummary,
@@ -88,5 +88,4 @@ CURVE_METHODS: dict[str, tuple[type[BaseModel], type[BaseModel], str]] = {
     "slo.check": (SloRequest, SloCheck, "a latency target search's fields checked, every bad one named at once; runs nothing"),
     "slo.get": (CurveIdParams, SloSummary, "a stored latency target search: the depth found and every depth tried"),
     "slo.report": (SloReportParams, ReportResult, "a latency target search's PDF page (base64): the answer, every depth tried"),
-}
-"""name -> (params, result, summary); ``methods.py`` adds them to the contract's table."""
+})
