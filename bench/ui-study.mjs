@@ -5,7 +5,8 @@
 // change painted on screen: the page is watched for DOM changes and chart draws, and an action is
 // over once no engine request is in flight and nothing has changed for QUIET_MS; its time runs to
 // the frame after the one that drew its last change. Best of 3 (and the median) beside each goal, the page's
-// element count after each action, and the server's peak resident memory (VmHWM) at the end.
+// element count after each action, the server's CPU time during it (what other load on the machine
+// does not inflate), and the server's peak resident memory (VmHWM) at the end.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -49,8 +50,23 @@ export function watchChanges() {
   };
 }
 
-/** The time from `act` (run in the page, returning its start time) to the last change painted. */
+let serverPid = null;
+
+/** CPU seconds the server process has used (user + system), or NaN off Linux: the engine's share of
+ *  an action, which the machine's other load does not inflate as it does the wall clock. */
+function serverCpuS() {
+  try {
+    const fields = readFileSync(`/proc/${serverPid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+  } catch {
+    return NaN;
+  }
+}
+
+/** The time from `act` (run in the page, returning its start time) to the last change painted, and
+ *  the server's CPU time meanwhile. */
 async function timed(page, act, arg) {
+  const cpuBefore = serverCpuS();
   const startedAt = await page.evaluate(act, arg);
   const handle = await page.waitForFunction(([since, quiet]) => {
     const w = window.__watch;
@@ -58,7 +74,7 @@ async function timed(page, act, arg) {
     if (w.inflight > 0 || w.pending || now - Math.max(w.changedAt, since) < quiet) return false;
     return { ms: Math.max(w.paintedAt, since) - since, elements: document.getElementsByTagName('*').length };
   }, [startedAt, QUIET_MS], { polling: 50, timeout: 180_000 });
-  return handle.jsonValue();
+  return { ...(await handle.jsonValue()), engineCpuS: serverCpuS() - cpuBefore };
 }
 
 const click = (selector) => {
@@ -107,11 +123,13 @@ async function openResults(page, sweepId) {
 
 async function exportPdf(page) {
   const download = page.waitForEvent('download', { timeout: 180_000 });
+  const cpuBefore = serverCpuS();
   const startedAt = await page.evaluate(clickButton, 'Export PDF');
   await download;
   const doneAt = await page.evaluate(() => performance.now());
   const pages = await page.evaluate(() => document.querySelector('[data-testid=export-note]')?.textContent ?? '');
-  return { ms: doneAt - startedAt, elements: await page.evaluate(() => document.getElementsByTagName('*').length), note: pages };
+  return { ms: doneAt - startedAt, elements: await page.evaluate(() => document.getElementsByTagName('*').length), note: pages,
+    engineCpuS: serverCpuS() - cpuBefore };
 }
 
 /** Models with the study found in History (typed once; the view keeps it, or is given it again). */
@@ -122,7 +140,8 @@ async function studyFound(page) {
   if ((await page.inputValue('#model-filter')) !== 'study=ceph') await timed(page, setValue, ['#model-filter', 'study=ceph']);
 }
 
-export async function measureStudy(page, sweepId) {
+export async function measureStudy(page, sweepId, pid) {
+  serverPid = pid;
   const views = [];
   views.push(await trials('Results, 100 runs (click Open sweep -> last paint)', () => openResults(page, sweepId)));
   views.push(await trials('Export PDF of the 100 runs (click -> download)', () => exportPdf(page)));
@@ -186,8 +205,10 @@ export function reportStudy({ views, memory, built, load }) {
     const domVerdict = elements <= GOALS.elements ? '' : `  elements NOT MET (> ${GOALS.elements})`;
     const notes = [...new Set(found.map((f) => f.note).filter(Boolean))].join('; ');
     lines.push(`    ${label}`);
+    const cpu = found.map((f) => f.engineCpuS * 1000);
     lines.push(`      best ${best(times).toFixed(0)} ms, median ${median(times).toFixed(0)} ms  [${times.map((t) => t.toFixed(0)).join(', ')}]`
       + `  goal < ${goal} ms: ${verdict};  ${elements.toLocaleString('en-US')} page elements${domVerdict}${notes ? `  (${notes})` : ''}`);
+    lines.push(`      the server's CPU meanwhile: least ${best(cpu).toFixed(0)} ms  [${cpu.map((t) => t.toFixed(0)).join(', ')}]`);
   }
   lines.push(`    server: peak resident ${memory.peakMb.toFixed(0)} MB (VmHWM), now ${memory.nowMb.toFixed(0)} MB`);
   return lines.join('\n');

@@ -286,7 +286,7 @@ async function measureFullStudy(browser, scratch) {
     const page = await context.newPage();
     await page.goto(server.url);
     await page.waitForFunction(designerInteractive, null, { polling: 'raf', timeout: 30_000 });
-    const views = await measureStudy(page, built.results_sweep);
+    const views = await measureStudy(page, built.results_sweep, server.pid);
     load.after = loadNow();
     console.log(reportStudy({ views, memory: serverMemory(server.pid), built, load }));
     await context.close();

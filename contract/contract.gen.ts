@@ -1320,8 +1320,10 @@ export interface PresetsResult {
 /** Per-second progress: rates over the interval ending at ``elapsed_s``. */
 export interface ProgressSample {
   elapsed_s: number;
-  /** the time the rates are over, ending at elapsed_s (fio's first interval is its I/O time, short of a second by the job's start); null: one second */
+  /** the time the rates are over, ending at elapsed_s (fio's first interval is its I/O time, short of a second by the job's start); null: not recorded */
   interval_s: number | null;
+  /** where the interval the rates are over begins, in seconds since the run started: what a chart draws each sample across (model/spans.py; a run's samples always carry it, a live event's wherever its interval was recorded) */
+  start_s: number | null;
   read_iops: number;
   write_iops: number;
   read_bw_bytes_per_s: number;
@@ -1994,6 +1996,7 @@ export interface RunResult {
   write: DirectionStats;
   /** all I/Os, reads and writes together (fio's unified_rw_reporting=mixed): IOPS and bandwidth added, the mean I/O-weighted, percentiles from the two directions' merged histogram bins (null where a direction has none); a run of one direction: that direction. Without bins. Filled from read and write when not given */
   mixed: DirectionStats;
+  /** each sample with the span it covers */
   progress: ProgressSample[];
   tags: Record<string, string>;
   /** measured or imported:<file name> */
@@ -3477,34 +3480,6 @@ export interface Methods {
   "presets.list": { params: NoParams; result: PresetsResult };
   /** this machine's block devices, and what uses them */
   "devices.list": { params: NoParams; result: DevicesResult };
-  /** points and duration; runs nothing */
-  "sweep.estimate": { params: SweepRequest; result: SweepEstimate };
-  /** start a sweep; events follow as run.event */
-  "sweep.start": { params: SweepRequest; result: SweepStarted };
-  /** continue an interrupted sweep */
-  "sweep.resume": { params: ResumeParams; result: SweepStarted };
-  /** stop fio; finished points are kept */
-  "sweep.cancel": { params: NoParams; result: CancelResult };
-  /** whether a sweep is running */
-  "sweep.status": { params: NoParams; result: SweepStatus };
-  /** stored sweeps, newest first */
-  "sweeps.list": { params: NoParams; result: SweepsResult };
-  /** a PTS test's rounds, points and duration (PTS defaults run for hours); runs nothing */
-  "pts.estimate": { params: PtsRequest; result: PtsEstimate };
-  /** start a PTS test: purge, preconditioning, rounds; events follow as pts.event */
-  "pts.start": { params: PtsRequest; result: PtsStarted };
-  /** continue an interrupted PTS test */
-  "pts.resume": { params: PtsResumeParams; result: PtsStarted };
-  /** stop the PTS test; finished rounds are kept */
-  "pts.cancel": { params: NoParams; result: PtsCancelResult };
-  /** whether a PTS test is running, and where */
-  "pts.status": { params: NoParams; result: PtsStatus };
-  /** stored PTS tests, newest first */
-  "pts.list": { params: NoParams; result: PtsListResult };
-  /** a PTS test: steady state, rounds, matrix, drive state and parameters */
-  "pts.get": { params: PtsIdParams; result: PtsResult };
-  /** a PTS test's PDF report (base64) */
-  "pts.report": { params: PtsReportParams; result: ReportResult };
   /** stored runs matching a filter */
   "runs.list": { params: RunsListParams; result: RunsListResult };
   /** one run in full */
@@ -3573,6 +3548,14 @@ export interface Methods {
   "hosts.set_role": { params: HostRoleParams; result: HostInfo };
   /** a Ceph cluster's OSD hosts from its map, matched to known hosts; optionally watched */
   "hosts.ceph_osd_hosts": { params: CephOsdHostsParams; result: CephOsdHostsResult };
+  /** a drive's own word now: identity, temperature, wear, errors, throttling */
+  "drive.show": { params: DriveShowParams; result: DriveHealth };
+  /** start an import: the files (or a folder's) to send, and which are needed */
+  "imports.begin": { params: ImportBegin; result: ImportBegun };
+  /** a chunk of one file's bytes (base64) */
+  "imports.chunk": { params: ImportChunk; result: ImportChunkResult };
+  /** read the files sent by their content and store their runs once */
+  "imports.finish": { params: ImportFinish; result: ImportOutcome };
   /** a curve: the maximum, then Poisson rates at % of it; events as run.event */
   "curve.start": { params: CurveRequest; result: SweepStarted };
   /** a curve's fields checked, every bad one named at once; runs nothing */
@@ -3589,30 +3572,22 @@ export interface Methods {
   "slo.get": { params: CurveIdParams; result: SloSummary };
   /** a latency target search's PDF page (base64): the answer, every depth tried */
   "slo.report": { params: SloReportParams; result: ReportResult };
-  /** start an import: the files (or a folder's) to send, and which are needed */
-  "imports.begin": { params: ImportBegin; result: ImportBegun };
-  /** a chunk of one file's bytes (base64) */
-  "imports.chunk": { params: ImportChunk; result: ImportChunkResult };
-  /** read the files sent by their content and store their runs once */
-  "imports.finish": { params: ImportFinish; result: ImportOutcome };
-  /** a sustained-write test's bytes, time and wear against the drive's rating; runs nothing */
-  "sustain.estimate": { params: SustainRequest; result: SustainEstimate };
-  /** start a sustained-write test: the fill, then idle and recovery writes; events as sustain.event */
-  "sustain.start": { params: SustainRequest; result: SustainStarted };
-  /** continue an interrupted test: the recovery writes not yet done (a cut fill is re-run) */
-  "sustain.resume": { params: SustainResumeParams; result: SustainStarted };
-  /** stop the sustained-write test; finished writes are kept */
-  "sustain.cancel": { params: NoParams; result: SustainCancelResult };
-  /** whether a sustained-write test is running, and where */
-  "sustain.status": { params: NoParams; result: SustainStatus };
-  /** stored sustained-write tests, newest first */
-  "sustain.list": { params: NoParams; result: SustainListResult };
-  /** a test: per-second and per-GiB series, phases, the cliff verdict, throttling, recovery rows */
-  "sustain.get": { params: SustainIdParams; result: SustainResult };
-  /** a test's PDF page (base64): the verdict, the fill with its phases, the recovery table */
-  "sustain.report": { params: SustainReportParams; result: ReportResult };
-  /** a drive's own word now: identity, temperature, wear, errors, throttling */
-  "drive.show": { params: DriveShowParams; result: DriveHealth };
+  /** a PTS test's rounds, points and duration (PTS defaults run for hours); runs nothing */
+  "pts.estimate": { params: PtsRequest; result: PtsEstimate };
+  /** start a PTS test: purge, preconditioning, rounds; events follow as pts.event */
+  "pts.start": { params: PtsRequest; result: PtsStarted };
+  /** continue an interrupted PTS test */
+  "pts.resume": { params: PtsResumeParams; result: PtsStarted };
+  /** stop the PTS test; finished rounds are kept */
+  "pts.cancel": { params: NoParams; result: PtsCancelResult };
+  /** whether a PTS test is running, and where */
+  "pts.status": { params: NoParams; result: PtsStatus };
+  /** stored PTS tests, newest first */
+  "pts.list": { params: NoParams; result: PtsListResult };
+  /** a PTS test: steady state, rounds, matrix, drive state and parameters */
+  "pts.get": { params: PtsIdParams; result: PtsResult };
+  /** a PTS test's PDF report (base64) */
+  "pts.report": { params: PtsReportParams; result: ReportResult };
   /** what a trace holds: I/Os, span, mix, sizes, offsets, recorded rate and latency; runs nothing */
   "trace.describe": { params: TraceDescribeParams; result: TraceSummary };
   /** a replay's part, lanes, target and duration; runs nothing */
@@ -3631,25 +3606,53 @@ export interface Methods {
   "replay.get": { params: ReplayIdParams; result: ReplayResult };
   /** a replay's PDF page (base64) */
   "replay.report": { params: ReplayReportParams; result: ReportResult };
+  /** a sustained-write test's bytes, time and wear against the drive's rating; runs nothing */
+  "sustain.estimate": { params: SustainRequest; result: SustainEstimate };
+  /** start a sustained-write test: the fill, then idle and recovery writes; events as sustain.event */
+  "sustain.start": { params: SustainRequest; result: SustainStarted };
+  /** continue an interrupted test: the recovery writes not yet done (a cut fill is re-run) */
+  "sustain.resume": { params: SustainResumeParams; result: SustainStarted };
+  /** stop the sustained-write test; finished writes are kept */
+  "sustain.cancel": { params: NoParams; result: SustainCancelResult };
+  /** whether a sustained-write test is running, and where */
+  "sustain.status": { params: NoParams; result: SustainStatus };
+  /** stored sustained-write tests, newest first */
+  "sustain.list": { params: NoParams; result: SustainListResult };
+  /** a test: per-second and per-GiB series, phases, the cliff verdict, throttling, recovery rows */
+  "sustain.get": { params: SustainIdParams; result: SustainResult };
+  /** a test's PDF page (base64): the verdict, the fill with its phases, the recovery table */
+  "sustain.report": { params: SustainReportParams; result: ReportResult };
+  /** points and duration; runs nothing */
+  "sweep.estimate": { params: SweepRequest; result: SweepEstimate };
+  /** start a sweep; events follow as run.event */
+  "sweep.start": { params: SweepRequest; result: SweepStarted };
+  /** continue an interrupted sweep */
+  "sweep.resume": { params: ResumeParams; result: SweepStarted };
+  /** stop fio; finished points are kept */
+  "sweep.cancel": { params: NoParams; result: CancelResult };
+  /** whether a sweep is running */
+  "sweep.status": { params: NoParams; result: SweepStatus };
+  /** stored sweeps, newest first */
+  "sweeps.list": { params: NoParams; result: SweepsResult };
 }
 
 export type MethodName = keyof Methods;
 
-export const METHOD_NAMES = ["engine.info", "workload.validate", "presets.list", "devices.list", "sweep.estimate", "sweep.start", "sweep.resume", "sweep.cancel", "sweep.status", "sweeps.list", "pts.estimate", "pts.start", "pts.resume", "pts.cancel", "pts.status", "pts.list", "pts.get", "pts.report", "runs.list", "runs.get", "runs.page", "runs.select", "runs.groups", "runs.people", "runs.tag", "runs.delete", "runs.charts", "runs.bars", "runs.summary", "runs.percentiles", "export.csv", "specs.list", "specs.match", "specs.compare", "specs.save", "specs.remember", "specs.delete", "runs.compare", "analysis.predict", "analysis.scaling", "analysis.observe", "analysis.correlation", "analysis.scale_up", "analysis.scale_up_report", "report.pdf", "hosts.list", "hosts.add", "hosts.test", "hosts.remove", "hosts.set_link", "hosts.set_role", "hosts.ceph_osd_hosts", "curve.start", "curve.check", "curve.get", "curve.report", "curves.list", "slo.start", "slo.get", "slo.report", "imports.begin", "imports.chunk", "imports.finish", "sustain.estimate", "sustain.start", "sustain.resume", "sustain.cancel", "sustain.status", "sustain.list", "sustain.get", "sustain.report", "drive.show", "trace.describe", "replay.estimate", "replay.start", "replay.resume", "replay.cancel", "replay.status", "replay.list", "replay.get", "replay.report"] as const satisfies readonly MethodName[];
+export const METHOD_NAMES = ["engine.info", "workload.validate", "presets.list", "devices.list", "runs.list", "runs.get", "runs.page", "runs.select", "runs.groups", "runs.people", "runs.tag", "runs.delete", "runs.charts", "runs.bars", "runs.summary", "runs.percentiles", "export.csv", "specs.list", "specs.match", "specs.compare", "specs.save", "specs.remember", "specs.delete", "runs.compare", "analysis.predict", "analysis.scaling", "analysis.observe", "analysis.correlation", "analysis.scale_up", "analysis.scale_up_report", "report.pdf", "hosts.list", "hosts.add", "hosts.test", "hosts.remove", "hosts.set_link", "hosts.set_role", "hosts.ceph_osd_hosts", "drive.show", "imports.begin", "imports.chunk", "imports.finish", "curve.start", "curve.check", "curve.get", "curve.report", "curves.list", "slo.start", "slo.get", "slo.report", "pts.estimate", "pts.start", "pts.resume", "pts.cancel", "pts.status", "pts.list", "pts.get", "pts.report", "trace.describe", "replay.estimate", "replay.start", "replay.resume", "replay.cancel", "replay.status", "replay.list", "replay.get", "replay.report", "sustain.estimate", "sustain.start", "sustain.resume", "sustain.cancel", "sustain.status", "sustain.list", "sustain.get", "sustain.report", "sweep.estimate", "sweep.start", "sweep.resume", "sweep.cancel", "sweep.status", "sweeps.list"] as const satisfies readonly MethodName[];
 
 /** Notifications from the engine (and, for engine.status, the desktop shell). */
 export interface Notifications {
-  "run.event": RunEventNotification;
-  "pts.event": PtsEventNotification;
-  "sustain.event": SustainEventNotification;
-  "replay.event": ReplayEventNotification;
   "engine.log": EngineLog;
   "engine.status": EngineStatus;
+  "pts.event": PtsEventNotification;
+  "replay.event": ReplayEventNotification;
+  "sustain.event": SustainEventNotification;
+  "run.event": RunEventNotification;
 }
 
 export type NotificationName = keyof Notifications;
 
-export const NOTIFICATION_NAMES = ["run.event", "pts.event", "sustain.event", "replay.event", "engine.log", "engine.status"] as const satisfies readonly NotificationName[];
+export const NOTIFICATION_NAMES = ["engine.log", "engine.status", "pts.event", "replay.event", "sustain.event", "run.event"] as const satisfies readonly NotificationName[];
 
 export const ERROR_CODES = {"parse_error": -32700, "invalid_request": -32600, "method_not_found": -32601, "invalid_params": -32602, "internal_error": -32603, "not_found": -32001, "busy": -32002, "store_error": -32003, "file_not_written": -32093, "engine_gone": -32094, "bridge_missing": -32095, "download_refused": -32096, "http_error": -32097, "token_refused": -32098, "server_unreachable": -32099} as const;
 

@@ -27,7 +27,7 @@ export interface SavePdfResult {
   path: string | null;
 }
 
-/** Calls RPC method `method` (a name of the contract, e.g. 'sweep.start'); the engine answers it with the handler marked @handles('sweep.start'). */
+/** Calls RPC method `method` (a name of the contract, e.g. 'sweep.start'); the engine answers it with the handler marked @handles('…'), or a test kind's with the operation its module names ('sweep.start': app/kinds/sweep.py). */
 export type CallEngine = <M extends MethodName>(method: M, params: Methods[M]['params']) => Promise<Reply<Methods[M]['result']>>;
 
 export type EngineApi = {

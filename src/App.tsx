@@ -1,5 +1,5 @@
 // The window: engine status, the views reachable by keyboard, and the live run fed by events.
-import { useEffect, useReducer, useState } from 'react';
+import { useEffect, useReducer, useState, type ReactElement } from 'react';
 import {
   useEngine, type EngineInfoResult, type RunResult, type SweepInfo, type SweepStarted,
 } from './api';
@@ -16,19 +16,24 @@ import { Specs } from './views/Specs';
 import { Sustain } from './views/Sustain';
 import { Replay } from './views/Replay';
 
+/** A test kind's own view (through state/test-kind.ts): all it is told is whether a sweep runs. */
+type KindView = (props: { busy: boolean }) => ReactElement;
+
+interface ViewEntry { id: string; label: string; kind?: KindView }
+
 const VIEWS = [
   { id: 'designer', label: 'Designer' },
   { id: 'live', label: 'Live run' },
   { id: 'results', label: 'Results' },
-  { id: 'pts', label: 'PTS' },
+  { id: 'pts', label: 'PTS', kind: Pts },
   { id: 'models', label: 'Models' },
   { id: 'curves', label: 'Curves' },
-  { id: 'sustain', label: 'Sustained writes' },
-  { id: 'replay', label: 'Trace replay' },
+  { id: 'sustain', label: 'Sustained writes', kind: Sustain },
+  { id: 'replay', label: 'Trace replay', kind: Replay },
   { id: 'history', label: 'History' },
   { id: 'hosts', label: 'Hosts' },
   { id: 'specs', label: 'Spec sheets' },
-] as const;
+] as const satisfies readonly ViewEntry[];
 export type View = (typeof VIEWS)[number]['id'];
 
 export function App() {
@@ -110,6 +115,8 @@ export function App() {
     await engine.call('sweep.cancel', {});
   }
 
+  const KindOpen = (VIEWS as readonly ViewEntry[]).find((v) => v.id === view)?.kind;
+
   return (
     <div className="app">
       <header>
@@ -147,9 +154,7 @@ export function App() {
           <Results title={results.title} runs={results.runs} onDesign={() => setView('designer')}
             onOpen={(title, runs) => setResults({ title, runs })} />
         )}
-        {view === 'pts' && <Pts busy={live.status === 'running'} />}
-        {view === 'sustain' && <Sustain busy={live.status === 'running'} />}
-        {view === 'replay' && <Replay busy={live.status === 'running'} />}
+        {KindOpen && <KindOpen busy={live.status === 'running'} />}
         {view === 'models' && <Models open={results} />}
         {view === 'hosts' && <Hosts />}
         {view === 'specs' && <Specs />}

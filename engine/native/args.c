@@ -13,7 +13,8 @@ static const char usage[] =
     "usage: ssdprof-io --target PATH --size BYTES --bs BYTES [--offset BYTES] [--pattern rand|seq]\n"
     "                  [--read-pct 0-100] [--iodepth N] [--jobs N] [--runtime S] [--ramp S] [--io-bytes BYTES]\n"
     "                  [--rate IOPS] [--seed N] [--buffered] [--engine auto|io_uring|libaio|iocp|sync]\n"
-    "                  [--progress S] [--check-reads] [--watch-stdin] | --version\n";
+    "                  [--progress S] [--check-reads] [--watch-stdin]\n"
+    "                  [--trace IOLOG [--trace-timing recorded|fastest] [--issue-log FILE]] | --version\n";
 
 static void print_json_string(FILE *out, const char *text) {
     fputc('"', out);
@@ -25,18 +26,30 @@ static void print_json_string(FILE *out, const char *text) {
     fputc('"', out);
 }
 
-void refuse(const char *field, int exit_code, const char *format, ...) {
+/* One JSON line the engine reads ({"type":"refused"|"failed", ...}), the same words on stderr, then the exit. */
+static void stop_with(const char *type, const char *field, int error, int exit_code, const char *format, va_list args) {
     char message[1024];
-    va_list args;
-    va_start(args, format);
     vsnprintf(message, sizeof message, format, args);
-    va_end(args);
-    printf("{\"type\":\"refused\",\"field\":\"%s\",\"message\":", field);
+    printf("{\"type\":\"%s\",\"field\":\"%s\",", type, field);
+    if (error) printf("\"errno\":%d,", error);
+    printf("\"message\":");
     print_json_string(stdout, message);
     printf("}\n");
     fflush(stdout);
     fprintf(stderr, "ssdprof-io: %s\n", message);
     exit(exit_code);
+}
+
+void refuse(const char *field, int exit_code, const char *format, ...) {
+    va_list args;
+    va_start(args, format);
+    stop_with("refused", field, 0, exit_code, format, args);
+}
+
+void fail_os(const char *field, int error, const char *format, ...) {
+    va_list args;
+    va_start(args, format);
+    stop_with("failed", field, error, 4, format, args);
 }
 
 static uint64_t whole(const char *flag, const char *field, const char *text, uint64_t low, uint64_t high) {
@@ -64,6 +77,7 @@ static const struct flag flags[] = {
     {"--pattern", "pattern"}, {"--read-pct", "read_pct"}, {"--iodepth", "queue_depth"}, {"--jobs", "numjobs"},
     {"--runtime", "runtime_s"}, {"--ramp", "ramp_s"}, {"--io-bytes", "io_bytes_limit"}, {"--rate", "rate_iops"},
     {"--seed", "seed"}, {"--engine", "engine"}, {"--progress", "progress"},
+    {"--trace", "trace"}, {"--trace-timing", "timing"}, {"--issue-log", "trace"},
 };
 
 static const char *field_of(const char *flag) {
@@ -87,6 +101,12 @@ static void take(struct config *c, const char *flag, const char *field, const ch
     else if (!strcmp(flag, "--seed")) c->seed = whole(flag, field, v, 0, UINT64_MAX);
     else if (!strcmp(flag, "--engine")) c->engine = v;
     else if (!strcmp(flag, "--progress")) c->progress_ns = (uint64_t)(seconds(flag, field, v, 3600) * 1e9);
+    else if (!strcmp(flag, "--trace")) c->trace = v;
+    else if (!strcmp(flag, "--issue-log")) c->issue_log = v;
+    else if (!strcmp(flag, "--trace-timing")) {
+        if (strcmp(v, "recorded") && strcmp(v, "fastest")) refuse(field, 2, "--trace-timing %s: give recorded or fastest", v);
+        c->trace_fastest = !strcmp(v, "fastest");
+    }
     else if (!strcmp(flag, "--pattern")) {
         if (strcmp(v, "rand") && strcmp(v, "seq")) refuse(field, 2, "--pattern %s: give rand or seq", v);
         c->random = !strcmp(v, "rand");
@@ -130,5 +150,6 @@ int parse_args(int argc, char **argv, struct config *c) {
     }
     if (c->progress_ns == 0) c->progress_ns = 1000000000ULL;
     check(c);
+    if (c->trace) load_trace(c);
     return 0;
 }

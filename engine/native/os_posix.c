@@ -100,8 +100,10 @@ void watch_stdin(void) { thread_start(stdin_entry, NULL); /* never joined: it en
 
 static void refuse_memory_filesystem(int fd, const char *path) {
 #if defined(__linux__)
+    struct stat node;
     struct statfs fs;
-    if (fstatfs(fd, &fs)) return;
+    /* a block device's node sits on devtmpfs: the device itself is what is measured, not the node's filesystem */
+    if (fstat(fd, &node) || !S_ISREG(node.st_mode) || fstatfs(fd, &fs)) return;
     const char *kind = fs.f_type == 0x01021994 ? "tmpfs" : fs.f_type == (long)0x858458f6 ? "ramfs" : NULL;
     if (kind)
         refuse("target", 3, "%s is on %s, which lives in RAM: no device would be measured (%s takes O_DIRECT and "
@@ -119,7 +121,7 @@ struct target_file *open_target(const struct config *c) {
     int fd = open(c->target, flags);
     if (fd < 0 && c->direct && errno == EINVAL)
         refuse("direct", 3, "the filesystem holding %s refuses direct I/O (O_DIRECT): %s", c->target, strerror(errno));
-    if (fd < 0) refuse("target", 3, "cannot open %s: %s", c->target, strerror(errno));
+    if (fd < 0) fail_os("target", errno, "cannot open %s: %s", c->target, strerror(errno));
     if (c->direct) refuse_memory_filesystem(fd, c->target);
 #if defined(__APPLE__)
     if (c->direct && fcntl(fd, F_NOCACHE, 1) == -1)

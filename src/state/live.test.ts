@@ -6,7 +6,7 @@ import { idle, liveReducer, overallFraction } from './live';
 /** A plain sweep's count as the engine sends it (adaptive.progress_count). */
 const of10 = (done: number): Count => ({ done, total: 10, bound: 'exact', unit: 'point', note: '', text: `${done} of 10 points` });
 const started: SweepStarted = { kind: 'sweep_started', sweep_id: 3, name: 'student', count: of10(0), estimated_s: 13, engine: 'fio', engine_reason: 'fio found' };
-const sample = { elapsed_s: 1, interval_s: null, read_iops: 1000, write_iops: 0, read_bw_bytes_per_s: 4096000, write_bw_bytes_per_s: 0, read_lat_ns_mean: 60000, write_lat_ns_mean: null, read_lat_ns_p99: 90000, write_lat_ns_p99: null, lat_ns_mean: 60000, lat_ns_p99: 90000, host: 'local', ramping: false };
+const sample = { elapsed_s: 1, interval_s: null, start_s: null, read_iops: 1000, write_iops: 0, read_bw_bytes_per_s: 4096000, write_bw_bytes_per_s: 0, read_lat_ns_mean: 60000, write_lat_ns_mean: null, read_lat_ns_p99: 90000, write_lat_ns_p99: null, lat_ns_mean: 60000, lat_ns_p99: 90000, host: 'local', ramping: false };
 
 describe('liveReducer', () => {
   it('keeps each remote host on its own series, the sweep time running on across points', () => {

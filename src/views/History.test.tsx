@@ -47,6 +47,15 @@ describe('History', () => {
     await waitFor(() => expect(onOpen).toHaveBeenCalledWith('run 10', [studentRuns[9]]));
   });
 
+  it('lets a target path break only after its separators, never inside a name', async () => {
+    renderWith(engine().engine, <History onOpen={vi.fn()} />);
+    const row = within(await screen.findByTestId('history-table')).getAllByRole('row')[1]!;
+    const path = row.querySelector('td.path')!;
+    const target = studentRuns[9]!.workload.target;
+    expect(path.textContent).toBe(target);
+    expect(path.querySelectorAll('wbr')).toHaveLength((target.match(/\//g) ?? []).length - (target.endsWith('/') ? 1 : 0));
+  });
+
   it('pages through a store of thousands, a page at a time', async () => {
     const fake = engine(8740);
     renderWith(fake.engine, <History onOpen={vi.fn()} />);

@@ -159,7 +159,7 @@ export function History({ onOpen }: Props) {
                     <td>{id}</td>
                     <td>{run.started_at.replace('T', ' ').slice(0, 19)}</td>
                     <td>{run.label}</td>
-                    <td className="path">{run.target || '(default)'}</td>
+                    <td className="path">{run.target ? <PathText path={run.target} /> : '(default)'}</td>
                     <td>{run.device || '–'}</td>
                     <td className="num">{formatIops(run.iops)}</td>
                     <td>{tagging?.id === id ? (
@@ -192,4 +192,10 @@ export function History({ onOpen }: Props) {
       )}
     </section>
   );
+}
+
+/** A path that may break after each separator, and only there (not inside a folder's name). */
+export function PathText({ path }: { path: string }) {
+  const parts = path.split(/(?<=[/\\])/);
+  return <>{parts.map((part, i) => <span key={i}>{part}{i < parts.length - 1 && <wbr />}</span>)}</>;
 }

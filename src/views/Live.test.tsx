@@ -102,7 +102,7 @@ describe('Live', () => {
 
 describe('Live, several hosts', () => {
   const sample = (host: string, second: number, iops: number) => ({
-    elapsed_s: second, interval_s: null, read_iops: iops, write_iops: 0, read_bw_bytes_per_s: iops * 4096, write_bw_bytes_per_s: 0,
+    elapsed_s: second, interval_s: null, start_s: null, read_iops: iops, write_iops: 0, read_bw_bytes_per_s: iops * 4096, write_bw_bytes_per_s: 0,
     read_lat_ns_mean: 90_000, write_lat_ns_mean: null, read_lat_ns_p99: 200_000, write_lat_ns_p99: null, lat_ns_mean: 90_000, lat_ns_p99: 200_000, host, ramping: false,
   });
   const progress = (host: string, second: number, iops: number) => ({
@@ -126,7 +126,7 @@ describe('Live, several hosts', () => {
 });
 
 describe('Live, the drive\'s temperature and the cool-down', () => {
-  const sample = { elapsed_s: 1, interval_s: null, read_iops: 1000, write_iops: 0, read_bw_bytes_per_s: 4096000, write_bw_bytes_per_s: 0,
+  const sample = { elapsed_s: 1, interval_s: null, start_s: null, read_iops: 1000, write_iops: 0, read_bw_bytes_per_s: 4096000, write_bw_bytes_per_s: 0,
     read_lat_ns_mean: 60000, write_lat_ns_mean: null, read_lat_ns_p99: 90000, write_lat_ns_p99: null, lat_ns_mean: 60000, lat_ns_p99: 90000, host: 'local', ramping: false };
   const progress = (second: number, celsius: number | null) => ({ kind: 'point_progress' as const, number: 1, count: of10(0),
     sample: { ...sample, elapsed_s: second }, point_elapsed_s: second, point_duration_s: 10, eta_s: 9, drive_temperature_c: celsius });

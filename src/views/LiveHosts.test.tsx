@@ -6,7 +6,7 @@ import { LiveHosts, hostsToWatch } from './LiveHosts';
 
 function sample(host: string, elapsed: number, iops: number): ProgressSample {
   return {
-    host, elapsed_s: elapsed, interval_s: null, ramping: false, read_iops: iops, write_iops: 0, read_bw_bytes_per_s: iops * 4096, write_bw_bytes_per_s: 0,
+    host, elapsed_s: elapsed, interval_s: null, start_s: null, ramping: false, read_iops: iops, write_iops: 0, read_bw_bytes_per_s: iops * 4096, write_bw_bytes_per_s: 0,
     read_lat_ns_mean: 100_000, write_lat_ns_mean: null, read_lat_ns_p99: 400_000, write_lat_ns_p99: null, lat_ns_mean: 100_000, lat_ns_p99: 400_000,
   };
 }

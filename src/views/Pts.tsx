@@ -1,62 +1,38 @@
 // SNIA PTS tests: choose a test and a profile, see what it will do and how long it may take before
 // starting (PTS defaults run for hours), follow its purge, preconditioning and rounds, then read
 // the report pages. The engine plans, runs and judges steady state; this view only asks and draws.
-import { useEffect, useMemo, useState } from 'react';
-import {
-  EngineError, useEngine, useEngineQuery, type FieldProblem, type PtsEstimate, type PtsInfo,
-  type PtsResult,
-} from '../api';
+import { useMemo, useState } from 'react';
+import type { PtsEstimate, PtsInfo } from '../api';
 import { formatDuration } from '../lib/units';
-import { useSettled } from '../lib/use-settled';
 import { ConfirmOverwrite } from './DevicePicker';
 import { Field, SelectField, TextField, problemsByField, unplaced, useFieldRules } from './Field';
 import { PtsProgress, ptsProgress, type PtsProgressState } from './PtsProgress';
 import { PtsReport } from './PtsReport';
 import { FORM_FIELD, initialPtsForm, ptsRequest, type PtsForm } from './pts-form';
 import { useKept } from '../state/kept';
+import { useTestKind, type KindView } from '../state/test-kind';
 
-const CHECK_DELAY_MS = 250;
 const NO_TESTS: PtsInfo[] = [];
 
+/** A PTS test as this view follows it: its rounds from its events; the report once it ends. */
+const PTS_VIEW: KindView<'pts', PtsProgressState> = {
+  progress: ptsProgress,
+  resumed: (s) => ({ ...ptsProgress(null, null), pts_id: s.pts_id, test: s.test, round: s.round,
+    max_rounds: s.max_rounds, phase: s.phase }),
+  reread: ['pts_finished'],
+};
+
 export function Pts({ busy }: { busy: boolean }) {
-  const engine = useEngine();
   const rules = useFieldRules();
   const [form, setForm] = useKept<PtsForm>('pts', initialPtsForm);
-  const [progress, setProgress] = useState<PtsProgressState | null>(null);
-  const [startError, setStartError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
-  const [shown, setShown] = useState<PtsResult | null>(null);
   const request = useMemo(() => ptsRequest(form), [form]);
-  const listed = useEngineQuery('pts.list', {});
-  const tests = listed.data?.tests ?? NO_TESTS;
-  const reloadList = listed.reload;
-  const estimated = useEngineQuery('pts.estimate', useSettled(request, CHECK_DELAY_MS));
-  const estimate = estimated.data;
-  // A refused start names its fields until the form changes; the estimate's own problems otherwise.
-  type Refusal = { request: typeof request; problems: FieldProblem[] };
-  const [refused, setRefused] = useState<Refusal | null>(null);
-  const problems = refused?.request === request ? refused.problems : estimated.problems;
-
-  useEffect(() => engine.onNotification((note) => {
-    if (note.method !== 'pts.event') return;
-    const event = note.params.event;
-    setProgress((p) => ptsProgress(p, event));
-    if (event.kind === 'pts_finished' && event.pts_id !== null) {
-      reloadList();
-      engine.call('pts.get', { pts_id: event.pts_id }).then(setShown, () => undefined);
-    }
-  }), [engine, reloadList]);
-
-  useEffect(() => {
-    // After a reload mid-test (browser mode), pick the running test up where its events resume.
-    engine.call('pts.status', {}).then((s) => {
-      if (s.running) setProgress((p) => p ?? { ...ptsProgress(null, null), pts_id: s.pts_id, test: s.test, round: s.round, max_rounds: s.max_rounds, phase: s.phase });
-    }, () => undefined);
-  }, [engine]);
+  const pts = useTestKind('pts', request, PTS_VIEW);
+  const { estimate, problems, progress, shown, running } = pts;
+  const tests = pts.tests?.tests ?? NO_TESTS;
 
   const byField = problemsByField(problems, FORM_FIELD);
   const others = unplaced(problems, [...Object.keys(FORM_FIELD), ...Object.keys(form)]);
-  const running = progress !== null && !progress.finished;
   const device = estimate?.device ?? null;
   const needsConfirm = device !== null && estimate!.overwrite_bytes > 0;
   const blocked = busy || running || problems.length > 0 || estimate === null;
@@ -76,23 +52,7 @@ export function Pts({ busy }: { busy: boolean }) {
   async function start(confirmed = false) {
     if (needsConfirm && !confirmed) return setConfirming(true);
     setConfirming(false);
-    setStartError(null);
-    setShown(null);
-    try {
-      const started = await engine.call('pts.start', ptsRequest(form, confirmed));
-      setProgress((p) => ptsProgress(p && !p.finished ? p : null, started));
-    } catch (error) {
-      setStartError(error instanceof Error ? error.message : String(error));
-      if (error instanceof EngineError) setRefused({ request, problems: error.problems });
-    }
-  }
-
-  async function open(id: number) {
-    try {
-      setShown(await engine.call('pts.get', { pts_id: id }));
-    } catch (error) {
-      setStartError(error instanceof Error ? error.message : String(error));
-    }
+    await pts.start(ptsRequest(form, confirmed));
   }
 
   return (
@@ -134,8 +94,8 @@ export function Pts({ busy }: { busy: boolean }) {
         {others.map((m) => <p key={m} className="problem" role="alert">{m}</p>)}
         <PtsEstimateLine estimate={estimate} />
         <button type="submit" className="primary" disabled={blocked}>Start PTS test</button>
-        {running && <button type="button" onClick={() => void engine.call('pts.cancel', {})}>Cancel</button>}
-        {startError && <p role="alert" className="error">{startError}</p>}
+        {running && <button type="button" onClick={() => void pts.cancel()}>Cancel</button>}
+        {pts.error && <p role="alert" className="error">{pts.error}</p>}
       </form>
       {confirming && estimate && device && (
         <ConfirmOverwrite estimate={estimate} device={device} onConfirm={() => void start(true)} onCancel={() => setConfirming(false)} />
@@ -144,7 +104,7 @@ export function Pts({ busy }: { busy: boolean }) {
       {tests.length > 0 && (
         <div className="field inline">
           <label htmlFor="pts-open">Earlier tests</label>
-          <select id="pts-open" value={shown?.id ?? ''} onChange={(e) => e.target.value && void open(Number(e.target.value))}>
+          <select id="pts-open" value={shown?.id ?? ''} onChange={(e) => e.target.value && void pts.open(Number(e.target.value))}>
             <option value="">—</option>
             {tests.map((t) => (
               <option key={t.id} value={t.id}>#{t.id} {t.test} ({t.profile}) — {t.status}, {t.rounds} rounds, {t.attained ? 'steady state' : 'no steady state'}</option>

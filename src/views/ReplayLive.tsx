@@ -20,13 +20,13 @@ export function replayLive(state: ReplayLiveState | null, event: ReplayEvent | n
   return { ...base, finished: event };
 }
 
-/** A rate over the interval ending at each second's time, drawn level across it. */
+/** A rate over the interval the engine says each sample covers, drawn level across it. */
 function line(label: string, seconds: ReplayProgress[], value: (p: ReplayProgress) => number | null,
   dash?: Series['dash']): Series {
   const kept = seconds.filter((p) => value(p) !== null);
   const first = kept[0];
   const points = first === undefined ? [] : [
-    { x: Math.max(0, first.sample.elapsed_s - (first.sample.interval_s ?? 1)), y: value(first) },
+    { x: first.sample.start_s ?? first.sample.elapsed_s, y: value(first) },  // where the engine spanned it
     ...kept.map((p) => ({ x: p.sample.elapsed_s, y: value(p) })),
   ];
   return { label, stepped: true, points, group: label.split(' ')[0], ...(dash ? { dash } : {}) };

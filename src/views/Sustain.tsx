@@ -3,94 +3,42 @@
 // costs the drive's rated endurance before anything starts; a device is written only once
 // confirmed; the fill is drawn live against the bytes written; then the engine's phases, verdict
 // and recovery.
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import {
-  EngineError, useEngine, useEngineQuery, type FieldProblem, type SustainEstimate, type SustainInfo,
-  type SustainResult, type SustainStarted, type TargetDevice,
+  useEngine, type SustainEstimate, type SustainInfo, type TargetDevice,
 } from '../api';
 import { formatBytes, formatDuration, sizeInput } from '../lib/units';
-import { useSettled } from '../lib/use-settled';
 import { useKept } from '../state/kept';
+import { useTestKind, type KindView } from '../state/test-kind';
 import { ConfirmOverwrite, DevicePicker } from './DevicePicker';
 import { Field, SelectField, TextField, problemsByField, unplaced, useFieldRules } from './Field';
 import { SustainProgress, sustainProgress, type SustainProgressState } from './SustainProgress';
 import { SustainReport } from './SustainReport';
 import { INITIAL_SUSTAIN, SUSTAIN_FIELD, sustainRequest, type SustainForm } from './sustain-form';
 
-const CHECK_DELAY_MS = 250;
 const NO_TESTS: SustainInfo[] = [];
 const PATTERNS = [{ value: 'write', label: 'sequential' }, { value: 'randwrite', label: 'random' }];
 const CONSENT = 'allow_overwrite';
 
-/** The running test's events: its progress, and the engine's answer read again as each write ends
- * (the verdict exists once the fill is done). */
-function useSustainEvents(onChanged: () => void) {
-  const engine = useEngine();
-  const [progress, setProgress] = useState<SustainProgressState | null>(null);
-  const [shown, setShown] = useState<SustainResult | null>(null);
-  /** The test the events are about (a step's end names no test). */
-  const runningId = useRef<number | null>(null);
-
-  useEffect(() => engine.onNotification((note) => {
-    if (note.method !== 'sustain.event') return;
-    const event = note.params.event;
-    setProgress((p) => sustainProgress(p, event));
-    if (event.kind === 'sustain_started') runningId.current = event.sustain_id;
-    if (event.kind !== 'sustain_step_done' && event.kind !== 'sustain_finished') return;
-    onChanged();
-    const finished = event.kind === 'sustain_finished' ? event.sustain_id : null;
-    const id = finished ?? runningId.current;
-    if (id !== null) engine.call('sustain.get', { sustain_id: id }).then(setShown, () => undefined);
-  }), [engine, onChanged]);
-
-  useEffect(() => {
-    // After a reload mid-test (browser mode), pick the running test up where its events resume.
-    engine.call('sustain.status', {}).then((s) => {
-      if (!s.running || s.sustain_id === null) return;
-      const id = s.sustain_id;
-      runningId.current = id;
-      setProgress((p) => p ?? { ...sustainProgress(null, null), sustain_id: id });
-      engine.call('sustain.get', { sustain_id: id }).then(setShown, () => undefined);
-    }, () => undefined);
-  }, [engine]);
-
-  /** A test this view started: followed from its start (the reply may come before its event). */
-  const began = (started: SustainStarted) => {
-    runningId.current = started.sustain_id;
-    setProgress((p) => sustainProgress(p && !p.finished ? p : null, started));
-  };
-  return { progress, shown, setShown, began };
-}
-
-/** The engine's estimate of the form; a device's overwrite, which waits for consent, is estimated
- * as if given (the start asks for it in the dialog that names the device). */
-function useEstimate(request: ReturnType<typeof sustainRequest>) {
-  const asked = useSettled(request, CHECK_DELAY_MS);
-  const estimated = useEngineQuery('sustain.estimate', asked);
-  const consentOnly = estimated.problems.length > 0
-    && estimated.problems.every((p) => p.field === CONSENT);
-  const consented = useEngineQuery('sustain.estimate',
-    consentOnly ? { ...asked, allow_overwrite: true } : null);
-  const estimate = estimated.data ?? (consentOnly ? consented.data : null);
-  return { estimate, problems: estimated.problems, asking: consented.loading };
-}
+/** A sustained-write test as this view follows it: the fill from its events, the engine's answer
+ * read again as each write ends (the verdict exists once the fill is done), also after a reload. */
+const SUSTAIN_VIEW: KindView<'sustain', SustainProgressState> = {
+  progress: sustainProgress,
+  resumed: (s) => ({ ...sustainProgress(null, null), sustain_id: s.sustain_id }),
+  reread: ['sustain_step_done', 'sustain_finished'],
+  readWhileRunning: true,
+  consent: CONSENT,
+};
 
 export function Sustain({ busy }: { busy: boolean }) {
   const engine = useEngine();
   const rules = useFieldRules();
   const [form, setForm] = useKept<SustainForm>('sustain', INITIAL_SUSTAIN);
-  const [startError, setStartError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
   const [devices, setDevices] = useState<TargetDevice[]>([]);
   const request = useMemo(() => sustainRequest(form), [form]);
-  const listed = useEngineQuery('sustain.list', {});
-  const { progress, shown, setShown, began } = useSustainEvents(listed.reload);
-  const estimated = useEstimate(request);
-  const { estimate } = estimated;
-  // A refused start names its fields until the form changes; the estimate's own problems otherwise.
-  type Refusal = { request: typeof request; problems: FieldProblem[] };
-  const [refused, setRefused] = useState<Refusal | null>(null);
-  const problems = refused?.request === request ? refused.problems : estimated.problems;
+  const sustain = useTestKind('sustain', request, SUSTAIN_VIEW);
+  const { estimate, problems, progress, shown, running } = sustain;
 
   useEffect(() => {
     engine.call('devices.list', {}).then((r) => setDevices(r.devices), () => setDevices([]));
@@ -98,7 +46,6 @@ export function Sustain({ busy }: { busy: boolean }) {
 
   const byField = problemsByField(problems, SUSTAIN_FIELD);
   const others = unplaced(problems, [...Object.keys(form), ...Object.keys(SUSTAIN_FIELD)]);
-  const running = progress !== null && !progress.finished;
   const device = estimate?.device ?? null;
   const needsConfirm = device !== null && estimate!.overwrite_bytes > 0 && !form.allow_overwrite;
   // Only consent is asked in the dialog; every other problem blocks the start.
@@ -119,34 +66,7 @@ export function Sustain({ busy }: { busy: boolean }) {
   async function start(confirmed = false) {
     if (needsConfirm && !confirmed) return setConfirming(true);
     setConfirming(false);
-    setStartError(null);
-    setShown(null);
-    try {
-      const asked = sustainRequest(form, confirmed || form.allow_overwrite);
-      began(await engine.call('sustain.start', asked));
-      listed.reload();
-    } catch (error) {
-      setStartError(error instanceof Error ? error.message : String(error));
-      if (error instanceof EngineError) setRefused({ request, problems: error.problems });
-    }
-  }
-
-  async function open(id: number) {
-    try {
-      setShown(await engine.call('sustain.get', { sustain_id: id }));
-    } catch (error) {
-      setStartError(error instanceof Error ? error.message : String(error));
-    }
-  }
-
-  /** Continues a test that stopped: the recovery writes not yet done (a cut fill is run again). */
-  async function resume(id: number) {
-    setStartError(null);
-    try {
-      began(await engine.call('sustain.resume', { sustain_id: id }));
-    } catch (error) {
-      setStartError(error instanceof Error ? error.message : String(error));
-    }
+    await sustain.start(sustainRequest(form, confirmed || form.allow_overwrite));
   }
   const resumable = shown !== null && shown.status !== 'done' && shown.status !== 'running'
     && !running && !busy;
@@ -166,7 +86,7 @@ export function Sustain({ busy }: { busy: boolean }) {
             <DevicePicker devices={devices} target={form.target} onPick={pick} />
             {text('size_bytes', 'Region', 'the test file or device region (blank: the free space '
               + 'less a margin, or the whole device)')}
-            {!device && !estimated.asking && (form.allow_overwrite || byField.has(CONSENT)) && (
+            {!device && !sustain.asking && (form.allow_overwrite || byField.has(CONSENT)) && (
               <ConsentField checked={form.allow_overwrite} messages={byField.get(CONSENT)}
                 onChange={(allow) => setForm((f) => ({ ...f, allow_overwrite: allow }))} />
             )}
@@ -195,22 +115,23 @@ export function Sustain({ busy }: { busy: boolean }) {
         <EstimateLine estimate={estimate} />
         <button type="submit" className="primary" disabled={blocked}>Start sustained writes</button>
         {running && (
-          <button type="button" onClick={() => void engine.call('sustain.cancel', {})}>
+          <button type="button" onClick={() => void sustain.cancel()}>
             Cancel
           </button>
         )}
-        {startError && <p role="alert" className="error">{startError}</p>}
+        {sustain.error && <p role="alert" className="error">{sustain.error}</p>}
       </form>
       {confirming && estimate && device && (
         <ConfirmOverwrite estimate={estimate} device={device} onConfirm={() => void start(true)}
           onCancel={() => setConfirming(false)} />
       )}
       {progress && <SustainProgress state={progress} />}
-      <EarlierTests tests={listed.data?.tests ?? NO_TESTS} shown={shown?.id ?? null}
-        onOpen={(id) => void open(id)} />
+      <EarlierTests tests={sustain.tests?.tests ?? NO_TESTS} shown={shown?.id ?? null}
+        onOpen={(id) => void sustain.open(id)} />
       {resumable && (
         <p className="hint">
-          <button type="button" onClick={() => void resume(shown.id)}>Resume test #{shown.id}</button>
+          {/* continues a test that stopped: the recovery writes not yet done (a cut fill is run again) */}
+          <button type="button" onClick={() => void sustain.resume(shown.id)}>Resume test #{shown.id}</button>
           {' '}A folder target keeps this test&apos;s file (ssdprof-testfile-sustain{shown.id}.dat, as
           large as the fill was) until the test is done, for the fill to go on; delete it to give
           the space back instead.

@@ -22,6 +22,8 @@ _KNEE_FRACTION = 0.9
 _KNEE_LATENCY_RATIO = 1.5
 _SMALL_GAP = 0.10
 _NEAR_LINK = 0.9
+_CPU_NAMED = 8
+"""Runs whose CPU figure one observation gives; the rest counted."""
 
 
 @dataclass(frozen=True)
@@ -245,6 +247,19 @@ def _shared_limits(runs: Sequence[AnyRun]) -> list[Observation]:
 
 
 def _cpu_bound(runs: Sequence[AnyRun], threshold_pct: float) -> list[Observation]:
-    return [Observation("cpu_bound", "warning", f"Run {run.id} ({_label(run)}): the CPU was {run.cpu_busy_pct:.0f} % busy — "
-                        "CPU-bound; the result may understate the drive.", (run.id,), {"cpu_busy_pct": run.cpu_busy_pct})
-            for run in runs if run.cpu_busy_pct is not None and run.cpu_busy_pct >= threshold_pct]
+    """One observation for every run whose CPU was busy past the threshold, each run's figure in it."""
+    busy = [(run, run.cpu_busy_pct) for run in runs if run.cpu_busy_pct is not None and run.cpu_busy_pct >= threshold_pct]
+    if not busy:
+        return []
+    if len(busy) == 1:
+        run, pct = busy[0]
+        text = f"Run {run.id} ({_label(run)}): the CPU was {pct:.0f} % busy"
+    else:
+        low, high = min(p for _, p in busy), max(p for _, p in busy)
+        each = ", ".join(f"run {run.id}: {pct:.0f} %" for run, pct in busy[:_CPU_NAMED])
+        more = f", and {len(busy) - _CPU_NAMED} more" if len(busy) > _CPU_NAMED else ""
+        text = f"The CPU was {low:.0f} to {high:.0f} % busy in {len(busy)} runs ({each}{more})"
+    return [Observation("cpu_bound", "warning", f"{text} — CPU-bound; the result may understate the drive.",
+                        tuple(run.id for run, _ in busy), {"cpu_busy_pct": max(p for _, p in busy)})]
+
+

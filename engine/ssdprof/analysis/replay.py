@@ -155,8 +155,7 @@ def _replayed_counts(progress: Sequence[ProgressSample], step_s: int) -> list[tu
     end_s = max(p.elapsed_s for p in progress)
     counts = [[0.0, 0.0] for _ in range(max(1, math.ceil(end_s / step_s - 1e-9)))]
     for sample in progress:
-        span = sample.interval_s or 1.0
-        start = sample.elapsed_s - span
+        start = sample.start_s if sample.start_s is not None else sample.elapsed_s  # as the run spans it
         for index in range(max(0, int(start // step_s)), min(len(counts), math.ceil(sample.elapsed_s / step_s))):
             overlap = min(sample.elapsed_s, (index + 1) * step_s) - max(start, index * step_s)
             if overlap > 0:

@@ -3,7 +3,6 @@ the drive's throttling during it, and a recovery write measured against the fill
 
 from __future__ import annotations
 
-import math
 from collections import defaultdict
 
 from ssdprof.model.results import RunResult
@@ -19,29 +18,29 @@ SUSTAINED_SLOW_S = 3
 def samples_of(run: RunResult) -> list[SustainSample]:
     """The run's per-second write series, hosts added up, bytes counted from the seconds' rates."""
     by_second: dict[float, list[tuple[float, float | None, float | None]]] = defaultdict(list)
-    spans: dict[float, float] = {}
+    covered: dict[float, float] = defaultdict(float)
+    begins: dict[float, float] = {}
     for sample in run.progress:
         second = round(sample.elapsed_s, 1)
         by_second[second].append(
             (sample.write_bw_bytes_per_s, sample.write_lat_ns_mean, sample.write_lat_ns_p99))
-        if sample.interval_s is not None:
-            spans[second] = max(spans.get(second, 0.0), sample.interval_s)
+        # each host's bytes over the time its rates cover, as the run's samples are spanned (model/spans.py)
+        start_s = sample.start_s if sample.start_s is not None else sample.elapsed_s
+        covered[second] += sample.write_bw_bytes_per_s * (sample.elapsed_s - start_s)
+        begins[second] = min(begins.get(second, start_s), start_s)
     found: list[SustainSample] = []
-    written, last = 0.0, 0.0
+    written = 0.0
     for elapsed in sorted(by_second):
         rows = by_second[elapsed]
         bw = sum(r[0] for r in rows)
-        # over the time its rates cover (fio's first is short of a second by the job's start)
-        covered = max(min(elapsed - last, spans.get(elapsed, math.inf)), 0.0)
-        written += bw * covered
-        last = elapsed
+        written += covered[elapsed]
         lats = [(r[0], r[1]) for r in rows if r[1] is not None]
         weight = sum(w for w, _ in lats)
         lat = sum(w * v for w, v in lats if v is not None) / weight if weight > 0 else None
         p99s = [r[2] for r in rows if r[2] is not None]
         found.append(SustainSample(elapsed_s=elapsed, bytes_written=int(written), bw_bytes_per_s=bw,
                                    lat_ns_mean=lat, lat_ns_p99=max(p99s) if p99s else None,
-                                   interval_s=round(covered, 3) if elapsed in spans else None))
+                                   interval_s=round(elapsed - begins[elapsed], 3)))
     return found
 
 

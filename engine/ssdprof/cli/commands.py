@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["HELPER_FORM", "TABLE", "Command", "commands_of", "modules"]
+__all__ = ["TABLE", "Command", "commands_of", "modules"]
 
 
 @dataclass(frozen=True)
@@ -46,11 +46,6 @@ TABLE: dict[str, Command] = {  # in the order ``ssdprof --help`` lists them
     "rpc": Command("serve", handler="rpc", store=False),
     "serve": Command("serve", handler="serve", store=False),
 }
-
-HELPER_FORM = frozenset({"hosts", "report", "pts", "sustain"})
-"""Modules whose ``register`` takes ``flags.command`` and ``flags.common`` after the subparsers
-(the others import them themselves)."""
-
 
 def commands_of(module: str) -> tuple[str, ...]:
     """The commands ``ssdprof.cli.<module>`` registers and answers."""

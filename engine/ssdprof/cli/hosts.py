@@ -11,6 +11,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ssdprof.cli.flags import command, common
+
 if TYPE_CHECKING:
     from ssdprof.remote.addresses import HostAddress
     from ssdprof.remote.probe import HostProbe
@@ -20,7 +22,7 @@ if TYPE_CHECKING:
 __all__ = ["handle", "register", "ssh_settings"]
 
 
-def register(sub: Any, command: Any, common: Any) -> None:
+def register(sub: Any) -> None:
     """Add the ``hosts`` command; ``command`` and ``common`` are cli.py's helpers."""
     hosts = command(sub, "hosts", "add, list, test or remove remote hosts (ssh aliases or user@host:port)",
                     "ssdprof hosts add ceph-client-1\n  ssdprof hosts test ceph-client-1 root@10.0.0.12:2222")

@@ -15,8 +15,8 @@ import importlib
 from types import ModuleType
 
 from ssdprof import __version__
-from ssdprof.cli.commands import HELPER_FORM, TABLE, modules
-from ssdprof.cli.flags import Formatter, command, common
+from ssdprof.cli.commands import TABLE, modules
+from ssdprof.cli.flags import Formatter
 
 __all__ = ["build_parser", "command_module"]
 
@@ -30,11 +30,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"ssdprof {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in modules() if only is None else (TABLE[only].module,):
-        module = command_module(name)
-        if name in HELPER_FORM:
-            module.register(sub, command, common)
-        else:
-            module.register(sub)
+        command_module(name).register(sub)
     return parser
 
 

@@ -1,8 +1,6 @@
 """``ssdprof pts``: the SNIA PTS tests (IOPS, throughput, latency, write saturation) run, resumed, listed,
-shown and reported. Flags map onto one :class:`PtsRequest`, planned by ``plan_pts`` as the RPC's are.
-
-Wired into cli/main.py like cli/report.py: ``register(sub, command, common)`` and ``handle(args, store)``.
-"""
+shown and reported. Flags map onto one :class:`PtsRequest`; the PTS kind (``app/kinds/pts.py``) plans,
+estimates, runs and reads it back as it does for the RPC."""
 
 from __future__ import annotations
 
@@ -13,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ssdprof.cli.commands import commands_of
+from ssdprof.cli.flags import command, common
 
 if TYPE_CHECKING:
     from ssdprof.app.kinds.kind import Context
@@ -29,7 +28,7 @@ TESTS = ["iops", "throughput", "latency", "write-saturation"]
 """``model.pts.PtsTest``'s values, named here so that the parser loads no model (a test holds them equal)."""
 
 
-def register(sub: Any, command: Any, common: Any) -> None:
+def register(sub: Any) -> None:
     pts = command(sub, "pts", "SNIA PTS tests: preconditioning, steady state by rounds, the PTS report",
                   "ssdprof pts iops --target /dev/nvme1n1 --allow-overwrite --purge --json\n"
                   "  ssdprof pts latency --target ~/ssdtest --size 1GiB --profile laptop\n"

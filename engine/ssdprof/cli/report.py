@@ -1,8 +1,8 @@
 """``ssdprof report``, ``ssdprof import-table`` and ``ssdprof import-job``: PDF reports and imports.
 
-Wired into cli.py like cli_hosts: ``register(sub, command, common)`` adds the commands and
-``handle(args, store)`` runs them. Errors are raised as the CLI's usual exceptions
-(WorkloadError: bad input, exit 2); cli.py turns them into messages and exit codes.
+``register(sub)`` adds the commands and ``handle(args, store)`` runs them, as every command module's
+do. Errors are raised as the CLI's usual exceptions (WorkloadError: bad input, exit 2); ``cli/main.py``
+turns them into messages and exit codes.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from types import FrameType
 from typing import TYPE_CHECKING, Any
 
 from ssdprof.cli.commands import commands_of
+from ssdprof.cli.flags import command, common
 
 if TYPE_CHECKING:  # the engine loads in the handlers: matplotlib and reportlab only when a report is written
     from ssdprof.analysis.summary import StudentSummary
@@ -29,7 +30,7 @@ __all__ = ["COMMANDS", "export_pdf", "handle", "register"]
 COMMANDS = commands_of("report")
 
 
-def register(sub: Any, command: Any, common: Any) -> None:
+def register(sub: Any) -> None:
     """Add the commands; ``command`` and ``common`` are cli.py's helpers."""
     report = command(sub, "report", "write a PDF report of runs, a sweep, or groups of runs compared",
                      "ssdprof report --sweep 3 -o student-report.pdf\n"

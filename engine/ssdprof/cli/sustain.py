@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ssdprof.cli import hosts as cli_hosts
 from ssdprof.cli.commands import commands_of
+from ssdprof.cli.flags import command, common
 
 if TYPE_CHECKING:
     from ssdprof.app.contract.cli import PdfWritten
@@ -26,7 +27,7 @@ __all__ = ["COMMANDS", "format_sustain", "handle", "register"]
 COMMANDS = commands_of("sustain")
 
 
-def register(sub: Any, command: Any, common: Any) -> None:
+def register(sub: Any) -> None:
     parser = command(sub, "sustain", "sustained writes: where write speed falls (a cache filling), how far, how fast it "
                      "comes back", "ssdprof sustain --target /dev/nvme1n1 --allow-overwrite --write 200GiB\n"
                      "  ssdprof sustain --target ~/ssdtest --idle 10s,60s --estimate")

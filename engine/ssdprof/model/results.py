@@ -9,7 +9,7 @@ import enum
 from collections.abc import Mapping
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from ssdprof.model.aggregate import mixed
 from ssdprof.model.cooldown import CoolDownWait
@@ -18,6 +18,7 @@ from ssdprof.model.drive_state import DriveState
 from ssdprof.model.health import HealthRecord
 from ssdprof.model.hosts import ClusterFacts, DeviceQueue, HostResult, InterfaceLoad, MonitorSample, WatchedHost
 from ssdprof.model.provenance import Provenance
+from ssdprof.model.spans import own_start, with_starts
 from ssdprof.model.status import RunStatus
 from ssdprof.model.workload import Workload
 
@@ -113,7 +114,11 @@ class ProgressSample(BaseModel):
     elapsed_s: float
     interval_s: float | None = Field(
         default=None, description="the time the rates are over, ending at elapsed_s (fio's first "
-        "interval is its I/O time, short of a second by the job's start); null: one second")
+        "interval is its I/O time, short of a second by the job's start); null: not recorded")
+    start_s: float | None = Field(
+        default=None, description="where the interval the rates are over begins, in seconds since the run "
+        "started: what a chart draws each sample across (model/spans.py; a run's samples always carry it, "
+        "a live event's wherever its interval was recorded)")
     read_iops: float = 0.0
     write_iops: float = 0.0
     read_bw_bytes_per_s: float = 0.0
@@ -128,6 +133,12 @@ class ProgressSample(BaseModel):
                                                                "and writes' merged bins (null: none recorded)")
     host: str = "local"
     ramping: bool = False
+
+    @model_validator(mode="after")
+    def _own_start(self) -> ProgressSample:
+        if self.start_s is None and self.interval_s is not None:
+            object.__setattr__(self, "start_s", own_start(self.elapsed_s, self.interval_s))  # frozen: set while validating
+        return self
 
 
 class FioSteadyState(BaseModel):
@@ -167,7 +178,7 @@ class RunResult(BaseModel):
         "unified_rw_reporting=mixed): IOPS and bandwidth added, the mean I/O-weighted, percentiles from "
         "the two directions' merged histogram bins (null where a direction has none); a run of one "
         "direction: that direction. Without bins. Filled from read and write when not given")
-    progress: list[ProgressSample] = Field(default_factory=list)
+    progress: list[ProgressSample] = Field(default_factory=list, description="each sample with the span it covers")
     tags: dict[str, str] = Field(default_factory=dict)
     source: str = Field(default="measured", description="measured or imported:<file name>")
     imported: Provenance | None = Field(default=None, description="an imported run's source: the tool, its version, the "
@@ -206,7 +217,10 @@ class RunResult(BaseModel):
         return self
 
     def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> RunResult:
-        """A copy; one with another read or write has its ``mixed`` computed again from them."""
+        """A copy; one with another read or write has its ``mixed`` computed again from them, and new
+        samples are spanned as the constructor spans them (a copy skips validation)."""
+        if update is not None and "progress" in update:
+            update = {**update, "progress": with_starts(update["progress"])}
         copied = super().model_copy(update=update, deep=deep)
         if update and ("read" in update or "write" in update) and "mixed" not in update:
             object.__setattr__(copied, "mixed", mixed(copied.read, copied.write))
@@ -220,6 +234,11 @@ class RunResult(BaseModel):
                 for bins in BIN_FIELDS:
                     part[direction].pop(bins, None)
         return data
+
+    @field_validator("progress")
+    @classmethod
+    def _spans(cls, progress: list[ProgressSample]) -> list[ProgressSample]:
+        return with_starts(progress)
 
 
 class Measurement(BaseModel):

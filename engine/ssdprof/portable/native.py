@@ -95,7 +95,7 @@ def find_native() -> NativeBinary:
             raise NativeUnavailable(f"{path} is not executable (chmod +x it, or rebuild: python engine/native/build.py)")
         return NativeBinary(path, machine)
     where = " or ".join(str(p) for p in candidates)
-    raise NativeUnavailable(f"no compiled I/O loop at {where} (scripts/setup.sh builds it where a C compiler is installed)")
+    raise NativeUnavailable(f"no compiled I/O loop at {where}; scripts/setup.sh builds it where a C compiler is installed")
 
 
 def choose_loop(asked: str | None) -> tuple[NativeBinary | None, str]:

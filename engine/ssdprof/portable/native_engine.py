@@ -39,6 +39,8 @@ def measure_native(binary: NativeBinary, workload: Workload, path: Path, *, is_d
     outcome = run_native(argv, workload, on_progress=on_progress, cancel=cancel)
     if outcome.refused is not None:
         raise refusal_error(outcome.refused, path)
+    if outcome.failed is not None:  # as the Python loop's open() would: this point fails, a sweep goes on to the next
+        raise OSError(int(outcome.failed.get("errno") or 0), str(outcome.failed.get("message", "failed")), str(path))
     name = str((outcome.result or outcome.start).get("engine", queue or "sync"))
     info = EngineInfo(name="portable", version=__version__, loop=LOOP_NATIVE, direct=workload.direct,
                       ioengine=io_method(system, direct=workload.direct) if name == "sync"

@@ -43,6 +43,7 @@ class NativeOutcome:
     start: dict[str, Any] = field(default_factory=dict)
     result: dict[str, Any] | None = None
     refused: dict[str, Any] | None = None
+    failed: dict[str, Any] | None = None  # an OS error at run time (the target vanished): the point failed, the input was fine
     samples: list[ProgressSample] = field(default_factory=list)
     lines: list[str] = field(default_factory=list)
     returncode: int = 0
@@ -178,6 +179,8 @@ def _take(outcome: NativeOutcome, text: str, workload: Workload, on_progress: Ca
         outcome.start = line
     elif kind == "refused":
         outcome.refused = line
+    elif kind == "failed":
+        outcome.failed = line
     elif kind == "result":
         outcome.result = line
     elif kind == "progress":

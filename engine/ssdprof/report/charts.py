@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from matplotlib.axes import Axes
 
-from ssdprof.report.figure import Chart, drawn, format_count, legend_below, log_axis, new_figure
+from ssdprof.report.figure import Chart, to_page, format_count, legend_below, log_axis, new_figure
 from ssdprof.report.groups import RunGroup, Series, repeat_summaries, series_over
 
 __all__ = ["access_size_chart", "host_bars_chart", "latency_iops_chart", "queue_depth_chart", "repeat_bars_chart"]
@@ -22,9 +22,14 @@ _MB = 1e6
 _CI_NOTE = "Error bars: mean ± 95 % confidence interval of the repeats (Student's t)."
 
 
+Drawn = list[tuple[float, float, float, str]]
+"""Points drawn on one axis: (x, mean, half the 95 % CI, colour), for :func:`_fit_to_means`."""
+
+
 def _plot(axes: Axes, series: Sequence[Series], metric: str, scale: float, *, style: str = "-", marker: str = "o",
-          suffix: str = "", x_metric: str | None = None) -> bool:
-    """Mean of each point's repeats, with error bars where there are repeats; True if any were drawn."""
+          suffix: str = "", x_metric: str | None = None, drawn: Drawn | None = None) -> bool:
+    """Mean of each point's repeats, with error bars where there are repeats; True if any were drawn.
+    ``drawn`` collects the points for :func:`_fit_to_means`."""
     any_errors = False
     for i, line in enumerate(series[:MAX_SERIES]):
         xs: list[float] = []
@@ -38,12 +43,39 @@ def _plot(axes: Axes, series: Sequence[Series], metric: str, scale: float, *, st
                 ys.append(found.value / scale)
                 errors.append((found.half_width or 0.0) / scale)
         label = f"{line.label}{suffix}"
+        if drawn is not None:
+            drawn += [(x, y, e, f"C{i}") for x, y, e in zip(xs, ys, errors, strict=True)]
         if any(errors):
             any_errors = True
             axes.errorbar(xs, ys, yerr=errors, linestyle=style, marker=marker, color=f"C{i}", label=label)
         else:
             axes.plot(xs, ys, linestyle=style, marker=marker, color=f"C{i}", label=label)
     return any_errors
+
+
+_CUT_NOTE = ("An interval wider than its own mean (from few repeats: with n = 2 the 95 % interval spans "
+             "±12.7 standard errors) is cut at the end of the axis and marked ▲: the axis is scaled to the means "
+             "and to the intervals no wider than their mean, so the means stay readable.")
+
+
+def _fit_to_means(axes: Axes, drawn: Drawn, *, horizontal: bool = False) -> bool:
+    """The value axis ends 12 % past the largest mean (or mean + half interval, where the interval is no
+    wider than its mean); an interval reaching further is cut there and marked. True if any was cut."""
+    if not drawn:
+        return False
+    top = max(y + half if half <= y else y for _, y, half, _ in drawn)
+    end = top * 1.12 if top > 0 else 1.0
+    cut = [(x, colour) for x, y, half, colour in drawn if y + half > end]
+    if not cut:
+        return False
+    if horizontal:
+        axes.set_xlim(0, end)
+    else:
+        axes.set_ylim(0, end)
+    for x, colour in cut:
+        at = (end, x) if horizontal else (x, end)
+        axes.plot(*at, marker=">" if horizontal else "^", color=colour, markersize=5, clip_on=False, linestyle="none")
+    return True
 
 
 def _settings_axis(axes: Axes, series: Sequence[Series], kind: str) -> None:
@@ -57,8 +89,10 @@ def access_size_chart(groups: Sequence[RunGroup]) -> Chart | None:
     if not series:
         return None
     with new_figure(1, 2, height_in=2.9) as (figure, (iops_ax, bw_ax)):
-        errors = _plot(iops_ax, series, "iops", 1.0)
-        _plot(bw_ax, series, "bw_bytes_per_s", _MB)
+        iops_drawn: Drawn = []
+        bw_drawn: Drawn = []
+        errors = _plot(iops_ax, series, "iops", 1.0, drawn=iops_drawn)
+        _plot(bw_ax, series, "bw_bytes_per_s", _MB, drawn=bw_drawn)
         for axes, title, unit in ((iops_ax, "IOPS vs access size", "IOPS"), (bw_ax, "Bandwidth vs access size", "bandwidth (MB/s)")):
             _settings_axis(axes, series, "size")
             axes.set_title(title)
@@ -66,10 +100,12 @@ def access_size_chart(groups: Sequence[RunGroup]) -> Chart | None:
             axes.set_ylabel(unit)
             axes.set_ylim(bottom=0)
             axes.yaxis.set_major_formatter(lambda v, _: format_count(v))
+        cut = _fit_to_means(iops_ax, iops_drawn) | _fit_to_means(bw_ax, bw_drawn)
         legend_below(figure, iops_ax)
-        drawing = drawn(figure)
+        drawing = to_page(figure)
     caption = "IOPS and bandwidth (MB/s, 10^6 bytes/s; reads and writes added) at each access size, other settings fixed."
-    return Chart("access_size", "IOPS and bandwidth vs access size", caption + (f" {_CI_NOTE}" if errors else ""), drawing)
+    notes = (f" {_CI_NOTE}" if errors else "") + (f" {_CUT_NOTE}" if cut else "")
+    return Chart("access_size", "IOPS and bandwidth vs access size", caption + notes, drawing)
 
 
 def queue_depth_chart(groups: Sequence[RunGroup]) -> Chart | None:
@@ -77,9 +113,11 @@ def queue_depth_chart(groups: Sequence[RunGroup]) -> Chart | None:
     if not series:
         return None
     with new_figure(1, 2, height_in=2.9) as (figure, (lat_ax, iops_ax)):
-        errors = _plot(lat_ax, series, "lat_ns_mean", _US, suffix=" mean")
-        _plot(lat_ax, series, "lat_ns_p99", _US, style="--", marker="s", suffix=" p99")
-        _plot(iops_ax, series, "iops", 1.0)
+        lat_drawn: Drawn = []
+        iops_drawn: Drawn = []
+        errors = _plot(lat_ax, series, "lat_ns_mean", _US, suffix=" mean", drawn=lat_drawn)
+        _plot(lat_ax, series, "lat_ns_p99", _US, style="--", marker="s", suffix=" p99", drawn=lat_drawn)
+        _plot(iops_ax, series, "iops", 1.0, drawn=iops_drawn)
         for axes in (lat_ax, iops_ax):
             _settings_axis(axes, series, "count")
             axes.set_xlabel("queue depth (I/Os in flight per job)")
@@ -89,12 +127,14 @@ def queue_depth_chart(groups: Sequence[RunGroup]) -> Chart | None:
         iops_ax.set_title("IOPS vs queue depth")
         iops_ax.set_ylabel("IOPS")
         iops_ax.yaxis.set_major_formatter(lambda v, _: format_count(v))
+        cut = _fit_to_means(lat_ax, lat_drawn) | _fit_to_means(iops_ax, iops_drawn)
         legend_below(figure, lat_ax)
-        drawing = drawn(figure)
+        drawing = to_page(figure)
     caption = ("Latency of all I/Os, reads and writes together, total from submission to completion (mean, solid; "
                "99th percentile from the merged histogram bins, dashed; of repeats, from their added bins) and IOPS "
                "at each queue depth, other settings fixed.")
-    return Chart("queue_depth", "Latency and IOPS vs queue depth", caption + (f" {_CI_NOTE}" if errors else ""), drawing)
+    notes = (f" {_CI_NOTE}" if errors else "") + (f" {_CUT_NOTE}" if cut else "")
+    return Chart("queue_depth", "Latency and IOPS vs queue depth", caption + notes, drawing)
 
 
 def latency_iops_chart(groups: Sequence[RunGroup]) -> Chart | None:
@@ -118,7 +158,7 @@ def latency_iops_chart(groups: Sequence[RunGroup]) -> Chart | None:
         log_axis(axes, "y", "count")
         axes.xaxis.set_major_formatter(lambda v, _: format_count(v))
         legend_below(figure, axes)
-        drawing = drawn(figure)
+        drawing = to_page(figure)
     caption = ("Each point is one queue depth: how much latency every extra IOPS costs. Percentiles are of all I/Os, "
                "reads and writes together, from the merged histogram bins of each run (of repeats, their added bins).")
     return Chart("latency_iops", "Latency–IOPS curve", caption, drawing)
@@ -133,15 +173,19 @@ def repeat_bars_chart(groups: Sequence[RunGroup]) -> Chart | None:
     labels = list(dict.fromkeys(s.label for s in summaries))[:24]
     names = [g.label for g in groups]
     width = 0.8 / len(names)
+    cut = False
     with new_figure(1, 2, height_in=1.2 + 0.22 * len(labels) * max(len(names), 1) ** 0.5) as (figure, axes_pair):
         for axes, metric, scale, unit in ((axes_pair[0], "iops", 1.0, "IOPS"),
                                           (axes_pair[1], "lat_ns_mean", _US, "mean latency (µs)")):
+            drawn: Drawn = []
             for gi, name in enumerate(names):
                 rows = [(labels.index(s.label), s.figure(metric)) for s in summaries if s.group == name and s.label in labels]
-                found = [(y, ci) for y, ci in rows if ci is not None]
-                axes.barh([y + (gi - (len(names) - 1) / 2) * width for y, _ in found], [ci.value / scale for _, ci in found],
+                found = [(y + (gi - (len(names) - 1) / 2) * width, ci) for y, ci in rows if ci is not None]
+                axes.barh([y for y, _ in found], [ci.value / scale for _, ci in found],
                           height=width, xerr=[(ci.half_width or 0.0) / scale for _, ci in found], color=f"C{gi}",
                           label=name if len(names) > 1 else None, error_kw={"elinewidth": 0.9, "capsize": 2.5})
+                drawn += [(y, ci.value / scale, (ci.half_width or 0.0) / scale, f"C{gi}") for y, ci in found]
+            cut = _fit_to_means(axes, drawn, horizontal=True) or cut
             axes.set_yticks(range(len(labels)), labels if axes is axes_pair[0] else [""] * len(labels))
             axes.invert_yaxis()
             axes.set_xlabel(unit)
@@ -151,9 +195,10 @@ def repeat_bars_chart(groups: Sequence[RunGroup]) -> Chart | None:
         axes_pair[1].set_title("Latency per setting")
         if len(names) > 1:
             axes_pair[0].legend(loc="lower right")
-        drawing = drawn(figure)
+        drawing = to_page(figure)
     counts = sorted({len(s.runs) for s in summaries})
-    caption = f"Bars: mean of {'/'.join(map(str, counts))} run(s) per setting. {_CI_NOTE if repeated else 'No repeats: no error bars.'}"
+    caption = (f"Bars: mean of {'/'.join(map(str, counts))} run(s) per setting. "
+               f"{_CI_NOTE if repeated else 'No repeats: no error bars.'}{f' {_CUT_NOTE}' if cut else ''}")
     return Chart("repeat_bars", "Settings compared (mean ± 95 % CI)", caption, drawing)
 
 
@@ -183,6 +228,6 @@ def host_bars_chart(groups: Sequence[RunGroup]) -> Chart | None:
         axes_pair[0].set_title("IOPS per host")
         axes_pair[1].set_title("Bandwidth per host")
         axes_pair[0].legend(loc="lower right")
-        drawing = drawn(figure)
+        drawing = to_page(figure)
     caption = "Each client's own result in multi-host runs (reads and writes added; MB = 10^6 bytes)."
     return Chart("host_bars", "Per-host results", caption, drawing)

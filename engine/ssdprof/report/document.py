@@ -35,7 +35,7 @@ def render(b: Builder, *, title: str, subject: str) -> bytes:
                                  bottomMargin=MARGIN, title=title, author=f"ssdprof {__version__}", subject=subject,
                                  creator="ssdprof")
     footer = _footer(title)
-    document.build(b.story, onFirstPage=footer, onLaterPages=footer)
+    document.build(b.kept(), onFirstPage=footer, onLaterPages=footer)
     return out.getvalue()
 
 

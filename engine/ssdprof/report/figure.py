@@ -8,7 +8,7 @@ tick labels (no mathtext).
 
 from __future__ import annotations
 
-import math
+import textwrap
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -26,7 +26,7 @@ from ssdprof.model.quantities import format_size
 from ssdprof.report.page_drawing import PageDrawing
 from ssdprof.report.vector import draw_figure
 
-__all__ = ["FIGURE_WIDTH_IN", "PALETTE", "Chart", "drawn", "format_count", "log_axis", "new_figure"]
+__all__ = ["FIGURE_WIDTH_IN", "PALETTE", "Chart", "format_count", "log_axis", "new_figure", "to_page"]
 
 FIGURE_WIDTH_IN = 6.6
 """A4 less 2 cm margins is 6.69 in: charts are drawn at their printed size, never scaled."""
@@ -65,7 +65,7 @@ class Chart:
 
 @contextmanager
 def new_figure(rows: int = 1, cols: int = 1, height_in: float = 3.0) -> Iterator[tuple[Figure, list[Axes]]]:
-    """A figure with its axes, in the house style; draw it with :func:`drawn` inside the block."""
+    """A figure with its axes, in the house style; draw it with :func:`to_page` inside the block."""
     with _STYLE_LOCK, matplotlib.rc_context(_STYLE):
         figure = Figure(figsize=(FIGURE_WIDTH_IN, height_in), layout="constrained")
         axes = [figure.add_subplot(rows, cols, i + 1) for i in range(rows * cols)]
@@ -73,19 +73,26 @@ def new_figure(rows: int = 1, cols: int = 1, height_in: float = 3.0) -> Iterator
 
 
 LEGEND_ROW_IN = 0.16
-"""The height a row of a legend below the plots takes."""
+"""The height a line of a legend below the plots takes."""
+_LEGEND_CHARS = (56, 112)
+"""The longest label line a legend of two columns, and of one, holds across the figure's width."""
 
 
 def legend_below(figure: Figure, axes: Axes) -> None:
-    """``axes``' legend under the plots, clear of the lines (the figure grows by its rows): inside,
+    """``axes``' legend under the plots, clear of the lines (the figure grows by its lines): inside,
     a legend of several series sat over the points it names (the deepest queue's p99, the top of
-    an access-size line, the start of a percentile line)."""
+    an access-size line, the start of a percentile line). Two columns, or one where a label is too
+    long for half the width; a label longer than its column is wrapped, never cut at the page edge."""
     handles, labels = axes.get_legend_handles_labels()
-    figure.legend(handles, labels, loc="outside lower center", ncols=2)
-    figure.set_figheight(figure.get_figheight() + LEGEND_ROW_IN * math.ceil(len(labels) / 2))
+    columns = 2 if max((len(label) for label in labels), default=0) <= _LEGEND_CHARS[0] else 1
+    shown = [textwrap.fill(label, _LEGEND_CHARS[columns == 1], break_long_words=False) for label in labels]
+    rows = [shown[i:i + columns] for i in range(0, len(shown), columns)]
+    lines = sum(max(label.count("\n") + 1 for label in row) for row in rows)
+    figure.legend(handles, shown, loc="outside lower center", ncols=columns)
+    figure.set_figheight(figure.get_figheight() + LEGEND_ROW_IN * lines)
 
 
-def drawn(figure: Figure) -> PageDrawing:
+def to_page(figure: Figure) -> PageDrawing:
     """The figure laid out and drawn, once, for the PDF (inside :func:`new_figure`'s block: the style
     applies while matplotlib draws)."""
     return draw_figure(figure)

@@ -9,10 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ssdprof.model.results import RunResult, Severity
 from ssdprof.report.groups import RunGroup, repeat_summaries
 from ssdprof.report.layout import Builder
+
+if TYPE_CHECKING:
+    from ssdprof.analysis.observations import Observation
 
 __all__ = ["predictions_section", "spec_and_statistics_section", "warnings_section"]
 
@@ -96,10 +100,13 @@ def warnings_section(b: Builder, groups: Sequence[RunGroup], notes: Sequence[str
     """Observations across runs, then each distinct validity warning once with the runs it concerns."""
     b.heading("Observations and warnings")
     runs = [r for g in groups for r in g.runs]
-    observations = _observations(runs)
+    found = _observed(runs)
+    observations = [f"{o.severity.upper() if o.severity == 'warning' else 'Observation'}: {o.message}" for o in found]
+    # a busy CPU is said once, by the observation that gives every run's figure
+    said = {"cpu_saturated"} if any(o.code == "cpu_bound" for o in found) else set()
     seen: dict[tuple[str, str], tuple[Severity, list[str]]] = {}
     for run in runs:
-        for warning in run.warnings:
+        for warning in (w for w in run.warnings if w.code not in said):
             entry = seen.setdefault((warning.code, warning.message), (warning.severity, []))
             entry[1].append(str(run.id) if run.id else run.workload.label)
     if not observations and not seen and not notes:
@@ -137,12 +144,10 @@ def _model_rows(runs: Sequence[RunResult]) -> list[list[str]]:
     return rows
 
 
-def _observations(runs: Sequence[RunResult]) -> list[str]:
-    try:
-        from ssdprof.analysis.observations import observe
-    except ImportError:
-        return []
-    return [f"{o.severity.upper() if o.severity == 'warning' else 'Observation'}: {o.message}" for o in observe(runs)]
+def _observed(runs: Sequence[RunResult]) -> list[Observation]:
+    from ssdprof.analysis.observations import observe
+
+    return observe(runs)
 
 
 _MODELLED = (("block_size", "iops"), ("block_size", "bw_bytes_per_s"), ("outstanding", "iops"),

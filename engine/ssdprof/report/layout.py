@@ -16,7 +16,7 @@ from xml.sax.saxutils import escape
 
 import matplotlib
 from reportlab.lib import colors
-from reportlab.lib.enums import TA_LEFT
+from reportlab.lib.enums import TA_LEFT, TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import cm
 from reportlab.pdfbase import pdfmetrics
@@ -26,7 +26,7 @@ from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table,
 from ssdprof.report.figure import Chart
 from ssdprof.report.page_drawing import ChartFlowable
 
-__all__ = ["FRAME_WIDTH", "MARGIN", "Builder", "fmt_count", "fmt_mb", "fmt_us", "register_fonts"]
+__all__ = ["FRAME_WIDTH", "MARGIN", "Builder", "fit_widths", "fmt_count", "fmt_mb", "fmt_us", "register_fonts"]
 
 MARGIN = 2 * cm
 FRAME_WIDTH = 21 * cm - 2 * MARGIN
@@ -88,6 +88,7 @@ def _paragraph_styles() -> dict[str, ParagraphStyle]:
         "caption": ParagraphStyle("caption", parent=base, fontSize=7.8, leading=10, textColor=colors.HexColor("#333333"),
                                   spaceBefore=2, spaceAfter=8),
         "cell": ParagraphStyle("cell", parent=base, fontSize=7.5, leading=9, spaceAfter=0),
+        "number": ParagraphStyle("number", parent=base, fontSize=7.5, leading=9, spaceAfter=0, alignment=TA_RIGHT),
         "head": ParagraphStyle("head", parent=base, fontName="DejaVuSans-Bold", fontSize=7.5, leading=9, spaceAfter=0),
         "code": ParagraphStyle("code", parent=base, fontName="DejaVuSansMono", fontSize=7.2, leading=8.8),
         "bullet": ParagraphStyle("bullet", parent=base, leftIndent=12, bulletIndent=2),
@@ -109,6 +110,30 @@ class Builder:
     figures: int = 0
     styles: dict[str, ParagraphStyle] = field(default_factory=lambda: _STYLES)
     """The paragraph styles, made once per process and shared by every report (never changed)."""
+    _parts: dict[int, list[Flowable]] = field(default_factory=dict)
+    """What each KeepTogether of the story holds, by its id (reportlab keeps it private)."""
+
+    def _together(self, parts: list[Flowable]) -> Flowable:
+        """``parts`` kept on one page; their list kept too, so a heading held with them joins them."""
+        whole = KeepTogether(parts)
+        self._parts[id(whole)] = parts
+        return whole
+
+    def kept(self) -> list[Flowable]:
+        """The story to print: each heading held on one page with what follows it (a heading kept with a
+        chart was left alone at a page's foot: reportlab's keepWithNext let a chart's own KeepTogether
+        move on without it)."""
+        found: list[Flowable] = []
+        held: list[Flowable] = []
+        for flowable in self.story:
+            if isinstance(flowable, Paragraph) and getattr(flowable.style, "keepWithNext", False):
+                held.append(flowable)
+                continue
+            # a KeepTogether's own height reads as endless to another wrapped around it: its content is merged
+            inner = self._parts.get(id(flowable), [flowable])
+            found.append(KeepTogether([*held, *inner]) if held else flowable)
+            held = []
+        return found + held
 
     def para(self, text: str, style: str = "body", *, markup: bool = False) -> None:
         self.story.append(Paragraph(text if markup else escape(text), self.styles[style]))
@@ -134,13 +159,16 @@ class Builder:
     def table(self, header: list[str], rows: list[list[str]], caption: str, *, widths: list[float] | None = None,
               numeric_from: int = 1, text_from: int | None = None) -> None:
         """A ruled table with a repeated header; columns from ``numeric_from`` on are right-aligned numbers,
-        up to ``text_from``, from which columns are wrapped text again (e.g. a closing note)."""
+        up to ``text_from``, from which columns are wrapped text again (e.g. a closing note). Columns are
+        as wide as their widest number and longest word need (``widths``: as asked where that fits), and
+        the table no wider than the page (:func:`fit_widths`)."""
         self.tables += 1
         numeric_to = len(header) if text_from is None else text_from
+        numeric = [numeric_from <= i < numeric_to for i in range(len(header))]
+        fitted, wrapped = fit_widths(header, rows, numeric, widths)
         cells: list[list[Any]] = [[Paragraph(escape(h), self.styles["head"]) for h in header]]
-        cells += [[c if numeric_from <= i < numeric_to else Paragraph(escape(c), self.styles["cell"]) for i, c in enumerate(row)]
-                  for row in rows]
-        table = Table(cells, colWidths=widths, repeatRows=1, hAlign="LEFT")
+        cells += [[self._cell(c, numeric[i], wrapped[i]) for i, c in enumerate(row)] for row in rows]
+        table = Table(cells, colWidths=fitted, repeatRows=1, hAlign="LEFT")
         table.setStyle(TableStyle([
             ("FONT", (0, 0), (-1, -1), "DejaVuSans", 7.5),
             ("BACKGROUND", (0, 0), (-1, 0), _HEAD),
@@ -157,13 +185,77 @@ class Builder:
         ]))
         label = Paragraph(escape(f"Table {self.tables}: {caption}"), self.styles["caption"])
         # A short table stays with its caption; a long one may break (its header repeats).
-        self.story.append(KeepTogether([table, label]) if len(rows) <= 25 else table)
+        self.story.append(self._together([table, label]) if len(rows) <= 25 else table)
         if len(rows) > 25:
             self.story.append(label)
+
+    def _cell(self, text: str, numeric: bool, wrapped: bool) -> Any:
+        """A number as drawn text (never wrapped), or wrapped after its ± where its column had to be
+        narrower than the number; text as a paragraph wrapped between words."""
+        if not numeric:
+            return Paragraph(escape(text), self.styles["cell"])
+        if wrapped and " ± " in text:
+            return Paragraph(escape(text).replace(" ± ", " ±<br/>"), self.styles["number"])
+        return text
 
     def chart(self, chart: Chart) -> None:
         """Title, vector drawing and caption kept on one page: a page break never cuts a chart."""
         drawing = ChartFlowable(chart.drawing, FRAME_WIDTH)
         self.figures += 1
         caption = Paragraph(escape(f"Figure {self.figures}: {chart.title}. {chart.caption}"), self.styles["caption"])
-        self.story.append(KeepTogether([Spacer(1, 4), drawing, caption]))
+        self.story.append(self._together([Spacer(1, 4), drawing, caption]))
+
+
+_PAD = 8.0
+"""A cell's left and right padding, points."""
+_SIZE = 7.5
+
+
+def _width(text: str, bold: bool = False) -> float:
+    return float(pdfmetrics.stringWidth(text, "DejaVuSans-Bold" if bold else "DejaVuSans", _SIZE)) + _PAD
+
+
+def _longest_word(text: str, bold: bool = False) -> float:
+    return max((_width(word, bold) for word in text.split()), default=_PAD)
+
+
+def fit_widths(header: list[str], rows: list[list[str]], numeric: list[bool],
+               wanted: list[float] | None) -> tuple[list[float], list[bool]]:
+    """Column widths that hold every number on one line and every word whole, within the page:
+    each column at least its widest number (numbers) or longest word (text, and every header word);
+    ``wanted`` where it gives more, else as wide as its header on one line and its longest text;
+    then columns shrink toward their least, in proportion to what they have beyond it, until the
+    table fits.
+    Where the numbers are wider than the page, or than half of it while the text is squeezed, a
+    "mean ± half" number wraps after its ± (the second list says which columns). Widths in points."""
+    register_fonts()  # the widths are DejaVu Sans's
+    columns = list(zip(*rows, strict=True)) if rows else [() for _ in header]
+    least = [max(_longest_word(h, bold=True), max((_width(c) if numeric[i] else _longest_word(c) for c in col),
+                                                  default=_PAD))
+             for i, (h, col) in enumerate(zip(header, columns, strict=True))]
+    wrapped = [False] * len(header)
+    numbers = sum(w for w, n in zip(least, numeric, strict=True) if n)
+    text = sum(max((_width(c) for c in col), default=_PAD) for col, n in zip(columns, numeric, strict=True) if not n)
+    if sum(least) > FRAME_WIDTH or (numbers > FRAME_WIDTH / 2 and numbers + text > FRAME_WIDTH):
+        # wrap "mean ± half" numbers after the ±: the page cannot hold them, or they would leave the
+        # text (a setting's name) a word a line
+        for i, col in enumerate(columns):
+            if numeric[i] and any(" ± " in c for c in col):
+                wrapped[i] = True
+                parts = [part for c in col for part in c.replace(" ± ", " ±\n").split("\n")]
+                least[i] = max(_longest_word(header[i], bold=True), *(_width(part) for part in parts))
+    # as wide as the header on one line and (text) the longest cell, where the page has room
+    full = [max(least[i], _width(header[i], bold=True), *(() if numeric[i] else (_width(c) for c in col)))
+            for i, col in enumerate(columns)]
+    found = [max(w, m) for w, m in zip(wanted, least, strict=True)] if wanted else [min(w, FRAME_WIDTH) for w in full]
+    over = sum(found) - FRAME_WIDTH
+    if over > 0:
+        room = [found[i] - least[i] for i in range(len(found))]
+        spare = sum(room)
+        if spare > 0:
+            cut = min(over / spare, 1.0)
+            found = [w - r * cut for w, r in zip(found, room, strict=True)]
+    if sum(found) > FRAME_WIDTH:  # words longer than the page allows: every column in proportion
+        factor = FRAME_WIDTH / sum(found)
+        found = [w * factor for w in found]
+    return found, wrapped

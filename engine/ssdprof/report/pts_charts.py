@@ -8,7 +8,7 @@ from matplotlib.ticker import FuncFormatter
 
 from ssdprof.model.pts_results import PtsResult
 from ssdprof.model.quantities import format_size
-from ssdprof.report.figure import Chart, drawn, format_count, log_axis, new_figure
+from ssdprof.report.figure import Chart, to_page, format_count, log_axis, new_figure
 
 __all__ = ["convergence_chart", "heatmap_chart", "matrix_chart", "saturation_chart", "window_chart"]
 
@@ -27,7 +27,7 @@ def convergence_chart(result: PtsResult) -> Chart | None:
         axes.set_title("Steady-state convergence")
         axes.yaxis.set_major_formatter(_count_formatter())
         axes.legend(loc="best", ncols=2)
-        drawing = drawn(figure)
+        drawing = to_page(figure)
     what = result.steady_state.tracking.split(" ", 1)[1] if " " in result.steady_state.tracking else result.steady_state.tracking
     return Chart("pts-convergence", "Steady-state convergence",
                  f"the tracking metric ({what.replace('4KiB ', '')}) of every access size, round by round; the rule is "
@@ -54,7 +54,7 @@ def window_chart(result: PtsResult) -> Chart | None:
         axes.set_ylabel(s.unit)
         axes.set_title("Measurement window" + ("" if s.attained else " (steady state NOT reached)"))
         axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=6.5)
-        drawing = drawn(figure)
+        drawing = to_page(figure)
     return Chart("pts-window", f"Measurement window, rounds {first}-{last}",
                  f"{'steady state' if s.attained else 'steady state not reached'}: {s.reason}", drawing)
 
@@ -98,7 +98,7 @@ def matrix_chart(result: PtsResult) -> Chart | None:
         axes.set_ylabel(unit)
         axes.set_title("Access size x read/write mix")
         axes.legend(loc="best", ncols=2)
-        drawing = drawn(figure)
+        drawing = to_page(figure)
     return Chart("pts-matrix", "Access size x read/write mix", f"{unit}, averaged over the measurement window", drawing)
 
 
@@ -123,7 +123,7 @@ def heatmap_chart(result: PtsResult) -> Chart | None:
         axes.grid(False)
         axes.set_title(f"Heat map: {unit}")
         figure.colorbar(image, ax=axes, label=f"log10 {unit.split(',')[0]}")
-        drawing = drawn(figure)
+        drawing = to_page(figure)
     return Chart("pts-heatmap", "Heat map of the matrix", f"{unit} by access size and mix (colour on a log scale)", drawing)
 
 
@@ -145,7 +145,7 @@ def saturation_chart(result: PtsResult) -> Chart | None:
         by_bytes.set_title("IOPS against bytes written")
         for axes in (by_time, by_bytes):
             axes.yaxis.set_major_formatter(_count_formatter())
-        drawing = drawn(figure)
+        drawing = to_page(figure)
     return Chart("pts-saturation", "Write saturation", "4 KiB random writes from the drive's state at the start, "
                  f"round by round, up to {result.parameters.saturation_multiple or 0:g} x the region", drawing)
 

@@ -11,7 +11,7 @@ from matplotlib.axes import Axes
 
 from ssdprof.model.quantities import format_duration
 from ssdprof.model.sustain_results import RecoveryRow, SustainResult
-from ssdprof.report.figure import PALETTE, Chart, drawn, format_count, new_figure
+from ssdprof.report.figure import PALETTE, Chart, to_page, format_count, new_figure
 
 __all__ = ["ByteAxis", "byte_axis", "fill_chart", "recovery_chart"]
 
@@ -96,7 +96,7 @@ def fill_chart(result: SustainResult) -> Chart | None:
             lower.set_ylabel("total latency, ms")
             lower.legend(loc="upper left", fontsize=6.5)
         axes[-1].set_xlabel(f"bytes written, {axis.unit}")
-        drawing = drawn(figure)
+        drawing = to_page(figure)
     caption = (
         f"the fill's write speed each second (MB/s = 10^6 B/s) against the bytes written, "
         f"{len(samples)} seconds; the shaded phases are those the change-point detection found, "
@@ -178,7 +178,7 @@ def recovery_chart(result: SustainResult) -> Chart | None:
         axes.yaxis.set_major_formatter(lambda v, _: format_count(v))
         axes.set_title("Recovery: write speed after each idle interval")
         axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=6.5)
-        drawing = drawn(figure)
+        drawing = to_page(figure)
     caption = (
         "each recovery write's speed each second against the bytes it had written, one line per "
         "idle interval; "

@@ -15,8 +15,8 @@ from matplotlib.axes import Axes
 from matplotlib.ticker import MaxNLocator
 
 from ssdprof.model.histogram import cumulative, merge
-from ssdprof.model.results import ProgressSample, RunResult
-from ssdprof.report.figure import Chart, drawn, format_count, legend_below, log_axis, new_figure
+from ssdprof.model.results import RunResult
+from ssdprof.report.figure import Chart, to_page, format_count, legend_below, log_axis, new_figure
 from ssdprof.report.groups import RunGroup, repeat_summaries
 
 __all__ = ["RunSeconds", "monitor_chart", "percentile_chart", "run_seconds", "time_series_chart"]
@@ -81,7 +81,7 @@ def percentile_chart(groups: Sequence[RunGroup]) -> Chart | None:
         axes.set_xlabel("percentile (%)")
         axes.set_ylabel("latency (µs)")
         legend_below(figure, axes)
-        drawing = drawn(figure)
+        drawing = to_page(figure)
     more = f" The first {MAX_LINES} of {len(lines)} are shown." if len(lines) > MAX_LINES else ""
     caption = ("The latency below which the given share of I/Os completed, read straight from the histogram bins (repeats "
                f"merged by adding bins, never by averaging percentiles).{more}")
@@ -98,8 +98,8 @@ class RunSeconds:
     iops: list[float]
     latency_us: list[float | None]
     ramping: list[bool]
-    start_s: float = 0.0
-    """Where the first interval's rates begin: its end less the time they cover."""
+    starts: list[float]
+    """Where each second's rates begin (the earliest of its hosts' samples, as the engine spanned them)."""
 
     @property
     def measured(self) -> int:
@@ -110,31 +110,19 @@ def run_seconds(run: RunResult) -> RunSeconds:
     iops: dict[float, float] = defaultdict(float)
     latency: dict[float, list[float]] = defaultdict(list)
     ramping: dict[float, bool] = defaultdict(bool)
+    starts: dict[float, float] = {}
     for sample in run.progress:
         second = round(sample.elapsed_s, 1)
         iops[second] += sample.read_iops + sample.write_iops
         means = (sample.read_lat_ns_mean, sample.write_lat_ns_mean)
         latency[second] += [v for v in means if v is not None]
         ramping[second] |= sample.ramping
+        start_s = sample.start_s if sample.start_s is not None else sample.elapsed_s
+        starts[second] = min(starts.get(second, start_s), start_s)
     seconds = sorted(iops)
     mean_us = [sum(latency[s]) / len(latency[s]) / _US if latency[s] else None for s in seconds]
     return RunSeconds(seconds, [iops[s] for s in seconds], mean_us, [ramping[s] for s in seconds],
-                      _start_s(run.progress, seconds))
-
-
-def _start_s(progress: Sequence[ProgressSample], seconds: list[float]) -> float:
-    """The first interval's start: as long before its end as its rates cover (fio's first is its
-    I/O time), else as long as the next interval, else a second."""
-    if not seconds:
-        return 0.0
-    first = [s.interval_s for s in progress if round(s.elapsed_s, 1) == seconds[0] and s.interval_s]
-    if first:
-        span = max(first)
-    elif len(seconds) > 1:
-        span = seconds[1] - seconds[0]
-    else:
-        span = 1.0
-    return max(0.0, seconds[0] - span)
+                      [starts[s] for s in seconds])
 
 
 def _draw_run(axes: Axes, line: RunSeconds, values: Sequence[float | None], *, colour: str,
@@ -142,15 +130,14 @@ def _draw_run(axes: Axes, line: RunSeconds, values: Sequence[float | None], *, c
     """Each second's rate level across the second it covers, from the run's start (a 1 s run
     reads as a line from 0 to 1 s, not one dot), a marker where each second ends; hollow in the
     ramp."""
-    kept = [(x, y, r) for x, y, r in zip(line.seconds, values, line.ramping, strict=True)
+    kept = [(x, y, r, s) for x, y, r, s in zip(line.seconds, values, line.ramping, line.starts, strict=True)
             if y is not None]
     if not kept:
         return
-    xs, ys = [x for x, _, _ in kept], [y for _, y, _ in kept]
-    start_s = line.start_s if xs[0] == line.seconds[0] else xs[0] - 1.0
-    axes.step([start_s, *xs], [ys[0], *ys], where="pre", color=colour, label=label, gid=gid)
+    xs, ys = [x for x, _, _, _ in kept], [y for _, y, _, _ in kept]
+    axes.step([kept[0][3], *xs], [ys[0], *ys], where="pre", color=colour, label=label, gid=gid)
     for ramping, face in ((False, colour), (True, "white")):
-        marks = [(x, y) for x, y, r in kept if r is ramping]
+        marks = [(x, y) for x, y, r, _ in kept if r is ramping]
         axes.plot([x for x, _ in marks], [y for _, y in marks], linestyle="none", marker="o",
                   markerfacecolor=face, markeredgecolor=colour)
 
@@ -192,7 +179,7 @@ def time_series_chart(groups: Sequence[RunGroup]) -> Chart | None:
         if warm is not None:
             handles, labels = [*handles, *warm[0]], [*labels, *warm[1]]
         figure.legend(handles, labels, loc="outside lower center", ncols=2)
-        drawing = drawn(figure)
+        drawing = to_page(figure)
     caption = _time_series_caption(runs, lines) + (_TEMPERATURE_CAPTION if warm else "")
     return Chart("time_series", "Time series", caption, drawing)
 
@@ -264,7 +251,7 @@ def monitor_chart(groups: Sequence[RunGroup]) -> Chart | None:
         net_ax.set_ylim(bottom=0)
         cpu_ax.legend(loc="lower left")
         net_ax.legend(loc="lower left")
-        drawing = drawn(figure)
+        drawing = to_page(figure)
     name = f"run {run.id} ({run.workload.label})" if run.id else run.workload.label
     caption = (f"Every host's CPU and network each second during {name}. A network line at the link speed means the "
                "network, not the drives, limited the result; CPU near 100 % means the clients did.")

@@ -17,7 +17,7 @@ def warm_up() -> None:
     from ssdprof.analysis.stats import mean_ci
     from ssdprof.report import pdf  # noqa: F401 - the run report's modules: charts, tables, insights
     from ssdprof.report.document import render
-    from ssdprof.report.figure import Chart, drawn, legend_below, log_axis, new_figure
+    from ssdprof.report.figure import Chart, to_page, legend_below, log_axis, new_figure
     from ssdprof.report.layout import Builder, register_fonts
 
     mean_ci([1.0, 2.0, 3.0], 0.95)
@@ -27,7 +27,7 @@ def warm_up() -> None:
         log_axis(axes[0], "y", "count")
         axes[0].set_title("warm-up")
         legend_below(figure, axes[0])
-        drawing = drawn(figure)
+        drawing = to_page(figure)
     b = Builder(register_fonts())
     b.heading("warm-up")
     b.table(["a", "b µs"], [["1", "2.0"]], "warm-up")

@@ -17,6 +17,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from ssdprof.model.results import RunResult
 from ssdprof.model.run_summary import RunSummary
 from ssdprof.store.backend import Connection, connect, pg_ddl, transaction
 from ssdprof.store.drive_state import DriveStateRecords, LedgerEntry, StoredPts
@@ -59,6 +60,7 @@ class Store(RunRecords, DriveStateRecords, SpecChoiceRecords, SweepRecords, Writ
         self._conn: Connection = connect(location)
         self._reader = SummaryReader()
         self._kept: dict[int, tuple[int, RunSummary]] = {}
+        self._light_kept: dict[int, tuple[int, RunResult]] = {}
         self._migrate()
         if self.shared:
             self.send_kept()  # what an earlier run kept here while the server was away

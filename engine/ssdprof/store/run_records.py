@@ -27,6 +27,8 @@ __all__ = ["RunRecords", "who_and_where"]
 
 _CHUNK = 5000
 _KEPT = 200_000
+_LIGHT_KEPT = 1_000
+"""Light runs kept (tens of kB each with their hosts): a few sweeps' worth."""
 """Summaries kept in memory at most (a few hundred bytes each, their parts shared)."""
 
 
@@ -45,6 +47,9 @@ class RunRecords:
     _reader: SummaryReader
     _kept: dict[int, tuple[int, RunSummary]]
     """Run id -> (its revision when read, its summary)."""
+    _light_kept: dict[int, tuple[int, RunResult]]
+    """Run id -> (its revision when read, the run without its progress and bins): shared by every
+    caller, which must not change it."""
 
     @property
     def _db(self) -> Connection:
@@ -108,6 +113,8 @@ class RunRecords:
         """Matching runs, whole; ``light`` leaves out the per-second progress and the histogram bins
         (they are dropped before validation: a long list loads several times faster)."""
         where = where or RunFilter()
+        if light:
+            return self._light_runs(where)
         sql, params = where_sql(where)
         columns = "r.id, r.document, r.result_json"
         if where.limit is not None:
@@ -115,8 +122,26 @@ class RunRecords:
             params.append(where.limit)
         else:
             sql = f"SELECT {columns} FROM runs r WHERE {sql} ORDER BY r.id"
-        read = _light if light else _load
-        return [read(document_of(row), row["id"]) for row in self._db.execute(sql, params)]
+        return [_load(document_of(row), row["id"]) for row in self._db.execute(sql, params)]
+
+    def _light_runs(self, where: RunFilter) -> list[RunResult]:
+        """Matching runs without progress and bins, oldest first; those read before are kept while their
+        revision stands (Results lists a sweep, then its summary reads the same runs: each document is
+        parsed once)."""
+        current = self._revisions(where)
+        kept = self._light_kept
+        stale = [run_id for run_id, revision in current if kept.get(run_id, (-1,))[0] != revision]
+        if len(kept) + len(stale) > _LIGHT_KEPT:
+            kept.clear()
+            stale = [run_id for run_id, _ in current]
+        revisions = dict(current)
+        for start in range(0, len(stale), _CHUNK):
+            chunk = stale[start:start + _CHUNK]
+            rows = self._db.execute(f"SELECT r.id, r.document, r.result_json FROM runs r "
+                                    f"WHERE r.id IN ({', '.join('?' * len(chunk))})", chunk)
+            for row in rows:
+                kept[row["id"]] = (revisions[row["id"]], light(document_of(row), row["id"]))
+        return [kept[run_id][1] for run_id, _ in current if run_id in kept]
 
     def summaries(self, where: RunFilter | None = None) -> list[RunSummary]:
         """Every matching run's summary, oldest first (no limit unless the filter has one). Summaries read
@@ -249,10 +274,6 @@ class RunRecords:
 
 def _load(text: str, run_id: int) -> RunResult:
     return RunResult.model_validate_json(text).model_copy(update={"id": run_id})
-
-
-def _light(text: str, run_id: int) -> RunResult:
-    return light(text, run_id)
 
 
 def _with_ids(where: RunFilter, ids: Sequence[int]) -> RunFilter:

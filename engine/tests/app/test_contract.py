@@ -8,8 +8,7 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-from ssdprof.app.contract.methods import METHODS, schema
-from ssdprof.app.contract.notifications import NOTIFICATIONS
+from ssdprof.app.contract.methods import METHODS, NOTIFICATIONS, schema
 
 ROOT = Path(__file__).resolve().parents[3]
 

@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 from conftest import FIO_DATA
 
-from ssdprof.cli import flags
 from ssdprof.cli import report as cli_report
 from ssdprof.model.workload import WorkloadError
 from ssdprof.store.db import Store
@@ -21,7 +20,7 @@ needs_poppler = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="po
 
 def parser() -> argparse.ArgumentParser:
     root = argparse.ArgumentParser(prog="ssdprof")
-    cli_report.register(root.add_subparsers(dest="command"), flags.command, flags.common)
+    cli_report.register(root.add_subparsers(dest="command"))
     return root
 
 

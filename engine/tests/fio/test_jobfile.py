@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 from conftest import FIO_DATA, requires_fio
 
-from ssdprof.cli import flags
 from ssdprof.cli import report as cli_report
 from ssdprof.fio.job_import import JobFileError, parse_job_file
 from ssdprof.fio.jobfile import reproducible_job
@@ -127,7 +126,7 @@ def test_options_outside_a_section_and_broken_headers_are_refused_naming_the_lin
 
 def _cli(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="ssdprof")
-    cli_report.register(parser.add_subparsers(dest="command"), flags.command, flags.common)
+    cli_report.register(parser.add_subparsers(dest="command"))
     return parser.parse_args(argv)
 
 

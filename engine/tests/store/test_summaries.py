@@ -106,6 +106,16 @@ def test_summaries_follow_tags_and_drive_state_changed_after_saving(migrated: St
     assert by_id[26].drive_state is not None and by_id[26].drive_state.steady_state == "reached"
 
 
+def test_light_runs_read_again_are_the_same_and_follow_a_tag_changed_between(migrated: Store) -> None:
+    first = migrated.runs(RunFilter(limit=None), light=True)
+    assert [r.id for r in first] == [r.id for r in migrated.runs(RunFilter(limit=None))]
+    assert all(not r.progress and not r.read.lat_bins_ns for r in first)
+    assert migrated.runs(RunFilter(limit=None), light=True)[0] is first[0]  # kept: its document parsed once
+    migrated.set_tags(first[0].id or 0, {"nodes": "5"})
+    again = migrated.runs(RunFilter(run_ids=(first[0].id or 0,), limit=None), light=True)
+    assert again[0].tags["nodes"] == "5" and again[0] is not first[0]
+
+
 def test_a_direction_without_io_is_the_shared_empty_one(migrated: Store) -> None:
     reads_only = [s for s in migrated.summaries(RunFilter(limit=None)) if s.workload.pattern.value == "randread"]
     assert reads_only and all(s.write is EMPTY_DIRECTION for s in reads_only)

@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 from conftest import FIO_DATA
 
-from ssdprof.cli import flags
 from ssdprof.cli import main as cli
 from ssdprof.cli import report as cli_report
 from ssdprof.model.workload import Pattern, WorkloadError
@@ -92,7 +91,7 @@ def test_a_malformed_table_is_refused_naming_the_row_and_column(text: str, messa
 
 def _cli(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="ssdprof")
-    cli_report.register(parser.add_subparsers(dest="command"), flags.command, flags.common)
+    cli_report.register(parser.add_subparsers(dest="command"))
     return parser.parse_args(argv)
 
 

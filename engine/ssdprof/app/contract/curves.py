@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
-from ssdprof.app.contract.base import Params, Result
+from ssdprof.app.contract.base import Params, Result, Topic
 from ssdprof.app.contract.specs import ReportResult
 from ssdprof.app.curve import CurveRequest
 from ssdprof.app.slo import SloRequest
@@ -18,7 +18,7 @@ from ssdprof.model.curves import CurveSummary, SloSummary
 from ssdprof.model.events import SweepStarted
 from ssdprof.model.status import SweepState
 
-__all__ = ["CURVE_METHODS", "CurveCheck", "CurveGetParams", "CurveIdParams", "CurveReportParams", "CurvesListResult", "SloReportParams",
+__all__ = ["TOPIC", "CurveCheck", "CurveGetParams", "CurveIdParams", "CurveReportParams", "CurvesListResult", "SloReportParams",
            "StoredCurve"]
 
 MAX_EARLIER_CURVES = 8
@@ -67,7 +67,7 @@ class CurveCheck(Result):
     estimated_s: float = Field(description="ramp and runtime of every point (laying out a test file not included)")
 
 
-CURVE_METHODS: dict[str, tuple[type[BaseModel], type[BaseModel], str]] = {
+TOPIC = Topic({
     "curve.start": (CurveRequest, SweepStarted, "a curve: the maximum, then Poisson rates at % of it; events as run.event"),
     "curve.check": (CurveRequest, CurveCheck, "a curve's fields checked, every bad one named at once; runs nothing"),
     "curve.get": (CurveGetParams, CurveSummary,
@@ -77,5 +77,4 @@ CURVE_METHODS: dict[str, tuple[type[BaseModel], type[BaseModel], str]] = {
     "slo.start": (SloRequest, SweepStarted, "the queue depth with the most IOPS within a latency target; events as run.event"),
     "slo.get": (CurveIdParams, SloSummary, "a stored latency target search: the depth found and every depth tried"),
     "slo.report": (SloReportParams, ReportResult, "a latency target search's PDF page (base64): the answer, every depth tried"),
-}
-"""name -> (params, result, summary); ``methods.py`` adds them to the contract's table."""
+})

@@ -8,7 +8,10 @@ that into ``contract/contract.gen.ts`` (imported by both ``electron/`` and ``src
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from dataclasses import asdict
+from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -32,7 +35,7 @@ from ssdprof.app.contract.analysis import (
     SpecSaveParams,
     SpecSaveResult,
 )
-from ssdprof.app.contract.curves import CURVE_METHODS
+from ssdprof.app.contract.base import Topic
 from ssdprof.app.contract.drive import DRIVE_METHODS
 from ssdprof.app.contract.errors import ERROR_CODES, TOKEN_HEADER, RpcErrorData
 from ssdprof.app.contract.hosts import (
@@ -46,17 +49,7 @@ from ssdprof.app.contract.hosts import (
     HostTestResult,
 )
 from ssdprof.app.contract.imports import IMPORT_METHODS
-from ssdprof.app.contract.notifications import NOTIFICATIONS
-from ssdprof.app.contract.pts import (
-    PtsCancelResult,
-    PtsEstimate,
-    PtsIdParams,
-    PtsListResult,
-    PtsReportParams,
-    PtsResumeParams,
-    PtsStatus,
-)
-from ssdprof.app.contract.replay import REPLAY_METHODS
+from ssdprof.app.contract.notifications import EngineLog, EngineStatus
 from ssdprof.app.contract.run_queries import (
     PeopleResult,
     RunsGroupsParams,
@@ -68,7 +61,6 @@ from ssdprof.app.contract.run_queries import (
 )
 from ssdprof.app.contract.runs import (
     BarsParams,
-    CancelResult,
     ChartsParams,
     DeleteResult,
     DevicesResult,
@@ -77,15 +69,11 @@ from ssdprof.app.contract.runs import (
     ExportResult,
     NoParams,
     PresetsResult,
-    ResumeParams,
     RunIdParams,
     RunResultEnvelope,
     RunsListParams,
     RunsListResult,
     SummaryParams,
-    SweepEstimate,
-    SweepsResult,
-    SweepStatus,
     TagParams,
     ValidateParams,
     ValidateResult,
@@ -103,18 +91,10 @@ from ssdprof.app.contract.specs import (
     SpecRememberResult,
     SpecsListResult,
 )
-from ssdprof.app.contract.sustain import SUSTAIN_METHODS
-from ssdprof.app.planner import SweepRequest
-from ssdprof.app.pts_planner import PtsRequest
-from ssdprof.model.events import (
-    PtsStarted,
-    SweepStarted,
-)
-from ssdprof.model.pts_results import PtsResult
 from ssdprof.model.status import STATUS_CHOICES
 from ssdprof.report.series import BarChart, ChartSet, PercentileCurve
 
-__all__ = ["METHODS", "Method", "schema"]
+__all__ = ["METHODS", "NOTIFICATIONS", "Method", "schema"]
 
 
 # --------------------------------------------------------------------------------------- methods
@@ -127,85 +107,91 @@ class Method(BaseModel):
     summary: str
 
 
-METHODS: dict[str, Method] = {
-    "engine.info": Method(params=NoParams, result=EngineInfoResult, summary="fio and portable engine availability, defaults"),
-    "workload.validate": Method(params=ValidateParams, result=ValidateResult, summary="the engine's own field checks"),
-    "presets.list": Method(params=NoParams, result=PresetsResult, summary="the ready-made sweeps"),
-    "devices.list": Method(params=NoParams, result=DevicesResult, summary="this machine's block devices, and what uses them"),
-    "sweep.estimate": Method(params=SweepRequest, result=SweepEstimate, summary="points and duration; runs nothing"),
-    "sweep.start": Method(params=SweepRequest, result=SweepStarted, summary="start a sweep; events follow as run.event"),
-    "sweep.resume": Method(params=ResumeParams, result=SweepStarted, summary="continue an interrupted sweep"),
-    "sweep.cancel": Method(params=NoParams, result=CancelResult, summary="stop fio; finished points are kept"),
-    "sweep.status": Method(params=NoParams, result=SweepStatus, summary="whether a sweep is running"),
-    "sweeps.list": Method(params=NoParams, result=SweepsResult, summary="stored sweeps, newest first"),
-    "pts.estimate": Method(params=PtsRequest, result=PtsEstimate,
-                           summary="a PTS test's rounds, points and duration (PTS defaults run for hours); runs nothing"),
-    "pts.start": Method(params=PtsRequest, result=PtsStarted,
-                        summary="start a PTS test: purge, preconditioning, rounds; events follow as pts.event"),
-    "pts.resume": Method(params=PtsResumeParams, result=PtsStarted, summary="continue an interrupted PTS test"),
-    "pts.cancel": Method(params=NoParams, result=PtsCancelResult, summary="stop the PTS test; finished rounds are kept"),
-    "pts.status": Method(params=NoParams, result=PtsStatus, summary="whether a PTS test is running, and where"),
-    "pts.list": Method(params=NoParams, result=PtsListResult, summary="stored PTS tests, newest first"),
-    "pts.get": Method(params=PtsIdParams, result=PtsResult,
-                      summary="a PTS test: steady state, rounds, matrix, drive state and parameters"),
-    "pts.report": Method(params=PtsReportParams, result=ReportResult, summary="a PTS test's PDF report (base64)"),
-    "runs.list": Method(params=RunsListParams, result=RunsListResult, summary="stored runs matching a filter"),
-    "runs.get": Method(params=RunIdParams, result=RunResultEnvelope, summary="one run in full"),
-    "runs.page": Method(params=RunsPageParams, result=RunsPageResult,
-                        summary="a page of stored runs matching a filter, newest first, with how many match"),
-    "runs.select": Method(params=RunsSelectParams, result=RunsSelectResult,
-                          summary="every matching run's id (no limit) and the tag keys they carry"),
-    "runs.groups": Method(params=RunsGroupsParams, result=RunsGroupsResult,
-                          summary="runs split into groups by a tag or a recorded fact, with the keys offered"),
-    "runs.people": Method(params=NoParams, result=PeopleResult, summary="the users and machines that stored runs"),
-    "runs.tag": Method(params=TagParams, result=RunResultEnvelope, summary="add or change tags of a run"),
-    "runs.delete": Method(params=RunIdParams, result=DeleteResult, summary="delete a run"),
-    "runs.charts": Method(params=ChartsParams, result=ChartSet,
-                          summary="every series the Results view draws: mean ± 95 % CI per point, spec and earlier runs"),
-    "runs.bars": Method(params=BarsParams, result=BarChart, summary="mean ± 95 % CI of a metric per setting, one series per group"),
-    "runs.summary": Method(params=SummaryParams, result=StudentSummary,
-                           summary="the student's summary: key figures, each factor's effect, "
+_CORE = Topic({
+    "engine.info": (NoParams, EngineInfoResult, "fio and portable engine availability, defaults"),
+    "workload.validate": (ValidateParams, ValidateResult, "the engine's own field checks"),
+    "presets.list": (NoParams, PresetsResult, "the ready-made sweeps"),
+    "devices.list": (NoParams, DevicesResult, "this machine's block devices, and what uses them"),
+    "runs.list": (RunsListParams, RunsListResult, "stored runs matching a filter"),
+    "runs.get": (RunIdParams, RunResultEnvelope, "one run in full"),
+    "runs.page": (RunsPageParams, RunsPageResult,
+                        "a page of stored runs matching a filter, newest first, with how many match"),
+    "runs.select": (RunsSelectParams, RunsSelectResult,
+                          "every matching run's id (no limit) and the tag keys they carry"),
+    "runs.groups": (RunsGroupsParams, RunsGroupsResult,
+                          "runs split into groups by a tag or a recorded fact, with the keys offered"),
+    "runs.people": (NoParams, PeopleResult, "the users and machines that stored runs"),
+    "runs.tag": (TagParams, RunResultEnvelope, "add or change tags of a run"),
+    "runs.delete": (RunIdParams, DeleteResult, "delete a run"),
+    "runs.charts": (ChartsParams, ChartSet,
+                          "every series the Results view draws: mean ± 95 % CI per point, spec and earlier runs"),
+    "runs.bars": (BarsParams, BarChart, "mean ± 95 % CI of a metric per setting, one series per group"),
+    "runs.summary": (SummaryParams, StudentSummary,
+                           "the student's summary: key figures, each factor's effect, "
                                    "the spec, caveats"),
-    "runs.percentiles": Method(params=RunIdParams, result=PercentileCurve, summary="a run's latency distribution from its bins"),
-    "export.csv": Method(params=ExportParams, result=ExportResult, summary="runs as CSV, units in the column names"),
-    "specs.list": Method(params=NoParams, result=SpecsListResult, summary="the spec library (bundled and the user's own)"),
-    "specs.match": Method(params=SpecMatchParams, result=SpecMatchResult, summary="the spec sheet for a device model"),
-    "specs.compare": Method(params=SpecCompareParams, result=SpecCompareResult, summary="% of spec for runs, where fair"),
-    "specs.save": Method(params=SpecSaveParams, result=SpecSaveResult, summary="add or edit one of the user's own spec sheets"),
-    "specs.remember": Method(params=SpecRememberParams, result=SpecRememberResult,
-                             summary="remember (or forget) the spec chosen for a run's device"),
-    "specs.delete": Method(params=SpecDeleteParams, result=DeleteResult, summary="delete one of the user's own spec sheets"),
-    "runs.compare": Method(params=RunsCompareParams, result=RunsCompareResult, summary="group B vs A: mean ± CI, Welch"),
-    "analysis.predict": Method(params=PredictParams, result=PredictResult,
-                               summary="fit a metric against access size or outstanding I/Os; predict with intervals"),
-    "analysis.scaling": Method(params=ScalingParams, result=ScalingResult,
-                               summary="Universal Scalability Law over node or client counts, capped by the network"),
-    "analysis.observe": Method(params=ObserveParams, result=ObserveResult,
-                               summary="plain-language observations: the queue-depth knee, gaps, network or CPU bound"),
-    "analysis.correlation": Method(params=CorrelationParams, result=CorrelationResult,
-                                   summary="factor x metric correlations per storage-node count"),
-    "analysis.scale_up": Method(params=ScaleUpParams, result=ScaleUpResult,
-                                summary="size an all-flash array: every way to cable its chassis and enclosures to SAS "
+    "runs.percentiles": (RunIdParams, PercentileCurve, "a run's latency distribution from its bins"),
+    "export.csv": (ExportParams, ExportResult, "runs as CSV, units in the column names"),
+    "specs.list": (NoParams, SpecsListResult, "the spec library (bundled and the user's own)"),
+    "specs.match": (SpecMatchParams, SpecMatchResult, "the spec sheet for a device model"),
+    "specs.compare": (SpecCompareParams, SpecCompareResult, "% of spec for runs, where fair"),
+    "specs.save": (SpecSaveParams, SpecSaveResult, "add or edit one of the user's own spec sheets"),
+    "specs.remember": (SpecRememberParams, SpecRememberResult,
+                             "remember (or forget) the spec chosen for a run's device"),
+    "specs.delete": (SpecDeleteParams, DeleteResult, "delete one of the user's own spec sheets"),
+    "runs.compare": (RunsCompareParams, RunsCompareResult, "group B vs A: mean ± CI, Welch"),
+    "analysis.predict": (PredictParams, PredictResult,
+                               "fit a metric against access size or outstanding I/Os; predict with intervals"),
+    "analysis.scaling": (ScalingParams, ScalingResult,
+                               "Universal Scalability Law over node or client counts, capped by the network"),
+    "analysis.observe": (ObserveParams, ObserveResult,
+                               "plain-language observations: the queue-depth knee, gaps, network or CPU bound"),
+    "analysis.correlation": (CorrelationParams, CorrelationResult,
+                                   "factor x metric correlations per storage-node count"),
+    "analysis.scale_up": (ScaleUpParams, ScaleUpResult,
+                                "size an all-flash array: every way to cable its chassis and enclosures to SAS "
                                         "controllers, IOPS and CPU predicted from a chassis and one enclosure"),
-    "analysis.scale_up_report": Method(params=ScaleUpParams, result=ReportResult,
-                                       summary="the scale-up sizing as a PDF page (base64)"),
-    "report.pdf": Method(params=ReportParams, result=ReportResult, summary="a PDF report of runs or a sweep (base64)"),
-    "hosts.list": Method(params=NoParams, result=HostsListResult, summary="the hosts added so far"),
-    "hosts.add": Method(params=HostAddParams, result=HostAddResult, summary="add a host; an unknown key is offered first"),
-    "hosts.test": Method(params=HostParams, result=HostTestResult, summary="reachability, fio, engines, CPUs, NICs"),
-    "hosts.remove": Method(params=HostParams, result=DeleteResult, summary="forget a host"),
-    "hosts.set_link": Method(params=HostLinkParams, result=HostInfo, summary="set or clear the link speed set for a host"),
-    **{name: Method(params=params, result=result, summary=summary)
-       for name, (params, result, summary) in WATCH_METHODS.items()},
-    **{name: Method(params=params, result=result, summary=summary) for name, (params, result, summary) in CURVE_METHODS.items()},
-    **{name: Method(params=params, result=result, summary=summary)
-       for name, (params, result, summary) in IMPORT_METHODS.items()},
-    **{name: Method(params=params, result=result, summary=summary)
-       for name, (params, result, summary) in SUSTAIN_METHODS.items()},
-    **{name: Method(params=params, result=result, summary=summary)
-       for name, (params, result, summary) in DRIVE_METHODS.items()},
-    **{name: Method(params=params, result=result, summary=summary) for name, (params, result, summary) in REPLAY_METHODS.items()},
-}
+    "analysis.scale_up_report": (ScaleUpParams, ReportResult,
+                                       "the scale-up sizing as a PDF page (base64)"),
+    "report.pdf": (ReportParams, ReportResult, "a PDF report of runs or a sweep (base64)"),
+    "hosts.list": (NoParams, HostsListResult, "the hosts added so far"),
+    "hosts.add": (HostAddParams, HostAddResult, "add a host; an unknown key is offered first"),
+    "hosts.test": (HostParams, HostTestResult, "reachability, fio, engines, CPUs, NICs"),
+    "hosts.remove": (HostParams, DeleteResult, "forget a host"),
+    "hosts.set_link": (HostLinkParams, HostInfo, "set or clear the link speed set for a host"),
+    **WATCH_METHODS,
+    **DRIVE_METHODS,
+    **IMPORT_METHODS,
+}, {"engine.log": EngineLog, "engine.status": EngineStatus})
+"""The methods and notifications of no test kind; each kind's are its own module's ``TOPIC``."""
+
+
+def _topics() -> list[Topic]:
+    """The core table, then every module of this folder that declares a ``TOPIC`` (each test kind's
+    among them: a new kind's methods join the contract with its module; nothing here names it)."""
+    found = [_CORE]
+    for module in pkgutil.iter_modules([str(Path(__file__).parent)]):
+        topic = getattr(importlib.import_module(f"{__package__}.{module.name}"), "TOPIC", None)
+        if isinstance(topic, Topic):
+            found.append(topic)
+    return found
+
+
+def _gather(topics: list[Topic]) -> tuple[dict[str, Method], dict[str, type[BaseModel]]]:
+    methods: dict[str, Method] = {}
+    notifications: dict[str, type[BaseModel]] = {}
+    for topic in topics:
+        for name, (params, result, summary) in topic.methods.items():
+            if name in methods:
+                raise RuntimeError(f"the contract declares method {name!r} twice")
+            methods[name] = Method(params=params, result=result, summary=summary)
+        for name, model in topic.notifications.items():
+            if name in notifications:
+                raise RuntimeError(f"the contract declares notification {name!r} twice")
+            notifications[name] = model
+    return methods, notifications
+
+
+METHODS, NOTIFICATIONS = _gather(_topics())
 
 
 # ---------------------------------------------------------------------------------------- schema

@@ -1,16 +1,31 @@
-"""The RPC's params and results for the SNIA PTS tests: estimate, start (events follow as ``run.event``),
-resume, cancel, status, list, fetch and report."""
+"""The SNIA PTS tests' part of the contract: estimate, start (events follow as ``pts.event``), resume,
+cancel, status, list, fetch and report, with their params and results."""
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from pydantic import Field
 
-from ssdprof.app.contract.base import Params, Result
-from ssdprof.app.contract.runs import PlannedPoint, TargetDevice
-from ssdprof.model.pts_results import PtsInfo, PtsParameters
+from ssdprof.app.contract.base import Params, Result, Topic
+from ssdprof.app.contract.runs import NoParams, PlannedPoint, TargetDevice
+from ssdprof.app.contract.specs import ReportResult
+from ssdprof.app.pts_planner import PtsRequest
+from ssdprof.model.events import (
+    LayoutDone,
+    PointFinished,
+    PointProgress,
+    PointStarted,
+    PreconditionProgress,
+    PtsFinished,
+    PtsStarted,
+    PurgeDone,
+    RoundFinished,
+)
+from ssdprof.model.pts_results import PtsInfo, PtsParameters, PtsResult
 
-__all__ = ["PtsCancelResult", "PtsEstimate", "PtsIdParams", "PtsListResult", "PtsReportParams", "PtsResumeParams",
-           "PtsStatus"]
+__all__ = ["TOPIC", "PtsCancelResult", "PtsEstimate", "PtsEventNotification", "PtsIdParams", "PtsListResult",
+           "PtsReportParams", "PtsResumeParams", "PtsStatus"]
 
 
 class PtsEstimate(Result):
@@ -70,3 +85,30 @@ class PtsListResult(Result):
 class PtsReportParams(Params):
     pts_id: int
     title: str | None = Field(default=None, max_length=200)
+
+
+PtsEventUnion = Annotated[
+    PtsStarted | PurgeDone | PreconditionProgress | LayoutDone | PointStarted | PointProgress | PointFinished
+    | RoundFinished | PtsFinished,
+    Field(discriminator="kind"),
+]
+
+
+class PtsEventNotification(Result):
+    """``pts.event``: one event of the running PTS test, in order: started, purge, preconditioning progress,
+    then each point's start, progress and end, each round's steady-state check, and the end."""
+
+    event: PtsEventUnion
+
+
+TOPIC = Topic({
+    "pts.estimate": (PtsRequest, PtsEstimate,
+                     "a PTS test's rounds, points and duration (PTS defaults run for hours); runs nothing"),
+    "pts.start": (PtsRequest, PtsStarted, "start a PTS test: purge, preconditioning, rounds; events follow as pts.event"),
+    "pts.resume": (PtsResumeParams, PtsStarted, "continue an interrupted PTS test"),
+    "pts.cancel": (NoParams, PtsCancelResult, "stop the PTS test; finished rounds are kept"),
+    "pts.status": (NoParams, PtsStatus, "whether a PTS test is running, and where"),
+    "pts.list": (NoParams, PtsListResult, "stored PTS tests, newest first"),
+    "pts.get": (PtsIdParams, PtsResult, "a PTS test: steady state, rounds, matrix, drive state and parameters"),
+    "pts.report": (PtsReportParams, ReportResult, "a PTS test's PDF report (base64)"),
+}, {"pts.event": PtsEventNotification})

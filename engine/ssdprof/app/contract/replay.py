@@ -1,4 +1,4 @@
-"""The RPC's params and results for trace replays: a trace described (``trace.describe``), a replay estimated,
+"""The trace replay's part of the contract, with its params and results: a trace described (``trace.describe``), a replay estimated,
 started (events follow as ``replay.event``), resumed, cancelled, its status, the stored replays listed, one read
 back beside its trace, and its PDF page."""
 
@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
-from ssdprof.app.contract.base import Params, Result
+from ssdprof.app.contract.base import Params, Result, Topic
 from ssdprof.app.contract.runs import NoParams, TargetDevice
 from ssdprof.app.contract.specs import ReportResult
 from ssdprof.app.replay_planner import ReplayRequest
@@ -17,7 +17,7 @@ from ssdprof.model.replay_events import ReplayFinished, ReplayProgress, ReplaySt
 from ssdprof.model.replay_results import ReplayInfo, ReplayResult
 from ssdprof.model.trace import TraceFormat, TraceSummary
 
-__all__ = ["REPLAY_METHODS", "ReplayCancelResult", "ReplayEstimate", "ReplayEventNotification", "ReplayIdParams",
+__all__ = ["TOPIC", "ReplayCancelResult", "ReplayEstimate", "ReplayEventNotification", "ReplayIdParams",
            "ReplayListResult", "ReplayReportParams", "ReplayResumeParams", "ReplayStatus", "TraceDescribeParams"]
 
 
@@ -84,7 +84,7 @@ class ReplayEventNotification(Result):
     event: ReplayEventUnion
 
 
-REPLAY_METHODS: dict[str, tuple[type[BaseModel], type[BaseModel], str]] = {
+TOPIC = Topic({
     "trace.describe": (TraceDescribeParams, TraceSummary,
                        "what a trace holds: I/Os, span, mix, sizes, offsets, recorded rate and latency; runs nothing"),
     "replay.estimate": (ReplayRequest, ReplayEstimate, "a replay's part, lanes, target and duration; runs nothing"),
@@ -96,5 +96,4 @@ REPLAY_METHODS: dict[str, tuple[type[BaseModel], type[BaseModel], str]] = {
     "replay.get": (ReplayIdParams, ReplayResult,
                    "a replay beside its trace: p50/p99 recorded and replayed, IOPS over time both ways, timing kept"),
     "replay.report": (ReplayReportParams, ReportResult, "a replay's PDF page (base64)"),
-}
-"""name -> (params, result, summary); ``methods.py`` adds them to the contract's table."""
+}, {"replay.event": ReplayEventNotification})

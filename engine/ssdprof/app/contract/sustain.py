@@ -1,20 +1,29 @@
-"""The RPC's params and results for sustained-write tests: estimate, start (events follow as
-``sustain.event``), resume, cancel, status, list and get."""
+"""The sustained-write tests' part of the contract: estimate, start (events follow as ``sustain.event``),
+resume, cancel, status, list, get and report, with their params and results."""
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field
+from typing import Annotated
 
-from ssdprof.app.contract.base import Params, Result
+from pydantic import Field
+
+from ssdprof.app.contract.base import Params, Result, Topic
 from ssdprof.app.contract.runs import NoParams, TargetDevice
 from ssdprof.app.contract.specs import ReportResult
 from ssdprof.app.sustain_planner import SustainRequest
 from ssdprof.model.sustain import SustainWear
-from ssdprof.model.sustain_events import SustainStarted
+from ssdprof.model.sustain_events import (
+    SustainFinished,
+    SustainIdle,
+    SustainSampled,
+    SustainStarted,
+    SustainStepDone,
+    SustainStepStarted,
+)
 from ssdprof.model.sustain_results import SustainInfo, SustainParameters, SustainResult
 
-__all__ = ["SUSTAIN_METHODS", "SustainCancelResult", "SustainEstimate", "SustainIdParams", "SustainListResult",
-           "SustainReportParams", "SustainResumeParams", "SustainStatus"]
+__all__ = ["TOPIC", "SustainCancelResult", "SustainEstimate", "SustainEventNotification", "SustainIdParams",
+           "SustainListResult", "SustainReportParams", "SustainResumeParams", "SustainStatus"]
 
 
 class SustainEstimate(Result):
@@ -66,7 +75,20 @@ class SustainListResult(Result):
     tests: list[SustainInfo] = Field(description="newest first")
 
 
-SUSTAIN_METHODS: dict[str, tuple[type[BaseModel], type[BaseModel], str]] = {
+SustainEventUnion = Annotated[
+    SustainStarted | SustainStepStarted | SustainSampled | SustainIdle | SustainStepDone | SustainFinished,
+    Field(discriminator="kind"),
+]
+
+
+class SustainEventNotification(Result):
+    """``sustain.event``: one event of the running sustained-write test, in order: started, the fill's
+    start and each second, its end, then per recovery step idle time, its start, seconds and end; the end."""
+
+    event: SustainEventUnion
+
+
+TOPIC = Topic({
     "sustain.estimate": (SustainRequest, SustainEstimate,
                          "a sustained-write test's bytes, time and wear against the drive's rating; runs nothing"),
     "sustain.start": (SustainRequest, SustainStarted,
@@ -80,5 +102,4 @@ SUSTAIN_METHODS: dict[str, tuple[type[BaseModel], type[BaseModel], str]] = {
                     "a test: per-second and per-GiB series, phases, the cliff verdict, throttling, recovery rows"),
     "sustain.report": (SustainReportParams, ReportResult,
                        "a test's PDF page (base64): the verdict, the fill with its phases, the recovery table"),
-}
-"""name -> (params, result, summary); ``methods.py`` adds them to the contract's table."""
+}, {"sustain.event": SustainEventNotification})

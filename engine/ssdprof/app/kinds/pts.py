@@ -9,10 +9,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ssdprof.app.contract.notifications import PtsEventNotification
 from ssdprof.app.contract.pts import (
     PtsCancelResult,
     PtsEstimate,
+    PtsEventNotification,
     PtsIdParams,
     PtsListResult,
     PtsReportParams,

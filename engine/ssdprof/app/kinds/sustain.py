@@ -15,11 +15,11 @@ from ssdprof.analysis.spec_folders import bundled_spec_dir, default_user_spec_di
 from ssdprof.analysis.spec_library import SpecLibrary
 from ssdprof.analysis.specs import Spec
 from ssdprof.analysis.sustain_result import label_of, parameters_of, planned_recovery_bytes, wear_of
-from ssdprof.app.contract.notifications import SustainEventNotification
 from ssdprof.app.contract.runs import target_device
 from ssdprof.app.contract.sustain import (
     SustainCancelResult,
     SustainEstimate,
+    SustainEventNotification,
     SustainIdParams,
     SustainListResult,
     SustainReportParams,

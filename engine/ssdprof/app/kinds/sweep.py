@@ -8,7 +8,6 @@ import threading
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from ssdprof.app.contract.notifications import RunEventNotification
 from ssdprof.app.contract.runs import (
     CancelResult,
     PlannedPoint,
@@ -19,6 +18,7 @@ from ssdprof.app.contract.runs import (
     SweepStatus,
     target_device,
 )
+from ssdprof.app.contract.sweeps import RunEventNotification
 from ssdprof.app.kinds import register
 from ssdprof.app.kinds.kind import Context, Emit, JobFace, JobKind, Methods
 from ssdprof.app.planner import SweepRequest, plan_sweep, preflight
