@@ -13,7 +13,7 @@ from reportlab.platypus import PageBreak
 
 from ssdprof.model.curves import CurveSummary, SloSummary
 from ssdprof.report.document import render, title_block
-from ssdprof.report.figure import Chart, to_page, log_axis, new_figure
+from ssdprof.report.figure import Chart, log_axis, new_figure, to_page
 from ssdprof.report.layout import Builder, fmt_count, fmt_us, register_fonts
 
 __all__ = ["build_curve_pdf", "build_slo_pdf", "curve_chart", "curve_section", "slo_section"]

@@ -8,7 +8,7 @@ from matplotlib.ticker import FuncFormatter
 
 from ssdprof.model.pts_results import PtsResult
 from ssdprof.model.quantities import format_size
-from ssdprof.report.figure import Chart, to_page, format_count, log_axis, new_figure
+from ssdprof.report.figure import Chart, format_count, log_axis, new_figure, to_page
 
 __all__ = ["convergence_chart", "heatmap_chart", "matrix_chart", "saturation_chart", "window_chart"]
 

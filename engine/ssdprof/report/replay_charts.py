@@ -9,7 +9,7 @@ from matplotlib.axes import Axes
 from ssdprof.model.quantities import format_size
 from ssdprof.model.replay_results import RateStep, ReplayResult
 from ssdprof.model.trace import TraceSummary
-from ssdprof.report.figure import PALETTE, Chart, to_page, format_count, legend_below, log_axis, new_figure
+from ssdprof.report.figure import PALETTE, Chart, format_count, legend_below, log_axis, new_figure, to_page
 
 __all__ = ["host_rates_chart", "latency_chart", "rates_chart", "sizes_chart"]
 

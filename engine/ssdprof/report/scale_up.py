@@ -13,7 +13,7 @@ from matplotlib.axes import Axes
 
 from ssdprof.analysis.scale_up_space import ScaleUpArchitecture, ScaleUpResult
 from ssdprof.report.document import render, title_block
-from ssdprof.report.figure import PALETTE, Chart, to_page, format_count, new_figure
+from ssdprof.report.figure import PALETTE, Chart, format_count, new_figure, to_page
 from ssdprof.report.layout import Builder, fmt_count, register_fonts
 
 __all__ = ["CHARTED", "build_scale_up_pdf", "charted", "scale_up_chart", "scale_up_section"]

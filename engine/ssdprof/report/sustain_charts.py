@@ -11,7 +11,7 @@ from matplotlib.axes import Axes
 
 from ssdprof.model.quantities import format_duration
 from ssdprof.model.sustain_results import RecoveryRow, SustainResult
-from ssdprof.report.figure import PALETTE, Chart, to_page, format_count, new_figure
+from ssdprof.report.figure import PALETTE, Chart, format_count, new_figure, to_page
 
 __all__ = ["ByteAxis", "byte_axis", "fill_chart", "recovery_chart"]
 

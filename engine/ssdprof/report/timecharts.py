@@ -16,7 +16,7 @@ from matplotlib.ticker import MaxNLocator
 
 from ssdprof.model.histogram import cumulative, merge
 from ssdprof.model.results import RunResult
-from ssdprof.report.figure import Chart, to_page, format_count, legend_below, log_axis, new_figure
+from ssdprof.report.figure import Chart, format_count, legend_below, log_axis, new_figure, to_page
 from ssdprof.report.groups import RunGroup, repeat_summaries
 
 __all__ = ["RunSeconds", "monitor_chart", "percentile_chart", "run_seconds", "time_series_chart"]

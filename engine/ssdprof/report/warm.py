@@ -17,7 +17,7 @@ def warm_up() -> None:
     from ssdprof.analysis.stats import mean_ci
     from ssdprof.report import pdf  # noqa: F401 - the run report's modules: charts, tables, insights
     from ssdprof.report.document import render
-    from ssdprof.report.figure import Chart, to_page, legend_below, log_axis, new_figure
+    from ssdprof.report.figure import Chart, legend_below, log_axis, new_figure, to_page
     from ssdprof.report.layout import Builder, register_fonts
 
     mean_ci([1.0, 2.0, 3.0], 0.95)
