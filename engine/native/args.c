@@ -13,7 +13,8 @@ static const char usage[] =
     "usage: ssdprof-io --target PATH --size BYTES --bs BYTES [--offset BYTES] [--pattern rand|seq]\n"
     "                  [--read-pct 0-100] [--iodepth N] [--jobs N] [--runtime S] [--ramp S] [--io-bytes BYTES]\n"
     "                  [--rate IOPS] [--seed N] [--buffered] [--engine auto|io_uring|libaio|iocp|sync]\n"
-    "                  [--progress S] [--check-reads] [--watch-stdin] | --version\n";
+    "                  [--progress S] [--check-reads] [--watch-stdin]\n"
+    "                  [--trace IOLOG [--trace-timing recorded|fastest] [--issue-log FILE]] | --version\n";
 
 static void print_json_string(FILE *out, const char *text) {
     fputc('"', out);
@@ -76,6 +77,7 @@ static const struct flag flags[] = {
     {"--pattern", "pattern"}, {"--read-pct", "read_pct"}, {"--iodepth", "queue_depth"}, {"--jobs", "numjobs"},
     {"--runtime", "runtime_s"}, {"--ramp", "ramp_s"}, {"--io-bytes", "io_bytes_limit"}, {"--rate", "rate_iops"},
     {"--seed", "seed"}, {"--engine", "engine"}, {"--progress", "progress"},
+    {"--trace", "trace"}, {"--trace-timing", "timing"}, {"--issue-log", "trace"},
 };
 
 static const char *field_of(const char *flag) {
@@ -99,6 +101,12 @@ static void take(struct config *c, const char *flag, const char *field, const ch
     else if (!strcmp(flag, "--seed")) c->seed = whole(flag, field, v, 0, UINT64_MAX);
     else if (!strcmp(flag, "--engine")) c->engine = v;
     else if (!strcmp(flag, "--progress")) c->progress_ns = (uint64_t)(seconds(flag, field, v, 3600) * 1e9);
+    else if (!strcmp(flag, "--trace")) c->trace = v;
+    else if (!strcmp(flag, "--issue-log")) c->issue_log = v;
+    else if (!strcmp(flag, "--trace-timing")) {
+        if (strcmp(v, "recorded") && strcmp(v, "fastest")) refuse(field, 2, "--trace-timing %s: give recorded or fastest", v);
+        c->trace_fastest = !strcmp(v, "fastest");
+    }
     else if (!strcmp(flag, "--pattern")) {
         if (strcmp(v, "rand") && strcmp(v, "seq")) refuse(field, 2, "--pattern %s: give rand or seq", v);
         c->random = !strcmp(v, "rand");
@@ -142,5 +150,6 @@ int parse_args(int argc, char **argv, struct config *c) {
     }
     if (c->progress_ns == 0) c->progress_ns = 1000000000ULL;
     check(c);
+    if (c->trace) load_trace(c);
     return 0;
 }

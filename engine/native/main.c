@@ -90,7 +90,8 @@ static void set_up(struct run *run) {
 
 static void worker_main(void *arg) {
     struct worker *w = arg;
-    if (g_run.ops) run_async_worker(w);
+    if (g_run.cfg.trace) run_trace_lane(w);
+    else if (g_run.ops) run_async_worker(w);
     else run_sync_worker(w);
     __atomic_fetch_add(&g_run.workers_done, 1, __ATOMIC_SEQ_CST);
 }
@@ -157,7 +158,7 @@ static void print_result(uint64_t wall_ns, uint64_t user_ns, uint64_t system_ns)
      * early (its bytes done, a stop) for as long as its last counted I/O took to complete. */
     uint64_t last = totals[0].last_ns > totals[1].last_ns ? totals[0].last_ns : totals[1].last_ns;
     uint64_t runtime = last > g_run.cfg.ramp_ns ? last - g_run.cfg.ramp_ns : 0;
-    if (!g_run.cfg.io_bytes && g_run.stop == RUNNING && runtime) runtime = g_run.cfg.runtime_ns;
+    if (!g_run.cfg.io_bytes && !g_run.cfg.trace && g_run.stop == RUNNING && runtime) runtime = g_run.cfg.runtime_ns;
     printf("{\"type\":\"result\",\"engine\":\"%s\",\"stopped\":\"%s\",\"elapsed_ns\":%" PRIu64 ",\"runtime_ns\":%" PRIu64
            ",\"cpu_user_ns\":%" PRIu64 ",\"cpu_system_ns\":%" PRIu64 ",\"issued_read_ios\":%" PRIu64
            ",\"issued_write_ios\":%" PRIu64 ",\"buffer_alignment\":%u,",

@@ -45,6 +45,9 @@ struct config {
     int watch_stdin;         /* stop when standard input closes (the engine went away) */
     const char *engine;      /* "auto" or a queue's name */
     uint64_t progress_ns;
+    const char *trace;       /* a fio iolog v3 replayed instead of a pattern (trace.c); NULL: none */
+    int trace_fastest;       /* the trace's I/Os back to back per lane, not at their recorded times */
+    const char *issue_log;   /* where each replayed I/O's submission time is written; NULL: nowhere */
 };
 
 /* Latency summary of one direction: fio-layout bins plus exact count, mean, spread, extremes. */
@@ -148,6 +151,10 @@ void record(struct worker *w, int dir, uint64_t submitted_ns, uint64_t completed
 int worker_stopping(const struct worker *w, uint64_t now_ns);
 void stop_run(int reason);
 void worker_fail(struct worker *w, const char *what, const struct io_request *io, int64_t code);
+
+/* trace.c: a recorded trace read whole and played by lanes of one I/O. */
+void load_trace(struct config *cfg);
+void run_trace_lane(struct worker *w);
 
 /* args.c */
 int parse_args(int argc, char **argv, struct config *cfg);

@@ -1,6 +1,7 @@
-"""Where a replay plays, and what plays it: on this machine, fio's ``read_iolog`` behind the engine interface every
-point is measured through (the target's ledger kept); on SSH hosts, each host its plan from one common start
-(:mod:`ssdprof.remote.replay`). Either way, once a repeat ran, when each I/O was issued is kept with the replay."""
+"""Where a replay plays, and what plays it: on this machine, fio's ``read_iolog`` (or, where fio is missing, the
+portable engine's compiled loop with the same lanes) behind the engine interface every point is measured through
+(the target's ledger kept); on SSH hosts, each host its plan from one common start (:mod:`ssdprof.remote.replay`).
+Either way, once a repeat ran, when each I/O was issued is kept with the replay."""
 
 from __future__ import annotations
 
@@ -21,7 +22,11 @@ from ssdprof.model.problems import WorkloadError
 from ssdprof.model.replay import ReplaySpec
 from ssdprof.model.results import Measurement, ProgressSample
 from ssdprof.model.sweep import SweepSpec
-from ssdprof.model.workload import FIELD_RULES, Workload
+from ssdprof.model.workload import FIELD_RULES, EngineChoice, Workload
+from ssdprof.portable import PortableUnavailable, portable_engine
+from ssdprof.portable.engine import PortableEngine
+from ssdprof.portable.native import NativeBinary
+from ssdprof.portable.native_replay import NativeReplay
 from ssdprof.remote.multihost import RemoteOptions
 from ssdprof.remote.replay import ReplayOnHosts
 from ssdprof.remote.ssh import SshSettings
@@ -30,10 +35,7 @@ from ssdprof.trace.describe import series_step_s
 from ssdprof.trace.issued import issue_timing, issue_timing_of
 from ssdprof.trace.plan import ReplayPlan
 
-__all__ = ["PORTABLE_REFUSAL", "ReplayEngine", "ReplayPlace", "replay_engine", "replay_place"]
-
-PORTABLE_REFUSAL = ("the portable engine replays no traces yet (it issues generated patterns only): install fio "
-                    "3.31 or newer (apt install fio, brew install fio, winget install fio) to replay a trace")
+__all__ = ["LocalReplayEngine", "NativeReplayEngine", "ReplayEngine", "ReplayPlace", "replay_engine", "replay_place"]
 
 
 class ReplayEngine:
@@ -64,13 +66,64 @@ class ReplayEngine:
         return played.measurement
 
 
-def replay_engine(workload: Workload, plan: ReplayPlan, fio_executable: str = "fio") -> ReplayEngine:
-    """fio that can replay the plan, or a WorkloadError saying why none can here (the portable engine cannot yet)."""
+class NativeReplayEngine:
+    """The portable engine's compiled loop playing one planned trace, where fio is missing (or too old), with the
+    same lanes and the same result: every I/O once, its latency from bins, when each was issued."""
+
+    name = "portable"
+
+    def __init__(self, portable: PortableEngine, binary: NativeBinary, plan: ReplayPlan):
+        self.portable = portable
+        self.replay = NativeReplay(binary, plan, system=portable.system, reason=portable.reason)
+        self.reason = f"{portable.reason}; {plan.lanes} lane(s) of one synchronous I/O ({binary.path.name} --trace)"
+        self.issued_ns: npt.NDArray[np.int64] | None = None
+
+    @property
+    def tool_versions(self) -> dict[str, str]:
+        return self.portable.tool_versions
+
+    def layout(self, path: Path, size_bytes: int, *, direct: bool) -> float:
+        return self.portable.layout(path, size_bytes, direct=direct)
+
+    def measure(self, workload: Workload, path: Path, *, is_device: bool,
+                on_progress: Callable[[ProgressSample], None] | None, cancel: threading.Event) -> Measurement:
+        measured, self.issued_ns = self.replay.run(str(path), direct=workload.direct, is_device=is_device,
+                                                   region_bytes=workload.size_bytes, on_progress=on_progress,
+                                                   cancel=cancel)
+        return measured
+
+
+LocalReplayEngine = ReplayEngine | NativeReplayEngine
+
+
+def replay_engine(workload: Workload, plan: ReplayPlan, fio_executable: str = "fio") -> LocalReplayEngine:
+    """What replays the plan here: fio 3.31 or newer, else (unless fio was insisted on) the portable engine's
+    compiled loop; a WorkloadError saying why neither can."""
     engine: LocalEngine = choose_engine(workload.engine, fio_executable)
-    refusal = fio_refusal(engine.install) if isinstance(engine, FioEngine) else PORTABLE_REFUSAL
-    if refusal is not None or not isinstance(engine, FioEngine):
-        raise WorkloadError.single("engine", FIELD_RULES["engine"][0], refusal or PORTABLE_REFUSAL)
-    return ReplayEngine(engine, plan)
+    if isinstance(engine, FioEngine):
+        refusal = fio_refusal(engine.install)
+        if refusal is None:
+            return ReplayEngine(engine, plan)
+        if workload.engine is EngineChoice.FIO:
+            raise _refused(refusal)
+        engine = _portable(f"fio {engine.install.version} cannot replay a trace")
+    assert isinstance(engine, PortableEngine)
+    if engine.native is None:
+        raise _refused(f"the portable engine replays a trace with its compiled I/O loop only, and none runs here "
+                       f"({engine.native_refusal}): build it (python engine/native/build.py) or install fio 3.31 or "
+                       "newer")
+    return NativeReplayEngine(engine, engine.native, plan)
+
+
+def _portable(reason: str) -> LocalEngine:
+    try:
+        return portable_engine(reason)
+    except PortableUnavailable as exc:
+        raise _refused(str(exc)) from None
+
+
+def _refused(message: str) -> WorkloadError:
+    return WorkloadError.single("engine", FIELD_RULES["engine"][0], message)
 
 
 @dataclass(frozen=True)
@@ -91,7 +144,7 @@ class ReplayPlace:
         step_s = int(replay.recorded.series[0].span_s) if replay.recorded.series else series_step_s(
             replay.recorded.duration_s)
         engine = self.site.engine
-        if isinstance(engine, ReplayEngine):
+        if isinstance(engine, ReplayEngine | NativeReplayEngine):
             return replay if engine.issued_ns is None else replay.model_copy(
                 update={"issued": issue_timing(self.plan, engine.issued_ns, step_s)})
         if not isinstance(engine, ReplayOnHosts):

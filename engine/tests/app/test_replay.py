@@ -73,11 +73,12 @@ def test_a_replay_whose_trace_changed_is_not_run_again(disk_dir: Path, fresh_sto
         ReplayRunner(fresh_store).run(resume_id=stored)
 
 
-def test_the_portable_engine_is_refused_with_the_reason_before_anything_is_stored(disk_dir: Path,
-                                                                                  fresh_store: Store) -> None:
+def test_the_portable_engine_without_its_compiled_loop_is_refused_with_the_reason_before_anything_is_stored(
+        disk_dir: Path, fresh_store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SSDPROF_NATIVE_IO", str(disk_dir / "no-such-program"))
     trace = write_msr(disk_dir / "t.csv", random_ios(20, span_s=1, seed=24))
     job = plan_replay_request(ReplayRequest(trace=str(trace), target=str(disk_dir), engine="portable"))
-    with pytest.raises(WorkloadError, match="portable engine replays no traces yet"):
+    with pytest.raises(WorkloadError, match="replays a trace with its compiled I/O loop only, and none runs here"):
         ReplayRunner(fresh_store).run(job)
     assert fresh_store.list_sweeps() == []
 
