@@ -79,7 +79,7 @@ def test_rule_2_targets_and_traces_read_the_model_only() -> None:
 
 def test_rule_3_the_instruments_import_only_what_lies_below_them() -> None:
     assert _reaching_beyond("fio", ("model", "target", "trace")) == {}
-    assert _reaching_beyond("portable", ("model", "target", "fio")) == {}
+    assert _reaching_beyond("portable", ("model", "target", "trace", "fio")) == {}
     assert _reaching_beyond("remote", ("model", "target", "trace", "fio")) == {}
 
 
