@@ -1710,6 +1710,12 @@ export interface ReplayEstimate {
   /** what the replay does to the device, in one sentence */
   region: string;
   notes: string[];
+  /** the SSH hosts it replays on, all started at once; empty: this machine */
+  hosts: string[];
+  /** on hosts: the whole trace on each, or split */
+  hosts_mode: HostsMode | null;
+  /** what each host plays, in one sentence */
+  hosts_sentence: string;
 }
 
 /** ``replay.event``: one event of the running replay, in order: started, each second beside the trace's recorded rate, the end. */
@@ -1749,7 +1755,7 @@ export interface ReplayListResult {
   replays: ReplayInfo[];
 }
 
-/** One second of the replay: its rates, and the trace's recorded rates over the same second. */
+/** One second of the replay (of one host's part, on SSH hosts: ``sample.host``): its rates, and the recorded rates over the same second of what it plays (the trace, or that host's share of it). */
 export interface ReplayProgress {
   kind: "replay_progress";
   sample: ProgressSample;
@@ -1843,6 +1849,8 @@ export interface ReplayResult {
   hosts_mode: HostsMode | null;
   /** each SSH host beside its part, in the hosts' order */
   hosts: HostReplay[];
+  /** how the hosts shared the trace, in words ('' on this machine) */
+  hosts_label: string;
   /** how many times the hosts together replay each recorded I/O (the whole trace on N hosts: N); the recorded figures above (counts, rates) count all of them */
   recorded_copies: number;
 }

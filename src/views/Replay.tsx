@@ -4,7 +4,7 @@
 // beside the trace's recorded rate; then the engine's comparison, replayed beside recorded.
 import { useEffect, useMemo, useState } from 'react';
 import {
-  useEngine, useEngineQuery, type ReplayEstimate, type ReplayInfo, type TargetDevice,
+  useEngine, useEngineQuery, type HostInfo, type ReplayEstimate, type ReplayInfo, type TargetDevice,
 } from '../api';
 import { formatBytes, formatDuration, sizeInput } from '../lib/units';
 import { useSettled } from '../lib/use-settled';
@@ -13,6 +13,7 @@ import { useTestKind, type KindView } from '../state/test-kind';
 import { ConfirmOverwrite, DevicePicker } from './DevicePicker';
 import { SelectField, TextField, problemsByField, unplaced, useFieldRules } from './Field';
 import { INITIAL_REPLAY, REPLAY_FIELD, replayRequest, type ReplayForm } from './replay-form';
+import { ReplayHosts } from './ReplayHosts';
 import { ReplayLive, replayLive, type ReplayLiveState } from './ReplayLive';
 import { ReplayReport } from './ReplayReport';
 import { TraceSummaryPanel } from './TraceSummaryPanel';
@@ -41,6 +42,7 @@ export function Replay({ busy }: { busy: boolean }) {
   const [form, setForm] = useKept<ReplayForm>('replay', INITIAL_REPLAY);
   const [confirming, setConfirming] = useState(false);
   const [devices, setDevices] = useState<TargetDevice[]>([]);
+  const [hosts, setHosts] = useState<HostInfo[]>([]);
   const request = useMemo(() => replayRequest(form), [form]);
   const traceAsked = useSettled(request ? { trace: request.trace, format: request.format ?? null } : null, CHECK_DELAY_MS);
   const described = useEngineQuery('trace.describe', traceAsked);
@@ -51,7 +53,9 @@ export function Replay({ busy }: { busy: boolean }) {
 
   useEffect(() => {
     engine.call('devices.list', {}).then((r) => setDevices(r.devices), () => setDevices([]));
+    engine.call('hosts.list', {}).then((r) => setHosts(r.hosts), () => setHosts([]));
   }, [engine]);
+  const onHosts = form.hosts.length > 0;
 
   const byField = problemsByField(problems, REPLAY_FIELD);
   const others = unplaced(problems, [...Object.keys(form), ...Object.keys(REPLAY_FIELD)]);
@@ -107,16 +111,17 @@ export function Replay({ busy }: { busy: boolean }) {
               + 'their order')}
             {text('lanes', 'Queue depth', 'I/Os in flight at most (each lane issues one at a time)')}
             {choose('mapping', 'Offsets', MAPPINGS, 'a trace reaching past the target')}
-            {text('target', 'Replay target', 'a folder (a test file as large as the trace\'s region), a file or a '
-              + 'whole block device', 'default scratch folder')}
-            <DevicePicker devices={devices} target={form.target}
-              onPick={(d) => setForm((f) => ({ ...f, target: d.path, size_bytes: sizeInput(d.size_bytes), allow_overwrite: false }))} />
+            {!onHosts && text('target', 'Replay target', 'a folder (a test file as large as the trace\'s region), a '
+              + 'file or a whole block device', 'default scratch folder')}
+            {!onHosts && <DevicePicker devices={devices} target={form.target}
+              onPick={(d) => setForm((f) => ({ ...f, target: d.path, size_bytes: sizeInput(d.size_bytes), allow_overwrite: false }))} />}
             {text('size_bytes', 'Test file size', 'a folder\'s test file (blank: the trace\'s region)')}
             {text('repeats', 'Repeats', 'play the trace this many times (two targets\' repeats compare with a '
               + 'Welch verdict)')}
-            {choose('engine', 'Replay engine', [...(rules.engine?.choices ?? [{ value: 'auto', label: 'auto' }])])}
+            {!onHosts && choose('engine', 'Replay engine', [...(rules.engine?.choices ?? [{ value: 'auto', label: 'auto' }])],
+              'fio where it is installed (3.31 or newer), else the portable engine\'s compiled loop')}
           </div>
-          {!device && (form.allow_overwrite || byField.has(CONSENT)) && (
+          {!device && (form.allow_overwrite || byField.has(CONSENT) || (onHosts && form.remote_device.trim() !== '')) && (
             <label className="check">
               <input id="replay-allow_overwrite" type="checkbox" checked={form.allow_overwrite}
                 onChange={(e) => setForm((f) => ({ ...f, allow_overwrite: e.target.checked }))} />
@@ -125,6 +130,7 @@ export function Replay({ busy }: { busy: boolean }) {
             </label>
           )}
         </fieldset>
+        <ReplayHosts hosts={hosts} form={form} setForm={setForm} byField={byField} />
         {others.map((m) => <p key={m} className="problem" role="alert">{m}</p>)}
         <EstimateLine estimate={estimate} />
         <button type="submit" className="primary" disabled={blocked}>Start replay</button>
@@ -166,12 +172,14 @@ function EstimateLine({ estimate }: { estimate: ReplayEstimate | null }) {
     : `${estimate.replayed.io_count.toLocaleString('en-US')} of the`;
   const time = estimate.expected_s !== null ? `over ${formatDuration(estimate.expected_s)} as recorded`
     : 'as fast as the target allows';
+  const each = estimate.hosts.length ? ' on each host' : '';
   return (
     <div className="estimate" aria-live="polite" data-testid="replay-estimate">
       <p>Replays <strong>{part} {estimate.trace.io_count.toLocaleString('en-US')} I/Os</strong> {time}, at most
-        {' '}<strong>{estimate.lanes}</strong> in flight{estimate.repeats > 1 ? `, ${estimate.repeats} times` : ''}, on a
-        region of {formatBytes(estimate.target_bytes)}
-        {estimate.layout_bytes ? ` (a test file of ${formatBytes(estimate.layout_bytes)} laid out first)` : ''}.</p>
+        {' '}<strong>{estimate.lanes}</strong> in flight{each}{estimate.repeats > 1 ? `, ${estimate.repeats} times` : ''},
+        on a region of {formatBytes(estimate.target_bytes)}
+        {estimate.layout_bytes ? ` (a test file of ${formatBytes(estimate.layout_bytes)} laid out first${each})` : ''}.</p>
+      {estimate.hosts_sentence && <p data-testid="replay-hosts-sentence"><strong>{estimate.hosts_sentence}</strong></p>}
       <p className="hint">Engine: {estimate.engine === 'none' ? 'none — ' : ''}{estimate.engine_reason}</p>
       {estimate.region && <p className="warning">{estimate.region}</p>}
       {estimate.notes.map((n) => <p key={n} className="hint">{n}</p>)}

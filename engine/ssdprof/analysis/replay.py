@@ -51,7 +51,8 @@ def replay_result(*, replay_id: int, created_at: str, name: str, status: SweepSt
         latency=_both(recorded, read, write, copies),
         rates=_rates(recorded.series, spec.issued, run.progress if run else [], step_s, copies), rate_step_s=step_s,
         warnings=run.warnings if run else [], hosts_mode=spec.hosts_mode if spec.parts else None,
-        hosts=[_host(spec, part, run, step_s) for part in spec.parts], recorded_copies=copies)
+        hosts=[_host(spec, part, run, step_s) for part in spec.parts], recorded_copies=copies,
+        hosts_label=spec.hosts_mode.label if spec.parts else "")
 
 
 def _host(spec: ReplaySpec, part: HostPart, run: RunResult | None, step_s: int) -> HostReplay:

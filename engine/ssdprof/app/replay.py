@@ -184,14 +184,16 @@ def _honest(result: RunResult, replay: ReplaySpec) -> RunResult:
 
 
 def _progress_of(replay: ReplaySpec, emit: Emit) -> Callable[[RunEvent], None]:
-    """Each second of the point as a replay's progress, beside the trace's recorded rate over that second."""
-    series = replay.recorded.series
-    step = series[0].span_s if series else 1.0
+    """Each second of the point as a replay's progress, beside the recorded rate over that second of what played it:
+    the trace's, or (a host's second) that host's part."""
+    given = {part.host: (part.recorded or replay.recorded).series for part in replay.parts}
+    step = replay.recorded.series[0].span_s if replay.recorded.series else 1.0
 
     def forward(event: Any) -> None:
         if not isinstance(event, PointProgress):
             return
         sample = event.sample
+        series = given.get(sample.host, replay.recorded.series)
         middle = sample.elapsed_s - (sample.interval_s or 1.0) / 2
         recorded = series[int(middle // step)] if series and 0 <= middle < len(series) * step else None
         left = max(event.point_duration_s - event.point_elapsed_s, 0.0) if replay.timing is ReplayTiming.AS_RECORDED else None
