@@ -9,6 +9,7 @@ import {
   type NotificationName, type Notifications,
 } from '../api';
 import { useSettled } from '../lib/use-settled';
+import { useReopened } from './kept';
 
 type Named<K extends string, Op extends string> = Extract<`${K}.${Op}`, MethodName>;
 type KindOf<M> = M extends `${infer K}.start` ? K : never;
@@ -69,6 +70,8 @@ export function useTestKind<K extends ViewKind, P extends { finished: unknown }>
   const read = useCallback((id: number) => {
     call('get', named(id)).then(setShown, () => undefined);
   }, [call, named]);
+  // the test shown is kept for the session: a tab switch or a reload shows it again (state/kept.ts)
+  useReopened(`${kind}-shown`, (shown as { id?: number } | null)?.id ?? null, read);
 
   useEffect(() => engine.onNotification((note) => {
     if (note.method !== `${kind}.event`) return;
