@@ -73,7 +73,7 @@ test('the most IOPS within a latency target, from the same view', async ({ app: 
   await expect(page.locator('[data-field="latency"]')).toContainText("'fast' is not a latency");
   await expect(page.locator('[data-field="max_qd"]')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Find the most IOPS within the target' })).toBeDisabled();
-  await page.screenshot({ path: join(SCREENSHOTS, 'latency-target-bad-fields.png') });
+  await page.locator('section.latency-target').screenshot({ path: join(SCREENSHOTS, 'latency-target-bad-fields.png') });
   await page.getByLabel('Target percentile').fill('99');
   await page.getByLabel('Deepest queue tried').fill('256');
   await page.getByLabel('Latency target', { exact: true }).fill('0.5us');

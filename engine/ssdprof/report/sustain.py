@@ -107,9 +107,8 @@ def _verdict_rows(v: SustainVerdict) -> list[list[str]]:
     if v.ratio is not None:
         rows.append(["before / after", f"{v.ratio:.2f} x"])
     if v.sustained_bw_bytes_per_s is not None:
-        rows.append(
-            ["sustained speed (the last phase)", f"{fmt_mb(v.sustained_bw_bytes_per_s)} MB/s"]
-        )
+        said = "speed over the whole write" if v.kind == "no_cliff" else "sustained speed (the last phase)"
+        rows.append([said, f"{fmt_mb(v.sustained_bw_bytes_per_s)} MB/s"])
     if v.confidence is not None:
         words = f"{v.confidence_words}, " if v.confidence_words else ""
         separation = (
