@@ -2494,6 +2494,16 @@ export interface SizeCount {
   writes: number;
 }
 
+/** A latency target search as it would run: every bad field is an invalid_params error naming all of them at once. */
+export interface SloCheck {
+  /** the workload at its first depth, as every face names it */
+  label: string;
+  /** the deepest queue the search may try */
+  max_qd: number;
+  /** ramp and runtime of each depth tried; how many it tries is not known before their answers */
+  point_s: number;
+}
+
 export interface SloPoint {
   queue_depth: number;
   iops: number;
@@ -3576,6 +3586,8 @@ export interface Methods {
   "curves.list": { params: NoCurveParams; result: CurvesListResult };
   /** the queue depth with the most IOPS within a latency target; events as run.event */
   "slo.start": { params: SloRequest; result: SweepStarted };
+  /** a latency target search's fields checked, every bad one named at once; runs nothing */
+  "slo.check": { params: SloRequest; result: SloCheck };
   /** a stored latency target search: the depth found and every depth tried */
   "slo.get": { params: CurveIdParams; result: SloSummary };
   /** a latency target search's PDF page (base64): the answer, every depth tried */
@@ -3646,7 +3658,7 @@ export interface Methods {
 
 export type MethodName = keyof Methods;
 
-export const METHOD_NAMES = ["engine.info", "workload.validate", "presets.list", "devices.list", "runs.list", "runs.get", "runs.page", "runs.select", "runs.groups", "runs.people", "runs.tag", "runs.delete", "runs.charts", "runs.bars", "runs.summary", "runs.percentiles", "export.csv", "specs.list", "specs.match", "specs.compare", "specs.save", "specs.remember", "specs.delete", "runs.compare", "analysis.predict", "analysis.scaling", "analysis.observe", "analysis.correlation", "analysis.scale_up", "analysis.scale_up_report", "report.pdf", "hosts.list", "hosts.add", "hosts.test", "hosts.remove", "hosts.set_link", "hosts.set_role", "hosts.ceph_osd_hosts", "drive.show", "imports.begin", "imports.chunk", "imports.finish", "curve.start", "curve.check", "curve.get", "curve.report", "curves.list", "slo.start", "slo.get", "slo.report", "pts.estimate", "pts.start", "pts.resume", "pts.cancel", "pts.status", "pts.list", "pts.get", "pts.report", "trace.describe", "replay.estimate", "replay.start", "replay.resume", "replay.cancel", "replay.status", "replay.list", "replay.get", "replay.report", "sustain.estimate", "sustain.start", "sustain.resume", "sustain.cancel", "sustain.status", "sustain.list", "sustain.get", "sustain.report", "sweep.estimate", "sweep.start", "sweep.resume", "sweep.cancel", "sweep.status", "sweeps.list"] as const satisfies readonly MethodName[];
+export const METHOD_NAMES = ["engine.info", "workload.validate", "presets.list", "devices.list", "runs.list", "runs.get", "runs.page", "runs.select", "runs.groups", "runs.people", "runs.tag", "runs.delete", "runs.charts", "runs.bars", "runs.summary", "runs.percentiles", "export.csv", "specs.list", "specs.match", "specs.compare", "specs.save", "specs.remember", "specs.delete", "runs.compare", "analysis.predict", "analysis.scaling", "analysis.observe", "analysis.correlation", "analysis.scale_up", "analysis.scale_up_report", "report.pdf", "hosts.list", "hosts.add", "hosts.test", "hosts.remove", "hosts.set_link", "hosts.set_role", "hosts.ceph_osd_hosts", "drive.show", "imports.begin", "imports.chunk", "imports.finish", "curve.start", "curve.check", "curve.get", "curve.report", "curves.list", "slo.start", "slo.check", "slo.get", "slo.report", "pts.estimate", "pts.start", "pts.resume", "pts.cancel", "pts.status", "pts.list", "pts.get", "pts.report", "trace.describe", "replay.estimate", "replay.start", "replay.resume", "replay.cancel", "replay.status", "replay.list", "replay.get", "replay.report", "sustain.estimate", "sustain.start", "sustain.resume", "sustain.cancel", "sustain.status", "sustain.list", "sustain.get", "sustain.report", "sweep.estimate", "sweep.start", "sweep.resume", "sweep.cancel", "sweep.status", "sweeps.list"] as const satisfies readonly MethodName[];
 
 /** Notifications from the engine (and, for engine.status, the desktop shell). */
 export interface Notifications {

@@ -2,14 +2,14 @@
 // device. What the trace holds is shown as soon as it is named (`trace.describe`), what the replay will do
 // before it starts (`replay.estimate`); a device is written only once confirmed; the replay is drawn live
 // beside the trace's recorded rate; then the engine's comparison, replayed beside recorded.
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import {
-  EngineError, useEngine, useEngineQuery, type FieldProblem, type HostInfo, type ReplayEstimate, type ReplayInfo,
-  type ReplayResult, type ReplayStarted, type TargetDevice,
+  useEngine, useEngineQuery, type HostInfo, type ReplayEstimate, type ReplayInfo, type TargetDevice,
 } from '../api';
 import { formatBytes, formatDuration, sizeInput } from '../lib/units';
 import { useSettled } from '../lib/use-settled';
 import { useKept } from '../state/kept';
+import { useTestKind, type KindView } from '../state/test-kind';
 import { ConfirmOverwrite, DevicePicker } from './DevicePicker';
 import { SelectField, TextField, problemsByField, unplaced, useFieldRules } from './Field';
 import { INITIAL_REPLAY, REPLAY_FIELD, replayRequest, type ReplayForm } from './replay-form';
@@ -28,66 +28,28 @@ const TIMINGS = [{ value: 'as-recorded', label: 'as recorded' }, { value: 'faste
 const MAPPINGS = [{ value: 'exact', label: 'exact (refuse a larger trace)' },
   { value: 'wrap', label: 'wrap (modulo the target)' }, { value: 'scale', label: 'scale (in proportion)' }];
 
-/** The running replay's events, and the engine's answer read again when it ends. */
-function useReplayEvents(onChanged: () => void) {
-  const engine = useEngine();
-  const [live, setLive] = useState<ReplayLiveState | null>(null);
-  const [shown, setShown] = useState<ReplayResult | null>(null);
-  const runningId = useRef<number | null>(null);
-
-  useEffect(() => engine.onNotification((note) => {
-    if (note.method !== 'replay.event') return;
-    const event = note.params.event;
-    setLive((l) => replayLive(l, event));
-    if (event.kind === 'replay_started') runningId.current = event.replay_id;
-    if (event.kind !== 'replay_finished') return;
-    onChanged();
-    const id = event.replay_id ?? runningId.current;
-    if (id !== null) engine.call('replay.get', { replay_id: id }).then(setShown, () => undefined);
-  }), [engine, onChanged]);
-
-  useEffect(() => {
-    // After a reload mid-replay (browser mode), pick it up where its events resume.
-    engine.call('replay.status', {}).then((s) => {
-      if (s.running && s.replay_id !== null) runningId.current = s.replay_id;
-    }, () => undefined);
-  }, [engine]);
-
-  const began = (started: ReplayStarted) => {
-    runningId.current = started.replay_id;
-    setLive((l) => (l?.started?.replay_id === started.replay_id ? l : replayLive(null, started)));
-  };
-  return { live, shown, setShown, began };
-}
-
-/** The engine's estimate of the form; a device's overwrite, which waits for consent, is estimated as if given. */
-function useEstimate(request: ReturnType<typeof replayRequest>) {
-  const asked = useSettled(request, CHECK_DELAY_MS);
-  const estimated = useEngineQuery('replay.estimate', asked);
-  const consentOnly = estimated.problems.length > 0 && estimated.problems.every((p) => p.field === CONSENT);
-  const consented = useEngineQuery('replay.estimate', consentOnly && asked ? { ...asked, allow_overwrite: true } : null);
-  return { estimate: estimated.data ?? (consentOnly ? consented.data : null), problems: estimated.problems };
-}
+/** A replay as this view follows it: each second beside the recorded rate; the comparison once it ends. */
+const REPLAY_VIEW: KindView<'replay', ReplayLiveState> = {
+  progress: replayLive,
+  resumed: () => replayLive(null, null),
+  reread: ['replay_finished'],
+  consent: CONSENT,
+};
 
 export function Replay({ busy }: { busy: boolean }) {
   const engine = useEngine();
   const rules = useFieldRules();
   const [form, setForm] = useKept<ReplayForm>('replay', INITIAL_REPLAY);
-  const [startError, setStartError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
   const [devices, setDevices] = useState<TargetDevice[]>([]);
   const [hosts, setHosts] = useState<HostInfo[]>([]);
   const request = useMemo(() => replayRequest(form), [form]);
   const traceAsked = useSettled(request ? { trace: request.trace, format: request.format ?? null } : null, CHECK_DELAY_MS);
   const described = useEngineQuery('trace.describe', traceAsked);
-  const listed = useEngineQuery('replay.list', {});
-  const { live, shown, setShown, began } = useReplayEvents(listed.reload);
-  const estimated = useEstimate(request);
-  const { estimate } = estimated;
-  type Refusal = { request: typeof request; problems: FieldProblem[] };
-  const [refused, setRefused] = useState<Refusal | null>(null);
-  const problems = [...(refused?.request === request ? refused.problems : estimated.problems),
-    ...described.problems.filter((p) => !estimated.problems.some((q) => q.message === p.message))];
+  const replay = useTestKind('replay', request, REPLAY_VIEW);
+  const { estimate, progress: live, shown } = replay;
+  const problems = [...replay.problems,
+    ...described.problems.filter((p) => !replay.problems.some((q) => q.message === p.message))];
 
   useEffect(() => {
     engine.call('devices.list', {}).then((r) => setDevices(r.devices), () => setDevices([]));
@@ -97,7 +59,7 @@ export function Replay({ busy }: { busy: boolean }) {
 
   const byField = problemsByField(problems, REPLAY_FIELD);
   const others = unplaced(problems, [...Object.keys(form), ...Object.keys(REPLAY_FIELD)]);
-  const running = live !== null && live.started !== null && live.finished === null;
+  const { running } = replay;
   const device = estimate?.device ?? null;
   const needsConfirm = device !== null && estimate!.overwrite_bytes > 0 && !form.allow_overwrite;
   const blocking = problems.filter((p) => !(needsConfirm && p.field === CONSENT));
@@ -117,23 +79,10 @@ export function Replay({ busy }: { busy: boolean }) {
   async function start(confirmed = false) {
     if (needsConfirm && !confirmed) return setConfirming(true);
     setConfirming(false);
-    setStartError(null);
-    setShown(null);
     const asked = replayRequest(form, confirmed || form.allow_overwrite);
-    if (!asked) return;
-    try {
-      began(await engine.call('replay.start', asked));
-      listed.reload();
-    } catch (error) {
-      setStartError(error instanceof Error ? error.message : String(error));
-      if (error instanceof EngineError) setRefused({ request, problems: error.problems });
-    }
+    if (asked) await replay.start(asked);
   }
 
-  async function call(action: () => Promise<void>) {
-    setStartError(null);
-    try { await action(); } catch (error) { setStartError(error instanceof Error ? error.message : String(error)); }
-  }
   const resumable = shown !== null && shown.status !== 'done' && shown.status !== 'running' && !running && !busy;
 
   return (
@@ -185,19 +134,18 @@ export function Replay({ busy }: { busy: boolean }) {
         {others.map((m) => <p key={m} className="problem" role="alert">{m}</p>)}
         <EstimateLine estimate={estimate} />
         <button type="submit" className="primary" disabled={blocked}>Start replay</button>
-        {running && <button type="button" onClick={() => void engine.call('replay.cancel', {})}>Cancel</button>}
-        {startError && <p role="alert" className="error">{startError}</p>}
+        {running && <button type="button" onClick={() => void replay.cancel()}>Cancel</button>}
+        {replay.error && <p role="alert" className="error">{replay.error}</p>}
       </form>
       {confirming && estimate && device && (
         <ConfirmOverwrite estimate={estimate} device={device} onConfirm={() => void start(true)}
           onCancel={() => setConfirming(false)} />
       )}
       {live && live.started && <ReplayLive state={live} />}
-      <Earlier replays={listed.data?.replays ?? NO_REPLAYS} shown={shown?.id ?? null}
-        onOpen={(id) => void call(async () => setShown(await engine.call('replay.get', { replay_id: id })))} />
+      <Earlier replays={replay.tests?.replays ?? NO_REPLAYS} shown={shown?.id ?? null}
+        onOpen={(id) => void replay.open(id)} />
       {resumable && (
-        <p className="hint"><button type="button"
-          onClick={() => void call(async () => began(await engine.call('replay.resume', { replay_id: shown.id })))}>
+        <p className="hint"><button type="button" onClick={() => void replay.resume(shown.id)}>
           Resume replay #{shown.id}</button> runs its repeats not yet done.</p>
       )}
       {shown && <ReplayReport result={shown} />}

@@ -15,7 +15,9 @@ export interface ReplayLiveState {
 export function replayLive(state: ReplayLiveState | null, event: ReplayEvent | null): ReplayLiveState {
   const base = state ?? { started: null, seconds: [], finished: null };
   if (event === null) return base;
-  if (event.kind === 'replay_started') return { started: event, seconds: [], finished: null };
+  if (event.kind === 'replay_started') {  // the start's reply and its event: one replay
+    return base.started?.replay_id === event.replay_id && !base.finished ? base : { started: event, seconds: [], finished: null };
+  }
   if (event.kind === 'replay_progress') return { ...base, seconds: [...base.seconds, event] };
   return { ...base, finished: event };
 }

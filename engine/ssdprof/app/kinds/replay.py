@@ -121,6 +121,9 @@ def hosts_sentence(job: ReplayJob) -> str:
     if replay is None or not replay.parts:
         return ""
     names = ", ".join(part.host for part in replay.parts)
+    if len(replay.parts) == 1:
+        return (f"The trace on {names}: {len(job.plan.records):,} I/Os, each at its recorded time from the host's "
+                f"start, at most {replay.lanes} in flight.")
     if replay.hosts_mode is HostsMode.WHOLE:
         return (f"The whole trace on each of {names}: {len(replay.parts)} × {len(job.plan.records):,} I/Os, all hosts "
                 f"started at once, each I/O at its recorded time from that start, at most {replay.lanes} in flight "
