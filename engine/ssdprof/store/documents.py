@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import json
 import zlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ssdprof.model.aggregate import mixed
-from ssdprof.model.results import BIN_FIELDS, DirectionStats, RunResult
+if TYPE_CHECKING:
+    from ssdprof.model.results import RunResult
 
 __all__ = ["document_of", "latency_bins", "light", "pack", "raw_of", "unpack"]
 
@@ -40,6 +40,9 @@ def raw_of(row: Any) -> str:
 def light(text: str, run_id: int) -> RunResult:
     """A run without its per-second progress and histogram bins (its hosts' too), for lists: they are
     dropped before validation, which is most of a long list's time."""
+    from ssdprof.model.aggregate import mixed
+    from ssdprof.model.results import BIN_FIELDS, DirectionStats, RunResult
+
     data = json.loads(text)
     data["progress"] = []
     if "mixed" not in data:  # stored before runs kept it: its percentiles need the bins dropped below
