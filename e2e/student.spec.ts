@@ -78,7 +78,7 @@ test('student preset: live progress, then the curves from real fio results', asy
   for (const id of ['iops-vs-size', 'latency-vs-qd', 'latency-iops']) {
     expect(await coloursOn(page.locator(`[data-chart="${id}"]`))).toBeGreaterThan(5);
   }
-  await expect(page.getByTestId('results-table').locator('tbody tr')).toHaveCount(12); // the 70 % and 50 % mixes have a read and a write row
+  await expect(page.getByTestId('results-table').locator('tbody tr')).toHaveCount(14); // the 70 % and 50 % mixes have a read, a write and an all-I/Os row
   await page.screenshot({ path: join(SCREENSHOTS, 'results.png'), fullPage: true });
 });
 
