@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ssdprof.analysis.sustain_series import crossing
+from ssdprof.analysis.sustain_series import crossing, io_began_s
 from ssdprof.analysis.sustain_verdict import confidence_of, verdict_of
 from ssdprof.model.sustain_results import (
     PhaseCause,
@@ -241,7 +241,7 @@ def _phase(samples: list[SustainSample], bw: np.ndarray, whole: np.ndarray, star
     counted = [s for s, w in zip(part, whole[start:end], strict=True) if w] or part
     lats = [s.lat_ns_mean for s in counted if s.lat_ns_mean is not None]
     p99s = [s.lat_ns_p99 for s in counted if s.lat_ns_p99 is not None]
-    begin = (samples[start - 1].bytes_written, samples[start - 1].elapsed_s) if start else (0, _io_began_s(samples[0]))
+    begin = (samples[start - 1].bytes_written, samples[start - 1].elapsed_s) if start else (0, io_began_s(samples))
     begin = (drops[index].at_bytes, drops[index].at_s) if index in drops else begin
     finish = (part[-1].bytes_written, part[-1].elapsed_s)
     finish = (drops[index + 1].at_bytes, drops[index + 1].at_s) if index + 1 in drops else finish
@@ -254,12 +254,6 @@ def _phase(samples: list[SustainSample], bw: np.ndarray, whole: np.ndarray, star
                         lat_ns_mean=float(np.mean(lats)) if lats else None,
                         lat_ns_sd=float(np.std(lats, ddof=1)) if len(lats) > 1 else None,
                         lat_ns_p99_second_median=float(np.median(p99s)) if p99s else None)
-
-
-def _io_began_s(first: SustainSample) -> float:
-    """When the write's I/O began: fio's first interval is its I/O time, the job's start taking the rest
-    of the second; a sample without its interval counts from 0."""
-    return max(first.elapsed_s - first.interval_s, 0.0) if first.interval_s is not None else 0.0
 
 
 _ORDINALS = ("first", "second", "third", "fourth", "fifth")

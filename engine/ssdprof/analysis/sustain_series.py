@@ -99,6 +99,19 @@ def overlapping(throttle: SustainThrottle | None, drop_at_s: float | None) -> Su
     return throttle.model_copy(update={"overlaps_drop": not late})
 
 
+def io_began_s(samples: list[SustainSample]) -> float:
+    """When a write's I/O began: after its leading seconds that wrote nothing (the job's start on a
+    slow host), and within the first that wrote, where fio's interval says (the rest of that second
+    was the start); a sample without its interval counts from its second's start."""
+    previous_s = 0.0
+    for sample in samples:
+        if sample.bytes_written > 0:
+            began = sample.elapsed_s - sample.interval_s if sample.interval_s is not None else previous_s
+            return max(began, previous_s)
+        previous_s = sample.elapsed_s
+    return previous_s
+
+
 def crossing(samples: list[SustainSample], k: int, fast: float, slow: float) -> tuple[int, float]:
     """Bytes and time at a drop from ``fast`` to ``slow`` whose first slow second is ``samples[k]``.
 
@@ -136,12 +149,23 @@ def recovery_row(step: int, idle_s: float, run: RunResult | None, fill: SustainV
     if fill.kind != "cliff" or fill.before_bw_bytes_per_s is None or fill.after_bw_bytes_per_s is None or not samples:
         return row
     fast_bw, slow_bw = fill.before_bw_bytes_per_s, fill.after_bw_bytes_per_s
-    end = _fast_end(samples, (fast_bw + slow_bw) / 2)
-    recovered, at_s = crossing(samples, end, fast_bw, slow_bw) if end < len(samples) else (written, seconds)
+    recovered, fast_s = fast_part(samples, fast_bw, slow_bw, written=written, seconds=seconds)
     cache = fill.cache_bytes or 0
-    speed = recovered / at_s if at_s > 0 else None  # its bytes over the time they took
+    speed = recovered / fast_s if fast_s > 0 else None  # its bytes over the time they took
     return row.model_copy(update={"recovered_bytes": recovered, "fast_bw_bytes_per_s": speed,
                                   "recovered_pct": 100 * recovered / cache if cache else None})
+
+
+def fast_part(samples: list[SustainSample], fast_bw: float, slow_bw: float, *, written: int,
+              seconds: float) -> tuple[int, float]:
+    """A recovery write's bytes at the fill's fast speed and the time they took: from its first I/O
+    (as the fill's phases count theirs; the job's start wrote nothing) to the fall below midway,
+    placed within its second; the whole write (fio's bytes and I/O time) where it never fell."""
+    end = _fast_end(samples, (fast_bw + slow_bw) / 2)
+    if end == len(samples):
+        return written, seconds
+    recovered, at_s = crossing(samples, end, fast_bw, slow_bw)
+    return recovered, at_s - io_began_s(samples)
 
 
 def _fast_end(samples: list[SustainSample], midway: float) -> int:

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from ssdprof.analysis.sustain import confidence_of, detect
-from ssdprof.analysis.sustain_series import GIB, per_gib
+from ssdprof.analysis.sustain_series import GIB, fast_part, io_began_s, per_gib
 from ssdprof.model.sustain_results import SustainSample, SustainThrottle
 
 
@@ -125,3 +125,28 @@ def test_a_real_fill_on_the_lab_nodes_throttled_disk_has_its_cliff_where_qemu_lo
     running = cache_phase.bytes_written / (cache_phase.duration_s - start_s)
     assert running == pytest.approx(kept["high_bytes_per_s"], rel=0.01)
     assert [p.name for p in found.phases] == ["cache", "after the cache"]
+
+
+def test_a_real_recovery_writes_at_the_fills_fast_speed_from_its_first_io_to_the_second_lowering() -> None:
+    """The lab run's recovery wrote nothing in its first second (the job's start over SSH on TCG):
+    its fast part's speed is its bytes over the time from its first I/O, as the fill's phases count
+    theirs, not from the job's start (that read 94 MB/s for a 100 MB/s limit in CI)."""
+    kept = json.loads((LAB_DATA / "lab_throttled_fill.json").read_text())
+    samples = [SustainSample(**s) for s in kept["recovery_samples"]]
+    assert samples[0].bytes_written == 0
+    fill = detect([SustainSample(**s) for s in kept["fill"]]).verdict
+    assert fill.before_bw_bytes_per_s is not None and fill.after_bw_bytes_per_s is not None
+    lowered = next(c for c in kept["changes"] if c["change"] == "lowered again")
+    recovered, fast_s = fast_part(samples, fill.before_bw_bytes_per_s, fill.after_bw_bytes_per_s,
+                                  written=kept["recovery"]["bytes_written"], seconds=kept["recovery"]["seconds"])
+    assert lowered["bytes_before"] * 0.99 <= recovered <= lowered["bytes_after"] * 1.01
+    assert recovered / fast_s == pytest.approx(kept["high_bytes_per_s"], rel=0.03)
+    assert io_began_s(samples) == samples[0].elapsed_s
+
+
+def test_io_begins_within_the_first_second_that_wrote_where_fio_gave_its_interval() -> None:
+    quiet = SustainSample(elapsed_s=1.0, bytes_written=0, bw_bytes_per_s=0.0)
+    wrote = SustainSample(elapsed_s=2.0, bytes_written=50, bw_bytes_per_s=100.0, interval_s=0.5)
+    assert io_began_s([quiet, wrote]) == 1.5
+    assert io_began_s([wrote.model_copy(update={"elapsed_s": 1.0, "interval_s": 0.25})]) == 0.75
+    assert io_began_s([wrote.model_copy(update={"interval_s": None})]) == 0.0
