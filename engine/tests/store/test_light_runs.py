@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from conftest import FIO_DATA
+from pg_fixtures import *  # noqa: F403  # fresh_store on SQLite and on a real PostgreSQL server
 
 from ssdprof.model.results import RunResult
 from ssdprof.store.db import RunFilter, Store
