@@ -1710,6 +1710,12 @@ export interface ReplayEstimate {
   /** what the replay does to the device, in one sentence */
   region: string;
   notes: string[];
+  /** the SSH hosts it replays on, all started at once; empty: this machine */
+  hosts: string[];
+  /** on hosts: the whole trace on each, or split */
+  hosts_mode: HostsMode | null;
+  /** what each host plays, in one sentence */
+  hosts_sentence: string;
 }
 
 /** ``replay.event``: one event of the running replay, in order: started, each second beside the trace's recorded rate, the end. */
@@ -1749,7 +1755,7 @@ export interface ReplayListResult {
   replays: ReplayInfo[];
 }
 
-/** One second of the replay: its rates, and the trace's recorded rates over the same second. */
+/** One second of the replay (of one host's part, on SSH hosts: ``sample.host``): its rates, and the recorded rates over the same second of what it plays (the trace, or that host's share of it). */
 export interface ReplayProgress {
   kind: "replay_progress";
   sample: ProgressSample;
@@ -1843,6 +1849,8 @@ export interface ReplayResult {
   hosts_mode: HostsMode | null;
   /** each SSH host beside its part, in the hosts' order */
   hosts: HostReplay[];
+  /** how the hosts shared the trace, in words ('' on this machine) */
+  hosts_label: string;
   /** how many times the hosts together replay each recorded I/O (the whole trace on N hosts: N); the recorded figures above (counts, rates) count all of them */
   recorded_copies: number;
 }
@@ -2484,6 +2492,16 @@ export interface SizeCount {
   size_bytes: number;
   reads: number;
   writes: number;
+}
+
+/** A latency target search as it would run: every bad field is an invalid_params error naming all of them at once. */
+export interface SloCheck {
+  /** the workload at its first depth, as every face names it */
+  label: string;
+  /** the deepest queue the search may try */
+  max_qd: number;
+  /** ramp and runtime of each depth tried; how many it tries is not known before their answers */
+  point_s: number;
 }
 
 export interface SloPoint {
@@ -3568,6 +3586,8 @@ export interface Methods {
   "curves.list": { params: NoCurveParams; result: CurvesListResult };
   /** the queue depth with the most IOPS within a latency target; events as run.event */
   "slo.start": { params: SloRequest; result: SweepStarted };
+  /** a latency target search's fields checked, every bad one named at once; runs nothing */
+  "slo.check": { params: SloRequest; result: SloCheck };
   /** a stored latency target search: the depth found and every depth tried */
   "slo.get": { params: CurveIdParams; result: SloSummary };
   /** a latency target search's PDF page (base64): the answer, every depth tried */
@@ -3638,7 +3658,7 @@ export interface Methods {
 
 export type MethodName = keyof Methods;
 
-export const METHOD_NAMES = ["engine.info", "workload.validate", "presets.list", "devices.list", "runs.list", "runs.get", "runs.page", "runs.select", "runs.groups", "runs.people", "runs.tag", "runs.delete", "runs.charts", "runs.bars", "runs.summary", "runs.percentiles", "export.csv", "specs.list", "specs.match", "specs.compare", "specs.save", "specs.remember", "specs.delete", "runs.compare", "analysis.predict", "analysis.scaling", "analysis.observe", "analysis.correlation", "analysis.scale_up", "analysis.scale_up_report", "report.pdf", "hosts.list", "hosts.add", "hosts.test", "hosts.remove", "hosts.set_link", "hosts.set_role", "hosts.ceph_osd_hosts", "drive.show", "imports.begin", "imports.chunk", "imports.finish", "curve.start", "curve.check", "curve.get", "curve.report", "curves.list", "slo.start", "slo.get", "slo.report", "pts.estimate", "pts.start", "pts.resume", "pts.cancel", "pts.status", "pts.list", "pts.get", "pts.report", "trace.describe", "replay.estimate", "replay.start", "replay.resume", "replay.cancel", "replay.status", "replay.list", "replay.get", "replay.report", "sustain.estimate", "sustain.start", "sustain.resume", "sustain.cancel", "sustain.status", "sustain.list", "sustain.get", "sustain.report", "sweep.estimate", "sweep.start", "sweep.resume", "sweep.cancel", "sweep.status", "sweeps.list"] as const satisfies readonly MethodName[];
+export const METHOD_NAMES = ["engine.info", "workload.validate", "presets.list", "devices.list", "runs.list", "runs.get", "runs.page", "runs.select", "runs.groups", "runs.people", "runs.tag", "runs.delete", "runs.charts", "runs.bars", "runs.summary", "runs.percentiles", "export.csv", "specs.list", "specs.match", "specs.compare", "specs.save", "specs.remember", "specs.delete", "runs.compare", "analysis.predict", "analysis.scaling", "analysis.observe", "analysis.correlation", "analysis.scale_up", "analysis.scale_up_report", "report.pdf", "hosts.list", "hosts.add", "hosts.test", "hosts.remove", "hosts.set_link", "hosts.set_role", "hosts.ceph_osd_hosts", "drive.show", "imports.begin", "imports.chunk", "imports.finish", "curve.start", "curve.check", "curve.get", "curve.report", "curves.list", "slo.start", "slo.check", "slo.get", "slo.report", "pts.estimate", "pts.start", "pts.resume", "pts.cancel", "pts.status", "pts.list", "pts.get", "pts.report", "trace.describe", "replay.estimate", "replay.start", "replay.resume", "replay.cancel", "replay.status", "replay.list", "replay.get", "replay.report", "sustain.estimate", "sustain.start", "sustain.resume", "sustain.cancel", "sustain.status", "sustain.list", "sustain.get", "sustain.report", "sweep.estimate", "sweep.start", "sweep.resume", "sweep.cancel", "sweep.status", "sweeps.list"] as const satisfies readonly MethodName[];
 
 /** Notifications from the engine (and, for engine.status, the desktop shell). */
 export interface Notifications {

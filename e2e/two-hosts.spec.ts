@@ -2,46 +2,10 @@
 // made by engine/tests/infra through e2e/hosts_server.py) are added with their host keys'
 // fingerprints accepted by hand, tested, run on at once, and seen per host and in aggregate.
 // Skipped, with the reason, where the test hosts cannot be made (they need root and ip netns).
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { test as base, type Page } from '@playwright/test';
-import { ROOT, SCREENSHOTS, Unavailable, designerSettled, expect, startBrowserMode, type Running } from './fixtures';
-
-const test = base.extend<{ hostsApp: { page: Page; dir: string } }>({
-  // Playwright reads a fixture's dependencies from its first parameter, which must be a pattern.
-  // eslint-disable-next-line no-empty-pattern
-  hostsApp: async ({}, use, testInfo) => {
-    test.skip(process.env.SSDPROF_E2E_MODE === 'electron', 'the test hosts are reached from browser mode');
-    const dir = mkdtempSync(join('/var/tmp', 'ssdprof-e2e-hosts-'));
-    let running: Running;
-    try {
-      running = await startBrowserMode(dir, [join(ROOT, 'e2e', 'hosts_server.py'), join(dir, 'results.sqlite3'), join(dir, 'known_hosts')]);
-    } catch (error) {
-      rmSync(dir, { recursive: true, force: true });
-      // Under CI=true a missing real part fails with its reason; elsewhere the spec is skipped with it.
-      if (error instanceof Unavailable && process.env.CI !== 'true') testInfo.skip(true, `SSH test hosts unavailable here: ${error.message}`);
-      throw error;
-    }
-    const page = await running.open();
-    try {
-      await use({ page, dir });
-    } finally {
-      await page.context().close();
-      await running.stop();
-      rmSync(dir, { recursive: true, force: true });
-    }
-  },
-});
-
-async function addHost(page: Page, name: string): Promise<void> {
-  await page.getByLabel('Host', { exact: true }).fill(name);
-  await page.getByRole('button', { name: 'Add host' }).click();
-  const fingerprint = page.getByTestId('fingerprint');
-  await expect(fingerprint).toHaveText(/^SHA256:/);
-  await expect(page.getByTestId('hosts-table').locator(`tr[data-host="${name}"]`)).toHaveCount(0); // nothing added yet
-  await page.getByRole('button', { name: /^Accept .* key and add$/ }).click();
-  await expect(page.getByTestId('hosts-table').locator(`tr[data-host="${name}"] [data-testid="probe"]`)).toContainText('fio-3');
-}
+import { SCREENSHOTS, designerSettled, expect } from './fixtures';
+import { addHost, hostsTest as test } from './hosts-app';
 
 const count = (text: string | null) => Number((text ?? '').replace(/,/g, ''));
 

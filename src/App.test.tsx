@@ -1,4 +1,4 @@
-import { act, screen } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { App } from './App';
@@ -103,10 +103,13 @@ describe('App', () => {
         specs: [], problems: [], user_spec_ids: [], user_spec_dir: null, choices: specChoices,
       }),
       'curves.list': () => ({ curves: [] }),
+      'curve.check': () => ({ label: 'randread 4KiB QD32 T1', points: 2, estimated_s: 24 }),
+      'slo.check': () => ({ label: 'randread 4KiB QD1 T1', max_qd: 256, point_s: 12 }),
       'curve.start': () => started,
     });
     renderWith(fake.engine, <App />);
     await userEvent.click(screen.getByRole('tab', { name: 'Curves' }));
+    await waitFor(() => expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Start curve' }).disabled).toBe(false));
     await userEvent.click(screen.getByRole('button', { name: 'Start curve' }));
     expect(await screen.findByText('Overall: 0 of 2 points (1 full-speed probe + 1 offered rate)')).toBeDefined();
     expect(screen.getByRole('tab', { name: /Live run/ }).getAttribute('aria-selected')).toBe('true');

@@ -9,6 +9,9 @@ describe('units', () => {
   it('spells sizes in exact binary units', () => {
     expect(formatSize(4096)).toBe('4KiB');
     expect(formatSize(1536)).toBe('1536B');
+    expect(formatSize(10e12)).toBe('10TB');
+    expect(formatSize(2e9)).toBe('2GB');
+    expect(sizeInput(10e12)).toBe('10TB');
     expect(sizeInput(32 << 20)).toBe('32m');
   });
 

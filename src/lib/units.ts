@@ -1,9 +1,13 @@
 // Numbers as people read them. Units are always stated: MB/s is 10^6 bytes per second, MiB/s
 // 2^20; latencies arrive in nanoseconds and are shown in µs or ms.
 
+const SPELLINGS: [string, number][] = [['TiB', 2 ** 40], ['TB', 1e12], ['GiB', 2 ** 30], ['GB', 1e9],
+  ['MiB', 2 ** 20], ['MB', 1e6], ['KiB', 2 ** 10], ['kB', 1e3]];
+
+/** The engine's spelling (model/quantities.format_size): the largest unit, binary or decimal, that
+ *  holds the size whole: 4096 -> '4KiB', 1e13 -> '10TB' (not '9765625000KiB'), 1536 -> '1536B'. */
 export function formatSize(bytes: number): string {
-  const units: [string, number][] = [['TiB', 2 ** 40], ['GiB', 2 ** 30], ['MiB', 2 ** 20], ['KiB', 2 ** 10]];
-  for (const [suffix, factor] of units) {
+  for (const [suffix, factor] of SPELLINGS) {
     if (bytes >= factor && bytes % factor === 0) return `${bytes / factor}${suffix}`;
   }
   return `${bytes}B`;

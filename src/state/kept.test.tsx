@@ -1,7 +1,7 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
-import { useKept } from './kept';
+import { describe, expect, it, vi } from 'vitest';
+import { useKept, useReopened } from './kept';
 
 function Form({ initial = { target: '', runtime: '10s' } }: { initial?: Record<string, string> }) {
   const [form, setForm] = useKept('test-form', initial);
@@ -38,5 +38,24 @@ describe('useKept', () => {
     window.sessionStorage.setItem('ssdprof.form.v1.test-form', '{not json');
     render(<Form />);
     expect(screen.getByLabelText('Target')).toHaveProperty('value', '');
+  });
+});
+
+function Shown({ shownId, reopen }: { shownId: number | null; reopen: (id: number) => void }) {
+  useReopened('test-shown', shownId, reopen);
+  return null;
+}
+
+describe('useReopened', () => {
+  it('asks again for what a view showed when it is mounted again, and for nothing the first time', () => {
+    const first = vi.fn();
+    const view = render(<Shown shownId={null} reopen={first} />);
+    expect(first).not.toHaveBeenCalled();
+    view.rerender(<Shown shownId={7} reopen={first} />);
+    expect(window.sessionStorage.getItem('ssdprof.form.v1.test-shown')).toBe('7');
+    view.unmount();
+    const again = vi.fn();
+    render(<Shown shownId={null} reopen={again} />);
+    expect(again).toHaveBeenCalledWith(7);
   });
 });

@@ -9,6 +9,7 @@ import {
   type NotificationName, type Notifications,
 } from '../api';
 import { useSettled } from '../lib/use-settled';
+import { useReopened } from './kept';
 
 type Named<K extends string, Op extends string> = Extract<`${K}.${Op}`, MethodName>;
 type KindOf<M> = M extends `${infer K}.start` ? K : never;
@@ -49,7 +50,7 @@ function message(error: unknown): string {
 }
 
 export function useTestKind<K extends ViewKind, P extends { finished: unknown }>(
-  kind: K, request: Params<K, 'estimate'>, view: KindView<K, P>,
+  kind: K, request: Params<K, 'estimate'> | null, view: KindView<K, P>,
 ) {
   const engine = useEngine();
   const call = useCallback(<Op extends string>(op: Op, params: Params<K, Op>) =>
@@ -57,7 +58,7 @@ export function useTestKind<K extends ViewKind, P extends { finished: unknown }>
   const [progress, setProgress] = useState<P | null>(null);
   const [shown, setShown] = useState<Answer<K, 'get'> | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [refused, setRefused] = useState<{ request: Params<K, 'estimate'>; problems: FieldProblem[] } | null>(null);
+  const [refused, setRefused] = useState<{ request: Params<K, 'estimate'> | null; problems: FieldProblem[] } | null>(null);
   const running = useRef<number | null>(null);
   const listed = useEngineQuery(`${kind}.list` as Named<K, 'list'>, {});
   const { reload } = listed;
@@ -69,6 +70,8 @@ export function useTestKind<K extends ViewKind, P extends { finished: unknown }>
   const read = useCallback((id: number) => {
     call('get', named(id)).then(setShown, () => undefined);
   }, [call, named]);
+  // the test shown is kept for the session: a tab switch or a reload shows it again (state/kept.ts)
+  useReopened(`${kind}-shown`, (shown as { id?: number } | null)?.id ?? null, read);
 
   useEffect(() => engine.onNotification((note) => {
     if (note.method !== `${kind}.event`) return;
@@ -101,13 +104,13 @@ export function useTestKind<K extends ViewKind, P extends { finished: unknown }>
     reload();
   }
 
-  async function ask(how: () => Promise<void>, refusedRequest: Params<K, 'estimate'> | null) {
+  async function ask(how: () => Promise<void>, naming: boolean) {
     setError(null);
     try {
       await how();
     } catch (e) {
       setError(message(e));
-      if (refusedRequest !== null && e instanceof EngineError) setRefused({ request: refusedRequest, problems: e.problems });
+      if (naming && e instanceof EngineError) setRefused({ request, problems: e.problems });
     }
   }
 
@@ -116,22 +119,23 @@ export function useTestKind<K extends ViewKind, P extends { finished: unknown }>
     tests: listed.data,
     running: progress !== null && !progress.finished,
     /** Starts the test `asked` (the form's request, with what the user confirmed). */
-    start: (asked: Params<K, 'start'>) => ask(async () => { setShown(null); began(await call('start', asked)); }, request),
-    resume: (id: number) => ask(async () => began(await call('resume', named(id))), null),
-    cancel: () => ask(async () => { await call('cancel', {}); }, null),
-    open: (id: number) => ask(async () => setShown(await call('get', named(id))), null),
+    start: (asked: Params<K, 'start'>) => ask(async () => { setShown(null); began(await call('start', asked)); }, true),
+    resume: (id: number) => ask(async () => began(await call('resume', named(id))), false),
+    cancel: () => ask(async () => { await call('cancel', {}); }, false),
+    open: (id: number) => ask(async () => setShown(await call('get', named(id))), false),
   };
 }
 
 /** The engine's estimate of the settled form; with a consent field, a request refused for want of
  * consent alone is estimated as if given (the start asks for it in the dialog that names the device). */
-function useEstimate<K extends ViewKind>(kind: K, request: Params<K, 'estimate'>, consent: string | undefined) {
+function useEstimate<K extends ViewKind>(kind: K, request: Params<K, 'estimate'> | null, consent: string | undefined) {
   const method = `${kind}.estimate` as Named<K, 'estimate'>;
   const asked = useSettled(request, CHECK_DELAY_MS);
   const estimated = useEngineQuery(method, asked);
   const consentOnly = consent !== undefined && estimated.problems.length > 0
     && estimated.problems.every((p) => p.field === consent);
-  const withConsent = useMemo(() => (consentOnly ? { ...asked, [consent]: true } : null), [consentOnly, asked, consent]);
+  const withConsent = useMemo(() => (consentOnly && asked !== null ? { ...asked, [consent]: true } : null),
+    [consentOnly, asked, consent]);
   const consented = useEngineQuery(method, withConsent as Params<K, 'estimate'> | null);
   return {
     estimate: (estimated.data ?? (consentOnly ? consented.data : null)),

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useEngine, useEngineQuery, type RunResult, type RunRow, type RunsCompareResult } from '../api';
 import { metricInfo, type MetricId } from '../lib/metrics';
 import { useSettled } from '../lib/use-settled';
+import { useKept } from '../state/kept';
 
 /** The metrics compared here: a choice of this panel's; their names are the engine's. */
 const METRICS: MetricId[] = ['iops', 'bw_bytes_per_s', 'lat_ns_mean', 'lat_ns_p99'];
@@ -25,8 +26,8 @@ function fmt(value: number): string {
 
 export function ComparePanel({ runs, earlier, onEarlier }: Props) {
   const engine = useEngine();
-  const [filter, setFilter] = useState('');
-  const [metric, setMetric] = useState<MetricId>('iops');
+  const [filter, setFilter] = useKept('compare-filter', '');
+  const [metric, setMetric] = useKept<MetricId>('compare-metric', 'iops');
   const [result, setResult] = useState<RunsCompareResult | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const shown = new Set(runs.map((r) => r.id));

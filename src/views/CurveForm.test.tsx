@@ -41,6 +41,8 @@ describe('CurveForm', () => {
     expect(screen.getByText(bad[0]!.message).getAttribute('data-field')).toBe('queue_depth');
     expect(screen.getByText(bad[2]!.message).getAttribute('data-field')).toBe('target');
     expect(screen.getByLabelText('Points (% of maximum)').getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Start curve' }).disabled).toBe(true);
+    await userEvent.click(screen.getByRole('button', { name: 'Start curve' }));
     expect(fake.calls.some((c) => c.method === 'curve.start')).toBe(false);
   });
 

@@ -1,5 +1,5 @@
 // The Curves form: the workload and the rates, checked by the engine as they are typed (`curve.check`),
-// every bad field's message beside it at once, in the shared field style.
+// every bad field's message beside it at once, in the shared field style; Start waits until none is bad.
 import { useMemo, useState } from 'react';
 import {
   EngineError, useEngine, useEngineQuery, type FieldProblem, type SweepStarted,
@@ -54,7 +54,10 @@ export function CurveForm({ form, setForm, onStarted }: Props) {
   const others = unplaced(problems, [...Object.keys(form), ...Object.keys(CURVE_FIELD)]);
 
   return (
-    <form className="designer curve-form" onSubmit={(e) => { e.preventDefault(); start().catch(() => undefined); }}>
+    <form className="designer curve-form" onSubmit={(e) => {
+      e.preventDefault();
+      if (problems.length === 0 && check !== null) start().catch(() => undefined);
+    }}>
       <div className="grid">
         {text('target', 'Curve target', 'a folder, a file or a block device', 'default scratch folder')}
         {choice('pattern', 'Curve pattern', 'random or sequential; a mix reads half')}
@@ -72,7 +75,7 @@ export function CurveForm({ form, setForm, onStarted }: Props) {
         <p className="estimate" aria-live="polite" data-testid="curve-estimate">
           {check ? <>{check.label}: {check.points} points, at least <strong>{formatDuration(check.estimated_s)}</strong></> : 'Estimated duration: –'}
         </p>
-        <button type="submit" className="primary">Start curve</button>
+        <button type="submit" className="primary" disabled={problems.length > 0 || check === null}>Start curve</button>
       </div>
       {message && <p role="alert" className="error">{message}</p>}
     </form>

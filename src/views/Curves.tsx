@@ -2,7 +2,7 @@
 // percentages of it), then draw latency against achieved IOPS with the offered rate as a guide, saturated
 // points marked, an earlier curve and the spec sheet's rated figures (chosen and judged by the engine)
 // overlaid, and the knee the engine named. Nothing is computed here but where a reference line spans the chart.
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useEngine, type CurveSummary, type SpecOutput, type SweepRequest, type SweepStarted } from '../api';
 import { CurveForm } from './CurveForm';
 import { INITIAL_CURVE, curveSweep, type CurveForm as Form } from './curve-form';
@@ -102,7 +102,7 @@ export function Curves({ onStarted, live = null }: Props) {
   const [shown, setShown] = useState<CurveSummary | null>(null);
   const [earlier, setEarlier] = useState<CurveSummary | null>(null);
   const [specs, setSpecs] = useState<SpecOutput[]>([]);
-  const [specId, setSpecId] = useState(AUTO);
+  const [specId, setSpecId] = useKept('curves-spec', AUTO);
   const [exportNote, setExportNote] = useState<{ ok: boolean; text: string } | null>(null);
 
   const { stored, shownId, setShownId, version } = useStored('curve');
@@ -123,7 +123,7 @@ export function Curves({ onStarted, live = null }: Props) {
   }
 
   /** The workload the curve and the latency-target search share (the search varies queue depth itself). */
-  const sweep = (): SweepRequest => curveSweep(form);
+  const sweep = useMemo((): SweepRequest => curveSweep(form), [form]);
 
   async function overlay(id: string): Promise<void> {
     setEarlier(id ? await engine.call('curve.get', { sweep_id: Number(id) }) : null);

@@ -47,6 +47,17 @@ describe('History', () => {
     await waitFor(() => expect(onOpen).toHaveBeenCalledWith('run 10', [studentRuns[9]]));
   });
 
+  it('keeps its search, page and selection across a tab switch', async () => {
+    const first = renderWith(engine().engine, <History onOpen={vi.fn()} />);
+    await userEvent.type(screen.getByLabelText('Tag'), 'interface=SATA');
+    const box = within(await screen.findByTestId('history-table')).getAllByRole('checkbox')[0]!;
+    await userEvent.click(box);
+    first.unmount();
+    renderWith(engine().engine, <History onOpen={vi.fn()} />);
+    expect(screen.getByLabelText('Tag')).toHaveProperty('value', 'interface=SATA');
+    expect(await screen.findByText('1 selected')).toBeDefined();
+  });
+
   it('lets a target path break only after its separators, never inside a name', async () => {
     renderWith(engine().engine, <History onOpen={vi.fn()} />);
     const row = within(await screen.findByTestId('history-table')).getAllByRole('row')[1]!;

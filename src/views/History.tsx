@@ -5,6 +5,7 @@ import { useMemo, useState } from 'react';
 import { EngineError, useEngine, useEngineQuery, type RunResult, type RunsQuery } from '../api';
 import { formatIops } from '../lib/units';
 import { useSettled } from '../lib/use-settled';
+import { useKept } from '../state/kept';
 import { HistoryImport } from './HistoryImport';
 import { SweepsTable } from './SweepsTable';
 
@@ -19,14 +20,21 @@ export const OPEN_LIMIT = 5000;
 
 export function History({ onOpen }: Props) {
   const engine = useEngine();
-  const [text, setText] = useState('');
-  const [tag, setTag] = useState('');
-  const [since, setSince] = useState('');
-  const [user, setUser] = useState('');
-  const [machine, setMachine] = useState('');
-  const [offset, setOffset] = useState(0);
+  // the search, the page and the selection outlive a tab switch and a reload (state/kept.ts)
+  const [kept, setKept] = useKept('history', { text: '', tag: '', since: '', user: '', machine: '', offset: 0 });
+  const { text, tag, since, user, machine, offset } = kept;
+  const keep = (field: keyof typeof kept) => (value: string | number) => setKept((k) => ({ ...k, [field]: value }));
+  const setText = keep('text');
+  const setTag = keep('tag');
+  const setSince = keep('since');
+  const setUser = keep('user');
+  const setMachine = keep('machine');
+  const setOffset = keep('offset');
   const [error, setError] = useState<string | null>(null);
-  const [selected, setSelected] = useState<Set<number>>(new Set());
+  const [keptSelection, setKeptSelection] = useKept<number[]>('history-selected', []);
+  const selected = useMemo(() => new Set(keptSelection), [keptSelection]);
+  const setSelected = (update: Set<number> | ((s: Set<number>) => Set<number>)) =>
+    setKeptSelection((ids) => [...(typeof update === 'function' ? update(new Set(ids)) : update)]);
   const [tagging, setTagging] = useState<{ id: number; text: string } | null>(null);
   const [confirmDelete, setConfirmDelete] = useState<number | null>(null);
 

@@ -4,6 +4,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { EngineError, useEngine, type HostAddResult, type HostInfo, type HostProbeInfo } from '../api';
 import { CephOsdHosts } from './CephOsdHosts';
+import { useKept } from '../state/kept';
 
 export function probeSummary(probe: HostProbeInfo): string {
   if (!probe.reachable) return `unreachable: ${probe.error}`;
@@ -21,13 +22,13 @@ export function probeSummary(probe: HostProbeInfo): string {
 export function Hosts() {
   const engine = useEngine();
   const [hosts, setHosts] = useState<HostInfo[]>([]);
-  const [name, setName] = useState('');
+  const [name, setName] = useKept('hosts-name', '');
   const [pending, setPending] = useState<HostAddResult | null>(null);
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
-  const [tests, setTests] = useState<Record<string, HostProbeInfo>>({});
-  const [links, setLinks] = useState<Record<string, string>>({});
-  const [monitorOnly, setMonitorOnly] = useState(false);
+  const [tests, setTests] = useKept<Record<string, HostProbeInfo>>('hosts-tests', {});
+  const [links, setLinks] = useKept<Record<string, string>>('hosts-links', {});
+  const [monitorOnly, setMonitorOnly] = useKept('hosts-monitor-only', false);
 
   const refresh = useCallback(() => engine.call('hosts.list', {}).then((r) => setHosts(r.hosts), () => setHosts([])), [engine]);
   useEffect(() => { void refresh(); }, [refresh]);

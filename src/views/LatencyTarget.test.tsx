@@ -1,7 +1,8 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import type { SloSummary } from '../api';
-import { fakeEngine } from '../test/fake-engine';
+import type { SloRequest, SloSummary } from '../api';
+import { RpcReplyError, fakeEngine } from '../test/fake-engine';
 import { renderWith } from '../test/render';
 import recorded from '../test/slo-search.json';
 import { LatencyTarget } from './LatencyTarget';
@@ -15,10 +16,37 @@ function show(summary: SloSummary) {
     'curves.list': () => ({ curves: [{ sweep_id: 1, kind: 'slo', name: 'search', status: 'done', created_at: '' }] }),
     'slo.get': () => summary,
   });
-  renderWith(fake.engine, <LatencyTarget sweep={() => ({})} onStarted={() => undefined} />);
+  renderWith(fake.engine, <LatencyTarget sweep={{}} onStarted={() => undefined} />);
 }
 
+const bad = [
+  { field: 'percentile', flag: '--percentile', label: 'percentile', message: 'must be above 0 and below 100, e.g. 99 or 99.9; got 150' },
+  { field: 'latency_ns', flag: '--latency', label: 'latency target', message: "'fast' is not a latency (a number with a unit: ns, us, ms, s)" },
+  { field: 'max_qd', flag: '--max-qd', label: 'deepest queue', message: "must be a whole number from 1 to 4096; got '-3'" },
+];
+
 describe('LatencyTarget', () => {
+  it('names every bad field at once as it is typed, and starts nothing while any is bad', async () => {
+    const fake = fakeEngine({
+      'curves.list': () => ({ curves: [] }),
+      'slo.check': (p: SloRequest) => {
+        if (p.percentile === '150') throw new RpcReplyError({ code: -32602, message: 'bad', data: { problems: bad } });
+        return { label: 'randread 4KiB QD1 T1', max_qd: 256, point_s: 12 };
+      },
+    });
+    renderWith(fake.engine, <LatencyTarget sweep={{}} onStarted={() => undefined} />);
+    const startButton = () => screen.getByRole<HTMLButtonElement>('button', { name: 'Find the most IOPS within the target' });
+    await waitFor(() => expect(startButton().disabled).toBe(false));
+    await userEvent.clear(screen.getByLabelText('Target percentile'));
+    await userEvent.type(screen.getByLabelText('Target percentile'), '150');
+    expect((await screen.findByText(bad[0]!.message)).getAttribute('data-field')).toBe('percentile');
+    expect(screen.getByText(bad[1]!.message).getAttribute('data-field')).toBe('latency');
+    expect(screen.getByText(bad[2]!.message).getAttribute('data-field')).toBe('max_qd');
+    expect(startButton().disabled).toBe(true);
+    await userEvent.click(startButton());
+    expect(fake.calls.some((c) => c.method === 'slo.start')).toBe(false);
+  });
+
   it('marks the depth with the most IOPS within the target as the answer', async () => {
     show(search);
     const table = await screen.findByRole('table', { name: 'Depths tried' });

@@ -1,10 +1,15 @@
 // The most IOPS within a latency target: the engine searches queue depth (its own bisection over
 // measured runs) for the depth with the most IOPS whose total latency at a percentile stays within the
-// target, on the Curves view's workload. Shown here: the engine's answer in its words, every depth tried
-// in order (the answer and the deepest depth within the target marked), and a PDF page.
-import { useEffect, useState } from 'react';
-import { EngineError, useEngine, type FieldProblem, type SloSummary, type SweepRequest, type SweepStarted } from '../api';
-import { formatIops } from '../lib/units';
+// target, on the Curves view's workload. The form is checked by the engine as it is typed
+// (`slo.check`): every bad field named beside it at once, Start waiting until none is. Shown here: the
+// engine's answer in its words, every depth tried in order (the answer and the deepest depth within
+// the target marked), and a PDF page.
+import { useEffect, useMemo, useState } from 'react';
+import {
+  EngineError, useEngine, useEngineQuery, type FieldProblem, type SloSummary, type SweepRequest, type SweepStarted,
+} from '../api';
+import { formatDuration, formatIops } from '../lib/units';
+import { useSettled } from '../lib/use-settled';
 import { saveReport } from '../lib/save-report';
 import { TextField, problemsByField, unplaced } from './Field';
 import { useStored } from './use-stored';
@@ -20,10 +25,17 @@ const INITIAL: Form = { percentile: '99', latency: '1ms', max_qd: '256' };
 
 const us = (ns: number | null): string => (ns === null ? '–' : (ns / 1000).toLocaleString('en-US', { maximumFractionDigits: 1 }));
 
-export function LatencyTarget({ sweep, onStarted }: { sweep: () => SweepRequest; onStarted: (sweep: SweepStarted) => void }) {
+const CHECK_DELAY_MS = 250;
+
+export function LatencyTarget({ sweep, onStarted }: { sweep: SweepRequest; onStarted: (sweep: SweepStarted) => void }) {
   const engine = useEngine();
   const [form, setForm] = useKept<Form>('latency-target', INITIAL);
-  const [problems, setProblems] = useState<FieldProblem[]>([]);
+  const request = useMemo(() => ({ sweep, percentile: form.percentile, latency: form.latency, max_qd: form.max_qd }),
+    [sweep, form]);
+  const checked = useEngineQuery('slo.check', useSettled(request, CHECK_DELAY_MS));
+  // A refused start names its fields until the form changes; the check's own problems otherwise.
+  const [refused, setRefused] = useState<{ request: typeof request; problems: FieldProblem[] } | null>(null);
+  const problems = refused?.request === request ? refused.problems : checked.problems;
   const [message, setMessage] = useState('');
   const [shown, setShown] = useState<SloSummary | null>(null);
   const [exportNote, setExportNote] = useState<{ ok: boolean; text: string } | null>(null);
@@ -35,12 +47,11 @@ export function LatencyTarget({ sweep, onStarted }: { sweep: () => SweepRequest;
   }, [engine, shownId, version]);
 
   async function start(): Promise<void> {
-    setProblems([]);
     setMessage('');
     try {
-      onStarted(await engine.call('slo.start', { sweep: sweep(), percentile: form.percentile, latency: form.latency, max_qd: form.max_qd }));
+      onStarted(await engine.call('slo.start', request));
     } catch (error) {
-      if (error instanceof EngineError && error.problems.length) setProblems(error.problems);
+      if (error instanceof EngineError && error.problems.length) setRefused({ request, problems: error.problems });
       else setMessage(error instanceof Error ? error.message : String(error));
     }
   }
@@ -66,7 +77,13 @@ export function LatencyTarget({ sweep, onStarted }: { sweep: () => SweepRequest;
         {field('latency', 'Latency target', 'e.g. 1ms, 500us')}
         {field('max_qd', 'Deepest queue tried', 'e.g. 256')}
       </div>
-      <button type="button" onClick={() => { start().catch(() => undefined); }}>Find the most IOPS within the target</button>
+      <p className="estimate" aria-live="polite" data-testid="slo-estimate">
+        {checked.data
+          ? <>{checked.data.label}, QD1 up to QD{checked.data.max_qd}: <strong>{formatDuration(checked.data.point_s)}</strong> per depth tried (how many depths, the answers decide)</>
+          : 'Estimated duration: –'}
+      </p>
+      <button type="button" disabled={problems.length > 0 || checked.data === null}
+        onClick={() => { start().catch(() => undefined); }}>Find the most IOPS within the target</button>
       {unplaced(problems, ['percentile', 'latency_ns', 'max_qd']).map((m) => <p key={m} className="problem" role="alert">{m}</p>)}
       {message && <p role="alert">{message}</p>}
       {stored.length > 0 && (

@@ -2,17 +2,18 @@
 // device. What the trace holds is shown as soon as it is named (`trace.describe`), what the replay will do
 // before it starts (`replay.estimate`); a device is written only once confirmed; the replay is drawn live
 // beside the trace's recorded rate; then the engine's comparison, replayed beside recorded.
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import {
-  EngineError, useEngine, useEngineQuery, type FieldProblem, type ReplayEstimate, type ReplayInfo,
-  type ReplayResult, type ReplayStarted, type TargetDevice,
+  useEngine, useEngineQuery, type HostInfo, type ReplayEstimate, type ReplayInfo, type TargetDevice,
 } from '../api';
 import { formatBytes, formatDuration, sizeInput } from '../lib/units';
 import { useSettled } from '../lib/use-settled';
 import { useKept } from '../state/kept';
+import { useTestKind, type KindView } from '../state/test-kind';
 import { ConfirmOverwrite, DevicePicker } from './DevicePicker';
 import { SelectField, TextField, problemsByField, unplaced, useFieldRules } from './Field';
 import { INITIAL_REPLAY, REPLAY_FIELD, replayRequest, type ReplayForm } from './replay-form';
+import { ReplayHosts } from './ReplayHosts';
 import { ReplayLive, replayLive, type ReplayLiveState } from './ReplayLive';
 import { ReplayReport } from './ReplayReport';
 import { TraceSummaryPanel } from './TraceSummaryPanel';
@@ -27,73 +28,38 @@ const TIMINGS = [{ value: 'as-recorded', label: 'as recorded' }, { value: 'faste
 const MAPPINGS = [{ value: 'exact', label: 'exact (refuse a larger trace)' },
   { value: 'wrap', label: 'wrap (modulo the target)' }, { value: 'scale', label: 'scale (in proportion)' }];
 
-/** The running replay's events, and the engine's answer read again when it ends. */
-function useReplayEvents(onChanged: () => void) {
-  const engine = useEngine();
-  const [live, setLive] = useState<ReplayLiveState | null>(null);
-  const [shown, setShown] = useState<ReplayResult | null>(null);
-  const runningId = useRef<number | null>(null);
-
-  useEffect(() => engine.onNotification((note) => {
-    if (note.method !== 'replay.event') return;
-    const event = note.params.event;
-    setLive((l) => replayLive(l, event));
-    if (event.kind === 'replay_started') runningId.current = event.replay_id;
-    if (event.kind !== 'replay_finished') return;
-    onChanged();
-    const id = event.replay_id ?? runningId.current;
-    if (id !== null) engine.call('replay.get', { replay_id: id }).then(setShown, () => undefined);
-  }), [engine, onChanged]);
-
-  useEffect(() => {
-    // After a reload mid-replay (browser mode), pick it up where its events resume.
-    engine.call('replay.status', {}).then((s) => {
-      if (s.running && s.replay_id !== null) runningId.current = s.replay_id;
-    }, () => undefined);
-  }, [engine]);
-
-  const began = (started: ReplayStarted) => {
-    runningId.current = started.replay_id;
-    setLive((l) => (l?.started?.replay_id === started.replay_id ? l : replayLive(null, started)));
-  };
-  return { live, shown, setShown, began };
-}
-
-/** The engine's estimate of the form; a device's overwrite, which waits for consent, is estimated as if given. */
-function useEstimate(request: ReturnType<typeof replayRequest>) {
-  const asked = useSettled(request, CHECK_DELAY_MS);
-  const estimated = useEngineQuery('replay.estimate', asked);
-  const consentOnly = estimated.problems.length > 0 && estimated.problems.every((p) => p.field === CONSENT);
-  const consented = useEngineQuery('replay.estimate', consentOnly && asked ? { ...asked, allow_overwrite: true } : null);
-  return { estimate: estimated.data ?? (consentOnly ? consented.data : null), problems: estimated.problems };
-}
+/** A replay as this view follows it: each second beside the recorded rate; the comparison once it ends. */
+const REPLAY_VIEW: KindView<'replay', ReplayLiveState> = {
+  progress: replayLive,
+  resumed: () => replayLive(null, null),
+  reread: ['replay_finished'],
+  consent: CONSENT,
+};
 
 export function Replay({ busy }: { busy: boolean }) {
   const engine = useEngine();
   const rules = useFieldRules();
   const [form, setForm] = useKept<ReplayForm>('replay', INITIAL_REPLAY);
-  const [startError, setStartError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
   const [devices, setDevices] = useState<TargetDevice[]>([]);
+  const [hosts, setHosts] = useState<HostInfo[]>([]);
   const request = useMemo(() => replayRequest(form), [form]);
   const traceAsked = useSettled(request ? { trace: request.trace, format: request.format ?? null } : null, CHECK_DELAY_MS);
   const described = useEngineQuery('trace.describe', traceAsked);
-  const listed = useEngineQuery('replay.list', {});
-  const { live, shown, setShown, began } = useReplayEvents(listed.reload);
-  const estimated = useEstimate(request);
-  const { estimate } = estimated;
-  type Refusal = { request: typeof request; problems: FieldProblem[] };
-  const [refused, setRefused] = useState<Refusal | null>(null);
-  const problems = [...(refused?.request === request ? refused.problems : estimated.problems),
-    ...described.problems.filter((p) => !estimated.problems.some((q) => q.message === p.message))];
+  const replay = useTestKind('replay', request, REPLAY_VIEW);
+  const { estimate, progress: live, shown } = replay;
+  const problems = [...replay.problems,
+    ...described.problems.filter((p) => !replay.problems.some((q) => q.message === p.message))];
 
   useEffect(() => {
     engine.call('devices.list', {}).then((r) => setDevices(r.devices), () => setDevices([]));
+    engine.call('hosts.list', {}).then((r) => setHosts(r.hosts), () => setHosts([]));
   }, [engine]);
+  const onHosts = form.hosts.length > 0;
 
   const byField = problemsByField(problems, REPLAY_FIELD);
   const others = unplaced(problems, [...Object.keys(form), ...Object.keys(REPLAY_FIELD)]);
-  const running = live !== null && live.started !== null && live.finished === null;
+  const { running } = replay;
   const device = estimate?.device ?? null;
   const needsConfirm = device !== null && estimate!.overwrite_bytes > 0 && !form.allow_overwrite;
   const blocking = problems.filter((p) => !(needsConfirm && p.field === CONSENT));
@@ -113,23 +79,10 @@ export function Replay({ busy }: { busy: boolean }) {
   async function start(confirmed = false) {
     if (needsConfirm && !confirmed) return setConfirming(true);
     setConfirming(false);
-    setStartError(null);
-    setShown(null);
     const asked = replayRequest(form, confirmed || form.allow_overwrite);
-    if (!asked) return;
-    try {
-      began(await engine.call('replay.start', asked));
-      listed.reload();
-    } catch (error) {
-      setStartError(error instanceof Error ? error.message : String(error));
-      if (error instanceof EngineError) setRefused({ request, problems: error.problems });
-    }
+    if (asked) await replay.start(asked);
   }
 
-  async function call(action: () => Promise<void>) {
-    setStartError(null);
-    try { await action(); } catch (error) { setStartError(error instanceof Error ? error.message : String(error)); }
-  }
   const resumable = shown !== null && shown.status !== 'done' && shown.status !== 'running' && !running && !busy;
 
   return (
@@ -158,16 +111,17 @@ export function Replay({ busy }: { busy: boolean }) {
               + 'their order')}
             {text('lanes', 'Queue depth', 'I/Os in flight at most (each lane issues one at a time)')}
             {choose('mapping', 'Offsets', MAPPINGS, 'a trace reaching past the target')}
-            {text('target', 'Replay target', 'a folder (a test file as large as the trace\'s region), a file or a '
-              + 'whole block device', 'default scratch folder')}
-            <DevicePicker devices={devices} target={form.target}
-              onPick={(d) => setForm((f) => ({ ...f, target: d.path, size_bytes: sizeInput(d.size_bytes), allow_overwrite: false }))} />
+            {!onHosts && text('target', 'Replay target', 'a folder (a test file as large as the trace\'s region), a '
+              + 'file or a whole block device', 'default scratch folder')}
+            {!onHosts && <DevicePicker devices={devices} target={form.target}
+              onPick={(d) => setForm((f) => ({ ...f, target: d.path, size_bytes: sizeInput(d.size_bytes), allow_overwrite: false }))} />}
             {text('size_bytes', 'Test file size', 'a folder\'s test file (blank: the trace\'s region)')}
             {text('repeats', 'Repeats', 'play the trace this many times (two targets\' repeats compare with a '
               + 'Welch verdict)')}
-            {choose('engine', 'Replay engine', [...(rules.engine?.choices ?? [{ value: 'auto', label: 'auto' }])])}
+            {!onHosts && choose('engine', 'Replay engine', [...(rules.engine?.choices ?? [{ value: 'auto', label: 'auto' }])],
+              'fio where it is installed (3.31 or newer), else the portable engine\'s compiled loop')}
           </div>
-          {!device && (form.allow_overwrite || byField.has(CONSENT)) && (
+          {!device && (form.allow_overwrite || byField.has(CONSENT) || (onHosts && form.remote_device.trim() !== '')) && (
             <label className="check">
               <input id="replay-allow_overwrite" type="checkbox" checked={form.allow_overwrite}
                 onChange={(e) => setForm((f) => ({ ...f, allow_overwrite: e.target.checked }))} />
@@ -176,22 +130,22 @@ export function Replay({ busy }: { busy: boolean }) {
             </label>
           )}
         </fieldset>
+        <ReplayHosts hosts={hosts} form={form} setForm={setForm} byField={byField} />
         {others.map((m) => <p key={m} className="problem" role="alert">{m}</p>)}
         <EstimateLine estimate={estimate} />
         <button type="submit" className="primary" disabled={blocked}>Start replay</button>
-        {running && <button type="button" onClick={() => void engine.call('replay.cancel', {})}>Cancel</button>}
-        {startError && <p role="alert" className="error">{startError}</p>}
+        {running && <button type="button" onClick={() => void replay.cancel()}>Cancel</button>}
+        {replay.error && <p role="alert" className="error">{replay.error}</p>}
       </form>
       {confirming && estimate && device && (
         <ConfirmOverwrite estimate={estimate} device={device} onConfirm={() => void start(true)}
           onCancel={() => setConfirming(false)} />
       )}
       {live && live.started && <ReplayLive state={live} />}
-      <Earlier replays={listed.data?.replays ?? NO_REPLAYS} shown={shown?.id ?? null}
-        onOpen={(id) => void call(async () => setShown(await engine.call('replay.get', { replay_id: id })))} />
+      <Earlier replays={replay.tests?.replays ?? NO_REPLAYS} shown={shown?.id ?? null}
+        onOpen={(id) => void replay.open(id)} />
       {resumable && (
-        <p className="hint"><button type="button"
-          onClick={() => void call(async () => began(await engine.call('replay.resume', { replay_id: shown.id })))}>
+        <p className="hint"><button type="button" onClick={() => void replay.resume(shown.id)}>
           Resume replay #{shown.id}</button> runs its repeats not yet done.</p>
       )}
       {shown && <ReplayReport result={shown} />}
@@ -218,12 +172,14 @@ function EstimateLine({ estimate }: { estimate: ReplayEstimate | null }) {
     : `${estimate.replayed.io_count.toLocaleString('en-US')} of the`;
   const time = estimate.expected_s !== null ? `over ${formatDuration(estimate.expected_s)} as recorded`
     : 'as fast as the target allows';
+  const each = estimate.hosts.length ? ' on each host' : '';
   return (
     <div className="estimate" aria-live="polite" data-testid="replay-estimate">
       <p>Replays <strong>{part} {estimate.trace.io_count.toLocaleString('en-US')} I/Os</strong> {time}, at most
-        {' '}<strong>{estimate.lanes}</strong> in flight{estimate.repeats > 1 ? `, ${estimate.repeats} times` : ''}, on a
-        region of {formatBytes(estimate.target_bytes)}
-        {estimate.layout_bytes ? ` (a test file of ${formatBytes(estimate.layout_bytes)} laid out first)` : ''}.</p>
+        {' '}<strong>{estimate.lanes}</strong> in flight{each}{estimate.repeats > 1 ? `, ${estimate.repeats} times` : ''},
+        on a region of {formatBytes(estimate.target_bytes)}
+        {estimate.layout_bytes ? ` (a test file of ${formatBytes(estimate.layout_bytes)} laid out first${each})` : ''}.</p>
+      {estimate.hosts_sentence && <p data-testid="replay-hosts-sentence"><strong>{estimate.hosts_sentence}</strong></p>}
       <p className="hint">Engine: {estimate.engine === 'none' ? 'none — ' : ''}{estimate.engine_reason}</p>
       {estimate.region && <p className="warning">{estimate.region}</p>}
       {estimate.notes.map((n) => <p key={n} className="hint">{n}</p>)}

@@ -6,6 +6,7 @@ import { useEngine, type CdfPoint, type LatencyBeside, type ReplayResult } from 
 import { ChartFigure, type Series } from '../charts/ChartFigure';
 import { saveReport } from '../lib/save-report';
 import { formatBytes, formatIops, formatLatencyNs } from '../lib/units';
+import { ReplayHostsReport } from './ReplayHostsReport';
 import { steppedLine } from './replay-series';
 import { Facts } from './SustainReport';
 import { TraceSummaryPanel } from './TraceSummaryPanel';
@@ -28,7 +29,8 @@ export function ReplayReport({ result }: { result: ReplayResult }) {
       {note && <p role={note.ok ? 'status' : 'alert'} className={note.ok ? 'hint' : 'error'}>{note.text}</p>}
       <LatencyTable rows={result.latency} />
       <div className="chart-grid">
-        <ChartFigure id="replay-rates" title={`IOPS over time: replayed beside recorded${step > 1 ? ` (mean over ${step} s)` : ''}`}
+        <ChartFigure id="replay-rates" title={`IOPS over time: replayed beside recorded${step > 1 ? ` (mean over ${step} s)` : ''}`
+          + (result.recorded_copies > 1 ? `, recorded × ${result.recorded_copies} (the whole trace on each host)` : '')}
           kind="line" xLabel="seconds from the first I/O" yLabel="IOPS" xFromZero
           series={[
             steppedLine('reads recorded', result.rates, (r) => r.recorded_read_iops, 'dashed'),
@@ -42,10 +44,12 @@ export function ReplayReport({ result }: { result: ReplayResult }) {
           series={result.latency.flatMap(cdfLines)}
           empty="The trace records no latency and the replay has not run." />
       </div>
+      <ReplayHostsReport result={result} />
       <Facts label="What was replayed" testId="replay-facts" rows={[
         ['trace', `${result.spec.trace_path} (SHA-256 ${result.spec.trace_sha256.slice(0, 16)}…)`],
-        ['target', `${result.target || 'the default scratch folder'}, a region of ${formatBytes(result.spec.target_bytes)}`],
-        ['timing', result.spec.timing], ['in flight', `at most ${result.spec.lanes}`], ['offsets', result.spec.mapping],
+        ['target', `${where(result)}, a region of ${formatBytes(result.spec.target_bytes)}`],
+        ['timing', result.spec.timing], ['in flight', `at most ${result.spec.lanes}${result.hosts.length ? ' on each host' : ''}`],
+        ['offsets', result.spec.mapping],
         ['replayed', `${result.read_io_count.toLocaleString('en-US')} reads at ${formatIops(result.read_iops)} IOPS, `
           + `${result.write_io_count.toLocaleString('en-US')} writes at ${formatIops(result.write_iops)} IOPS`],
         ['runs', result.run_ids.join(', ') || 'none yet'],
@@ -58,6 +62,9 @@ export function ReplayReport({ result }: { result: ReplayResult }) {
 }
 
 const sentence = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
+const where = (result: ReplayResult) => (result.hosts.length
+  ? result.hosts.map((h) => (h.target ? `${h.host}:${h.target}` : h.host)).join(', ')
+  : result.target || 'the default scratch folder');
 
 function LatencyTable({ rows }: { rows: LatencyBeside[] }) {
   const shown = rows.filter((r) => r.recorded_count > 0 || r.replayed_count > 0);

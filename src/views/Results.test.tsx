@@ -167,6 +167,17 @@ describe('Results', () => {
     expect(fake.calls.find((c) => c.method === 'runs.list')?.params).toEqual({ sweep_id: 9 });
   });
 
+  it('opens again after a reload the runs it showed, not the last finished sweep', async () => {
+    const chosen = [studentRuns[2]!, studentRuns[5]!];
+    const shown = renderWith(engine(), <Results title="2 selected runs" runs={chosen} onDesign={vi.fn()} />);
+    shown.unmount();
+    const fake = fakeEngine({ 'runs.list': () => ({ runs: chosen, total: 2 }), ...chartHandlers() });
+    const onOpen = vi.fn();
+    renderWith(fake.engine, <Results title="" runs={[]} onDesign={vi.fn()} onOpen={onOpen} />);
+    await waitFor(() => expect(onOpen).toHaveBeenCalledWith('2 selected runs', chosen));
+    expect(fake.calls.find((c) => c.method === 'runs.list')?.params).toEqual({ run_ids: chosen.map((r) => r.id) });
+  });
+
   it('says there is nothing to show when the engine has no finished sweep', async () => {
     const fake = fakeEngine({ 'sweeps.list': () => ({ sweeps: [], interrupted: null, last_finished: null }) });
     const onOpen = vi.fn();

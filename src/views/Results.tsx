@@ -18,6 +18,7 @@ import { formatSize } from '../lib/units';
 import { saveReport } from '../lib/save-report';
 import { ResultsTable } from './ResultsTable';
 import { StudentSummary } from './StudentSummary';
+import { useKept } from '../state/kept';
 
 interface Props {
   title: string;
@@ -34,17 +35,22 @@ const ids = (runs: RunResult[]) => runs.map((r) => r.id).filter((id): id is numb
 export function Results({ title, runs, onDesign, onOpen }: Props) {
   const engine = useEngine();
   const [looking, setLooking] = useState(runs.length === 0 && onOpen !== undefined);
+  // the runs shown are kept for the session: a reload opens them again, else the last finished sweep
+  const [opened, setOpened] = useKept<{ title: string; ids: number[] }>('results-opened', { title: '', ids: [] });
+  useEffect(() => {
+    if (runs.length > 0) setOpened({ title, ids: ids(runs) });
+  }, [title, runs, setOpened]);
   useEffect(() => {
     if (runs.length > 0 || !onOpen) return;
     let current = true;
-    lastFinished(engine).then((found) => {
+    reopened(engine, opened).then((found) => {
       if (current && found) onOpen(found.title, found.runs);
     }, () => undefined).finally(() => current && setLooking(false));
     return () => { current = false; };
   // eslint-disable-next-line react-hooks/exhaustive-deps -- once, when the view opens without runs
   }, [engine]);
   const [selectedId, setSelectedId] = useState<number | null>(runs[0]?.id ?? null);
-  const [specChoice, setSpecChoice] = useState<string>(AUTO);
+  const [specChoice, setSpecChoice] = useKept<string>('results-spec', AUTO);
   const [spec, setSpec] = useState<Spec | null>(null);
   const [earlier, setEarlier] = useState<RunResult[]>([]);
   const [exporting, setExporting] = useState(false);
@@ -53,7 +59,7 @@ export function Results({ title, runs, onDesign, onOpen }: Props) {
 
   const tableRuns = useMemo(() => [...runs, ...earlier], [runs, earlier]);
   // Runs of one setting are one mean ± CI only as a sweep's repeats, or when the user pools them.
-  const [pool, setPool] = useState(false);
+  const [pool, setPool] = useKept('results-pool', false);
   // Every series the charts draw comes from the engine (runs.charts): the PDF's numbers.
   const charts = useEngineQuery('runs.charts', runs.length === 0 ? null : {
     run_ids: ids(runs), compare_with: ids(earlier), spec_id: spec?.id ?? null,
@@ -166,6 +172,15 @@ export function Results({ title, runs, onDesign, onOpen }: Props) {
       <ResultsTable runs={tableRuns} figures={points} pool={{ on: pool, set: setPool }} />
     </section>
   );
+}
+
+/** The runs shown before a reload, as far as they are still stored; else the last finished sweep. */
+async function reopened(engine: Engine, opened: { title: string; ids: number[] }): Promise<{ title: string; runs: RunResult[] } | null> {
+  if (opened.ids.length) {
+    const listed = await engine.call('runs.list', { run_ids: opened.ids }).catch(() => null);
+    if (listed?.runs.length) return { title: opened.title, runs: listed.runs };
+  }
+  return lastFinished(engine);
 }
 
 /** The engine's newest sweep that ended with runs kept, and its runs. */

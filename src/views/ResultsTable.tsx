@@ -24,6 +24,7 @@ function partsOf(run: RunResult): Part[] {
 }
 import { mbPerS, mibPerS } from '../lib/units';
 import { ownWarnings, sharedWarnings } from './shared-warnings';
+import { useKept } from '../state/kept';
 
 interface Column {
   key: string;
@@ -87,7 +88,7 @@ export function ResultsTable({ runs, figures, pool }: Props) {
   const engine = useEngine();
   const [note, setNote] = useState('');
   const [showAll, setShowAll] = useState(false);
-  const [breakdown, setBreakdown] = useState(false);
+  const [breakdown, setBreakdown] = useKept('results-breakdown', false);
   const columns = breakdown ? [...COLUMNS, ...BREAKDOWN] : COLUMNS;
   const rows = useMemo(() => runs.flatMap((run) => partsOf(run).map((direction) => ({ run, direction }))), [runs]);
   const shown = showAll ? rows : rows.slice(0, FIRST_ROWS);

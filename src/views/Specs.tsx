@@ -9,6 +9,7 @@ import {
 } from '../api';
 import { formatSize } from '../lib/units';
 import { blankSpecForm, formOf, SpecFormView, specOf, type SpecForm } from './SpecForm';
+import { useKept } from '../state/kept';
 
 const NO_CHOICES: SpecChoices = { interfaces: [], accesses: [], units: [] };
 
@@ -25,12 +26,12 @@ export function Specs() {
   const listed = useEngineQuery('specs.list', {});
   const library = listed.data;
   const choices = library?.choices ?? NO_CHOICES;
-  const [selected, setSelected] = useState<string | null>(null);
-  const [form, setForm] = useState<SpecForm | null>(null);
-  const [replace, setReplace] = useState(false);
+  const [selected, setSelected] = useKept<string | null>('specs-selected', null);
+  const [form, setForm] = useKept<SpecForm | null>('specs-form', null);
+  const [replace, setReplace] = useKept('specs-replace', false);
   const [problems, setProblems] = useState<string[]>([]);
   const [note, setNote] = useState<string | null>(null);
-  const [filter, setFilter] = useState('');
+  const [filter, setFilter] = useKept('specs-filter', '');
 
   const mine = new Set(library?.user_spec_ids ?? []);
   const spec = library?.specs.find((s) => s.id === selected) ?? null;

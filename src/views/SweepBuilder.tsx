@@ -3,6 +3,7 @@
 import type { HostInfo, PresetInfo } from '../api';
 import { FACTOR_CHOICES, type SweepForm } from './designer-form';
 import { TextField } from './Field';
+import { HostChecks } from './HostChecks';
 
 export function HostPicker({ hosts, sweep, setSweep, byField }: { hosts: HostInfo[]; byField: Map<string, string[]> } & Pick<SweepProps, 'sweep' | 'setSweep'>) {
   if (hosts.length === 0) return null;
@@ -12,15 +13,7 @@ export function HostPicker({ hosts, sweep, setSweep, byField }: { hosts: HostInf
     <fieldset>
       <legend>Run on</legend>
       <p className="hint">Tick hosts to run on all of them at once (synchronised start, per-host and aggregate results); none ticked: this machine.</p>
-      <div className="segmented" role="group" aria-label="Hosts">
-        {hosts.map((h) => (
-          <label key={h.name} className="check">
-            <input type="checkbox" checked={sweep.hosts.includes(h.name)}
-              onChange={(e) => update({ hosts: e.target.checked ? [...sweep.hosts, h.name] : sweep.hosts.filter((x) => x !== h.name) })} />
-            {h.name}
-          </label>
-        ))}
-      </div>
+      <HostChecks hosts={hosts} chosen={sweep.hosts} onChange={(chosen) => update({ hosts: chosen })} />
       {sweep.hosts.length > 0 && (
         <div className="grid">
           <TextField name="remote_dir" id="field-remote-dir" label="Folder on each host" value={sweep.remoteDir}

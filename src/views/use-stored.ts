@@ -4,6 +4,7 @@
 // latency-target section each keep one list.
 import { useEffect, useMemo, useState } from 'react';
 import { useEngine, useEngineQuery, type StoredCurve } from '../api';
+import { useKept } from '../state/kept';
 
 export interface StoredList {
   stored: StoredCurve[];
@@ -33,10 +34,12 @@ export function useStored(kind: 'curve' | 'slo'): StoredList {
   // A curve or search that just started is shown; otherwise the one the user chose stays (while
   // it is listed). Adjusted while rendering, as the list arrives.
   const newest = stored[0]?.sweep_id ?? null;
-  const [choice, setChoice] = useState<{ newest: number | null; shown: number | null }>(
-    { newest: null, shown: null });
+  // kept for the session: the curve or search shown stays shown across a tab switch and a reload
+  const [choice, setChoice] = useKept<{ newest: number | null; shown: number | null }>(
+    `stored-${kind}`, { newest: null, shown: null });
+  const listed = data !== null; // before the list arrives, nothing is known to have gone or started
   const gone = choice.shown !== null && !stored.some((c) => c.sweep_id === choice.shown);
-  if (choice.newest !== newest || gone) setChoice({ newest, shown: newest });
+  if (listed && (choice.newest !== newest || gone)) setChoice({ newest, shown: newest });
 
   const setShownId = (id: number) => setChoice({ newest, shown: id });
   return { stored, shownId: choice.shown, setShownId, version };

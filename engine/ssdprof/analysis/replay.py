@@ -27,8 +27,8 @@ _P50, _P99 = histogram.REPORTED_PERCENTILES["p50"], histogram.REPORTED_PERCENTIL
 def replay_label(spec: ReplaySpec, target: str) -> str:
     timing = "as recorded" if spec.timing is ReplayTiming.AS_RECORDED else "as fast as possible"
     hosts = ", ".join(part.host for part in spec.parts)
-    where = (f"split across {hosts}" if spec.hosts_mode is HostsMode.SPLIT else f"on each of {hosts}") if spec.parts \
-        else f"on {target or 'the default folder'}"
+    where = (f"split across {hosts}" if spec.hosts_mode is HostsMode.SPLIT and len(spec.parts) > 1
+             else f"on each of {hosts}" if len(spec.parts) > 1 else f"on {hosts or target or 'the default folder'}")
     return f"{spec.recorded.source} {timing}, {spec.lanes} in flight at most{' per host' if spec.parts else ''}, {where}"
 
 
@@ -51,7 +51,8 @@ def replay_result(*, replay_id: int, created_at: str, name: str, status: SweepSt
         latency=_both(recorded, read, write, copies),
         rates=_rates(recorded.series, spec.issued, run.progress if run else [], step_s, copies), rate_step_s=step_s,
         warnings=run.warnings if run else [], hosts_mode=spec.hosts_mode if spec.parts else None,
-        hosts=[_host(spec, part, run, step_s) for part in spec.parts], recorded_copies=copies)
+        hosts=[_host(spec, part, run, step_s) for part in spec.parts], recorded_copies=copies,
+        hosts_label=spec.hosts_mode.label if spec.parts else "")
 
 
 def _host(spec: ReplaySpec, part: HostPart, run: RunResult | None, step_s: int) -> HostReplay:

@@ -14,12 +14,12 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy import special  # Student's t as scipy.stats.t computes it, without scipy.stats' second of imports
 
 from ssdprof.analysis.groupings import compare_drop
 from ssdprof.analysis.metrics import metric_value, setting_key
 from ssdprof.analysis.pooled import PERCENTILE_METRICS, BinsOf, own_bins, pooled_percentile
 from ssdprof.analysis.repeats import pools, setting_label
+from ssdprof.analysis.student_t import t_quantile, t_tail
 from ssdprof.model.drive_state import state_difference
 from ssdprof.model.quantities import format_number as number
 from ssdprof.model.run_summary import AnyRun, node_count
@@ -58,11 +58,6 @@ class MeanCI:
         if self.half_width is None:
             return f"{number(self.mean / scale)}{unit} (n=1, no interval)"
         return f"{number(self.mean / scale)} ± {number(self.half_width / scale)}{unit} ({self.confidence:.0%} CI, n={self.n})"
-
-
-def t_quantile(probability: float, df: float) -> float:
-    """The Student-t quantile, e.g. t_quantile(0.975, 9) = 2.262."""
-    return float(special.stdtrit(df, probability))  # scipy.stats.t.ppf(probability, df), the same function
 
 
 def mean_ci(values: Sequence[float] | np.ndarray, confidence: float = 0.95) -> MeanCI:
@@ -136,7 +131,7 @@ def welch_t_test(a_values: Sequence[float], b_values: Sequence[float], alpha: fl
     else:
         t = diff / se
         df = (va + vb) ** 2 / (va**2 / (a.size - 1) + vb**2 / (b.size - 1))
-        p = float(2 * special.stdtr(df, -abs(t)))  # scipy.stats.t.sf(|t|, df)
+        p = 2 * t_tail(t, df)
         half = t_quantile(1 - alpha / 2, df) * se
     g = _hedges_g(a, b)
     result = WelchResult(ci_a, ci_b, diff, diff_pct, t, df, p, diff - half, diff + half, g, alpha, "")

@@ -19,6 +19,7 @@ from ssdprof.app.point import Clock, Point, measure_point
 from ssdprof.app.replay_planner import ReplayJob, host_plans, trace_sha256
 from ssdprof.app.replay_site import ReplayPlace, replay_engine, replay_place
 from ssdprof.app.sites import LocalSite
+from ssdprof.model.direction import DirectionStats
 from ssdprof.model.events import Count, PointProgress, RunEvent
 from ssdprof.model.replay import ReplaySpec, ReplayTiming
 from ssdprof.model.replay_events import ReplayEvent, ReplayFinished, ReplayProgress, ReplayStarted
@@ -178,20 +179,36 @@ def _replanned(spec: SweepSpec) -> tuple[ReplayPlan, dict[str, ReplayPlan]]:
 def _honest(result: RunResult, replay: ReplaySpec) -> RunResult:
     """Warnings that judge a point by a queue kept full for a runtime, left out where a replay does neither: as
     recorded the queue is as deep as the trace makes it (up to the lanes), as fast as possible there is no runtime
-    to fall short of (the replay's timing figure says how long it took)."""
+    to fall short of (the replay's timing figure says how long it took). And its rates over its span (each host's
+    over its own): fio sums each lane's own rate, which overstates the whole when lanes end apart (measured: 1,186
+    IOPS for 3,000 I/Os in 3.83 s on a throttled disk, lanes ending from 0.85 s to 3.83 s)."""
     misjudged = "device_queue_shallow" if replay.timing is ReplayTiming.AS_RECORDED else "short_run"
-    return result.model_copy(update={"warnings": [w for w in result.warnings if w.code != misjudged]})
+    hosts = [host.model_copy(update=_over_span(host.read, host.write)) for host in result.hosts]
+    return result.model_copy(update={"warnings": [w for w in result.warnings if w.code != misjudged], "hosts": hosts,
+                                     **_over_span(result.read, result.write)})
+
+
+def _over_span(read: DirectionStats, write: DirectionStats) -> dict[str, DirectionStats]:
+    """Each direction's IOPS and bandwidth as its I/Os over the replay's span (the longer of the two runtimes)."""
+    span_s = max(read.runtime_ms, write.runtime_ms) / 1000
+    if span_s <= 0:
+        return {"read": read, "write": write}
+    return {name: stats.model_copy(update={"iops": stats.io_count / span_s, "bw_bytes_per_s": stats.io_bytes / span_s,
+                                           "runtime_ms": span_s * 1000}) if stats.io_count else stats
+            for name, stats in (("read", read), ("write", write))}
 
 
 def _progress_of(replay: ReplaySpec, emit: Emit) -> Callable[[RunEvent], None]:
-    """Each second of the point as a replay's progress, beside the trace's recorded rate over that second."""
-    series = replay.recorded.series
-    step = series[0].span_s if series else 1.0
+    """Each second of the point as a replay's progress, beside the recorded rate over that second of what played it:
+    the trace's, or (a host's second) that host's part."""
+    given = {part.host: (part.recorded or replay.recorded).series for part in replay.parts}
+    step = replay.recorded.series[0].span_s if replay.recorded.series else 1.0
 
     def forward(event: Any) -> None:
         if not isinstance(event, PointProgress):
             return
         sample = event.sample
+        series = given.get(sample.host, replay.recorded.series)
         middle = sample.elapsed_s - (sample.interval_s or 1.0) / 2
         recorded = series[int(middle // step)] if series and 0 <= middle < len(series) * step else None
         left = max(event.point_duration_s - event.point_elapsed_s, 0.0) if replay.timing is ReplayTiming.AS_RECORDED else None

@@ -153,7 +153,7 @@ def host_plans(mode: HostsMode, plan: ReplayPlan, hosts: list[str]) -> dict[str,
 
 def _parts(mode: HostsMode, plans: dict[str, ReplayPlan], recorded: TraceSummary) -> list[HostPart]:
     step_s = int(recorded.series[0].span_s) if recorded.series else None
-    return [HostPart(host=name, lanes=plan.lanes, recorded_end_s=plan.expected_s or 0.0,
+    return [HostPart(host=name, lanes=plan.lanes, recorded_end_s=int(plan.records.time_ns.max()) / 1e9,
                      recorded=describe(plan.records, step_s=step_s) if mode is HostsMode.SPLIT else None)
             for name, plan in plans.items()]
 

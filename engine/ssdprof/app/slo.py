@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -26,6 +27,7 @@ from ssdprof.app.curve import total
 from ssdprof.app.planner import SweepRequest, plan_sweep
 from ssdprof.model.curves import MAX_SLO_QD, SloPoint, SloSpec, SloSummary, parse_latency_ns
 from ssdprof.model.histogram import percentile
+from ssdprof.model.problems import Problems, problem
 from ssdprof.model.results import RunResult
 from ssdprof.model.status import SweepState
 from ssdprof.model.sweep import SweepSpec
@@ -47,19 +49,35 @@ class SloRequest(BaseModel):
     max_qd: int | str = 256
 
 
-def plan_slo(request: SloRequest) -> SweepSpec:
+def plan_slo(request: SloRequest, *, check_target: bool = False, default_dir: Path | None = None) -> SweepSpec:
+    """The search's first point (QD1) and its spec; raises WorkloadError naming every bad field at once."""
+    problems = Problems()
     if request.sweep.preset or request.sweep.factors or request.sweep.repeats != 1:
-        raise WorkloadError.single("preset", "--preset", "a latency target search takes one workload, no preset, factors or repeats")
+        problems.add(problem("preset", "a latency target search takes one workload, no preset, factors or repeats",
+                             with_rule=False))
     if request.sweep.base.rate_iops not in (None, 0, "0"):
-        raise WorkloadError.single("rate_iops", "--rate", "a latency target search runs at full speed; leave the rate out")
-    pct = _number(request.percentile, "percentile", "--percentile")
-    if not 0 < pct < 100:
-        raise WorkloadError.single("percentile", "--percentile", f"must be above 0 and below 100, e.g. 99 or 99.9; got {pct:g}")
-    max_qd = _number(request.max_qd, "max_qd", "--max-qd")
-    if not max_qd.is_integer() or not 1 <= max_qd <= MAX_SLO_QD:
-        raise WorkloadError.single("max_qd", "--max-qd", f"must be a whole number from 1 to {MAX_SLO_QD}; got {request.max_qd!r}")
-    latency_ns = parse_latency_ns(request.latency, field="latency_ns", flag="--latency")
-    spec = plan_sweep(request.sweep.model_copy(update={"base": request.sweep.base.model_copy(update={"queue_depth": 1})}))
+        problems.add(problem("rate_iops", "a latency target search runs at full speed; leave the rate out", with_rule=False))
+    pct = max_qd = 0.0
+    latency_ns = 0
+    with problems.collect():
+        pct = _number(request.percentile, "percentile", "--percentile")
+        if not 0 < pct < 100:
+            raise WorkloadError.single("percentile", "--percentile",
+                                       f"must be above 0 and below 100, e.g. 99 or 99.9; got {pct:g}")
+    with problems.collect():
+        max_qd = _number(request.max_qd, "max_qd", "--max-qd")
+        if not max_qd.is_integer() or not 1 <= max_qd <= MAX_SLO_QD:
+            raise WorkloadError.single("max_qd", "--max-qd",
+                                       f"must be a whole number from 1 to {MAX_SLO_QD}; got {request.max_qd!r}")
+    with problems.collect():
+        latency_ns = parse_latency_ns(request.latency, field="latency_ns", flag="--latency")
+    spec = None
+    with problems.collect():
+        base = request.sweep.base.model_copy(update={"queue_depth": 1})
+        spec = plan_sweep(request.sweep.model_copy(update={"base": base}), check_target=check_target,
+                          default_dir=default_dir)
+    problems.raise_any()
+    assert spec is not None
     return spec.model_copy(update={"name": request.sweep.name or f"latency target {spec.points[0].label}",
                                    "slo": SloSpec(percentile=pct, latency_ns=latency_ns, max_qd=int(max_qd))})
 

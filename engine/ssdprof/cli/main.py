@@ -34,14 +34,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 2
-    from ssdprof.model.workload import WorkloadError  # the engine, from here on: the command runs
-
     try:
         return _dispatch(args)
-    except WorkloadError as exc:
-        _print_problems(exc, args)
-        return 2
     except Exception as exc:
+        workload = sys.modules.get("ssdprof.model.workload")  # not loaded: the error cannot be one of its
+        if workload is not None and isinstance(exc, workload.WorkloadError):
+            _print_problems(exc, args)
+            return 2
         code = _exit_code(exc)
         if code is None:
             raise

@@ -124,9 +124,11 @@ def handle(args: argparse.Namespace, store: Store) -> int:
         estimate = REPLAY.estimate(plan, ctx)
         if args.estimate:
             print(estimate.model_dump_json(indent=2) if args.json else "\n".join(
-                [format_trace(estimate.replayed), estimate.region, *estimate.notes]))
+                line for line in (format_trace(estimate.replayed), estimate.hosts_sentence, estimate.region,
+                                  *estimate.notes) if line))
             return 0
-        print("\n".join(line for line in (estimate.region, *estimate.notes) if line), file=sys.stderr)
+        print("\n".join(line for line in (estimate.hosts_sentence, estimate.region, *estimate.notes) if line),
+              file=sys.stderr)
     else:
         plan = REPLAY.resume(ReplayResumeParams(replay_id=args.resume), ctx)
     outcome = run_job(ctx, REPLAY, plan, _Printer().handle)

@@ -8,11 +8,8 @@ turns them into messages and exit codes.
 from __future__ import annotations
 
 import argparse
-import signal
 import sys
-import threading
 from pathlib import Path
-from types import FrameType
 from typing import TYPE_CHECKING, Any
 
 from ssdprof.cli.commands import commands_of
@@ -214,23 +211,13 @@ def _import_job(args: argparse.Namespace, store: Store) -> int:
 
 
 def _run(spec: SweepSpec, tags: dict[str, str], store: Store, as_json: bool) -> int:
-    from ssdprof.app.runner import Runner
+    from ssdprof.app.kinds.kind import Context
+    from ssdprof.app.kinds.sweep import SWEEP, SweepPlan
+    from ssdprof.cli.foreground import run_job
     from ssdprof.cli.measure import outcome_json
     from ssdprof.cli.terminal import ProgressPrinter, format_runs_table
 
-    cancel = threading.Event()
-
-    def interrupt(signum: int, frame: FrameType | None) -> None:
-        if cancel.is_set():
-            raise KeyboardInterrupt
-        print("\nstopping the measurement; finished points are kept (Ctrl-C again to abort)", file=sys.stderr)
-        cancel.set()
-
-    previous = signal.signal(signal.SIGINT, interrupt)
-    try:
-        outcome = Runner(store).run_sweep(spec, tags=tags, on_event=ProgressPrinter(sys.stderr).handle, cancel=cancel)
-    finally:
-        signal.signal(signal.SIGINT, previous)
+    outcome = run_job(Context(store), SWEEP, SweepPlan(spec, tags=tags), ProgressPrinter(sys.stderr).handle)
     if as_json:
         print(outcome_json(outcome))
     else:

@@ -5,14 +5,23 @@ from __future__ import annotations
 import shutil
 from typing import TYPE_CHECKING, TextIO
 
-from ssdprof.model.quantities import format_duration, format_size
-
 if TYPE_CHECKING:  # the events load with a measurement's progress, not with a table of stored runs
     from ssdprof.model.events import RunEvent
     from ssdprof.model.results import DeviceQueue, DirectionStats, HostResult, ProgressSample, RunResult
 
 __all__ = ["ProgressPrinter", "format_device_queue", "format_iops", "format_latency_ns", "format_run", "format_runs_table"]
 
+
+def _size(n_bytes: int) -> str:
+    from ssdprof.model.quantities import format_size  # its module loads pydantic: not for a table of no runs
+
+    return format_size(n_bytes)
+
+
+def _duration(seconds: float) -> str:
+    from ssdprof.model.quantities import format_duration
+
+    return format_duration(seconds)
 
 def format_latency_ns(value: float | None) -> str:
     if value is None:
@@ -53,20 +62,20 @@ class ProgressPrinter:
             if event.count.done:
                 self._line(f"resuming sweep {event.sweep_id}: {event.count.text} done", final=True)
         elif isinstance(event, LayoutDone):
-            self._line(f"laid out {format_size(event.size_bytes)} test file in {event.seconds:.1f} s "
+            self._line(f"laid out {_size(event.size_bytes)} test file in {event.seconds:.1f} s "
                        "(not part of any measurement)", final=True)
         elif isinstance(event, PointStarted):
             count = event.count
             total = {"exact": f"{count.total}", "at_most": f"≤{count.total}", "open": "?"}[count.bound]
             self._label = f"[{event.number}/{total}] {event.workload.label}"
             self._hosts = {}
-            self._line(f"{self._label}  ETA {format_duration(event.eta_s)}", final=not self.tty)
+            self._line(f"{self._label}  ETA {_duration(event.eta_s)}", final=not self.tty)
         elif isinstance(event, PointProgress) and self.tty:
             self._hosts[event.sample.host] = event.sample
             fraction = min(event.point_elapsed_s / max(event.point_duration_s, 1e-9), 1.0)
             bar = "#" * int(fraction * 20) + "-" * (20 - int(fraction * 20))
             phase = " ramp" if event.sample.ramping else ""
-            self._line(f"{self._label} [{bar}]{phase} {self._live_rates()} ETA {format_duration(event.eta_s)}")
+            self._line(f"{self._label} [{bar}]{phase} {self._live_rates()} ETA {_duration(event.eta_s)}")
         elif isinstance(event, PointFinished):
             r = event.result
             self._finished += 1
@@ -86,7 +95,7 @@ class ProgressPrinter:
         elif isinstance(event, SweepFinished):
             kept = self._finished - len(event.run_ids)
             waiting = f" ({kept} kept on this machine until the results database answers)" if kept > 0 else ""
-            self._line(f"{event.status}: {self._finished} point(s) in {format_duration(event.wall_s)}{waiting}", final=True)
+            self._line(f"{event.status}: {self._finished} point(s) in {_duration(event.wall_s)}{waiting}", final=True)
 
     def _live_rates(self) -> str:
         """The last second, per host when there are several."""
@@ -190,7 +199,7 @@ def format_run(run: RunResult, *, breakdown: bool = False) -> str:
     lines = [
         f"run {run.id}  {run.started_at}  {run.status}  ({run.source})",
         f"workload: {run.workload.label}  runtime {run.workload.runtime_s:g}s ramp {run.workload.ramp_s:g}s "
-        f"size {format_size(run.workload.size_bytes)} {'direct' if run.workload.direct else 'BUFFERED'}",
+        f"size {_size(run.workload.size_bytes)} {'direct' if run.workload.direct else 'BUFFERED'}",
         f"engine:   {run.engine.name} {run.engine.version} {run.engine.ioengine} - {run.engine.reason}",
         f"device:   {env.device or '?'} {env.device_model} {env.interface} {env.pcie_link} on {env.filesystem} {env.mount_point}",
         f"system:   {env.os}, {env.cpu_model} x{env.cpu_count}",

@@ -73,9 +73,11 @@ register({
 
 
 def parse_points_pct(text: str | list[int | float | str]) -> list[int]:
-    """``"10,50,70"`` or ``[10, 50, 70]`` -> sorted unique whole percentages from 1 to 100."""
+    """``"10,50,70"`` or ``[10, 50, 70]`` -> sorted unique whole percentages from 1 to 100; a bad list
+    names every bad point ("'120' is out of range; 'x' is not a number")."""
     items = text.split(",") if isinstance(text, str) else list(text)
     values: list[int] = []
+    wrong: list[str] = []
     for item in items:
         word = str(item).strip().removesuffix("%")
         if not word:
@@ -85,9 +87,11 @@ def parse_points_pct(text: str | list[int | float | str]) -> list[int]:
         except ValueError:
             number = float("nan")
         if not number.is_integer() or not 1 <= number <= 100:
-            wrong = "is not a number" if math.isnan(number) else "is out of range"
-            raise WorkloadError([problem("points_pct", f"{shown(word)} {wrong}")])
+            wrong.append(f"{shown(word)} {'is not a number' if math.isnan(number) else 'is out of range'}")
+            continue
         values.append(int(number))
+    if wrong:  # every bad point at once, not the first
+        raise WorkloadError([problem("points_pct", "; ".join(wrong))])
     if not values:
         raise WorkloadError([problem("points_pct", "no percentage given")])
     return sorted(set(values))

@@ -65,9 +65,14 @@ def parse_count(text: str | float | int) -> float:
     return float(match.group(1)) * _COUNT_FACTORS[match.group(2).lower()]
 
 
+_SPELLINGS = sorted((("TiB", 1 << 40), ("TB", 10**12), ("GiB", 1 << 30), ("GB", 10**9), ("MiB", 1 << 20),
+                     ("MB", 10**6), ("KiB", 1 << 10), ("kB", 10**3)), key=lambda unit: -unit[1])
+
+
 def format_size(n_bytes: int) -> str:
-    """The shortest exact binary spelling: 4096 -> '4KiB', 1536 -> '1536B'."""
-    for suffix, factor in (("TiB", 1 << 40), ("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+    """The exact spelling in the largest unit, binary or decimal, that holds the size whole: 4096 ->
+    '4KiB', 10**13 -> '10TB' (not '9765625000KiB'), 1536 -> '1536B'; it reads back as the same size."""
+    for suffix, factor in _SPELLINGS:
         if n_bytes >= factor and n_bytes % factor == 0:
             return f"{n_bytes // factor}{suffix}"
     return f"{n_bytes}B"

@@ -30,7 +30,8 @@ class ReplayStarted(_Event):
 
 
 class ReplayProgress(_Event):
-    """One second of the replay: its rates, and the trace's recorded rates over the same second."""
+    """One second of the replay (of one host's part, on SSH hosts: ``sample.host``): its rates, and the recorded
+    rates over the same second of what it plays (the trace, or that host's share of it)."""
 
     kind: Literal["replay_progress"] = "replay_progress"
     sample: ProgressSample

@@ -105,6 +105,7 @@ class ReplayResult(ReplayedPart):
     hosts_mode: HostsMode | None = Field(default=None, description="on SSH hosts: the whole trace on each, or split; "
                                                                    "null on this machine")
     hosts: list[HostReplay] = Field(default_factory=list, description="each SSH host beside its part, in the hosts' order")
+    hosts_label: str = Field(default="", description="how the hosts shared the trace, in words ('' on this machine)")
     recorded_copies: int = Field(default=1, description="how many times the hosts together replay each recorded I/O "
                                                         "(the whole trace on N hosts: N); the recorded figures above "
                                                         "(counts, rates) count all of them")

@@ -16,14 +16,16 @@ second, where models validated field by field would take several.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import NamedTuple, TypeAlias
+from typing import TYPE_CHECKING, NamedTuple, TypeAlias
 
 from typing_extensions import TypeVar
 
-from ssdprof.model.drive_state import DriveState
-from ssdprof.model.results import DirectionStats, EngineInfo, Environment, HostResult, LatencyStats, RunResult, SpanStats
 from ssdprof.model.status import RunStatus
-from ssdprof.model.workload import Workload
+
+if TYPE_CHECKING:  # no pydantic model is built to import this module: the store opens without them
+    from ssdprof.model.drive_state import DriveState
+    from ssdprof.model.results import DirectionStats, EngineInfo, Environment, HostResult, LatencyStats, RunResult, SpanStats
+    from ssdprof.model.workload import Workload
 
 __all__ = ["EMPTY_DIRECTION", "AnyRun", "DirectionSummary", "HostSummary", "LatencySummary", "R", "RunSummary",
            "SpanSummary", "node_count", "summarise"]
@@ -128,10 +130,10 @@ class RunSummary:
     """The machine that stored it (its host name)."""
 
 
-AnyRun: TypeAlias = RunResult | RunSummary
+AnyRun: TypeAlias = "RunResult | RunSummary"
 """A whole run or its summary: what the analysis of figures accepts."""
 
-R = TypeVar("R", bound=AnyRun, default=RunResult)
+R = TypeVar("R", bound="AnyRun", default="RunResult")
 """A run type kept through a computation: pools of whole runs stay whole runs, of summaries summaries."""
 
 

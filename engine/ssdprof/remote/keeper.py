@@ -23,7 +23,7 @@ from typing import IO
 from ssdprof.remote.addresses import HostAddress, HostError
 from ssdprof.remote.heartbeat import beat, host_program, send_line
 from ssdprof.remote.probe import HostProbe, parse_probe
-from ssdprof.remote.ssh import Ssh, explain_ssh_failure
+from ssdprof.remote.ssh import OPENING_RETRIES_S, Ssh, dropped_while_opening, explain_ssh_failure, session_ended
 from ssdprof.target.processes import end_with_parent
 
 __all__ = ["Keeper", "Keepers"]
@@ -36,15 +36,41 @@ _LAYOUT_TIMEOUT_S = 600.0
 @dataclass
 class Keeper:
     host: HostAddress
-    process: subprocess.Popen[str]
+    argv: list[str]
     target: str
-    lines: queue.Queue[str | None] = field(default_factory=queue.Queue)
-    stderr_lines: list[str] = field(default_factory=list)
+    register: Callable[[subprocess.Popen[str]], None] = lambda process: None
+    """Where the keeper's ssh process is handed once started (the heartbeat writes to it)."""
+    process: subprocess.Popen[str] = field(init=False)
+    lines: queue.Queue[str | None] = field(init=False)
+    stderr_lines: list[str] = field(init=False)
+    stderr_done: threading.Event = field(init=False)
     probe: HostProbe = field(default_factory=lambda: HostProbe(reachable=False))
     laid_out: bool = False
     counted: tuple[int, int] | None = None
     """(major, minor) of the device whose /proc/diskstats line counts this host's I/O, as the host said after the layout."""
-    stderr_done: threading.Event = field(default_factory=threading.Event)
+    attempts: int = 0
+    """How many times the session was opened (sshd may drop one while it is being opened)."""
+    heard: bool = False
+    """The host answered on this session (it was opened: nothing to open again)."""
+    closed: bool = False
+    """The session ended (its output closed)."""
+    opened_at: float = 0.0
+
+    def __post_init__(self) -> None:
+        self._open()
+
+    def _open(self) -> None:
+        self.lines, self.stderr_lines, self.stderr_done = queue.Queue(), [], threading.Event()
+        self.heard = self.closed = False
+        self.attempts += 1
+        self.opened_at = time.monotonic()
+        process = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                   errors="replace", bufsize=1, start_new_session=True, preexec_fn=end_with_parent())  # noqa: PLW1509 - one prctl
+        assert process.stdout is not None and process.stderr is not None
+        threading.Thread(target=_pump, args=(process.stdout, self.lines.put), daemon=True).start()
+        threading.Thread(target=_pump, args=(process.stderr, self.add_stderr), daemon=True).start()
+        self.process = process
+        self.register(process)
 
     def add_stderr(self, line: str | None) -> None:
         if line is None:
@@ -53,11 +79,24 @@ class Keeper:
             self.stderr_lines.append(line)
 
     def read_probe(self) -> HostProbe:
-        text = self._until("ssdprof-probed", _PROBE_TIMEOUT_S)
-        if text is None:
-            self.probe = HostProbe(reachable=False, error=self._failure(f"no answer within {_PROBE_TIMEOUT_S:.0f} s"))
-        else:
-            self.probe = parse_probe(text)
+        """The host's probe; a session sshd dropped while it was being opened (MaxStartups, a slow host) is
+        opened again, a few times, before the host is given up; one that ended says what ended it."""
+        for wait_s in (*OPENING_RETRIES_S, None):
+            text = self._until("ssdprof-probed", _PROBE_TIMEOUT_S)
+            if text is not None:
+                self.probe = parse_probe(text)
+                return self.probe
+            if not self.closed:
+                self.probe = HostProbe(reachable=False, error=self._failure(f"no answer within {_PROBE_TIMEOUT_S:.0f} s"))
+                return self.probe
+            self._settle()
+            if wait_s is None or self.heard or not dropped_while_opening(self.process.returncode, "\n".join(self.stderr_lines)):
+                break
+            time.sleep(wait_s)
+            self._open()
+        self.probe = HostProbe(reachable=False, error=session_ended(
+            self.host, self.process.returncode, "\n".join(self.stderr_lines), time.monotonic() - self.opened_at,
+            attempts=self.attempts))
         return self.probe
 
     def lay_out(self) -> None:
@@ -101,18 +140,29 @@ class Keeper:
                 return None
             if line is None:
                 self.lines.put(None)  # the session is over for every later reader too
+                self.closed = True
                 return None
+            self.heard = True
             if line.startswith(marker):
                 return "\n".join([*seen, line] if keep_marker else seen)
             seen.append(line)
 
-    def _failure(self, otherwise: str) -> str:
-        """Why the session ended (or did not answer): ssh's own words once it has exited and said them all."""
+    def _settle(self) -> bool:
+        """Waits for the ended session's ssh to exit and say all it had to; False if it has not exited."""
         try:
             self.process.wait(timeout=5)
         except subprocess.TimeoutExpired:
-            return f"{self.host.name}: {otherwise}"
+            return False
         self.stderr_done.wait(timeout=5)
+        return True
+
+    def _failure(self, otherwise: str) -> str:
+        """Why the session ended (or did not answer): ssh's own words once it has exited and said them all."""
+        if not self._settle():
+            return f"{self.host.name}: {otherwise}"
+        if self.closed:
+            return session_ended(self.host, self.process.returncode, "\n".join(self.stderr_lines),
+                                 time.monotonic() - self.opened_at, attempts=self.attempts)
         if self.process.returncode == 255:
             return explain_ssh_failure(self.host, "\n".join(self.stderr_lines))
         return f"{self.host.name}: {self._last_stderr() or otherwise}"
@@ -137,14 +187,8 @@ class Keepers:
         program = host_program("keeper.sh", probe=True)  # its arguments: see keeper.sh
         argv = self.ssh.argv(host, ["sh", "-c", program, "ssdprof-keeper", str(len(leftovers)), *leftovers, counted, target,
                                     *layout])
-        process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                   errors="replace", bufsize=1, start_new_session=True, preexec_fn=end_with_parent())  # noqa: PLW1509 - one prctl
-        keeper = Keeper(host, process, target)
-        assert process.stdout is not None and process.stderr is not None
-        threading.Thread(target=_pump, args=(process.stdout, keeper.lines.put), daemon=True).start()
-        threading.Thread(target=_pump, args=(process.stderr, keeper.add_stderr), daemon=True).start()
+        keeper = Keeper(host, argv, target, self._processes.append)
         self.by_host[host.name] = keeper
-        self._processes.append(process)
         if not self._heartbeat.is_alive():
             self._heartbeat.start()
         return keeper

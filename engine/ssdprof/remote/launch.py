@@ -30,12 +30,14 @@ from ssdprof.model.results import ProgressSample
 from ssdprof.remote.addresses import HostAddress, HostError
 from ssdprof.remote.heartbeat import SEND_LOCK, beat, send_line
 from ssdprof.remote.session import HostRun, HostSession, last_error
-from ssdprof.remote.ssh import Ssh
+from ssdprof.remote.ssh import OPENING_RETRIES_S, Ssh
 
 __all__ = ["FioCommand", "HostRun", "Launch", "start_lead_ns", "start_skew_ms"]
 
 _GRACE_S = 60.0
 _READY_TIMEOUT_S = 30.0
+_OPEN_TIMEOUT_S = 60.0
+"""A session's first answer: a login on an emulated host under load took over 20 s."""
 _ARMED_TIMEOUT_S = 120.0
 """fio's start-up on every host before the start: ~0.3 s of CPU each, longer on a loaded host or with rbd."""
 MIN_LEAD_NS = 30_000_000
@@ -72,10 +74,12 @@ class Launch:
         try:
             for host in hosts:
                 self._open(host)
+            threading.Thread(target=beat, args=(self._processes, self._finished), daemon=True).start()
+            for host in hosts:  # each waits for its own session's answer; the others open meanwhile
+                self._confirmed(host)
         except BaseException:
             self.end()
             raise
-        threading.Thread(target=beat, args=(self._processes, self._finished), daemon=True).start()
 
     def run(self, commands: dict[str, FioCommand], *, ramp_s: float, duration_s: float,
             on_progress: Callable[[ProgressSample], None] | None, cancel: threading.Event) -> list[HostRun]:
@@ -112,7 +116,10 @@ class Launch:
         if self._ended:
             raise HostError("the hosts' sessions are closed")
         session = self.sessions[host.name]
-        return session if session.alive() else self._open(host)
+        if session.alive():
+            return session
+        self._open(host)
+        return self._confirmed(host)
 
     def end(self) -> None:
         """Closes every session (a wrapper waiting for a point then exits; one running ends fio)."""
@@ -132,6 +139,19 @@ class Launch:
         session = HostSession(self.ssh, host)
         self.sessions[host.name] = session
         self._processes.append(session.process)
+        return session
+
+    def _confirmed(self, host: HostAddress) -> HostSession:
+        """The host's session once it answers; one sshd dropped while it was being opened (MaxStartups on a
+        slow host) is opened again, a few times. One that still cannot be opened is left ended: the point
+        then says what ended it."""
+        session = self.sessions[host.name]
+        for wait_s in OPENING_RETRIES_S:
+            if session.confirm_open(_OPEN_TIMEOUT_S) or not session.dropped_while_opening():
+                return session
+            time.sleep(wait_s)
+            session = self._open(host)
+        session.confirm_open(_OPEN_TIMEOUT_S)
         return session
 
     def _wait_ready(self, runs: list[HostRun], sent_ns: int) -> None:

@@ -20,7 +20,7 @@ from ssdprof.remote.addresses import HostAddress, HostError
 from ssdprof.remote.drive_word import DriveWord
 from ssdprof.remote.heartbeat import host_program, send_line, send_text
 from ssdprof.remote.monitor import MonitorParser
-from ssdprof.remote.ssh import Ssh, explain_ssh_failure
+from ssdprof.remote.ssh import Ssh, dropped_while_opening, explain_ssh_failure
 from ssdprof.target.processes import end_with_parent
 
 __all__ = ["FIO_INTERRUPTED_EXIT", "PLAIN_NAME", "PUT_CHUNK_BYTES", "HostRun", "HostSession", "epoch_ns", "last_error"]
@@ -31,6 +31,8 @@ PUT_CHUNK_BYTES = 1 << 20
 """A put file goes in pieces of at most this, so the heartbeat still reaches the host between them."""
 PLAIN_NAME = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9._-]*")
 """A file name the host's session accepts (fio_wrapper.sh's plain_name)."""
+_OPEN_PROBE = "ssdprof-open"
+"""A file no session holds, asked for to learn that the session is open (fio_wrapper.sh's "check")."""
 
 
 @dataclass
@@ -109,7 +111,11 @@ class HostRun:
             self.reader_errors.append(f"ssdprof's reader of {what} failed on a line: {type(exc).__name__}: {exc}")
 
     def ssh_failure(self) -> str:
-        return explain_ssh_failure(self.host, "\n".join(self.stderr_lines), self.master_reason())
+        """What ended the session, in ssh's words: what it means, its exit status and its last line."""
+        stderr = "\n".join(self.stderr_lines)
+        said = [line.strip() for line in (stderr or self.master_reason()).splitlines() if line.strip()]
+        words = f": {said[-1][:200]}" if said else ""
+        return f"{explain_ssh_failure(self.host, stderr, self.master_reason())} (ssh exit status {self.returncode}{words})"
 
     def result(self) -> HostResult:
         name = self.host.name
@@ -156,11 +162,34 @@ class HostSession:
         self._lock = threading.Lock()
         self._files: dict[str, str] = {}
         self._file_said = threading.Condition()
+        self._early_stderr: list[str] = []
+        self.opened_at = time.monotonic()
         for reader in self.readers:
             reader.start()
 
     def alive(self) -> bool:
         return self.process.poll() is None and not self.ended.is_set()
+
+    def confirm_open(self, timeout_s: float) -> bool:
+        """Whether the session is open: the host's side answers a question (the size of a file that is not
+        there); False when the session ended first, or stayed silent ``timeout_s``."""
+        send_line(self.process, f"check {_OPEN_PROBE}")
+        deadline = time.monotonic() + timeout_s
+        with self._file_said:
+            while _OPEN_PROBE not in self._files and self.alive() and time.monotonic() < deadline:
+                self._file_said.wait(0.05)
+            return _OPEN_PROBE in self._files
+
+    def stderr_text(self) -> str:
+        """What ssh said before the session had a point to report to (why it could not be opened)."""
+        return "\n".join(self._early_stderr)
+
+    def dropped_while_opening(self) -> bool:
+        """sshd dropped the session before it was authenticated (nothing ran on the host): open it again."""
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.process.wait(timeout=5)
+        self.ended.wait(5)
+        return dropped_while_opening(self.process.returncode, self.stderr_text())
 
     def put_file(self, name: str, text: str, *, timeout_s: float = 120.0) -> None:
         """``text`` (ASCII) written as the file ``name`` in this session's directory on the host, where fio runs
@@ -199,6 +228,8 @@ class HostSession:
                     continue
                 run = self.current
                 if run is None:
+                    if handle == self._on_stderr and len(self._early_stderr) < 50:
+                        self._early_stderr.append(line.rstrip("\n"))  # ssh's words before any point: why it ended
                     continue
                 try:
                     handle(run, line)

@@ -27,9 +27,17 @@ from ssdprof.remote.leftovers import default_leftovers_path
 from ssdprof.remote.probe import HostProbe, parse_probe, probe_script
 from ssdprof.target.processes import end_with_parent
 
-__all__ = ["CHANGED_KEY_MARKERS", "HostKey", "Ssh", "SshSettings", "default_known_hosts", "explain_ssh_failure"]
+__all__ = ["CHANGED_KEY_MARKERS", "OPENING_RETRIES_S", "HostKey", "Ssh", "SshSettings", "default_known_hosts",
+           "dropped_while_opening", "explain_ssh_failure", "session_ended"]
 
 CHANGED_KEY_MARKERS = ("REMOTE HOST IDENTIFICATION HAS CHANGED", "Host key for", "has changed and you have requested strict checking")
+DROPPED_MARKERS = ("kex_exchange_identification", "ssh_exchange_identification", "banner exchange", "Connection reset by peer",
+                   "Connection closed by")
+"""What ssh says when sshd dropped the connection before it was authenticated: sshd's MaxStartups drops
+connections beyond its limit of unauthenticated ones, which a slow host (an emulated machine under
+load) reaches with only a few connections authenticating at once."""
+OPENING_RETRIES_S = (1.0, 2.0, 4.0)
+"""The waits before opening a session again that sshd dropped while it was being opened."""
 
 
 def default_known_hosts() -> Path:
@@ -254,3 +262,24 @@ def explain_ssh_failure(host: HostAddress, stderr: str, master: str = "") -> str
     if "Connection refused" in text or "timed out" in text or "No route" in text or "Could not resolve" in text:
         return f"{host.name}: cannot connect: {text.splitlines()[-1] if text else 'no answer'}"
     return f"{host.name}: ssh failed: {text.splitlines()[-1] if text else 'connection lost'}"
+
+
+def dropped_while_opening(returncode: int | None, stderr: str) -> bool:
+    """Whether ssh ended because sshd dropped the connection before it was authenticated (nothing ran on
+    the host, so opening it again is safe): worth a retry, not the end of a run."""
+    return returncode == 255 and any(marker in stderr for marker in DROPPED_MARKERS)
+
+
+def session_ended(host: HostAddress, returncode: int | None, stderr: str, elapsed_s: float, *, master: str = "",
+                  attempts: int = 1) -> str:
+    """What ended an SSH session, in ssh's words: when, ssh's exit status and its last line, with what
+    :func:`explain_ssh_failure` knows of it (never "no answer within 90 s" for a session that ended at 17 s)."""
+    said = [line.strip() for line in (stderr or master).splitlines() if line.strip()]
+    last = said[-1][:300] if said else "nothing"
+    tries = f", opened {attempts} times" if attempts > 1 else ""
+    ended = f"its SSH session ended after {elapsed_s:.0f} s{tries} (ssh exit status {returncode}: {last})"
+    if returncode == 255:
+        known = explain_ssh_failure(host, stderr, master).removeprefix(f"{host.name}: ")
+        if not known.startswith(("ssh failed", "cannot connect")):
+            return f"{host.name}: {known}; {ended}"
+    return f"{host.name}: {ended}"

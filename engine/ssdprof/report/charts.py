@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from matplotlib.axes import Axes
 
-from ssdprof.report.figure import Chart, format_count, legend_below, log_axis, new_figure, to_svg
+from ssdprof.report.figure import Chart, format_count, legend_below, log_axis, new_figure, to_page
 from ssdprof.report.groups import RunGroup, Series, repeat_summaries, series_over
 
 __all__ = ["access_size_chart", "host_bars_chart", "latency_iops_chart", "queue_depth_chart", "repeat_bars_chart"]
@@ -102,10 +102,10 @@ def access_size_chart(groups: Sequence[RunGroup]) -> Chart | None:
             axes.yaxis.set_major_formatter(lambda v, _: format_count(v))
         cut = _fit_to_means(iops_ax, iops_drawn) | _fit_to_means(bw_ax, bw_drawn)
         legend_below(figure, iops_ax)
-        svg = to_svg(figure)
+        drawing = to_page(figure)
     caption = "IOPS and bandwidth (MB/s, 10^6 bytes/s; reads and writes added) at each access size, other settings fixed."
     notes = (f" {_CI_NOTE}" if errors else "") + (f" {_CUT_NOTE}" if cut else "")
-    return Chart("access_size", "IOPS and bandwidth vs access size", caption + notes, svg)
+    return Chart("access_size", "IOPS and bandwidth vs access size", caption + notes, drawing)
 
 
 def queue_depth_chart(groups: Sequence[RunGroup]) -> Chart | None:
@@ -129,12 +129,12 @@ def queue_depth_chart(groups: Sequence[RunGroup]) -> Chart | None:
         iops_ax.yaxis.set_major_formatter(lambda v, _: format_count(v))
         cut = _fit_to_means(lat_ax, lat_drawn) | _fit_to_means(iops_ax, iops_drawn)
         legend_below(figure, lat_ax)
-        svg = to_svg(figure)
+        drawing = to_page(figure)
     caption = ("Latency of all I/Os, reads and writes together, total from submission to completion (mean, solid; "
                "99th percentile from the merged histogram bins, dashed; of repeats, from their added bins) and IOPS "
                "at each queue depth, other settings fixed.")
     notes = (f" {_CI_NOTE}" if errors else "") + (f" {_CUT_NOTE}" if cut else "")
-    return Chart("queue_depth", "Latency and IOPS vs queue depth", caption + notes, svg)
+    return Chart("queue_depth", "Latency and IOPS vs queue depth", caption + notes, drawing)
 
 
 def latency_iops_chart(groups: Sequence[RunGroup]) -> Chart | None:
@@ -158,10 +158,10 @@ def latency_iops_chart(groups: Sequence[RunGroup]) -> Chart | None:
         log_axis(axes, "y", "count")
         axes.xaxis.set_major_formatter(lambda v, _: format_count(v))
         legend_below(figure, axes)
-        svg = to_svg(figure)
+        drawing = to_page(figure)
     caption = ("Each point is one queue depth: how much latency every extra IOPS costs. Percentiles are of all I/Os, "
                "reads and writes together, from the merged histogram bins of each run (of repeats, their added bins).")
-    return Chart("latency_iops", "Latency–IOPS curve", caption, svg)
+    return Chart("latency_iops", "Latency–IOPS curve", caption, drawing)
 
 
 def repeat_bars_chart(groups: Sequence[RunGroup]) -> Chart | None:
@@ -195,11 +195,11 @@ def repeat_bars_chart(groups: Sequence[RunGroup]) -> Chart | None:
         axes_pair[1].set_title("Latency per setting")
         if len(names) > 1:
             axes_pair[0].legend(loc="lower right")
-        svg = to_svg(figure)
+        drawing = to_page(figure)
     counts = sorted({len(s.runs) for s in summaries})
     caption = (f"Bars: mean of {'/'.join(map(str, counts))} run(s) per setting. "
                f"{_CI_NOTE if repeated else 'No repeats: no error bars.'}{f' {_CUT_NOTE}' if cut else ''}")
-    return Chart("repeat_bars", "Settings compared (mean ± 95 % CI)", caption, svg)
+    return Chart("repeat_bars", "Settings compared (mean ± 95 % CI)", caption, drawing)
 
 
 def host_bars_chart(groups: Sequence[RunGroup]) -> Chart | None:
@@ -228,6 +228,6 @@ def host_bars_chart(groups: Sequence[RunGroup]) -> Chart | None:
         axes_pair[0].set_title("IOPS per host")
         axes_pair[1].set_title("Bandwidth per host")
         axes_pair[0].legend(loc="lower right")
-        svg = to_svg(figure)
+        drawing = to_page(figure)
     caption = "Each client's own result in multi-host runs (reads and writes added; MB = 10^6 bytes)."
-    return Chart("host_bars", "Per-host results", caption, svg)
+    return Chart("host_bars", "Per-host results", caption, drawing)

@@ -13,7 +13,7 @@ from reportlab.platypus import PageBreak
 
 from ssdprof.model.curves import CurveSummary, SloSummary
 from ssdprof.report.document import render, title_block
-from ssdprof.report.figure import Chart, log_axis, new_figure, to_svg
+from ssdprof.report.figure import Chart, log_axis, new_figure, to_page
 from ssdprof.report.layout import Builder, fmt_count, fmt_us, register_fonts
 
 __all__ = ["build_curve_pdf", "build_slo_pdf", "curve_chart", "curve_section", "slo_section"]
@@ -153,10 +153,10 @@ def curve_chart(curve: CurveSummary, earlier: Sequence[CurveSummary] = ()) -> Ch
         axes.set_ylabel("total latency, µs")
         axes.set_title(f"Total latency against achieved IOPS: {curve.label}")
         axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncols=2, fontsize=6.5)
-        svg = to_svg(figure)
+        drawing = to_page(figure)
     caption = (f"mean, p99 and p99.9 total latency against achieved IOPS at {len(paced)} offered rates; the dashed guide "
                "puts p99 at the offered rate instead, so a point that fell short of its rate stands apart from it")
-    return Chart(f"curve-{curve.sweep_id}", f"Latency under offered load, curve {curve.sweep_id}", caption, svg)
+    return Chart(f"curve-{curve.sweep_id}", f"Latency under offered load, curve {curve.sweep_id}", caption, drawing)
 
 
 def _escape(text: str) -> str:

@@ -1,13 +1,13 @@
-"""Matplotlib figures in the report's house style, rendered to SVG so they stay vector in the PDF.
+"""Matplotlib figures in the report's house style, drawn straight onto the PDF's page so they stay
+vector (``report/vector.py``).
 
-No pyplot: each chart is its own ``Figure`` (nothing global to leak between requests). Text is
-kept as SVG text in DejaVu Sans (``svg.fonttype = none``) so the PDF embeds it as real, selectable
-text in the same font as the document; log axes use plain tick labels (no mathtext).
+No pyplot: each chart is its own ``Figure`` (nothing global to leak between requests). Text stays
+text in DejaVu Sans, the document's embedded font, so it is real and selectable; log axes use plain
+tick labels (no mathtext).
 """
 
 from __future__ import annotations
 
-import io
 import textwrap
 import threading
 from collections.abc import Iterator
@@ -23,8 +23,10 @@ from matplotlib.ticker import FuncFormatter, LogFormatter, NullFormatter
 from matplotlib.typing import RcKeyType
 
 from ssdprof.model.quantities import format_size
+from ssdprof.report.page_drawing import PageDrawing
+from ssdprof.report.vector import draw_figure
 
-__all__ = ["FIGURE_WIDTH_IN", "PALETTE", "Chart", "format_count", "log_axis", "new_figure", "to_svg"]
+__all__ = ["FIGURE_WIDTH_IN", "PALETTE", "Chart", "format_count", "log_axis", "new_figure", "to_page"]
 
 FIGURE_WIDTH_IN = 6.6
 """A4 less 2 cm margins is 6.69 in: charts are drawn at their printed size, never scaled."""
@@ -34,12 +36,9 @@ PALETTE = ("#2563eb", "#dc2626", "#16a34a", "#9333ea", "#ea580c", "#0891b2", "#c
 
 _STYLE: dict[RcKeyType, Any] = {
     "axes.prop_cycle": cycler(color=PALETTE),
-    "svg.fonttype": "none",
-    "svg.hashsalt": "ssdprof",
     "font.family": "DejaVu Sans",
     "font.size": 8.0,
     "axes.titlesize": 9.0,
-    "axes.titleweight": "bold",
     "axes.labelsize": 8.0,
     "axes.grid": True,
     "grid.alpha": 0.35,
@@ -61,12 +60,12 @@ class Chart:
     key: str
     title: str
     caption: str
-    svg: bytes
+    drawing: PageDrawing
 
 
 @contextmanager
 def new_figure(rows: int = 1, cols: int = 1, height_in: float = 3.0) -> Iterator[tuple[Figure, list[Axes]]]:
-    """A figure with its axes, in the house style; render it with :func:`to_svg` inside the block."""
+    """A figure with its axes, in the house style; draw it with :func:`to_page` inside the block."""
     with _STYLE_LOCK, matplotlib.rc_context(_STYLE):
         figure = Figure(figsize=(FIGURE_WIDTH_IN, height_in), layout="constrained")
         axes = [figure.add_subplot(rows, cols, i + 1) for i in range(rows * cols)]
@@ -93,10 +92,10 @@ def legend_below(figure: Figure, axes: Axes) -> None:
     figure.set_figheight(figure.get_figheight() + LEGEND_ROW_IN * lines)
 
 
-def to_svg(figure: Figure) -> bytes:
-    out = io.BytesIO()
-    figure.savefig(out, format="svg", metadata={"Date": None})
-    return out.getvalue()
+def to_page(figure: Figure) -> PageDrawing:
+    """The figure laid out and drawn, once, for the PDF (inside :func:`new_figure`'s block: the style
+    applies while matplotlib draws)."""
+    return draw_figure(figure)
 
 
 def format_count(value: float) -> str:

@@ -8,7 +8,6 @@ text stays selectable.
 from __future__ import annotations
 
 import functools
-import io
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,10 +22,9 @@ from reportlab.lib.units import cm
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table, TableStyle
-from svglib.fonts import FontMap
-from svglib.svglib import svg2rlg
 
 from ssdprof.report.figure import Chart
+from ssdprof.report.page_drawing import ChartFlowable
 
 __all__ = ["FRAME_WIDTH", "MARGIN", "Builder", "fit_widths", "fmt_count", "fmt_mb", "fmt_us", "register_fonts"]
 
@@ -41,15 +39,15 @@ _HEAD = colors.HexColor("#e8ecf1")
 _FONTS_LOCK = threading.Lock()
 
 
-def register_fonts() -> FontMap:
-    """DejaVu Sans registered with reportlab and the charts' SVG font family mapped onto it: once per
-    process (reading and parsing the font files took a tenth of a second per report)."""
+def register_fonts() -> tuple[str, ...]:
+    """DejaVu Sans registered with reportlab, once per process (reading and parsing the font files took
+    a tenth of a second per report); the names of its faces, which the charts' text is drawn in."""
     with _FONTS_LOCK:  # reports may be built on several RPC threads at once
         return _registered_fonts()
 
 
 @functools.cache
-def _registered_fonts() -> FontMap:
+def _registered_fonts() -> tuple[str, ...]:
     folder = Path(matplotlib.get_data_path()) / "fonts" / "ttf"
     registered = set(pdfmetrics.getRegisteredFontNames())
     for name, file in _FONTS.items():
@@ -57,10 +55,7 @@ def _registered_fonts() -> FontMap:
             pdfmetrics.registerFont(TTFont(name, str(folder / file)))
     pdfmetrics.registerFontFamily("DejaVuSans", normal="DejaVuSans", bold="DejaVuSans-Bold", italic="DejaVuSans-Oblique",
                                   boldItalic="DejaVuSans-Bold")
-    font_map = FontMap()
-    font_map.register_font("DejaVu Sans", str(folder / _FONTS["DejaVuSans"]), rlgFontName="DejaVuSans")
-    font_map.register_font("DejaVu Sans", str(folder / _FONTS["DejaVuSans-Bold"]), weight="bold", rlgFontName="DejaVuSans-Bold")
-    return font_map
+    return tuple(_FONTS)
 
 
 def fmt_count(value: float | None) -> str:
@@ -107,7 +102,8 @@ _STYLES = _paragraph_styles()
 class Builder:
     """Collects the story: headings numbered 1, 2, ...; 'Table N' and 'Figure N' captions."""
 
-    font_map: FontMap
+    fonts: tuple[str, ...]
+    """The registered faces (:func:`register_fonts`)."""
     story: list[Flowable] = field(default_factory=list)
     sections: int = 0
     tables: int = 0
@@ -204,13 +200,7 @@ class Builder:
 
     def chart(self, chart: Chart) -> None:
         """Title, vector drawing and caption kept on one page: a page break never cuts a chart."""
-        drawing = svg2rlg(io.BytesIO(chart.svg), font_map=self.font_map)
-        if drawing is None:
-            return
-        if drawing.width > FRAME_WIDTH:
-            factor = FRAME_WIDTH / drawing.width
-            drawing.scale(factor, factor)
-            drawing.width, drawing.height = drawing.width * factor, drawing.height * factor
+        drawing = ChartFlowable(chart.drawing, FRAME_WIDTH)
         self.figures += 1
         caption = Paragraph(escape(f"Figure {self.figures}: {chart.title}. {chart.caption}"), self.styles["caption"])
         self.story.append(self._together([Spacer(1, 4), drawing, caption]))

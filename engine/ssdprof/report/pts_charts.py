@@ -8,7 +8,7 @@ from matplotlib.ticker import FuncFormatter
 
 from ssdprof.model.pts_results import PtsResult
 from ssdprof.model.quantities import format_size
-from ssdprof.report.figure import Chart, format_count, log_axis, new_figure, to_svg
+from ssdprof.report.figure import Chart, format_count, log_axis, new_figure, to_page
 
 __all__ = ["convergence_chart", "heatmap_chart", "matrix_chart", "saturation_chart", "window_chart"]
 
@@ -27,11 +27,11 @@ def convergence_chart(result: PtsResult) -> Chart | None:
         axes.set_title("Steady-state convergence")
         axes.yaxis.set_major_formatter(_count_formatter())
         axes.legend(loc="best", ncols=2)
-        svg = to_svg(figure)
+        drawing = to_page(figure)
     what = result.steady_state.tracking.split(" ", 1)[1] if " " in result.steady_state.tracking else result.steady_state.tracking
     return Chart("pts-convergence", "Steady-state convergence",
                  f"the tracking metric ({what.replace('4KiB ', '')}) of every access size, round by round; the rule is "
-                 f"applied to {result.steady_state.tracking}", svg)
+                 f"applied to {result.steady_state.tracking}", drawing)
 
 
 def window_chart(result: PtsResult) -> Chart | None:
@@ -54,9 +54,9 @@ def window_chart(result: PtsResult) -> Chart | None:
         axes.set_ylabel(s.unit)
         axes.set_title("Measurement window" + ("" if s.attained else " (steady state NOT reached)"))
         axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=6.5)
-        svg = to_svg(figure)
+        drawing = to_page(figure)
     return Chart("pts-window", f"Measurement window, rounds {first}-{last}",
-                 f"{'steady state' if s.attained else 'steady state not reached'}: {s.reason}", svg)
+                 f"{'steady state' if s.attained else 'steady state not reached'}: {s.reason}", drawing)
 
 
 def _metric(result: PtsResult) -> tuple[str, str]:
@@ -98,8 +98,8 @@ def matrix_chart(result: PtsResult) -> Chart | None:
         axes.set_ylabel(unit)
         axes.set_title("Access size x read/write mix")
         axes.legend(loc="best", ncols=2)
-        svg = to_svg(figure)
-    return Chart("pts-matrix", "Access size x read/write mix", f"{unit}, averaged over the measurement window", svg)
+        drawing = to_page(figure)
+    return Chart("pts-matrix", "Access size x read/write mix", f"{unit}, averaged over the measurement window", drawing)
 
 
 def heatmap_chart(result: PtsResult) -> Chart | None:
@@ -123,8 +123,8 @@ def heatmap_chart(result: PtsResult) -> Chart | None:
         axes.grid(False)
         axes.set_title(f"Heat map: {unit}")
         figure.colorbar(image, ax=axes, label=f"log10 {unit.split(',')[0]}")
-        svg = to_svg(figure)
-    return Chart("pts-heatmap", "Heat map of the matrix", f"{unit} by access size and mix (colour on a log scale)", svg)
+        drawing = to_page(figure)
+    return Chart("pts-heatmap", "Heat map of the matrix", f"{unit} by access size and mix (colour on a log scale)", drawing)
 
 
 def saturation_chart(result: PtsResult) -> Chart | None:
@@ -145,9 +145,9 @@ def saturation_chart(result: PtsResult) -> Chart | None:
         by_bytes.set_title("IOPS against bytes written")
         for axes in (by_time, by_bytes):
             axes.yaxis.set_major_formatter(_count_formatter())
-        svg = to_svg(figure)
+        drawing = to_page(figure)
     return Chart("pts-saturation", "Write saturation", "4 KiB random writes from the drive's state at the start, "
-                 f"round by round, up to {result.parameters.saturation_multiple or 0:g} x the region", svg)
+                 f"round by round, up to {result.parameters.saturation_multiple or 0:g} x the region", drawing)
 
 
 def _count_formatter() -> FuncFormatter:

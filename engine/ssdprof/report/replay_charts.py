@@ -9,7 +9,7 @@ from matplotlib.axes import Axes
 from ssdprof.model.quantities import format_size
 from ssdprof.model.replay_results import RateStep, ReplayResult
 from ssdprof.model.trace import TraceSummary
-from ssdprof.report.figure import PALETTE, Chart, format_count, legend_below, log_axis, new_figure, to_svg
+from ssdprof.report.figure import PALETTE, Chart, format_count, legend_below, log_axis, new_figure, to_page
 
 __all__ = ["host_rates_chart", "latency_chart", "rates_chart", "sizes_chart"]
 
@@ -32,10 +32,10 @@ def rates_chart(result: ReplayResult) -> Chart | None:
         copies = f" (recorded × {result.recorded_copies}: the whole trace on each host)" if result.recorded_copies > 1 else ""
         plot.set_title(f"IOPS over time: replayed beside recorded{copies}")
         legend_below(figure, plot)
-        svg = to_svg(figure)
+        drawing = to_page(figure)
     return Chart("replay-rates", "IOPS over time", "Each step is drawn level across the time it covers; recorded: the "
                  "trace's own I/Os counted per step by their recorded time, replayed: the I/Os fio issued in each step "
-                 "(its per-I/O submission log; its per-second counts where no log was kept).", svg)
+                 "(its per-I/O submission log; its per-second counts where no log was kept).", drawing)
 
 
 def host_rates_chart(result: ReplayResult) -> Chart | None:
@@ -60,10 +60,10 @@ def host_rates_chart(result: ReplayResult) -> Chart | None:
         plot.yaxis.set_major_formatter(lambda v, _: format_count(v))
         plot.set_title("IOPS per host: replayed beside recorded")
         legend_below(figure, plot)
-        svg = to_svg(figure)
+        drawing = to_page(figure)
     return Chart("replay-host-rates", "IOPS per host", "Reads and writes together, each step drawn level across the "
                  "time it covers; recorded: the I/Os the host was given, counted by their recorded time; replayed: the "
-                 "I/Os its fio issued in each step.", svg)
+                 "I/Os its fio issued in each step.", drawing)
 
 
 def _level(plot: Axes, rates: list[RateStep], field: str, *, colour: str, style: str, label: str) -> None:
@@ -93,9 +93,9 @@ def latency_chart(result: ReplayResult) -> Chart | None:
         plot.set_ylabel("I/Os at or below, %")
         plot.set_title("Latency as recorded beside as replayed")
         legend_below(figure, plot)
-        svg = to_svg(figure)
+        drawing = to_page(figure)
     return Chart("replay-latency", "Latency distribution", "From fio-layout histogram bins on both sides (the trace's "
-                 "recorded latencies binned as fio bins its own); p50 and p99 are read from the same bins.", svg)
+                 "recorded latencies binned as fio bins its own); p50 and p99 are read from the same bins.", drawing)
 
 
 def sizes_chart(summary: TraceSummary) -> Chart | None:
@@ -115,5 +115,5 @@ def sizes_chart(summary: TraceSummary) -> Chart | None:
         plot.set_ylabel("I/Os")
         plot.set_title(f"Access sizes of {summary.source}")
         legend_below(figure, plot)
-        svg = to_svg(figure)
-    return Chart("replay-sizes", "Access sizes", "The I/Os of the part replayed, by access size.", svg)
+        drawing = to_page(figure)
+    return Chart("replay-sizes", "Access sizes", "The I/Os of the part replayed, by access size.", drawing)

@@ -13,7 +13,7 @@ from matplotlib.axes import Axes
 
 from ssdprof.analysis.scale_up_space import ScaleUpArchitecture, ScaleUpResult
 from ssdprof.report.document import render, title_block
-from ssdprof.report.figure import PALETTE, Chart, format_count, new_figure, to_svg
+from ssdprof.report.figure import PALETTE, Chart, format_count, new_figure, to_page
 from ssdprof.report.layout import Builder, fmt_count, register_fonts
 
 __all__ = ["CHARTED", "build_scale_up_pdf", "charted", "scale_up_chart", "scale_up_section"]
@@ -138,14 +138,14 @@ def scale_up_chart(result: ScaleUpResult) -> Chart:
         if has_cpu:
             _cpu_points(axes.twinx(), xs, shown, result.limits.max_cpu_cores)
         figure.legend(loc="outside upper center", ncols=4, frameon=False)
-        svg = to_svg(figure)
+        drawing = to_page(figure)
     what = "IOPS and CPU" if has_cpu else "IOPS"
     return Chart(
         "scale-up",
         f"Predicted {what} of {len(shown)} architectures of {result.target_ssds} SSDs",
         "bars: total IOPS, blue where the architecture meets every limit, red where it misses one"
         + ("; points: CPU cores (right axis)" if has_cpu else ""),
-        svg,
+        drawing,
     )
 
 

@@ -11,7 +11,7 @@ from matplotlib.axes import Axes
 
 from ssdprof.model.quantities import format_duration
 from ssdprof.model.sustain_results import RecoveryRow, SustainResult
-from ssdprof.report.figure import PALETTE, Chart, format_count, new_figure, to_svg
+from ssdprof.report.figure import PALETTE, Chart, format_count, new_figure, to_page
 
 __all__ = ["ByteAxis", "byte_axis", "fill_chart", "recovery_chart"]
 
@@ -96,14 +96,14 @@ def fill_chart(result: SustainResult) -> Chart | None:
             lower.set_ylabel("total latency, ms")
             lower.legend(loc="upper left", fontsize=6.5)
         axes[-1].set_xlabel(f"bytes written, {axis.unit}")
-        svg = to_svg(figure)
+        drawing = to_page(figure)
     caption = (
         f"the fill's write speed each second (MB/s = 10^6 B/s) against the bytes written, "
         f"{len(samples)} seconds; the shaded phases are those the change-point detection found, "
         "each named with its mean speed"
     )
     return Chart(
-        f"sustain-{result.id}-fill", f"The fill of sustained-write test {result.id}", caption, svg
+        f"sustain-{result.id}-fill", f"The fill of sustained-write test {result.id}", caption, drawing
     )
 
 
@@ -178,13 +178,13 @@ def recovery_chart(result: SustainResult) -> Chart | None:
         axes.yaxis.set_major_formatter(lambda v, _: format_count(v))
         axes.set_title("Recovery: write speed after each idle interval")
         axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=6.5)
-        svg = to_svg(figure)
+        drawing = to_page(figure)
     caption = (
         "each recovery write's speed each second against the bytes it had written, one line per "
         "idle interval; "
         "how far it runs at the fast speed is the cache that came back"
     )
-    return Chart(f"sustain-{result.id}-recovery", "Recovery after idle time", caption, svg)
+    return Chart(f"sustain-{result.id}-recovery", "Recovery after idle time", caption, drawing)
 
 
 def _idle_label(row: RecoveryRow) -> str:

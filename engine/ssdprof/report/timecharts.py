@@ -16,7 +16,7 @@ from matplotlib.ticker import MaxNLocator
 
 from ssdprof.model.histogram import cumulative, merge
 from ssdprof.model.results import RunResult
-from ssdprof.report.figure import Chart, format_count, legend_below, log_axis, new_figure, to_svg
+from ssdprof.report.figure import Chart, format_count, legend_below, log_axis, new_figure, to_page
 from ssdprof.report.groups import RunGroup, repeat_summaries
 
 __all__ = ["RunSeconds", "monitor_chart", "percentile_chart", "run_seconds", "time_series_chart"]
@@ -81,11 +81,11 @@ def percentile_chart(groups: Sequence[RunGroup]) -> Chart | None:
         axes.set_xlabel("percentile (%)")
         axes.set_ylabel("latency (µs)")
         legend_below(figure, axes)
-        svg = to_svg(figure)
+        drawing = to_page(figure)
     more = f" The first {MAX_LINES} of {len(lines)} are shown." if len(lines) > MAX_LINES else ""
     caption = ("The latency below which the given share of I/Os completed, read straight from the histogram bins (repeats "
                f"merged by adding bins, never by averaging percentiles).{more}")
-    return Chart("percentiles", "Latency percentile distribution", caption, svg)
+    return Chart("percentiles", "Latency percentile distribution", caption, drawing)
 
 
 @dataclass(frozen=True)
@@ -179,9 +179,9 @@ def time_series_chart(groups: Sequence[RunGroup]) -> Chart | None:
         if warm is not None:
             handles, labels = [*handles, *warm[0]], [*labels, *warm[1]]
         figure.legend(handles, labels, loc="outside lower center", ncols=2)
-        svg = to_svg(figure)
+        drawing = to_page(figure)
     caption = _time_series_caption(runs, lines) + (_TEMPERATURE_CAPTION if warm else "")
-    return Chart("time_series", "Time series", caption, svg)
+    return Chart("time_series", "Time series", caption, drawing)
 
 
 _TEMPERATURE_CAPTION = (" Dashed, on the right axis: the drive's own temperature each second "
@@ -251,11 +251,11 @@ def monitor_chart(groups: Sequence[RunGroup]) -> Chart | None:
         net_ax.set_ylim(bottom=0)
         cpu_ax.legend(loc="lower left")
         net_ax.legend(loc="lower left")
-        svg = to_svg(figure)
+        drawing = to_page(figure)
     name = f"run {run.id} ({run.workload.label})" if run.id else run.workload.label
     caption = (f"Every host's CPU and network each second during {name}. A network line at the link speed means the "
                "network, not the drives, limited the result; CPU near 100 % means the clients did.")
-    return Chart("monitor", "CPU and network during the run", caption, svg)
+    return Chart("monitor", "CPU and network during the run", caption, drawing)
 
 
 def _label(axes: Axes, title: str, unit: str) -> None:

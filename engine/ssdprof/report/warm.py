@@ -3,7 +3,7 @@
 first Export PDF costs what the second does.
 
 What a first report pays and a second does not: importing the PDF modules and what they import
-(matplotlib, reportlab, svglib, the statistics for confidence intervals), reading the fonts,
+(matplotlib, reportlab, the statistics for confidence intervals), reading the fonts,
 matplotlib's font cache and first text layout, and the first pass of each library's drawing code.
 One small chart drawn and one page built, in memory, pays all of it; nothing is written anywhere.
 """
@@ -17,7 +17,7 @@ def warm_up() -> None:
     from ssdprof.analysis.stats import mean_ci
     from ssdprof.report import pdf  # noqa: F401 - the run report's modules: charts, tables, insights
     from ssdprof.report.document import render
-    from ssdprof.report.figure import Chart, legend_below, log_axis, new_figure, to_svg
+    from ssdprof.report.figure import Chart, legend_below, log_axis, new_figure, to_page
     from ssdprof.report.layout import Builder, register_fonts
 
     mean_ci([1.0, 2.0, 3.0], 0.95)
@@ -27,9 +27,9 @@ def warm_up() -> None:
         log_axis(axes[0], "y", "count")
         axes[0].set_title("warm-up")
         legend_below(figure, axes[0])
-        svg = to_svg(figure)
+        drawing = to_page(figure)
     b = Builder(register_fonts())
     b.heading("warm-up")
     b.table(["a", "b µs"], [["1", "2.0"]], "warm-up")
-    b.chart(Chart("warm-up", "warm-up", "µ ± ≥", svg))
+    b.chart(Chart("warm-up", "warm-up", "µ ± ≥", drawing))
     render(b, title="warm-up", subject="warm-up")

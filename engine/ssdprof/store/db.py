@@ -15,10 +15,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ssdprof.model.results import RunResult
-from ssdprof.model.run_summary import RunSummary
 from ssdprof.store.backend import Connection, connect, pg_ddl, transaction
 from ssdprof.store.drive_state import DriveStateRecords, LedgerEntry, StoredPts
 from ssdprof.store.errors import StoreError, StoreRefused, StoreUnavailable
@@ -31,6 +29,10 @@ from ssdprof.store.spec_choices import SpecChoiceRecords
 from ssdprof.store.summaries import SummaryReader
 from ssdprof.store.sweeps import StoredSweep, SweepRecords, SweepRow
 from ssdprof.store.writes import WritePath
+
+if TYPE_CHECKING:  # the store opens without building pydantic's models: they load with the first run read
+    from ssdprof.model.results import RunResult
+    from ssdprof.model.run_summary import RunSummary
 
 __all__ = ["MIGRATIONS", "LedgerEntry", "RunFilter", "Store", "StoreError", "StoreUnavailable", "StoredPts",
            "StoredSweep", "SweepRow"]

@@ -10,9 +10,6 @@ import json
 import zlib
 from typing import Any
 
-from ssdprof.model.aggregate import mixed
-from ssdprof.model.results import BIN_FIELDS, DirectionStats
-
 __all__ = ["Bins", "document_of", "light_parts", "pack", "raw_of", "unpack"]
 
 LEVEL = 6
@@ -45,6 +42,9 @@ def light_parts(text: str) -> tuple[str, Bins]:
     """The run's JSON without its per-second progress and histogram bins (its hosts' too), what lists
     read, and its total-latency bins, what a percentile of several runs is read from: the two small
     parts of a document several times their size (:mod:`ssdprof.store.light_runs` keeps them)."""
+    from ssdprof.model.aggregate import mixed
+    from ssdprof.model.results import BIN_FIELDS, DirectionStats
+
     data = json.loads(text)
     bins = _side_bins(data, "read"), _side_bins(data, "write")
     data["progress"] = []

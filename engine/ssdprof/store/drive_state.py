@@ -10,15 +10,17 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
-from ssdprof.model.drive_state import DriveState, PreconditionRecord, PurgeRecord
-from ssdprof.model.pts import PtsSpec
-from ssdprof.model.status import SweepKind, SweepState
-from ssdprof.model.sweep import MAX_REPEATS, SweepSpec
 from ssdprof.store.backend import Connection
 from ssdprof.store.documents import document_of, pack
 from ssdprof.store.pending import Write
 from ssdprof.store.sweeps import StoredSweep
 from ssdprof.store.writes import applies
+
+if TYPE_CHECKING:  # pydantic's models load when a record is read or written, not with the store
+    from ssdprof.model.drive_state import DriveState, PreconditionRecord, PurgeRecord
+    from ssdprof.model.pts import PtsSpec
+    from ssdprof.model.status import SweepKind, SweepState
+    from ssdprof.model.sweep import SweepSpec
 
 __all__ = ["DriveStateRecords", "LedgerEntry", "StoredPts"]
 
@@ -36,6 +38,8 @@ class LedgerEntry:
 
     def state(self, region_bytes: int) -> DriveState:
         """The target's state before the next run, as the ledger knows it (nothing done right before)."""
+        from ssdprof.model.drive_state import DriveState
+
         return DriveState(target_identity=self.identity, bytes_written_since_purge=self.bytes_written,
                           ledger_since="purge" if self.purged_at else "first-use", region_bytes=region_bytes,
                           steady_state=self.steady_state if self.steady_state in ("reached", "not-reached") else "not-checked",
@@ -77,6 +81,8 @@ class DriveStateRecords:
     # ledger -------------------------------------------------------------------------------
 
     def ledger(self, identity: str) -> LedgerEntry | None:
+        from ssdprof.model.drive_state import PreconditionRecord, PurgeRecord
+
         row = self._db.execute("SELECT * FROM target_ledger WHERE identity = ?", (identity,)).fetchone()
         if row is None:
             return None
@@ -114,6 +120,8 @@ class DriveStateRecords:
 
     def create_pts(self, spec: PtsSpec) -> int:
         """A PTS test, stored as a sweep (kind 'pts') of one round's points whose repeats are the rounds."""
+        from ssdprof.model.sweep import MAX_REPEATS, SweepSpec
+
         rounds = SweepSpec(name=spec.name, points=spec.points(), repeats=min(spec.rule.max_rounds, MAX_REPEATS), tags=spec.tags)
 
         def test_row(db: Connection, sweep_id: int) -> None:
@@ -123,6 +131,9 @@ class DriveStateRecords:
         return self.create_sweep(rounds, kind="pts", then=test_row)
 
     def pts(self, pts_id: int) -> StoredPts | None:
+        from ssdprof.model.drive_state import DriveState
+        from ssdprof.model.pts import PtsSpec
+
         row = self._db.execute("SELECT s.id, s.created_at, s.name, s.status, p.spec_json, p.drive_state_json, p.reason "
                                "FROM sweeps s JOIN pts_tests p ON p.sweep_id = s.id WHERE s.id = ?", (pts_id,)).fetchone()
         if row is None:
@@ -146,6 +157,8 @@ class DriveStateRecords:
         self._write(Write("pts_reason", {"pts_id": pts_id, "reason": reason}))
 
     def list_pts(self) -> list[dict[str, Any]]:
+        from ssdprof.model.pts import PtsSpec
+
         rows = self._db.execute(
             "SELECT s.id, s.created_at, s.name, s.status, p.test, p.profile, p.spec_json, "
             "(SELECT COUNT(DISTINCT r.repeat) FROM runs r WHERE r.sweep_id = s.id) AS rounds "
@@ -167,6 +180,8 @@ def _apply_written(db: Connection, args: dict[str, Any]) -> None:
 
 @applies("purge")
 def _apply_purge(db: Connection, args: dict[str, Any]) -> None:
+    from ssdprof.model.drive_state import PurgeRecord
+
     _ledger_row(db, args)
     purge = PurgeRecord.model_validate_json(args["purge_json"])
     db.execute("UPDATE target_ledger SET bytes_written = 0, purged_at = ?, purge_json = ?, precondition_json = NULL, "
@@ -176,6 +191,8 @@ def _apply_purge(db: Connection, args: dict[str, Any]) -> None:
 
 @applies("precondition")
 def _apply_precondition(db: Connection, args: dict[str, Any]) -> None:
+    from ssdprof.model.drive_state import PreconditionRecord
+
     record = PreconditionRecord.model_validate_json(args["record_json"])
     _apply_written(db, {**args, "n_bytes": record.bytes_written})
     db.execute("UPDATE target_ledger SET precondition_json = ?, steady_state = 'not-checked', updated_at = ? "
@@ -200,6 +217,8 @@ def _apply_pts_reason(db: Connection, args: dict[str, Any]) -> None:
 
 @applies("run_steady_state")
 def _apply_run_steady_state(db: Connection, args: dict[str, Any]) -> None:
+    from ssdprof.model.drive_state import DriveState
+
     for run_id in args["run_ids"]:
         row = db.execute("SELECT document, result_json FROM runs WHERE id = ?", (run_id,)).fetchone()
         if row is None:

@@ -18,8 +18,6 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
-import psutil
-
 from ssdprof.store.backend import Connection, connect
 from ssdprof.store.errors import StoreError
 from ssdprof.store.location import Location
@@ -158,6 +156,8 @@ def _readable(path: Path) -> bool:
 
 
 def _started(pid: int) -> float | None:
+    import psutil
+
     try:
         return float(psutil.Process(pid).create_time())
     except (psutil.Error, OSError):

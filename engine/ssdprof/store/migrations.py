@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ssdprof.model.results import DirectionStats
 from ssdprof.store.backend import Connection
 from ssdprof.store.light_runs import LIGHT_TABLE
 from ssdprof.store.migrations_summaries import compact_documents, run_summaries
+
+if TYPE_CHECKING:
+    from ssdprof.model.results import DirectionStats
 
 __all__ = ["MIGRATIONS"]
 

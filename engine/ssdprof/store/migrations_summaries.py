@@ -9,9 +9,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterator, Sequence
 
-from pydantic import ValidationError
-
-from ssdprof.model.results import RunResult
 from ssdprof.store.backend import Connection, pg_ddl
 from ssdprof.store.documents import pack
 from ssdprof.store.summaries import SUMMARY_TABLES, write_summary
@@ -37,6 +34,10 @@ def run_summaries(db: Connection) -> None:
     """0007: the summary tables, who stored each run and its unique key; summary rows for every stored run."""
     _ddl(db, SUMMARY_TABLES)
     for batch in _batches(db):
+        from pydantic import ValidationError  # a new store has no runs: its models are not built for it
+
+        from ssdprof.model.results import RunResult
+
         marks = ", ".join("?" * len(batch))
         for row in db.execute(f"SELECT id, result_json FROM runs WHERE id IN ({marks})", batch).fetchall():
             try:

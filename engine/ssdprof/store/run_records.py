@@ -8,8 +8,8 @@ import socket
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
-from ssdprof.model.results import RunResult
 from ssdprof.model.run_summary import DirectionSummary, RunSummary, node_count, summarise
 from ssdprof.store.backend import Connection
 from ssdprof.store.documents import Bins, document_of, pack, raw_of
@@ -23,6 +23,9 @@ from ssdprof.store.summaries import (
     set_summary_tags,
     write_summary,
 )
+
+if TYPE_CHECKING:
+    from ssdprof.model.results import RunResult
 
 __all__ = ["RunRecords", "who_and_where"]
 
@@ -276,6 +279,8 @@ class RunRecords:
 
 
 def _load(text: str, run_id: int) -> RunResult:
+    from ssdprof.model.results import RunResult  # pydantic's models load with the first run read
+
     return RunResult.model_validate_json(text).model_copy(update={"id": run_id})
 
 

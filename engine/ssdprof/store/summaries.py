@@ -16,10 +16,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
-from ssdprof.model.drive_state import DriveState
-from ssdprof.model.results import DirectionStats, EngineInfo, Environment, RunResult
 from ssdprof.model.run_summary import (
     EMPTY_DIRECTION,
     DirectionSummary,
@@ -30,8 +28,10 @@ from ssdprof.model.run_summary import (
     direction,
     node_count,
 )
-from ssdprof.model.workload import Workload
 from ssdprof.store.backend import Connection
+
+if TYPE_CHECKING:
+    from ssdprof.model.results import DirectionStats, RunResult
 
 __all__ = ["SUMMARY_COLUMNS", "SUMMARY_TABLES", "SummaryReader", "write_summary"]
 
@@ -151,7 +151,6 @@ SUMMARY_JOINS = ("LEFT JOIN run_summaries s ON s.run_id = r.id "
                  "LEFT JOIN run_figures fw ON fw.run_id = r.id AND fw.host = '' AND fw.direction = 'write' "
                  "LEFT JOIN run_figures fm ON fm.run_id = r.id AND fm.host = '' AND fm.direction = 'mixed'")
 
-T = TypeVar("T")
 _FIRST_FIGURE = 17
 _WIDTH = len(_FIGURES)
 
@@ -164,15 +163,29 @@ class SummaryReader:
 
     def __init__(self) -> None:
         self._parsed: dict[tuple[str, str], Any] = {}
+        self._parsers: dict[str, Callable[[str], Any]] = {}
 
-    def _cached(self, kind: str, text: str, parse: Callable[[str], T]) -> T:
+    def _cached(self, kind: str, text: str) -> Any:
         key = (kind, text)
         found = self._parsed.get(key)
         if found is None:
             if len(self._parsed) > self._LIMIT:
                 self._parsed.clear()
-            found = self._parsed[key] = parse(text)
+            found = self._parsed[key] = self._parser(kind)(text)
         return found
+
+    def _parser(self, kind: str) -> Callable[[str], Any]:
+        """The model a kind of JSON text is read as; their pydantic models load with the first summary read
+        (a store opened to list nothing, or to write, never builds them)."""
+        if not self._parsers:
+            from ssdprof.model.drive_state import DriveState
+            from ssdprof.model.results import EngineInfo, Environment
+            from ssdprof.model.workload import Workload
+
+            self._parsers = {"workload": Workload.model_validate_json, "engine": EngineInfo.model_validate_json,
+                             "environment": Environment.model_validate_json, "drive": DriveState.model_validate_json,
+                             "hosts": _hosts, "tags": _tags}
+        return self._parsers[kind]
 
     def summary(self, row: Sequence[Any]) -> RunSummary | None:
         """None for a run with no summary row, or none for all its I/Os where it read and wrote (stored
@@ -190,11 +203,10 @@ class SummaryReader:
         return RunSummary(
             id=row[0], sweep_id=row[1], repeat=row[2], status=row[3], started_at=row[4], finished_at=row[5],
             source=row[6], measured_by=row[7], measured_on=row[8],
-            workload=self._cached("workload", row[9], Workload.model_validate_json),
-            engine=self._cached("engine", row[10], EngineInfo.model_validate_json),
-            environment=self._cached("environment", row[11], Environment.model_validate_json),
-            drive_state=None if row[12] is None else self._cached("drive", row[12], DriveState.model_validate_json),
-            hosts=self._cached("hosts", row[13], _hosts), tags=dict(self._cached("tags", row[14], _tags)),
+            workload=self._cached("workload", row[9]), engine=self._cached("engine", row[10]),
+            environment=self._cached("environment", row[11]),
+            drive_state=None if row[12] is None else self._cached("drive", row[12]),
+            hosts=self._cached("hosts", row[13]), tags=dict(self._cached("tags", row[14])),
             cpu_busy_pct=row[15], start_skew_ms=row[16],
             read=read, write=write, mixed=both)
 

@@ -18,13 +18,15 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
 from ssdprof.model.status import SweepKind, SweepStanding, SweepState
-from ssdprof.model.sweep import SweepSpec
 from ssdprof.store.backend import Connection, Row
 from ssdprof.store.errors import SweepHeld
 from ssdprof.store.leases import Claimant, Holder, LeaseKeeper, iso, new_lease_id
 from ssdprof.store.location import Location
 from ssdprof.store.pending import Write
 from ssdprof.store.writes import applies
+
+if TYPE_CHECKING:
+    from ssdprof.model.sweep import SweepSpec  # loaded when a sweep is read, not with the store
 
 __all__ = ["RESUME_COMMANDS", "StoredSweep", "SweepRecords", "SweepRow"]
 
@@ -174,6 +176,8 @@ class SweepRecords:
         return keeper.lost if isinstance(keeper, LeaseKeeper) else None
 
     def sweep(self, sweep_id: int) -> StoredSweep | None:
+        from ssdprof.model.sweep import SweepSpec
+
         row = self._db.execute("SELECT * FROM sweeps WHERE id = ?", (sweep_id,)).fetchone()
         if row is None:
             return None

@@ -17,12 +17,14 @@ from contextlib import AbstractContextManager
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ssdprof.model.results import RunResult, ValidityWarning
 from ssdprof.store.backend import Connection
 from ssdprof.store.documents import pack, unpack
 from ssdprof.store.errors import StoreUnavailable
 from ssdprof.store.location import DatabaseUrl, Location
 from ssdprof.store.pending import PendingWrites, Write, pending_path
+
+if TYPE_CHECKING:
+    from ssdprof.model.results import RunResult
 
 __all__ = ["APPLIERS", "WritePath", "applies"]
 
@@ -71,6 +73,8 @@ class WritePath:
         shared store whose server does not answer, the point is kept on this machine, the run says
         so (no id yet), and it is sent with the next write or the next start. ``uid``: the run's key,
         where the caller has one (an import's, so the same file is one run however often imported)."""
+        from ssdprof.model.results import ValidityWarning
+
         stamped = self._stamped(result)
         write = Write("run", {"point_index": point_index}, document=pack(stamped.model_dump_json()),
                       raw=pack(stamped.raw_output), **({"uid": uid} if uid else {}))
@@ -106,6 +110,8 @@ class WritePath:
                 wait_s = min(wait_s * 2, 5.0)
 
     def _apply(self, write: Write) -> RunResult | None:
+        from ssdprof.model.results import RunResult
+
         if write.kind == "run":
             run = RunResult.model_validate_json(unpack(write.document))
             run = run.model_copy(update={"warnings": [w for w in run.warnings if w.code != "kept_locally"],

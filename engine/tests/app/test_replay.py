@@ -104,3 +104,16 @@ def test_two_targets_replaying_one_trace_compare_with_a_welch_verdict(disk_dir: 
     [found] = compare_groups(a, b, "lat_ns_mean", scale=1e3, unit="µs")
     assert found.same_setting and len(found.a_run_ids) == len(found.b_run_ids) == 3
     assert found.result.verdict  # Welch's words: a difference, or none at this confidence
+
+
+def test_a_replays_rates_are_its_ios_over_its_span_not_its_lanes_rates_summed(disk_dir: Path, fresh_store: Store) -> None:
+    trace = write_msr(disk_dir / "t.csv", random_ios(120, span_s=1, seed=27, region=4 << 20))
+    job = plan_replay_request(ReplayRequest(trace=str(trace), target=str(disk_dir), timing=ReplayTiming.FASTEST,
+                                            lanes=8), check_target=True)
+    result = ReplayRunner(fresh_store).run(job).result
+    [run] = fresh_store.runs(RunFilter(sweep_id=result.id, limit=None))
+    span_s = max(run.read.runtime_ms, run.write.runtime_ms) / 1000
+    assert result.replayed_span_s == span_s
+    assert run.read.iops == pytest.approx(run.read.io_count / span_s)
+    assert run.write.bw_bytes_per_s == pytest.approx(run.write.io_bytes / span_s)
+    assert run.mixed.iops == pytest.approx((run.read.io_count + run.write.io_count) / span_s)

@@ -68,3 +68,17 @@ def test_search_stops_at_qd1_when_qd1_misses_the_target() -> None:
 
 def test_a_depth_with_no_completed_io_never_meets_the_target() -> None:
     assert not Tried(8, 0.0, None).meets(TARGET_NS)
+
+
+def test_a_search_names_every_bad_field_at_once() -> None:
+    import pytest
+
+    from ssdprof.app.planner import SweepRequest
+    from ssdprof.app.slo import SloRequest, plan_slo
+    from ssdprof.model.workload import WorkloadError
+
+    with pytest.raises(WorkloadError) as caught:
+        plan_slo(SloRequest(sweep=SweepRequest(base={"queue_depth": "x", "block_size_bytes": "3000"}),
+                            percentile=150, latency="fast", max_qd=-3))
+    fields = {p.field for p in caught.value.problems}
+    assert {"percentile", "latency_ns", "max_qd", "block_size_bytes"} <= fields

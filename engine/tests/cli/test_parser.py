@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -63,3 +64,17 @@ def test_a_commands_help_imports_nothing_of_the_engine(name: str) -> None:
 def test_an_unknown_command_is_refused_before_the_engine_loads() -> None:
     modules = loaded_by("comapre")
     assert engine_modules(modules) == [] and libraries(modules) == []
+
+
+def test_runs_list_on_an_empty_store_opens_the_store_without_building_a_pydantic_model(tmp_path: Path) -> None:
+    """The store's modules load their models with the first run they read or write (issue 38: a command's
+    fixed cost); psutil tells this process's start time to the store's sweep leases."""
+    modules = loaded_by("runs", "list", "--db", str(tmp_path / "empty.sqlite3"))
+    assert "ssdprof.store.db" in modules
+    assert [m for m in libraries(modules) if m.split(".")[0] != "psutil"] == []
+
+
+def test_a_bad_flag_value_is_still_said_as_bad_input_with_exit_2(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "ssdprof", "run", "--bs", "3q", "--target", str(tmp_path)],
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 2 and "access size (--bs)" in done.stderr

@@ -10,6 +10,7 @@ PYTEST_DONT_REWRITE: loaded as a pytest plugin, often after a test module import
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -96,6 +97,7 @@ class TestHosts:
         self._cpu_groups: dict[str, Path] = {}
         self._shaped: set[str] = set()
         self._shaped_outside: set[str] = set()  # namespace roles, not only hosts (the Ceph cluster's too)
+        self._max_startups: set[str] = set()
         self._closed = False
 
     @property
@@ -178,6 +180,15 @@ class TestHosts:
         host = self._hosts[alias]
         if host.process is None or host.process.poll() is not None:
             self._wait_listening(host, self._spawn_sshd(host))
+
+    def max_startups(self, alias: str, setting: str) -> None:
+        """sshd's MaxStartups on this host ("1:100:1": a second connection authenticating at once is dropped, as a
+        slow host's sshd drops them); sshd restarts with it. reset() puts back the hosts' own (100)."""
+        host = self._hosts[alias]
+        config = host.config_dir / "sshd_config"
+        config.write_text(re.sub(r"^MaxStartups .*$", f"MaxStartups {setting}", config.read_text(), flags=re.MULTILINE))
+        self._restart_sshd(host)
+        self._max_startups.add(alias)
 
     def reboot(self, alias: str, down_s: float = 1.0) -> None:
         """A host that restarts: every process in it is SIGKILLed (sshd, and whatever the sessions started), and after
@@ -274,6 +285,10 @@ class TestHosts:
                 for suffix in ("", ".pub"):
                     os.replace(f"{host.key_path}{suffix}.orig", f"{host.key_path}{suffix}")
                 self._restart_sshd(host)
+            if alias in self._max_startups:
+                self._max_startups.discard(alias)
+                self.max_startups(alias, "100")
+                self._max_startups.discard(alias)
             self.start_sshd(alias)
         return killed
 

@@ -71,3 +71,10 @@ def test_a_latency_target_search_starts_at_qd1_and_checks_its_fields() -> None:
         with pytest.raises(WorkloadError) as caught:
             plan_slo(request)
         assert caught.value.problems[0].field == field
+
+
+def test_every_bad_point_of_a_curve_is_named_at_once() -> None:
+    with pytest.raises(WorkloadError) as caught:
+        parse_points_pct("10, 120, x, 50, 0")
+    (found,) = caught.value.problems
+    assert found.message.startswith("120 is out of range; 'x' is not a number; 0 is out of range; allowed")

@@ -70,3 +70,9 @@ def test_a_measured_amount_reads_in_decimal_units_to_three_figures() -> None:
 ])
 def test_a_measured_time_under_10_s_keeps_two_figures(seconds: float, expected: str) -> None:
     assert format_elapsed(seconds) == expected
+
+
+@pytest.mark.parametrize(("size", "spelled"), [(4096, "4KiB"), (1536, "1536B"), (10**13, "10TB"), (2 * 10**9, "2GB"),
+                                               (3 << 30, "3GiB"), (10**6, "1MB")])
+def test_a_size_is_spelled_in_the_largest_unit_that_holds_it_whole_and_reads_back(size: int, spelled: str) -> None:
+    assert format_size(size) == spelled and parse_size_bytes(spelled) == size

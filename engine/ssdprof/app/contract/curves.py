@@ -18,8 +18,8 @@ from ssdprof.model.curves import CurveSummary, SloSummary
 from ssdprof.model.events import SweepStarted
 from ssdprof.model.status import SweepState
 
-__all__ = ["TOPIC", "CurveCheck", "CurveGetParams", "CurveIdParams", "CurveReportParams", "CurvesListResult", "SloReportParams",
-           "StoredCurve"]
+__all__ = ["TOPIC", "CurveCheck", "CurveGetParams", "CurveIdParams", "CurveReportParams", "CurvesListResult", "SloCheck",
+           "SloReportParams", "StoredCurve"]
 
 MAX_EARLIER_CURVES = 8
 
@@ -67,6 +67,16 @@ class CurveCheck(Result):
     estimated_s: float = Field(description="ramp and runtime of every point (laying out a test file not included)")
 
 
+class SloCheck(Result):
+    """A latency target search as it would run: every bad field is an invalid_params error naming all of
+    them at once."""
+
+    label: str = Field(description="the workload at its first depth, as every face names it")
+    max_qd: int = Field(description="the deepest queue the search may try")
+    point_s: float = Field(description="ramp and runtime of each depth tried; how many it tries is not known "
+                                       "before their answers")
+
+
 TOPIC = Topic({
     "curve.start": (CurveRequest, SweepStarted, "a curve: the maximum, then Poisson rates at % of it; events as run.event"),
     "curve.check": (CurveRequest, CurveCheck, "a curve's fields checked, every bad one named at once; runs nothing"),
@@ -75,6 +85,7 @@ TOPIC = Topic({
     "curve.report": (CurveReportParams, ReportResult, "a curve's PDF page (base64), earlier curves and spec figures overlaid"),
     "curves.list": (NoCurveParams, CurvesListResult, "stored curves and latency target searches, newest first"),
     "slo.start": (SloRequest, SweepStarted, "the queue depth with the most IOPS within a latency target; events as run.event"),
+    "slo.check": (SloRequest, SloCheck, "a latency target search's fields checked, every bad one named at once; runs nothing"),
     "slo.get": (CurveIdParams, SloSummary, "a stored latency target search: the depth found and every depth tried"),
     "slo.report": (SloReportParams, ReportResult, "a latency target search's PDF page (base64): the answer, every depth tried"),
 })

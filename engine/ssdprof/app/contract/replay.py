@@ -12,7 +12,7 @@ from ssdprof.app.contract.base import Params, Result, Topic
 from ssdprof.app.contract.runs import NoParams, TargetDevice
 from ssdprof.app.contract.specs import ReportResult
 from ssdprof.app.replay_planner import ReplayRequest
-from ssdprof.model.replay import OffsetMapping, ReplayTiming
+from ssdprof.model.replay import HostsMode, OffsetMapping, ReplayTiming
 from ssdprof.model.replay_events import ReplayFinished, ReplayProgress, ReplayStarted
 from ssdprof.model.replay_results import ReplayInfo, ReplayResult
 from ssdprof.model.trace import TraceFormat, TraceSummary
@@ -46,6 +46,10 @@ class ReplayEstimate(Result):
     overwrite_bytes: int = Field(default=0, description="bytes of the device the replay may overwrite (0: reads only)")
     region: str = Field(default="", description="what the replay does to the device, in one sentence")
     notes: list[str] = Field(default_factory=list)
+    hosts: list[str] = Field(default_factory=list, description="the SSH hosts it replays on, all started at once; "
+                                                               "empty: this machine")
+    hosts_mode: HostsMode | None = Field(default=None, description="on hosts: the whole trace on each, or split")
+    hosts_sentence: str = Field(default="", description="what each host plays, in one sentence")
 
 
 class ReplayResumeParams(Params):

@@ -28,6 +28,7 @@ from ssdprof.app.replay import ReplayOutcome, ReplayRunner
 from ssdprof.app.replay_planner import ReplayJob, ReplayRequest, plan_replay_request
 from ssdprof.app.replay_site import replay_engine
 from ssdprof.model.problems import WorkloadError
+from ssdprof.model.replay import HostsMode
 from ssdprof.model.replay_events import ReplayFinished, ReplayStarted
 from ssdprof.target.plan import device_region
 
@@ -109,7 +110,28 @@ def estimate_replay(job: ReplayJob, ctx: Context) -> ReplayEstimate:
         layout_bytes=point.size_bytes if region is None and (not point.target or folder.is_dir()) else 0,
         engine=name, engine_reason=reason, device=target_device(region.device) if region else None,
         overwrite_bytes=region.size_bytes if region and region.writes else 0,
-        region=region.sentence() if region else "", notes=list(replay.notes))
+        region=region.sentence() if region else "", notes=list(replay.notes),
+        hosts=[part.host for part in replay.parts], hosts_mode=replay.hosts_mode if replay.parts else None,
+        hosts_sentence=hosts_sentence(job))
+
+
+def hosts_sentence(job: ReplayJob) -> str:
+    """What each SSH host plays, in the engine's words ('' on this machine)."""
+    replay = job.spec.replay
+    if replay is None or not replay.parts:
+        return ""
+    names = ", ".join(part.host for part in replay.parts)
+    if len(replay.parts) == 1:
+        return (f"The trace on {names}: {len(job.plan.records):,} I/Os, each at its recorded time from the host's "
+                f"start, at most {replay.lanes} in flight.")
+    if replay.hosts_mode is HostsMode.WHOLE:
+        return (f"The whole trace on each of {names}: {len(replay.parts)} × {len(job.plan.records):,} I/Os, all hosts "
+                f"started at once, each I/O at its recorded time from that start, at most {replay.lanes} in flight "
+                "on each host.")
+    shares = ", ".join(f"{name} {len(plan.records):,}" for name, plan in job.host_plans.items())
+    return (f"Split across {names}: each of the {len(job.plan.records):,} I/Os on exactly one host, dealt in turn "
+            f"({shares}), all hosts started at once, each I/O at its recorded time from that start, at most "
+            f"{replay.lanes} in flight on each host.")
 
 
 REPLAY = register(ReplayKind())

@@ -5,7 +5,7 @@ read back as the :class:`SloSummary` every face shows (listed with the curves, `
 from __future__ import annotations
 
 from ssdprof.app.adaptive import stored_slo
-from ssdprof.app.contract.curves import CurveIdParams, SloReportParams
+from ssdprof.app.contract.curves import CurveIdParams, SloCheck, SloReportParams
 from ssdprof.app.contract.runs import ResumeParams
 from ssdprof.app.kinds import register
 from ssdprof.app.kinds.curve import resumed_sweep
@@ -21,11 +21,16 @@ class SloKind(TestKind[SweepPlan]):
     name = "slo"
     noun = "latency target search"
     runs_as = "sweep"
-    methods = Methods(start="slo.start", get="slo.get", report="slo.report")
+    methods = Methods(estimate="slo.check", start="slo.start", get="slo.get", report="slo.report")
 
     def plan(self, request: SloRequest, ctx: Context, *, to_run: bool) -> SweepPlan:
-        spec = plan_slo(request)
+        spec = plan_slo(request, check_target=True, default_dir=ctx.default_dir)  # all problems at once
         return sweep_plan(spec, dict(request.sweep.tags), ctx) if to_run else SweepPlan(spec, tags=dict(request.sweep.tags))
+
+    def estimate(self, plan: SweepPlan, ctx: Context) -> SloCheck:
+        spec = plan.spec
+        assert spec.slo is not None
+        return SloCheck(label=spec.points[0].label, max_qd=spec.slo.max_qd, point_s=spec.points[0].duration_s())
 
     def resume(self, params: ResumeParams, ctx: Context) -> SweepPlan:
         """A search by its sweep id, else the newest that did not end done."""
