@@ -15,7 +15,7 @@ class Scrolled {
   takeRecords() { return []; }
 }
 const scrollTo = () => act(() => observed.forEach(({ callback, target }) => callback(
-  [{ isIntersecting: true, intersectionRatio: 1, target } as IntersectionObserverEntry], {} as IntersectionObserver)));
+  [{ isIntersecting: true, intersectionRatio: 1, intersectionRect: target.getBoundingClientRect(), target } as IntersectionObserverEntry], {} as IntersectionObserver)));
 
 afterEach(() => {
   window.IntersectionObserver = onScreen;

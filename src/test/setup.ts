@@ -19,7 +19,7 @@ if (typeof window !== 'undefined') {
   window.IntersectionObserver = class {
     constructor(private readonly callback: IntersectionObserverCallback) {}
     observe(target: Element) {
-      this.callback([{ isIntersecting: true, intersectionRatio: 1, target } as IntersectionObserverEntry], this as unknown as IntersectionObserver);
+      this.callback([{ isIntersecting: true, intersectionRatio: 1, intersectionRect: target.getBoundingClientRect(), target } as IntersectionObserverEntry], this as unknown as IntersectionObserver);
     }
     unobserve() {}
     disconnect() {}
