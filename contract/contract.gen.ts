@@ -2873,6 +2873,10 @@ export interface SustainEstimate {
   /** what the test does to the device, in one sentence */
   region: string;
   notes: string[];
+  /** what the amount to write means, said beside Start: a blank one fills the region once, its size and the bytes written in all */
+  fill_words: string;
+  /** set when the fill may be over too soon to judge (its cliff is found from at least 10 s of writes): why, and how much would do */
+  too_short: string;
 }
 
 /** ``sustain.event``: one event of the running sustained-write test, in order: started, the fill's start and each second, its end, then per recovery step idle time, its start, seconds and end; the end. */

@@ -12,16 +12,27 @@ test('a curve is started from the GUI and drawn', async ({ app: page, scratch })
   await page.getByLabel('Curve runtime per point').fill('1s');
   await page.getByLabel('Curve ramp').fill('0');
   await page.getByLabel('Curve test size').fill('32m');
-  await page.getByLabel('Points (% of maximum)').fill('20,120');
-  await page.getByRole('button', { name: 'Start curve' }).click();
-  await expect(page.locator('[data-field="points"]')).toContainText('120 is out of range; allowed whole percentages of the maximum from 1 to 100');
+  // every bad point named at once, and Start waits until none is
+  await page.getByLabel('Points (% of maximum)').fill('20,120,x');
+  await expect(page.locator('[data-field="points"]')).toContainText("120 is out of range; 'x' is not a number; allowed whole percentages of the maximum from 1 to 100");
+  await expect(page.getByRole('button', { name: 'Start curve' })).toBeDisabled();
 
   await page.getByLabel('Points (% of maximum)').fill('20,60');
   await page.getByRole('button', { name: 'Start curve' }).click();
   await expect(page.locator('.badge.done')).toBeVisible({ timeout: 90_000 });
   await page.getByRole('tab', { name: 'Curves' }).click();
   await expect(page.getByTestId('curve-summary')).toContainText(/maximum [\d,]+ IOPS \(fio\)/);
-  await expect(page.getByTestId('curve-knee')).toContainText(/^Knee: p99 /);
+  await expect(page.getByTestId('curve-knee')).toContainText(/^Knee: (p99 |none named)/);
+  // offered against achieved per point, as the PDF tabulates them; a knee never names a saturated point
+  const points = page.getByTestId('curve-points').locator('tbody tr');
+  await expect(points).toHaveCount(3);
+  const saturated = await points.evaluateAll((rows) => rows.filter((r) => r.getAttribute('data-saturated') === 'yes')
+    .map((r) => r.querySelector('th')?.textContent ?? ''));
+  const knee = (await page.getByTestId('curve-knee').textContent()) ?? '';
+  const read = knee.split('; the saturated point')[0]!; // the points left out are named after this
+  for (const [, pct] of read.matchAll(/(\d+) %/g)) expect(saturated).not.toContain(`${pct} %`);
+  if (saturated.length * 2 > 2) await expect(page.getByTestId('curve-saturation')).toContainText('offered rates saturated');
+  else await expect(page.getByTestId('curve-saturation')).toHaveCount(0);
   const chart = page.locator('[data-chart="latency-vs-offered-load"]');
   await expect(chart.locator('canvas')).toBeVisible();
   await expect(chart.locator('tbody tr').filter({ hasText: 'p99.9' })).toHaveCount(2);
@@ -44,7 +55,7 @@ test('a curve is started from the GUI and drawn', async ({ app: page, scratch })
   await expect(page.getByTestId('curve-export-note')).toContainText('Saved');
   const text = execFileSync('pdftotext', [pdf, '-']).toString().replace(/\s+/g, ' ');
   expect(text).toContain('randread 4KiB QD4 T1');
-  expect(text).toMatch(/Knee: p99 /);
+  expect(text).toMatch(/Knee: (p99 |none named)/);
   expect(text).toContain('P4500');
 });
 
@@ -54,8 +65,18 @@ test('the most IOPS within a latency target, from the same view', async ({ app: 
   await page.getByLabel('Curve runtime per point').fill('0.5s');
   await page.getByLabel('Curve ramp').fill('0');
   await page.getByLabel('Curve test size').fill('32m');
+  // three bad fields named together as they are typed, and nothing starts
+  await page.getByLabel('Target percentile').fill('150');
+  await page.getByLabel('Latency target', { exact: true }).fill('fast');
+  await page.getByLabel('Deepest queue tried').fill('-3');
+  await expect(page.locator('[data-field="percentile"]')).toContainText('must be above 0 and below 100');
+  await expect(page.locator('[data-field="latency"]')).toContainText("'fast' is not a latency");
+  await expect(page.locator('[data-field="max_qd"]')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Find the most IOPS within the target' })).toBeDisabled();
+  await page.locator('section.latency-target').screenshot({ path: join(SCREENSHOTS, 'latency-target-bad-fields.png') });
+  await page.getByLabel('Target percentile').fill('99');
+  await page.getByLabel('Deepest queue tried').fill('256');
   await page.getByLabel('Latency target', { exact: true }).fill('0.5us');
-  await page.getByRole('button', { name: 'Find the most IOPS within the target' }).click();
   await expect(page.locator('[data-field="latency"]')).toContainText("'0.5us' is below 1us");
 
   // a target every depth meets here (1 s): every depth up to the deepest allowed is within it, and the

@@ -8,7 +8,10 @@ import { SCREENSHOTS, engineCall, expect, test } from './fixtures';
 interface Answer {
   id: number;
   samples: unknown[];
-  phases: { index: number; name: string }[];
+  fill_bytes: number;
+  fill_seconds: number;
+  fill_bw_bytes_per_s: number;
+  phases: { index: number; name: string; bytes_written: number; duration_s: number; bw_bytes_per_s: number }[];
   verdict: { kind: string; sentence: string };
   recovery: { status: string }[];
 }
@@ -40,7 +43,15 @@ test('a short sustained-write test: estimate, live fill, verdict, phases and rec
   await expect(estimate).toContainText('the fill writes 1.00 GiB');
   await expect(estimate).toContainText('then 2 recovery writes of 32.00 MiB after 1s, 2s idle');
   await expect(page.getByTestId('sustain-total')).toHaveText('1.06 GiB');
-  await expect(page.getByTestId('sustain-wear')).toContainText('Wear: ');
+  await expect(page.getByTestId('sustain-wear')).toContainText('Wear: 1.06 GiB written'); // one unit in the paragraph
+  // beside Start, what the amount to write means; and a warning that a fast drive would end it too soon to judge
+  await expect(page.getByTestId('sustain-fill-words'))
+    .toHaveText('The fill writes 1.00 GiB, 1.06 GiB written in all with the recovery writes.');
+  await expect(page.getByTestId('sustain-too-short')).toContainText('The fill may be too short to judge: a cliff is found from at least 10 s of writes');
+  await page.getByLabel('Amount to write').fill('');
+  await expect(page.getByTestId('sustain-fill-words')).toContainText('A blank amount to write fills the region once: 128.00 MiB here');
+  await page.getByLabel('Amount to write').fill('1g');
+  await page.screenshot({ path: join(SCREENSHOTS, 'sustain-estimate.png') });
 
   await page.getByRole('button', { name: 'Start sustained writes' }).click();
   const progress = page.getByTestId('sustain-progress');
@@ -66,9 +77,16 @@ test('a short sustained-write test: estimate, live fill, verdict, phases and rec
     .toHaveCount(answer.samples.length);
   const phases = page.getByTestId('sustain-phases').locator('tbody tr');
   await expect(phases).toHaveCount(answer.phases.length);
+  const mbs = (b: number) => `${(b / 1e6).toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 })} MB/s`;
   for (const phase of answer.phases) {
     await expect(phases.nth(phase.index)).toContainText(`${phase.index + 1} ${phase.name}`);
+    // a phase's speed is its bytes over its time (not the mean of its seconds), and the view shows that one
+    expect(Math.abs(phase.bw_bytes_per_s - phase.bytes_written / phase.duration_s)).toBeLessThan(0.01 * phase.bw_bytes_per_s);
+    await expect(phases.nth(phase.index)).toContainText(mbs(phase.bw_bytes_per_s));
   }
+  expect(Math.abs(answer.fill_bw_bytes_per_s - answer.fill_bytes / answer.fill_seconds))
+    .toBeLessThan(0.01 * answer.fill_bw_bytes_per_s);
+  await expect(page.getByTestId('sustain-parameters')).toContainText(/1\.00 GiB written in [^:]+: [\d.,]+ MB\/s/);
   const recovery = page.getByTestId('sustain-recovery').locator('tbody tr');
   await expect(recovery).toHaveCount(2);
   for (const [i, row] of answer.recovery.entries()) {

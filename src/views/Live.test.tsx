@@ -98,6 +98,15 @@ describe('Live', () => {
     expect(screen.getByLabelText(/^Overall:/).hasAttribute('value')).toBe(false);
     expect(screen.getByTestId('eta').textContent).toBe('ETA –');
   });
+
+  it('drops a finished search\'s stripe of work going on and its "goes on until", and says what it measured', () => {
+    const events = [...played('latency target', searchCount, 7),
+      { kind: 'sweep_finished' as const, sweep_id: 5, status: 'done' as const, run_ids: [1], wall_s: 30, layout_s: 0, reason: '' }];
+    render(<Live state={events.reduce(liveReducer, idle)} {...noop} />);
+    expect(screen.getByText('Overall: 7 points measured (done)')).toBeDefined();
+    expect(screen.queryByText(/goes on until/)).toBeNull();
+    expect(screen.getByLabelText(/^Overall:/).getAttribute('value')).toBe('1');
+  });
 });
 
 describe('Live, several hosts', () => {

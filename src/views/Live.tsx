@@ -164,16 +164,21 @@ export function Live(
  * bar where a total or bound is known, and the ETA; the Curves view shows the same line for a
  * curve or a search. */
 export function OverallProgress({ state }: { state: LiveState }) {
-  const overall = overallFraction(state);
   const count = state.count;
   const running = state.status === 'running';
+  const ended = !running && state.status !== 'starting';
+  // a search that ended has its answer: no stripe of work still going on, no "goes on until"
+  const overall = ended && count?.bound === 'open' ? (state.status === 'done' ? 1 : null) : overallFraction(state);
   const known = running && state.etaS !== null && count?.bound !== 'open';
   const eta = known ? formatDuration(state.etaS ?? 0) : '–';
+  const label = !count ? 'starting'
+    : ended && count.bound === 'open' ? `${count.done} ${count.unit}${count.done === 1 ? '' : 's'} measured (${state.status})`
+      : count.text;
   return (
     <div className="progress-block">
-      <label htmlFor="overall-progress">Overall: {count ? count.text : 'starting'}</label>
+      <label htmlFor="overall-progress">Overall: {label}</label>
       {overall === null
-        ? <progress id="overall-progress" aria-valuetext="no total known yet" />
+        ? ended ? null : <progress id="overall-progress" aria-valuetext="no total known yet" />
         : <progress id="overall-progress" max={1} value={overall}
           aria-valuetext={`${Math.round(overall * 100)} %`} />}
       <span data-testid="eta">

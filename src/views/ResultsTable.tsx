@@ -144,7 +144,7 @@ export function ResultsTable({ runs, figures, pool }: Props) {
       <table className="data" data-testid="results-table">
         <caption>
           Results: latency is total latency, submission to completion (fio&apos;s lat; the same span on every engine)
-          {breakdown && <>; submission + completion = total where the engine timed them apart (fio&apos;s asynchronous engines), – elsewhere; at device: the mean number of I/Os the block layer held, from the disk&apos;s counters (of the queue depth × jobs kept outstanding)</>};
+          {breakdown && <>; submission + completion = total where the engine timed them apart (fio&apos;s asynchronous engines), – elsewhere; at device: the mean number of I/Os the block layer held, from the disk&apos;s counters (of the queue depth × jobs kept outstanding)</>}
           {rows.some((r) => r.direction === 'all') && <>; all: a run&apos;s reads and writes together, its percentiles of all its I/Os from the merged histogram bins (fio&apos;s unified_rw_reporting=mixed)</>};
           MB = 10⁶ bytes, MiB = 2²⁰ bytes
           {warm && <>; drive °C: the drive&apos;s lowest–highest temperature during the run, by its own sensor</>}
@@ -174,7 +174,7 @@ export function ResultsTable({ runs, figures, pool }: Props) {
               {warm && <td className="num" data-testid="drive-temperature">{temperatureRange(run) ?? '–'}</td>}
               <td>{run.status}</td>
               <td className="warnings">
-                {ownWarnings(run, shared).map((w, i) => <div key={`${w.code}-${i}`} className={w.severity}>{w.message}</div>)}
+                {direction !== 'all' && ownWarnings(run, shared).map((w, i) => <div key={`${w.code}-${i}`} className={w.severity}>{w.message}</div>)}
                 {KIND_NOTES[partOf(run, direction).latency_kind] && <div className="info">{KIND_NOTES[partOf(run, direction).latency_kind]}</div>}
               </td>
             </tr>

@@ -113,7 +113,10 @@ export function Sustain({ busy }: { busy: boolean }) {
         {others.map((m) => <p key={m} className="problem" role="alert">{m}</p>)}
         {needsConfirm && <p className="hint">Start asks you to confirm the overwrite.</p>}
         <EstimateLine estimate={estimate} />
-        <button type="submit" className="primary" disabled={blocked}>Start sustained writes</button>
+        <div className="start-row">
+          {estimate?.fill_words && <p className="hint" data-testid="sustain-fill-words">{estimate.fill_words}</p>}
+          <button type="submit" className="primary" disabled={blocked}>Start sustained writes</button>
+        </div>
         {running && (
           <button type="button" onClick={() => void sustain.cancel()}>
             Cancel
@@ -202,6 +205,7 @@ function EstimateLine({ estimate }: { estimate: SustainEstimate | null }) {
         </p>
       )}
       {estimate.region && <p className="warning">{estimate.region}</p>}
+      {estimate.too_short && <p className="warning" role="status" data-testid="sustain-too-short">{estimate.too_short}</p>}
       {estimate.notes.map((n) => <p key={n} className="hint">{n}</p>)}
     </div>
   );

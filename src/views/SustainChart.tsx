@@ -25,7 +25,7 @@ export function byteAxis(largestBytes: number): ByteAxis {
   return { factor: 2 ** 20, unit: 'MiB' };
 }
 
-/** Each phase as a band on the chart's axis, named as the engine named it, with its mean speed. */
+/** Each phase as a band on the chart's axis, named as the engine named it, with its speed (bytes over time). */
 export function phaseBands(phases: SustainPhase[], axis: ByteAxis): Band[] {
   return phases.map((p) => ({
     from: p.start_bytes / axis.factor, to: (p.start_bytes + p.bytes_written) / axis.factor,

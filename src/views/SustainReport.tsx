@@ -77,7 +77,8 @@ function cliffRows(v: SustainVerdict): [string, string][] {
   add('speed before', v.before_bw_bytes_per_s, formatMbPerS);
   add('speed after', v.after_bw_bytes_per_s, formatMbPerS);
   add('before / after', v.ratio, (n) => `${n.toFixed(2)} ×`);
-  add('sustained speed (the last phase)', v.sustained_bw_bytes_per_s, formatMbPerS);
+  add(v.kind === 'no_cliff' ? 'speed over the whole write' : 'sustained speed (the last phase)',
+    v.sustained_bw_bytes_per_s, formatMbPerS);
   add('confidence', v.confidence, (n) => `${v.confidence_words ?? ''} (${n.toFixed(2)})`.trim());
   v.drops.slice(1).forEach((d, i) => rows.push([`drop ${i + 2}`,
     `at ${formatBytes(d.at_bytes)}: ${formatMbPerS(d.before_bw_bytes_per_s)} → `

@@ -18,12 +18,12 @@ is then absent, not R² = 1 (:mod:`fit_quality`).
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
+from ssdprof.analysis.bounded_fit import least_squares_in_bounds
 from ssdprof.analysis.fit_quality import FitQuality, fit_quality
 from ssdprof.model.quantities import format_number as number
 
@@ -67,29 +67,34 @@ class UslFit:
 
 
 def fit_usl(units: Sequence[float], throughput: Sequence[float]) -> UslFit:
-    """Fit λ, σ, κ ≥ 0 to throughput measured at several unit counts (repeats welcome)."""
-    from scipy import optimize  # a third of a second to import: only when a scalability curve is fitted
-
+    """Fit λ, σ, κ ≥ 0 (σ ≤ 1) to throughput measured at several unit counts (repeats welcome): least squares
+    within those bounds (``bounded_fit``; two counts cannot separate contention from coherency: κ = 0)."""
     n, x = np.asarray(units, dtype=float), np.asarray(throughput, dtype=float)
     if n.shape != x.shape or len(set(n.tolist())) < 2:
         raise ValueError("need throughput at two or more unit counts to fit a scalability curve")
     if np.any(n < 1) or np.any(x <= 0):
         raise ValueError("unit counts must be at least 1 and throughput positive")
     smallest = n == n.min()
-    guess = [float(x[smallest].mean() / n.min()), 0.05, 0.001]
-    with warnings.catch_warnings():
-        # An exact fit (as many counts as parameters) has no covariance; only the parameters are used.
-        warnings.simplefilter("ignore", optimize.OptimizeWarning)
-        if len(set(n.tolist())) == 2:
-            # Two counts cannot separate contention from coherency: fit contention only.
-            (lam, sigma), _ = optimize.curve_fit(lambda u, a, s: _usl(u, a, s, 0.0), n, x, p0=guess[:2],
-                                                 bounds=([0, 0], [np.inf, 1]), maxfev=20000)
-            kappa = 0.0
-        else:
-            (lam, sigma, kappa), _ = optimize.curve_fit(_usl, n, x, p0=guess, bounds=([0, 0, 0], [np.inf, 1, np.inf]),
-                                                        maxfev=20000)
     parameters = 2 if len(set(n.tolist())) == 2 else 3
-    return UslFit(float(lam), float(sigma), float(kappa), tuple(n.tolist()), tuple(x.tolist()),
+    start = np.array([float(x[smallest].mean() / n.min()), 0.05, 0.001][:parameters])
+
+    def curve(p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        kappa = p[2] if parameters == 3 else 0.0
+        return n / (1 + p[1] * (n - 1) + kappa * n * (n - 1)), n * (n - 1)
+
+    def residuals(p: np.ndarray) -> np.ndarray:
+        return np.asarray(p[0] * curve(p)[0] - x)
+
+    def jacobian(p: np.ndarray) -> np.ndarray:
+        per_unit, pairs = curve(p)
+        slope = -p[0] * per_unit * per_unit / n  # d(λN/D)/dD
+        columns = [per_unit, slope * (n - 1), slope * pairs][:parameters]
+        return np.column_stack(columns)
+
+    found = least_squares_in_bounds(residuals, jacobian, start, np.zeros(parameters),
+                                    np.array([np.inf, 1.0, np.inf][:parameters]))
+    lam, sigma, kappa = float(found[0]), float(found[1]), float(found[2]) if parameters == 3 else 0.0
+    return UslFit(lam, sigma, kappa, tuple(n.tolist()), tuple(x.tolist()),
                   fit_quality(n, x, _usl(n, lam, sigma, kappa), parameters))
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from ssdprof.analysis.specs import Spec
 from ssdprof.analysis.sustain import detect
 from ssdprof.analysis.sustain_series import overlapping, per_gib, recovery_row, samples_of, throttle_of
-from ssdprof.model.quantities import format_amount, format_size
+from ssdprof.model.quantities import format_bytes, format_size
 from ssdprof.model.results import RunResult
 from ssdprof.model.status import SweepState
 from ssdprof.model.sustain import SustainPlan, SustainWear
@@ -61,7 +61,7 @@ def parameters_of(spec: SweepSpec, engine: str) -> SustainParameters:
 
 def wear_of(bytes_written: int, spec: Spec | None) -> SustainWear:
     """The bytes against the spec sheet's endurance rating (TBW), where it has one."""
-    amount = format_amount(bytes_written)
+    amount = format_bytes(bytes_written)  # binary, as every size beside it (the fill, the recovery writes)
     if spec is None or spec.endurance_tbw is None:
         why = "no spec sheet matches the drive" if spec is None else f"{spec.title}'s spec sheet has no endurance rating"
         return SustainWear(bytes_written=bytes_written, text=f"{amount} written; wear against a rating unknown ({why})")

@@ -217,7 +217,8 @@ class SustainRunner:
         # fio ends the write after its bytes (io_size): exact, where stopping it from its progress
         # overshot by a second's worth, on a fast drive many times a small recovery write
         workload = site_point(site, stored.spec, number).model_copy(update={"io_bytes_limit": limit_bytes})
-        written = {"bytes": 0.0, "last": 0.0}
+        written = {"bytes": 0.0}
+        last_s: dict[str, float] = {}  # each host's last second: its samples arrive apart
         started = time.monotonic()
 
         def on_event(event: RunEvent) -> None:
@@ -225,14 +226,19 @@ class SustainRunner:
                 return
             sample = event.sample
             bw = sample.write_bw_bytes_per_s
-            written["bytes"] += bw * max(sample.elapsed_s - written["last"], 0.0)
-            written["last"] = sample.elapsed_s
+            # over the time its rate covers (fio's first interval is short of its second), never past the
+            # write's own bytes: fio ends it there (the live line read "683.24 MiB of 614.40 MiB")
+            covered = max(sample.elapsed_s - last_s.get(sample.host, 0.0), 0.0)
+            if sample.interval_s is not None:
+                covered = min(covered, sample.interval_s)
+            last_s[sample.host] = sample.elapsed_s
+            written["bytes"] = min(written["bytes"] + bw * covered, float(limit_bytes))
             rate = written["bytes"] / max(time.monotonic() - started, 1e-9)
             emit(SustainSampled(step=step, recovery_step=number, bytes_total=limit_bytes,
                                 eta_s=max(limit_bytes - written["bytes"], 0.0) / rate if rate > 0 else 0.0,
                                 sample=SustainSample(elapsed_s=sample.elapsed_s, bytes_written=int(written["bytes"]),
                                                      bw_bytes_per_s=bw, lat_ns_mean=sample.write_lat_ns_mean,
-                                                     lat_ns_p99=sample.write_lat_ns_p99)))
+                                                     lat_ns_p99=sample.write_lat_ns_p99, interval_s=sample.interval_s)))
 
         count = Count.of(number, len(stored.spec.points), "exact", "point", note="the fill, then one write per idle interval")
         tags = {**stored.spec.tags, "sustain": str(stored.id), STEP_TAG: FILL_TAG if step == "fill" else recovery_tag(number)}

@@ -161,7 +161,7 @@ class _Printer:
         self._last_s = -10.0
 
     def handle(self, event: SustainEvent) -> None:
-        from ssdprof.model.quantities import format_duration, format_size
+        from ssdprof.model.quantities import format_duration, format_elapsed, format_size
         from ssdprof.model.sustain_events import SustainFinished, SustainIdle, SustainSampled, SustainStarted, SustainStepDone
 
         if isinstance(event, SustainStarted):
@@ -174,7 +174,7 @@ class _Printer:
         elif isinstance(event, SustainStepDone):
             self._last_s = -10.0
             self._say(f"{event.step} {event.recovery_step or ''} done: {format_size(event.bytes_written // 1048576 * 1048576)}"
-                      f" in {event.seconds:.0f} s")
+                      f" in {format_elapsed(event.seconds)}")  # two figures under 10 s: a 0.37 s fill read "0 s"
         elif isinstance(event, SustainIdle) and event.remaining_s >= event.idle_s - 0.5:
             self._say(f"idle {format_duration(event.idle_s)} before recovery write {event.recovery_step}")
         elif isinstance(event, SustainFinished):

@@ -207,7 +207,7 @@ def _steady_words(flat: Flat) -> str:
 
 def _limit_words(lowest: Limit | None) -> str:
     if lowest is None:
-        return "with no limit ssdprof can see on this host (no NIC speed, shaping or --link-gbps)"
+        return "with no limit ssdprof can see on this host (no NIC speed, shaping or link speed set for it: Hosts, --link-gbps)"
     return f"far below its {_rate_words(lowest.bytes_per_s)} link ({lowest.source})"
 
 

@@ -12,7 +12,7 @@ from typing import Annotated
 
 from pydantic import BeforeValidator, WithJsonSchema
 
-__all__ = ["Count", "SizeBytes", "format_amount", "format_duration", "format_elapsed", "format_size",
+__all__ = ["Count", "SizeBytes", "format_amount", "format_bytes", "format_duration", "format_elapsed", "format_size",
            "parse_count", "parse_duration_s", "parse_size_bytes"]
 
 _BINARY = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40, "p": 1 << 50}
@@ -76,6 +76,16 @@ def format_size(n_bytes: int) -> str:
         if n_bytes >= factor and n_bytes % factor == 0:
             return f"{n_bytes // factor}{suffix}"
     return f"{n_bytes}B"
+
+
+def format_bytes(n_bytes: float | None) -> str:
+    """A byte count in binary units with two decimals: '12.35 GiB', '–' for none (the renderer's formatBytes)."""
+    if n_bytes is None:
+        return "–"
+    for suffix, factor in (("TiB", 1 << 40), ("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n_bytes >= factor:
+            return f"{n_bytes / factor:,.2f} {suffix}"
+    return f"{n_bytes:.0f} B"
 
 
 def format_amount(n_bytes: float) -> str:

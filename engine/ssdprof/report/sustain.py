@@ -6,7 +6,7 @@ the GUI draws (``sustain.get``); this module only lays it out."""
 
 from __future__ import annotations
 
-from ssdprof.model.quantities import format_duration, format_elapsed, format_size
+from ssdprof.model.quantities import format_bytes, format_duration, format_elapsed, format_size
 from ssdprof.model.sustain_results import SustainResult, SustainVerdict
 from ssdprof.report.document import render, title_block
 from ssdprof.report.layout import Builder, fmt_mb, fmt_us, register_fonts
@@ -15,14 +15,8 @@ from ssdprof.report.sustain_charts import fill_chart, recovery_chart
 __all__ = ["build_sustain_pdf", "fmt_bytes", "sustain_section"]
 
 
-def fmt_bytes(n_bytes: int | None) -> str:
-    """A byte count in binary units with two decimals: '12.35 GiB' ('–' for none)."""
-    if n_bytes is None:
-        return "–"
-    for suffix, factor in (("TiB", 1 << 40), ("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
-        if n_bytes >= factor:
-            return f"{n_bytes / factor:,.2f} {suffix}"
-    return f"{n_bytes} B"
+fmt_bytes = format_bytes
+"""A byte count in binary units with two decimals: '12.35 GiB' ('–' for none)."""
 
 
 def build_sustain_pdf(result: SustainResult, *, title: str | None = None) -> bytes:
@@ -113,9 +107,8 @@ def _verdict_rows(v: SustainVerdict) -> list[list[str]]:
     if v.ratio is not None:
         rows.append(["before / after", f"{v.ratio:.2f} x"])
     if v.sustained_bw_bytes_per_s is not None:
-        rows.append(
-            ["sustained speed (the last phase)", f"{fmt_mb(v.sustained_bw_bytes_per_s)} MB/s"]
-        )
+        said = "speed over the whole write" if v.kind == "no_cliff" else "sustained speed (the last phase)"
+        rows.append([said, f"{fmt_mb(v.sustained_bw_bytes_per_s)} MB/s"])
     if v.confidence is not None:
         words = f"{v.confidence_words}, " if v.confidence_words else ""
         separation = (

@@ -100,7 +100,7 @@ def fill_chart(result: SustainResult) -> Chart | None:
     caption = (
         f"the fill's write speed each second (MB/s = 10^6 B/s) against the bytes written, "
         f"{len(samples)} seconds; the shaded phases are those the change-point detection found, "
-        "each named with its mean speed"
+        "each named with its speed (the bytes it wrote over its time)"
     )
     return Chart(
         f"sustain-{result.id}-fill", f"The fill of sustained-write test {result.id}", caption, drawing

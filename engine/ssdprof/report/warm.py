@@ -3,7 +3,8 @@
 first Export PDF costs what the second does.
 
 What a first report pays and a second does not: importing the PDF modules and what they import
-(matplotlib, reportlab, the statistics for confidence intervals), reading the fonts,
+(matplotlib, reportlab, the statistics for confidence intervals, SciPy's optimizer for the
+predictions' saturation curves: a quarter of a second to import), reading the fonts,
 matplotlib's font cache and first text layout, and the first pass of each library's drawing code.
 One small chart drawn and one page built, in memory, pays all of it; nothing is written anywhere.
 """
@@ -14,6 +15,7 @@ __all__ = ["warm_up"]
 
 
 def warm_up() -> None:
+    from ssdprof.analysis.models import fit_queueing
     from ssdprof.analysis.stats import mean_ci
     from ssdprof.report import pdf  # noqa: F401 - the run report's modules: charts, tables, insights
     from ssdprof.report.document import render
@@ -21,6 +23,7 @@ def warm_up() -> None:
     from ssdprof.report.layout import Builder, register_fonts
 
     mean_ci([1.0, 2.0, 3.0], 0.95)
+    fit_queueing([1.0, 4.0, 16.0, 32.0], [1000.0, 3500.0, 9000.0, 10000.0])
     with new_figure(height_in=1.6) as (figure, axes):
         axes[0].errorbar([4096, 65536], [1000, 2000], yerr=[50, 80], marker="o", label="warm-up")
         log_axis(axes[0], "x", "size")

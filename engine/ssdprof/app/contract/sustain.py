@@ -45,6 +45,10 @@ class SustainEstimate(Result):
     overwrite_bytes: int = Field(default=0, description="bytes of the device the test overwrites")
     region: str = Field(default="", description="what the test does to the device, in one sentence")
     notes: list[str] = Field(default_factory=list)
+    fill_words: str = Field(default="", description="what the amount to write means, said beside Start: a blank one "
+                                                     "fills the region once, its size and the bytes written in all")
+    too_short: str = Field(default="", description="set when the fill may be over too soon to judge (its cliff is found "
+                                                    "from at least 10 s of writes): why, and how much would do")
 
 
 class SustainResumeParams(Params):

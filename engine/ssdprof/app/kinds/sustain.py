@@ -30,7 +30,7 @@ from ssdprof.app.kinds import register
 from ssdprof.app.kinds.kind import Context, Emit, JobFace, JobKind, Methods, Report
 from ssdprof.app.sustain import NOT_RUN, SustainOutcome, SustainRunner, local_engine
 from ssdprof.app.sustain_planner import SustainRequest, plan_sustain
-from ssdprof.model.quantities import format_amount, format_duration
+from ssdprof.model.quantities import format_bytes, format_duration
 from ssdprof.model.sustain import ASSUMED_WRITE_BYTES_PER_S
 from ssdprof.model.sustain_events import SustainFinished, SustainIdle, SustainStarted, SustainStepStarted
 from ssdprof.model.sustain_results import SustainInfo, SustainResult
@@ -47,6 +47,8 @@ class SustainPlan:
 
     spec: SweepSpec | None
     resume_id: int | None = None
+    blank_fill: bool = False
+    """The amount to write was left blank (the region, once)."""
 
 
 class SustainKind(JobKind[SustainPlan, SustainOutcome, SustainStatus]):
@@ -61,11 +63,11 @@ class SustainKind(JobKind[SustainPlan, SustainOutcome, SustainStatus]):
         spec = plan_sustain(request, check_target=True, default_dir=ctx.default_dir)
         if to_run and spec.remote is None:
             local_engine(spec, ctx.fio_executable)  # refused before the estimate and before anything is stored
-        return SustainPlan(spec)
+        return SustainPlan(spec, blank_fill=request.write_bytes in (None, ""))
 
     def estimate(self, plan: SustainPlan, ctx: Context) -> SustainEstimate:
         assert plan.spec is not None
-        return estimate_sustain(plan.spec, ctx.default_dir)
+        return estimate_sustain(plan.spec, ctx.default_dir, blank_fill=plan.blank_fill)
 
     def resume(self, params: SustainResumeParams, ctx: Context) -> SustainPlan:
         return SustainPlan(None, params.sustain_id)  # the runner finds the last unfinished one without an id
@@ -103,7 +105,32 @@ class SustainKind(JobKind[SustainPlan, SustainOutcome, SustainStatus]):
         return SustainFinished(sustain_id=job_id, status="failed", wall_s=0.0, reason=reason)
 
 
-def estimate_sustain(spec: SweepSpec, default_dir: Path | None = None) -> SustainEstimate:
+FAST_WRITE_BYTES_PER_S = 2e9
+"""A fast drive's sequential writes (a PCIe 3/4 NVMe drive's cache): the speed a fill must last 10 s at."""
+
+
+def _fill_words(write_bytes: int, total_bytes: int, *, blank: bool) -> str:
+    """What the amount to write means, said beside Start (one unit in the sentence: binary)."""
+    written = f"{format_bytes(total_bytes)} written in all with the recovery writes"
+    if blank:
+        return f"A blank amount to write fills the region once: {format_bytes(write_bytes)} here, {written}."
+    return f"The fill writes {format_bytes(write_bytes)}, {written}."
+
+
+def _too_short(write_bytes: int) -> str:
+    """Said when a fast drive would finish the fill in under the 10 s its cliff is judged from."""
+    from ssdprof.analysis.sustain import MIN_SAMPLES  # numpy: loaded when a test is estimated, not with the app
+
+    seconds = write_bytes / FAST_WRITE_BYTES_PER_S
+    if seconds >= MIN_SAMPLES:
+        return ""
+    need = int(MIN_SAMPLES * FAST_WRITE_BYTES_PER_S * 1.5) // (1 << 30) * (1 << 30)
+    return (f"The fill may be too short to judge: a cliff is found from at least {MIN_SAMPLES} s of writes, and a fast "
+            f"drive ({FAST_WRITE_BYTES_PER_S / 1e6:,.0f} MB/s) writes {format_bytes(write_bytes)} in {seconds:.1g} s. "
+            f"Write {format_bytes(need)} or more to judge one.")
+
+
+def estimate_sustain(spec: SweepSpec, default_dir: Path | None = None, *, blank_fill: bool = False) -> SustainEstimate:
     plan = spec.sustain
     assert plan is not None
     fill = spec.points[0]
@@ -121,7 +148,7 @@ def estimate_sustain(spec: SweepSpec, default_dir: Path | None = None) -> Sustai
              f"cache) plus {format_duration(idle)} idle; a fast drive takes less, and the time left is shown live"]
     if auto:
         notes.append("each recovery write is 1.5x the cache the fill finds (10 % of the fill without one): "
-                     f"{format_amount(each)} is assumed here")
+                     f"{format_bytes(each)} is assumed here")
     if plan.write_bytes > plan.region_bytes:
         notes.append(f"the fill writes {plan.write_bytes / plan.region_bytes:.1f}x the region, wrapping around it")
     return SustainEstimate(
@@ -130,7 +157,8 @@ def estimate_sustain(spec: SweepSpec, default_dir: Path | None = None) -> Sustai
         idle_total_s=idle, estimated_s=seconds, assumed_bw_bytes_per_s=ASSUMED_WRITE_BYTES_PER_S, free_bytes=free,
         wear=wear_of(total, _spec_sheet(region.device.model if region else "")),
         device=target_device(region.device) if region else None, overwrite_bytes=region.size_bytes if region else 0,
-        region=region.sentence() if region else "", notes=notes)
+        region=region.sentence() if region else "", notes=notes,
+        fill_words=_fill_words(plan.write_bytes, total, blank=blank_fill), too_short=_too_short(plan.write_bytes))
 
 
 def _spec_sheet(model: str) -> Spec | None:
