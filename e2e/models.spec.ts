@@ -68,12 +68,15 @@ test('predict an untested size, judge a run, project more nodes, explain the fac
   await expect(scaling.first().getByTestId('binding')).toHaveText(/scalability|client network/);
   await expect(scaling.filter({ hasText: '512KiB' }).getByTestId('binding')).toHaveText('client network'); // 1 Gb/s = 125 MB/s
 
+  // Groups and the heatmap ask the engine once they come near the screen, as a reader scrolls down
+  await page.locator('.groups-panel').scrollIntoViewIfNeeded();
   await page.getByLabel('Split by').selectOption('tag nodes');
   await expect(page.locator('[data-chart="groups"] tbody tr')).toHaveCount(6); // 2 groups x 3 sizes
   await expect(page.getByTestId('groups-said')).toHaveText('nodes: 1 (6 runs), 2 (6 runs).');
   // named by the tag's values: 2 against 1, setting by setting, the node count left out of the setting
   await expect(page.getByTestId('verdict-summary')).toHaveText(/^2 against 1 at 3 setting\(s\): 2 higher at \d, lower at \d; /);
   await expect(page.getByTestId('group-verdicts')).toContainText(/2read 16KiB QD1 T1.*(significant|not significant) — 2 is [\d.]+ % (higher|lower) than 1/);
+  await page.locator('.heatmap-panel').scrollIntoViewIfNeeded();
   const heat = page.getByTestId('heatmap');
   await expect(heat).toHaveCount(2);
   const sizeRow = heat.first().locator('tr').filter({ hasText: 'access size (log2)' });

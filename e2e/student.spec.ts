@@ -64,6 +64,7 @@ test('student preset: live progress, then the curves from real fio results', asy
   // reads by the mix series): separate points of one run each, never "repeats" with one interval;
   // each chart's line is its own series, the other measurement a point after it
   const bySize = page.locator('[data-chart="iops-vs-size"]');
+  await expect(bySize.locator('tbody tr')).toHaveCount(4); // the charts' series arrive beside the observations, in any order
   expect((await points(bySize)).map((p) => p.x)).toEqual([4096, 16384, 131072, 4096]);
   expect((await points(bySize)).every((p) => p.y > 0)).toBe(true);
   const byQd = await points(page.locator('[data-chart="latency-vs-qd"]'));

@@ -68,6 +68,7 @@ test('every series a legend names is drawn, a split that differs is said and fit
   expect(await undrawnSeries(page)).toEqual([]);
 
   const groups = page.locator('.groups-panel');
+  await groups.scrollIntoViewIfNeeded(); // it asks the engine once it comes near the screen
   await expect(groups.getByTestId('groups-said')).toHaveText(
     'interface splits these runs into 2 groups that measured 6 setting(s) in common. interface: PCIe (72 runs), SATA (72 runs).');
   await expect(groups.getByTestId('verdict-summary')).toHaveText(/^SATA against PCIe at 6 setting\(s\): SATA higher at 0, lower at 6; /);

@@ -35,4 +35,4 @@ export function useEngine(): Engine {
   return engine;
 }
 
-export { useEngineQuery, type EngineQuery } from './use-engine-query';
+export { forgetKeptQueries, useEngineQuery, type EngineQuery, type QueryOptions } from './use-engine-query';

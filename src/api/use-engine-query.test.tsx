@@ -52,4 +52,30 @@ describe('useEngineQuery', () => {
     renderWith(fake.engine, <Observed initial={[7]} />);
     await waitFor(() => expect(screen.getByTestId('state').textContent).toBe('run 7 does not exist'));
   });
+
+  it('keeps its answers for the page when asked to: shown again at once, asked again, replaced only if changed', async () => {
+    let stored = 2;
+    const fake = fakeEngine({
+      'analysis.observe': () => ({ observations: [observation(`${stored} runs`)] }),
+    });
+    const seen: unknown[] = [];
+    function Kept() {
+      const query = useEngineQuery('analysis.observe', { run_ids: [1, 2] }, { keep: true });
+      if (query.current) seen.push(query.current);
+      return <p data-testid="state">{query.current?.observations[0]?.message ?? 'asking'}</p>;
+    }
+    const first = renderWith(fake.engine, <Kept />);
+    expect(screen.getByTestId('state').textContent).toBe('asking');
+    await waitFor(() => expect(screen.getByTestId('state').textContent).toBe('2 runs'));
+    first.unmount();
+    const second = renderWith(fake.engine, <Kept />);
+    expect(screen.getByTestId('state').textContent).toBe('2 runs'); // at once, before the engine answers
+    await waitFor(() => expect(fake.calls).toHaveLength(2));
+    expect(new Set(seen).size).toBe(1); // the same answer again is the kept one: nothing downstream changes
+    second.unmount();
+    stored = 3;
+    renderWith(fake.engine, <Kept />);
+    expect(screen.getByTestId('state').textContent).toBe('2 runs');
+    await waitFor(() => expect(screen.getByTestId('state').textContent).toBe('3 runs'));
+  });
 });

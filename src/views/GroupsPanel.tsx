@@ -10,6 +10,7 @@ import { useEngine, useEngineQuery, type BarChart, type RunsGroupsResult } from 
 import { ChartFigure } from '../charts/ChartFigure';
 import { drawn } from '../charts/engine-series';
 import { METRICS, metricInfo, type MetricId } from '../lib/metrics';
+import { useOnScreen } from '../lib/use-on-screen';
 import { useKept } from '../state/kept';
 import { BarTable, VerdictTable, type Verdict } from './GroupsTables';
 import { Pager, pageOf } from './Pager';
@@ -30,6 +31,18 @@ interface GroupsForm {
 
 const INITIAL: GroupsForm = { key: '', metric: 'iops', find: '', page: 0 };
 
+/** Verdicts kept with the grouping they compare, by metric: a kept grouping (useEngineQuery's keep) is
+ *  the same object when Models is shown again, and its verdicts are drawn at once while asked again. */
+const keptVerdicts = new WeakMap<RunsGroupsResult, Map<MetricId, Verdict[]>>();
+
+function keepVerdicts(grouped: RunsGroupsResult, metric: MetricId, found: Verdict[]): Verdict[] {
+  const kept = keptVerdicts.get(grouped) ?? new Map<MetricId, Verdict[]>();
+  const before = kept.get(metric);
+  const shown = before !== undefined && JSON.stringify(before) === JSON.stringify(found) ? before : found;
+  keptVerdicts.set(grouped, kept.set(metric, shown));
+  return shown;
+}
+
 function useVerdicts(grouped: RunsGroupsResult | null, metric: MetricId): Verdict[] {
   const engine = useEngine();
   const [verdicts, setVerdicts] = useState<{ for: unknown; found: Verdict[] }>({ for: null, found: [] });
@@ -43,10 +56,11 @@ function useVerdicts(grouped: RunsGroupsResult | null, metric: MetricId): Verdic
     }).then(
       (result): Verdict => ({ group: g.label, result }),
       (e: unknown): Verdict => ({ group: g.label, result: null, problem: e instanceof Error ? e.message : String(e) }),
-    ))).then((found) => { if (current) setVerdicts({ for: grouped, found }); });
+    ))).then((found) => { if (current) setVerdicts({ for: grouped, found: keepVerdicts(grouped!, metric, found) }); });
     return () => { current = false; };
   }, [engine, grouped, metric]);
-  return verdicts.for === grouped ? verdicts.found : [];
+  const kept = grouped === null ? undefined : keptVerdicts.get(grouped)?.get(metric);
+  return kept ?? (verdicts.for === grouped ? verdicts.found : []);
 }
 
 /** The bars of the settings whose name holds `find`, a page of them. */
@@ -64,13 +78,16 @@ function pageOfBars(bars: BarChart, find: string, page: number) {
 export function GroupsPanel({ runIds }: { runIds: number[] }) {
   const [form, setForm] = useKept<GroupsForm>('models.groups', INITIAL);
   const set = (change: Partial<GroupsForm>) => setForm((f) => ({ ...f, ...change }));
-  const asked = useEngineQuery('runs.groups', runIds.length ? { run_ids: runIds, key: form.key } : null);
-  const grouped = asked.loading ? null : asked.data;
+  // asked once the panel comes onto the screen, and kept for the page: Models shown again draws its
+  // groups at once (the engine is asked again)
+  const [at, seen] = useOnScreen<HTMLElement>();
+  const asked = useEngineQuery('runs.groups', seen && runIds.length ? { run_ids: runIds, key: form.key } : null, { keep: true });
+  const grouped = asked.current;
   const groups = grouped?.groups ?? [];
   const bars = useEngineQuery('runs.bars', grouped && groups.length ? {
     groups: groups.map((g) => ({ label: g.label, run_ids: g.run_ids })), metric: form.metric, pool_same_setting: true,
-  } : null);
-  const shown = bars.loading ? null : bars.data;
+  } : null, { keep: true });
+  const shown = bars.current;
   const verdicts = useVerdicts(grouped ?? null, form.metric);
   const info = metricInfo(form.metric);
   const [first, ...others] = groups;
@@ -78,7 +95,7 @@ export function GroupsPanel({ runIds }: { runIds: number[] }) {
   const page = shown ? pageOfBars(shown, form.find, form.page) : null;
 
   return (
-    <section className="groups-panel" aria-labelledby="groups-title">
+    <section className="groups-panel" aria-labelledby="groups-title" ref={at}>
       <h3 id="groups-title">Groups side by side</h3>
       <div className="field-row">
         <div className="field inline">

@@ -3,6 +3,7 @@
 // cell is a factor that was not varied, or too few runs: no correlation can be estimated there.
 import { useEngineQuery } from '../api';
 import { metricInfo } from '../lib/metrics';
+import { useOnScreen } from '../lib/use-on-screen';
 
 const FACTOR_LABELS: Record<string, string> = {
   log2_block_size: 'access size (log2)', numjobs: 'jobs', queue_depth: 'queue depth', read_pct: 'read %',
@@ -17,12 +18,15 @@ export function cellColor(value: number | null): string | undefined {
 }
 
 export function Heatmap({ runIds }: { runIds: number[] }) {
-  const asked = useEngineQuery('analysis.correlation', runIds.length ? { run_ids: runIds, method: 'spearman' } : null);
+  // asked once the panel comes onto the screen, kept for the page (Models shown again draws it at once)
+  const [at, seen] = useOnScreen<HTMLElement>();
+  const asked = useEngineQuery('analysis.correlation', seen && runIds.length ? { run_ids: runIds, method: 'spearman' } : null,
+    { keep: true });
   const result = asked.error ? null : asked.data;
   const problem = asked.error;
 
   return (
-    <section className="heatmap-panel" aria-labelledby="heatmap-title">
+    <section className="heatmap-panel" aria-labelledby="heatmap-title" ref={at}>
       <h3 id="heatmap-title">Which factors move which metrics</h3>
       <p className="hint">Spearman rank correlation across the runs, from −1 (the metric falls as the factor grows) to +1; per storage-node count.</p>
       {problem && <p role="alert" className="error">{problem}</p>}

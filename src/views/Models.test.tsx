@@ -34,15 +34,20 @@ describe('Models', () => {
     expect(asked.run_ids).toHaveLength(8640);
   });
 
-  it('keeps the runs it learns from when the view is left and opened again', async () => {
+  it('keeps the runs it learns from when the view is left and opened again, and shows them at once', async () => {
     const fake = study();
     const first = renderWith(fake.engine, <Models open={{ title: '', runs: [] }} />);
     await userEvent.type(screen.getByRole('searchbox', { name: 'Find runs' }), 'study=ceph');
     await waitFor(() => expect(screen.getByTestId('model-runs').textContent).toBe('8,640 run(s), every one matching'));
+    await waitFor(() => expect(screen.getByTestId('groups-said').textContent).toContain('ceph (8,640 runs)'));
     first.unmount();
+    const asked = fake.calls.length;
     renderWith(fake.engine, <Models open={{ title: '', runs: [] }} />);
     expect(screen.getByRole<HTMLInputElement>('searchbox', { name: 'Find runs' }).value).toBe('study=ceph');
-    await waitFor(() => expect(screen.getByTestId('model-runs').textContent).toBe('8,640 run(s), every one matching'));
+    // drawn from the answers kept for the page before the engine answers again (it is asked again)
+    expect(screen.getByTestId('model-runs').textContent).toBe('8,640 run(s), every one matching');
+    expect(screen.getByTestId('groups-said').textContent).toContain('ceph (8,640 runs)');
+    await waitFor(() => expect(fake.calls.slice(asked).map((c) => c.method)).toContain('runs.groups'));
   });
 
   it('says how a search that finds nothing was read, and offers the tags a bare word names', async () => {

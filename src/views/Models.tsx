@@ -28,8 +28,10 @@ export function Models({ open }: Props) {
   const setSource = (next: Source) => setKept((k) => ({ ...k, source: next }));
   const filter = kept.filter;
   const search = useSettled(filter.trim(), 250);
-  // every matching run, whatever their number: the engine learns from their summaries
-  const found = useEngineQuery('runs.select', source === 'history' ? { filter: { search } } : null);
+  // every matching run, whatever their number: the engine learns from their summaries; a search made
+  // before shows its runs at once while the engine is asked again (and its panels' answers: kept too)
+  const found = useEngineQuery('runs.select', source === 'history' ? { filter: { search } } : null, { keep: true });
+  const finding = found.loading && found.current === null;
   const openIds = useMemo(() => open.runs.flatMap((r) => (r.id === null ? [] : [r.id])), [open.runs]);
   const runIds = source === 'open' ? openIds : found.data?.run_ids ?? NO_IDS;
   const problem = source === 'history' ? found.error : null;
@@ -56,7 +58,7 @@ export function Models({ open }: Props) {
           </div>
         )}
         <p className="hint" data-testid="model-runs" role="status">
-          {source === 'history' && found.loading ? 'finding the runs…'
+          {source === 'history' && finding ? 'finding the runs…'
             : source === 'history' && runIds.length === 0 ? 'no run matches'
               : `${runIds.length.toLocaleString('en-US')} run(s)${source === 'history' ? ', every one matching' : ''}`}
         </p>
@@ -65,7 +67,7 @@ export function Models({ open }: Props) {
       {problem && <p role="alert" className="error">{problem}</p>}
       {runIds.length === 0 ? (
         <p className="empty" data-testid="models-empty">
-          {source === 'history' && search && !found.loading
+          {source === 'history' && search && !finding
             ? `No run matches “${search}”: predictions, scaling, groups and the factors' heatmap need runs. `
             : 'No runs yet. '}
           Open a sweep in Results, or find runs in History by tag (e.g. nodes=3) or text.

@@ -50,9 +50,6 @@ export function Results({ title, runs, onDesign, onOpen }: Props) {
   // eslint-disable-next-line react-hooks/exhaustive-deps -- once, when the view opens without runs
   }, [engine]);
   const [selectedId, setSelectedId] = useState<number | null>(runs[0]?.id ?? null);
-  // The spec and comparison panels ask the engine for more once the first detail has arrived:
-  // their requests (hundreds of ms for a long sweep) would otherwise hold up the view's own.
-  const [panelsReady, setPanelsReady] = useState(false);
   const [specChoice, setSpecChoice] = useKept<string>('results-spec', AUTO);
   const [spec, setSpec] = useState<Spec | null>(null);
   const [earlier, setEarlier] = useState<RunResult[]>([]);
@@ -82,7 +79,6 @@ export function Results({ title, runs, onDesign, onOpen }: Props) {
   const shown = useEngineQuery('runs.get', asked);
   const detail = shown.data?.run ?? null;
   const curve = useEngineQuery('runs.percentiles', asked).data;
-  if (!panelsReady && asked !== null && !shown.loading) setPanelsReady(true);
 
   if (runs.length === 0) {
     return (
@@ -147,13 +143,10 @@ export function Results({ title, runs, onDesign, onOpen }: Props) {
             series={drawn(charts.repeat_iops.series)} />
         )}
       </div>
-      {(panelsReady || selectedId === null) && (
-        <>
-          <Observations runs={runs} />
-          <SpecPanel runs={runs} choice={specChoice} onChoice={setSpecChoice} onSpec={onSpec} />
-          <ComparePanel runs={runs} earlier={earlier} onEarlier={setEarlier} />
-        </>
-      )}
+      {/* asked with the charts: each reads the runs' summaries (ms for a study's sweep), none whole runs */}
+      <Observations runs={runs} />
+      <SpecPanel runs={runs} choice={specChoice} onChoice={setSpecChoice} onSpec={onSpec} />
+      <ComparePanel runs={runs} earlier={earlier} onEarlier={setEarlier} />
       <h3>One run in detail</h3>
       <DetailChoice points={points} selectedId={selectedId} onSelect={setSelectedId} />
       <div className="chart-grid">

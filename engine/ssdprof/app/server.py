@@ -212,11 +212,12 @@ class _Handler(BaseHTTPRequestHandler):
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:
             response: Any = {"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": f"not JSON: {exc}"}}
         else:
-            response = self.server.engine.answer(message)
+            response = self.server.engine.answer(message, text=True)
         if response is None:
             self._send(HTTPStatus.NO_CONTENT, b"", "application/json")
         else:
-            self._send(HTTPStatus.OK, json.dumps(response).encode(), "application/json")
+            text = response if isinstance(response, str) else json.dumps(response)
+            self._send(HTTPStatus.OK, text.encode(), "application/json")
 
     def _events(self) -> None:
         last_id = self.headers.get("Last-Event-ID", "")

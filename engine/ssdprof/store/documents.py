@@ -8,12 +8,9 @@ from __future__ import annotations
 
 import json
 import zlib
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from ssdprof.model.results import RunResult
-
-__all__ = ["document_of", "latency_bins", "light", "pack", "raw_of", "unpack"]
+__all__ = ["Bins", "document_of", "light_parts", "pack", "raw_of", "unpack"]
 
 LEVEL = 6
 
@@ -37,13 +34,19 @@ def raw_of(row: Any) -> str:
     return unpack(blob) if blob is not None else str(row["raw_output"] or "")
 
 
-def light(text: str, run_id: int) -> RunResult:
-    """A run without its per-second progress and histogram bins (its hosts' too), for lists: they are
-    dropped before validation, which is most of a long list's time."""
+Bins = tuple[dict[int, int], dict[int, int]]
+"""A run's total-latency bins, reads' and writes' (fio's layout, ns -> count)."""
+
+
+def light_parts(text: str) -> tuple[str, Bins]:
+    """The run's JSON without its per-second progress and histogram bins (its hosts' too), what lists
+    read, and its total-latency bins, what a percentile of several runs is read from: the two small
+    parts of a document several times their size (:mod:`ssdprof.store.light_runs` keeps them)."""
     from ssdprof.model.aggregate import mixed
-    from ssdprof.model.results import BIN_FIELDS, DirectionStats, RunResult
+    from ssdprof.model.results import BIN_FIELDS, DirectionStats
 
     data = json.loads(text)
+    bins = _side_bins(data, "read"), _side_bins(data, "write")
     data["progress"] = []
     if "mixed" not in data:  # stored before runs kept it: its percentiles need the bins dropped below
         sides = [DirectionStats.model_validate(data.get(side, {})) for side in ("read", "write")]
@@ -52,17 +55,10 @@ def light(text: str, run_id: int) -> RunResult:
         for side in ("read", "write"):
             stats = part.get(side)
             if isinstance(stats, dict):
-                for bins in BIN_FIELDS:
-                    stats.pop(bins, None)
-    data["id"] = run_id
-    return RunResult.model_validate(data)
+                for field in BIN_FIELDS:
+                    stats.pop(field, None)
+    return json.dumps(data, separators=(",", ":")), bins
 
 
-def latency_bins(text: str) -> tuple[dict[int, int], dict[int, int]]:
-    """The run's total-latency bins, reads' and writes', read from its JSON without validating the rest."""
-    data = json.loads(text)
-
-    def side(name: str) -> dict[int, int]:
-        return {int(value): int(count) for value, count in (data.get(name) or {}).get("lat_bins_ns", {}).items()}
-
-    return side("read"), side("write")
+def _side_bins(data: dict[str, Any], side: str) -> dict[int, int]:
+    return {int(value): int(count) for value, count in (data.get(side) or {}).get("lat_bins_ns", {}).items()}

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ssdprof.store.backend import Connection
+from ssdprof.store.light_runs import LIGHT_TABLE
 from ssdprof.store.migrations_summaries import compact_documents, run_summaries
 
 if TYPE_CHECKING:
@@ -209,5 +210,13 @@ MIGRATIONS: list[tuple[str, str | Callable[[Connection], None]]] = [
             uid TEXT PRIMARY KEY,
             applied_at TEXT NOT NULL
         );
+    """),
+    # Each run's light document and total-latency bins beside the whole one, so lists and pooled
+    # percentiles parse a tenth of it; made for older runs when first read (store/light_runs.py).
+    ("0012_light_runs", LIGHT_TABLE),
+    # Every run's id and revision in an index: what each analysis reads first to know which summaries it
+    # holds are current (without it SQLite walks past each run's document to reach its revision).
+    ("0013_run_revisions", """
+        CREATE INDEX runs_revision ON runs(id, revision);
     """),
 ]

@@ -190,3 +190,16 @@ def test_sigterm_mid_sweep_cancels_it_and_leaves_no_fio(disk_dir: Path) -> None:
     _gone, alive = psutil.wait_procs(children, timeout=10)
     assert alive == []
     assert not list(disk_dir.glob("ssdprof-testfile-*"))
+
+
+def test_an_answer_as_text_is_the_answer_as_a_dict_for_results_errors_batches_and_notifications(client: Client) -> None:
+    from ssdprof.app.rpc import answer_text
+
+    service = client.service
+    for message in ({"jsonrpc": "2.0", "id": 3, "method": "engine.info", "params": {}},
+                    {"jsonrpc": "2.0", "id": "four", "method": "runs.get", "params": {"run_id": 404}},
+                    [{"jsonrpc": "2.0", "id": 5, "method": "runs.list", "params": {}},
+                     {"jsonrpc": "2.0", "method": "runs.list", "params": {}},
+                     {"jsonrpc": "2.0", "id": 6, "method": "no.such", "params": {}}]):
+        assert json.loads(answer_text(service, message) or "null") == handle_message(service, message)
+    assert answer_text(service, {"jsonrpc": "2.0", "method": "runs.list", "params": {}}) is None

@@ -31,6 +31,7 @@ from ssdprof.app.contract.specs import (
     SpecMatchResult,
     SpecsListResult,
 )
+from ssdprof.app.service.kept_answers import KeptAnswers
 from ssdprof.app.service.registry import handles
 from ssdprof.app.service.summary import spec_for, summary_for
 from ssdprof.model.results import RunResult
@@ -50,6 +51,7 @@ class Analysis:
     def __init__(self, store: Store, spec_folders: Sequence[Path | None]):
         self.store = store
         self.spec_folders = tuple(spec_folders)
+        self.kept = KeptAnswers()
 
     def library(self) -> SpecLibrary:
         return SpecLibrary.load(self.spec_folders)  # re-read: the user may have edited a spec since
@@ -90,10 +92,13 @@ class Analysis:
 
     @handles("runs.compare")
     def runs_compare(self, params: RunsCompareParams) -> RunsCompareResult:
+        a, b = self.summaries(params.a), self.summaries(params.b)
+        return self.kept.answer("runs.compare", params, [*a, *b], lambda: self._compared(params, a, b))
+
+    def _compared(self, params: RunsCompareParams, a: list[RunSummary], b: list[RunSummary]) -> RunsCompareResult:
         from ssdprof.analysis.metrics import latency_kind_note, metric_name
         from ssdprof.analysis.stats import compare_groups, comparison_summary
 
-        a, b = self.summaries(params.a), self.summaries(params.b)
         shown = metric_name(params.metric)
         scale, unit = shown.scale, shown.unit
         labels = (params.a_label, params.b_label)

@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from ssdprof.analysis.pooled import Bins, StoredBins
 from ssdprof.analysis.spec_library import SpecLibrary
 from ssdprof.app.contract.runs import BarsParams, ChartsParams, RunIdParams
+from ssdprof.app.service.kept_answers import KeptAnswers
 from ssdprof.app.service.registry import handles
 from ssdprof.model.results import RunResult
 from ssdprof.model.run_summary import RunSummary
@@ -27,6 +28,7 @@ class Charts:
         self.runs = runs
         self.library = library
         self.bins = bins
+        self.kept = KeptAnswers()
 
     @handles("runs.charts")
     def charts(self, params: ChartsParams) -> ChartSet:
@@ -40,7 +42,8 @@ class Charts:
         bins = StoredBins(self.bins, [i for g in params.groups for i in g.run_ids])
         groups = [RunGroup(g.label, tuple(self.summaries(g.run_ids)), params.pool_same_setting, bins)
                   for g in params.groups]
-        return bar_chart(groups, params.metric)
+        return self.kept.answer("runs.bars", params, [r for g in groups for r in g.runs],
+                                lambda: bar_chart(groups, params.metric))
 
     @handles("runs.percentiles")
     def percentiles(self, params: RunIdParams) -> PercentileCurve:

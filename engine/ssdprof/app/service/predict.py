@@ -41,6 +41,7 @@ from ssdprof.app.contract.analysis import (
     SplitInfo,
 )
 from ssdprof.app.contract.runs import DeleteResult
+from ssdprof.app.service.kept_answers import KeptAnswers
 from ssdprof.app.service.registry import handles
 from ssdprof.app.spec_sheets import delete_own_spec, save_own_spec
 from ssdprof.model.run_summary import AnyRun
@@ -65,6 +66,7 @@ class Models:
         self.runs = runs
         self.library = library
         self.user_spec_dir = user_spec_dir
+        self.kept = KeptAnswers()
 
     @handles("analysis.predict")
     def predict(self, params: PredictParams) -> PredictResult:
@@ -107,14 +109,8 @@ class Models:
 
     @handles("analysis.correlation")
     def correlation(self, params: CorrelationParams) -> CorrelationResult:
-        from ssdprof.analysis.correlation import correlation_by_node_count
-
-        runs = [r for r in self.runs(params.run_ids) if r.status in ("ok", "partial")]
-        groups = []
-        for nodes, matrix in correlation_by_node_count(runs, method=params.method).items():
-            groups.append(CorrelationGroup(nodes=nodes, runs=matrix.runs, factors=list(matrix.factors), metrics=list(matrix.metrics),
-                                           values=[list(row) for row in matrix.values]))
-        return CorrelationResult(method=params.method, groups=groups)
+        asked = self.runs(params.run_ids)
+        return self.kept.answer("analysis.correlation", params, asked, lambda: _correlation(params, asked))
 
     @handles("analysis.observe")
     def observe(self, params: ObserveParams) -> ObserveResult:
@@ -216,3 +212,14 @@ def _series_fit(report: SeriesReport, params: PredictParams, check: AnyRun | Non
                                                       error_pct=p.error_pct) for p in loo.points],
                      fit=_quality(model.quality), curve=curve,
                      predictions=[_prediction(p) for p in report.predictions], check=checked)
+
+
+def _correlation(params: CorrelationParams, asked: Sequence[AnyRun]) -> CorrelationResult:
+    from ssdprof.analysis.correlation import correlation_by_node_count
+
+    runs = [r for r in asked if r.status in ("ok", "partial")]
+    groups = []
+    for nodes, matrix in correlation_by_node_count(runs, method=params.method).items():
+        groups.append(CorrelationGroup(nodes=nodes, runs=matrix.runs, factors=list(matrix.factors), metrics=list(matrix.metrics),
+                                       values=[list(row) for row in matrix.values]))
+    return CorrelationResult(method=params.method, groups=groups)

@@ -29,6 +29,7 @@ from ssdprof.app.contract.run_queries import (
     RunsSelectResult,
     SearchOffer,
 )
+from ssdprof.app.service.kept_answers import KeptAnswers
 from ssdprof.app.service.registry import handles
 from ssdprof.model.run_summary import RunSummary
 from ssdprof.model.workload import WorkloadError
@@ -68,6 +69,7 @@ def group_runs(runs: list[RunSummary], key: str) -> RunsGroupsResult:
 class RunQueries:
     def __init__(self, store: Store):
         self.store = store
+        self.kept = KeptAnswers()
 
     @handles("runs.page")
     def page(self, params: RunsPageParams) -> RunsPageResult:
@@ -100,7 +102,8 @@ class RunQueries:
     def groups(self, params: RunsGroupsParams) -> RunsGroupsResult:
         if not params.run_ids:
             raise WorkloadError.single("run_ids", "RUN_ID", "name the runs to group")
-        return group_runs(self.store.summaries_of(params.run_ids), params.key)
+        runs = self.store.summaries_of(params.run_ids)
+        return self.kept.answer("runs.groups", params, runs, lambda: group_runs(runs, params.key))
 
     @handles("runs.people")
     def people(self, _: Params) -> PeopleResult:
