@@ -161,3 +161,25 @@ def test_a_split_trace_issues_each_io_on_exactly_one_host_at_its_time_from_the_c
     assert float(np.median(late_ms)) < 0.02 * SPAN_S * 1000, sorted(late_ms.tolist())[-5:]
     assert no_fio_anywhere(ssh_hosts)
     assert seen and not any(folder.exists() for folder in seen), "each host's iologs went with its session"
+
+
+def test_a_host_session_lost_between_repeats_gets_its_iologs_again_in_the_new_one(ssh_hosts: Any, tmp_path: Path) -> None:
+    ios = random_ios(40, span_s=1, seed=34, region=8 << 20)
+    engine, spec, _ = engine_for(ssh_hosts, tmp_path, ReplayRequest(
+        trace=str(write_msr(tmp_path / "t.csv", ios)), hosts=list(HOSTS), lanes=2,
+        remote_dirs={alias: str(ssh_hosts.host_dirs[alias]) for alias in HOSTS}))
+    try:
+        engine.prepare(spec)
+        first = engine.measure(spec.points[0], Path("/"), is_device=False, on_progress=None, cancel=threading.Event())
+        assert engine._launch is not None
+        lost = engine._launch.sessions["h2"]
+        lost.process.kill()  # the session ends, and its folder with the iologs goes with it on the host
+        lost.ended.wait(10)
+        again = engine.measure(spec.points[0], Path("/"), is_device=False, on_progress=None, cancel=threading.Event())
+    finally:
+        engine.cleanup()
+        engine.close()
+    assert engine._shipped["h2"] is not lost
+    for measured in (first, again):
+        assert measured.errors == []
+        assert [h.read.io_count + h.write.io_count for h in measured.hosts] == [len(ios), len(ios)]
