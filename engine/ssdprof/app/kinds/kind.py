@@ -18,7 +18,7 @@ from __future__ import annotations
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -74,6 +74,11 @@ class Methods:
     list: str | None = None
     get: str | None = None
     report: str | None = None
+
+    @classmethod
+    def of_job(cls, kind: str) -> Methods:
+        """Every operation, each as ``<kind>.<operation>``: the methods of a kind that runs as a job."""
+        return cls(**{field.name: f"{kind}.{field.name}" for field in fields(cls)})
 
     def named(self) -> dict[str, str]:
         """{method name: operation} for every method offered."""

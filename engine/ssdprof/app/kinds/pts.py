@@ -48,8 +48,7 @@ class PtsKind(JobKind[PtsPlan, PtsOutcome, PtsStatus]):
     name = "pts"
     noun = "PTS test"
     face = JobFace("pts.event", PtsEventNotification, PtsStatus, PtsCancelResult, "pts_id")
-    methods = Methods(estimate="pts.estimate", start="pts.start", resume="pts.resume", cancel="pts.cancel",
-                      status="pts.status", list="pts.list", get="pts.get", report="pts.report")
+    methods = Methods.of_job("pts")
 
     def plan(self, request: PtsRequest, ctx: Context, *, to_run: bool) -> PtsPlan:
         spec = plan_pts(request, check_target=True, default_dir=ctx.default_dir)

@@ -47,8 +47,7 @@ class ReplayKind(JobKind[ReplayPlan, ReplayOutcome, ReplayStatus]):
     name = "replay"
     noun = "trace replay"
     face = JobFace("replay.event", ReplayEventNotification, ReplayStatus, ReplayCancelResult, "replay_id")
-    methods = Methods(estimate="replay.estimate", start="replay.start", resume="replay.resume", cancel="replay.cancel",
-                      status="replay.status", list="replay.list", get="replay.get", report="replay.report")
+    methods = Methods.of_job("replay")
 
     def plan(self, request: ReplayRequest, ctx: Context, *, to_run: bool) -> ReplayPlan:
         job = plan_replay_request(request, check_target=True, default_dir=ctx.default_dir)

@@ -25,7 +25,7 @@ class SloKind(TestKind[SweepPlan]):
 
     def plan(self, request: SloRequest, ctx: Context, *, to_run: bool) -> SweepPlan:
         spec = plan_slo(request, check_target=True, default_dir=ctx.default_dir)  # all problems at once
-        return sweep_plan(spec, dict(request.sweep.tags), ctx) if to_run else SweepPlan(spec, tags=dict(request.sweep.tags))
+        return sweep_plan(spec, dict(request.sweep.tags), ctx, to_run=to_run)
 
     def estimate(self, plan: SweepPlan, ctx: Context) -> SloCheck:
         spec = plan.spec

@@ -55,9 +55,7 @@ class SustainKind(JobKind[SustainPlan, SustainOutcome, SustainStatus]):
     name = "sustain"
     noun = "sustained-write test"
     face = JobFace("sustain.event", SustainEventNotification, SustainStatus, SustainCancelResult, "sustain_id")
-    methods = Methods(estimate="sustain.estimate", start="sustain.start", resume="sustain.resume",
-                      cancel="sustain.cancel", status="sustain.status", list="sustain.list", get="sustain.get",
-                      report="sustain.report")
+    methods = Methods.of_job("sustain")
 
     def plan(self, request: SustainRequest, ctx: Context, *, to_run: bool) -> SustainPlan:
         spec = plan_sustain(request, check_target=True, default_dir=ctx.default_dir)

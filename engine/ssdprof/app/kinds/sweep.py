@@ -43,10 +43,10 @@ class SweepPlan:
     rbd: RbdTarget | None = None
 
 
-def sweep_plan(spec: SweepSpec, tags: dict[str, str], ctx: Context) -> SweepPlan:
-    """A planned sweep (a curve's, a search's) ready to start: its local target checked first, before
-    a sweep is stored; the site then uses the target as checked here."""
-    target = plan_target(widest(spec.points), ctx.default_dir) if spec.remote is None else None
+def sweep_plan(spec: SweepSpec, tags: dict[str, str], ctx: Context, *, to_run: bool) -> SweepPlan:
+    """A planned sweep (a curve's, a search's); ``to_run``: ready to start, its local target checked
+    first, before a sweep is stored (the site then uses the target as checked here)."""
+    target = plan_target(widest(spec.points), ctx.default_dir) if to_run and spec.remote is None else None
     return SweepPlan(spec, None, tags, target)
 
 
