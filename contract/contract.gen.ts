@@ -39,7 +39,7 @@ export interface CancelResult {
 }
 
 export interface Caveat {
-  code: "cache_suspected" | "measurement_limit" | "capped_outside" | "short_runs" | "one_repeat" | "separate_measurements" | "device_unknown" | "offered_rate" | "not_measured";
+  code: "cache_suspected" | "measurement_limit" | "capped_outside" | "short_runs" | "one_repeat" | "separate_measurements" | "device_unknown" | "offered_rate" | "other_tool" | "not_measured";
   message: string;
   run_ids: number[];
 }

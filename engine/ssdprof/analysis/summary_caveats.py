@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from ssdprof.analysis.metrics import setting_key
 from ssdprof.analysis.repeats import setting_label
 from ssdprof.analysis.spec_choice import SpecPick
-from ssdprof.analysis.summary_figures import figures, run_ids
+from ssdprof.analysis.summary_figures import figures, other_tool, run_ids
 from ssdprof.analysis.summary_model import Caveat, CaveatCode
 from ssdprof.analysis.summary_spread import by_setting, spread
 from ssdprof.analysis.summary_words import iops_text, runs_text
@@ -131,7 +131,7 @@ def _separate(groups: Sequence[Group]) -> list[Caveat]:
 
 def _left_out(runs: Sequence[RunResult], pick: SpecPick) -> list[Caveat]:
     found = []
-    if any(not r.environment.device_model for r in runs):
+    if any(not r.environment.device_model for r in runs if not other_tool(r)):
         found.append(Caveat(code="device_unknown", run_ids=[], message=(
             f"The drive model of {pick.device} is not recorded (a virtual disk, or a drive the OS "
             "does not name): the figures are of whatever lies beneath it, on a virtual machine the "
@@ -142,6 +142,15 @@ def _left_out(runs: Sequence[RunResult], pick: SpecPick) -> list[Caveat]:
             f"{runs_text(sorted(run_ids(paced))).capitalize()} ran at an offered rate (a load "
             "curve or a latency-target search), left out here: they measure latency at a set load, "
             "not the drive's best.")))
+    by_tool: dict[str, list[RunResult]] = {}
+    for run in runs:
+        if (tool := other_tool(run)) is not None:
+            by_tool.setdefault(tool, []).append(run)
+    for tool, imported in sorted(by_tool.items()):
+        found.append(_caveat("other_tool", imported, (
+            f"{runs_text(sorted(run_ids(imported))).capitalize()} {'were' if len(imported) > 1 else 'was'} "
+            f"measured by {tool} and imported, left out here: another tool's test (its own test file, "
+            "timing and latency) is not your measurement. The charts draw them beside yours.")))
     failed = [r for r in runs if r.status not in ("ok", "partial")]
     if failed:
         found.append(_caveat("not_measured", failed, (

@@ -10,14 +10,20 @@ from typing import Literal
 from ssdprof.analysis.metrics import metric_value
 from ssdprof.model.results import RunResult
 
-__all__ = ["Direction", "Figures", "figures", "measured_runs", "run_ids"]
+__all__ = ["Direction", "Figures", "figures", "measured_runs", "other_tool", "run_ids"]
 
 Direction = Literal["read", "write", "both"]
 
 
 def measured_runs(runs: Sequence[RunResult]) -> list[RunResult]:
-    """Runs that show what the drive can do: finished, at full speed (no offered rate)."""
-    return [r for r in runs if r.status in ("ok", "partial") and not r.workload.rate_iops]
+    """Runs that show what the drive can do: finished, at full speed (no offered rate), measured by
+    fio or ssdprof (another tool's imported figures are its own kind of test: not the student's)."""
+    return [r for r in runs if r.status in ("ok", "partial") and not r.workload.rate_iops and not other_tool(r)]
+
+
+def other_tool(run: RunResult) -> str | None:
+    """The tool that measured an imported run, where it is not fio (CrystalDiskMark, diskspd ...)."""
+    return run.imported.tool if run.imported is not None and run.imported.tool != "fio" else None
 
 
 @dataclass(frozen=True)

@@ -100,7 +100,7 @@ class SpecVerdict(_Frozen):
 
 
 CaveatCode = Literal["cache_suspected", "measurement_limit", "capped_outside", "short_runs", "one_repeat",
-                     "separate_measurements", "device_unknown", "offered_rate", "not_measured"]
+                     "separate_measurements", "device_unknown", "offered_rate", "other_tool", "not_measured"]
 
 
 class Caveat(_Frozen):

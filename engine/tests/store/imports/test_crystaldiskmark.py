@@ -98,3 +98,29 @@ def test_an_export_cut_before_its_footer_is_refused() -> None:
     text = crystaldiskmark8().split(b"Profile:")[0]
     with pytest.raises(ImportFailure, match=r"ends before its 'Test:' line"):
         runs_of(text)
+
+
+def test_the_students_summary_leaves_an_imported_crystaldiskmark_run_out_and_says_so() -> None:
+    """A friend's CrystalDiskMark export overlaid on the student's own runs is drawn beside them, but
+    the summary's key and best figures are the student's measurements only (it once read 'Most IOPS:
+    153,189 (CrystalDiskMark)')."""
+    import json
+    from pathlib import Path
+
+    from ssdprof.analysis.spec_choice import pick_spec
+    from ssdprof.analysis.spec_folders import bundled_spec_dir
+    from ssdprof.analysis.spec_library import SpecLibrary
+    from ssdprof.analysis.summary import summarize
+    from ssdprof.model.results import RunResult
+
+    sample = json.loads((Path(__file__).resolve().parents[4] / "src" / "test" / "student-runs.json").read_text())
+    own = [RunResult.model_validate(raw) for raw in sample["runs"]]
+    imported = [r.model_copy(update={"id": 900 + i}) for i, r in enumerate(runs_of(crystaldiskmark8()))]
+    spec, pick = pick_spec(SpecLibrary.load([bundled_spec_dir()]), own[0].environment, None, None)
+    alone, together = summarize(own, spec, pick), summarize([*own, *imported], spec, pick)
+    assert together.table == alone.table and together.best == alone.best and together.runs == alone.runs
+    assert "CrystalDiskMark" not in json.dumps([b.model_dump() for b in together.best])
+    [caveat] = [c for c in together.caveats if c.code == "other_tool"]
+    assert caveat.run_ids == list(range(900, 908))
+    assert "measured by CrystalDiskMark and imported, left out here" in caveat.message
+    assert [c for c in together.caveats if c.code != "other_tool"] == alone.caveats
