@@ -1287,15 +1287,15 @@ export interface PredictParams {
 }
 
 export interface PredictResult {
-  metric: string;
-  vary: string;
-  series: SeriesFit[];
   /** the split each group of which was fitted apart ('' none) */
   split_by: string;
   /** that split in words: 'interface' */
   split_name: string;
   /** splits whose groups differ, beyond the one fitted apart: offered to fit apart */
   splits: SplitInfo[];
+  metric: string;
+  vary: string;
+  series: SeriesFit[];
 }
 
 export interface PredictionInfo {
@@ -2428,15 +2428,15 @@ export interface ScalingProjection {
 }
 
 export interface ScalingResult {
-  metric: string;
-  by: string;
-  fits: ScalingFit[];
   /** the split each group of which was fitted apart ('' none) */
   split_by: string;
   /** that split in words: 'interface' */
   split_name: string;
   /** splits whose groups differ, beyond the one fitted apart: offered to fit apart */
   splits: SplitInfo[];
+  metric: string;
+  by: string;
+  fits: ScalingFit[];
 }
 
 /** A tag offered for a word of a search that names one (a key, or a value), as the search to use. */

@@ -1,5 +1,5 @@
 import type {
-  EngineInfoResult, MethodName, RunResult, Spec, SpecChoices, Workload,
+  EngineInfoResult, MethodName, RunResult, RunRow, Spec, SpecChoices, Workload,
 } from '../api';
 import { RpcReplyError } from './fake-engine';
 import charts from './student-charts.json';
@@ -8,6 +8,16 @@ import sample from './student-runs.json';
 /** A real student sweep (fio 3.33): light runs as runs.list returns them, and one run in full. */
 export const studentRuns = sample.runs as unknown as RunResult[];
 export const fullRun = sample.full as unknown as RunResult;
+
+/** A run as the engine lists it in a page of History (runs.page). */
+export function pageRow(run: RunResult): RunRow {
+  return {
+    id: run.id!, sweep_id: run.sweep_id, repeat: run.repeat, started_at: run.started_at, status: run.status,
+    label: run.workload.label, target: run.workload.target, device: run.environment.device_model, engine: run.engine.name,
+    iops: run.read.iops + run.write.iops, bw_bytes_per_s: run.read.bw_bytes_per_s + run.write.bw_bytes_per_s,
+    tags: run.tags, measured_by: 'ana', measured_on: 'lab-1', source: run.source,
+  };
+}
 
 export const defaults: Workload = {
   pattern: 'randread', read_pct: 100, block_size_bytes: 4096, queue_depth: 1, numjobs: 1, runtime_s: 10, ramp_s: 2,

@@ -1,9 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { EngineContext, type RunResult, type RunRow, type RunsCompareResult } from '../api';
+import { EngineContext, type RunResult, type RunsCompareResult } from '../api';
 import { fakeEngine } from '../test/fake-engine';
-import { studentRuns } from '../test/fixtures';
+import { pageRow, studentRuns } from '../test/fixtures';
 import { renderWith } from '../test/render';
 import { ComparePanel } from './ComparePanel';
 
@@ -19,19 +19,9 @@ const verdict: RunsCompareResult = {
   latency_note: '',
 };
 
-/** A run as the engine lists it in a page of History (runs.page). */
-function row(run: RunResult): RunRow {
-  return {
-    id: run.id!, sweep_id: run.sweep_id, repeat: run.repeat, started_at: run.started_at, status: run.status,
-    label: run.workload.label, target: run.workload.target, device: run.environment.device_model, engine: run.engine.name,
-    iops: run.read.iops + run.write.iops, bw_bytes_per_s: run.read.bw_bytes_per_s + run.write.bw_bytes_per_s,
-    tags: run.tags, measured_by: 'ana', measured_on: 'lab-1', source: run.source,
-  };
-}
-
 function store(runs: RunResult[], total = runs.length) {
   return {
-    'runs.page': () => ({ rows: runs.map(row), total, offset: 0, limit: 50 }),
+    'runs.page': () => ({ rows: runs.map(pageRow), total, offset: 0, limit: 50 }),
     'runs.list': (p: { run_ids?: number[] | null }) => ({ runs: runs.filter((r) => p.run_ids?.includes(r.id!)), total: 1 }),
   };
 }

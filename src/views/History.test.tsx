@@ -1,21 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import type { RunResult, RunRow, RunsListParams, RunsPageParams } from '../api';
+import type { RunsListParams, RunsPageParams } from '../api';
 import { fakeEngine } from '../test/fake-engine';
-import { studentRuns } from '../test/fixtures';
+import { pageRow, studentRuns } from '../test/fixtures';
 import { renderWith } from '../test/render';
 import { History } from './History';
-
-/** A run as the engine lists it in a page (runs.page). */
-function row(run: RunResult): RunRow {
-  return {
-    id: run.id!, sweep_id: run.sweep_id, repeat: run.repeat, started_at: run.started_at, status: run.status,
-    label: run.workload.label, target: run.workload.target, device: run.environment.device_model, engine: run.engine.name,
-    iops: run.read.iops + run.write.iops, bw_bytes_per_s: run.read.bw_bytes_per_s + run.write.bw_bytes_per_s,
-    tags: run.tags, measured_by: 'ana', measured_on: 'lab-1', source: run.source,
-  };
-}
 
 /** A store of ``stored`` runs: the student sweep's ten, and older ones numbered below them. */
 function engine(stored = studentRuns.length) {
@@ -26,7 +16,7 @@ function engine(stored = studentRuns.length) {
     'runs.page': (p: RunsPageParams) => {
       const found = p.filter?.search === 'nothing' ? [] : all();
       const offset = p.offset ?? 0;
-      return { rows: found.slice(offset, offset + (p.limit ?? 100)).map(row), total: found.length, offset, limit: p.limit ?? 100 };
+      return { rows: found.slice(offset, offset + (p.limit ?? 100)).map(pageRow), total: found.length, offset, limit: p.limit ?? 100 };
     },
     'runs.people': () => ({ users: ['ana', 'ben'], machines: ['lab-1'] }),
     'sweeps.list': () => ({ sweeps: [], interrupted: null, last_finished: null }),

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field
 
+from ssdprof.model.run_summary import latency_kind
+
 __all__ = ["BIN_FIELDS", "DirectionStats", "LatencyStats", "SpanStats"]
 
 
@@ -64,13 +66,7 @@ class DirectionStats(BaseModel):
                     "mean/min/max), completion_only (clat without total), none; empty without I/O")
     @property
     def latency_kind(self) -> str:
-        if not self.active:
-            return ""
-        if self.lat_ns.p50 is not None:
-            return "total"
-        if self.lat_ns.mean is not None:
-            return "total_mean_only"
-        return "completion_only" if self.clat_ns.mean is not None or self.clat_ns.p50 is not None else "none"
+        return latency_kind(self)
 
 
 BIN_FIELDS = ("lat_bins_ns", "clat_bins_ns")

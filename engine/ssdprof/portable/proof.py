@@ -10,15 +10,14 @@ cores means the result may be engine-bound rather than device-bound.
 
 from __future__ import annotations
 
-import os
 import platform
-import stat
 from dataclasses import dataclass
 from pathlib import Path
 
 import psutil
 
 from ssdprof.model.results import Severity, ValidityWarning
+from ssdprof.target.environment import disk_node
 
 __all__ = [
     "DEVICE_SHARE_MIN",
@@ -50,16 +49,8 @@ def disk_of(path: Path, system: str | None = None) -> str | None:
     device-mapper or md device itself, since its counters see all of its I/O), where known."""
     if (system or platform.system()) != "Linux":
         return None
-    try:
-        info = os.stat(path)
-    except OSError:
-        return None
-    device = info.st_rdev if stat.S_ISBLK(info.st_mode) else info.st_dev
-    node = Path(f"/sys/dev/block/{os.major(device)}:{os.minor(device)}")
-    if not node.exists():
-        return None
-    node = node.resolve()
-    return node.parent.name if (node / "partition").exists() else node.name
+    node = disk_node(path)
+    return node.name if node else None
 
 
 def read_disk_bytes(disk: str | None) -> DiskBytes | None:

@@ -13,7 +13,7 @@ import re
 import sqlite3
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager, suppress
+from contextlib import AbstractContextManager, contextmanager, suppress
 from pathlib import Path
 from typing import Any, ClassVar, Protocol, TypeVar
 
@@ -21,7 +21,7 @@ from ssdprof.store.errors import StoreRefused, StoreUnavailable
 from ssdprof.store.location import DatabaseUrl, Location
 from ssdprof.store.refusals import lost, refusal
 
-__all__ = ["Connection", "Cursor", "Row", "StoreUnavailable", "connect", "pg_ddl"]
+__all__ = ["Connection", "Cursor", "Row", "StorePart", "StoreUnavailable", "connect", "pg_ddl"]
 
 
 class Row(Protocol):
@@ -66,6 +66,17 @@ class Connection(Protocol):
 
 T = TypeVar("T")
 _WAL_WAIT_S = 30.0
+
+
+class StorePart:
+    """A part of :class:`ssdprof.store.db.Store`, mixed into it: the Store gives the connection and transactions."""
+
+    @property
+    def _db(self) -> Connection:
+        raise NotImplementedError
+
+    def _transaction(self) -> AbstractContextManager[Connection]:
+        raise NotImplementedError
 
 
 class SqliteConnection:

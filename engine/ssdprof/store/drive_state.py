@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
-from ssdprof.store.backend import Connection
+from ssdprof.store.backend import Connection, StorePart
 from ssdprof.store.documents import document_of, pack
 from ssdprof.store.pending import Write
 from ssdprof.store.sweeps import StoredSweep
@@ -59,15 +58,8 @@ class StoredPts:
     """(point index, round - 1) pairs already measured."""
 
 
-class DriveStateRecords:
+class DriveStateRecords(StorePart):
     """Mixed into :class:`ssdprof.store.db.Store`, which provides the connection and transactions."""
-
-    @property
-    def _db(self) -> Connection:
-        raise NotImplementedError
-
-    def _transaction(self) -> AbstractContextManager[Connection]:
-        raise NotImplementedError
 
     if TYPE_CHECKING:  # given by WritePath and SweepRecords beside this in the Store (a stub here would shadow them)
         def _write(self, write: Write) -> Any: ...

@@ -6,12 +6,11 @@ from __future__ import annotations
 import getpass
 import socket
 from collections.abc import Sequence
-from contextlib import AbstractContextManager
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ssdprof.model.run_summary import DirectionSummary, RunSummary, node_count, summarise
-from ssdprof.store.backend import Connection
+from ssdprof.store.backend import StorePart
 from ssdprof.store.documents import Bins, document_of, pack, raw_of
 from ssdprof.store.light_runs import light_texts, stored_bins, write_light
 from ssdprof.store.query import RunFilter, where_sql
@@ -47,7 +46,7 @@ def who_and_where() -> tuple[str, str]:
     return user, socket.gethostname()
 
 
-class RunRecords:
+class RunRecords(StorePart):
     """Mixed into :class:`ssdprof.store.db.Store`, which gives the connection and transactions."""
 
     _reader: SummaryReader
@@ -56,13 +55,6 @@ class RunRecords:
     _light_kept: dict[int, tuple[int, RunResult]]
     """Run id -> (its revision when read, the run without its progress and bins): shared by every
     caller, which must not change it."""
-
-    @property
-    def _db(self) -> Connection:
-        raise NotImplementedError
-
-    def _transaction(self) -> AbstractContextManager[Connection]:
-        raise NotImplementedError
 
     # saving -------------------------------------------------------------------------------
 

@@ -3,23 +3,15 @@
 
 from __future__ import annotations
 
-from contextlib import AbstractContextManager
 from datetime import datetime, timezone
 
-from ssdprof.store.backend import Connection
+from ssdprof.store.backend import StorePart
 
 __all__ = ["SpecChoiceRecords"]
 
 
-class SpecChoiceRecords:
+class SpecChoiceRecords(StorePart):
     """Mixed into :class:`ssdprof.store.db.Store`, which gives the connection and transactions."""
-
-    @property
-    def _db(self) -> Connection:
-        raise NotImplementedError
-
-    def _transaction(self) -> AbstractContextManager[Connection]:
-        raise NotImplementedError
 
     def spec_choice(self, device_key: str) -> str | None:
         """The spec sheet id chosen for the device, or None."""

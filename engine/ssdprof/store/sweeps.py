@@ -12,13 +12,12 @@ and a live one never.
 from __future__ import annotations
 
 from collections.abc import Callable
-from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
 from ssdprof.model.status import SweepKind, SweepStanding, SweepState
-from ssdprof.store.backend import Connection, Row
+from ssdprof.store.backend import Connection, Row, StorePart
 from ssdprof.store.errors import SweepHeld
 from ssdprof.store.leases import Claimant, Holder, LeaseKeeper, iso, new_lease_id
 from ssdprof.store.location import Location
@@ -72,7 +71,7 @@ class SweepRow:
     renewed_at: str = ""
 
 
-class SweepRecords:
+class SweepRecords(StorePart):
     """Mixed into :class:`ssdprof.store.db.Store`, which gives the connection, transactions and the write path."""
 
     location: Location | str
@@ -80,13 +79,6 @@ class SweepRecords:
     lease_s: float
     _leases: dict[int, LeaseKeeper | str]
     """Sweeps this store holds: their keeper (a file or server store), or the lease id (in memory)."""
-
-    @property
-    def _db(self) -> Connection:
-        raise NotImplementedError
-
-    def _transaction(self) -> AbstractContextManager[Connection]:
-        raise NotImplementedError
 
     if TYPE_CHECKING:  # given by WritePath and RunRecords beside this in the Store
         def _write(self, write: Write) -> Any: ...

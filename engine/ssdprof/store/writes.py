@@ -13,11 +13,10 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from contextlib import AbstractContextManager
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ssdprof.store.backend import Connection
+from ssdprof.store.backend import Connection, StorePart
 from ssdprof.store.documents import pack, unpack
 from ssdprof.store.errors import StoreUnavailable
 from ssdprof.store.location import DatabaseUrl, Location
@@ -45,7 +44,7 @@ def applies(kind: str) -> Callable[[F], F]:
     return mark
 
 
-class WritePath:
+class WritePath(StorePart):
     """Mixed into :class:`ssdprof.store.db.Store`, which gives the connection and transactions."""
 
     location: Location | str
@@ -53,9 +52,6 @@ class WritePath:
 
     @property
     def shared(self) -> bool:
-        raise NotImplementedError
-
-    def _transaction(self) -> AbstractContextManager[Connection]:
         raise NotImplementedError
 
     if TYPE_CHECKING:  # given by RunRecords beside this in the Store (a stub here would shadow it)

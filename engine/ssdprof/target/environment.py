@@ -19,7 +19,7 @@ from ssdprof import __version__
 from ssdprof.model.results import Environment
 from ssdprof.target.devices import BlockDevice, interface_of
 
-__all__ = ["block_device_of", "capture_environment", "interface_limit_bytes_per_s"]
+__all__ = ["block_device_of", "capture_environment", "disk_node", "interface_limit_bytes_per_s"]
 
 # Usable payload per PCIe lane after line coding, by link rate (GT/s): bytes/s.
 _PCIE_LANE_BYTES_PER_S = {2.5: 250e6, 5.0: 500e6, 8.0: 984.6e6, 16.0: 1969e6, 32.0: 3938e6, 64.0: 7877e6}
@@ -97,8 +97,9 @@ def interface_limit_bytes_per_s(interface: str, link: str) -> float | None:
     return None
 
 
-def block_device_of(target: Path) -> str | None:
-    """The whole-disk block device (e.g. ``nvme0n1``) that holds ``target`` (Linux)."""
+def disk_node(target: Path) -> Path | None:
+    """The sysfs node of the block device holding ``target`` (Linux): a partition's whole disk, a
+    device-mapper or md device itself; None where there is none."""
     try:
         info = target.stat()
     except OSError:
@@ -110,8 +111,13 @@ def block_device_of(target: Path) -> str | None:
     if not sys_dev.exists():
         return None
     node = sys_dev.resolve()
-    if (node / "partition").exists():
-        node = node.parent
+    return node.parent if (node / "partition").exists() else node
+
+
+def block_device_of(target: Path) -> str | None:
+    """The whole-disk block device (e.g. ``nvme0n1``) that holds ``target`` (Linux)."""
+    if (node := disk_node(target)) is None:
+        return None
     slaves = sorted((node / "slaves").iterdir()) if (node / "slaves").is_dir() else []
     if slaves:  # device-mapper / md: describe the first underlying disk
         first = slaves[0].resolve()

@@ -177,11 +177,7 @@ def hold_device(path: Path) -> int:
 
 def whole_device_bytes(target: str, offset_bytes: int = 0) -> int | None:
     """The default region on a block device: from ``offset_bytes`` to its end; None for other targets."""
-    path = Path(target).expanduser()
-    try:
-        if not target or not stat.S_ISBLK(path.stat().st_mode):
-            return None
-    except OSError:
+    if (path := _block_device_path(target)) is None:
         return None
     size = probe_device(path).size_bytes
     return max(size - offset_bytes, 0) // 512 * 512 if size else None
@@ -224,15 +220,19 @@ class DeviceRegion:
 
 def device_region(points: list[Workload]) -> DeviceRegion | None:
     """The region of the block device the points use (the largest of them), or None for other targets."""
-    target = points[0].target
-    path = Path(target).expanduser()
-    try:
-        if not target or not stat.S_ISBLK(path.stat().st_mode):
-            return None
-    except OSError:
+    if (path := _block_device_path(points[0].target)) is None:
         return None
     return DeviceRegion(probe_device(path), points[0].offset_bytes, max(p.size_bytes for p in points),
                         any(p.does_write for p in points))
+
+
+def _block_device_path(target: str) -> Path | None:
+    """``target`` as a path when it names a block device; None for anything else (or nothing there)."""
+    path = Path(target).expanduser()
+    try:
+        return path if target and stat.S_ISBLK(path.stat().st_mode) else None
+    except OSError:
+        return None
 
 
 def _error(field: str, message: str) -> WorkloadError:

@@ -78,6 +78,16 @@ def test_a_host_added_monitor_only_is_listed_so_and_its_role_can_be_changed(rpc:
     assert rpc.call("hosts.list")["hosts"][0]["role"] == "client"
 
 
+def test_a_host_s_link_speed_is_set_and_cleared_and_a_host_not_in_the_list_is_named(rpc: Rpc) -> None:
+    add(rpc, "h1")
+    assert rpc.call("hosts.set_link", {"host": "h1", "link_gbps": 25})["link_gbps"] == 25
+    assert rpc.call("hosts.list")["hosts"][0]["link_gbps"] == 25
+    assert rpc.call("hosts.set_link", {"host": "h1", "link_gbps": None})["link_gbps"] is None
+    for method, params in (("hosts.set_link", {"link_gbps": 10}), ("hosts.set_role", {"role": "monitor"})):
+        error = rpc.request(method, {"host": "h9", **params})["error"]
+        assert "host h9 is not in the list" in error["message"], error
+
+
 def test_the_osd_hosts_of_a_real_ceph_cluster_are_offered_and_the_unreachable_ones_named(
         rpc: Rpc, ceph_cluster: Any) -> None:
     """The test cluster's OSDs share the machine's hostname, which is none of the SSH hosts: found,

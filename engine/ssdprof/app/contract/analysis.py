@@ -30,7 +30,7 @@ __all__ = [
     "ObserveParams", "ObserveResult", "PredictParams",
     "PredictResult", "PredictionInfo", "ScaleUpParams", "ScalingFit", "ScalingParams", "ScalingProjection",
     "ScalingResult",
-    "SeriesFit", "SpecDeleteParams", "SpecSaveParams", "SpecSaveResult", "SplitInfo",
+    "SeriesFit", "SpecDeleteParams", "SpecSaveParams", "SpecSaveResult", "SplitFits", "SplitInfo",
 ]
 
 
@@ -147,14 +147,19 @@ class SplitInfo(Result):
     sentence: str = Field(description="the verdict in words, naming the groups")
 
 
-class PredictResult(Result):
-    metric: str
-    vary: str
-    series: list[SeriesFit]
+class SplitFits(Result):
+    """Fits made apart for each group of a split, or across them: which, and the splits that differ."""
+
     split_by: str = Field(default="", description="the split each group of which was fitted apart ('' none)")
     split_name: str = Field(default="", description="that split in words: 'interface'")
     splits: list[SplitInfo] = Field(default_factory=list, description=(
         "splits whose groups differ, beyond the one fitted apart: offered to fit apart"))
+
+
+class PredictResult(SplitFits):
+    metric: str
+    vary: str
+    series: list[SeriesFit]
 
 
 # ------------------------------------------------------------------------------------ scaling
@@ -198,14 +203,10 @@ class ScalingFit(Result):
     description: str
 
 
-class ScalingResult(Result):
+class ScalingResult(SplitFits):
     metric: str
     by: str
     fits: list[ScalingFit]
-    split_by: str = Field(default="", description="the split each group of which was fitted apart ('' none)")
-    split_name: str = Field(default="", description="that split in words: 'interface'")
-    splits: list[SplitInfo] = Field(default_factory=list, description=(
-        "splits whose groups differ, beyond the one fitted apart: offered to fit apart"))
 
 
 # -------------------------------------------------------------------------------- correlation

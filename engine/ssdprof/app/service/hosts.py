@@ -52,9 +52,7 @@ class Hosts:
 
     @handles("hosts.set_link")
     def set_link(self, params: HostLinkParams) -> HostInfo:
-        if not self.store.set_host_link(params.host, params.link_gbps):
-            raise KeyError(f"host {params.host} is not in the list")
-        return next(_host_info(row) for row in self.store.hosts() if row["name"] == params.host)
+        return self._changed(params.host, self.store.set_host_link(params.host, params.link_gbps))
 
     @handles("hosts.add")
     def add(self, params: HostAddParams) -> HostAddResult:
@@ -94,9 +92,13 @@ class Hosts:
 
     @handles("hosts.set_role")
     def set_role(self, params: HostRoleParams) -> HostInfo:
-        if not self.store.set_host_role(params.host, params.role):
-            raise KeyError(f"host {params.host} is not in the list")
-        return next(_host_info(row) for row in self.store.hosts() if row["name"] == params.host)
+        return self._changed(params.host, self.store.set_host_role(params.host, params.role))
+
+    def _changed(self, name: str, found: bool) -> HostInfo:
+        """The host as it now stands, once the store has changed it (``found``: it is in the list)."""
+        if not found:
+            raise KeyError(f"host {name} is not in the list")
+        return next(_host_info(row) for row in self.store.hosts() if row["name"] == name)
 
     @handles("hosts.ceph_osd_hosts")
     def ceph_osd_hosts(self, params: CephOsdHostsParams) -> CephOsdHostsResult:
