@@ -19,6 +19,17 @@ describe('ChartFigure', () => {
     expect(within(table).getAllByRole('row').slice(1).map((r) => r.getAttribute('data-x'))).toEqual(['98', '99', '100']);
   });
 
+  it('says where an interval wider than its mean (n = 2) is left out of its axis, and only then', () => {
+    const bars = (err: number) => (
+      <ChartFigure id="b" title="Mean IOPS per point" kind="bar" xLabel="point" yLabel="IOPS" categories={['QD1', 'QD4']}
+        series={[{ label: 'mean IOPS', points: [{ x: 0, y: 14_700, err }, { x: 1, y: 20_100, err: 1_500 }] }]} />);
+    const { unmount } = render(bars(71_400));
+    expect(screen.getByText(/An interval wider than its own mean .* does not stretch the axis/)).toBeDefined();
+    unmount();
+    render(bars(900));
+    expect(screen.queryByText(/An interval wider than its own mean/)).toBeNull();
+  });
+
   it('says what would fill it when there is nothing to draw', () => {
     render(<ChartFigure id="c" title="Latency vs queue depth" kind="line" xLabel="QD" yLabel="µs" series={[]} empty="Vary queue depth." />);
     expect(screen.getByText('Vary queue depth.')).toBeDefined();

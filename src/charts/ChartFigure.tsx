@@ -6,7 +6,7 @@ import { useEffect, useId, useRef } from 'react';
 import { formatCount } from '../lib/units';
 import { settingsAxis, wholeNumberTicks } from './axes';
 import { phaseBands, setBands, type Band } from './bands';
-import { errorBars } from './error-bars';
+import { anyCut, CUT_NOTE, errorBars } from './error-bars';
 import { axisOf, rightScale } from './right-axis';
 import { coloursByKey, cssVar, DASH_PATTERN, paletteColours, type Dash } from './palette';
 
@@ -268,6 +268,7 @@ export function ChartFigure(props: ChartFigureProps) {
       ) : (
         <p className="empty">{props.empty ?? 'Nothing to draw yet.'}</p>
       )}
+      {hasData && anyCut(props.series) ? <p className="chart-note">{CUT_NOTE}</p> : null}
       <div className="sr-only">{/* a table ignores its own size, so a wrapper hides it */}
       <table>
         <caption>{props.title}{tableNote(props)}</caption>

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from matplotlib.axes import Axes
+from matplotlib.ticker import FuncFormatter, NullLocator
 
 from ssdprof.report.figure import Chart, format_count, legend_below, log_axis, new_figure, to_page
 from ssdprof.report.groups import RunGroup, Series, repeat_summaries, series_over
@@ -79,9 +80,13 @@ def _fit_to_means(axes: Axes, drawn: Drawn, *, horizontal: bool = False) -> bool
 
 
 def _settings_axis(axes: Axes, series: Sequence[Series], kind: str) -> None:
-    """A log x axis ticked at the measured settings (4 KiB, 16 KiB, 128 KiB), not at the scale's decades."""
+    """A log x axis ticked and labelled at the measured settings only (4 KiB, 16 KiB, 128 KiB; queue depth
+    1, 4, 16), not at the scale's decades or its minor steps (which labelled 1, 2, 3, 6 and left 4 and 16 bare)."""
     log_axis(axes, "x", kind)
     axes.set_xticks(sorted({p.x for line in series[:MAX_SERIES] for p in line.points}))
+    axes.xaxis.set_minor_locator(NullLocator())
+    if kind == "count":
+        axes.xaxis.set_major_formatter(FuncFormatter(lambda v, _: format_count(v)))
 
 
 def access_size_chart(groups: Sequence[RunGroup]) -> Chart | None:

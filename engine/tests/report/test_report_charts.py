@@ -16,6 +16,7 @@ from ssdprof.model.histogram import percentile
 from ssdprof.model.results import RunResult
 from ssdprof.report import RunGroup, report_charts
 from ssdprof.report.groups import Summary, repeat_summaries, series_over
+from ssdprof.report.page_drawing import Text
 from ssdprof.report.series import bar_chart
 from ssdprof.report.timecharts import _nines, _percentile_line
 from ssdprof.store.interchange import import_fio_output
@@ -67,6 +68,18 @@ def test_series_hold_only_runs_that_differ_in_the_varied_factor() -> None:
     assert [p.x for p in by_size.points] == [4096, 65536] and "QD1" in by_size.label
     (by_depth,) = series_over(group, "queue_depth")
     assert [p.x for p in by_depth.points] == [1, 8]
+
+
+def test_a_queue_depth_axis_is_labelled_at_the_depths_measured_and_nowhere_else() -> None:
+    run = fio_run("fio-3.33_randread_qd1.jsonplus.json")
+    runs = tuple(run.model_copy(update={"id": i + 1, "workload": run.workload.model_copy(update={"queue_depth": qd})})
+                 for i, qd in enumerate((1, 4, 16)))
+    (chart,) = [c for c in report_charts([RunGroup("g", runs)])[0] if c.key == "queue_depth"]
+    # both plots' x axes: 1, 4 and 16, not the log scale's 1, 2, 3, 6 (which left QD4 and QD16 unlabelled)
+    numbers = [p for p in chart.drawing.parts if isinstance(p, Text) and p.text.isdigit()]
+    lowest = min(p.y for p in numbers)  # the x tick labels sit below every y tick label
+    ticks = sorted((p.text for p in numbers if abs(p.y - lowest) < 1), key=int)
+    assert ticks == ["1", "1", "4", "4", "16", "16"], chart.drawing.texts
 
 
 def test_one_run_gets_distribution_charts_but_no_scaling_charts() -> None:
