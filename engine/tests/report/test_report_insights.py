@@ -64,3 +64,18 @@ def test_the_models_table_names_metrics_for_people_and_the_loo_error_first(tmp_p
     assert "weak check: 3 settings for 2 parameters" in section
     loo_column = section.index("Mean |error| leaving each setting out")
     assert loo_column < section.index("Fit over the runs")
+
+
+def test_a_busy_cpu_is_said_once_in_the_pdf_with_every_runs_figure(tmp_path: Path) -> None:
+    from ssdprof.model.results import ValidityWarning
+
+    runs = []
+    for i, (qd, busy) in enumerate(((1, 90.0), (4, 93.0), (16, 92.0), (32, 96.0))):
+        run = make_run(qd=qd, iops=10_000 * (i + 1), cpu_busy_pct=busy, run_id=i + 1)
+        said = ValidityWarning(code="cpu_saturated", concerns=["read.iops"],
+                               message=f"the CPU was {busy:.0f} % busy: the result may be CPU-bound, not device-bound")
+        runs.append(run.model_copy(update={"warnings": [said]}))
+    text = " ".join(pdf_text(build_pdf(ReportRequest.of_runs(runs)), tmp_path).split())
+    # one sentence with each run's figure, not '90 % busy' for all, and no run's own warning repeating it
+    assert len(re.findall(r"% busy", text)) == 1, text
+    assert "The CPU was 90 to 96 % busy in 4 runs (run 1: 90 %, run 2: 93 %, run 3: 92 %, run 4: 96 %)" in text
