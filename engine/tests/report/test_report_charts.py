@@ -151,3 +151,17 @@ def test_bars_grouped_by_node_count_compare_one_setting_across_the_groups() -> N
     # the node count is what tells the groups apart: it is not part of the setting compared
     assert chart.categories == ["randread 4KiB QD1 T1", "randread 16KiB QD1 T1", "randread 128KiB QD1 T1"]
     assert all(p.y is not None for s in chart.series for p in s.points)
+
+
+def test_the_latency_iops_curves_queue_depth_labels_sit_inside_the_plot_above_its_x_axis() -> None:
+    run = fio_run("fio-3.33_randread_qd1_io_uring_lat.jsonplus.json")
+    runs = tuple(run.model_copy(update={"id": i + 1, "workload": run.workload.model_copy(update={"queue_depth": qd}),
+                                        "read": run.read.model_copy(update={"iops": run.read.iops * (1 + i)})})
+                 for i, qd in enumerate((1, 4, 16)))
+    (chart,) = [c for c in report_charts([RunGroup("g", runs)])[0] if c.key == "latency_iops"]
+    texts = [p for p in chart.drawing.parts if isinstance(p, Text)]
+    labels = [p for p in texts if p.text.startswith("QD")]
+    ticks = [p for p in texts if p.text.endswith("k") and p.angle == 0 and p.y < min(q.y for q in labels) + 40]
+    assert [p.text for p in labels] == ["QD1", "QD4", "QD16"]
+    # the x tick labels' tops (their baseline + size) lie below every label's baseline, with the axis line between
+    assert max(p.y + p.size for p in ticks) + 4 < min(p.y for p in labels), [(p.text, p.y) for p in texts]
