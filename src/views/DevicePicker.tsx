@@ -1,6 +1,7 @@
 // Block devices in the designer: pick one as the target, and confirm before a sweep overwrites it.
 // The engine describes each device (model, size, what lies beneath, what uses it); this only shows it.
-import type { TargetDevice } from '../api';
+import { useEffect, useState, type ReactNode } from 'react';
+import { useEngine, type FieldProblem, type TargetDevice } from '../api';
 
 interface PickerProps {
   devices: TargetDevice[];
@@ -57,4 +58,42 @@ export function ConfirmOverwrite({ estimate, device, onConfirm, onCancel }: Conf
     </div>
     </div>
   );
+}
+
+/** This machine's block devices as `devices.list` says them (none where it cannot say). */
+export function useDevices(): TargetDevice[] {
+  const engine = useEngine();
+  const [devices, setDevices] = useState<TargetDevice[]>([]);
+  useEffect(() => {
+    engine.call('devices.list', {}).then((r) => setDevices(r.devices), () => setDevices([]));
+  }, [engine]);
+  return devices;
+}
+
+interface Overwriting {
+  /** The block device the estimate says is written, if the target is one. */
+  device: TargetDevice | null;
+  overwrite_bytes: number;
+  region: string;
+}
+
+/** A test's start behind the overwrite dialog: a start that overwrites a device asks first, unless
+ * `given` (consent already in the form). While it is to ask, the consent field's problem does not
+ * block the start (`blocking` is the rest); `run` starts the test, told whether it was confirmed. */
+export function useOverwriteConsent(estimate: Overwriting | null, given: boolean, problems: FieldProblem[],
+  run: (confirmed: boolean) => Promise<void>, consent?: string) {
+  const [confirming, setConfirming] = useState(false);
+  const device = estimate?.device ?? null;
+  const needsConfirm = device !== null && estimate!.overwrite_bytes > 0 && !given;
+  const blocking = problems.filter((p) => !(needsConfirm && p.field === consent));
+  async function start(confirmed = false) {
+    if (needsConfirm && !confirmed) return setConfirming(true);
+    setConfirming(false);
+    await run(confirmed);
+  }
+  const dialog: ReactNode = confirming && estimate && device && (
+    <ConfirmOverwrite estimate={estimate} device={device} onConfirm={() => void start(true)}
+      onCancel={() => setConfirming(false)} />
+  );
+  return { device, needsConfirm, blocking, start, dialog };
 }

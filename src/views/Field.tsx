@@ -72,6 +72,25 @@ export function SelectField({ value, onChange, choices, ...field }: SelectProps)
   );
 }
 
+interface InlineProps {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  placeholder?: string;
+  size?: number;
+}
+
+/** A short text box in a row of them (a panel's fields above its answer), labelled beside it. */
+export function InlineInput({ id, label, value, onChange, placeholder, size }: InlineProps) {
+  return (
+    <div className="field inline">
+      <label htmlFor={id}>{label}</label>
+      <input id={id} value={value} onChange={(e) => onChange(e.target.value)} placeholder={placeholder} size={size} />
+    </div>
+  );
+}
+
 /** The engine's problems by field, each message once; `rename` maps an engine field onto a form's own. */
 export function problemsByField(problems: FieldProblem[], rename: Record<string, string> = {}): Map<string, string[]> {
   const byField = new Map<string, string[]>();

@@ -12,6 +12,7 @@ import {
 import { formatSize } from '../lib/units';
 import { useKept } from '../state/kept';
 import { useKeptAnswer } from '../state/kept-answer';
+import { InlineInput } from './Field';
 import { FitIndex, drawnFits } from './FitIndex';
 import { SplitAdvice } from './SplitAdvice';
 import { sameRuns } from './same-runs';
@@ -91,14 +92,10 @@ export function PredictPanel({ runIds }: { runIds: number[] }) {
             </select>
           </div>
         )}
-        <div className="field inline">
-          <label htmlFor="predict-at">Predict at</label>
-          <input id="predict-at" value={form.at} onChange={(e) => set({ at: e.target.value })} placeholder={form.vary === 'block_size' ? '1m, 2m' : '64, 256'} />
-        </div>
-        <div className="field inline">
-          <label htmlFor="predict-check">Check run</label>
-          <input id="predict-check" value={form.check} onChange={(e) => set({ check: e.target.value })} placeholder="run number (optional)" size={10} />
-        </div>
+        <InlineInput id="predict-at" label="Predict at" value={form.at} onChange={(v) => set({ at: v })}
+          placeholder={form.vary === 'block_size' ? '1m, 2m' : '64, 256'} />
+        <InlineInput id="predict-check" label="Check run" value={form.check} onChange={(v) => set({ check: v })}
+          placeholder="run number (optional)" size={10} />
         <button type="button" disabled={answer.busy} onClick={() => ask(form.splitBy)}>{answer.busy ? 'Fitting…' : 'Fit and predict'}</button>
       </div>
       {problem && <p role="alert" className="error">{problem}</p>}

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import type { PtsEstimate, PtsResult, PtsStatus } from '../api';
+import type { PtsEstimate, PtsRequest, PtsResult, PtsStatus } from '../api';
 import { fakeEngine, RpcReplyError } from '../test/fake-engine';
 import { info } from '../test/fixtures';
 import recordedEstimate from '../test/pts-estimate.json';
@@ -70,6 +70,32 @@ describe('Pts', () => {
     expect(screen.getByText(problems[2]!.message).getAttribute('data-field')).toBe('target');
     expect(screen.getByText(`jobs: ${problems[3]!.message}`)).toBeDefined();
     expect(screen.getByLabelText('Time per point').getAttribute('aria-invalid')).toBe('true');
+  });
+
+  it('confirms before overwriting a block device, naming it, and starts with consent only then', async () => {
+    const loop = {
+      path: '/dev/loop3', description: '/dev/loop3 (loop device over /var/tmp/d.img on vda, 64MiB)',
+      model: 'QEMU HARDDISK', size_bytes: 64 << 20, kind: 'loop',
+      stack: ['loop3: loop device over /var/tmp/d.img', 'vda: disk, holding the data'], in_use: [], ram: '',
+    };
+    const onDevice: PtsEstimate = { ...estimate, device: loop, overwrite_bytes: 64 << 20,
+      region: 'target /dev/loop3 (…): OVERWRITES 64MiB (67108864 bytes) from offset 0; the data there is destroyed' };
+    const fake = fakeEngine({
+      'pts.list': () => ({ tests: [] }), 'pts.status': () => IDLE, 'pts.estimate': () => onDevice,
+      'pts.start': () => { throw new RpcReplyError({ code: -32000, message: 'not here' }); },
+    });
+    renderWith(fake.engine, <Pts busy={false} />);
+    const start = await screen.findByRole('button', { name: 'Start PTS test' });
+    await waitFor(() => expect(start).toHaveProperty('disabled', false));
+    await userEvent.click(start);
+    expect((await screen.findByRole('alertdialog')).textContent).toContain(onDevice.region);
+    await userEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(fake.calls.some((c) => c.method === 'pts.start')).toBe(false);
+    await userEvent.click(start);
+    await userEvent.click(await screen.findByRole('button', { name: `Overwrite ${loop.path}` }));
+    await waitFor(() => expect(fake.calls.some((c) => c.method === 'pts.start')).toBe(true));
+    expect((fake.calls.find((c) => c.method === 'pts.start')!.params as PtsRequest).allow_overwrite).toBe(true);
   });
 
   it('follows the rounds and then shows the report pages of the finished test', async () => {

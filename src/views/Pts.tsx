@@ -1,10 +1,10 @@
 // SNIA PTS tests: choose a test and a profile, see what it will do and how long it may take before
 // starting (PTS defaults run for hours), follow its purge, preconditioning and rounds, then read
 // the report pages. The engine plans, runs and judges steady state; this view only asks and draws.
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import type { PtsEstimate, PtsInfo } from '../api';
 import { formatDuration } from '../lib/units';
-import { ConfirmOverwrite } from './DevicePicker';
+import { useOverwriteConsent } from './DevicePicker';
 import { Field, SelectField, TextField, problemsByField, unplaced, useFieldRules } from './Field';
 import { PtsProgress, ptsProgress, type PtsProgressState } from './PtsProgress';
 import { PtsReport } from './PtsReport';
@@ -25,7 +25,6 @@ const PTS_VIEW: KindView<'pts', PtsProgressState> = {
 export function Pts({ busy }: { busy: boolean }) {
   const rules = useFieldRules();
   const [form, setForm] = useKept<PtsForm>('pts', initialPtsForm);
-  const [confirming, setConfirming] = useState(false);
   const request = useMemo(() => ptsRequest(form), [form]);
   const pts = useTestKind('pts', request, PTS_VIEW);
   const { estimate, problems, progress, shown, running } = pts;
@@ -33,8 +32,7 @@ export function Pts({ busy }: { busy: boolean }) {
 
   const byField = problemsByField(problems, FORM_FIELD);
   const others = unplaced(problems, [...Object.keys(FORM_FIELD), ...Object.keys(form)]);
-  const device = estimate?.device ?? null;
-  const needsConfirm = device !== null && estimate!.overwrite_bytes > 0;
+  const { start, dialog } = useOverwriteConsent(estimate, false, problems, (confirmed) => pts.start(ptsRequest(form, confirmed)));
   const blocked = busy || running || problems.length > 0 || estimate === null;
   const set = <K extends keyof PtsForm>(name: K) => (value: PtsForm[K]) => setForm((f) => ({ ...f, [name]: value }));
   type TextName = 'target' | 'size' | 'roundTime' | 'maxRounds' | 'blockSizes' | 'mixes';
@@ -49,11 +47,6 @@ export function Pts({ busy }: { busy: boolean }) {
       onChange={(v) => set(name)(v as PtsForm[ListName])} choices={rules[name]?.choices ?? []} />
   );
 
-  async function start(confirmed = false) {
-    if (needsConfirm && !confirmed) return setConfirming(true);
-    setConfirming(false);
-    await pts.start(ptsRequest(form, confirmed));
-  }
 
   return (
     <section aria-labelledby="pts-title" className="pts">
@@ -97,9 +90,7 @@ export function Pts({ busy }: { busy: boolean }) {
         {running && <button type="button" onClick={() => void pts.cancel()}>Cancel</button>}
         {pts.error && <p role="alert" className="error">{pts.error}</p>}
       </form>
-      {confirming && estimate && device && (
-        <ConfirmOverwrite estimate={estimate} device={device} onConfirm={() => void start(true)} onCancel={() => setConfirming(false)} />
-      )}
+      {dialog}
       {progress && <PtsProgress state={progress} />}
       {tests.length > 0 && (
         <div className="field inline">

@@ -4,13 +4,13 @@
 // beside the trace's recorded rate; then the engine's comparison, replayed beside recorded.
 import { useEffect, useMemo, useState } from 'react';
 import {
-  useEngine, useEngineQuery, type HostInfo, type ReplayEstimate, type ReplayInfo, type TargetDevice,
+  useEngine, useEngineQuery, type HostInfo, type ReplayEstimate, type ReplayInfo,
 } from '../api';
 import { formatBytes, formatDuration, sizeInput } from '../lib/units';
 import { useSettled } from '../lib/use-settled';
 import { useKept } from '../state/kept';
 import { useTestKind, type KindView } from '../state/test-kind';
-import { ConfirmOverwrite, DevicePicker } from './DevicePicker';
+import { DevicePicker, useDevices, useOverwriteConsent } from './DevicePicker';
 import { SelectField, TextField, problemsByField, unplaced, useFieldRules } from './Field';
 import { INITIAL_REPLAY, REPLAY_FIELD, replayRequest, type ReplayForm } from './replay-form';
 import { ReplayHosts } from './ReplayHosts';
@@ -40,8 +40,7 @@ export function Replay({ busy }: { busy: boolean }) {
   const engine = useEngine();
   const rules = useFieldRules();
   const [form, setForm] = useKept<ReplayForm>('replay', INITIAL_REPLAY);
-  const [confirming, setConfirming] = useState(false);
-  const [devices, setDevices] = useState<TargetDevice[]>([]);
+  const devices = useDevices();
   const [hosts, setHosts] = useState<HostInfo[]>([]);
   const request = useMemo(() => replayRequest(form), [form]);
   const traceAsked = useSettled(request ? { trace: request.trace, format: request.format ?? null } : null, CHECK_DELAY_MS);
@@ -52,7 +51,6 @@ export function Replay({ busy }: { busy: boolean }) {
     ...described.problems.filter((p) => !replay.problems.some((q) => q.message === p.message))];
 
   useEffect(() => {
-    engine.call('devices.list', {}).then((r) => setDevices(r.devices), () => setDevices([]));
     engine.call('hosts.list', {}).then((r) => setHosts(r.hosts), () => setHosts([]));
   }, [engine]);
   const onHosts = form.hosts.length > 0;
@@ -60,9 +58,11 @@ export function Replay({ busy }: { busy: boolean }) {
   const byField = problemsByField(problems, REPLAY_FIELD);
   const others = unplaced(problems, [...Object.keys(form), ...Object.keys(REPLAY_FIELD)]);
   const { running } = replay;
-  const device = estimate?.device ?? null;
-  const needsConfirm = device !== null && estimate!.overwrite_bytes > 0 && !form.allow_overwrite;
-  const blocking = problems.filter((p) => !(needsConfirm && p.field === CONSENT));
+  const { device, blocking, start, dialog } = useOverwriteConsent(estimate, form.allow_overwrite, problems,
+    async (confirmed) => {
+      const asked = replayRequest(form, confirmed || form.allow_overwrite);
+      if (asked) await replay.start(asked);
+    }, CONSENT);
   const blocked = busy || running || blocking.length > 0 || estimate === null;
   type TextName = 'trace' | 'disks' | 'trace_hosts' | 'start_s' | 'end_s' | 'lanes' | 'target' | 'size_bytes' | 'repeats';
   const set = (name: keyof ReplayForm) => (value: string) => setForm((f) => ({ ...f, [name]: value }));
@@ -76,12 +76,6 @@ export function Replay({ busy }: { busy: boolean }) {
       messages={byField.get(name)} choices={choices} hint={hint} />
   );
 
-  async function start(confirmed = false) {
-    if (needsConfirm && !confirmed) return setConfirming(true);
-    setConfirming(false);
-    const asked = replayRequest(form, confirmed || form.allow_overwrite);
-    if (asked) await replay.start(asked);
-  }
 
   const resumable = shown !== null && shown.status !== 'done' && shown.status !== 'running' && !running && !busy;
 
@@ -137,10 +131,7 @@ export function Replay({ busy }: { busy: boolean }) {
         {running && <button type="button" onClick={() => void replay.cancel()}>Cancel</button>}
         {replay.error && <p role="alert" className="error">{replay.error}</p>}
       </form>
-      {confirming && estimate && device && (
-        <ConfirmOverwrite estimate={estimate} device={device} onConfirm={() => void start(true)}
-          onCancel={() => setConfirming(false)} />
-      )}
+      {dialog}
       {live && live.started && <ReplayLive state={live} />}
       <Earlier replays={replay.tests?.replays ?? NO_REPLAYS} shown={shown?.id ?? null}
         onOpen={(id) => void replay.open(id)} />

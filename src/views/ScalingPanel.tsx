@@ -11,6 +11,7 @@ import {
 } from '../lib/metrics';
 import { useKept } from '../state/kept';
 import { useKeptAnswer } from '../state/kept-answer';
+import { InlineInput } from './Field';
 import { FitIndex, drawnFits } from './FitIndex';
 import { SplitAdvice } from './SplitAdvice';
 import { sameRuns } from './same-runs';
@@ -91,22 +92,14 @@ export function ScalingPanel({ runIds }: { runIds: number[] }) {
             <option value="clients">client hosts</option>
           </select>
         </div>
-        <div className="field inline">
-          <label htmlFor="scaling-at">Predict at</label>
-          <input id="scaling-at" value={form.at} onChange={(e) => set({ at: e.target.value })} placeholder="8, 16" size={8} />
-        </div>
-        <div className="field inline">
-          <label htmlFor="scaling-client-link">Client link (Gb/s)</label>
-          <input id="scaling-client-link" value={form.clientLink} onChange={(e) => set({ clientLink: e.target.value })} placeholder="10" size={5} />
-        </div>
-        <div className="field inline">
-          <label htmlFor="scaling-clients">Clients</label>
-          <input id="scaling-clients" value={form.clients} onChange={(e) => set({ clients: e.target.value })} placeholder="hosts per run" size={8} />
-        </div>
-        <div className="field inline">
-          <label htmlFor="scaling-node-link">Node link (Gb/s)</label>
-          <input id="scaling-node-link" value={form.nodeLink} onChange={(e) => set({ nodeLink: e.target.value })} placeholder="25" size={5} />
-        </div>
+        <InlineInput id="scaling-at" label="Predict at" value={form.at} onChange={(v) => set({ at: v })}
+          placeholder="8, 16" size={8} />
+        <InlineInput id="scaling-client-link" label="Client link (Gb/s)" value={form.clientLink} onChange={(v) => set({ clientLink: v })}
+          placeholder="10" size={5} />
+        <InlineInput id="scaling-clients" label="Clients" value={form.clients} onChange={(v) => set({ clients: v })}
+          placeholder="hosts per run" size={8} />
+        <InlineInput id="scaling-node-link" label="Node link (Gb/s)" value={form.nodeLink} onChange={(v) => set({ nodeLink: v })}
+          placeholder="25" size={5} />
         <button type="button" disabled={answer.busy} onClick={() => ask(form.splitBy)}>{answer.busy ? 'Fitting…' : 'Fit and project'}</button>
       </div>
       {problem && <p role="alert" className="error">{problem}</p>}

@@ -3,14 +3,14 @@
 // costs the drive's rated endurance before anything starts; a device is written only once
 // confirmed; the fill is drawn live against the bytes written; then the engine's phases, verdict
 // and recovery.
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import {
-  useEngine, type SustainEstimate, type SustainInfo, type TargetDevice,
+  type SustainEstimate, type SustainInfo, type TargetDevice,
 } from '../api';
 import { formatBytes, formatDuration, sizeInput } from '../lib/units';
 import { useKept } from '../state/kept';
 import { useTestKind, type KindView } from '../state/test-kind';
-import { ConfirmOverwrite, DevicePicker } from './DevicePicker';
+import { DevicePicker, useDevices, useOverwriteConsent } from './DevicePicker';
 import { Field, SelectField, TextField, problemsByField, unplaced, useFieldRules } from './Field';
 import { SustainProgress, sustainProgress, type SustainProgressState } from './SustainProgress';
 import { SustainReport } from './SustainReport';
@@ -31,25 +31,18 @@ const SUSTAIN_VIEW: KindView<'sustain', SustainProgressState> = {
 };
 
 export function Sustain({ busy }: { busy: boolean }) {
-  const engine = useEngine();
   const rules = useFieldRules();
   const [form, setForm] = useKept<SustainForm>('sustain', INITIAL_SUSTAIN);
-  const [confirming, setConfirming] = useState(false);
-  const [devices, setDevices] = useState<TargetDevice[]>([]);
+  const devices = useDevices();
   const request = useMemo(() => sustainRequest(form), [form]);
   const sustain = useTestKind('sustain', request, SUSTAIN_VIEW);
   const { estimate, problems, progress, shown, running } = sustain;
 
-  useEffect(() => {
-    engine.call('devices.list', {}).then((r) => setDevices(r.devices), () => setDevices([]));
-  }, [engine]);
-
   const byField = problemsByField(problems, SUSTAIN_FIELD);
   const others = unplaced(problems, [...Object.keys(form), ...Object.keys(SUSTAIN_FIELD)]);
-  const device = estimate?.device ?? null;
-  const needsConfirm = device !== null && estimate!.overwrite_bytes > 0 && !form.allow_overwrite;
   // Only consent is asked in the dialog; every other problem blocks the start.
-  const blocking = problems.filter((p) => !(needsConfirm && p.field === CONSENT));
+  const { device, needsConfirm, blocking, start, dialog } = useOverwriteConsent(estimate, form.allow_overwrite,
+    problems, (confirmed) => sustain.start(sustainRequest(form, confirmed || form.allow_overwrite)), CONSENT);
   const blocked = busy || running || blocking.length > 0 || estimate === null;
   type TextName = Exclude<keyof SustainForm, 'pattern' | 'engine' | 'allow_overwrite'>;
   const set = (name: TextName | 'pattern' | 'engine') => (value: string) =>
@@ -63,11 +56,6 @@ export function Sustain({ busy }: { busy: boolean }) {
     ...f, target: d.path, size_bytes: sizeInput(d.size_bytes), allow_overwrite: false,
   }));
 
-  async function start(confirmed = false) {
-    if (needsConfirm && !confirmed) return setConfirming(true);
-    setConfirming(false);
-    await sustain.start(sustainRequest(form, confirmed || form.allow_overwrite));
-  }
   const resumable = shown !== null && shown.status !== 'done' && shown.status !== 'running'
     && !running && !busy;
 
@@ -124,10 +112,7 @@ export function Sustain({ busy }: { busy: boolean }) {
         )}
         {sustain.error && <p role="alert" className="error">{sustain.error}</p>}
       </form>
-      {confirming && estimate && device && (
-        <ConfirmOverwrite estimate={estimate} device={device} onConfirm={() => void start(true)}
-          onCancel={() => setConfirming(false)} />
-      )}
+      {dialog}
       {progress && <SustainProgress state={progress} />}
       <EarlierTests tests={sustain.tests?.tests ?? NO_TESTS} shown={shown?.id ?? null}
         onOpen={(id) => void sustain.open(id)} />

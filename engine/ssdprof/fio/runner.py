@@ -25,7 +25,7 @@ from ssdprof.fio.output import FioReport, combine, parse_report
 from ssdprof.fio.progress import DocumentStream, ProgressTracker
 from ssdprof.model.results import EngineInfo, HostResult, Measurement, ProgressSample
 from ssdprof.model.workload import Workload
-from ssdprof.target.processes import end_with_parent
+from ssdprof.target.processes import Watchdog, end_with_parent
 
 __all__ = [
     "FioEngine",
@@ -149,26 +149,17 @@ def run_fio(
                   cancelled=stop.cancelled, progress=samples, job_text=job_text)
 
 
-class _Watchdog(threading.Thread):
+class _Watchdog(Watchdog):
     """Ends fio on cancel, or when it overruns its time by far: SIGINT first (fio stops cleanly and still
     prints its JSON), SIGKILL if it does not. Signals go to fio's own process group (fio forks its jobs;
     we started the group), so no job process survives to hold the output pipe open."""
-
-    def __init__(self, process: subprocess.Popen[str], cancel: threading.Event, limit_s: float):
-        super().__init__(daemon=True)
-        self._process = process
-        self._cancel = cancel
-        self._deadline = time.monotonic() + limit_s
-        self._done = threading.Event()
-        self.cancelled = False
 
     def run(self) -> None:
         interrupted_at: float | None = None
         exited_at: float | None = None
         while not self._done.wait(0.1):
             now = time.monotonic()
-            if interrupted_at is None and (self._cancel.is_set() or now > self._deadline):
-                self.cancelled = self._cancel.is_set()
+            if interrupted_at is None and self._due(now):
                 self._signal_group(signal.SIGINT)
                 interrupted_at = now
             elif interrupted_at is not None and now - interrupted_at > 10:
@@ -184,10 +175,6 @@ class _Watchdog(threading.Thread):
                 os.killpg(self._process.pid, sig)  # start_new_session made fio the leader of its group
             elif self._process.poll() is None:
                 os.kill(self._process.pid, sig)
-
-    def finish(self) -> None:
-        self._done.set()
-        self.join(timeout=1)
 
 
 _ERROR_LINE = re.compile(r"(error|fio:|invalid|denied|no space|not supported)", re.IGNORECASE)

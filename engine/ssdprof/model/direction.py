@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field
 
-from ssdprof.model.run_summary import latency_kind
+from ssdprof.model.latency_kind import latency_kind
 
 __all__ = ["BIN_FIELDS", "DirectionStats", "LatencyStats", "SpanStats"]
 

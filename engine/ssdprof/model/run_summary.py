@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, NamedTuple, TypeAlias
 
 from typing_extensions import TypeVar
 
+from ssdprof.model.latency_kind import latency_kind
 from ssdprof.model.status import RunStatus
 
 if TYPE_CHECKING:  # no pydantic model is built to import this module: the store opens without them
@@ -28,7 +29,7 @@ if TYPE_CHECKING:  # no pydantic model is built to import this module: the store
     from ssdprof.model.workload import Workload
 
 __all__ = ["EMPTY_DIRECTION", "AnyRun", "DirectionSummary", "HostSummary", "LatencySummary", "R", "RunSummary",
-           "SpanSummary", "latency_kind", "node_count", "summarise"]
+           "SpanSummary", "node_count", "summarise"]
 
 
 class SpanSummary(NamedTuple):
@@ -77,19 +78,6 @@ class DirectionSummary(NamedTuple):
     @property
     def latency_kind(self) -> str:
         return latency_kind(self)
-
-
-def latency_kind(direction: DirectionSummary | DirectionStats) -> str:
-    """What was recorded of a direction's latency: total (with percentiles), total_mean_only (old fio
-    output: mean/min/max), completion_only (clat without total), none; '' without I/O. One rule for
-    :class:`DirectionStats` and its summary."""
-    if not direction.active:
-        return ""
-    if direction.lat_ns.p50 is not None:
-        return "total"
-    if direction.lat_ns.mean is not None:
-        return "total_mean_only"
-    return "completion_only" if direction.clat_ns.mean is not None or direction.clat_ns.p50 is not None else "none"
 
 
 EMPTY_DIRECTION = DirectionSummary()

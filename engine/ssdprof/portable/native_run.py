@@ -28,7 +28,7 @@ from ssdprof.fio.output import latency_from_bins
 from ssdprof.model import histogram
 from ssdprof.model.results import DirectionStats, ProgressSample, SpanStats
 from ssdprof.model.workload import FIELD_RULES, Workload, WorkloadError
-from ssdprof.target.processes import end_with_parent
+from ssdprof.target.processes import Watchdog, end_with_parent
 
 __all__ = ["KILL_AFTER_S", "NativeOutcome", "direction_stats", "native_argv", "progress_sample", "run_native"]
 
@@ -191,24 +191,15 @@ def _take(outcome: NativeOutcome, text: str, workload: Workload, on_progress: Ca
                 on_progress(sample)
 
 
-class _Watchdog(threading.Thread):
+class _Watchdog(Watchdog):
     """Stops the program on cancel, or when it overruns its time by far: SIGTERM (CTRL_BREAK_EVENT on
     Windows) first, which drains the queue and still prints the result; a kill by PID if it does not end."""
-
-    def __init__(self, process: subprocess.Popen[str], cancel: threading.Event, limit_s: float):
-        super().__init__(daemon=True)
-        self._process = process
-        self._cancel = cancel
-        self._deadline = time.monotonic() + limit_s
-        self._done = threading.Event()
-        self.cancelled = False
 
     def run(self) -> None:
         stopped_at: float | None = None
         while not self._done.wait(0.05):
             now = time.monotonic()
-            if stopped_at is None and (self._cancel.is_set() or now > self._deadline):
-                self.cancelled = self._cancel.is_set()
+            if stopped_at is None and self._due(now):
                 self._send(signal.CTRL_BREAK_EVENT if _WINDOWS else signal.SIGTERM)  # type: ignore[attr-defined,unused-ignore]
                 stopped_at = now
             elif stopped_at is not None and now - stopped_at > KILL_AFTER_S:
@@ -219,7 +210,3 @@ class _Watchdog(threading.Thread):
         if self._process.poll() is None:
             with contextlib.suppress(OSError):  # it ended meanwhile
                 self._process.send_signal(sig)
-
-    def finish(self) -> None:
-        self._done.set()
-        self.join(timeout=1)
