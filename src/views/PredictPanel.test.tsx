@@ -95,6 +95,20 @@ describe('PredictPanel', () => {
     expect(fake.calls.at(-1)!.params).toMatchObject({ at: ['1 parsec'] });
   });
 
+  it('names a bad check run and the engine\'s word on the sizes together, and shows no fit made without the check', async () => {
+    const refusal = { code: -32602, message: 'invalid params', data: { problems: [{ field: 'at', flag: '-', label: 'at',
+      message: "'1 parsec' has an unknown size unit" }] } };
+    const fake = fakeEngine({ 'analysis.predict': () => { throw new RpcReplyError(refusal); } });
+    renderWith(fake.engine, <PredictPanel runIds={studentRuns.map((r) => r.id!)} />);
+    await userEvent.type(screen.getByLabelText('Predict at'), '1 parsec');
+    await userEvent.type(screen.getByLabelText('Check run'), 'abc');
+    await userEvent.click(screen.getByRole('button', { name: 'Fit and predict' }));
+    await screen.findByText(/Predict at: '1 parsec'/);
+    expect(screen.getByRole('alert').textContent).toBe('Check run: “abc” is not a run number (e.g. 42); '
+      + "Predict at: '1 parsec' has an unknown size unit");
+    expect(fake.calls.at(-1)!.params).toMatchObject({ at: ['1 parsec'], check_run_id: null });
+  });
+
   it('says when a tag splits the runs into groups that differ, and fits each group apart when asked', async () => {
     const split = { key: 'tag interface', name: 'interface', groups: ['PCIe', 'SATA'], settings: 144, differing: 144,
       sentence: 'interface splits these runs into groups that differ: SATA against PCIe differs at 144 of the 144 settings both measured' };

@@ -2,7 +2,7 @@
 // (queueing saturation), each setting predicted without it (leave one out: shown first, as what to
 // expect of a prediction), its fit over the runs as the engine judged it (no R² for an exact fit),
 // untested settings with a prediction interval, and whether one run is an anomaly against the rest.
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import type { PredictParams, SeriesFit } from '../api';
 import { ChartFigure, type Series } from '../charts/ChartFigure';
 import {
@@ -39,30 +39,27 @@ export function PredictPanel({ runIds }: { runIds: number[] }) {
   const [form, setForm] = useKept<PredictForm>('models.predict', INITIAL);
   const set = (change: Partial<PredictForm>) => setForm((f) => ({ ...f, ...change }));
   const answer = useKeptAnswer('models.predict', 'analysis.predict');
-  const [typed, setTyped] = useState<string | null>(null);
-  // A fit belongs to the runs it was made from: shown only while they are the runs to learn from.
+  // what was typed wrong at the last ask, kept with the answer it came with
+  const [typed, setTyped] = useKept<string | null>('models.predict.typed', null);
+  // A fit belongs to the runs it was made from: shown only while they are the runs to learn from,
+  // and not when a field was typed wrong (the engine was asked without it, to say what else is wrong).
   const current = useMemo(() => sameRuns(answer.asked?.run_ids, runIds), [answer.asked, runIds]);
-  const result = current ? answer.result : null;
+  const result = current && typed === null ? answer.result : null;
 
   function ask(splitBy: string) {
-    setTyped(null);
-    let checkId: number | null = null;
-    if (form.check.trim()) {
-      checkId = Number(form.check.trim().replace(/^#/, ''));
-      if (!Number.isInteger(checkId) || checkId <= 0) {
-        setTyped(`Check run: “${form.check}” is not a run number (e.g. 42)`);
-        return;
-      }
-    }
+    const check = form.check.trim().replace(/^#/, '');
+    const checkId = check ? Number(check) : null;
+    const wrong = checkId !== null && (!Number.isInteger(checkId) || checkId <= 0);
+    setTyped(wrong ? `Check run: “${form.check}” is not a run number (e.g. 42)` : null);
     set({ splitBy, shown: 0, page: 0 });
     const params: PredictParams = {
       run_ids: runIds, metric: form.metric, vary: form.vary, at: typedList(form.at), degree: form.degree, confidence: 0.95,
-      check_run_id: checkId, split_by: splitBy,
+      check_run_id: wrong ? null : checkId, split_by: splitBy,
     };
     answer.ask(params);
   }
 
-  const problem = typed ?? (current && answer.error ? engineProblem(answer.error, FIELDS) : null);
+  const problem = [typed, current && answer.error ? engineProblem(answer.error, FIELDS) : null].filter(Boolean).join('; ');
   const info = metricInfo(result?.metric ?? form.metric);
   const vary = (result?.vary ?? form.vary) as Vary;
   return (

@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { ScalingParams, ScalingResult } from '../api';
-import { fakeEngine } from '../test/fake-engine';
+import { fakeEngine, RpcReplyError } from '../test/fake-engine';
 import { studentRuns } from '../test/fixtures';
 import { renderWith } from '../test/render';
 import { ScalingPanel } from './ScalingPanel';
@@ -39,5 +39,21 @@ describe('ScalingPanel', () => {
     const quality = await screen.findByTestId('fit-quality');
     expect(quality.textContent).toBe(`Fit over the runs, 3 runs at 3 settings: ${EXACT_NOTE}.`);
     expect(screen.getByTestId('scaling-fit').textContent).not.toMatch(/R²/);
+  });
+
+  it('names every bad field at once: its own checks and the engine\'s, asked without the fields typed wrong', async () => {
+    const refusal = { code: -32602, message: 'invalid params', data: { problems: [{ field: 'at', flag: '-', label: 'at',
+      message: "'x' is not a number" }] } };
+    const fake = fakeEngine({ 'analysis.scaling': () => { throw new RpcReplyError(refusal); } });
+    renderWith(fake.engine, <ScalingPanel runIds={studentRuns.map((r) => r.id!)} />);
+    await userEvent.type(screen.getByLabelText('Predict at'), 'x');
+    await userEvent.type(screen.getByLabelText('Client link (Gb/s)'), 'fast');
+    await userEvent.type(screen.getByLabelText('Node link (Gb/s)'), '-2');
+    await userEvent.type(screen.getByLabelText('Clients'), '2.5');
+    await userEvent.click(screen.getByRole('button', { name: 'Fit and project' }));
+    await screen.findByText(/Predict at: 'x' is not a number/);
+    expect(screen.getByRole('alert').textContent).toBe('Clients: “2.5” is not a whole number; Client link: “fast” is not a positive number; '
+      + "Node link: “-2” is not a positive number; Predict at: 'x' is not a number");
+    expect(fake.calls.at(-1)!.params).toMatchObject({ at: ['x'], clients: null, client_link_gbps: null, node_link_gbps: null });
   });
 });

@@ -3,7 +3,7 @@
 // clients' and nodes' links can carry, saying which limit binds. A study's many settings are one
 // table, each drawn in full on demand; a tag whose groups differ at one setting is said, and each
 // group can be fitted apart.
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import type { ScalingFit, ScalingParams } from '../api';
 import { ChartFigure, type Series } from '../charts/ChartFigure';
 import {
@@ -33,40 +33,39 @@ interface ScalingForm {
 const INITIAL: ScalingForm = { metric: 'bw_bytes_per_s', by: 'nodes', at: '', clientLink: '', nodeLink: '', clients: '', splitBy: '', shown: 0, page: 0 };
 const FIELDS = { at: 'Predict at', clients: 'Clients', client_link_gbps: 'Client link', node_link_gbps: 'Node link', split_by: 'Fit apart' };
 
-function positive(text: string, what: string): number | null {
+/** A typed positive number, or null when blank or wrong (what is wrong is added to `wrong`). */
+function positive(text: string, what: string, wrong: string[], whole = false): number | null {
   if (!text.trim()) return null;
   const value = Number(text);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${what}: “${text}” is not a positive number`);
-  return value;
+  if (!Number.isFinite(value) || value <= 0) wrong.push(`${what}: “${text}” is not a positive number`);
+  else if (whole && !Number.isInteger(value)) wrong.push(`${what}: “${text}” is not a whole number`);
+  else return value;
+  return null;
 }
 
 export function ScalingPanel({ runIds }: { runIds: number[] }) {
   const [form, setForm] = useKept<ScalingForm>('models.scaling', INITIAL);
   const set = (change: Partial<ScalingForm>) => setForm((f) => ({ ...f, ...change }));
   const answer = useKeptAnswer('models.scaling', 'analysis.scaling');
-  const [typed, setTyped] = useState<string | null>(null);
+  // what was typed wrong at the last ask, kept with the answer it came with
+  const [typed, setTyped] = useKept<string | null>('models.scaling.typed', null);
   const current = useMemo(() => sameRuns(answer.asked?.run_ids, runIds), [answer.asked, runIds]);
-  const result = current ? answer.result : null;
+  const result = current && typed === null ? answer.result : null;
 
   function ask(splitBy: string) {
-    setTyped(null);
-    let params: ScalingParams;
-    try {
-      const clientCount = positive(form.clients, 'Clients');
-      if (clientCount !== null && !Number.isInteger(clientCount)) throw new Error(`Clients: “${form.clients}” is not a whole number`);
-      params = {
-        run_ids: runIds, metric: form.metric, by: form.by, at: typedList(form.at), clients: clientCount,
-        client_link_gbps: positive(form.clientLink, 'Client link'), node_link_gbps: positive(form.nodeLink, 'Node link'), split_by: splitBy,
-      };
-    } catch (error) {
-      setTyped(error instanceof Error ? error.message : String(error));
-      return;
-    }
+    // every field typed wrong is said, and the engine is asked without them to say what else is
+    const wrong: string[] = [];
+    const params: ScalingParams = {
+      run_ids: runIds, metric: form.metric, by: form.by, at: typedList(form.at),
+      clients: positive(form.clients, 'Clients', wrong, true), client_link_gbps: positive(form.clientLink, 'Client link', wrong),
+      node_link_gbps: positive(form.nodeLink, 'Node link', wrong), split_by: splitBy,
+    };
+    setTyped(wrong.length ? wrong.join('; ') : null);
     set({ splitBy, shown: 0, page: 0 });
     answer.ask(params);
   }
 
-  const problem = typed ?? (current && answer.error ? engineProblem(answer.error, FIELDS) : null);
+  const problem = [typed, current && answer.error ? engineProblem(answer.error, FIELDS) : null].filter(Boolean).join('; ');
   const info = metricInfo(result?.metric ?? form.metric);
   const unitName = (result?.by ?? form.by) === 'nodes' ? 'storage nodes' : 'clients';
   return (
