@@ -15,6 +15,7 @@ __all__ = [
     "Cooling",
     "Count",
     "CountBound",
+    "Event",
     "LayoutDone",
     "PointFinished",
     "PointProgress",
@@ -38,6 +39,13 @@ def interrupted(status: SweepState, *, running_now: bool) -> bool:
     in the middle of it, or a host was lost. Done, cancelled (the user's choice) and failed sweeps
     are not."""
     return status == "stopped" or (status == "running" and not running_now)
+
+
+class Event(BaseModel):
+    """An event of a running test, whatever its kind, as every face receives it: frozen, told apart by its
+    ``kind``."""
+
+    model_config = ConfigDict(frozen=True)
 
 
 CountBound = Literal["exact", "at_most", "open"]
@@ -81,8 +89,7 @@ def _plural(unit: str, n: int) -> str:
     return unit if n == 1 else f"{unit}s"
 
 
-class SweepStarted(BaseModel):
-    model_config = ConfigDict(frozen=True)
+class SweepStarted(Event):
     kind: Literal["sweep_started"] = "sweep_started"
     sweep_id: int | None
     name: str
@@ -93,16 +100,14 @@ class SweepStarted(BaseModel):
     engine_reason: str
 
 
-class LayoutDone(BaseModel):
-    model_config = ConfigDict(frozen=True)
+class LayoutDone(Event):
     kind: Literal["layout_done"] = "layout_done"
     path: str
     size_bytes: int
     seconds: float
 
 
-class PointStarted(BaseModel):
-    model_config = ConfigDict(frozen=True)
+class PointStarted(Event):
     kind: Literal["point_started"] = "point_started"
     index: int = Field(
         description="the point's place in the sweep's list (a PTS test's: in its round)")
@@ -115,8 +120,7 @@ class PointStarted(BaseModel):
     eta_s: float
 
 
-class PointProgress(BaseModel):
-    model_config = ConfigDict(frozen=True)
+class PointProgress(Event):
     kind: Literal["point_progress"] = "point_progress"
     number: int
     count: Count = Field(description="points finished before this one, of how many")
@@ -129,11 +133,10 @@ class PointProgress(BaseModel):
         "machine's runs where it reports one; a run keeps them in drive_health.temperatures")
 
 
-class Cooling(BaseModel):
+class Cooling(Event):
     """The cool-down gate before a point (:mod:`ssdprof.model.cooldown`): every few seconds while it
     waits, and once more as it ends (``done``)."""
 
-    model_config = ConfigDict(frozen=True)
     kind: Literal["cooling"] = "cooling"
     number: int = Field(description="the point it waits before, from 1")
     celsius: float | None = Field(
@@ -147,16 +150,14 @@ class Cooling(BaseModel):
                       "40 s (at most 300 s)'")
 
 
-class PointFinished(BaseModel):
-    model_config = ConfigDict(frozen=True)
+class PointFinished(Event):
     kind: Literal["point_finished"] = "point_finished"
     number: int
     count: Count = Field(description="points finished, this one included, of how many")
     result: RunResult
 
 
-class SweepFinished(BaseModel):
-    model_config = ConfigDict(frozen=True)
+class SweepFinished(Event):
     kind: Literal["sweep_finished"] = "sweep_finished"
     sweep_id: int | None
     status: SweepEnd = Field(
@@ -167,10 +168,9 @@ class SweepFinished(BaseModel):
     reason: str = ""
 
 
-class PtsStarted(BaseModel):
+class PtsStarted(Event):
     """A PTS test began (or resumed); its purge, preconditioning and rounds follow."""
 
-    model_config = ConfigDict(frozen=True)
     kind: Literal["pts_started"] = "pts_started"
     pts_id: int | None
     test: str
@@ -185,8 +185,7 @@ class PtsStarted(BaseModel):
     engine_reason: str
 
 
-class PurgeDone(BaseModel):
-    model_config = ConfigDict(frozen=True)
+class PurgeDone(Event):
     kind: Literal["purge_done"] = "purge_done"
     method: str = Field(description="blkdiscard or new-file")
     detail: str
@@ -194,10 +193,9 @@ class PurgeDone(BaseModel):
     seconds: float
 
 
-class PreconditionProgress(BaseModel):
+class PreconditionProgress(Event):
     """Workload-independent preconditioning (sequential writes over the region): not a measurement."""
 
-    model_config = ConfigDict(frozen=True)
     kind: Literal["precondition_progress"] = "precondition_progress"
     bytes_done: int
     bytes_total: int
@@ -206,8 +204,7 @@ class PreconditionProgress(BaseModel):
     done: bool = False
 
 
-class RoundFinished(BaseModel):
-    model_config = ConfigDict(frozen=True)
+class RoundFinished(Event):
     kind: Literal["round_finished"] = "round_finished"
     round: int
     max_rounds: int
@@ -217,8 +214,7 @@ class RoundFinished(BaseModel):
     bytes_written: int = Field(description="bytes the test had written by the end of this round")
 
 
-class PtsFinished(BaseModel):
-    model_config = ConfigDict(frozen=True)
+class PtsFinished(Event):
     kind: Literal["pts_finished"] = "pts_finished"
     pts_id: int | None
     status: SweepEnd
