@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from ssdprof.model.pts_results import SteadyState
 from ssdprof.model.results import ProgressSample, RunResult
 from ssdprof.model.status import SweepEnd, SweepState
+from ssdprof.model.value import Value
 from ssdprof.model.workload import Workload
 
 __all__ = [
@@ -41,11 +42,10 @@ def interrupted(status: SweepState, *, running_now: bool) -> bool:
     return status == "stopped" or (status == "running" and not running_now)
 
 
-class Event(BaseModel):
+class Event(Value):
     """An event of a running test, whatever its kind, as every face receives it: frozen, told apart by its
     ``kind``."""
 
-    model_config = ConfigDict(frozen=True)
 
 
 CountBound = Literal["exact", "at_most", "open"]
@@ -54,11 +54,10 @@ that ends at steady state); open: unknown until it ends (a latency-target search
 has its answer)."""
 
 
-class Count(BaseModel):
+class Count(Value):
     """How far a sweep or a PTS test has got, as honestly as it is known; both faces draw it as
     it is."""
 
-    model_config = ConfigDict(frozen=True)
     done: int = Field(ge=0, description="steps finished, those before a resume included")
     total: int | None = Field(
         description="exact: the steps there are; at_most: the most there can be; open: null")
