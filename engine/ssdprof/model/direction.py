@@ -66,7 +66,7 @@ class DirectionStats(BaseModel):
                     "mean/min/max), completion_only (clat without total), none; empty without I/O")
     @property
     def latency_kind(self) -> str:
-        return latency_kind(self)
+        return latency_kind(self.io_count, self.lat_ns.p50, self.lat_ns.mean, self.clat_ns.p50, self.clat_ns.mean)
 
 
 BIN_FIELDS = ("lat_bins_ns", "clat_bins_ns")

@@ -3,34 +3,17 @@ light summary (:class:`~ssdprof.model.run_summary.DirectionSummary`), which impo
 
 from __future__ import annotations
 
-from typing import Protocol
-
 __all__ = ["latency_kind"]
 
 
-class _Latency(Protocol):
-    @property
-    def mean(self) -> float | None: ...
-    @property
-    def p50(self) -> float | None: ...
-
-
-class _Direction(Protocol):
-    @property
-    def active(self) -> bool: ...
-    @property
-    def lat_ns(self) -> _Latency: ...
-    @property
-    def clat_ns(self) -> _Latency: ...
-
-
-def latency_kind(direction: _Direction) -> str:
+def latency_kind(io_count: int, lat_p50: float | None, lat_mean: float | None,
+                 clat_p50: float | None, clat_mean: float | None) -> str:
     """total (with percentiles), total_mean_only (old fio output: mean/min/max), completion_only (clat
     without total), none; '' without I/O."""
-    if not direction.active:
+    if io_count <= 0:
         return ""
-    if direction.lat_ns.p50 is not None:
+    if lat_p50 is not None:
         return "total"
-    if direction.lat_ns.mean is not None:
+    if lat_mean is not None:
         return "total_mean_only"
-    return "completion_only" if direction.clat_ns.mean is not None or direction.clat_ns.p50 is not None else "none"
+    return "completion_only" if clat_mean is not None or clat_p50 is not None else "none"

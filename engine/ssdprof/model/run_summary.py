@@ -77,7 +77,7 @@ class DirectionSummary(NamedTuple):
 
     @property
     def latency_kind(self) -> str:
-        return latency_kind(self)
+        return latency_kind(self.io_count, self.lat_ns.p50, self.lat_ns.mean, self.clat_ns.p50, self.clat_ns.mean)
 
 
 EMPTY_DIRECTION = DirectionSummary()

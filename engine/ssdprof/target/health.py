@@ -23,8 +23,7 @@ from ssdprof.target.health_values import (
     counter,
     critical_warnings,
     kelvin_to_c,
-    minutes_to_s,
-    units_bytes,
+    nvme_health_log,
 )
 
 __all__ = [
@@ -62,28 +61,21 @@ def run_command(argv: list[str]) -> tuple[int, str, str] | None:
 def parse_nvme_smart_log(data: Mapping[str, Any]) -> dict[str, Any]:
     """DriveHealth fields from ``nvme smart-log -o json`` (nvme-cli 1.x and 2.x: 2.11 writes the
     critical-warning byte as an object with its bits, read through its "value")."""
-    warning = counter(data.get("critical_warning"))
     levels = [counter(data.get(f"thm_temp{k}_trans_count")) for k in (1, 2)]
     times = [counter(data.get(f"thm_temp{k}_total_time")) for k in (1, 2)]
+    used = "percent_used" if "percent_used" in data else "percentage_used"
     return {
         "temperature_c": kelvin_to_c(data.get("temperature")),
-        "percentage_used": counter(data.get("percent_used", data.get("percentage_used"))),
-        "available_spare_pct": counter(data.get("avail_spare")),
-        "available_spare_threshold_pct": counter(data.get("spare_thresh")),
-        "data_read_bytes": units_bytes(data.get("data_units_read"), DATA_UNIT_BYTES),
-        "data_written_bytes": units_bytes(data.get("data_units_written"), DATA_UNIT_BYTES),
-        "host_read_commands": counter(data.get("host_read_commands")),
-        "host_write_commands": counter(data.get("host_write_commands")),
-        "media_errors": counter(data.get("media_errors")),
-        "error_log_entries": counter(data.get("num_err_log_entries")),
-        "critical_warning": warning,
-        "critical_warnings": critical_warnings(warning),
+        **nvme_health_log(data, {**_NVME_CLI_NAMES, "percentage_used": used}),
         "thermal_transitions": [v for v in levels if v is not None],
         "thermal_time_s": [v for v in times if v is not None],
-        "warning_temp_time_s": minutes_to_s(data.get("warning_temp_time")),
-        "critical_temp_time_s": minutes_to_s(data.get("critical_comp_time")),
         "power_on_hours": counter(data.get("power_on_hours")),
     }
+
+
+_NVME_CLI_NAMES = {"available_spare": "avail_spare", "available_spare_threshold": "spare_thresh",
+                   "host_reads": "host_read_commands", "host_writes": "host_write_commands"}
+"""nvme-cli's names for the log page's fields where smartctl's differ."""
 
 
 def parse_nvme_id_ctrl(data: Mapping[str, Any]) -> dict[str, Any]:

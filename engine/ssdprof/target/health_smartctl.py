@@ -11,14 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ssdprof.target.health_values import (
-    DATA_UNIT_BYTES,
-    counter,
-    critical_warnings,
-    minutes_to_s,
-    number,
-    units_bytes,
-)
+from ssdprof.target.health_values import counter, number, nvme_health_log, units_bytes
 
 __all__ = ["ATA_BYTE_ATTRIBUTES", "parse_smartctl"]
 
@@ -52,31 +45,12 @@ def parse_smartctl(data: Mapping[str, Any]) -> dict[str, Any]:
     }
     log = data.get("nvme_smart_health_information_log")
     if isinstance(log, Mapping):
-        fields.update(_nvme_log(log))
+        fields.update(nvme_health_log(log))
     fields.update(_ata_bytes(data, fields.get("logical_block_bytes") or 512))
     errors = data.get("ata_smart_error_log", {}).get("summary", {}).get("count")
     if errors is not None:
         fields["error_log_entries"] = counter(errors)
     return {key: value for key, value in fields.items() if value not in (None, "")}
-
-
-def _nvme_log(log: Mapping[str, Any]) -> dict[str, Any]:
-    warning = counter(log.get("critical_warning"))
-    return {
-        "percentage_used": counter(log.get("percentage_used")),
-        "available_spare_pct": counter(log.get("available_spare")),
-        "available_spare_threshold_pct": counter(log.get("available_spare_threshold")),
-        "data_read_bytes": units_bytes(log.get("data_units_read"), DATA_UNIT_BYTES),
-        "data_written_bytes": units_bytes(log.get("data_units_written"), DATA_UNIT_BYTES),
-        "host_read_commands": counter(log.get("host_reads")),
-        "host_write_commands": counter(log.get("host_writes")),
-        "media_errors": counter(log.get("media_errors")),
-        "error_log_entries": counter(log.get("num_err_log_entries")),
-        "critical_warning": warning,
-        "critical_warnings": critical_warnings(warning),
-        "warning_temp_time_s": minutes_to_s(log.get("warning_temp_time")),
-        "critical_temp_time_s": minutes_to_s(log.get("critical_comp_time")),
-    }
 
 
 def _ata_bytes(data: Mapping[str, Any], block_bytes: int) -> dict[str, Any]:

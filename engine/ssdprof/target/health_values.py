@@ -4,13 +4,13 @@ critical-warning byte in words. Shared by the nvme-cli and smartctl parsers."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ssdprof.model.health import CRITICAL_WARNING_BITS
 
 __all__ = ["DATA_UNIT_BYTES", "counter", "critical_warnings", "kelvin_to_c", "minutes_to_s",
-           "number", "units_bytes"]
+           "number", "nvme_health_log", "units_bytes"]
 
 DATA_UNIT_BYTES = 512_000
 """An NVMe data unit: 1,000 units of 512 bytes (the drive rounds up)."""
@@ -57,3 +57,32 @@ def critical_warnings(byte: int | None) -> list[str]:
     if not byte:
         return []
     return [text for bit, text in enumerate(CRITICAL_WARNING_BITS) if byte >> bit & 1]
+
+
+def _data_units(value: Any) -> int | None:
+    return units_bytes(value, DATA_UNIT_BYTES)
+
+
+_NVME_LOG: tuple[tuple[str, str, Callable[[Any], int | None]], ...] = (
+    ("percentage_used", "percentage_used", counter),
+    ("available_spare_pct", "available_spare", counter),
+    ("available_spare_threshold_pct", "available_spare_threshold", counter),
+    ("data_read_bytes", "data_units_read", _data_units),
+    ("data_written_bytes", "data_units_written", _data_units),
+    ("host_read_commands", "host_reads", counter),
+    ("host_write_commands", "host_writes", counter),
+    ("media_errors", "media_errors", counter),
+    ("error_log_entries", "num_err_log_entries", counter),
+    ("critical_warning", "critical_warning", counter),
+    ("warning_temp_time_s", "warning_temp_time", minutes_to_s),
+    ("critical_temp_time_s", "critical_comp_time", minutes_to_s),
+)
+"""The NVMe SMART / Health Information log page: DriveHealth's field, the page's field as smartctl
+names it, and its conversion."""
+
+
+def nvme_health_log(log: Mapping[str, Any], names: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """DriveHealth's fields from an NVMe SMART / Health Information log page, whichever tool read it:
+    its fields as smartctl names them, or as ``names`` maps those onto another tool's (nvme-cli's)."""
+    fields: dict[str, Any] = {field: convert(log.get((names or {}).get(key, key))) for field, key, convert in _NVME_LOG}
+    return {**fields, "critical_warnings": critical_warnings(fields["critical_warning"])}
