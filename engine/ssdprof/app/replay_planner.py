@@ -55,6 +55,9 @@ register({
     "mapping": FieldRule("--offsets", "exact, wrap or scale", "offsets", "wrap"),
     "selection": FieldRule("--disk/--trace-host/--from/--to", "disks and hosts the trace holds, a window within its "
                            "span", "part of the trace", "--disk 1 --from 60 --to 120"),
+    # the window's ends named by their own fields (the view's From and To), not as the part of the trace
+    "start_s": FieldRule("--from", "0 s or more, seconds from the trace's first I/O", "from (s)", "60"),
+    "end_s": FieldRule("--to", "above 0 s and after the window's start (blank: the trace's end)", "to (s)", "120"),
     "hosts_mode": FieldRule("--split", "whole (the trace on every host) or split (each I/O on one host)",
                             "hosts' share", "split"),
 })

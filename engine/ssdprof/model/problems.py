@@ -184,11 +184,11 @@ def from_validation(exc: ValidationError, model: type[BaseModel] | None = None) 
             continue
         field = next((part for part in reversed(loc) if part in RULES), None)
         detail = _item(loc, field) + _detail(error, ruled=field is not None)
+        named, _, rest = detail.partition(": ")
+        if named in RULES and rest:  # a model-level rule names the field it is about (inside a ruled one too)
+            problems.append(problem(named, rest, with_rule=False))
+            continue
         if field is None:
-            field, _, rest = detail.partition(": ")
-            if field in RULES and rest:
-                problems.append(problem(field, rest, with_rule=False))
-                continue
             field = ".".join(loc) or "params"
         found = problem(field, detail)
         if found not in problems:

@@ -118,3 +118,22 @@ def test_a_split_of_fewer_ios_than_hosts_and_a_local_target_on_hosts_are_refused
     found = fields(raised)
     assert "cannot be split across 4 hosts" in found["hosts_mode"]
     assert "on hosts give a folder on each" in found["target"]
+
+
+def test_a_bad_window_is_named_by_its_own_fields_from_and_to_not_as_the_traces_part() -> None:
+    from pydantic import ValidationError
+
+    from ssdprof.model.problems import from_validation
+
+    def named(selection: dict[str, object]) -> dict[str, str]:
+        with pytest.raises(ValidationError) as raised:
+            ReplayRequest.model_validate({"trace": "t.csv", "selection": selection, "lanes": 0})
+        return {p.field: p.message for p in from_validation(raised.value, ReplayRequest)}
+
+    # the view's From (s) and To (s) show these beside themselves; 'selection' sat under Disks
+    found = named({"start_s": "abc", "end_s": -5})
+    assert set(found) == {"start_s", "end_s", "lanes"}, found
+    assert found["start_s"].startswith("'abc' is not a number; allowed")
+    assert found["end_s"].startswith("-5 is out of range; allowed")
+    window = named({"start_s": 60, "end_s": 30})
+    assert window["end_s"] == "the window's end (30 s) is not after its start (60 s)", window
