@@ -25,7 +25,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from ssdprof.analysis.fit_quality import FitQuality, fit_quality
 from ssdprof.analysis.scale_up_inputs import (
@@ -37,6 +37,7 @@ from ssdprof.analysis.scale_up_inputs import (
     runs_text,
 )
 from ssdprof.model.quantities import format_number as number
+from ssdprof.model.value import Value
 
 __all__ = [
     "ScaleUpCpuFactor",
@@ -50,10 +51,9 @@ __all__ = [
 ]
 
 
-class ScaleUpFigure(BaseModel):
+class ScaleUpFigure(Value):
     """One number of the model with where it came from, in words and as run ids."""
 
-    model_config = ConfigDict(frozen=True)
     value: float
     source: str = Field(
         description="e.g. 'mean of 193 K (6 arrays, runs 3, 4) and 155 K (8 arrays, "
@@ -62,17 +62,15 @@ class ScaleUpFigure(BaseModel):
     run_ids: list[int] = Field(default_factory=list)
 
 
-class ScaleUpCpuSample(BaseModel):
-    model_config = ConfigDict(frozen=True)
+class ScaleUpCpuSample(Value):
     arrays: int
     cores_per_iops: float = Field(description="CPU cores busy per IOPS at this array count")
     run_ids: list[int] = Field(default_factory=list)
 
 
-class ScaleUpCpuFactor(BaseModel):
+class ScaleUpCpuFactor(Value):
     """CPUFactor_N = a·N + b: CPU cores busy per IOPS against the number of arrays N."""
 
-    model_config = ConfigDict(frozen=True)
     slope_cores_per_iops_per_array: float = Field(description="a")
     intercept_cores_per_iops: float = Field(description="b")
     samples: list[ScaleUpCpuSample]
@@ -83,10 +81,9 @@ class ScaleUpCpuFactor(BaseModel):
         return self.slope_cores_per_iops_per_array * arrays + self.intercept_cores_per_iops
 
 
-class ScaleUpProfile(BaseModel):
+class ScaleUpProfile(Value):
     """The model's parameters, each with its source."""
 
-    model_config = ConfigDict(frozen=True)
     label: str = Field(description="what was profiled, e.g. 'write IOPS, 4KiB random write QD32'")
     chassis_iops: ScaleUpFigure
     first_drop_pct: ScaleUpFigure = Field(

@@ -8,10 +8,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from ssdprof.analysis.scale_up_inputs import CPU_ERROR_BAND_PCT, IOPS_ERROR_BAND_PCT
 from ssdprof.model.quantities import format_number as number
+from ssdprof.model.value import Value
 
 __all__ = [
     "ScaleUpErrorBand",
@@ -34,17 +35,15 @@ def iops_text(iops: float) -> str:
     return f"{iops:,.0f}"
 
 
-class ScaleUpLimits(BaseModel):
-    model_config = ConfigDict(frozen=True)
+class ScaleUpLimits(Value):
     max_cpu_cores: float | None = None
     max_pcie_slots: int | None = None
     min_array_iops: float | None = None
 
 
-class ScaleUpErrorBand(BaseModel):
+class ScaleUpErrorBand(Value):
     """How far the framework's predictions were from a real system: what to expect of these."""
 
-    model_config = ConfigDict(frozen=True)
     iops_pct_low: float = IOPS_ERROR_BAND_PCT[0]
     iops_pct_high: float = IOPS_ERROR_BAND_PCT[1]
     cpu_pct_low: float = CPU_ERROR_BAND_PCT[0]

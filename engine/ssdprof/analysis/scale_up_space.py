@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from ssdprof.analysis.scale_up import ScaleUpProfile, build_profile, chain_factor
 from ssdprof.analysis.scale_up_inputs import (
@@ -40,6 +40,7 @@ from ssdprof.analysis.scale_up_limits import (
     slots_text,
 )
 from ssdprof.model.quantities import format_number as number
+from ssdprof.model.value import Value
 
 __all__ = [
     "ScaleUpArchitecture",
@@ -63,8 +64,7 @@ def partitions(total: int, largest: int | None = None) -> Iterator[tuple[int, ..
             yield (first, *rest)
 
 
-class ScaleUpChain(BaseModel):
-    model_config = ConfigDict(frozen=True)
+class ScaleUpChain(Value):
     units: int = Field(description="the head (chassis or enclosure) and the enclosures after it")
     has_chassis: bool
     arrays: int
@@ -72,8 +72,7 @@ class ScaleUpChain(BaseModel):
     iops_per_array: float
 
 
-class ScaleUpArchitecture(BaseModel):
-    model_config = ConfigDict(frozen=True)
+class ScaleUpArchitecture(Value):
     key: str = Field(description="chain lengths, longest first: '4-3-3'")
     label: str = Field(description="'chassis + 3 enclosures | 3 enclosures | 3 enclosures'")
     pcie_slots: int = Field(description="SAS controllers, one PCIe slot each")
@@ -93,8 +92,7 @@ class ScaleUpArchitecture(BaseModel):
     basis: str = Field(description="the profiling figures this prediction came from")
 
 
-class ScaleUpResult(BaseModel):
-    model_config = ConfigDict(frozen=True)
+class ScaleUpResult(Value):
     label: str
     target_ssds: int
     units: int = Field(description="the chassis and the enclosures")

@@ -8,13 +8,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from ssdprof.analysis.spec_library import SpecLibrary
 from ssdprof.analysis.specs import Spec
 from ssdprof.model.health import DriveHealth
 from ssdprof.model.results import Environment, RunResult
 from ssdprof.model.run_summary import AnyRun
+from ssdprof.model.value import Value
 
 __all__ = ["DeviceIdentity", "SpecPick", "device_identity", "drive_environment", "no_spec",
            "pick_spec", "with_drive"]
@@ -71,10 +72,9 @@ def device_identity(environment: Environment) -> DeviceIdentity:
 Found = Literal["chosen", "remembered", "matched"]
 
 
-class SpecPick(BaseModel):
+class SpecPick(Value):
     """The spec sheet used, and why; or why none is, and how to choose one."""
 
-    model_config = ConfigDict(frozen=True)
     spec_id: str | None = Field(description="null: no spec sheet is compared")
     title: str = Field(description="vendor and model, '' without a spec")
     how: Literal["chosen", "remembered", "matched", "none"]

@@ -15,11 +15,12 @@ import enum
 import statistics
 from collections.abc import Sequence
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from ssdprof.analysis.specs import Access, Figure, Spec
 from ssdprof.model.results import DirectionStats
 from ssdprof.model.run_summary import AnyRun, DirectionSummary
+from ssdprof.model.value import Value
 
 __all__ = ["SpecComparison", "Status", "best_comparisons", "comparable_outstanding", "compare_repeats", "compare_run",
            "condition_notes", "run_access"]
@@ -38,8 +39,7 @@ class Status(str, enum.Enum):
     """Conditions differ: no percentage, only the note saying why."""
 
 
-class SpecComparison(BaseModel):
-    model_config = ConfigDict(frozen=True)
+class SpecComparison(Value):
     spec_id: str
     figure: Figure
     status: Status

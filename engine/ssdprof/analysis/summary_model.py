@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from ssdprof.analysis.spec_choice import SpecPick
 from ssdprof.analysis.spec_comparison import SpecComparison
+from ssdprof.model.value import Value
 
 __all__ = ["TABLE_NOTE", "BestFigure", "Caveat", "CaveatCode", "Factor", "FactorFinding",
            "GlanceCell", "GlanceRow", "SettingFigures", "SpecVerdict", "StudentSummary"]
@@ -18,11 +19,7 @@ TABLE_NOTE = ("MB/s is 10^6 bytes/s; latency is the mean total latency (submissi
               "measured by several separate runs shows one, and all of them beside it)")
 
 
-class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True)
-
-
-class SettingFigures(_Frozen):
+class SettingFigures(Value):
     """Every run of one setting, separate measurements too, as mean ± half the 95 % CI (Student's t)."""
 
     sentence: str = Field(description="which run the cell shows, and what all the setting's runs give, in words")
@@ -35,7 +32,7 @@ class SettingFigures(_Frozen):
     lat_half_width: float | None
 
 
-class GlanceCell(_Frozen):
+class GlanceCell(Value):
     """One direction of one row: the mean of one setting's repeats, never of separate runs."""
 
     iops: float
@@ -52,7 +49,7 @@ class GlanceCell(_Frozen):
         "instead of it)")
 
 
-class GlanceRow(_Frozen):
+class GlanceRow(Value):
     label: str = Field(description="CrystalDiskMark's way: 'SEQ 1MiB QD8 T1', 'RND 4KiB QD1 T1'")
     random: bool
     block_size_bytes: int
@@ -65,7 +62,7 @@ class GlanceRow(_Frozen):
 Factor = Literal["access_size", "read_pct", "queue_depth"]
 
 
-class FactorFinding(_Frozen):
+class FactorFinding(Value):
     """How one factor moved the figures from its first to its last value, the rest held fixed."""
 
     factor: Factor
@@ -82,7 +79,7 @@ class FactorFinding(_Frozen):
     sentence: str
 
 
-class BestFigure(_Frozen):
+class BestFigure(Value):
     quantity: Literal["iops", "bandwidth", "latency"]
     value: float = Field(description="IOPS, bytes/s or ns (mean total latency)")
     setting: str
@@ -90,7 +87,7 @@ class BestFigure(_Frozen):
     sentence: str
 
 
-class SpecVerdict(_Frozen):
+class SpecVerdict(Value):
     pick: SpecPick
     comparison: SpecComparison | None = Field(description="the fair comparison with the best "
                                                           "% of spec, if any")
@@ -103,13 +100,13 @@ CaveatCode = Literal["cache_suspected", "measurement_limit", "capped_outside", "
                      "separate_measurements", "device_unknown", "offered_rate", "other_tool", "not_measured"]
 
 
-class Caveat(_Frozen):
+class Caveat(Value):
     code: CaveatCode
     message: str
     run_ids: list[int]
 
 
-class StudentSummary(_Frozen):
+class StudentSummary(Value):
     runs: int = Field(description="runs summarised (finished, measured at full speed)")
     device: str
     table: list[GlanceRow]

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import Field, model_validator
 
 from ssdprof.model.health import HealthSource
+from ssdprof.model.value import Value
 
 __all__ = ["COOL_TO_RANGE_C", "WAIT_RANGE_S", "CoolDownEnd", "CoolDownSpec", "CoolDownWait"]
 
@@ -29,11 +30,10 @@ the time idled in its place); at_most: the longest wait passed first; cancelled:
 stopped."""
 
 
-class CoolDownSpec(BaseModel):
+class CoolDownSpec(Value):
     """Before each point after the first: wait until the drive is at or below ``to_c`` or has idled
     ``idle_s``, at most ``max_s``."""
 
-    model_config = ConfigDict(frozen=True)
     to_c: float | None = Field(
         default=None, description="wait until the drive is at or below this, °C")
     idle_s: float | None = Field(
@@ -76,10 +76,9 @@ class CoolDownSpec(BaseModel):
         return f"before each point after the first, wait until {' or '.join(until)}{most}"
 
 
-class CoolDownWait(BaseModel):
+class CoolDownWait(Value):
     """The wait before one point, as it went."""
 
-    model_config = ConfigDict(frozen=True)
     waited_s: float = Field(description="seconds waited before the point started")
     start_c: float | None = Field(
         default=None, description="the drive's temperature as the wait began")

@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ssdprof.model.problems import FieldRule, WorkloadError, problem, register, shown
 from ssdprof.model.status import ReferenceStatus, RunStatus, SweepState
+from ssdprof.model.value import Value
 
 __all__ = [
     "DEFAULT_CURVE_POINTS_PCT",
@@ -119,10 +120,9 @@ def _latency_problem(field: str, flag: str, message: str) -> WorkloadError:
     return WorkloadError([problem(field, message, flag=flag)])
 
 
-class CurvePoint(BaseModel):
+class CurvePoint(Value):
     """One point of a curve: the full-speed run (``pct`` None, offered 0) or a fixed offered rate."""
 
-    model_config = ConfigDict(frozen=True)
     index: int
     pct: int | None = Field(description="offered rate as % of the maximum; None for the full-speed run")
     offered_iops: float = Field(description=(
@@ -139,10 +139,9 @@ class CurvePoint(BaseModel):
     status: RunStatus = "ok"
 
 
-class Knee(BaseModel):
+class Knee(Value):
     """Where latency turns up, named in words by the engine; the renderer and the PDF only show it."""
 
-    model_config = ConfigDict(frozen=True)
     text: str = Field(description="the knee in words, read from the points that kept up with their offered "
                                    "rate only; or why none is named")
     from_pct: int | None = None
@@ -151,10 +150,9 @@ class Knee(BaseModel):
                                                     "lightest one's offered and achieved IOPS, and why")
 
 
-class SpecReference(BaseModel):
+class SpecReference(Value):
     """A vendor's rated figure drawn beside a curve: rated IOPS as a vertical line, rated latency as a horizontal one."""
 
-    model_config = ConfigDict(frozen=True)
     quantity: Literal["iops", "latency"]
     value: float = Field(description="IOPS, or latency in ns")
     label: str = Field(description="e.g. 'rated 68,000 IOPS (rand_read, 4 KiB, QD32)'")
@@ -164,10 +162,9 @@ class SpecReference(BaseModel):
     note: str = Field(default="", description="why the figure is fair here, or what the sheet leaves unstated")
 
 
-class CurveSpecOverlay(BaseModel):
+class CurveSpecOverlay(Value):
     """The spec sheet's figures for the curve's pattern and access size, chosen by the engine's fairness rules."""
 
-    model_config = ConfigDict(frozen=True)
     spec_id: str | None = Field(description="None when no sheet was chosen or matched")
     title: str = ""
     how: str = Field(description="how the sheet was found (chosen, or matched to the drive model), or why there is none")
@@ -176,10 +173,9 @@ class CurveSpecOverlay(BaseModel):
         "the sheet's figures for this pattern not drawn (status mismatch), each with the reason as its note"))
 
 
-class CurveSummary(BaseModel):
+class CurveSummary(Value):
     """A curve as every face shows it: latency (total, from bins) against achieved IOPS, per offered rate."""
 
-    model_config = ConfigDict(frozen=True)
     sweep_id: int | None
     name: str
     label: str = Field(description="the workload, e.g. 'randread 4KiB QD32 T1'")
@@ -199,8 +195,7 @@ class CurveSummary(BaseModel):
         "a point that falls behind its schedule is marked saturated instead"))
 
 
-class SloPoint(BaseModel):
-    model_config = ConfigDict(frozen=True)
+class SloPoint(Value):
     queue_depth: int
     iops: float
     lat_ns_at_percentile: float | None
@@ -209,11 +204,10 @@ class SloPoint(BaseModel):
     run_id: int | None = None
 
 
-class SloSummary(BaseModel):
+class SloSummary(Value):
     """The depth with the most IOPS whose total latency at the percentile stayed within the target, the
     deepest depth within it (often the same), and every point tried."""
 
-    model_config = ConfigDict(frozen=True)
     sweep_id: int | None
     status: SweepState
     reason: str = ""

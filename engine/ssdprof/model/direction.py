@@ -4,17 +4,17 @@ submission) with fio's histogram bins. Nanoseconds, bytes and per-second rates; 
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field, computed_field
+from pydantic import Field, computed_field
 
 from ssdprof.model.latency_kind import latency_kind
+from ssdprof.model.value import Value
 
 __all__ = ["BIN_FIELDS", "DirectionStats", "LatencyStats", "SpanStats"]
 
 
-class SpanStats(BaseModel):
+class SpanStats(Value):
     """A timed span's moments in nanoseconds, with no percentiles (fio's ``slat_ns``)."""
 
-    model_config = ConfigDict(frozen=True)
     samples: int = 0
     mean: float | None = None
     stddev: float | None = None
@@ -34,7 +34,7 @@ class LatencyStats(SpanStats):
     from_bins: bool = Field(default=False, description="percentiles computed from histogram bins")
 
 
-class DirectionStats(BaseModel):
+class DirectionStats(Value):
     """One direction (read or write) of a run, a host or a job.
 
     ``lat_ns`` is THE latency: total, from submission to completion (fio's ``lat``, SNIA's response
@@ -44,7 +44,6 @@ class DirectionStats(BaseModel):
     whole call, so there ``clat_ns`` is the same span as ``lat_ns``.
     """
 
-    model_config = ConfigDict(frozen=True)
     io_count: int = 0
     io_bytes: int = 0
     runtime_ms: float = 0.0

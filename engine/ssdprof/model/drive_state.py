@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from ssdprof.model.quantities import format_size
+from ssdprof.model.value import Value
 
 __all__ = ["Condition", "DriveState", "PreconditionRecord", "PurgeRecord", "condition_of", "state_difference"]
 
@@ -24,20 +25,18 @@ Condition = Literal["fresh", "preconditioned", "steady-state", "as-found", "not-
 - ``not-recorded``: stored before ssdprof recorded drive state."""
 
 
-class PurgeRecord(BaseModel):
+class PurgeRecord(Value):
     """A purge ssdprof ran: how, on what, and what it cannot do."""
 
-    model_config = ConfigDict(frozen=True)
     method: Literal["blkdiscard", "new-file"] = Field(description="blkdiscard for a block device; new-file for a file")
     at: str = Field(description="when, ISO time (UTC)")
     detail: str = Field(description="what was done, e.g. 'blkdiscard of all 64 MiB of /dev/loop3'")
     limitation: str = Field(default="", description="what the method does not reach, e.g. below a filesystem")
 
 
-class PreconditionRecord(BaseModel):
+class PreconditionRecord(Value):
     """Workload-independent preconditioning: sequential writes over the test region, not measured."""
 
-    model_config = ConfigDict(frozen=True)
     pattern: str = Field(default="write", description="sequential write")
     block_size_bytes: int = 128 << 10
     region_bytes: int
@@ -47,10 +46,9 @@ class PreconditionRecord(BaseModel):
     at: str = Field(description="when it finished, ISO time (UTC)")
 
 
-class DriveState(BaseModel):
+class DriveState(Value):
     """Recorded with every run measured since ssdprof tracks it (``None`` on runs stored before)."""
 
-    model_config = ConfigDict(frozen=True)
     target_identity: str = Field(description="the ledger's key: 'device:MODEL:SERIAL', 'file:/path' or 'folder:/path'")
     preparation: Literal["none", "purge", "precondition", "purge+precondition"] = Field(
         default="none", description="what was done to the target right before this run or test")

@@ -4,17 +4,19 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from ssdprof.model.pts_results import SteadyState
 from ssdprof.model.results import ProgressSample, RunResult
 from ssdprof.model.status import SweepEnd, SweepState
+from ssdprof.model.value import Value
 from ssdprof.model.workload import Workload
 
 __all__ = [
     "Cooling",
     "Count",
     "CountBound",
+    "Event",
     "LayoutDone",
     "PointFinished",
     "PointProgress",
@@ -40,17 +42,22 @@ def interrupted(status: SweepState, *, running_now: bool) -> bool:
     return status == "stopped" or (status == "running" and not running_now)
 
 
+class Event(Value):
+    """An event of a running test, whatever its kind, as every face receives it: frozen, told apart by its
+    ``kind``."""
+
+
+
 CountBound = Literal["exact", "at_most", "open"]
 """exact: the steps are known; at_most: a bound (a curve a stop latency may cut short, a PTS test
 that ends at steady state); open: unknown until it ends (a latency-target search goes on until it
 has its answer)."""
 
 
-class Count(BaseModel):
+class Count(Value):
     """How far a sweep or a PTS test has got, as honestly as it is known; both faces draw it as
     it is."""
 
-    model_config = ConfigDict(frozen=True)
     done: int = Field(ge=0, description="steps finished, those before a resume included")
     total: int | None = Field(
         description="exact: the steps there are; at_most: the most there can be; open: null")
@@ -81,8 +88,7 @@ def _plural(unit: str, n: int) -> str:
     return unit if n == 1 else f"{unit}s"
 
 
-class SweepStarted(BaseModel):
-    model_config = ConfigDict(frozen=True)
+class SweepStarted(Event):
     kind: Literal["sweep_started"] = "sweep_started"
     sweep_id: int | None
     name: str
@@ -93,16 +99,14 @@ class SweepStarted(BaseModel):
     engine_reason: str
 
 
-class LayoutDone(BaseModel):
-    model_config = ConfigDict(frozen=True)
+class LayoutDone(Event):
     kind: Literal["layout_done"] = "layout_done"
     path: str
     size_bytes: int
     seconds: float
 
 
-class PointStarted(BaseModel):
-    model_config = ConfigDict(frozen=True)
+class PointStarted(Event):
     kind: Literal["point_started"] = "point_started"
     index: int = Field(
         description="the point's place in the sweep's list (a PTS test's: in its round)")
@@ -115,8 +119,7 @@ class PointStarted(BaseModel):
     eta_s: float
 
 
-class PointProgress(BaseModel):
-    model_config = ConfigDict(frozen=True)
+class PointProgress(Event):
     kind: Literal["point_progress"] = "point_progress"
     number: int
     count: Count = Field(description="points finished before this one, of how many")
@@ -129,11 +132,10 @@ class PointProgress(BaseModel):
         "machine's runs where it reports one; a run keeps them in drive_health.temperatures")
 
 
-class Cooling(BaseModel):
+class Cooling(Event):
     """The cool-down gate before a point (:mod:`ssdprof.model.cooldown`): every few seconds while it
     waits, and once more as it ends (``done``)."""
 
-    model_config = ConfigDict(frozen=True)
     kind: Literal["cooling"] = "cooling"
     number: int = Field(description="the point it waits before, from 1")
     celsius: float | None = Field(
@@ -147,16 +149,14 @@ class Cooling(BaseModel):
                       "40 s (at most 300 s)'")
 
 
-class PointFinished(BaseModel):
-    model_config = ConfigDict(frozen=True)
+class PointFinished(Event):
     kind: Literal["point_finished"] = "point_finished"
     number: int
     count: Count = Field(description="points finished, this one included, of how many")
     result: RunResult
 
 
-class SweepFinished(BaseModel):
-    model_config = ConfigDict(frozen=True)
+class SweepFinished(Event):
     kind: Literal["sweep_finished"] = "sweep_finished"
     sweep_id: int | None
     status: SweepEnd = Field(
@@ -167,10 +167,9 @@ class SweepFinished(BaseModel):
     reason: str = ""
 
 
-class PtsStarted(BaseModel):
+class PtsStarted(Event):
     """A PTS test began (or resumed); its purge, preconditioning and rounds follow."""
 
-    model_config = ConfigDict(frozen=True)
     kind: Literal["pts_started"] = "pts_started"
     pts_id: int | None
     test: str
@@ -185,8 +184,7 @@ class PtsStarted(BaseModel):
     engine_reason: str
 
 
-class PurgeDone(BaseModel):
-    model_config = ConfigDict(frozen=True)
+class PurgeDone(Event):
     kind: Literal["purge_done"] = "purge_done"
     method: str = Field(description="blkdiscard or new-file")
     detail: str
@@ -194,10 +192,9 @@ class PurgeDone(BaseModel):
     seconds: float
 
 
-class PreconditionProgress(BaseModel):
+class PreconditionProgress(Event):
     """Workload-independent preconditioning (sequential writes over the region): not a measurement."""
 
-    model_config = ConfigDict(frozen=True)
     kind: Literal["precondition_progress"] = "precondition_progress"
     bytes_done: int
     bytes_total: int
@@ -206,8 +203,7 @@ class PreconditionProgress(BaseModel):
     done: bool = False
 
 
-class RoundFinished(BaseModel):
-    model_config = ConfigDict(frozen=True)
+class RoundFinished(Event):
     kind: Literal["round_finished"] = "round_finished"
     round: int
     max_rounds: int
@@ -217,8 +213,7 @@ class RoundFinished(BaseModel):
     bytes_written: int = Field(description="bytes the test had written by the end of this round")
 
 
-class PtsFinished(BaseModel):
-    model_config = ConfigDict(frozen=True)
+class PtsFinished(Event):
     kind: Literal["pts_finished"] = "pts_finished"
     pts_id: int | None
     status: SweepEnd

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, computed_field
+from pydantic import Field, computed_field
 
 from ssdprof.model.health_words import health_rows, health_title
+from ssdprof.model.value import Value
 
 __all__ = [
     "CRITICAL_WARNING_BITS",
@@ -39,10 +40,9 @@ CRITICAL_WARNING_BITS = (
 """NVMe SMART log critical-warning bits 0-5, in the specification's order."""
 
 
-class DriveHealth(BaseModel):
+class DriveHealth(Value):
     """One snapshot of a drive's own report; a field is None where no tool told it."""
 
-    model_config = ConfigDict(frozen=True)
     device: str = Field(description="the disk asked, e.g. /dev/nvme0n1 or /dev/sda")
     taken_at: str = Field(default="", description="when, ISO 8601 UTC")
     sources: list[HealthSource] = Field(default_factory=list, description="the tools that answered")
@@ -84,10 +84,9 @@ class DriveHealth(BaseModel):
         default_factory=list, description="what could not be read, why, and how to get it")
 
 
-class HealthDelta(BaseModel):
+class HealthDelta(Value):
     """What changed on the drive between the snapshots around a run."""
 
-    model_config = ConfigDict(frozen=True)
     written_bytes: int | None = Field(default=None, description="the drive's own count of bytes written")
     read_bytes: int | None = None
     run_written_bytes: int = Field(default=0, description="what the run wrote, by its own count")
@@ -107,22 +106,19 @@ class HealthDelta(BaseModel):
         default="", description="how the figure was found, or why there is none")
 
 
-class TemperatureSample(BaseModel):
-    model_config = ConfigDict(frozen=True)
+class TemperatureSample(Value):
     elapsed_s: float = Field(description="seconds into the run")
     celsius: float
 
 
-class HealthRow(BaseModel):
-    model_config = ConfigDict(frozen=True)
+class HealthRow(Value):
     label: str
     value: str = Field(description="before → after where it changed, in ssdprof's words")
 
 
-class HealthRecord(BaseModel):
+class HealthRecord(Value):
     """A run's drive health: the snapshots around it, their difference and the temperatures seen."""
 
-    model_config = ConfigDict(frozen=True)
     before: DriveHealth
     after: DriveHealth | None = None
     delta: HealthDelta | None = None

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from ssdprof.model.direction import DirectionStats
 from ssdprof.model.health import HealthRecord
+from ssdprof.model.value import Value
 
 __all__ = ["ClusterFacts", "DeviceQueue", "HostResult", "InterfaceLoad", "MonitorSample", "WatchedHost"]
 
@@ -32,8 +33,7 @@ class DeviceQueue(BaseModel):
         "request in flight (its io_ticks); null where not timed")
 
 
-class HostResult(BaseModel):
-    model_config = ConfigDict(frozen=True)
+class HostResult(Value):
     host: str
     read: DirectionStats = DirectionStats()
     write: DirectionStats = DirectionStats()
@@ -73,10 +73,9 @@ class HostResult(BaseModel):
             f"{self.clock_offset_ns / 1e9:+.4f} s ± {bound_ms:.1f} ms")
 
 
-class MonitorSample(BaseModel):
+class MonitorSample(Value):
     """One second of a host's CPU and network while a run went on."""
 
-    model_config = ConfigDict(frozen=True)
     host: str
     elapsed_s: float
     cpu_busy_pct: float
@@ -87,11 +86,10 @@ class MonitorSample(BaseModel):
         "(/proc/diskstats io_ticks), for the disks that did I/O; watched hosts only")
 
 
-class InterfaceLoad(BaseModel):
+class InterfaceLoad(Value):
     """One network interface of a watched host during a run: its sustained traffic and its link
     limit."""
 
-    model_config = ConfigDict(frozen=True)
     interface: str
     rx_bytes_per_s_median: float = Field(description="received, the median second of the run")
     tx_bytes_per_s_median: float = Field(description="sent, the median second of the run")
@@ -102,12 +100,11 @@ class InterfaceLoad(BaseModel):
         default="", description="where the link limit came from, e.g. 'tbf rate on eth0'")
 
 
-class WatchedHost(BaseModel):
+class WatchedHost(Value):
     """A host watched during the run without running any I/O (a monitor-only host: a Ceph OSD or
     MON node, a server behind the target). Its per-second samples are in RunResult.monitor under
     its name."""
 
-    model_config = ConfigDict(frozen=True)
     host: str
     role: Literal["monitor"] = "monitor"
     os: str = ""
@@ -126,10 +123,9 @@ class WatchedHost(BaseModel):
         default=None, description="why it could not be watched (or only in part)")
 
 
-class ClusterFacts(BaseModel):
+class ClusterFacts(Value):
     """A Ceph cluster as `ceph -s` and `ceph osd tree` described it when the run started."""
 
-    model_config = ConfigDict(frozen=True)
     fsid: str = ""
     name: str = ""
     health: str = ""

@@ -12,16 +12,17 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any, NamedTuple, get_args
 
-from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
+from pydantic import BaseModel, ValidationError, model_validator
+
+from ssdprof.model.value import Value
 
 __all__ = ["RULES", "Choice", "FieldProblem", "FieldRule", "Problems", "WorkloadError", "from_validation",
            "problem", "register", "shown"]
 
 
-class Choice(BaseModel):
+class Choice(Value):
     """One value of a field with a fixed list (an engine, a pattern), and the name a person reads."""
 
-    model_config = ConfigDict(frozen=True)
     value: str
     label: str
 
@@ -44,8 +45,7 @@ def register(rules: Mapping[str, FieldRule]) -> None:
     RULES.update(rules)
 
 
-class FieldProblem(BaseModel):
-    model_config = ConfigDict(frozen=True)
+class FieldProblem(Value):
     field: str
     flag: str
     message: str

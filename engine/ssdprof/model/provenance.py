@@ -10,24 +10,24 @@ from __future__ import annotations
 
 import hashlib
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
+
+from ssdprof.model.value import Value
 
 __all__ = ["ImportedPart", "Provenance", "SourceFigure"]
 
 
-class SourceFigure(BaseModel):
-    model_config = ConfigDict(frozen=True)
+class SourceFigure(Value):
     field: str = Field(description="the run's field it became, e.g. read.iops or read.lat_ns.mean")
     source: str = Field(description="where it stood in the source, e.g. \"line 9: 'IOPS' of RND4K Q32T1\"")
     meaning: str = Field(default="", description="what the tool means by it, e.g. 'fio's clat mean: completion latency'")
     derived: bool = Field(default=False, description="set by ssdprof from the source's other figures, not given by it")
 
 
-class ImportedPart(BaseModel):
+class ImportedPart(Value):
     """One part of an imported run the source counted apart (a diskspd thread on a target): its own
     counts, as given; latency only where the source gave it."""
 
-    model_config = ConfigDict(frozen=True)
     name: str
     read_ios: int = 0
     read_bytes: int = 0
@@ -37,8 +37,7 @@ class ImportedPart(BaseModel):
     write_lat_ns_mean: float | None = None
 
 
-class Provenance(BaseModel):
-    model_config = ConfigDict(frozen=True)
+class Provenance(Value):
     tool: str = Field(description="the tool that measured, e.g. CrystalDiskMark, KDiskMark, elbencho, diskspd, cbt")
     tool_version: str = Field(default="", description="as the source names it; '' where it does not")
     file: str = Field(description="the file (or the tree's path to it) the run was read from")

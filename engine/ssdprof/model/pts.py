@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ssdprof.model.quantities import format_size
 from ssdprof.model.sweep import POINT_OVERHEAD_S
+from ssdprof.model.value import Value
 from ssdprof.model.workload import Workload, parse_workload
 
 __all__ = [
@@ -100,10 +101,9 @@ _UNITS: dict[str, str] = {"iops": "IOPS", "bw": "MB/s", "lat_mean": "µs", "lat_
 _WHAT: dict[str, str] = {"iops": "IOPS", "bw": "MB/s", "lat_mean": "mean total latency", "lat_max": "max total latency"}
 
 
-class Tracking(BaseModel):
+class Tracking(Value):
     """A tracking variable: one metric of one point of the round."""
 
-    model_config = ConfigDict(frozen=True)
     metric: Metric
     block_size_bytes: int
     read_pct: int
@@ -118,10 +118,9 @@ class Tracking(BaseModel):
         return f"{format_size(self.block_size_bytes)} {kind} {mix_label(self.read_pct)} {_WHAT[self.metric]}"
 
 
-class PtsSpec(BaseModel):
+class PtsSpec(Value):
     """A planned PTS test, stored so a crashed or cancelled test resumes exactly."""
 
-    model_config = ConfigDict(frozen=True)
     name: str
     test: PtsTest
     profile: PtsProfile

@@ -3,15 +3,16 @@ window, the drive state and the parameters — one shape for the CLI's ``--json`
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from ssdprof.model.drive_state import DriveState
 from ssdprof.model.status import SweepState
+from ssdprof.model.value import Value
 
 __all__ = ["PtsInfo", "PtsMatrixCell", "PtsParameters", "PtsResult", "PtsRound", "SteadyState"]
 
 
-class SteadyState(BaseModel):
+class SteadyState(Value):
     """The PTS rule applied to one tracking variable's round values (``analysis.steady_state``).
 
     Excursions and limits are in the tracking variable's unit: ``data_excursion`` = max - min over the
@@ -19,7 +20,6 @@ class SteadyState(BaseModel):
     least-squares line changes across the window (|slope| x (window - 1)), ``slope_limit`` = slope_limit_pct
     of the mean."""
 
-    model_config = ConfigDict(frozen=True)
     tracking: str = Field(description="e.g. '4KiB random 0/100 IOPS'")
     unit: str = Field(description="IOPS, MB/s (10^6 bytes/s) or µs")
     gating: bool = Field(default=True, description="false: reported beside the rule's variable, not waited for")
@@ -40,8 +40,7 @@ class SteadyState(BaseModel):
     reason: str = Field(description="e.g. 'steady state at rounds 3-7', or why not: never hidden")
 
 
-class PtsRound(BaseModel):
-    model_config = ConfigDict(frozen=True)
+class PtsRound(Value):
     round: int = Field(description="1-based")
     tracking_value: float | None = Field(description="the gating tracking variable this round; null when its point failed")
     tracked: dict[str, float | None] = Field(default_factory=dict, description="every tracking variable this round, by label")
@@ -53,10 +52,9 @@ class PtsRound(BaseModel):
     elapsed_s: float = Field(default=0.0, description="measured seconds of the test by the end of this round")
 
 
-class PtsMatrixCell(BaseModel):
+class PtsMatrixCell(Value):
     """One access size x mix, averaged over the measurement window's rounds (the PTS's tables)."""
 
-    model_config = ConfigDict(frozen=True)
     block_size_bytes: int
     read_pct: int
     mix: str = Field(description="R/W, e.g. '65/35'")
@@ -70,10 +68,9 @@ class PtsMatrixCell(BaseModel):
     runs: list[int]
 
 
-class PtsParameters(BaseModel):
+class PtsParameters(Value):
     """Everything that defines the test, as the report's first page lists it."""
 
-    model_config = ConfigDict(frozen=True)
     target: str
     region_bytes: int
     offset_bytes: int
@@ -95,8 +92,7 @@ class PtsParameters(BaseModel):
     saturation_multiple: float | None = Field(default=None, description="write saturation: multiple of the region written")
 
 
-class PtsInfo(BaseModel):
-    model_config = ConfigDict(frozen=True)
+class PtsInfo(Value):
     id: int
     created_at: str
     name: str
@@ -109,10 +105,9 @@ class PtsInfo(BaseModel):
     target: str
 
 
-class PtsResult(BaseModel):
+class PtsResult(Value):
     """A PTS test, finished or not: the shape of ``ssdprof pts --json`` and ``pts.get``."""
 
-    model_config = ConfigDict(frozen=True)
     id: int = Field(description="the test's id (its runs are the sweep of the same id)")
     created_at: str
     name: str

@@ -8,6 +8,7 @@ import enum
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ssdprof.model.trace import TraceSummary
+from ssdprof.model.value import Value
 
 __all__ = ["MAX_REPLAY_DEPTH", "HostPart", "HostsMode", "IssueTiming", "OffsetMapping", "ReplaySpec", "ReplayTiming",
            "TraceSelection"]
@@ -72,11 +73,10 @@ class TraceSelection(BaseModel):
         return not self.hosts and not self.disks and self.start_s == 0 and self.end_s is None
 
 
-class IssueTiming(BaseModel):
+class IssueTiming(Value):
     """How the replay issued its I/Os, from fio's per-I/O submission log (ms resolution): counted on the trace's
     own steps by issue time, and how late each was against its recorded time (as recorded only)."""
 
-    model_config = ConfigDict(frozen=True)
     issued: int
     step_s: int
     reads_per_step: list[int]
@@ -87,10 +87,9 @@ class IssueTiming(BaseModel):
     late_count: int = Field(default=0, description="I/Os issued more than 10 ms after their recorded time")
 
 
-class HostPart(BaseModel):
+class HostPart(Value):
     """What one SSH host of a replay plays: the whole part, or (split) its share of it, timed from the common start."""
 
-    model_config = ConfigDict(frozen=True)
     host: str
     lanes: int = Field(ge=1, le=MAX_REPLAY_DEPTH)
     recorded: TraceSummary | None = Field(default=None, description="split: this host's share as recorded (its rate on "
@@ -99,11 +98,10 @@ class HostPart(BaseModel):
     issued: IssueTiming | None = Field(default=None, description="how this host issued its I/Os, once it ran")
 
 
-class ReplaySpec(BaseModel):
+class ReplaySpec(Value):
     """A stored replay: what was replayed and how, and the recorded side of the part replayed (its summary with
     the recorded latency bins and rate over time), kept so the comparison still reads when the trace is gone."""
 
-    model_config = ConfigDict(frozen=True)
     trace_path: str = Field(description="the trace file as given")
     trace_sha256: str = Field(description="the trace file's SHA-256, to tell a changed file")
     selection: TraceSelection = Field(default_factory=TraceSelection)

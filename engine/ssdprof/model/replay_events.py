@@ -5,19 +5,16 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
+from ssdprof.model.events import Event
 from ssdprof.model.results import ProgressSample
 from ssdprof.model.status import SweepEnd
 
 __all__ = ["ReplayEvent", "ReplayFinished", "ReplayProgress", "ReplayStarted"]
 
 
-class _Event(BaseModel):
-    model_config = ConfigDict(frozen=True)
-
-
-class ReplayStarted(_Event):
+class ReplayStarted(Event):
     kind: Literal["replay_started"] = "replay_started"
     replay_id: int
     name: str
@@ -29,7 +26,7 @@ class ReplayStarted(_Event):
     notes: list[str] = Field(default_factory=list)
 
 
-class ReplayProgress(_Event):
+class ReplayProgress(Event):
     """One second of the replay (of one host's part, on SSH hosts: ``sample.host``): its rates, and the recorded
     rates over the same second of what it plays (the trace, or that host's share of it)."""
 
@@ -41,7 +38,7 @@ class ReplayProgress(_Event):
     eta_s: float | None = Field(default=None, description="as recorded: the span left; null as fast as possible")
 
 
-class ReplayFinished(_Event):
+class ReplayFinished(Event):
     kind: Literal["replay_finished"] = "replay_finished"
     replay_id: int | None
     status: SweepEnd

@@ -5,27 +5,26 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from ssdprof.model.replay import HostsMode, ReplaySpec
 from ssdprof.model.results import ValidityWarning
 from ssdprof.model.status import SweepState
+from ssdprof.model.value import Value
 
 __all__ = ["CdfPoint", "HostReplay", "LatencyBeside", "RateStep", "ReplayInfo", "ReplayResult", "ReplayedPart"]
 
 
-class CdfPoint(BaseModel):
+class CdfPoint(Value):
     """A share of I/Os at or below a latency (a bin's midpoint)."""
 
-    model_config = ConfigDict(frozen=True)
     latency_ns: float
     share: float = Field(description="0 to 1")
 
 
-class LatencyBeside(BaseModel):
+class LatencyBeside(Value):
     """One direction's latency as recorded in the trace and as replayed (total latency, from bins)."""
 
-    model_config = ConfigDict(frozen=True)
     direction: Literal["read", "write"]
     recorded_count: int = Field(description="I/Os whose latency the trace records")
     replayed_count: int
@@ -39,10 +38,9 @@ class LatencyBeside(BaseModel):
     replayed_cdf: list[CdfPoint] = Field(default_factory=list)
 
 
-class RateStep(BaseModel):
+class RateStep(Value):
     """IOPS over one step of the replay and of the trace, both counted from their first I/O."""
 
-    model_config = ConfigDict(frozen=True)
     start_s: float
     span_s: float
     recorded_read_iops: float | None = Field(default=None, description="null past the trace's end")
@@ -51,10 +49,9 @@ class RateStep(BaseModel):
     replayed_write_iops: float | None = None
 
 
-class ReplayedPart(BaseModel):
+class ReplayedPart(Value):
     """What a replay (or one host's part of it) did beside what it was given as recorded."""
 
-    model_config = ConfigDict(frozen=True)
     recorded_span_s: float = Field(description="the replay's start to the last I/O given, as recorded")
     replayed_span_s: float | None = Field(default=None, description="how long the replay ran (fio's own job time)")
     span_change_pct: float | None = Field(default=None, description="replayed against recorded span, as recorded only")
@@ -111,10 +108,9 @@ class ReplayResult(ReplayedPart):
                                                         "(counts, rates) count all of them")
 
 
-class ReplayInfo(BaseModel):
+class ReplayInfo(Value):
     """A stored replay as listed."""
 
-    model_config = ConfigDict(frozen=True)
     id: int
     created_at: str
     name: str

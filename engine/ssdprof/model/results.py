@@ -9,7 +9,7 @@ import enum
 from collections.abc import Mapping
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from ssdprof.model.aggregate import mixed
 from ssdprof.model.cooldown import CoolDownWait
@@ -20,6 +20,7 @@ from ssdprof.model.hosts import ClusterFacts, DeviceQueue, HostResult, Interface
 from ssdprof.model.provenance import Provenance
 from ssdprof.model.spans import own_start, with_starts
 from ssdprof.model.status import RunStatus
+from ssdprof.model.value import Value
 from ssdprof.model.workload import Workload
 
 __all__ = [
@@ -44,8 +45,7 @@ __all__ = [
 ]
 
 
-class EngineInfo(BaseModel):
-    model_config = ConfigDict(frozen=True)
+class EngineInfo(Value):
     name: str = Field(description="fio or portable")
     version: str = ""
     ioengine: str = Field(default="", description="fio ioengine or the portable engine's I/O method")
@@ -56,8 +56,7 @@ class EngineInfo(BaseModel):
                                               "(the last resort where no compiled loop runs here); empty for fio")
 
 
-class Environment(BaseModel):
-    model_config = ConfigDict(frozen=True)
+class Environment(Value):
     os: str = ""
     kernel: str = ""
     hostname: str = ""
@@ -99,18 +98,16 @@ class Severity(str, enum.Enum):
     ERROR = "error"
 
 
-class ValidityWarning(BaseModel):
-    model_config = ConfigDict(frozen=True)
+class ValidityWarning(Value):
     code: str
     severity: Severity = Severity.WARNING
     message: str
     concerns: list[str] = Field(default_factory=list, description="fields the warning is about, e.g. read.iops")
 
 
-class ProgressSample(BaseModel):
+class ProgressSample(Value):
     """Per-second progress: rates over the interval ending at ``elapsed_s``."""
 
-    model_config = ConfigDict(frozen=True)
     elapsed_s: float
     interval_s: float | None = Field(
         default=None, description="the time the rates are over, ending at elapsed_s (fio's first "
@@ -141,10 +138,9 @@ class ProgressSample(BaseModel):
         return self
 
 
-class FioSteadyState(BaseModel):
+class FioSteadyState(Value):
     """fio's own steady-state detection (``--ss``), as its JSON output reports it."""
 
-    model_config = ConfigDict(frozen=True)
     ss: str = Field(description="the criterion as given, e.g. 'iops_slope:0.3%'")
     duration_s: float = Field(description="ss_dur: the window fio judged over")
     ramp_s: float = Field(description="ss_ramp: time before fio began judging")
@@ -156,10 +152,9 @@ class FioSteadyState(BaseModel):
     bw_samples: list[float] = Field(default_factory=list, description="fio's per-second bandwidth samples, bytes/s (fio 3.x)")
 
 
-class RunResult(BaseModel):
+class RunResult(Value):
     """A finished measurement point: the aggregate, every host, and how it was obtained."""
 
-    model_config = ConfigDict(frozen=True)
     id: int | None = None
     sweep_id: int | None = None
     repeat: int = 0
@@ -241,10 +236,9 @@ class RunResult(BaseModel):
         return with_starts(progress)
 
 
-class Measurement(BaseModel):
+class Measurement(Value):
     """What an engine hands back for one point, before validity checks and storage."""
 
-    model_config = ConfigDict(frozen=True)
     engine: EngineInfo
     hosts: list[HostResult]
     raw_output: str = ""

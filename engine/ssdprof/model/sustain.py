@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
+
+from ssdprof.model.value import Value
 
 __all__ = [
     "ASSUMED_WRITE_BYTES_PER_S",
@@ -45,11 +47,10 @@ def bound_runtime_s(write_bytes: int, max_runtime_s: float) -> float:
     return min(max(10 * write_bytes / ASSUMED_WRITE_BYTES_PER_S, MIN_BOUND_S), max_runtime_s)
 
 
-class SustainPlan(BaseModel):
+class SustainPlan(Value):
     """What makes a stored sweep a sustained-write test: its first point is the fill, each further
     point the recovery write after ``idle_s[i]`` seconds idle."""
 
-    model_config = ConfigDict(frozen=True)
     write_bytes: int = Field(gt=0, description="the fill: bytes written in one go")
     region_bytes: int = Field(gt=0, description="the file or device region written (the fill wraps "
                                                  "around it when larger)")
@@ -61,10 +62,9 @@ class SustainPlan(BaseModel):
                     "without a cliff); like the fill, it wraps around the region when larger")
 
 
-class SustainWear(BaseModel):
+class SustainWear(Value):
     """The bytes a test writes against the drive's rated endurance, where its spec sheet has one."""
 
-    model_config = ConfigDict(frozen=True)
     bytes_written: int = Field(description="the fill and every recovery write")
     rated_tbw: float | None = Field(default=None, description="terabytes written (10^12 bytes) the "
                                                               "drive is rated for; null: not known")

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
+from ssdprof.model.events import Event
 from ssdprof.model.status import SweepEnd
 from ssdprof.model.sustain_results import RecoveryRow, SustainSample
 
@@ -16,11 +17,7 @@ __all__ = ["SustainEvent", "SustainFinished", "SustainIdle", "SustainSampled", "
 SustainStep = Literal["fill", "recovery"]
 
 
-class _Event(BaseModel):
-    model_config = ConfigDict(frozen=True)
-
-
-class SustainStarted(_Event):
+class SustainStarted(Event):
     kind: Literal["sustain_started"] = "sustain_started"
     sustain_id: int
     name: str
@@ -35,14 +32,14 @@ class SustainStarted(_Event):
     notes: list[str] = Field(default_factory=list, description="e.g. 'the fill was cut short; it is re-run'")
 
 
-class SustainStepStarted(_Event):
+class SustainStepStarted(Event):
     kind: Literal["sustain_step_started"] = "sustain_step_started"
     step: SustainStep
     recovery_step: int = Field(default=0, description="1 for the first recovery write; 0 for the fill")
     bytes_total: int = Field(description="what this write will write")
 
 
-class SustainSampled(_Event):
+class SustainSampled(Event):
     """One second of the write under way: drawn live against bytes written."""
 
     kind: Literal["sustain_sample"] = "sustain_sample"
@@ -53,7 +50,7 @@ class SustainSampled(_Event):
     eta_s: float = Field(description="this write's time left at its speed so far")
 
 
-class SustainIdle(_Event):
+class SustainIdle(Event):
     """Idle before a recovery write: sent as it begins and about every 5 s."""
 
     kind: Literal["sustain_idle"] = "sustain_idle"
@@ -62,7 +59,7 @@ class SustainIdle(_Event):
     remaining_s: float
 
 
-class SustainStepDone(_Event):
+class SustainStepDone(Event):
     kind: Literal["sustain_step_done"] = "sustain_step_done"
     step: SustainStep
     recovery_step: int = 0
@@ -73,7 +70,7 @@ class SustainStepDone(_Event):
     cache_bytes: int | None = Field(default=None, description="the fill: the cache found, if any")
 
 
-class SustainFinished(_Event):
+class SustainFinished(Event):
     kind: Literal["sustain_finished"] = "sustain_finished"
     sustain_id: int | None
     status: SweepEnd

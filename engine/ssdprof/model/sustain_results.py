@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from ssdprof.model.status import SweepState
 from ssdprof.model.sustain import SustainPattern, SustainWear
+from ssdprof.model.value import Value
 
 __all__ = [
     "Confidence",
@@ -36,11 +37,7 @@ Confidence = Literal["high", "moderate", "low"]
 PhaseCause = Literal["cache", "after_cache", "throttling", "steady"]
 
 
-class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True)
-
-
-class SustainSample(_Frozen):
+class SustainSample(Value):
     """One second of a write: its rate and the bytes written up to its end."""
 
     elapsed_s: float = Field(description="seconds from the write's start to the end of this second")
@@ -54,7 +51,7 @@ class SustainSample(_Frozen):
                                                                "second by the job's start); null: a second")
 
 
-class GibSample(_Frozen):
+class GibSample(Value):
     """One GiB written: how fast it went (bytes over the time it took)."""
 
     gib: int = Field(description="1 for the first GiB written")
@@ -64,7 +61,7 @@ class GibSample(_Frozen):
     lat_ns_mean: float | None = None
 
 
-class SustainPhase(_Frozen):
+class SustainPhase(Value):
     """A stretch of the fill at one speed, between change points."""
 
     index: int = Field(description="0 for the first phase")
@@ -85,7 +82,7 @@ class SustainPhase(_Frozen):
         "percentiles is none")
 
 
-class SustainDrop(_Frozen):
+class SustainDrop(Value):
     """A sustained drop between two phases."""
 
     at_bytes: int = Field(description="bytes written when speed fell")
@@ -96,7 +93,7 @@ class SustainDrop(_Frozen):
     cause: Literal["cache", "throttling"]
 
 
-class SustainThrottle(_Frozen):
+class SustainThrottle(Value):
     """Thermal throttling the drive reported during the fill (local runs; none on hosts yet)."""
 
     throttled_s: int | None = Field(default=None, description="seconds throttled, the drive's count")
@@ -109,7 +106,7 @@ class SustainThrottle(_Frozen):
     text: str = Field(description="in words; '' when the drive reported none")
 
 
-class SustainVerdict(_Frozen):
+class SustainVerdict(Value):
     kind: VerdictKind
     cache_bytes: int | None = Field(default=None, description="bytes written before the first "
                                                               "sustained drop (cliff only)")
@@ -128,7 +125,7 @@ class SustainVerdict(_Frozen):
     sentence: str = Field(description="the verdict in one or two sentences")
 
 
-class RecoveryRow(_Frozen):
+class RecoveryRow(Value):
     """One idle interval and the write after it."""
 
     step: int = Field(description="1 for the first idle interval")
@@ -146,7 +143,7 @@ class RecoveryRow(_Frozen):
     samples: list[SustainSample] = Field(default_factory=list)
 
 
-class SustainParameters(_Frozen):
+class SustainParameters(Value):
     target: str
     hosts: list[str] = Field(default_factory=list)
     pattern: SustainPattern
@@ -160,7 +157,7 @@ class SustainParameters(_Frozen):
     recovery_bytes: int | None
 
 
-class SustainInfo(_Frozen):
+class SustainInfo(Value):
     """A stored test as listed."""
 
     id: int
@@ -175,7 +172,7 @@ class SustainInfo(_Frozen):
     recovery_total: int
 
 
-class SustainResult(_Frozen):
+class SustainResult(Value):
     id: int
     created_at: str
     name: str

@@ -8,7 +8,7 @@ from __future__ import annotations
 import enum
 import itertools
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from ssdprof.model.cooldown import CoolDownSpec
 from ssdprof.model.curves import CurveSpec, SloSpec
@@ -16,6 +16,7 @@ from ssdprof.model.presets import PRESETS
 from ssdprof.model.quantities import format_duration
 from ssdprof.model.replay import ReplaySpec
 from ssdprof.model.sustain import SustainPlan
+from ssdprof.model.value import Value
 from ssdprof.model.workload import FIELD_RULES, FieldProblem, Workload, WorkloadError, parse_workload
 
 __all__ = [
@@ -45,10 +46,9 @@ class SweepMode(str, enum.Enum):
     GRID = "grid"
 
 
-class RemoteSpec(BaseModel):
+class RemoteSpec(Value):
     """Where a sweep runs when not locally: hosts (ssh aliases or user@host:port) and their target."""
 
-    model_config = ConfigDict(frozen=True)
     hosts: list[str] = Field(min_length=1, max_length=256)
     target_dir: str = ""
     target_dirs: dict[str, str] = Field(default_factory=dict, description="per-host directories, overriding target_dir")
@@ -63,10 +63,9 @@ MAX_REPEATS = 1000
 """Repeats of every point one sweep may ask for."""
 
 
-class SweepSpec(BaseModel):
+class SweepSpec(Value):
     """An explicit, ordered list of points (so a stored sweep resumes exactly) and repeats."""
 
-    model_config = ConfigDict(frozen=True)
     name: str
     description: str = ""
     points: list[Workload] = Field(min_length=1, max_length=MAX_POINTS)

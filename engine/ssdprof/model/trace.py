@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import enum
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from ssdprof.model.direction import LatencyStats
+from ssdprof.model.value import Value
 
 __all__ = ["SizeCount", "TraceError", "TraceFormat", "TraceSecond", "TraceStream", "TraceSummary"]
 
@@ -50,28 +51,25 @@ class TraceError(ValueError):
         self.detail = message
 
 
-class TraceStream(BaseModel):
+class TraceStream(Value):
     """One disk of the trace: MSR's Hostname and DiskNumber, blktrace's device, fio's file name."""
 
-    model_config = ConfigDict(frozen=True)
     host: str = Field(default="", description="the recording host (MSR's Hostname column); '' where the format has none")
     disk: str = Field(description="MSR's DiskNumber, blktrace's major,minor, the iolog's file name")
     io_count: int
 
 
-class SizeCount(BaseModel):
+class SizeCount(Value):
     """How many reads and writes had one access size."""
 
-    model_config = ConfigDict(frozen=True)
     size_bytes: int
     reads: int = 0
     writes: int = 0
 
 
-class TraceSecond(BaseModel):
+class TraceSecond(Value):
     """The recorded rate over one interval of the trace (``start_s`` to ``start_s + span_s``)."""
 
-    model_config = ConfigDict(frozen=True)
     start_s: float
     span_s: float = Field(description="the time this sample covers: one second, or more on a long trace")
     read_iops: float = 0.0
@@ -80,10 +78,9 @@ class TraceSecond(BaseModel):
     write_bw_bytes_per_s: float = 0.0
 
 
-class TraceSummary(BaseModel):
+class TraceSummary(Value):
     """What a trace holds, said before anything runs."""
 
-    model_config = ConfigDict(frozen=True)
     format: TraceFormat
     source: str = Field(description="the file read (its name)")
     io_count: int

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from ssdprof.analysis.groupings import telling_apart
 from ssdprof.analysis.metrics import overlay_latency_note
@@ -28,6 +28,7 @@ from ssdprof.analysis.specs import Spec
 from ssdprof.model.histogram import cumulative, merge
 from ssdprof.model.results import RunResult
 from ssdprof.model.run_summary import AnyRun, R
+from ssdprof.model.value import Value
 from ssdprof.report.groups import Point, RunGroup, Series, Summary, repeat_summaries, series_over
 
 __all__ = ["BarChart", "ChartPoint", "ChartSeries", "ChartSet", "MeanValue", "PercentileCurve",
@@ -38,11 +39,7 @@ _SOURCE = ("n and where the runs came from: 'run 8', 'n = 3 repeats of sweep 12'
            "'n = 5 runs pooled from sweeps 3, 7'")
 
 
-class _Value(BaseModel):
-    model_config = ConfigDict(frozen=True)
-
-
-class ChartPoint(_Value):
+class ChartPoint(Value):
     x: float = Field(description="in the unit the chart names (bytes, queue depth, % reads, IOPS, or a bar's index)")
     y: float | None = Field(description="mean of the point's runs, in the chart's unit (a latency percentile "
                                         "of several runs: the percentile of all their I/Os, from their added "
@@ -57,7 +54,7 @@ class ChartPoint(_Value):
 Statistic = Literal["", "mean", "p50", "p99", "p99.9"]
 
 
-class ChartSeries(_Value):
+class ChartSeries(Value):
     label: str = Field(description="e.g. 'randread QD1 T1' (the settings that stay fixed), or a spec sheet's figure")
     points: list[ChartPoint]
     setting: str = Field("", description="the label without its statistic: a chart draws one "
@@ -66,14 +63,14 @@ class ChartSeries(_Value):
                                                  "(a chart tells them apart by dash); '' for rates")
 
 
-class BarChart(_Value):
+class BarChart(Value):
     """One bar per category (a setting) per series (a group of runs); ``x`` is the category's index."""
 
     categories: list[str]
     series: list[ChartSeries]
 
 
-class MeanValue(_Value):
+class MeanValue(Value):
     mean: float = Field(description="the mean of the runs, in the metric's unit; of a percentile, the "
                                     "percentile of all the runs' I/Os together (pooled)")
     half_width: float | None = Field(description="half the 95 % confidence interval (Student's t); "
@@ -83,7 +80,7 @@ class MeanValue(_Value):
                                                     "from their added histogram bins (not a mean)")
 
 
-class RunPoint(_Value):
+class RunPoint(Value):
     """A setting's runs shown as one figure: one run, a sweep's repeats, or pooled on request."""
 
     label: str = Field(description="the setting; with its runs ('(run 8)') where it is shown twice")
@@ -103,7 +100,7 @@ class RunPoint(_Value):
                                                                          "where the setting reads and writes")
 
 
-class ChartSet(_Value):
+class ChartSet(Value):
     iops_by_size: list[ChartSeries] = Field(description="x: access size in bytes; y: IOPS (reads and writes added); "
                                                         "earlier runs and spec sheet figures follow the runs' own series")
     bw_bytes_per_s_by_size: list[ChartSeries] = Field(
@@ -124,17 +121,17 @@ class ChartSet(_Value):
                                                       "latencies of different kinds, e.g. total vs completion only")
 
 
-class PercentilePoint(_Value):
+class PercentilePoint(Value):
     lat_ns: int = Field(description="a histogram bucket's value")
     percentile: float = Field(description="the share of I/Os at or below it, in %")
 
 
-class PercentileSeries(_Value):
+class PercentileSeries(Value):
     direction: str = Field(description="'read' or 'write'")
     points: list[PercentilePoint]
 
 
-class PercentileCurve(_Value):
+class PercentileCurve(Value):
     label: str
     direction: str = Field(description="whose I/Os: 'all I/Os' (reads and writes together), or 'read' or "
                                        "'write' where the run did only that")
