@@ -29,7 +29,8 @@ def curve_spec_overlay(library: SpecLibrary, spec_id: str | None, maximum: RunRe
         found = library.match_detail(model) if model else None
         if found is None:
             why = f"no spec sheet matches the drive model '{model}'" if model else "the drive model was not recorded"
-            return CurveSpecOverlay(spec_id=None, how=f"{why}; choose a spec sheet (--spec ID; see: ssdprof specs list)")
+            return CurveSpecOverlay(spec_id=None, how=f"{why}; choose one (the Curves view's Spec sheet; "
+                                                                 "--spec ID on the command line, see: ssdprof specs list)")
         spec = found.spec
         how = f"matched to the drive model '{model}'" + (f" ({found.note})" if found.note else "")
     if maximum is None:

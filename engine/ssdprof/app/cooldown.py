@@ -41,7 +41,7 @@ register({
     "cool_idle_s": FieldRule("--cool-idle", f"{_LOW_S:g} s–{_HIGH_S / 3600:g} h",
                              "idle between points", "30s"),
     "cool_max_s": FieldRule("--cool-max", f"{_LOW_S:g} s–{_HIGH_S / 3600:g} h, at least the idle "
-                            f"time (default {DEFAULT_MAX_S:g} s with --cool-to)",
+                            f"time (default {DEFAULT_MAX_S:g} s with a temperature to wait for)",
                             "wait at most", "300s"),
 })
 
@@ -70,11 +70,11 @@ def plan_cool_down(request: CoolDownRequest | None, *, on_hosts: bool) -> CoolDo
     given = {k: v not in (None, "") for k, v in request.model_dump().items()}
     if not given["cool_to_c"] and not given["cool_idle_s"]:
         problems.add(problem("cool_to_c", "a cool-down limit needs a temperature to wait for "
-                             "(--cool-to) or an idle time (--cool-idle)"))
+                             "(Cool down to, --cool-to) or an idle time (Or idle for, --cool-idle)"))
     if given["cool_to_c"] and on_hosts:
         problems.add(problem("cool_to_c", "the temperature is read from this machine's drive, not "
-                             "the hosts'; give --cool-idle to let the hosts' drives rest between "
-                             "points", with_rule=False))
+                             "the hosts'; give an idle time (Or idle for, --cool-idle) to let the "
+                             "hosts' drives rest between points", with_rule=False))
     if idle_s is not None and max_s is not None and idle_s > max_s:
         problems.add(problem("cool_max_s", f"{max_s:g} s is shorter than the idle time "
                              f"({idle_s:g} s): the idle time would never pass"))
@@ -200,5 +200,5 @@ def with_wait(result: RunResult, wait: CoolDownWait, spec: CoolDownSpec) -> RunR
             code="cool_down_still_hot", concerns=rates,
             message=f"the drive was at {_c(wait.end_c)} when this point started, above the "
                     f"{_c(spec.to_c)} asked ({wait.note}): a hot drive may throttle; allow a "
-                    "longer wait (--cool-max) or cool the drive"))
+                    "longer wait (Wait at most, --cool-max) or cool the drive"))
     return result.model_copy(update={"cool_down": wait, "warnings": warnings})

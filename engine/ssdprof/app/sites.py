@@ -134,11 +134,13 @@ class LocalSite:
             if refusal:
                 problems.append(FieldProblem(field="direct", flag="--buffered", message=(
                     f"the filesystem at {plan.path.parent} refuses direct I/O ({refusal}), e.g. tmpfs lives in RAM; "
-                    "choose a folder on the SSD, or pass --buffered to measure the page cache, labelled as such")))
+                    "choose a folder on the SSD, or measure the page cache, labelled as such (Measure through the page "
+                    "cache, --buffered)")))
         if environment.filesystem in RAM_FILESYSTEMS and any(p.direct for p in spec.points):
             problems.append(FieldProblem(field="target", flag="--target", message=(
                 f"{plan.path.parent} is on {environment.filesystem}, which lives in RAM: no device would be measured; "
-                "choose a folder on the SSD (or pass --buffered to measure memory, labelled as such)")))
+                "choose a folder on the SSD (or measure memory, labelled as such: Measure through the page cache, "
+                "--buffered)")))
         logical = environment.logical_block_bytes or 512
         for name, flag in (("block_size_bytes", "--bs"), ("offset_bytes", "--offset")):
             odd = sorted({getattr(p, name) for p in spec.points if p.direct and getattr(p, name) % logical})

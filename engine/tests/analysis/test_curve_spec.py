@@ -44,5 +44,6 @@ def test_the_sheet_is_the_chosen_one_or_the_drives_own_and_none_is_said_in_words
     assert curve_spec_overlay(library, "test-drive", make_run(qd=32)).how == "chosen"
     unknown = curve_spec_overlay(library, None, make_run(qd=32, device_model="OTHER SSD 9000"))
     assert unknown.spec_id is None and unknown.how.startswith("no spec sheet matches the drive model 'OTHER SSD 9000'")
+    assert "choose one (the Curves view's Spec sheet; --spec ID on the command line" in unknown.how  # both faces named
     with pytest.raises(KeyError, match="no spec with id 'nope'"):
         curve_spec_overlay(library, "nope", run)

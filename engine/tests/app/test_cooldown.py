@@ -105,12 +105,14 @@ def test_every_bad_cool_down_field_is_named_at_once_with_its_range_and_an_exampl
 def test_a_limit_shorter_than_the_idle_time_or_alone_is_refused() -> None:
     with pytest.raises(WorkloadError, match=r"--cool-max\): 10 s is shorter than the idle time"):
         plan_cool_down(CoolDownRequest(cool_idle_s=30, cool_max_s=10), on_hosts=False)
-    with pytest.raises(WorkloadError, match=r"needs a temperature to wait for \(--cool-to\) or an"):
+    # the view's field and the command line's flag named together
+    said = r"needs a temperature to wait for \(Cool down to, --cool-to\) or an idle time \(Or idle for, --cool-idle\)"
+    with pytest.raises(WorkloadError, match=said):
         plan_cool_down(CoolDownRequest(cool_max_s=10), on_hosts=False)
 
 
 def test_hosts_drives_are_idled_not_read_so_a_temperature_gate_on_hosts_is_refused() -> None:
-    with pytest.raises(WorkloadError, match="not the hosts'; give --cool-idle"):
+    with pytest.raises(WorkloadError, match=r"not the hosts'; give an idle time \(Or idle for, --cool-idle\)"):
         plan_sweep(SweepRequest(hosts=["node1"], cool_down=CoolDownRequest(cool_to_c=45)))
     spec = plan_sweep(SweepRequest(hosts=["node1"], cool_down=CoolDownRequest(cool_idle_s=5)))
     assert spec.cool_down is not None and spec.cool_down.idle_s == 5.0
@@ -279,4 +281,5 @@ def test_a_point_started_still_hot_is_warned_on_its_rates() -> None:
     assert kept.cool_down == wait
     warning = next(w for w in kept.warnings if w.code == "cool_down_still_hot")
     assert "52 °C when this point started, above the 45 °C asked" in warning.message
+    assert "allow a longer wait (Wait at most, --cool-max)" in warning.message  # the view's field and the flag
     assert "read.iops" in warning.concerns

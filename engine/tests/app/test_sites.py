@@ -3,14 +3,19 @@ sweep whose spec is all there is (resumed, or grown as it runs) has its image re
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from ssdprof.app import planner
+from ssdprof.app.engines import choose_engine
 from ssdprof.app.planner import SweepRequest, preflight
 from ssdprof.app.runner import Runner
-from ssdprof.app.sites import RemoteSite
+from ssdprof.app.sites import LocalSite, RemoteSite
+from ssdprof.model.problems import WorkloadError
+from ssdprof.model.workload import EngineChoice
 from ssdprof.remote.ceph import RbdTarget
 from ssdprof.remote.ssh import SshSettings
 
@@ -54,3 +59,13 @@ def test_a_resumed_sweep_reads_its_image_from_its_stored_spec_by_the_same_rule(r
     assert found == RbdTarget(pool="rbd", image_pattern="img-{host}", client_name="lab")
     assert found is not None and found.fio_options("h2")[-1] == "rbdname=img-h2"
     assert len(reads) == 2  # the planner's, then the resumed site's: once per run
+
+
+def test_a_folder_in_ram_is_refused_naming_the_views_switch_and_the_flag_for_measuring_memory() -> None:
+    with tempfile.TemporaryDirectory(dir="/dev/shm") as ram:  # tmpfs: no device under it
+        planned = preflight(SweepRequest.model_validate({"base": {"target": ram, "size_bytes": "1MiB"}}))
+        with pytest.raises(WorkloadError) as refused:
+            LocalSite(planned.spec, choose_engine(EngineChoice.AUTO), Path(ram))
+    (said,) = [p.message for p in refused.value.problems if p.field == "target"]
+    assert "which lives in RAM" in said
+    assert said.endswith("(or measure memory, labelled as such: Measure through the page cache, --buffered)"), said
