@@ -5,6 +5,10 @@ draws; ``curves.list`` lists latency-target searches beside curves."""
 
 from __future__ import annotations
 
+from abc import abstractmethod
+from pathlib import Path
+from typing import Any
+
 from ssdprof.app.adaptive import stored, stored_curve
 from ssdprof.app.contract.curves import (
     CurveCheck,
@@ -19,30 +23,44 @@ from ssdprof.app.kinds import register
 from ssdprof.app.kinds.kind import Context, Methods, Report, TestKind
 from ssdprof.app.kinds.sweep import SweepPlan, sweep_plan
 from ssdprof.model.curves import CurveSummary
+from ssdprof.model.sweep import SweepSpec
 
-__all__ = ["CURVE", "CurveKind", "last_unfinished", "resumed_sweep"]
+__all__ = ["CURVE", "CurveKind", "GrowingSweepKind", "last_unfinished", "resumed_sweep"]
 
 
-class CurveKind(TestKind[SweepPlan]):
+class GrowingSweepKind(TestKind[SweepPlan]):
+    """A kind planned as a sweep that grows as it runs (a curve, a latency-target search): its plan
+    is a sweep's, run and resumed as one; only its planner is its own."""
+
+    runs_as = "sweep"
+
+    @abstractmethod
+    def planned(self, request: Any, default_dir: Path | None) -> SweepSpec:
+        """The request planned by this kind's own planner, checking the target, every problem at once."""
+
+    def plan(self, request: Any, ctx: Context, *, to_run: bool) -> SweepPlan:
+        spec = self.planned(request, ctx.default_dir)
+        return sweep_plan(spec, dict(request.sweep.tags), ctx, to_run=to_run)
+
+    def resume(self, params: ResumeParams, ctx: Context) -> SweepPlan:
+        """One by its sweep id, else the newest of this kind that did not end done."""
+        return resumed_sweep(ctx, params.sweep_id, self.name)
+
+
+class CurveKind(GrowingSweepKind):
     name = "curve"
     noun = "curve"
-    runs_as = "sweep"
     methods = Methods(estimate="curve.check", start="curve.start", list="curves.list", get="curve.get",
                       report="curve.report")
 
-    def plan(self, request: CurveRequest, ctx: Context, *, to_run: bool) -> SweepPlan:
-        spec = plan_curve(request, check_target=True, default_dir=ctx.default_dir)  # all problems at once
-        return sweep_plan(spec, dict(request.sweep.tags), ctx, to_run=to_run)
+    def planned(self, request: CurveRequest, default_dir: Path | None) -> SweepSpec:
+        return plan_curve(request, check_target=True, default_dir=default_dir)
 
     def estimate(self, plan: SweepPlan, ctx: Context) -> CurveCheck:
         spec = plan.spec
         assert spec.curve is not None
         points = 1 + len(spec.curve.points_pct)
         return CurveCheck(label=spec.points[0].label, points=points, estimated_s=points * spec.points[0].duration_s())
-
-    def resume(self, params: ResumeParams, ctx: Context) -> SweepPlan:
-        """A curve by its sweep id, else the newest that did not end done."""
-        return resumed_sweep(ctx, params.sweep_id, self.name)
 
     def result(self, params: CurveGetParams, ctx: Context) -> CurveSummary:
         return stored_curve(ctx.store, params.sweep_id, ctx.library(), params.spec_id)

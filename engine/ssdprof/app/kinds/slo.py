@@ -4,37 +4,33 @@ read back as the :class:`SloSummary` every face shows (listed with the curves, `
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from ssdprof.app.adaptive import stored_slo
 from ssdprof.app.contract.curves import CurveIdParams, SloCheck, SloReportParams
-from ssdprof.app.contract.runs import ResumeParams
 from ssdprof.app.kinds import register
-from ssdprof.app.kinds.curve import resumed_sweep
-from ssdprof.app.kinds.kind import Context, Methods, Report, TestKind
-from ssdprof.app.kinds.sweep import SweepPlan, sweep_plan
+from ssdprof.app.kinds.curve import GrowingSweepKind
+from ssdprof.app.kinds.kind import Context, Methods, Report
+from ssdprof.app.kinds.sweep import SweepPlan
 from ssdprof.app.slo import SloRequest, plan_slo
 from ssdprof.model.curves import SloSummary
+from ssdprof.model.sweep import SweepSpec
 
 __all__ = ["SLO", "SloKind"]
 
 
-class SloKind(TestKind[SweepPlan]):
+class SloKind(GrowingSweepKind):
     name = "slo"
     noun = "latency target search"
-    runs_as = "sweep"
     methods = Methods(estimate="slo.check", start="slo.start", get="slo.get", report="slo.report")
 
-    def plan(self, request: SloRequest, ctx: Context, *, to_run: bool) -> SweepPlan:
-        spec = plan_slo(request, check_target=True, default_dir=ctx.default_dir)  # all problems at once
-        return sweep_plan(spec, dict(request.sweep.tags), ctx, to_run=to_run)
+    def planned(self, request: SloRequest, default_dir: Path | None) -> SweepSpec:
+        return plan_slo(request, check_target=True, default_dir=default_dir)
 
     def estimate(self, plan: SweepPlan, ctx: Context) -> SloCheck:
         spec = plan.spec
         assert spec.slo is not None
         return SloCheck(label=spec.points[0].label, max_qd=spec.slo.max_qd, point_s=spec.points[0].duration_s())
-
-    def resume(self, params: ResumeParams, ctx: Context) -> SweepPlan:
-        """A search by its sweep id, else the newest that did not end done."""
-        return resumed_sweep(ctx, params.sweep_id, self.name)
 
     def result(self, params: CurveIdParams, ctx: Context) -> SloSummary:
         return stored_slo(ctx.store, params.sweep_id)
