@@ -64,19 +64,24 @@ class Launch:
     """One session per host, opened ahead of time (while the test files are laid out) and kept for every
     point of the sweep: a point costs no SSH session and no login shell."""
 
-    def __init__(self, ssh: Ssh, hosts: list[HostAddress]):
+    def __init__(self, ssh: Ssh, hosts: list[HostAddress], *, confirm: bool = True):
+        """``confirm``: wait here until every host's session answers; otherwise each is waited for when
+        first used (the first point), so the sessions open while the caller does other work (the layouts)."""
         self.ssh = ssh
         self.hosts = hosts
         self.sessions: dict[str, HostSession] = {}
+        self._unconfirmed: set[str] = set()
         self._processes: list[subprocess.Popen[str]] = []
         self._finished = threading.Event()
         self._ended = False
         try:
             for host in hosts:
                 self._open(host)
+            self._unconfirmed = {host.name for host in hosts}
             threading.Thread(target=beat, args=(self._processes, self._finished), daemon=True).start()
-            for host in hosts:  # each waits for its own session's answer; the others open meanwhile
-                self._confirmed(host)
+            if confirm:
+                for host in hosts:  # each waits for its own session's answer; the others open meanwhile
+                    self.session(host)
         except BaseException:
             self.end()
             raise
@@ -115,6 +120,9 @@ class Launch:
         """The host's session for the next point: opened again when it was lost at an earlier point."""
         if self._ended:
             raise HostError("the hosts' sessions are closed")
+        if host.name in self._unconfirmed:
+            self._unconfirmed.discard(host.name)
+            return self._confirmed(host)
         session = self.sessions[host.name]
         if session.alive():
             return session

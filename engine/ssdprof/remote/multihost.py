@@ -116,7 +116,9 @@ class MultiHostEngine:
                    for h in hosts]  # first: every host's probe is on the way before anything else starts
         if self.watch is not None:
             self.watch.start()  # probed beside the clients; one not reached is named, not fatal
-        self._launch = Launch(self.ssh, hosts)  # its sessions and login shells start while the hosts are probed
+        # Its sessions and login shells start while the hosts are probed, and are waited for at the first point
+        # (the files are laid out meanwhile).
+        self._launch = Launch(self.ssh, hosts, confirm=False)
         with ThreadPoolExecutor(max_workers=min(len(hosts), 16)) as pool:
             self.probes = dict(zip([h.name for h in hosts], pool.map(lambda k: k.read_probe(), keepers), strict=True))
         for host in hosts:
@@ -237,21 +239,20 @@ class MultiHostEngine:
 
     def _check_devices(self, spec: SweepSpec) -> list[BlockDevice]:
         """Each host's block device described by the host itself (device_probe.sh) and judged by the local rules."""
-        found, problems = [], []
-        for host in self.options.hosts:
-            path = self.options.devices.get(host.name)
-            if path is None:
-                continue
-            done = self.ssh.run(host, ["sh", "-c", probe_script(), "device_probe", path],
-                                timeout_s=_DEVICE_PROBE_TIMEOUT_S)
-            device = parse_probe(path, done.stdout or f"error={done.stderr.strip()[:300]}")
-            region = widest(spec.points)
-            problems += [problem.model_copy(update={"message": f"{host.name}: {problem.message}"})
-                         for problem in device_problems(device, region)]
-            found.append(device)
+        hosts = [host for host in self.options.hosts if host.name in self.options.devices]
+        with ThreadPoolExecutor(max_workers=min(len(hosts), 16) or 1) as pool:  # every host asked at once
+            found = list(pool.map(self._device_of, hosts))
+        region = widest(spec.points)
+        problems = [problem.model_copy(update={"message": f"{host.name}: {problem.message}"})
+                    for host, device in zip(hosts, found, strict=True) for problem in device_problems(device, region)]
         if problems:
             raise WorkloadError(problems)
         return found
+
+    def _device_of(self, host: HostAddress) -> BlockDevice:
+        path = self.options.devices[host.name]
+        done = self.ssh.run(host, ["sh", "-c", probe_script(), "device_probe", path], timeout_s=_DEVICE_PROBE_TIMEOUT_S)
+        return parse_probe(path, done.stdout or f"error={done.stderr.strip()[:300]}")
 
     def _choose_target(self, host: HostAddress) -> str:
         """The host's test file (kept and removed by its keeper), or '' for an RBD image or a device (never removed)."""

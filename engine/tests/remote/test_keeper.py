@@ -77,3 +77,27 @@ def test_a_run_session_sshd_drops_while_it_is_opened_is_opened_again(ssh_hosts: 
         assert session.opened_at - began >= 1.0, "the session open now is not the first one, which sshd dropped"
     finally:
         launch.end()
+
+
+def test_run_sessions_opened_without_waiting_are_confirmed_and_opened_again_at_their_first_use(ssh_hosts: TestHosts,
+                                                                                                 tmp_path: Path) -> None:
+    """A sweep opens its run sessions and lays out its files while they open (Launch(confirm=False)): nothing waits
+    for them until the first point, which then gets a session that answers, opened again if sshd dropped it."""
+    ssh_hosts.max_startups("h1", "1:100:1")
+    ssh = Ssh(SshSettings(config=ssh_hosts.ssh_config_path, leftovers=tmp_path / "leftovers"))
+    with authenticating(ssh_hosts, "h1", for_s=1.5):
+        began = time.monotonic()
+        launch = Launch(ssh, [parse_host("h1")], confirm=False)
+        returned_after_s = time.monotonic() - began
+        try:
+            session = launch.session(parse_host("h1"))  # while sshd still drops it
+        except BaseException:
+            launch.end()
+            raise
+    try:
+        assert returned_after_s < 1.0, f"Launch waited {returned_after_s:.1f} s for a session it was told not to wait for"
+        assert session.alive() and session.confirm_open(10), session.stderr_text()
+        assert session.opened_at - began >= 1.0, "the session open now is not the first one, which sshd dropped"
+        assert launch.session(parse_host("h1")) is session, "a confirmed session is used as it is"
+    finally:
+        launch.end()
