@@ -40,8 +40,10 @@ exec 5<>events
 # Opening a FIFO for reading waits for a writer: this loop opens the gate (fd 4) when it receives "go".
 # With bash 5 each job then waits by itself until the start time in "start_at" (read -t: a timer, no fork) and
 # reads the clock without a fork (EPOCHREALTIME), so the start is one wake-up per job. Elsewhere this loop
-# sleeps until the start time and then opens the gate, and date reads the clock.
-if bash -c '[ -n "${EPOCHREALTIME:-}" ]' 2>/dev/null; then
+# sleeps until the start time and then opens the gate, and date reads the clock. --norc: sshd leaves SHLVL=0, so a
+# plain bash -c here counts as run by sshd and reads the user's ~/.bashrc (root's pyenv init: 0.08 s of CPU and
+# 0.15 s per session on a test host, and what a .bashrc prints would land in the session's output).
+if bash --norc -c '[ -n "${EPOCHREALTIME:-}" ]' 2>/dev/null; then
   timed_gate=1 prerun="env LC_ALL=C bash $dir/gate.sh"
   mkfifo never || { rm -rf "$dir"; exit 1; }
   cat >gate.sh <<'GATE'

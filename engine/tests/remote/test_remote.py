@@ -1,4 +1,6 @@
+import os
 import subprocess
+from pathlib import Path
 
 from ssdprof.fio.jobfile import FioPlan, job_options
 from ssdprof.model.workload import Workload
@@ -35,3 +37,21 @@ def test_host_programs_are_posix_sh_that_set_the_watchdog_limit_first() -> None:
         assert program.startswith(f"lost_after_s={LOST_AFTER_S}\n")
         assert subprocess.run(["sh", "-n", "-c", program], check=False).returncode == 0
     assert "probe_host() {" in host_program("keeper.sh", probe=True)
+
+
+def test_the_run_sessions_program_starts_no_bash_that_reads_the_users_bashrc(tmp_path: Path) -> None:
+    """In sshd's environment (SSH_CLIENT set, SHLVL=0 after the login shell) a plain `bash -c` reads ~/.bashrc: on
+    this machine root's pyenv init, 0.08 s of CPU per session, and anything it prints lands in the session's output."""
+    home, marks = tmp_path / "home", tmp_path / "marks"
+    home.mkdir()
+    (home / ".bashrc").write_text(f"echo read >> '{marks}'\n")
+    sshd_env = {"PATH": os.environ["PATH"], "HOME": str(home), "SSH_CLIENT": "192.0.2.1 50000 22", "SHLVL": "0",
+                "TMPDIR": str(tmp_path)}
+    subprocess.run(["sh", "-c", "bash -c true"], env=sshd_env, check=True, timeout=30)
+    assert marks.exists(), "this environment no longer makes bash -c read ~/.bashrc: the test checks nothing"
+    marks.unlink()
+    done = subprocess.run(["sh", "-c", host_program("fio_wrapper.sh"), "ssdprof-run"], stdin=subprocess.DEVNULL,
+                          capture_output=True, text=True, env=sshd_env, check=False, timeout=30)
+    assert done.returncode == 0, done.stderr
+    assert not marks.exists(), "the run session's program started a bash that read ~/.bashrc"
+    assert not list(tmp_path.glob("ssdprof-run.*")), "the session's folder is left behind"
