@@ -21,6 +21,9 @@ against fio's own per-I/O latency log (write_lat_log with log_unix_epoch: whole 
 each host count, one point through the engine's own Launch on the same SSH hosts, and per job the instant its first
 I/O was issued (its completion time minus its latency). Printed: the spread of the gates' instants, the spread of
 the first I/Os (+-1 ms) and how long after its gate the latest job issued its first I/O.
+The CPU each 1-point sweep cost on this machine is printed beside its wall clock: everything the sweep started, the
+hosts' side too (their sshd sessions, login shells, probes, layouts, fio), read from a cgroup the bench puts itself and
+its hosts in (cpuacct, or cgroup v2's cpu.stat). On two shared CPUs R1 - L1 cannot fall below (CPU R1 - CPU L1) / 2.
 Run as root (it makes network namespaces): engine/.venv/bin/python bench/multihost.py [--hosts 1,2,4,8,16]
 """
 
@@ -28,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import compileall
+import contextlib
 import json
 import os
 import statistics
@@ -37,7 +41,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "engine" / "tests"))
 
@@ -53,10 +57,49 @@ ONE_POINT = ["--vary", "bs=4k"]
 THREE_POINTS = ["--vary", "bs=4k,8k,16k"]
 
 
+class CpuMeter:
+    """CPU seconds used by this bench and everything it starts once entered (the hosts' sshd and all below them):
+    this process moved into a cgroup of its own; nan where none can be made."""
+
+    def __init__(self) -> None:
+        v1 = Path("/sys/fs/cgroup/cpuacct")
+        self.parent = v1 if (v1 / "cpuacct.usage").exists() else Path("/sys/fs/cgroup")
+        self.group = self.parent / f"ssdprof-bench-{os.getpid()}"
+        self.entered = False
+        self.last_s = float("nan")
+        """What the last timed command cost."""
+
+    def __enter__(self) -> Self:
+        try:
+            self.group.mkdir()
+            (self.group / "cgroup.procs").write_text(str(os.getpid()))
+            self.entered = True
+        except OSError as exc:
+            print(f"(no CPU figures: cannot make a cgroup here: {exc})")
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        if self.entered:
+            (self.parent / "cgroup.procs").write_text(str(os.getpid()))
+            with contextlib.suppress(OSError):  # a process the hosts left still in it: their own clean-up says so
+                self.group.rmdir()
+
+    def seconds(self) -> float:
+        if not self.entered:
+            return float("nan")
+        if (self.group / "cpuacct.usage").exists():
+            return int((self.group / "cpuacct.usage").read_text()) / 1e9
+        return int((self.group / "cpu.stat").read_text().split()[1]) / 1e6  # cgroup v2: usage_usec first
+
+
+CPU = CpuMeter()
+
+
 def timed(argv: list[str]) -> tuple[float, dict[str, Any]]:
-    started = time.monotonic()
+    started, cpu = time.monotonic(), CPU.seconds()
     done = subprocess.run(argv, capture_output=True, text=True, check=False)
     seconds = time.monotonic() - started
+    CPU.last_s = CPU.seconds() - cpu
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(argv[:6])} ... failed: {done.stderr.strip()[-500:]}")
     return seconds, json.loads(done.stdout)
@@ -116,11 +159,14 @@ def main() -> None:
     compileall.compile_dir(str(Path(__file__).resolve().parent.parent / "engine" / "ssdprof"), quiet=1, workers=0)
     counts = [int(n) for n in args.hosts.split(",")]
     rows, checks = [], []
-    with ssh_hosts(max(counts)) as hosts, tempfile.TemporaryDirectory() as scratch:
+    cpus = []
+    with CPU, ssh_hosts(max(counts)) as hosts, tempfile.TemporaryDirectory() as scratch:
         db = Path(scratch) / "r.db"
         for n in counts:  # local and remote alternate, so a busy machine hurts them alike
             l1 = local_sweep(hosts, ONE_POINT, db)
+            l1_cpu = CPU.last_s
             r1, _ = remote_sweep(hosts, hosts.aliases[:n], ONE_POINT, db)
+            cpus.append((n, r1, CPU.last_s, l1, l1_cpu))
             l3 = local_sweep(hosts, THREE_POINTS, db)
             r3, skews = remote_sweep(hosts, hosts.aliases[:n], THREE_POINTS, db)
             per_point = ((r3 - r1) - (l3 - l1)) / 2
@@ -131,6 +177,10 @@ def main() -> None:
           f"{'max ms':>7}")
     for n, r1, r3, l1, l3, per_point, once, skew, worst in rows:
         print(f"{n:>5} {r1:>6.2f} {r3:>6.2f} {l1:>6.2f} {l3:>6.2f} {per_point:>17.2f} {once:>10.2f} {skew:>8.1f} {worst:>7.1f}")
+    print("\none point: wall clock and CPU (everything the sweep started, the hosts' side too), remote R1 and local L1")
+    print(f"{'hosts':>5} {'R1 s':>6} {'R1 CPU s':>9} {'L1 s':>6} {'L1 CPU s':>9} {'R1-L1 s':>8} {'CPU floor s':>12}")
+    for n, r1, r1_cpu, l1, l1_cpu in cpus:
+        print(f"{n:>5} {r1:>6.2f} {r1_cpu:>9.2f} {l1:>6.2f} {l1_cpu:>9.2f} {r1 - l1:>8.2f} {(r1_cpu - l1_cpu) / (os.cpu_count() or 1):>12.2f}")
     print("\nstart skew against fio's own first I/O (its latency log, whole ms): one point per host count, jobs=1")
     print(f"{'hosts':>5} {'gates ms':>9} {'first I/Os ms':>14} {'latest lag ms':>14}")
     for n, gates, first, lag in checks:
