@@ -24,8 +24,10 @@ export function curveSeries(curve: CurveSummary, earlier: CurveSummary | null): 
     { label: 'p99', points: paced.map((p) => ({ x: p.achieved_iops, y: us(p.lat_ns_p99) })) },
     { label: 'p99.9', points: paced.map((p) => ({ x: p.achieved_iops, y: us(p.lat_ns_p99_9) })) },
     { label: 'p99 at the offered rate (guide)', style: 'dashed', points: paced.map((p) => ({ x: p.offered_iops, y: us(p.lat_ns_p99) })) },
-    { label: 'saturated', style: 'points', points: paced.filter((p) => p.saturated).map((p) => ({ x: p.achieved_iops, y: us(p.lat_ns_p99) })) },
   ];
+  // named in the legend only where a point saturated (an empty series' legend named nothing drawn)
+  const saturated = paced.filter((p) => p.saturated).map((p) => ({ x: p.achieved_iops, y: us(p.lat_ns_p99) }));
+  if (saturated.length) series.push({ label: 'saturated', style: 'points', points: saturated });
   if (earlier) {
     series.push({ label: `p99, curve ${earlier.sweep_id ?? ''} (earlier)`, style: 'dashed',
       points: earlier.points.filter((p) => p.pct !== null).map((p) => ({ x: p.achieved_iops, y: us(p.lat_ns_p99) })) });
