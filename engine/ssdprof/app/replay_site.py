@@ -38,25 +38,33 @@ from ssdprof.trace.plan import ReplayPlan
 __all__ = ["LocalReplayEngine", "NativeReplayEngine", "ReplayEngine", "ReplayPlace", "replay_engine", "replay_place"]
 
 
-class ReplayEngine:
-    """fio playing one planned trace, behind the engine interface every point is measured through: the point's
-    workload says where and how (direct or not); the trace says what."""
+class _Playing:
+    """A trace played behind the engine interface every point is measured through, by an engine that lays
+    out test files as it does for any point (its tool versions, its layout)."""
 
-    name = "fio"
-
-    def __init__(self, fio: FioEngine, plan: ReplayPlan):
-        self.fio = fio
-        self.replay = FioReplay(fio.install, plan)
-        self.reason = f"{fio.reason}; {plan.lanes} lane(s) of fio read_iolog"
+    def __init__(self, engine: FioEngine | PortableEngine, reason: str):
+        self.engine = engine
+        self.reason = reason
         self.issued_ns: npt.NDArray[np.int64] | None = None
         """When each I/O was issued, once measured (None: not logged)."""
 
     @property
     def tool_versions(self) -> dict[str, str]:
-        return self.fio.tool_versions
+        return self.engine.tool_versions
 
     def layout(self, path: Path, size_bytes: int, *, direct: bool) -> float:
-        return self.fio.layout(path, size_bytes, direct=direct)
+        return self.engine.layout(path, size_bytes, direct=direct)
+
+
+class ReplayEngine(_Playing):
+    """fio playing one planned trace: the point's workload says where and how (direct or not); the trace
+    says what."""
+
+    name = "fio"
+
+    def __init__(self, fio: FioEngine, plan: ReplayPlan):
+        super().__init__(fio, f"{fio.reason}; {plan.lanes} lane(s) of fio read_iolog")
+        self.replay = FioReplay(fio.install, plan)
 
     def measure(self, workload: Workload, path: Path, *, is_device: bool,
                 on_progress: Callable[[ProgressSample], None] | None, cancel: threading.Event) -> Measurement:
@@ -66,24 +74,16 @@ class ReplayEngine:
         return played.measurement
 
 
-class NativeReplayEngine:
+class NativeReplayEngine(_Playing):
     """The portable engine's compiled loop playing one planned trace, where fio is missing (or too old), with the
     same lanes and the same result: every I/O once, its latency from bins, when each was issued."""
 
     name = "portable"
 
     def __init__(self, portable: PortableEngine, binary: NativeBinary, plan: ReplayPlan):
-        self.portable = portable
+        super().__init__(portable, f"{portable.reason}; {plan.lanes} lane(s) of one synchronous I/O "
+                                   f"({binary.path.name} --trace)")
         self.replay = NativeReplay(binary, plan, system=portable.system, reason=portable.reason)
-        self.reason = f"{portable.reason}; {plan.lanes} lane(s) of one synchronous I/O ({binary.path.name} --trace)"
-        self.issued_ns: npt.NDArray[np.int64] | None = None
-
-    @property
-    def tool_versions(self) -> dict[str, str]:
-        return self.portable.tool_versions
-
-    def layout(self, path: Path, size_bytes: int, *, direct: bool) -> float:
-        return self.portable.layout(path, size_bytes, direct=direct)
 
     def measure(self, workload: Workload, path: Path, *, is_device: bool,
                 on_progress: Callable[[ProgressSample], None] | None, cancel: threading.Event) -> Measurement:

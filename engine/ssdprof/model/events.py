@@ -28,6 +28,7 @@ __all__ = [
     "RoundFinished",
     "RunEvent",
     "SweepEnd",
+    "SweepEvent",
     "SweepFinished",
     "SweepStarted",
     "SweepState",
@@ -223,5 +224,6 @@ class PtsFinished(Event):
     reason: str = ""
 
 
-RunEvent = (SweepStarted | LayoutDone | PointStarted | PointProgress | PointFinished | SweepFinished
-            | Cooling | PtsStarted | PurgeDone | PreconditionProgress | RoundFinished | PtsFinished)
+SweepEvent = SweepStarted | LayoutDone | PointStarted | PointProgress | PointFinished | SweepFinished | Cooling
+"""The events of a running sweep (curves and latency-target searches too), as ``run.event`` sends them."""
+RunEvent = SweepEvent | PtsStarted | PurgeDone | PreconditionProgress | RoundFinished | PtsFinished

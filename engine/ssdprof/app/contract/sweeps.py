@@ -11,23 +11,11 @@ from pydantic import Field
 from ssdprof.app.contract.base import Result, Topic
 from ssdprof.app.contract.runs import CancelResult, NoParams, ResumeParams, SweepEstimate, SweepsResult, SweepStatus
 from ssdprof.app.planner import SweepRequest
-from ssdprof.model.events import (
-    Cooling,
-    LayoutDone,
-    PointFinished,
-    PointProgress,
-    PointStarted,
-    SweepFinished,
-    SweepStarted,
-)
+from ssdprof.model.events import SweepEvent, SweepStarted
 
 __all__ = ["TOPIC", "RunEventNotification"]
 
-RunEventUnion = Annotated[
-    SweepStarted | LayoutDone | PointStarted | PointProgress | PointFinished | SweepFinished
-    | Cooling,
-    Field(discriminator="kind"),
-]
+RunEventUnion = Annotated[SweepEvent, Field(discriminator="kind")]
 
 
 class RunEventNotification(Result):
