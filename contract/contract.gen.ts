@@ -1369,6 +1369,12 @@ export interface PtsCancelResult {
 
 /** What a test will do and how long it may take, said before it starts (PTS defaults run for hours). */
 export interface PtsEstimate {
+  /** the block device the test targets, if it is one */
+  device: TargetDevice | null;
+  /** bytes of the device the test overwrites (0: it only reads) */
+  overwrite_bytes: number;
+  /** what the test does to the device, in one sentence */
+  region: string;
   test: string;
   name: string;
   profile: string;
@@ -1399,12 +1405,6 @@ export interface PtsEstimate {
   purge: string;
   /** why a purge cannot be done here ('' when it can) */
   purge_refusal: string;
-  /** the block device the test targets, if it is one */
-  device: TargetDevice | null;
-  /** bytes of the device the test overwrites */
-  overwrite_bytes: number;
-  /** what the test does to the device, in one sentence */
-  region: string;
   notes: string[];
 }
 
@@ -1685,6 +1685,12 @@ export interface ReplayCancelResult {
 
 /** What the replay will do, said before it starts: the trace, the part replayed, how, where, how long. */
 export interface ReplayEstimate {
+  /** the block device the test targets, if it is one */
+  device: TargetDevice | null;
+  /** bytes of the device the test overwrites (0: it only reads) */
+  overwrite_bytes: number;
+  /** what the test does to the device, in one sentence */
+  region: string;
   name: string;
   label: string;
   /** the whole trace as recorded */
@@ -1703,12 +1709,6 @@ export interface ReplayEstimate {
   layout_bytes: number;
   engine: string;
   engine_reason: string;
-  /** the block device replayed on, if it is one */
-  device: TargetDevice | null;
-  /** bytes of the device the replay may overwrite (0: reads only) */
-  overwrite_bytes: number;
-  /** what the replay does to the device, in one sentence */
-  region: string;
   notes: string[];
   /** the SSH hosts it replays on, all started at once; empty: this machine */
   hosts: string[];
@@ -2846,6 +2846,12 @@ export interface SustainDrop {
 
 /** What the test will write and for how long, said before it starts (a device's fill is its capacity). */
 export interface SustainEstimate {
+  /** the block device the test targets, if it is one */
+  device: TargetDevice | null;
+  /** bytes of the device the test overwrites (0: it only reads) */
+  overwrite_bytes: number;
+  /** what the test does to the device, in one sentence */
+  region: string;
   name: string;
   /** e.g. 'write 1MiB QD8, 64GiB to /dev/nvme0n1' */
   label: string;
@@ -2866,12 +2872,6 @@ export interface SustainEstimate {
   /** a file target: the filesystem's free space */
   free_bytes: number | null;
   wear: SustainWear;
-  /** the block device written, if it is one */
-  device: TargetDevice | null;
-  /** bytes of the device the test overwrites */
-  overwrite_bytes: number;
-  /** what the test does to the device, in one sentence */
-  region: string;
   notes: string[];
   /** what the amount to write means, said beside Start: a blank one fills the region once, its size and the bytes written in all */
   fill_words: string;
@@ -3153,6 +3153,12 @@ export interface SustainWear {
 }
 
 export interface SweepEstimate {
+  /** the block device the test targets, if it is one */
+  device: TargetDevice | null;
+  /** bytes of the device the test overwrites (0: it only reads) */
+  overwrite_bytes: number;
+  /** what the test does to the device, in one sentence */
+  region: string;
   name: string;
   points: PlannedPoint[];
   repeats: number;
@@ -3160,12 +3166,6 @@ export interface SweepEstimate {
   /** ramp + runtime of every point, per-point overhead and test-file layout */
   estimated_s: number;
   layout_bytes: number;
-  /** the block device the sweep targets, if it is one */
-  device: TargetDevice | null;
-  /** bytes of the device the sweep overwrites (0: it only reads) */
-  overwrite_bytes: number;
-  /** what the sweep does to the device, in one sentence */
-  region: string;
   /** what the cool-down between points adds to the duration, in words ('' without one) */
   cool_down: string;
 }

@@ -69,6 +69,8 @@ test('a run against a spec sheet and an earlier run, exported as a PDF', async (
   const verdict = page.getByTestId('verdict');
   await expect(verdict).toContainText(/significant at 5%|not significant at 5%/);
   await expect(verdict).toContainText("Welch's t =");
+  // both sides named, as the CLI names them (it read 'B is 20.0 % lower than A')
+  await expect(verdict.first()).toContainText(/the set shown \(3 runs\) (is [\d.]+ % (higher|lower) than|vs) the earlier set \(3 runs\)/);
   await page.screenshot({ path: join(SCREENSHOTS, 'compare.png'), fullPage: true });
 
   const firstRow = page.getByTestId('results-table').locator('tbody tr').first();

@@ -43,7 +43,11 @@ describe('ComparePanel', () => {
     const cell = await screen.findByTestId('verdict');
     expect(cell.textContent).toMatch(/^significant — B is 50.0 % higher/);
     expect(within(screen.getByTestId('compare-table')).getByText('10,000 ± 248.4 (n=3)')).toBeDefined();
-    expect(fake.calls.find((c) => c.method === 'runs.compare')?.params).toEqual({ a: [earlier.id], b: [current.id], metric: 'iops', confidence: 0.95 });
+    // both sides named for the engine's verdict, as the CLI names them ('B is 12.4 % lower than A' named neither)
+    expect(fake.calls.find((c) => c.method === 'runs.compare')?.params).toEqual({ a: [earlier.id], b: [current.id], metric: 'iops',
+      confidence: 0.95, a_label: `the earlier run #${earlier.id}`, b_label: `run #${current.id} shown` });
+    expect(screen.getByTestId('compare-table').querySelector('caption')?.textContent)
+      .toMatch(new RegExp(`^the earlier run #${earlier.id} against run #${current.id} shown`));
     expect(screen.queryByTestId('latency-note')).toBeNull();
   });
 

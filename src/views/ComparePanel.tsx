@@ -65,6 +65,7 @@ export function ComparePanel({ runs, earlier, onEarlier }: Props) {
     try {
       setResult(await engine.call('runs.compare', {
         a: earlier.map((r) => r.id!), b: runs.map((r) => r.id!), metric, confidence: 0.95,
+        a_label: groupName(earlier, 'earlier'), b_label: groupName(runs, 'shown'),
       }));
     } catch (error) {
       setResult(null);
@@ -117,8 +118,8 @@ export function ComparePanel({ runs, earlier, onEarlier }: Props) {
       {result?.latency_note && <p role="note" className="warning" data-testid="latency-note">{result.latency_note}</p>}
       {result && (
         <table className="data" data-testid="compare-table">
-          <caption>A = earlier run(s), B = the runs shown; mean ± 95 % CI in {result.unit}; Welch's t-test</caption>
-          <thead><tr><th>setting</th><th>A</th><th>B</th><th>difference</th><th>verdict</th></tr></thead>
+          <caption>{groupName(earlier, 'earlier')} against {groupName(runs, 'shown')}; mean ± 95 % CI in {result.unit}; Welch&apos;s t-test</caption>
+          <thead><tr><th>setting</th><th>{groupName(earlier, 'earlier')}</th><th>{groupName(runs, 'shown')}</th><th>difference</th><th>verdict</th></tr></thead>
           <tbody>
             {result.comparisons.map((c, i) => (
               <tr key={i}>
@@ -136,4 +137,11 @@ export function ComparePanel({ runs, earlier, onEarlier }: Props) {
       )}
     </section>
   );
+}
+
+/** A side of the comparison by its runs, as the verdict names it ('the earlier run #12', 'the set shown (3 runs)'):
+ *  a bare 'B is 12.4 % lower than A' named neither. One name each, as the verdict's subject ('... is 20 % lower'). */
+export function groupName(runs: RunResult[], which: 'earlier' | 'shown'): string {
+  if (runs.length === 1) return which === 'earlier' ? `the earlier run #${runs[0]!.id}` : `run #${runs[0]!.id} shown`;
+  return which === 'earlier' ? `the earlier set (${runs.length} runs)` : `the set shown (${runs.length} runs)`;
 }

@@ -59,6 +59,6 @@ export function SustainChart({ id, title, lines, phases = [], extra, empty, tabl
   return (
     <ChartFigure id={id} title={title} kind="line" xLabel={`bytes written (${axis.unit})`}
       yLabel="MB/s" series={drawn ? [...series, ...(extra?.(axis) ?? [])] : []}
-      bands={phaseBands(phases, axis)} tableLast={tableLast} empty={empty} formatX={formatAmount} />
+      bands={phaseBands(phases, axis)} tableLast={tableLast} empty={empty} formatX={formatAmount} xFromZero />
   );
 }

@@ -11,7 +11,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ssdprof.cli.flags import command
+from ssdprof.cli.flags import action_parsers, command
 
 if TYPE_CHECKING:
     from ssdprof.model.health import DriveHealth
@@ -23,7 +23,7 @@ def register(sub: Any) -> None:
     drive = command(sub, "drive", "what a drive says of itself: health, temperature, wear, errors",
                     "ssdprof drive show /dev/nvme0n1\n"
                     "  ssdprof drive show --host lab-node-3 sda --json")
-    actions = drive.add_subparsers(dest="drive_command", metavar="ACTION", required=True)
+    actions = action_parsers(drive, "drive")
     show = command(actions, "show", "one reading of a drive's own word (nvme-cli, smartctl, hwmon)",
                    "ssdprof drive show nvme0n1")
     show.add_argument("device", metavar="DEVICE", help="the disk, e.g. /dev/nvme0n1 or sda (a "

@@ -9,7 +9,7 @@ from typing import Any
 
 from ssdprof.store.location import DB_ENV, Location, default_db_path, location_of
 
-__all__ = ["Formatter", "breakdown_flag", "command", "common", "positive_int"]
+__all__ = ["Formatter", "action_parsers", "breakdown_flag", "command", "common", "positive_int"]
 
 
 class Formatter(argparse.RawDescriptionHelpFormatter):
@@ -22,6 +22,12 @@ def command(sub: Any, name: str, summary: str, example: str) -> argparse.Argumen
                                                      description=f"{summary}\n\nexample:\n  {example}",
                                                      formatter_class=Formatter)
     return parser
+
+
+def action_parsers(parser: argparse.ArgumentParser, name: str) -> Any:
+    """The actions of a command that has them (``runs list``, ``hosts add``): one is required, and the
+    one given is ``args.<name>_command``."""
+    return parser.add_subparsers(dest=f"{name}_command", metavar="ACTION", required=True)
 
 
 def common(parser: argparse.ArgumentParser) -> None:

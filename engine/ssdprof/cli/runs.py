@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ssdprof.cli.commands import commands_of
-from ssdprof.cli.flags import breakdown_flag, command, common, positive_int
+from ssdprof.cli.flags import action_parsers, breakdown_flag, command, common, positive_int
 from ssdprof.cli.summary import summary_flags
 
 if TYPE_CHECKING:
@@ -50,7 +50,7 @@ def register(sub: Any) -> None:
 def _runs_flags(sub: Any) -> None:
     parser = command(sub, "runs", "list, show, tag or delete stored runs",
                      "ssdprof runs list --tag interface=NVMe\n  ssdprof runs show 12 --json")
-    actions = parser.add_subparsers(dest="runs_command", metavar="ACTION", required=True)
+    actions = action_parsers(parser, "runs")
     lst = command(actions, "list", "list stored runs",
                   "ssdprof runs list --search Samsung --since 2026-01-01")
     lst.add_argument("--tag", help="key=value, or a bare value matching any tag")

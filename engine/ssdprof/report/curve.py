@@ -109,9 +109,7 @@ def _slo_points(slo: SloSummary) -> tuple[list[str], list[list[str]]]:
 def _spec_section(b: Builder, curve: CurveSummary) -> None:
     spec = curve.spec
     if spec is None or spec.spec_id is None:
-        if spec is not None:
-            b.para(f"Spec sheet: {spec.how}.")
-        return
+        return  # no sheet: the settings' table says why and how to choose one (said twice before)
     rows = [[r.label, "vertical line" if r.quantity == "iops" else "horizontal line", f"{r.status}: {r.note}"]
             for r in spec.references]
     rows += [[r.label, "not drawn", r.note] for r in spec.left_out]

@@ -47,12 +47,16 @@ def fill_chart(result: SustainResult) -> Chart | None:
     with new_figure(rows=2 if latency else 1, height_in=4.0 if latency else 3.0) as (figure, axes):
         speed = axes[0]
         _shade_phases(speed, result, axis, named=True)
+        # few seconds are marked, each: a fill of one second was a line of one point, drawn as nothing
+        marker = "." if len(samples) < 40 else None
         speed.plot(
             [axis.of(s.bytes_written) for s in samples],
             [s.bw_bytes_per_s / 1e6 for s in samples],
             color=PALETTE[0],
             linewidth=1.0,
+            marker=marker,
             label="each second",
+            gid="fill-speed",
         )
         if result.per_gib:
             # each GiB's speed held from its start: the first step begins at 0 bytes
@@ -68,6 +72,7 @@ def fill_chart(result: SustainResult) -> Chart | None:
         _mark_cache(speed, result, axis)
         # headroom above the fastest second, so the phases' names sit clear of the line
         speed.set_ylim(0, max(s.bw_bytes_per_s for s in samples) / 1e6 * 1.3)
+        speed.set_xlim(left=0)  # bytes written from the first (one second's point sat alone mid-axis)
         speed.set_ylabel("write speed, MB/s")
         speed.yaxis.set_major_formatter(lambda v, _: format_count(v))
         speed.set_title(f"Write speed against bytes written: {result.label}")
@@ -80,6 +85,7 @@ def fill_chart(result: SustainResult) -> Chart | None:
                 [(s.lat_ns_mean or 0) / 1e6 for s in latency],
                 color=PALETTE[3],
                 linewidth=1.0,
+                marker=marker,
                 label="mean",
             )
             p99 = [s for s in latency if s.lat_ns_p99 is not None]
@@ -90,16 +96,18 @@ def fill_chart(result: SustainResult) -> Chart | None:
                     color=PALETTE[4],
                     linewidth=0.8,
                     linestyle="--",
+                    marker=marker,
                     label="p99",
                 )
             lower.set_ylim(bottom=0)
+            lower.set_xlim(left=0)
             lower.set_ylabel("total latency, ms")
             lower.legend(loc="upper left", fontsize=6.5)
         axes[-1].set_xlabel(f"bytes written, {axis.unit}")
         drawing = to_page(figure)
     caption = (
-        f"the fill's write speed each second (MB/s = 10^6 B/s) against the bytes written, "
-        f"{len(samples)} seconds; the shaded phases are those the change-point detection found, "
+        f"The fill's write speed each second (MB/s = 10^6 B/s) against the bytes written, "
+        f"{len(samples)} second{'' if len(samples) == 1 else 's'}; the shaded phases are those the change-point detection found, "
         "each named with its speed (the bytes it wrote over its time)"
     )
     return Chart(
@@ -173,6 +181,7 @@ def recovery_chart(result: SustainResult) -> Chart | None:
                 label="the fill's fast speed",
             )
         axes.set_ylim(bottom=0)
+        axes.set_xlim(left=0)  # from the write's first byte, as the fill's
         axes.set_xlabel(f"bytes written in the recovery write, {axis.unit}")
         axes.set_ylabel("write speed, MB/s")
         axes.yaxis.set_major_formatter(lambda v, _: format_count(v))
@@ -180,7 +189,7 @@ def recovery_chart(result: SustainResult) -> Chart | None:
         axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=6.5)
         drawing = to_page(figure)
     caption = (
-        "each recovery write's speed each second against the bytes it had written, one line per "
+        "Each recovery write's speed each second against the bytes it had written, one line per "
         "idle interval; "
         "how far it runs at the fast speed is the cache that came back"
     )

@@ -20,7 +20,7 @@ from typing import Any
 import platformdirs
 import psutil
 
-from ssdprof.model.quantities import format_size, parse_size_bytes
+from ssdprof.model.quantities import format_amount, format_size, parse_size_bytes
 from ssdprof.model.workload import FIELD_RULES, FieldProblem, Workload, WorkloadError
 from ssdprof.target.devices import BlockDevice, claim_exclusively, device_problems, probe_device
 
@@ -121,7 +121,7 @@ def _directory(workload: Workload, directory: Path, test_file: Path | None) -> T
     free = shutil.disk_usage(directory).free
     if workload.size_bytes + FREE_SPACE_MARGIN_BYTES > free:
         raise _error("size_bytes", f"{format_size(workload.size_bytes)} does not fit: {str(directory)!r} has "
-                                   f"{format_size(free // 1048576 * 1048576)} free (keeping {format_size(FREE_SPACE_MARGIN_BYTES)} spare)")
+                                   f"{format_amount(free)} free (keeping {format_size(FREE_SPACE_MARGIN_BYTES)} spare)")
     name = f"{TEST_FILE_PREFIX}{os.getpid()}-{secrets.token_hex(4)}.dat"
     return TargetPlan(TargetKind.DIRECTORY, directory / name, True, workload.size_bytes)
 

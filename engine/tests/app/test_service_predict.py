@@ -126,6 +126,10 @@ def test_settings_arrive_as_typed_and_the_engine_reads_them_or_names_the_field(r
     field, message = rpc.problem("analysis.predict", {"run_ids": ids, "at": ["1 parsec"]})
     # the renderer shows this message as it stands (src/views/PredictPanel.test.tsx)
     assert field == "at" and message.startswith("'1 parsec' has an unknown size unit; use k, KiB")
+    field, message = rpc.problem("analysis.predict", {"run_ids": ids, "at": ["zz", "1m", "-4"]})
+    # every bad size at once, the advice they share once
+    assert field == "at" and message == ("'zz' is not a size; '-4' is not a size; "
+                                         "use a number with an optional unit like 4k, 128KiB, 1MiB, 1GiB")
     field, message = rpc.problem("analysis.scaling", {"run_ids": ids, "at": ["8.5"]})
     assert field == "at.0" and "8.5 is not a whole number" in message  # in ssdprof's words, not pydantic's
 

@@ -89,6 +89,21 @@ def test_the_page_names_the_knee_every_point_the_rated_figures_and_the_earlier_c
     assert (page < 128).mean() > 0.02 and np.any(page[page.shape[0] // 3: 2 * page.shape[0] // 3] < 100)
 
 
+def test_a_curve_with_no_sheet_for_its_drive_says_so_once(curves: tuple[Path, list[int]], tmp_path: Path) -> None:
+    folder, ids = curves
+    store = Store(folder / "results.sqlite3")
+    try:
+        curve = stored_curve(store, ids[1], SpecLibrary(specs={}))
+    finally:
+        store.close()
+    assert curve.spec is not None and curve.spec.spec_id is None
+    pdf = tmp_path / "curve.pdf"
+    pdf.write_bytes(build_curve_pdf([curve]))
+    (text,) = page_texts(pdf)
+    # in the settings table, not again in a sentence under the points
+    assert " ".join(text.split()).count("choose one (the Curves view's Spec sheet") == 1, text
+
+
 def test_the_command_line_writes_the_page_of_a_stored_curve(curves: tuple[Path, list[int]], tmp_path: Path,
                                                             capsys: pytest.CaptureFixture[str]) -> None:
     folder, ids = curves

@@ -335,3 +335,21 @@ def test_the_recorded_real_fill_renders_its_page(tmp_path: Path) -> None:
     assert " ".join(recorded.verdict.sentence.split()) in text
     for phase in recorded.phases:
         assert f"{phase.index + 1} {phase.name}" in text
+
+
+def test_a_fill_of_one_second_is_drawn_as_a_marked_point_on_an_axis_from_zero() -> None:
+    from ssdprof.report.page_drawing import Shape
+    from ssdprof.report.sustain_charts import fill_chart
+    from ssdprof.report.vector import _number
+
+    (only,) = _series(1, lambda s: FAST, seed=3)
+    chart = fill_chart(_result([only], []))
+    assert chart is not None
+    # its one second is marked where it lies (a line of one point, unmarked, was nothing on the page)
+    ((x, y),) = chart.drawing.groups["fill-speed"][0]
+    at = f"q 1 0 0 1 {_number(x)} {_number(y)} cm"
+    assert any(isinstance(p, Shape) and at in p.ops for p in chart.drawing.parts), "the second is not drawn"
+    # the bytes axis starts at 0: the one point sits at its bytes (the axis' far end), not alone mid-axis
+    assert x > chart.drawing.width * 0.8
+    # its caption a sentence after the figure's title ('... test 7. The fill's ...'), of 1 second
+    assert chart.caption.startswith("The fill's write speed each second") and "bytes written, 1 second;" in chart.caption

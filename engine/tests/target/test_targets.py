@@ -1,3 +1,4 @@
+import re
 from pathlib import Path
 
 import pytest
@@ -29,6 +30,8 @@ def test_a_size_larger_than_free_space_is_refused_before_anything_is_written(dis
     with pytest.raises(WorkloadError, match="does not fit") as caught:
         plan_target(parse_workload({"target": str(disk_dir), "size_bytes": "1000000GiB"}))
     assert field_of(caught) == "size_bytes"
+    # the size as typed, the free space as a measured amount (three figures, decimal: '61.0 GB free', not '58157MiB')
+    assert re.search(r"1000000GiB does not fit: .* has \d[\d.]* [TGM]?B free \(keeping \d+\w+ spare\)", str(caught.value))
     assert list(disk_dir.iterdir()) == []
 
 

@@ -64,8 +64,19 @@ class PredictParams(Params):
     def _typed_settings(cls, value: object, info: ValidationInfo) -> object:
         if not isinstance(value, list):
             return value
-        sizes = info.data.get("vary", "block_size") == "block_size"
-        return [parse_size_bytes(v) if sizes and isinstance(v, str) else v for v in value]
+        if info.data.get("vary", "block_size") != "block_size":
+            return value
+        # every size typed wrong named at once ('zz' and '-4'), the advice they share said once
+        read, wrong = [], []
+        for typed in value:
+            try:
+                read.append(parse_size_bytes(typed) if isinstance(typed, str) else typed)
+            except ValueError as exc:
+                wrong.append(str(exc).partition("; "))
+        if wrong:
+            advice = list(dict.fromkeys(tail for _, _, tail in wrong if tail))
+            raise ValueError("; ".join([*(head for head, _, _ in wrong), *advice]))
+        return read
 
 
 class CurvePoint(Result):

@@ -8,7 +8,7 @@ from typing import Annotated
 from pydantic import Field
 
 from ssdprof.app.contract.base import Params, Result, Topic
-from ssdprof.app.contract.runs import NoParams, PlannedPoint, TargetDevice
+from ssdprof.app.contract.runs import DeviceEffect, NoParams, PlannedPoint
 from ssdprof.app.contract.specs import ReportResult
 from ssdprof.app.pts_planner import PtsRequest
 from ssdprof.model.events import (
@@ -28,7 +28,7 @@ __all__ = ["TOPIC", "PtsCancelResult", "PtsEstimate", "PtsEventNotification", "P
            "PtsReportParams", "PtsResumeParams", "PtsStatus"]
 
 
-class PtsEstimate(Result):
+class PtsEstimate(DeviceEffect):
     """What a test will do and how long it may take, said before it starts (PTS defaults run for hours)."""
 
     test: str
@@ -50,9 +50,6 @@ class PtsEstimate(Result):
     duration_note: str = Field(description="e.g. 'PTS defaults run for hours: up to 23h22m (25 rounds of 56 points)'")
     purge: str = Field(description="what --purge will do, or '' without it")
     purge_refusal: str = Field(default="", description="why a purge cannot be done here ('' when it can)")
-    device: TargetDevice | None = Field(default=None, description="the block device the test targets, if it is one")
-    overwrite_bytes: int = Field(default=0, description="bytes of the device the test overwrites")
-    region: str = Field(default="", description="what the test does to the device, in one sentence")
     notes: list[str] = Field(default_factory=list)
 
 

@@ -9,7 +9,7 @@ from typing import Annotated
 from pydantic import Field
 
 from ssdprof.app.contract.base import Params, Result, Topic
-from ssdprof.app.contract.runs import NoParams, TargetDevice
+from ssdprof.app.contract.runs import DeviceEffect, NoParams
 from ssdprof.app.contract.specs import ReportResult
 from ssdprof.app.replay_planner import ReplayRequest
 from ssdprof.model.replay import HostsMode, OffsetMapping, ReplayTiming
@@ -26,7 +26,7 @@ class TraceDescribeParams(Params):
     format: TraceFormat | None = Field(default=None, description="default: told by the file's content")
 
 
-class ReplayEstimate(Result):
+class ReplayEstimate(DeviceEffect):
     """What the replay will do, said before it starts: the trace, the part replayed, how, where, how long."""
 
     name: str
@@ -42,9 +42,6 @@ class ReplayEstimate(Result):
     layout_bytes: int = Field(description="a folder's test file, written before the replay")
     engine: str
     engine_reason: str
-    device: TargetDevice | None = Field(default=None, description="the block device replayed on, if it is one")
-    overwrite_bytes: int = Field(default=0, description="bytes of the device the replay may overwrite (0: reads only)")
-    region: str = Field(default="", description="what the replay does to the device, in one sentence")
     notes: list[str] = Field(default_factory=list)
     hosts: list[str] = Field(default_factory=list, description="the SSH hosts it replays on, all started at once; "
                                                                "empty: this machine")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import Field
 
@@ -17,6 +17,9 @@ from ssdprof.model.status import SweepKind, SweepStanding, SweepState
 from ssdprof.model.sweep import preset
 from ssdprof.model.workload import FieldProblem, Pattern, Workload
 from ssdprof.target.devices import BlockDevice
+
+if TYPE_CHECKING:
+    from ssdprof.target.plan import DeviceRegion
 
 
 class NoParams(Params):
@@ -110,16 +113,32 @@ class DevicesResult(Result):
     devices: list[TargetDevice]
 
 
-class SweepEstimate(Result):
+class DeviceEffect(Result):
+    """What a test will do to a block device it targets, said in its estimate before it starts (the
+    overwrite confirmation shows it); every kind's estimate carries it."""
+
+    device: TargetDevice | None = Field(default=None, description="the block device the test targets, if it is one")
+    overwrite_bytes: int = Field(default=0, description="bytes of the device the test overwrites (0: it only reads)")
+    region: str = Field(default="", description="what the test does to the device, in one sentence")
+
+    @staticmethod
+    def of(region: DeviceRegion | None, *, writes: bool | None = None) -> dict[str, Any]:
+        """The fields for a test using ``region`` (None: no block device); ``writes`` where the test
+        writes whatever its first point does (default: as the region says)."""
+        if region is None:
+            return {}
+        written = region.writes if writes is None else writes
+        return {"device": target_device(region.device), "overwrite_bytes": region.size_bytes if written else 0,
+                "region": region.sentence()}
+
+
+class SweepEstimate(DeviceEffect):
     name: str
     points: list[PlannedPoint]
     repeats: int
     total_points: int
     estimated_s: float = Field(description="ramp + runtime of every point, per-point overhead and test-file layout")
     layout_bytes: int
-    device: TargetDevice | None = Field(default=None, description="the block device the sweep targets, if it is one")
-    overwrite_bytes: int = Field(default=0, description="bytes of the device the sweep overwrites (0: it only reads)")
-    region: str = Field(default="", description="what the sweep does to the device, in one sentence")
     cool_down: str = Field(default="", description="what the cool-down between points adds to the "
                            "duration, in words ('' without one)")
 

@@ -8,7 +8,7 @@ from typing import Annotated
 from pydantic import Field
 
 from ssdprof.app.contract.base import Params, Result, Topic
-from ssdprof.app.contract.runs import NoParams, TargetDevice
+from ssdprof.app.contract.runs import DeviceEffect, NoParams
 from ssdprof.app.contract.specs import ReportResult
 from ssdprof.app.sustain_planner import SustainRequest
 from ssdprof.model.sustain import SustainWear
@@ -26,7 +26,7 @@ __all__ = ["TOPIC", "SustainCancelResult", "SustainEstimate", "SustainEventNotif
            "SustainListResult", "SustainReportParams", "SustainResumeParams", "SustainStatus"]
 
 
-class SustainEstimate(Result):
+class SustainEstimate(DeviceEffect):
     """What the test will write and for how long, said before it starts (a device's fill is its capacity)."""
 
     name: str
@@ -41,9 +41,6 @@ class SustainEstimate(Result):
     assumed_bw_bytes_per_s: float = Field(description="the speed the estimate assumes (the real one is shown live)")
     free_bytes: int | None = Field(default=None, description="a file target: the filesystem's free space")
     wear: SustainWear
-    device: TargetDevice | None = Field(default=None, description="the block device written, if it is one")
-    overwrite_bytes: int = Field(default=0, description="bytes of the device the test overwrites")
-    region: str = Field(default="", description="what the test does to the device, in one sentence")
     notes: list[str] = Field(default_factory=list)
     fill_words: str = Field(default="", description="what the amount to write means, said beside Start: a blank one "
                                                      "fills the region once, its size and the bytes written in all")

@@ -19,7 +19,7 @@ from ssdprof.app.contract.pts import (
     PtsResumeParams,
     PtsStatus,
 )
-from ssdprof.app.contract.runs import PlannedPoint, target_device
+from ssdprof.app.contract.runs import PlannedPoint
 from ssdprof.app.kinds import register
 from ssdprof.app.kinds.kind import Context, Emit, JobFace, JobKind, Methods, Report
 from ssdprof.app.pts_planner import PtsRequest, plan_pts
@@ -131,8 +131,7 @@ def estimate_pts(spec: PtsSpec, default_dir: Path | None = None) -> PtsEstimate:
         precondition_s=estimate_range_s(spec.model_copy(update={"rule": spec.rule}), 0)[0] - spec.rule.min_rounds * spec.round_s()
         if spec.test.value != "write-saturation" else 0.0,
         estimated_min_s=shortest, estimated_s=longest, duration_note=note, purge=purge, purge_refusal=refusal,
-        device=target_device(region.device) if region else None,
-        overwrite_bytes=region.size_bytes if region else 0, region=region.sentence() if region else "",
+        **PtsEstimate.of(region, writes=True),
         notes=[n for n in (spec.compliance_note() if not spec.pts_compliant else "", refusal) if n])
 
 

@@ -21,7 +21,6 @@ from ssdprof.app.contract.replay import (
     ReplayResumeParams,
     ReplayStatus,
 )
-from ssdprof.app.contract.runs import target_device
 from ssdprof.app.kinds import register
 from ssdprof.app.kinds.kind import Context, Emit, JobFace, JobKind, Methods, Report
 from ssdprof.app.replay import ReplayOutcome, ReplayRunner
@@ -107,9 +106,7 @@ def estimate_replay(job: ReplayJob, ctx: Context) -> ReplayEstimate:
         timing=replay.timing, lanes=replay.lanes, mapping=replay.mapping, target_bytes=replay.target_bytes,
         expected_s=job.plan.expected_s, repeats=spec.repeats,
         layout_bytes=point.size_bytes if region is None and (not point.target or folder.is_dir()) else 0,
-        engine=name, engine_reason=reason, device=target_device(region.device) if region else None,
-        overwrite_bytes=region.size_bytes if region and region.writes else 0,
-        region=region.sentence() if region else "", notes=list(replay.notes),
+        engine=name, engine_reason=reason, **ReplayEstimate.of(region), notes=list(replay.notes),
         hosts=[part.host for part in replay.parts], hosts_mode=replay.hosts_mode if replay.parts else None,
         hosts_sentence=hosts_sentence(job))
 

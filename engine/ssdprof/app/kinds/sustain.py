@@ -15,7 +15,6 @@ from ssdprof.analysis.spec_folders import bundled_spec_dir, default_user_spec_di
 from ssdprof.analysis.spec_library import SpecLibrary
 from ssdprof.analysis.specs import Spec
 from ssdprof.analysis.sustain_result import label_of, parameters_of, planned_recovery_bytes, wear_of
-from ssdprof.app.contract.runs import target_device
 from ssdprof.app.contract.sustain import (
     SustainCancelResult,
     SustainEstimate,
@@ -154,8 +153,7 @@ def estimate_sustain(spec: SweepSpec, default_dir: Path | None = None, *, blank_
         write_bytes=plan.write_bytes, recovery_bytes_each=each, recovery_bytes_auto=auto, total_bytes=total,
         idle_total_s=idle, estimated_s=seconds, assumed_bw_bytes_per_s=ASSUMED_WRITE_BYTES_PER_S, free_bytes=free,
         wear=wear_of(total, _spec_sheet(region.device.model if region else "")),
-        device=target_device(region.device) if region else None, overwrite_bytes=region.size_bytes if region else 0,
-        region=region.sentence() if region else "", notes=notes,
+        **SustainEstimate.of(region, writes=True), notes=notes,
         fill_words=_fill_words(plan.write_bytes, total, blank=blank_fill), too_short=_too_short(plan.write_bytes))
 
 

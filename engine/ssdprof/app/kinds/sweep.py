@@ -16,7 +16,6 @@ from ssdprof.app.contract.runs import (
     SweepInfo,
     SweepsResult,
     SweepStatus,
-    target_device,
 )
 from ssdprof.app.contract.sweeps import RunEventNotification
 from ssdprof.app.kinds import register
@@ -70,9 +69,7 @@ class SweepKind(JobKind[SweepPlan, SweepOutcome, SweepStatus]):
         layout = 0 if region else max(p.size_bytes for p in spec.points)
         return SweepEstimate(name=spec.name, points=[PlannedPoint(label=p.label, workload=p) for p in spec.points],
                              repeats=spec.repeats, total_points=spec.total_points(), estimated_s=estimate_s(spec, layout),
-                             layout_bytes=layout, device=target_device(region.device) if region else None,
-                             overwrite_bytes=region.size_bytes if region and region.writes else 0,
-                             region=region.sentence() if region else "",
+                             layout_bytes=layout, **SweepEstimate.of(region),
                              cool_down=cool_down_words(spec))
 
     def resume(self, params: ResumeParams, ctx: Context) -> SweepPlan:
