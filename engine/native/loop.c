@@ -99,8 +99,13 @@ static void fill(struct worker *w, struct async_state *s) {
     }
 }
 
+/* Reaps one completion, as fio does by default (iodepth_batch_complete_min = max = 1), so its slot is
+ * filled again before the next is taken: the others wait in the completion queue, outstanding, and
+ * their latency runs on until they are taken, as fio's lat does. Reaping a batch and refilling it
+ * left the batch's slots empty while each was submitted again: at QD32 the loop held 27.3 I/Os on
+ * average (Little's law) where fio holds 32, and its p50 read 15 % under fio's. */
 static void reap(struct worker *w, struct async_state *s) {
-    int n = g_run.ops->reap(w->queue, 1, s->done, w->slots);
+    int n = g_run.ops->reap(w->queue, 1, s->done, 1);
     uint64_t completed = since_start();
     if (n < 0) {
         worker_fail(w, "waiting for completions", NULL, n);

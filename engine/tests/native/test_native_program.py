@@ -178,3 +178,18 @@ def test_where_io_uring_is_refused_libaio_measures_and_the_refusal_is_named(nati
     check_counts(run, 4096)
     assert run.start["engine"] == "libaio" and run.result["read"]["ios"] > 0
     assert run.start["refusals"] == "io_uring refused: Operation not permitted (kernel.io_uring_disabled or a seccomp filter)"
+
+
+@pytest.mark.parametrize("engine", ["io_uring", "libaio"])  # one queue a thread; sync's thread per I/O wakes when scheduled
+def test_the_queue_is_kept_full_as_fio_keeps_it_so_latency_is_its_depth_over_its_rate(
+        native_program: Path, folder: Path, engine: str) -> None:
+    """Little's law: I/Os outstanding = rate x mean latency. fio's lat holds it at the queue depth (it reaps one
+    completion and fills its slot before taking the next); the loop once reaped a batch and refilled it slot by
+    slot, the batch's slots empty meanwhile, and held 27.3 of 32 (its p50 15 % under fio's at the same IOPS)."""
+    path = zeroed_file(folder / f"little-{engine}.dat", 32 * MIB)
+    run = Launcher(engine, [str(native_program)], extra=["--engine", engine]).run(
+        path, "--size", str(32 * MIB), "--bs", "4096", "--iodepth", "16", "--runtime", "2", "--ramp", "0")
+    check_counts(run, 4096)
+    read = run.result["read"]
+    outstanding = read["ios"] / (run.result["runtime_ns"] / 1e9) * read["mean_ns"] / 1e9
+    assert outstanding == pytest.approx(16, rel=0.03), (engine, outstanding)
