@@ -3652,9 +3652,9 @@ export interface Methods {
   "sweep.start": { params: SweepRequest; result: SweepStarted };
   /** continue an interrupted sweep */
   "sweep.resume": { params: ResumeParams; result: SweepStarted };
-  /** stop fio; finished points are kept */
+  /** stop the sweep; finished points are kept */
   "sweep.cancel": { params: NoParams; result: CancelResult };
-  /** whether a sweep is running */
+  /** whether a sweep is running, and where */
   "sweep.status": { params: NoParams; result: SweepStatus };
   /** stored sweeps, newest first */
   "sweeps.list": { params: NoParams; result: SweepsResult };

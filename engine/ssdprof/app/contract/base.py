@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from pydantic import BaseModel, ConfigDict
 
-__all__ = ["MethodTable", "Params", "Result", "Topic"]
+__all__ = ["MethodTable", "NoParams", "Params", "Result", "Topic"]
 
 MethodTable = dict[str, tuple[type[BaseModel], type[BaseModel], str]]
 """Methods by name: (params, result, one-line summary)."""
@@ -21,6 +21,10 @@ class Params(BaseModel):
 
 class Result(BaseModel):
     model_config = ConfigDict(frozen=True, defer_build=True)
+
+
+class NoParams(Params):
+    pass
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from typing import Literal
 from pydantic import Field
 
 from ssdprof.app.contract.base import Params, Result, Topic
+from ssdprof.app.contract.kind import Methods
 from ssdprof.app.contract.specs import ReportResult
 from ssdprof.app.curve import CurveRequest
 from ssdprof.app.slo import SloRequest
@@ -18,8 +19,8 @@ from ssdprof.model.curves import CurveSummary, SloSummary
 from ssdprof.model.events import SweepStarted
 from ssdprof.model.status import SweepState
 
-__all__ = ["TOPIC", "CurveCheck", "CurveGetParams", "CurveIdParams", "CurveReportParams", "CurvesListResult", "SloCheck",
-           "SloReportParams", "StoredCurve"]
+__all__ = ["CURVE_METHODS", "SLO_METHODS", "TOPIC", "CurveCheck", "CurveGetParams", "CurveIdParams", "CurveReportParams",
+           "CurvesListResult", "SloCheck", "SloReportParams", "StoredCurve"]
 
 MAX_EARLIER_CURVES = 8
 
@@ -77,15 +78,22 @@ class SloCheck(Result):
                                        "before their answers")
 
 
+CURVE_METHODS = Methods(estimate="curve.check", start="curve.start", list="curves.list", get="curve.get", report="curve.report")
+SLO_METHODS = Methods(estimate="slo.check", start="slo.start", get="slo.get", report="slo.report")
+"""The methods of the curve's kind and of the latency target search's (both listed by ``curves.list``)."""
+
 TOPIC = Topic({
-    "curve.start": (CurveRequest, SweepStarted, "a curve: the maximum, then Poisson rates at % of it; events as run.event"),
-    "curve.check": (CurveRequest, CurveCheck, "a curve's fields checked, every bad one named at once; runs nothing"),
-    "curve.get": (CurveGetParams, CurveSummary,
-                  "a stored curve: offered/achieved IOPS, total latency, saturation, knee, the spec's rated figures"),
-    "curve.report": (CurveReportParams, ReportResult, "a curve's PDF page (base64), earlier curves and spec figures overlaid"),
-    "curves.list": (NoCurveParams, CurvesListResult, "stored curves and latency target searches, newest first"),
-    "slo.start": (SloRequest, SweepStarted, "the queue depth with the most IOPS within a latency target; events as run.event"),
-    "slo.check": (SloRequest, SloCheck, "a latency target search's fields checked, every bad one named at once; runs nothing"),
-    "slo.get": (CurveIdParams, SloSummary, "a stored latency target search: the depth found and every depth tried"),
-    "slo.report": (SloReportParams, ReportResult, "a latency target search's PDF page (base64): the answer, every depth tried"),
+    **CURVE_METHODS.table(
+        start=(CurveRequest, SweepStarted, "a curve: the maximum, then Poisson rates at % of it; events as run.event"),
+        estimate=(CurveRequest, CurveCheck, "a curve's fields checked, every bad one named at once; runs nothing"),
+        get=(CurveGetParams, CurveSummary,
+             "a stored curve: offered/achieved IOPS, total latency, saturation, knee, the spec's rated figures"),
+        report=(CurveReportParams, ReportResult, "a curve's PDF page (base64), earlier curves and spec figures overlaid"),
+        list=(NoCurveParams, CurvesListResult, "stored curves and latency target searches, newest first")),
+    **SLO_METHODS.table(
+        start=(SloRequest, SweepStarted, "the queue depth with the most IOPS within a latency target; events as run.event"),
+        estimate=(SloRequest, SloCheck, "a latency target search's fields checked, every bad one named at once; runs nothing"),
+        get=(CurveIdParams, SloSummary, "a stored latency target search: the depth found and every depth tried"),
+        report=(SloReportParams, ReportResult,
+                "a latency target search's PDF page (base64): the answer, every depth tried")),
 })

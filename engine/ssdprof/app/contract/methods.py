@@ -35,7 +35,7 @@ from ssdprof.app.contract.analysis import (
     SpecSaveParams,
     SpecSaveResult,
 )
-from ssdprof.app.contract.base import Topic
+from ssdprof.app.contract.base import NoParams, Topic
 from ssdprof.app.contract.drive import DRIVE_METHODS
 from ssdprof.app.contract.errors import ERROR_CODES, TOKEN_HEADER, RpcErrorData
 from ssdprof.app.contract.hosts import (
@@ -67,7 +67,6 @@ from ssdprof.app.contract.runs import (
     EngineInfoResult,
     ExportParams,
     ExportResult,
-    NoParams,
     PresetsResult,
     RunIdParams,
     RunResultEnvelope,

@@ -7,8 +7,9 @@ from typing import Annotated
 
 from pydantic import Field
 
-from ssdprof.app.contract.base import Params, Result, Topic
-from ssdprof.app.contract.runs import DeviceEffect, NoParams, PlannedPoint
+from ssdprof.app.contract.base import Params, Result
+from ssdprof.app.contract.kind import JobFace
+from ssdprof.app.contract.runs import DeviceEffect, PlannedPoint
 from ssdprof.app.contract.specs import ReportResult
 from ssdprof.app.pts_planner import PtsRequest
 from ssdprof.model.events import (
@@ -24,8 +25,8 @@ from ssdprof.model.events import (
 )
 from ssdprof.model.pts_results import PtsInfo, PtsParameters, PtsResult
 
-__all__ = ["TOPIC", "PtsCancelResult", "PtsEstimate", "PtsEventNotification", "PtsIdParams", "PtsListResult",
-           "PtsReportParams", "PtsResumeParams", "PtsStatus"]
+__all__ = ["FACE", "TOPIC", "PtsEstimate", "PtsIdParams", "PtsListResult", "PtsReportParams", "PtsResumeParams",
+           "PtsWhere"]
 
 
 class PtsEstimate(DeviceEffect):
@@ -61,14 +62,9 @@ class PtsIdParams(Params):
     pts_id: int
 
 
-class PtsCancelResult(Result):
-    cancelled: bool = Field(description="false when no PTS test was running")
-    pts_id: int | None = None
+class PtsWhere(Result):
+    """Where a running PTS test is: the fields its status adds."""
 
-
-class PtsStatus(Result):
-    running: bool
-    pts_id: int | None = None
     test: str = ""
     phase: str = Field(default="", description="purge, precondition or rounds")
     round: int = Field(default=0, description="the round under way")
@@ -91,21 +87,16 @@ PtsEventUnion = Annotated[
 ]
 
 
-class PtsEventNotification(Result):
-    """``pts.event``: one event of the running PTS test, in order: started, purge, preconditioning progress,
-    then each point's start, progress and end, each round's steady-state check, and the end."""
+FACE = JobFace.made("pts", "PTS test", PtsEventUnion, where=PtsWhere, title="Pts", doc=(
+    "``pts.event``: one event of the running PTS test, in order: started, purge, preconditioning progress,\n"
+    "then each point's start, progress and end, each round's steady-state check, and the end."))
+"""PtsStatus, PtsCancelResult and PtsEventNotification, and its place in the job layer."""
 
-    event: PtsEventUnion
-
-
-TOPIC = Topic({
-    "pts.estimate": (PtsRequest, PtsEstimate,
-                     "a PTS test's rounds, points and duration (PTS defaults run for hours); runs nothing"),
-    "pts.start": (PtsRequest, PtsStarted, "start a PTS test: purge, preconditioning, rounds; events follow as pts.event"),
-    "pts.resume": (PtsResumeParams, PtsStarted, "continue an interrupted PTS test"),
-    "pts.cancel": (NoParams, PtsCancelResult, "stop the PTS test; finished rounds are kept"),
-    "pts.status": (NoParams, PtsStatus, "whether a PTS test is running, and where"),
-    "pts.list": (NoParams, PtsListResult, "stored PTS tests, newest first"),
-    "pts.get": (PtsIdParams, PtsResult, "a PTS test: steady state, rounds, matrix, drive state and parameters"),
-    "pts.report": (PtsReportParams, ReportResult, "a PTS test's PDF report (base64)"),
-}, {"pts.event": PtsEventNotification})
+TOPIC = FACE.topic(
+    listed=PtsListResult, plural="PTS tests", kept="rounds",
+    estimate=(PtsRequest, PtsEstimate,
+              "a PTS test's rounds, points and duration (PTS defaults run for hours); runs nothing"),
+    start=(PtsRequest, PtsStarted, "start a PTS test: purge, preconditioning, rounds; events follow as pts.event"),
+    resume=(PtsResumeParams, PtsStarted, "continue an interrupted PTS test"),
+    get=(PtsIdParams, PtsResult, "a PTS test: steady state, rounds, matrix, drive state and parameters"),
+    report=(PtsReportParams, ReportResult, "a PTS test's PDF report (base64)"))

@@ -9,7 +9,8 @@ from typing import Annotated
 from pydantic import Field
 
 from ssdprof.app.contract.base import Params, Result, Topic
-from ssdprof.app.contract.runs import DeviceEffect, NoParams
+from ssdprof.app.contract.kind import JobFace
+from ssdprof.app.contract.runs import DeviceEffect
 from ssdprof.app.contract.specs import ReportResult
 from ssdprof.app.replay_planner import ReplayRequest
 from ssdprof.model.replay import HostsMode, OffsetMapping, ReplayTiming
@@ -17,8 +18,8 @@ from ssdprof.model.replay_events import ReplayFinished, ReplayProgress, ReplaySt
 from ssdprof.model.replay_results import ReplayInfo, ReplayResult
 from ssdprof.model.trace import TraceFormat, TraceSummary
 
-__all__ = ["TOPIC", "ReplayCancelResult", "ReplayEstimate", "ReplayEventNotification", "ReplayIdParams",
-           "ReplayListResult", "ReplayReportParams", "ReplayResumeParams", "ReplayStatus", "TraceDescribeParams"]
+__all__ = ["FACE", "TOPIC", "ReplayEstimate", "ReplayIdParams", "ReplayListResult", "ReplayReportParams",
+           "ReplayResumeParams", "TraceDescribeParams"]
 
 
 class TraceDescribeParams(Params):
@@ -61,16 +62,6 @@ class ReplayReportParams(ReplayIdParams):
     title: str | None = Field(default=None, max_length=200)
 
 
-class ReplayCancelResult(Result):
-    cancelled: bool = Field(description="false when no replay was running")
-    replay_id: int | None = None
-
-
-class ReplayStatus(Result):
-    running: bool
-    replay_id: int | None = None
-
-
 class ReplayListResult(Result):
     replays: list[ReplayInfo] = Field(description="newest first")
 
@@ -78,23 +69,22 @@ class ReplayListResult(Result):
 ReplayEventUnion = Annotated[ReplayStarted | ReplayProgress | ReplayFinished, Field(discriminator="kind")]
 
 
-class ReplayEventNotification(Result):
-    """``replay.event``: one event of the running replay, in order: started, each second beside the trace's
-    recorded rate, the end."""
+FACE = JobFace.made("replay", "replay", ReplayEventUnion, title="Replay", doc=(
+    "``replay.event``: one event of the running replay, in order: started, each second beside the trace's\n"
+    "recorded rate, the end."))
+"""ReplayStatus, ReplayCancelResult and ReplayEventNotification, and its place in the job layer."""
 
-    event: ReplayEventUnion
-
+REPLAY = FACE.topic(
+    listed=ReplayListResult, plural="replays", kept="repeats",
+    estimate=(ReplayRequest, ReplayEstimate, "a replay's part, lanes, target and duration; runs nothing"),
+    start=(ReplayRequest, ReplayStarted, "start a trace replay; events follow as replay.event"),
+    resume=(ReplayResumeParams, ReplayStarted, "run a cancelled replay's remaining repeats"),
+    get=(ReplayIdParams, ReplayResult,
+         "a replay beside its trace: p50/p99 recorded and replayed, IOPS over time both ways, timing kept"),
+    report=(ReplayReportParams, ReportResult, "a replay's PDF page (base64)"))
 
 TOPIC = Topic({
     "trace.describe": (TraceDescribeParams, TraceSummary,
                        "what a trace holds: I/Os, span, mix, sizes, offsets, recorded rate and latency; runs nothing"),
-    "replay.estimate": (ReplayRequest, ReplayEstimate, "a replay's part, lanes, target and duration; runs nothing"),
-    "replay.start": (ReplayRequest, ReplayStarted, "start a trace replay; events follow as replay.event"),
-    "replay.resume": (ReplayResumeParams, ReplayStarted, "run a cancelled replay's remaining repeats"),
-    "replay.cancel": (NoParams, ReplayCancelResult, "stop the replay; finished repeats are kept"),
-    "replay.status": (NoParams, ReplayStatus, "whether a replay is running"),
-    "replay.list": (NoParams, ReplayListResult, "stored replays, newest first"),
-    "replay.get": (ReplayIdParams, ReplayResult,
-                   "a replay beside its trace: p50/p99 recorded and replayed, IOPS over time both ways, timing kept"),
-    "replay.report": (ReplayReportParams, ReportResult, "a replay's PDF page (base64)"),
-}, {"replay.event": ReplayEventNotification})
+    **REPLAY.methods,
+}, REPLAY.notifications)

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from pydantic import Field
 
 from ssdprof.app.contract.base import Params, Result
+from ssdprof.app.contract.kind import cancel_answer, job_status
 from ssdprof.app.contract.run_queries import MAX_RUN_IDS
 from ssdprof.app.planner import WorkloadInput
 from ssdprof.model.events import Count
@@ -20,10 +21,6 @@ from ssdprof.target.devices import BlockDevice
 
 if TYPE_CHECKING:
     from ssdprof.target.plan import DeviceRegion
-
-
-class NoParams(Params):
-    pass
 
 
 class FieldRule(Result):
@@ -148,17 +145,17 @@ class ResumeParams(Params):
                                  "another person's only by its id, and never one running now")
 
 
-class CancelResult(Result):
-    cancelled: bool = Field(description="false when no sweep was running")
-    sweep_id: int | None = None
+class SweepWhere(Result):
+    """Where a running sweep is: the fields its status adds."""
 
-
-class SweepStatus(Result):
-    running: bool
-    sweep_id: int | None = None
     name: str = ""
     count: Count | None = Field(
         default=None, description="the running sweep's points finished, of how many")
+
+
+CancelResult = cancel_answer("CancelResult", "sweep_id", "sweep")
+SweepStatus = job_status("SweepStatus", "sweep_id", SweepWhere)
+"""A sweep's status and what its cancel answers, as every job kind's (``kind.py``)."""
 
 
 class SweepInfo(Result):

@@ -7,8 +7,9 @@ from typing import Annotated
 
 from pydantic import Field
 
-from ssdprof.app.contract.base import Params, Result, Topic
-from ssdprof.app.contract.runs import DeviceEffect, NoParams
+from ssdprof.app.contract.base import Params, Result
+from ssdprof.app.contract.kind import JobFace
+from ssdprof.app.contract.runs import DeviceEffect
 from ssdprof.app.contract.specs import ReportResult
 from ssdprof.app.sustain_planner import SustainRequest
 from ssdprof.model.sustain import SustainWear
@@ -22,8 +23,8 @@ from ssdprof.model.sustain_events import (
 )
 from ssdprof.model.sustain_results import SustainInfo, SustainParameters, SustainResult
 
-__all__ = ["TOPIC", "SustainCancelResult", "SustainEstimate", "SustainEventNotification", "SustainIdParams",
-           "SustainListResult", "SustainReportParams", "SustainResumeParams", "SustainStatus"]
+__all__ = ["FACE", "TOPIC", "SustainEstimate", "SustainIdParams", "SustainListResult", "SustainReportParams",
+           "SustainResumeParams", "SustainWhere"]
 
 
 class SustainEstimate(DeviceEffect):
@@ -60,14 +61,9 @@ class SustainReportParams(SustainIdParams):
     title: str | None = Field(default=None, max_length=200)
 
 
-class SustainCancelResult(Result):
-    cancelled: bool = Field(description="false when no sustained-write test was running")
-    sustain_id: int | None = None
+class SustainWhere(Result):
+    """Where a running sustained-write test is: the fields its status adds."""
 
-
-class SustainStatus(Result):
-    running: bool
-    sustain_id: int | None = None
     step: str = Field(default="", description="fill, idle or recovery")
     recovery_step: int = 0
 
@@ -82,25 +78,20 @@ SustainEventUnion = Annotated[
 ]
 
 
-class SustainEventNotification(Result):
-    """``sustain.event``: one event of the running sustained-write test, in order: started, the fill's
-    start and each second, its end, then per recovery step idle time, its start, seconds and end; the end."""
+FACE = JobFace.made("sustain", "sustained-write test", SustainEventUnion, where=SustainWhere, title="Sustain", doc=(
+    "``sustain.event``: one event of the running sustained-write test, in order: started, the fill's\n"
+    "start and each second, its end, then per recovery step idle time, its start, seconds and end; the end."))
+"""SustainStatus, SustainCancelResult and SustainEventNotification, and its place in the job layer."""
 
-    event: SustainEventUnion
-
-
-TOPIC = Topic({
-    "sustain.estimate": (SustainRequest, SustainEstimate,
-                         "a sustained-write test's bytes, time and wear against the drive's rating; runs nothing"),
-    "sustain.start": (SustainRequest, SustainStarted,
-                      "start a sustained-write test: the fill, then idle and recovery writes; events as sustain.event"),
-    "sustain.resume": (SustainResumeParams, SustainStarted,
-                       "continue an interrupted test: the recovery writes not yet done (a cut fill is re-run)"),
-    "sustain.cancel": (NoParams, SustainCancelResult, "stop the sustained-write test; finished writes are kept"),
-    "sustain.status": (NoParams, SustainStatus, "whether a sustained-write test is running, and where"),
-    "sustain.list": (NoParams, SustainListResult, "stored sustained-write tests, newest first"),
-    "sustain.get": (SustainIdParams, SustainResult,
-                    "a test: per-second and per-GiB series, phases, the cliff verdict, throttling, recovery rows"),
-    "sustain.report": (SustainReportParams, ReportResult,
-                       "a test's PDF page (base64): the verdict, the fill with its phases, the recovery table"),
-}, {"sustain.event": SustainEventNotification})
+TOPIC = FACE.topic(
+    listed=SustainListResult, plural="sustained-write tests", kept="writes",
+    estimate=(SustainRequest, SustainEstimate,
+              "a sustained-write test's bytes, time and wear against the drive's rating; runs nothing"),
+    start=(SustainRequest, SustainStarted,
+           "start a sustained-write test: the fill, then idle and recovery writes; events as sustain.event"),
+    resume=(SustainResumeParams, SustainStarted,
+            "continue an interrupted test: the recovery writes not yet done (a cut fill is re-run)"),
+    get=(SustainIdParams, SustainResult,
+         "a test: per-second and per-GiB series, phases, the cliff verdict, throttling, recovery rows"),
+    report=(SustainReportParams, ReportResult,
+            "a test's PDF page (base64): the verdict, the fill with its phases, the recovery table"))

@@ -8,12 +8,13 @@ from typing import Annotated
 
 from pydantic import Field
 
-from ssdprof.app.contract.base import Result, Topic
-from ssdprof.app.contract.runs import CancelResult, NoParams, ResumeParams, SweepEstimate, SweepsResult, SweepStatus
+from ssdprof.app.contract.base import Result
+from ssdprof.app.contract.kind import JobFace, Methods
+from ssdprof.app.contract.runs import CancelResult, ResumeParams, SweepEstimate, SweepsResult, SweepStatus
 from ssdprof.app.planner import SweepRequest
 from ssdprof.model.events import SweepEvent, SweepStarted
 
-__all__ = ["TOPIC", "RunEventNotification"]
+__all__ = ["FACE", "TOPIC", "RunEventNotification"]
 
 RunEventUnion = Annotated[SweepEvent, Field(discriminator="kind")]
 
@@ -24,11 +25,13 @@ class RunEventNotification(Result):
     event: RunEventUnion
 
 
-TOPIC = Topic({
-    "sweep.estimate": (SweepRequest, SweepEstimate, "points and duration; runs nothing"),
-    "sweep.start": (SweepRequest, SweepStarted, "start a sweep; events follow as run.event"),
-    "sweep.resume": (ResumeParams, SweepStarted, "continue an interrupted sweep"),
-    "sweep.cancel": (NoParams, CancelResult, "stop fio; finished points are kept"),
-    "sweep.status": (NoParams, SweepStatus, "whether a sweep is running"),
-    "sweeps.list": (NoParams, SweepsResult, "stored sweeps, newest first"),
-}, {"run.event": RunEventNotification})
+FACE = JobFace(Methods(estimate="sweep.estimate", start="sweep.start", resume="sweep.resume", cancel="sweep.cancel",
+                       status="sweep.status", list="sweeps.list"),
+               "run.event", RunEventNotification, SweepStatus, CancelResult, "sweep_id", "sweep")
+"""The sweep's place in the job layer: its events go out as ``run.event``."""
+
+TOPIC = FACE.topic(
+    listed=SweepsResult, plural="sweeps", kept="points",
+    estimate=(SweepRequest, SweepEstimate, "points and duration; runs nothing"),
+    start=(SweepRequest, SweepStarted, "start a sweep; events follow as run.event"),
+    resume=(ResumeParams, SweepStarted, "continue an interrupted sweep"))

@@ -5,12 +5,12 @@ draws; ``curves.list`` lists latency-target searches beside curves."""
 
 from __future__ import annotations
 
-from abc import abstractmethod
-from pathlib import Path
-from typing import Any
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 from ssdprof.app.adaptive import stored, stored_curve
 from ssdprof.app.contract.curves import (
+    CURVE_METHODS,
     CurveCheck,
     CurveGetParams,
     CurveReportParams,
@@ -18,9 +18,9 @@ from ssdprof.app.contract.curves import (
     StoredCurve,
 )
 from ssdprof.app.contract.runs import ResumeParams
-from ssdprof.app.curve import CurveRequest, plan_curve
+from ssdprof.app.curve import plan_curve
 from ssdprof.app.kinds import register
-from ssdprof.app.kinds.kind import Context, Methods, Report, TestKind
+from ssdprof.app.kinds.kind import Context, Report, TestKind
 from ssdprof.app.kinds.sweep import SweepPlan, sweep_plan
 from ssdprof.model.curves import CurveSummary
 from ssdprof.model.sweep import SweepSpec
@@ -33,13 +33,11 @@ class GrowingSweepKind(TestKind[SweepPlan]):
     is a sweep's, run and resumed as one; only its planner is its own."""
 
     runs_as = "sweep"
-
-    @abstractmethod
-    def planned(self, request: Any, default_dir: Path | None) -> SweepSpec:
-        """The request planned by this kind's own planner, checking the target, every problem at once."""
+    planner: ClassVar[Callable[..., SweepSpec]]
+    """Its own planner: the request planned, checking the target, every problem at once."""
 
     def plan(self, request: Any, ctx: Context, *, to_run: bool) -> SweepPlan:
-        spec = self.planned(request, ctx.default_dir)
+        spec = self.planner(request, check_target=True, default_dir=ctx.default_dir)
         return sweep_plan(spec, dict(request.sweep.tags), ctx, to_run=to_run)
 
     def resume(self, params: ResumeParams, ctx: Context) -> SweepPlan:
@@ -50,11 +48,8 @@ class GrowingSweepKind(TestKind[SweepPlan]):
 class CurveKind(GrowingSweepKind):
     name = "curve"
     noun = "curve"
-    methods = Methods(estimate="curve.check", start="curve.start", list="curves.list", get="curve.get",
-                      report="curve.report")
-
-    def planned(self, request: CurveRequest, default_dir: Path | None) -> SweepSpec:
-        return plan_curve(request, check_target=True, default_dir=default_dir)
+    methods = CURVE_METHODS
+    planner = staticmethod(plan_curve)
 
     def estimate(self, plan: SweepPlan, ctx: Context) -> CurveCheck:
         spec = plan.spec

@@ -6,6 +6,8 @@ once, nothing stored), its estimate, a stored test's result, the stored tests li
 which of the contract's methods answer each. :class:`JobKind` is a kind that runs as a job of its own
 (sweeps, PTS tests, sustained writes): how it runs and resumes, and how its job looks from outside
 (the event it starts with, the status a page opened mid-run shows, the end it sends when it fails).
+Its methods and its face (status, cancel answer, notification) are its contract's, declared once in
+``app/contract/<kind>.py`` from the template of ``app/contract/kind.py``.
 Curves and latency-target searches plan their own sweeps and run as sweep jobs (``runs_as``).
 
 The job itself (one at a time, started, cancelled, its events sent) is ``app/jobs.py``'s, for every
@@ -18,7 +20,7 @@ from __future__ import annotations
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -26,6 +28,7 @@ from pydantic import BaseModel
 
 from ssdprof.analysis.spec_folders import bundled_spec_dir, default_user_spec_dir
 from ssdprof.analysis.spec_library import SpecLibrary
+from ssdprof.app.contract.kind import JobFace, JobStatus, Methods
 from ssdprof.remote.ssh import SshSettings
 from ssdprof.store.db import Store
 
@@ -33,7 +36,7 @@ __all__ = ["Context", "Emit", "JobFace", "JobKind", "Methods", "Report", "TestKi
 
 PlanT = TypeVar("PlanT")
 OutcomeT = TypeVar("OutcomeT")
-StatusT = TypeVar("StatusT", bound=BaseModel)
+StatusT = TypeVar("StatusT", bound=JobStatus)
 Emit = Callable[[Any], None]
 """Hands one of a job's events on, in order."""
 
@@ -61,31 +64,6 @@ class Context:
 
 
 @dataclass(frozen=True)
-class Methods:
-    """The contract's methods a kind answers, by what they do (None: the kind does not offer it).
-    The names are the contract's (``app/contract/``): a search for one leads here, then to the
-    operation of :class:`TestKind` or of the job layer that answers it."""
-
-    estimate: str | None = None
-    start: str | None = None
-    resume: str | None = None
-    cancel: str | None = None
-    status: str | None = None
-    list: str | None = None
-    get: str | None = None
-    report: str | None = None
-
-    @classmethod
-    def of_job(cls, kind: str) -> Methods:
-        """Every operation, each as ``<kind>.<operation>``: the methods of a kind that runs as a job."""
-        return cls(**{field.name: f"{kind}.{field.name}" for field in fields(cls)})
-
-    def named(self) -> dict[str, str]:
-        """{method name: operation} for every method offered."""
-        return {name: op for op, name in vars(self).items() if name is not None}
-
-
-@dataclass(frozen=True)
 class Report:
     """A stored test's report: the PDF, the file name offered for it, the runs it draws on."""
 
@@ -105,6 +83,7 @@ class TestKind(ABC, Generic[PlanT]):
     noun: ClassVar[str]
     """How messages name one: "the {noun} did not start"."""
     methods: ClassVar[Methods]
+    """The contract's methods it answers (its part of the contract declares them)."""
     runs_as: ClassVar[str | None] = None
     """Another kind whose job runs this one's plans (curves and searches are sweeps)."""
 
@@ -132,32 +111,6 @@ class TestKind(ABC, Generic[PlanT]):
     def report(self, params: Any, ctx: Context) -> Report:
         """A stored test's PDF report."""
         raise NotImplementedError(f"{self.name} offers no report")
-
-
-@dataclass(frozen=True)
-class JobFace:
-    """How a kind's running job looks from outside, in the contract's own models."""
-
-    events: str
-    """The notification its events go out as (``run.event``, ``pts.event``)..."""
-    notification: type[BaseModel]
-    """... carrying each in its ``event`` field."""
-    status: type[BaseModel]
-    """What a status answers; ``running=False`` while none of the kind runs."""
-    cancelled: type[BaseModel]
-    """What a cancel answers: ``cancelled`` and the stored test's id."""
-    id_field: str
-    """The field of the status and the cancel answer naming the stored test (``sweep_id``, ``pts_id``)."""
-
-    def idle(self) -> BaseModel:
-        return self.status(running=False)
-
-    def job_id(self, status: BaseModel) -> int | None:
-        found = getattr(status, self.id_field)
-        return found if isinstance(found, int) else None
-
-    def cancel_answer(self, cancelled: bool, job_id: int | None) -> BaseModel:
-        return self.cancelled(cancelled=cancelled, **{self.id_field: job_id})
 
 
 class JobKind(TestKind[PlanT], Generic[PlanT, OutcomeT, StatusT]):

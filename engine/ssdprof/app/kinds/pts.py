@@ -9,19 +9,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ssdprof.app.contract.pts import (
-    PtsCancelResult,
-    PtsEstimate,
-    PtsEventNotification,
-    PtsIdParams,
-    PtsListResult,
-    PtsReportParams,
-    PtsResumeParams,
-    PtsStatus,
-)
+from ssdprof.app.contract.kind import JobStatus
+from ssdprof.app.contract.pts import FACE, PtsEstimate, PtsIdParams, PtsListResult, PtsReportParams, PtsResumeParams
 from ssdprof.app.contract.runs import PlannedPoint
 from ssdprof.app.kinds import register
-from ssdprof.app.kinds.kind import Context, Emit, JobFace, JobKind, Methods, Report
+from ssdprof.app.kinds.kind import Context, Emit, JobKind, Report
 from ssdprof.app.pts_planner import PtsRequest, plan_pts
 from ssdprof.app.pts_runner import PtsOutcome, PtsRunner, pts_parameters
 from ssdprof.model.events import PointStarted, PtsFinished, PtsStarted
@@ -44,11 +36,10 @@ class PtsPlan:
     resume_id: int | None = None
 
 
-class PtsKind(JobKind[PtsPlan, PtsOutcome, PtsStatus]):
+class PtsKind(JobKind[PtsPlan, PtsOutcome, JobStatus]):
     name = "pts"
     noun = "PTS test"
-    face = JobFace("pts.event", PtsEventNotification, PtsStatus, PtsCancelResult, "pts_id")
-    methods = Methods.of_job("pts")
+    face, methods = FACE, FACE.methods
 
     def plan(self, request: PtsRequest, ctx: Context, *, to_run: bool) -> PtsPlan:
         spec = plan_pts(request, check_target=True, default_dir=ctx.default_dir)
@@ -89,13 +80,13 @@ class PtsKind(JobKind[PtsPlan, PtsOutcome, PtsStatus]):
 
     # --------------------------------------------------------------------------- its job
 
-    def began(self, event: Any, plan: PtsPlan) -> PtsStatus | None:
+    def began(self, event: Any, plan: PtsPlan) -> JobStatus | None:
         if not isinstance(event, PtsStarted):
             return None
         phase = "purge" if plan.spec is not None and plan.spec.purge else "precondition"
-        return PtsStatus(running=True, pts_id=event.pts_id, test=event.test, phase=phase, max_rounds=event.max_rounds)
+        return FACE.status(running=True, pts_id=event.pts_id, test=event.test, phase=phase, max_rounds=event.max_rounds)
 
-    def progressed(self, status: PtsStatus, event: Any) -> PtsStatus:
+    def progressed(self, status: JobStatus, event: Any) -> JobStatus:
         if isinstance(event, PointStarted):
             return status.model_copy(update={"phase": "rounds", "round": event.repeat + 1})
         return status

@@ -11,18 +11,17 @@ from pathlib import Path
 from typing import Any
 
 from ssdprof.analysis.replay import replay_label
+from ssdprof.app.contract.kind import JobStatus
 from ssdprof.app.contract.replay import (
-    ReplayCancelResult,
+    FACE,
     ReplayEstimate,
-    ReplayEventNotification,
     ReplayIdParams,
     ReplayListResult,
     ReplayReportParams,
     ReplayResumeParams,
-    ReplayStatus,
 )
 from ssdprof.app.kinds import register
-from ssdprof.app.kinds.kind import Context, Emit, JobFace, JobKind, Methods, Report
+from ssdprof.app.kinds.kind import Context, Emit, JobKind, Report
 from ssdprof.app.replay import ReplayOutcome, ReplayRunner
 from ssdprof.app.replay_planner import ReplayJob, ReplayRequest, plan_replay_request
 from ssdprof.app.replay_site import replay_engine
@@ -42,11 +41,10 @@ class ReplayPlan:
     resume_id: int | None = None
 
 
-class ReplayKind(JobKind[ReplayPlan, ReplayOutcome, ReplayStatus]):
+class ReplayKind(JobKind[ReplayPlan, ReplayOutcome, JobStatus]):
     name = "replay"
     noun = "trace replay"
-    face = JobFace("replay.event", ReplayEventNotification, ReplayStatus, ReplayCancelResult, "replay_id")
-    methods = Methods.of_job("replay")
+    face, methods = FACE, FACE.methods
 
     def plan(self, request: ReplayRequest, ctx: Context, *, to_run: bool) -> ReplayPlan:
         job = plan_replay_request(request, check_target=True, default_dir=ctx.default_dir)
@@ -80,8 +78,8 @@ class ReplayKind(JobKind[ReplayPlan, ReplayOutcome, ReplayStatus]):
 
     # --------------------------------------------------------------------------- its job
 
-    def began(self, event: Any, plan: ReplayPlan) -> ReplayStatus | None:
-        return ReplayStatus(running=True, replay_id=event.replay_id) if isinstance(event, ReplayStarted) else None
+    def began(self, event: Any, plan: ReplayPlan) -> JobStatus | None:
+        return FACE.status(running=True, replay_id=event.replay_id) if isinstance(event, ReplayStarted) else None
 
     def failed(self, job_id: int | None, reason: str) -> ReplayFinished:
         return ReplayFinished(replay_id=job_id, status="failed", wall_s=0.0, reason=reason)

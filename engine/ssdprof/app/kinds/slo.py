@@ -4,17 +4,14 @@ read back as the :class:`SloSummary` every face shows (listed with the curves, `
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from ssdprof.app.adaptive import stored_slo
-from ssdprof.app.contract.curves import CurveIdParams, SloCheck, SloReportParams
+from ssdprof.app.contract.curves import SLO_METHODS, CurveIdParams, SloCheck, SloReportParams
 from ssdprof.app.kinds import register
 from ssdprof.app.kinds.curve import GrowingSweepKind
-from ssdprof.app.kinds.kind import Context, Methods, Report
+from ssdprof.app.kinds.kind import Context, Report
 from ssdprof.app.kinds.sweep import SweepPlan
-from ssdprof.app.slo import SloRequest, plan_slo
+from ssdprof.app.slo import plan_slo
 from ssdprof.model.curves import SloSummary
-from ssdprof.model.sweep import SweepSpec
 
 __all__ = ["SLO", "SloKind"]
 
@@ -22,10 +19,8 @@ __all__ = ["SLO", "SloKind"]
 class SloKind(GrowingSweepKind):
     name = "slo"
     noun = "latency target search"
-    methods = Methods(estimate="slo.check", start="slo.start", get="slo.get", report="slo.report")
-
-    def planned(self, request: SloRequest, default_dir: Path | None) -> SweepSpec:
-        return plan_slo(request, check_target=True, default_dir=default_dir)
+    methods = SLO_METHODS
+    planner = staticmethod(plan_slo)
 
     def estimate(self, plan: SweepPlan, ctx: Context) -> SloCheck:
         spec = plan.spec

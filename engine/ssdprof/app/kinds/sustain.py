@@ -15,18 +15,17 @@ from ssdprof.analysis.spec_folders import bundled_spec_dir, default_user_spec_di
 from ssdprof.analysis.spec_library import SpecLibrary
 from ssdprof.analysis.specs import Spec
 from ssdprof.analysis.sustain_result import label_of, parameters_of, planned_recovery_bytes, wear_of
+from ssdprof.app.contract.kind import JobStatus
 from ssdprof.app.contract.sustain import (
-    SustainCancelResult,
+    FACE,
     SustainEstimate,
-    SustainEventNotification,
     SustainIdParams,
     SustainListResult,
     SustainReportParams,
     SustainResumeParams,
-    SustainStatus,
 )
 from ssdprof.app.kinds import register
-from ssdprof.app.kinds.kind import Context, Emit, JobFace, JobKind, Methods, Report
+from ssdprof.app.kinds.kind import Context, Emit, JobKind, Report
 from ssdprof.app.sustain import NOT_RUN, SustainOutcome, SustainRunner, local_engine
 from ssdprof.app.sustain_planner import SustainRequest, plan_sustain
 from ssdprof.model.quantities import format_bytes, format_duration
@@ -50,11 +49,10 @@ class SustainPlan:
     """The amount to write was left blank (the region, once)."""
 
 
-class SustainKind(JobKind[SustainPlan, SustainOutcome, SustainStatus]):
+class SustainKind(JobKind[SustainPlan, SustainOutcome, JobStatus]):
     name = "sustain"
     noun = "sustained-write test"
-    face = JobFace("sustain.event", SustainEventNotification, SustainStatus, SustainCancelResult, "sustain_id")
-    methods = Methods.of_job("sustain")
+    face, methods = FACE, FACE.methods
 
     def plan(self, request: SustainRequest, ctx: Context, *, to_run: bool) -> SustainPlan:
         spec = plan_sustain(request, check_target=True, default_dir=ctx.default_dir)
@@ -88,10 +86,10 @@ class SustainKind(JobKind[SustainPlan, SustainOutcome, SustainStatus]):
 
     # --------------------------------------------------------------------------- its job
 
-    def began(self, event: Any, plan: SustainPlan) -> SustainStatus | None:
-        return SustainStatus(running=True, sustain_id=event.sustain_id) if isinstance(event, SustainStarted) else None
+    def began(self, event: Any, plan: SustainPlan) -> JobStatus | None:
+        return FACE.status(running=True, sustain_id=event.sustain_id) if isinstance(event, SustainStarted) else None
 
-    def progressed(self, status: SustainStatus, event: Any) -> SustainStatus:
+    def progressed(self, status: JobStatus, event: Any) -> JobStatus:
         if isinstance(event, SustainStepStarted):
             return status.model_copy(update={"step": event.step, "recovery_step": event.recovery_step})
         if isinstance(event, SustainIdle):

@@ -8,18 +8,11 @@ import threading
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from ssdprof.app.contract.runs import (
-    CancelResult,
-    PlannedPoint,
-    ResumeParams,
-    SweepEstimate,
-    SweepInfo,
-    SweepsResult,
-    SweepStatus,
-)
-from ssdprof.app.contract.sweeps import RunEventNotification
+from ssdprof.app.contract.kind import JobStatus
+from ssdprof.app.contract.runs import PlannedPoint, ResumeParams, SweepEstimate, SweepInfo, SweepsResult
+from ssdprof.app.contract.sweeps import FACE
 from ssdprof.app.kinds import register
-from ssdprof.app.kinds.kind import Context, Emit, JobFace, JobKind, Methods
+from ssdprof.app.kinds.kind import Context, Emit, JobKind
 from ssdprof.app.planner import SweepRequest, plan_sweep, preflight
 from ssdprof.app.runner import Runner, SweepOutcome
 from ssdprof.model.events import PointFinished, PointStarted, SweepFinished, SweepStarted
@@ -49,12 +42,10 @@ def sweep_plan(spec: SweepSpec, tags: dict[str, str], ctx: Context, *, to_run: b
     return SweepPlan(spec, None, tags, target)
 
 
-class SweepKind(JobKind[SweepPlan, SweepOutcome, SweepStatus]):
+class SweepKind(JobKind[SweepPlan, SweepOutcome, JobStatus]):
     name = "sweep"
     noun = "sweep"
-    face = JobFace("run.event", RunEventNotification, SweepStatus, CancelResult, "sweep_id")
-    methods = Methods(estimate="sweep.estimate", start="sweep.start", resume="sweep.resume", cancel="sweep.cancel",
-                      status="sweep.status", list="sweeps.list")
+    face, methods = FACE, FACE.methods
 
     def plan(self, request: SweepRequest, ctx: Context, *, to_run: bool) -> SweepPlan:
         if not to_run:
@@ -90,12 +81,12 @@ class SweepKind(JobKind[SweepPlan, SweepOutcome, SweepStatus]):
 
     # --------------------------------------------------------------------------- its job
 
-    def began(self, event: Any, plan: SweepPlan) -> SweepStatus | None:
+    def began(self, event: Any, plan: SweepPlan) -> JobStatus | None:
         if not isinstance(event, SweepStarted):
             return None
-        return SweepStatus(running=True, sweep_id=event.sweep_id, name=plan.spec.name, count=event.count)
+        return FACE.status(running=True, sweep_id=event.sweep_id, name=plan.spec.name, count=event.count)
 
-    def progressed(self, status: SweepStatus, event: Any) -> SweepStatus:
+    def progressed(self, status: JobStatus, event: Any) -> JobStatus:
         if isinstance(event, (PointStarted, PointFinished)):
             return status.model_copy(update={"count": event.count})
         return status

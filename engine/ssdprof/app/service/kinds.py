@@ -1,7 +1,7 @@
 """The contract's methods of every test kind, answered the same way for each: plans and estimates by
 the kind, starts, resumes, cancels and statuses by the one job layer (``app/jobs.py``), stored tests
-read back, listed and reported by the kind. Which method is which operation each kind says itself
-(``Methods`` in its module under ``app/kinds/``): a search for ``"pts.start"`` leads there, then here."""
+read back, listed and reported by the kind. Which method is which operation each kind's part of the
+contract says (``Methods``, under ``app/contract/``; a job kind's are ``<kind>.<operation>``)."""
 
 from __future__ import annotations
 
