@@ -10,9 +10,11 @@ histogram bins; ``read_*`` and ``write_*`` are each direction's own. Latency is 
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -22,7 +24,7 @@ if TYPE_CHECKING:  # names only: the command line lists the metrics without load
 
 __all__ = ["FACTORS", "LATENCY_METRICS", "METRICS", "METRIC_NAMES", "SETTING_FIELDS", "MetricName",
            "factor_value", "latency_kind_note", "metric_name", "metric_value", "overlay_latency_note", "pts_round",
-           "setting_fields", "setting_key", "values"]
+           "setting_fields", "setting_key", "settings_kept", "values"]
 
 
 def _nodes(run: AnyRun) -> int | None:
@@ -187,18 +189,40 @@ def pts_round(run: AnyRun) -> tuple[str, int] | None:
     return (run.tags.get("pts_test", ""), int(text)) if text.isdigit() else None
 
 
-def setting_key(run: AnyRun, drop: frozenset[str] = frozenset(), *,
-                fields: tuple[object, ...] | None = None) -> tuple[object, ...]:
+def setting_key(run: AnyRun, drop: frozenset[str] = frozenset()) -> tuple[object, ...]:
     """What a run measured, minus the settings in ``drop``: runs with equal keys differ only in those.
 
     The one rule for "the same setting" (repeats, series, comparisons): everything that changes
     what is measured: the access (pattern, mix, size, queue, jobs, direct I/O), the offered rate,
     how long and over which region, the engine and its I/O method, the drive's state and PTS
     round, and where (hosts, storage nodes, drive model). Names: see :data:`SETTING_FIELDS`.
-    ``fields``: the run's :func:`setting_fields`, where the caller keeps them for many keys.
+    Inside :func:`settings_kept`, a run's settings are read once for all its keys.
     """
-    full = fields if fields is not None else setting_fields(run)
+    full = _fields_of(run)
     return tuple(full[i] for i in _kept(drop))
+
+
+_kept_settings: ContextVar[dict[int, tuple[AnyRun, tuple[object, ...]]] | None] = ContextVar(
+    "_kept_settings", default=None)
+"""Each run's :func:`setting_fields` while a :func:`settings_kept` block runs, by ``id(run)``, with
+the run itself (so the id stays the run's, and is checked)."""
+
+
+@contextlib.contextmanager
+def settings_kept(runs: Sequence[AnyRun]) -> Iterator[None]:
+    """Read each run's settings once for the whole block: a study's thousands of runs are keyed
+    many ways over one command (its comparison, then each observation's grouping)."""
+    outer = _kept_settings.get() or {}
+    token = _kept_settings.set({**outer, **{id(r): (r, setting_fields(r)) for r in runs if id(r) not in outer}})
+    try:
+        yield
+    finally:
+        _kept_settings.reset(token)
+
+
+def _fields_of(run: AnyRun) -> tuple[object, ...]:
+    kept = (_kept_settings.get() or {}).get(id(run))
+    return kept[1] if kept is not None and kept[0] is run else setting_fields(run)
 
 
 @functools.cache
