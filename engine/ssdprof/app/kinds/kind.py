@@ -22,7 +22,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from pydantic import BaseModel
 
@@ -32,11 +32,15 @@ from ssdprof.app.contract.kind import JobFace, JobStatus, Methods
 from ssdprof.remote.ssh import SshSettings
 from ssdprof.store.db import Store
 
-__all__ = ["Context", "Emit", "JobFace", "JobKind", "Methods", "Report", "TestKind"]
+__all__ = ["Context", "Emit", "JobFace", "JobKind", "Methods", "Report", "RunnerKind", "StoredPlan", "TestKind", "TestRunner"]
 
 PlanT = TypeVar("PlanT")
 OutcomeT = TypeVar("OutcomeT")
 StatusT = TypeVar("StatusT", bound=JobStatus)
+NewT = TypeVar("NewT")
+ResultT = TypeVar("ResultT", bound=BaseModel)
+OutcomeT_co = TypeVar("OutcomeT_co", covariant=True)
+ResultT_co = TypeVar("ResultT_co", bound=BaseModel, covariant=True)
 Emit = Callable[[Any], None]
 """Hands one of a job's events on, in order."""
 
@@ -137,3 +141,49 @@ class JobKind(TestKind[PlanT], Generic[PlanT, OutcomeT, StatusT]):
     @abstractmethod
     def failed(self, job_id: int | None, reason: str) -> BaseModel:
         """The end sent when the job stopped on an error after it began."""
+
+
+@dataclass(frozen=True)
+class StoredPlan(Generic[NewT]):
+    """A test its kind's own runner stores: a new one (``new``, what the runner takes), or the stored
+    test it continues (``resume_id``)."""
+
+    new: NewT | None
+    resume_id: int | None = None
+
+
+StoredPlanT = TypeVar("StoredPlanT", bound=StoredPlan[Any])
+
+
+class TestRunner(Protocol[OutcomeT_co, ResultT_co]):
+    """A kind's own runner, as its kind uses it: a test run (new, or a stored one continued) and read back."""
+
+    def run(self, new: Any = None, /, *, resume_id: int | None = None, on_event: Emit | None = None,
+            cancel: threading.Event | None = None) -> OutcomeT_co: ...
+
+    def result(self, test_id: int, /) -> ResultT_co: ...
+
+
+class RunnerKind(JobKind[StoredPlanT, OutcomeT, JobStatus], Generic[StoredPlanT, OutcomeT, ResultT]):
+    """A job kind with a runner of its own that stores its tests (PTS tests, sustained writes, replays):
+    each runs, is read back and reported through the runner alike, by the id its params name (the
+    field ``face.id_field``)."""
+
+    @abstractmethod
+    def runner(self, ctx: Context) -> TestRunner[OutcomeT, ResultT]:
+        """Its runner, on the context's store, scratch folder, fio and SSH settings."""
+
+    @abstractmethod
+    def pdf(self, result: ResultT, title: str | None) -> tuple[bytes, int]:
+        """A stored test's report and the runs it draws on (its builder loads here: matplotlib for a report only)."""
+
+    def run(self, plan: StoredPlanT, ctx: Context, emit: Emit, cancel: threading.Event) -> OutcomeT:
+        return self.runner(ctx).run(plan.new, resume_id=plan.resume_id, on_event=emit, cancel=cancel)
+
+    def result(self, params: Any, ctx: Context) -> ResultT:
+        return self.runner(ctx).result(getattr(params, self.face.id_field))
+
+    def report(self, params: Any, ctx: Context) -> Report:
+        test_id = getattr(params, self.face.id_field)
+        pdf, runs = self.pdf(self.runner(ctx).result(test_id), params.title)
+        return Report(pdf, f"ssdprof-{self.name}-{test_id}.pdf", runs)

@@ -4,16 +4,14 @@ purge and preconditioning, resumed, listed, read back and reported; its events a
 
 from __future__ import annotations
 
-import threading
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ssdprof.app.contract.kind import JobStatus
-from ssdprof.app.contract.pts import FACE, PtsEstimate, PtsIdParams, PtsListResult, PtsReportParams, PtsResumeParams
+from ssdprof.app.contract.pts import FACE, PtsEstimate, PtsListResult, PtsResumeParams
 from ssdprof.app.contract.runs import PlannedPoint
 from ssdprof.app.kinds import register
-from ssdprof.app.kinds.kind import Context, Emit, JobKind, Report
+from ssdprof.app.kinds.kind import Context, RunnerKind, StoredPlan
 from ssdprof.app.pts_planner import PtsRequest, plan_pts
 from ssdprof.app.pts_runner import PtsOutcome, PtsRunner, pts_parameters
 from ssdprof.model.events import PointStarted, PtsFinished, PtsStarted
@@ -28,15 +26,11 @@ from ssdprof.target.purge import FILE_LIMITATION, purge_refusal
 __all__ = ["PTS", "PtsKind", "PtsPlan", "estimate_pts", "list_tests"]
 
 
-@dataclass(frozen=True)
-class PtsPlan:
-    """A PTS test to run: a new one's spec, or the stored test it continues."""
-
-    spec: PtsSpec | None
-    resume_id: int | None = None
+PtsPlan = StoredPlan[PtsSpec]
+"""A PTS test to run: a new one's spec, or the stored test it continues."""
 
 
-class PtsKind(JobKind[PtsPlan, PtsOutcome, JobStatus]):
+class PtsKind(RunnerKind[PtsPlan, PtsOutcome, PtsResult]):
     name = "pts"
     noun = "PTS test"
     face, methods = FACE, FACE.methods
@@ -50,8 +44,8 @@ class PtsKind(JobKind[PtsPlan, PtsOutcome, JobStatus]):
         return PtsPlan(spec)
 
     def estimate(self, plan: PtsPlan, ctx: Context) -> PtsEstimate:
-        assert plan.spec is not None
-        return estimate_pts(plan.spec, ctx.default_dir)
+        assert plan.new is not None
+        return estimate_pts(plan.new, ctx.default_dir)
 
     def resume(self, params: PtsResumeParams, ctx: Context) -> PtsPlan:
         store = ctx.store
@@ -61,29 +55,23 @@ class PtsKind(JobKind[PtsPlan, PtsOutcome, JobStatus]):
                            else f"PTS test {params.pts_id} does not exist")
         return PtsPlan(None, stored.id)
 
-    def run(self, plan: PtsPlan, ctx: Context, emit: Emit, cancel: threading.Event) -> PtsOutcome:
-        runner = PtsRunner(ctx.store, default_dir=ctx.default_dir, fio_executable=ctx.fio_executable)
-        return runner.run(plan.spec, resume_id=plan.resume_id, on_event=emit, cancel=cancel)
-
-    def result(self, params: PtsIdParams, ctx: Context) -> PtsResult:
-        return PtsRunner(ctx.store).result(params.pts_id)
+    def runner(self, ctx: Context) -> PtsRunner:
+        return PtsRunner(ctx.store, default_dir=ctx.default_dir, fio_executable=ctx.fio_executable)
 
     def listed(self, ctx: Context, running_id: int | None) -> PtsListResult:
         return PtsListResult(tests=list_tests(ctx.store))
 
-    def report(self, params: PtsReportParams, ctx: Context) -> Report:
+    def pdf(self, result: PtsResult, title: str | None) -> tuple[bytes, int]:
         from ssdprof.report.pts import build_pts_pdf  # matplotlib loads for a report only
 
-        result = PtsRunner(ctx.store).result(params.pts_id)
-        return Report(build_pts_pdf(result, title=params.title), f"ssdprof-pts-{result.id}.pdf",
-                      sum(len(r.runs) for r in result.rounds))
+        return build_pts_pdf(result, title=title), sum(len(r.runs) for r in result.rounds)
 
     # --------------------------------------------------------------------------- its job
 
     def began(self, event: Any, plan: PtsPlan) -> JobStatus | None:
         if not isinstance(event, PtsStarted):
             return None
-        phase = "purge" if plan.spec is not None and plan.spec.purge else "precondition"
+        phase = "purge" if plan.new is not None and plan.new.purge else "precondition"
         return FACE.status(running=True, pts_id=event.pts_id, test=event.test, phase=phase, max_rounds=event.max_rounds)
 
     def progressed(self, status: JobStatus, event: Any) -> JobStatus:

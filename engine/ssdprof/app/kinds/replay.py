@@ -5,43 +5,31 @@ not yet done), listed, read back beside its trace and reported; its events are `
 
 from __future__ import annotations
 
-import threading
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ssdprof.analysis.replay import replay_label
 from ssdprof.app.contract.kind import JobStatus
-from ssdprof.app.contract.replay import (
-    FACE,
-    ReplayEstimate,
-    ReplayIdParams,
-    ReplayListResult,
-    ReplayReportParams,
-    ReplayResumeParams,
-)
+from ssdprof.app.contract.replay import FACE, ReplayEstimate, ReplayListResult, ReplayResumeParams
 from ssdprof.app.kinds import register
-from ssdprof.app.kinds.kind import Context, Emit, JobKind, Report
+from ssdprof.app.kinds.kind import Context, RunnerKind, StoredPlan
 from ssdprof.app.replay import ReplayOutcome, ReplayRunner
 from ssdprof.app.replay_planner import ReplayJob, ReplayRequest, plan_replay_request
 from ssdprof.app.replay_site import replay_engine
 from ssdprof.model.problems import WorkloadError
 from ssdprof.model.replay import HostsMode
 from ssdprof.model.replay_events import ReplayFinished, ReplayStarted
+from ssdprof.model.replay_results import ReplayResult
 from ssdprof.target.plan import device_region
 
 __all__ = ["REPLAY", "ReplayKind", "ReplayPlan"]
 
 
-@dataclass(frozen=True)
-class ReplayPlan:
-    """A replay to run: a new one's job, or the stored replay whose remaining repeats run."""
-
-    job: ReplayJob | None
-    resume_id: int | None = None
+ReplayPlan = StoredPlan[ReplayJob]
+"""A replay to run: a new one's job, or the stored replay whose remaining repeats run."""
 
 
-class ReplayKind(JobKind[ReplayPlan, ReplayOutcome, JobStatus]):
+class ReplayKind(RunnerKind[ReplayPlan, ReplayOutcome, ReplayResult]):
     name = "replay"
     noun = "trace replay"
     face, methods = FACE, FACE.methods
@@ -53,28 +41,22 @@ class ReplayKind(JobKind[ReplayPlan, ReplayOutcome, JobStatus]):
         return ReplayPlan(job)
 
     def estimate(self, plan: ReplayPlan, ctx: Context) -> ReplayEstimate:
-        assert plan.job is not None
-        return estimate_replay(plan.job, ctx)
+        assert plan.new is not None
+        return estimate_replay(plan.new, ctx)
 
     def resume(self, params: ReplayResumeParams, ctx: Context) -> ReplayPlan:
         return ReplayPlan(None, params.replay_id)
 
-    def run(self, plan: ReplayPlan, ctx: Context, emit: Emit, cancel: threading.Event) -> ReplayOutcome:
-        runner = ReplayRunner(ctx.store, default_dir=ctx.default_dir, fio_executable=ctx.fio_executable, ssh=ctx.ssh)
-        return runner.run(plan.job, resume_id=plan.resume_id, on_event=emit, cancel=cancel)
-
-    def result(self, params: ReplayIdParams, ctx: Context) -> Any:
-        return ReplayRunner(ctx.store).result(params.replay_id)
+    def runner(self, ctx: Context) -> ReplayRunner:
+        return ReplayRunner(ctx.store, default_dir=ctx.default_dir, fio_executable=ctx.fio_executable, ssh=ctx.ssh)
 
     def listed(self, ctx: Context, running_id: int | None) -> ReplayListResult:
         return ReplayListResult(replays=ReplayRunner(ctx.store).listed())
 
-    def report(self, params: ReplayReportParams, ctx: Context) -> Report:
+    def pdf(self, result: ReplayResult, title: str | None) -> tuple[bytes, int]:
         from ssdprof.report.replay import build_replay_pdf  # matplotlib loads for a report only
 
-        result = ReplayRunner(ctx.store).result(params.replay_id)
-        return Report(build_replay_pdf(result, title=params.title), f"ssdprof-replay-{result.id}.pdf",
-                      len(result.run_ids))
+        return build_replay_pdf(result, title=title), len(result.run_ids)
 
     # --------------------------------------------------------------------------- its job
 

@@ -6,7 +6,6 @@ back and reported; its events are ``sustain.event``."""
 from __future__ import annotations
 
 import shutil
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -16,16 +15,9 @@ from ssdprof.analysis.spec_library import SpecLibrary
 from ssdprof.analysis.specs import Spec
 from ssdprof.analysis.sustain_result import label_of, parameters_of, planned_recovery_bytes, wear_of
 from ssdprof.app.contract.kind import JobStatus
-from ssdprof.app.contract.sustain import (
-    FACE,
-    SustainEstimate,
-    SustainIdParams,
-    SustainListResult,
-    SustainReportParams,
-    SustainResumeParams,
-)
+from ssdprof.app.contract.sustain import FACE, SustainEstimate, SustainListResult, SustainResumeParams
 from ssdprof.app.kinds import register
-from ssdprof.app.kinds.kind import Context, Emit, JobKind, Report
+from ssdprof.app.kinds.kind import Context, RunnerKind, StoredPlan
 from ssdprof.app.sustain import NOT_RUN, SustainOutcome, SustainRunner, local_engine
 from ssdprof.app.sustain_planner import SustainRequest, plan_sustain
 from ssdprof.model.quantities import format_bytes, format_duration
@@ -40,16 +32,14 @@ __all__ = ["SUSTAIN", "SustainKind", "SustainPlan", "estimate_sustain", "list_su
 
 
 @dataclass(frozen=True)
-class SustainPlan:
+class SustainPlan(StoredPlan[SweepSpec]):
     """A sustained-write test to run: a new one's spec, or the stored test it continues."""
 
-    spec: SweepSpec | None
-    resume_id: int | None = None
     blank_fill: bool = False
     """The amount to write was left blank (the region, once)."""
 
 
-class SustainKind(JobKind[SustainPlan, SustainOutcome, JobStatus]):
+class SustainKind(RunnerKind[SustainPlan, SustainOutcome, SustainResult]):
     name = "sustain"
     noun = "sustained-write test"
     face, methods = FACE, FACE.methods
@@ -61,28 +51,23 @@ class SustainKind(JobKind[SustainPlan, SustainOutcome, JobStatus]):
         return SustainPlan(spec, blank_fill=request.write_bytes in (None, ""))
 
     def estimate(self, plan: SustainPlan, ctx: Context) -> SustainEstimate:
-        assert plan.spec is not None
-        return estimate_sustain(plan.spec, ctx.default_dir, blank_fill=plan.blank_fill)
+        assert plan.new is not None
+        return estimate_sustain(plan.new, ctx.default_dir, blank_fill=plan.blank_fill)
 
     def resume(self, params: SustainResumeParams, ctx: Context) -> SustainPlan:
         return SustainPlan(None, params.sustain_id)  # the runner finds the last unfinished one without an id
 
-    def run(self, plan: SustainPlan, ctx: Context, emit: Emit, cancel: threading.Event) -> SustainOutcome:
-        runner = SustainRunner(ctx.store, default_dir=ctx.default_dir, fio_executable=ctx.fio_executable, ssh=ctx.ssh)
-        return runner.run(plan.spec, resume_id=plan.resume_id, on_event=emit, cancel=cancel)
-
-    def result(self, params: SustainIdParams, ctx: Context) -> SustainResult:
-        return SustainRunner(ctx.store).result(params.sustain_id)
+    def runner(self, ctx: Context) -> SustainRunner:
+        return SustainRunner(ctx.store, default_dir=ctx.default_dir, fio_executable=ctx.fio_executable, ssh=ctx.ssh)
 
     def listed(self, ctx: Context, running_id: int | None) -> SustainListResult:
         return SustainListResult(tests=list_sustain(ctx.store))
 
-    def report(self, params: SustainReportParams, ctx: Context) -> Report:
+    def pdf(self, result: SustainResult, title: str | None) -> tuple[bytes, int]:
         from ssdprof.report.sustain import build_sustain_pdf  # matplotlib loads for a report only
 
-        result = SustainRunner(ctx.store).result(params.sustain_id)
         runs = (result.fill_run_id is not None) + sum(r.run_id is not None for r in result.recovery)
-        return Report(build_sustain_pdf(result, title=params.title), f"ssdprof-sustain-{result.id}.pdf", runs)
+        return build_sustain_pdf(result, title=title), runs
 
     # --------------------------------------------------------------------------- its job
 
