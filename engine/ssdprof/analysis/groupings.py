@@ -196,7 +196,7 @@ def differing_splits(runs: Sequence[AnyRun], metric: str, confidence: float = 0.
 
 
 def _split_verdict(key: str, labels: tuple[str, ...], settings: list[dict[str, list[float]]], confidence: float) -> Split:
-    from ssdprof.analysis.stats import welch_t_test  # scipy's special functions load on first use
+    from ssdprof.analysis.stats import welch_t_test  # loaded on first use
 
     differing = 0
     changes: list[float] = []

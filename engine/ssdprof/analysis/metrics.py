@@ -10,19 +10,21 @@ histogram bins; ``read_*`` and ``write_*`` are each direction's own. Latency is 
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # names only: the command line lists the metrics without loading the model
-    from ssdprof.model.results import LatencyStats
-    from ssdprof.model.run_summary import AnyRun, LatencySummary
+    from ssdprof.model.results import DirectionStats, LatencyStats
+    from ssdprof.model.run_summary import AnyRun, DirectionSummary, LatencySummary
 
 __all__ = ["FACTORS", "LATENCY_METRICS", "METRICS", "METRIC_NAMES", "SETTING_FIELDS", "MetricName",
            "factor_value", "latency_kind_note", "metric_name", "metric_value", "overlay_latency_note", "pts_round",
-           "setting_fields", "setting_key", "values"]
+           "setting_fields", "setting_key", "settings_kept", "values"]
 
 
 def _nodes(run: AnyRun) -> int | None:
@@ -72,6 +74,28 @@ def latency_kind_note(*groups: Sequence[AnyRun]) -> str:
     return f"latencies of different kinds are compared ({described}): compare latency only between runs of the same kind"
 
 
+_BANDWIDTH, _LATENCY = ("MB/s", 1e6), ("µs", 1e3)
+
+_PER_DIRECTION: dict[str, tuple[str, tuple[str, float], Callable[[DirectionStats | DirectionSummary], float | None]]] = {
+    "iops": ("{} IOPS", ("IOPS", 1.0), lambda d: d.iops),
+    "bw_bytes_per_s": ("{} bandwidth", _BANDWIDTH, lambda d: d.bw_bytes_per_s),
+    "lat_ns_mean": ("mean {} latency", _LATENCY, lambda d: d.lat_ns.mean),
+    "lat_ns_p99": ("p99 {} latency", _LATENCY, lambda d: d.lat_ns.p99),
+}
+"""The figures each direction has of its own (``read_iops``, ``write_iops``, ...): the label with the direction's
+place, the unit and scale, and the figure; None where the run did no I/O that way."""
+
+_DIRECTIONS = ("read", "write")
+
+
+def _one_direction(side: str, pick: Callable[[DirectionStats | DirectionSummary], float | None]) -> Callable[[AnyRun], float | None]:
+    def metric(run: AnyRun) -> float | None:
+        stats = run.read if side == "read" else run.write
+        return pick(stats) if stats.active else None
+
+    return metric
+
+
 LATENCY_METRICS: dict[str, Callable[[AnyRun], float | None]] = {
     "lat_ns_mean": _all_ios(lambda c: c.mean),
     "lat_ns_p50": _all_ios(lambda c: c.p50),
@@ -84,14 +108,7 @@ METRICS: dict[str, Callable[[AnyRun], float | None]] = {
     "iops": lambda r: r.read.iops + r.write.iops,
     "bw_bytes_per_s": lambda r: r.read.bw_bytes_per_s + r.write.bw_bytes_per_s,
     **LATENCY_METRICS,
-    "read_iops": lambda r: r.read.iops if r.read.active else None,
-    "write_iops": lambda r: r.write.iops if r.write.active else None,
-    "read_bw_bytes_per_s": lambda r: r.read.bw_bytes_per_s if r.read.active else None,
-    "write_bw_bytes_per_s": lambda r: r.write.bw_bytes_per_s if r.write.active else None,
-    "read_lat_ns_mean": lambda r: r.read.lat_ns.mean if r.read.active else None,
-    "write_lat_ns_mean": lambda r: r.write.lat_ns.mean if r.write.active else None,
-    "read_lat_ns_p99": lambda r: r.read.lat_ns.p99 if r.read.active else None,
-    "write_lat_ns_p99": lambda r: r.write.lat_ns.p99 if r.write.active else None,
+    **{f"{side}_{name}": _one_direction(side, pick) for name, (_, _, pick) in _PER_DIRECTION.items() for side in _DIRECTIONS},
 }
 
 
@@ -109,8 +126,6 @@ class MetricName:
         return self.label if self.label == self.unit else f"{self.label} ({self.unit})"
 
 
-_BANDWIDTH, _LATENCY = ("MB/s", 1e6), ("µs", 1e3)
-
 METRIC_NAMES: dict[str, MetricName] = {
     "iops": MetricName("IOPS", "IOPS", 1.0),
     "bw_bytes_per_s": MetricName("bandwidth", *_BANDWIDTH),
@@ -118,14 +133,8 @@ METRIC_NAMES: dict[str, MetricName] = {
     "lat_ns_p50": MetricName("median latency, all I/Os", *_LATENCY),
     "lat_ns_p99": MetricName("p99 latency, all I/Os", *_LATENCY),
     "lat_ns_p99_9": MetricName("p99.9 latency, all I/Os", *_LATENCY),
-    "read_iops": MetricName("read IOPS", "IOPS", 1.0),
-    "write_iops": MetricName("write IOPS", "IOPS", 1.0),
-    "read_bw_bytes_per_s": MetricName("read bandwidth", *_BANDWIDTH),
-    "write_bw_bytes_per_s": MetricName("write bandwidth", *_BANDWIDTH),
-    "read_lat_ns_mean": MetricName("mean read latency", *_LATENCY),
-    "write_lat_ns_mean": MetricName("mean write latency", *_LATENCY),
-    "read_lat_ns_p99": MetricName("p99 read latency", *_LATENCY),
-    "write_lat_ns_p99": MetricName("p99 write latency", *_LATENCY),
+    **{f"{side}_{name}": MetricName(label.format(side), *unit) for name, (label, unit, _) in _PER_DIRECTION.items()
+       for side in _DIRECTIONS},
 }
 """Every metric's display name and unit: the one place the CLI, the PDF and (through the contract) the app
 take them from. MB/s is 10^6 bytes/s, as drive makers rate bandwidth."""
@@ -180,18 +189,40 @@ def pts_round(run: AnyRun) -> tuple[str, int] | None:
     return (run.tags.get("pts_test", ""), int(text)) if text.isdigit() else None
 
 
-def setting_key(run: AnyRun, drop: frozenset[str] = frozenset(), *,
-                fields: tuple[object, ...] | None = None) -> tuple[object, ...]:
+def setting_key(run: AnyRun, drop: frozenset[str] = frozenset()) -> tuple[object, ...]:
     """What a run measured, minus the settings in ``drop``: runs with equal keys differ only in those.
 
     The one rule for "the same setting" (repeats, series, comparisons): everything that changes
     what is measured: the access (pattern, mix, size, queue, jobs, direct I/O), the offered rate,
     how long and over which region, the engine and its I/O method, the drive's state and PTS
     round, and where (hosts, storage nodes, drive model). Names: see :data:`SETTING_FIELDS`.
-    ``fields``: the run's :func:`setting_fields`, where the caller keeps them for many keys.
+    Inside :func:`settings_kept`, a run's settings are read once for all its keys.
     """
-    full = fields if fields is not None else setting_fields(run)
+    full = _fields_of(run)
     return tuple(full[i] for i in _kept(drop))
+
+
+_kept_settings: ContextVar[dict[int, tuple[AnyRun, tuple[object, ...]]] | None] = ContextVar(
+    "_kept_settings", default=None)
+"""Each run's :func:`setting_fields` while a :func:`settings_kept` block runs, by ``id(run)``, with
+the run itself (so the id stays the run's, and is checked)."""
+
+
+@contextlib.contextmanager
+def settings_kept(runs: Sequence[AnyRun]) -> Iterator[None]:
+    """Read each run's settings once for the whole block: a study's thousands of runs are keyed
+    many ways over one command (its comparison, then each observation's grouping)."""
+    outer = _kept_settings.get() or {}
+    token = _kept_settings.set({**outer, **{id(r): (r, setting_fields(r)) for r in runs if id(r) not in outer}})
+    try:
+        yield
+    finally:
+        _kept_settings.reset(token)
+
+
+def _fields_of(run: AnyRun) -> tuple[object, ...]:
+    kept = (_kept_settings.get() or {}).get(id(run))
+    return kept[1] if kept is not None and kept[0] is run else setting_fields(run)
 
 
 @functools.cache

@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Callable, Sequence
-from contextvars import ContextVar
 from dataclasses import dataclass, field
 
-from ssdprof.analysis.metrics import metric_value, setting_fields, setting_key
+from ssdprof.analysis.metrics import metric_value, setting_key, settings_kept
 from ssdprof.analysis.shared_limit import rate_words, shared_limits
 from ssdprof.model.quantities import format_size
 from ssdprof.model.run_summary import AnyRun
@@ -40,13 +39,10 @@ class Observation:
 
 def observe(runs: Sequence[AnyRun], link_bytes_per_s: float | None = None, cpu_busy_pct: float = 90.0) -> list[Observation]:
     """Every observation the runs support; ``link_bytes_per_s`` is one client's network link."""
-    token = _kept_fields.set({id(run): setting_fields(run) for run in runs})
-    try:
+    with settings_kept(runs):
         return [*_queue_depth_knees(runs), *_read_write_gap(runs), *_random_sequential_gap(runs),
                 *_above_interface_limit(runs), *_network_bound(runs, link_bytes_per_s),
                 *_cpu_bound(runs, cpu_busy_pct), *_shared_limits(runs)]
-    finally:
-        _kept_fields.reset(token)
 
 
 def _mean_by(runs: Sequence[AnyRun], setting: Callable[[AnyRun], float], metric: str) -> dict[float, float]:
@@ -61,18 +57,8 @@ def _groups(runs: Sequence[AnyRun], drop: frozenset[str]) -> list[list[AnyRun]]:
     found: dict[tuple[object, ...], list[AnyRun]] = {}
     for run in runs:
         if run.status in ("ok", "partial"):
-            found.setdefault(setting_key(run, drop, fields=_fields_of(run)), []).append(run)
+            found.setdefault(setting_key(run, drop), []).append(run)
     return list(found.values())
-
-
-_kept_fields: ContextVar[dict[int, tuple[object, ...]] | None] = ContextVar("_kept_fields", default=None)
-"""Each run's settings while :func:`observe` runs (its runs are alive, so their ids are theirs):
-one run is grouped four ways, and a study has thousands."""
-
-
-def _fields_of(run: AnyRun) -> tuple[object, ...]:
-    kept = (_kept_fields.get() or {}).get(id(run))
-    return kept if kept is not None else setting_fields(run)
 
 
 def _label(run: AnyRun) -> str:
@@ -136,7 +122,7 @@ def _deepest_step(group: Sequence[AnyRun], iops: dict[float, float], latency: di
 def _overlapping(group: Sequence[AnyRun], a: float, b: float) -> str:
     """The two depths' IOPS as mean ± 95 % CI where both have two runs or more and the intervals
     overlap; '' otherwise."""
-    from ssdprof.analysis.stats import mean_ci  # scipy: loaded when there are repeats to judge
+    from ssdprof.analysis.stats import mean_ci  # loaded when there are repeats to judge
 
     found = []
     for depth in (a, b):

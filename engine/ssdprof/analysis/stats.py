@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
-
-import numpy as np
 
 from ssdprof.analysis.groupings import compare_drop
 from ssdprof.analysis.metrics import metric_value, setting_key
@@ -60,18 +59,22 @@ class MeanCI:
         return f"{number(self.mean / scale)} ± {number(self.half_width / scale)}{unit} ({self.confidence:.0%} CI, n={self.n})"
 
 
-def mean_ci(values: Sequence[float] | np.ndarray, confidence: float = 0.95) -> MeanCI:
-    data = np.asarray(values, dtype=float)
-    if data.size == 0:
+def mean_ci(values: Sequence[float], confidence: float = 0.95) -> MeanCI:
+    """The mean and its Student's t interval (the sample's standard deviation, n - 1).
+
+    The standard library's statistics, exactly rounded: a command that compares a few groups
+    does not pay numpy's import for them."""
+    data = [float(v) for v in values]
+    if not data:
         raise ValueError("no values to summarise")
     if not 0 < confidence < 1:
         raise ValueError(f"confidence must be between 0 and 1, got {confidence}")
-    mean = float(data.mean())
-    if data.size < 2:
+    mean = statistics.fmean(data)
+    if len(data) < 2:
         return MeanCI(1, mean, None, None, confidence)
-    stddev = float(data.std(ddof=1))
-    half = t_quantile(0.5 + confidence / 2, data.size - 1) * stddev / math.sqrt(data.size)
-    return MeanCI(int(data.size), mean, stddev, half, confidence)
+    stddev = statistics.stdev(data, mean)
+    half = t_quantile(0.5 + confidence / 2, len(data) - 1) * stddev / math.sqrt(len(data))
+    return MeanCI(len(data), mean, stddev, half, confidence)
 
 
 def effect_size_label(g: float) -> str:
@@ -102,38 +105,37 @@ class WelchResult:
         return self.p_value is not None and self.p_value < self.alpha
 
 
-def _hedges_g(a: np.ndarray, b: np.ndarray) -> float | None:
-    n1, n2 = a.size, b.size
-    pooled_var = ((n1 - 1) * a.var(ddof=1) + (n2 - 1) * b.var(ddof=1)) / (n1 + n2 - 2)
+def _hedges_g(a: MeanCI, b: MeanCI) -> float | None:
+    n1, n2 = a.n, b.n
+    pooled_var = ((n1 - 1) * (a.stddev or 0.0) ** 2 + (n2 - 1) * (b.stddev or 0.0) ** 2) / (n1 + n2 - 2)
     if pooled_var == 0:
         return None
     correction = 1 - 3 / (4 * (n1 + n2) - 9)
-    return float((b.mean() - a.mean()) / math.sqrt(pooled_var) * correction)
+    return (b.mean - a.mean) / math.sqrt(pooled_var) * correction
 
 
 def welch_t_test(a_values: Sequence[float], b_values: Sequence[float], alpha: float = 0.05,
                  labels: tuple[str, str] = ("A", "B"), unit: str = "", *, means: str = "mean") -> WelchResult:
     """Is B different from A? Two-sided Welch test with the interval of the difference; ``means``
     names the means compared in the verdict (e.g. "mean of the runs' own p99s")."""
-    a, b = np.asarray(a_values, dtype=float), np.asarray(b_values, dtype=float)
-    ci_a, ci_b = mean_ci(a, 1 - alpha), mean_ci(b, 1 - alpha)
+    ci_a, ci_b = mean_ci(a_values, 1 - alpha), mean_ci(b_values, 1 - alpha)
     diff = ci_b.mean - ci_a.mean
     diff_pct = 100 * diff / abs(ci_a.mean) if ci_a.mean else None
-    if a.size < 2 or b.size < 2:
+    if ci_a.n < 2 or ci_b.n < 2:
         verdict = (f"{_direction(labels, diff_pct, unit, ci_a, ci_b, what=means)}; significance needs at least 2 repeats on each side "
-                   f"(have {a.size} and {b.size})")
+                   f"(have {ci_a.n} and {ci_b.n})")
         return WelchResult(ci_a, ci_b, diff, diff_pct, None, None, None, None, None, None, alpha, verdict)
-    va, vb = a.var(ddof=1) / a.size, b.var(ddof=1) / b.size
+    va, vb = (ci_a.stddev or 0.0) ** 2 / ci_a.n, (ci_b.stddev or 0.0) ** 2 / ci_b.n
     se = math.sqrt(va + vb)
     if se == 0:
         # Both groups are constant: any difference is exact, none is none.
         p, t, df, half = (1.0 if diff == 0 else 0.0), (0.0 if diff == 0 else math.copysign(math.inf, diff)), None, 0.0
     else:
         t = diff / se
-        df = (va + vb) ** 2 / (va**2 / (a.size - 1) + vb**2 / (b.size - 1))
+        df = (va + vb) ** 2 / (va**2 / (ci_a.n - 1) + vb**2 / (ci_b.n - 1))
         p = 2 * t_tail(t, df)
         half = t_quantile(1 - alpha / 2, df) * se
-    g = _hedges_g(a, b)
+    g = _hedges_g(ci_a, ci_b)
     result = WelchResult(ci_a, ci_b, diff, diff_pct, t, df, p, diff - half, diff + half, g, alpha, "")
     return dataclasses.replace(result, verdict=_verdict(result, labels, unit, means))
 

@@ -31,15 +31,22 @@ __all__ = ["compare"]
 
 
 def compare(args: argparse.Namespace, store: Store) -> int:
-    from ssdprof.analysis.metrics import latency_kind_note, metric_name
-    from ssdprof.analysis.observations import observe  # scipy loads only for the commands that use it
-    from ssdprof.analysis.stats import compare_groups, summarise_repeats
+    from ssdprof.analysis.metrics import settings_kept
 
     a = select_runs(store, args.run_ids, args.tags, args.sweep)
     b = select_runs(store, args.with_ids, args.with_tags, args.with_sweep)
     if not a:
         raise WorkloadError.single("run_ids", "RUN_ID",
                                    "name runs to compare: RUN_ID..., --tag KEY=VALUE or --sweep ID")
+    with settings_kept([*a, *b]):  # the comparison and every observation key the same runs
+        return _compare(args, store, a, b)
+
+
+def _compare(args: argparse.Namespace, store: Store, a: Sequence[AnyRun], b: Sequence[AnyRun]) -> int:
+    from ssdprof.analysis.metrics import latency_kind_note, metric_name
+    from ssdprof.analysis.observations import observe
+    from ssdprof.analysis.stats import compare_groups, summarise_repeats
+
     shown = metric_name(args.metric)
     scale, unit = shown.scale, shown.unit
     bins = StoredBins(store.latency_bins, [r.id for r in (*a, *b) if r.id is not None])

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from student_sweep import measured_again, student_runs
 
-from ssdprof.analysis.metrics import SETTING_FIELDS, pts_round, setting_key
+from ssdprof.analysis.metrics import SETTING_FIELDS, pts_round, setting_key, settings_kept
 from ssdprof.model.drive_state import DriveState
 from ssdprof.model.results import RunResult
 
@@ -62,3 +62,12 @@ def test_dropping_a_setting_that_does_not_exist_names_the_known_ones(qd1: RunRes
     with pytest.raises(KeyError, match=r"unknown setting.*'speed'.*known: pattern, random"):
         setting_key(qd1, frozenset({"speed"}))
     assert len(setting_key(qd1, frozenset({"qd", "bs"}))) == len(SETTING_FIELDS) - 2
+
+
+def test_settings_kept_for_a_block_key_each_run_as_outside_it_and_a_run_not_kept_by_its_own_settings() -> None:
+    runs = student_runs()
+    outside = [(setting_key(r), setting_key(r, frozenset({"qd", "jobs"}))) for r in runs]
+    other = measured_again(runs[0], run_id=99, sweep_id=9, rate_iops=1000)  # made after: not in the block's runs
+    with settings_kept(runs[:4]), settings_kept(runs[2:]):
+        assert [(setting_key(r), setting_key(r, frozenset({"qd", "jobs"}))) for r in runs] == outside
+        assert setting_key(other) != setting_key(runs[0])
