@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # names only: the command line lists the metrics without loading the model
-    from ssdprof.model.results import LatencyStats
-    from ssdprof.model.run_summary import AnyRun, LatencySummary
+    from ssdprof.model.results import DirectionStats, LatencyStats
+    from ssdprof.model.run_summary import AnyRun, DirectionSummary, LatencySummary
 
 __all__ = ["FACTORS", "LATENCY_METRICS", "METRICS", "METRIC_NAMES", "SETTING_FIELDS", "MetricName",
            "factor_value", "latency_kind_note", "metric_name", "metric_value", "overlay_latency_note", "pts_round",
@@ -74,6 +74,28 @@ def latency_kind_note(*groups: Sequence[AnyRun]) -> str:
     return f"latencies of different kinds are compared ({described}): compare latency only between runs of the same kind"
 
 
+_BANDWIDTH, _LATENCY = ("MB/s", 1e6), ("µs", 1e3)
+
+_PER_DIRECTION: dict[str, tuple[str, tuple[str, float], Callable[[DirectionStats | DirectionSummary], float | None]]] = {
+    "iops": ("{} IOPS", ("IOPS", 1.0), lambda d: d.iops),
+    "bw_bytes_per_s": ("{} bandwidth", _BANDWIDTH, lambda d: d.bw_bytes_per_s),
+    "lat_ns_mean": ("mean {} latency", _LATENCY, lambda d: d.lat_ns.mean),
+    "lat_ns_p99": ("p99 {} latency", _LATENCY, lambda d: d.lat_ns.p99),
+}
+"""The figures each direction has of its own (``read_iops``, ``write_iops``, ...): the label with the direction's
+place, the unit and scale, and the figure; None where the run did no I/O that way."""
+
+_DIRECTIONS = ("read", "write")
+
+
+def _one_direction(side: str, pick: Callable[[DirectionStats | DirectionSummary], float | None]) -> Callable[[AnyRun], float | None]:
+    def metric(run: AnyRun) -> float | None:
+        stats = run.read if side == "read" else run.write
+        return pick(stats) if stats.active else None
+
+    return metric
+
+
 LATENCY_METRICS: dict[str, Callable[[AnyRun], float | None]] = {
     "lat_ns_mean": _all_ios(lambda c: c.mean),
     "lat_ns_p50": _all_ios(lambda c: c.p50),
@@ -86,14 +108,7 @@ METRICS: dict[str, Callable[[AnyRun], float | None]] = {
     "iops": lambda r: r.read.iops + r.write.iops,
     "bw_bytes_per_s": lambda r: r.read.bw_bytes_per_s + r.write.bw_bytes_per_s,
     **LATENCY_METRICS,
-    "read_iops": lambda r: r.read.iops if r.read.active else None,
-    "write_iops": lambda r: r.write.iops if r.write.active else None,
-    "read_bw_bytes_per_s": lambda r: r.read.bw_bytes_per_s if r.read.active else None,
-    "write_bw_bytes_per_s": lambda r: r.write.bw_bytes_per_s if r.write.active else None,
-    "read_lat_ns_mean": lambda r: r.read.lat_ns.mean if r.read.active else None,
-    "write_lat_ns_mean": lambda r: r.write.lat_ns.mean if r.write.active else None,
-    "read_lat_ns_p99": lambda r: r.read.lat_ns.p99 if r.read.active else None,
-    "write_lat_ns_p99": lambda r: r.write.lat_ns.p99 if r.write.active else None,
+    **{f"{side}_{name}": _one_direction(side, pick) for name, (_, _, pick) in _PER_DIRECTION.items() for side in _DIRECTIONS},
 }
 
 
@@ -111,8 +126,6 @@ class MetricName:
         return self.label if self.label == self.unit else f"{self.label} ({self.unit})"
 
 
-_BANDWIDTH, _LATENCY = ("MB/s", 1e6), ("µs", 1e3)
-
 METRIC_NAMES: dict[str, MetricName] = {
     "iops": MetricName("IOPS", "IOPS", 1.0),
     "bw_bytes_per_s": MetricName("bandwidth", *_BANDWIDTH),
@@ -120,14 +133,8 @@ METRIC_NAMES: dict[str, MetricName] = {
     "lat_ns_p50": MetricName("median latency, all I/Os", *_LATENCY),
     "lat_ns_p99": MetricName("p99 latency, all I/Os", *_LATENCY),
     "lat_ns_p99_9": MetricName("p99.9 latency, all I/Os", *_LATENCY),
-    "read_iops": MetricName("read IOPS", "IOPS", 1.0),
-    "write_iops": MetricName("write IOPS", "IOPS", 1.0),
-    "read_bw_bytes_per_s": MetricName("read bandwidth", *_BANDWIDTH),
-    "write_bw_bytes_per_s": MetricName("write bandwidth", *_BANDWIDTH),
-    "read_lat_ns_mean": MetricName("mean read latency", *_LATENCY),
-    "write_lat_ns_mean": MetricName("mean write latency", *_LATENCY),
-    "read_lat_ns_p99": MetricName("p99 read latency", *_LATENCY),
-    "write_lat_ns_p99": MetricName("p99 write latency", *_LATENCY),
+    **{f"{side}_{name}": MetricName(label.format(side), *unit) for name, (label, unit, _) in _PER_DIRECTION.items()
+       for side in _DIRECTIONS},
 }
 """Every metric's display name and unit: the one place the CLI, the PDF and (through the contract) the app
 take them from. MB/s is 10^6 bytes/s, as drive makers rate bandwidth."""

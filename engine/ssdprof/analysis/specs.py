@@ -14,7 +14,7 @@ from __future__ import annotations
 import enum
 import json
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 from pydantic import (
     BaseModel,
@@ -28,6 +28,7 @@ from pydantic import (
 )
 
 from ssdprof.model.quantities import SizeBytes
+from ssdprof.model.value import Entered
 
 __all__ = [
     "ACCESS_NAMES", "UNITS", "Access", "Figure", "Interface", "Spec", "SpecError", "delete_spec", "load_spec_file", "write_spec",
@@ -118,8 +119,7 @@ class Source(BaseModel):
     kind: str = ""
 
 
-class Spec(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+class Spec(Entered):
     schema_version: int = SCHEMA_VERSION
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9.\-]*$", max_length=80)
     vendor: str = Field(min_length=1)
@@ -135,14 +135,6 @@ class Spec(BaseModel):
     endurance_tbw: float | None = Field(default=None, gt=0, description="rated endurance, terabytes (10^12 bytes) "
                                                                         "written; what a sustained-write test's wear is "
                                                                         "weighed against")
-
-    @model_validator(mode="before")
-    @classmethod
-    def _derived_fields_are_not_input(cls, data: Any) -> Any:
-        """``unsourced`` is computed; a sheet sent back as it was received (e.g. by the editor) may carry it."""
-        if isinstance(data, dict) and "unsourced" in data:
-            data = {k: v for k, v in data.items() if k != "unsourced"}
-        return data
 
     @model_validator(mode="after")
     def _consistent(self) -> Spec:

@@ -3,10 +3,9 @@ how its offsets land on the target. Times in seconds from the trace's first I/O,
 
 from __future__ import annotations
 
-import enum
-
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from ssdprof.model.labelled import Labelled
 from ssdprof.model.trace import TraceSummary
 from ssdprof.model.value import Value
 
@@ -16,40 +15,24 @@ __all__ = ["MAX_REPLAY_DEPTH", "HostPart", "HostsMode", "IssueTiming", "OffsetMa
 MAX_REPLAY_DEPTH = 1024
 
 
-class ReplayTiming(str, enum.Enum):
-    AS_RECORDED = "as-recorded"
-    FASTEST = "fastest"
-
-    @property
-    def label(self) -> str:
-        return {"as-recorded": "as recorded (each I/O at its recorded time)",
-                "fastest": "as fast as possible (in order, at a chosen queue depth)"}[self.value]
+class ReplayTiming(Labelled):
+    AS_RECORDED = "as-recorded", "as recorded (each I/O at its recorded time)"
+    FASTEST = "fastest", "as fast as possible (in order, at a chosen queue depth)"
 
 
-class OffsetMapping(str, enum.Enum):
+class OffsetMapping(Labelled):
     """What happens to a trace that reaches past the end of the target."""
 
-    EXACT = "exact"
-    WRAP = "wrap"
-    SCALE = "scale"
-
-    @property
-    def label(self) -> str:
-        return {"exact": "exact (refuse a trace larger than the target)",
-                "wrap": "wrap (offsets modulo the target's size)",
-                "scale": "scale (offsets shrunk in proportion onto the target)"}[self.value]
+    EXACT = "exact", "exact (refuse a trace larger than the target)"
+    WRAP = "wrap", "wrap (offsets modulo the target's size)"
+    SCALE = "scale", "scale (offsets shrunk in proportion onto the target)"
 
 
-class HostsMode(str, enum.Enum):
+class HostsMode(Labelled):
     """How a replay on several SSH hosts shares the trace out."""
 
-    WHOLE = "whole"
-    SPLIT = "split"
-
-    @property
-    def label(self) -> str:
-        return {"whole": "the whole trace on every host",
-                "split": "one trace split across the hosts (each I/O on one host, dealt in turn)"}[self.value]
+    WHOLE = "whole", "the whole trace on every host"
+    SPLIT = "split", "one trace split across the hosts (each I/O on one host, dealt in turn)"
 
 
 class TraceSelection(BaseModel):

@@ -7,38 +7,25 @@ fio's histogram bins (so a recorded p99 is read by the same rule as a replayed o
 
 from __future__ import annotations
 
-import enum
-
 from pydantic import Field
 
 from ssdprof.model.direction import LatencyStats
+from ssdprof.model.labelled import Labelled
 from ssdprof.model.value import Value
 
 __all__ = ["SizeCount", "TraceError", "TraceFormat", "TraceSecond", "TraceStream", "TraceSummary"]
 
 
-class TraceFormat(str, enum.Enum):
-    FIO_IOLOG_V2 = "fio-iolog-v2"
-    FIO_IOLOG_V3 = "fio-iolog-v3"
-    BLKTRACE = "blktrace"
-    MSR_CSV = "msr-csv"
-
-    @property
-    def label(self) -> str:
-        return _FORMAT_LABELS[self.value]
+class TraceFormat(Labelled):
+    FIO_IOLOG_V2 = "fio-iolog-v2", "fio iolog version 2"
+    FIO_IOLOG_V3 = "fio-iolog-v3", "fio iolog version 3 (timestamps)"
+    BLKTRACE = "blktrace", "blktrace binary (read through blkparse)"
+    MSR_CSV = "msr-csv", "SNIA IOTTA MSR-Cambridge CSV"
 
     @property
     def position_word(self) -> str:
         """What an I/O's position in the file is called: a line of a text trace, a queue event of a blktrace."""
         return "queued I/O" if self is TraceFormat.BLKTRACE else "line"
-
-
-_FORMAT_LABELS = {
-    "fio-iolog-v2": "fio iolog version 2",
-    "fio-iolog-v3": "fio iolog version 3 (timestamps)",
-    "blktrace": "blktrace binary (read through blkparse)",
-    "msr-csv": "SNIA IOTTA MSR-Cambridge CSV",
-}
 
 
 class TraceError(ValueError):

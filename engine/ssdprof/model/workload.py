@@ -7,17 +7,18 @@ problem as ``field (--flag): the value, what is wrong, what is allowed, e.g. an 
 
 from __future__ import annotations
 
-import enum
 import hashlib
 import json
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, computed_field, field_validator, model_validator
+from pydantic import Field, ValidationError, computed_field, field_validator, model_validator
 from pydantic.json_schema import SkipJsonSchema
 
+from ssdprof.model.labelled import Labelled
 from ssdprof.model.problems import Choice, FieldProblem, FieldRule, WorkloadError, from_validation, problem, register
 from ssdprof.model.quantities import format_size, parse_duration_s, parse_size_bytes
+from ssdprof.model.value import Entered
 
 __all__ = ["FIELD_RULES", "EngineChoice", "FieldProblem", "Pattern", "Workload", "WorkloadCheck", "WorkloadError",
            "check_workload", "parse_workload"]
@@ -29,13 +30,14 @@ MAX_RUNTIME_S = 7 * 24 * 3600.0
 MAX_RATE_IOPS = 100_000_000
 
 
-class Pattern(str, enum.Enum):
-    READ = "read"
-    WRITE = "write"
-    RANDREAD = "randread"
-    RANDWRITE = "randwrite"
-    RW = "rw"
-    RANDRW = "randrw"
+class Pattern(Labelled):
+    # the value is fio's name, the label the name a form shows
+    READ = "read", "sequential read"
+    WRITE = "write", "sequential write"
+    RANDREAD = "randread", "random read"
+    RANDWRITE = "randwrite", "random write"
+    RW = "rw", "sequential read/write mix"
+    RANDRW = "randrw", "random read/write mix"
 
     @property
     def is_random(self) -> bool:
@@ -46,25 +48,11 @@ class Pattern(str, enum.Enum):
         """Pure patterns fix the mix; ``rw``/``randrw`` take it from ``read_pct``."""
         return {Pattern.READ: 100, Pattern.RANDREAD: 100, Pattern.WRITE: 0, Pattern.RANDWRITE: 0}.get(self)
 
-    @property
-    def label(self) -> str:
-        """The name a form shows; the value is fio's name."""
-        return _PATTERN_LABELS[self.value]
 
-
-class EngineChoice(str, enum.Enum):
-    AUTO = "auto"
-    FIO = "fio"
-    PORTABLE = "portable"
-
-    @property
-    def label(self) -> str:
-        return {"auto": "auto (fio where installed, else portable)", "fio": "fio",
-                "portable": "portable (ssdprof's own engine)"}[self.value]
-
-
-_PATTERN_LABELS = {"randread": "random read", "randwrite": "random write", "randrw": "random read/write mix",
-                   "read": "sequential read", "write": "sequential write", "rw": "sequential read/write mix"}
+class EngineChoice(Labelled):
+    AUTO = "auto", "auto (fio where installed, else portable)"
+    FIO = "fio", "fio"
+    PORTABLE = "portable", "portable (ssdprof's own engine)"
 
 
 def _choices(members: list[Pattern] | list[EngineChoice]) -> tuple[Choice, ...]:
@@ -76,7 +64,8 @@ def _listed(choices: tuple[Choice, ...]) -> str:
     return ", ".join(values[:-1]) + f" or {values[-1]}"
 
 
-_PATTERNS = _choices([Pattern(value) for value in _PATTERN_LABELS])  # random first, as a student meets them
+_PATTERNS = _choices([Pattern.RANDREAD, Pattern.RANDWRITE, Pattern.RANDRW, Pattern.READ, Pattern.WRITE,
+                      Pattern.RW])  # random first, as a student meets them
 _ENGINES = _choices(list(EngineChoice))
 _SIZE_RANGE = f"512B to {format_size(MAX_BLOCK_SIZE_BYTES)} in multiples of 512 bytes"
 
@@ -105,10 +94,8 @@ FIELD_RULES: dict[str, FieldRule] = {
 register(FIELD_RULES)
 
 
-class Workload(BaseModel):
+class Workload(Entered):
     """One measurement point. Sizes in bytes, times in seconds; names carry the unit."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     pattern: Pattern = Pattern.RANDREAD
     read_pct: int = Field(default=100, ge=0, le=100)
@@ -129,14 +116,6 @@ class Workload(BaseModel):
     io_bytes_limit: SkipJsonSchema[int | None] = Field(
         default=None, ge=512, description="stop once this many bytes are done (fio's io_size), runtime_s then only "
         "a cap: a sustained-write test's byte-bounded writes; set by the engine, not a field of the forms")
-
-    @model_validator(mode="before")
-    @classmethod
-    def _label_is_not_input(cls, data: Any) -> Any:
-        """``label`` is computed; a workload sent back as it was received (stored sweeps, the GUI) may carry it."""
-        if isinstance(data, dict) and "label" in data:
-            data = {k: v for k, v in data.items() if k != "label"}
-        return data
 
     @field_validator("block_size_bytes", "size_bytes", "offset_bytes")
     @classmethod
