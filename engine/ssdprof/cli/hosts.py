@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ssdprof.cli.flags import action_parsers, command, common
+from ssdprof.cli.flags import command, command_actions, common
 
 if TYPE_CHECKING:
     from ssdprof.remote.addresses import HostAddress
@@ -24,9 +24,8 @@ __all__ = ["handle", "register", "ssh_settings"]
 
 def register(sub: Any) -> None:
     """Add the ``hosts`` command; ``command`` and ``common`` are cli.py's helpers."""
-    hosts = command(sub, "hosts", "add, list, test or remove remote hosts (ssh aliases or user@host:port)",
-                    "ssdprof hosts add ceph-client-1\n  ssdprof hosts test ceph-client-1 root@10.0.0.12:2222")
-    actions = action_parsers(hosts, "hosts")
+    actions = command_actions(sub, "hosts", "add, list, test or remove remote hosts (ssh aliases or user@host:port)",
+                              "ssdprof hosts add ceph-client-1\n  ssdprof hosts test ceph-client-1 root@10.0.0.12:2222")
     add = command(actions, "add", "check a host's key and tools, and remember it",
                   "ssdprof hosts add lab-node-3 --accept-fingerprint SHA256:abc...")
     add.add_argument("host")
