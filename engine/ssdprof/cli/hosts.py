@@ -123,16 +123,11 @@ def handle(args: argparse.Namespace, store: Store) -> int:
                   + (f"  {link}" if link else "") + watched)
         return 0
     if args.hosts_command == "remove":
-        if not store.remove_host(args.host):
-            raise KeyError(f"host {args.host} is not in the list; see: ssdprof hosts list")
-        print(f"removed {args.host}")
-        return 0
+        return _changed(args.host, store.remove_host(args.host), f"removed {args.host}")
     if args.hosts_command == "set-link":
         speed = None if args.clear else args.link_gbps
-        if not store.set_host_link(args.host, speed):
-            raise KeyError(f"host {args.host} is not in the list; see: ssdprof hosts list")
-        print(f"{args.host}: link speed {'cleared' if speed is None else f'set to {speed:g} Gb/s'}")
-        return 0
+        return _changed(args.host, store.set_host_link(args.host, speed),
+                        f"{args.host}: link speed {'cleared' if speed is None else f'set to {speed:g} Gb/s'}")
     if args.hosts_command in ("set-role", "ceph-osd-hosts"):
         watch = _set_role if args.hosts_command == "set-role" else _ceph_osd_hosts
         return watch(args, store)
@@ -176,10 +171,15 @@ def _add(host: HostAddress, ssh: Ssh, store: Store, args: argparse.Namespace) ->
 
 def _set_role(args: argparse.Namespace, store: Store) -> int:
     role = "monitor" if args.monitor_only else "client"
-    if not store.set_host_role(args.host, role):
-        raise KeyError(f"host {args.host} is not in the list; see: ssdprof hosts list")
     said = "monitor-only: watched during runs, runs no I/O" if role == "monitor" else "client"
-    print(f"{args.host}: {said}")
+    return _changed(args.host, store.set_host_role(args.host, role), f"{args.host}: {said}")
+
+
+def _changed(host: str, found: bool, said: str) -> int:
+    """``said`` once the store changed ``host``; a KeyError (exit 1) when it holds no such host."""
+    if not found:
+        raise KeyError(f"host {host} is not in the list; see: ssdprof hosts list")
+    print(said)
     return 0
 
 
