@@ -1,6 +1,6 @@
 """One I/O thread: synchronous positional reads and writes, each timed on its own.
 
-The hot loop does only what each I/O needs: take the clock, transfer, take the clock, append
+The hot loop does only what each I/O needs: test its direction, take the clock, transfer, take the clock, append
 the latency to an int64 array, compare with the next checkpoint. Every ``checkpoint_ns`` (and
 at the end of the ramp and the end) :meth:`Lane._checkpoint` checks for cancel; each second,
 at the end of the ramp and at the end it hands the raw latencies to the engine process, which
