@@ -20,7 +20,7 @@ interface PredictForm extends FitForm {
 }
 
 const INITIAL: PredictForm = { ...FIT_FORM, vary: 'block_size', degree: 2, check: '' };
-const FIELDS = { at: 'Predict at', check_run_id: 'Check run', split_by: 'Fit apart' };
+const FIELDS = { check_run_id: 'Check run' };
 
 export function PredictPanel({ runIds }: { runIds: number[] }) {
   const { form, set, busy, result, problem, ask: askFit } = useFitAsk('models.predict', 'analysis.predict', INITIAL, runIds, FIELDS);

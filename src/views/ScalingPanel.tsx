@@ -21,7 +21,7 @@ interface ScalingForm extends FitForm {
 }
 
 const INITIAL: ScalingForm = { ...FIT_FORM, by: 'nodes', clientLink: '', nodeLink: '', clients: '' };
-const FIELDS = { at: 'Predict at', clients: 'Clients', client_link_gbps: 'Client link', node_link_gbps: 'Node link', split_by: 'Fit apart' };
+const FIELDS = { clients: 'Clients', client_link_gbps: 'Client link', node_link_gbps: 'Node link' };
 
 /** A typed positive number, or null when blank or wrong (what is wrong is added to `wrong`). */
 function positive(text: string, what: string, wrong: string[], whole = false): number | null {

@@ -25,7 +25,11 @@ export interface FitForm {
 }
 
 export const FIT_FORM: FitForm = { metric: 'bw_bytes_per_s', at: '', splitBy: '', shown: 0, page: 0 };
+/** The engine's names of the fields every fit is asked with, as their labels say them. */
+const FIT_FIELDS = { at: 'Predict at', split_by: 'Fit apart' };
 
+/** A fitting panel's form, kept under `key`, and its ask of `method` over `runIds`; `fields` names the
+ *  panel's own fields as their labels say them, for the engine's problems. */
 export function useFitAsk<F extends FitForm, M extends FitMethod>(key: string, method: M, initial: F, runIds: number[],
   fields: Record<string, string>) {
   const [form, setForm] = useKept<F>(key, initial);
@@ -40,6 +44,6 @@ export function useFitAsk<F extends FitForm, M extends FitMethod>(key: string, m
     set({ splitBy: params.split_by ?? '', shown: 0, page: 0 } as Partial<F>);
     answer.ask(params);
   }
-  const problem = [typed, current && answer.error ? engineProblem(answer.error, fields) : null].filter(Boolean).join('; ');
+  const problem = [typed, current && answer.error ? engineProblem(answer.error, { ...FIT_FIELDS, ...fields }) : null].filter(Boolean).join('; ');
   return { form, set, busy: answer.busy, result, problem, ask };
 }
