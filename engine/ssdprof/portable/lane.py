@@ -60,6 +60,7 @@ class WriteBuffers:
 
     def next(self) -> tuple[memoryview]:
         return self.views[self.next_index()]
+
     def next_index(self) -> int:
         """Stamp the next write's window and return its index in ``views``."""
         self._count += 1
