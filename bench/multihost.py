@@ -12,6 +12,8 @@ work in L3 - L1, so
 
 The 16 hosts are network namespaces on this 2-core machine: 16 fio processes start per point where the local run starts
 one (fio's start-up alone is ~0.3 s of CPU), so the figure includes what 16 real clients would pay on their own CPUs.
+Each test host has a home of its own, as each lab node has (empty: its sessions' shells read no rc file); before,
+every session on every host ran this machine's root ~/.bashrc, whose pyenv init cost 0.09 s of CPU a session.
 Start skew is the spread of the instants every fio job on every host began I/O, in ssdprof's clock: each job waits at a
 gate after fio's set-up, and reads its host's clock as the gate opens, right before fio's I/O loop (the run's
 start_skew_ms). Printed: the median and the largest over the 3-point sweep's points.

@@ -1427,11 +1427,15 @@ export interface PtsIdParams {
   pts_id: number;
 }
 
+/** One test in the list of PTS tests (``pts.list``, ``ssdprof pts list``). */
 export interface PtsInfo {
+  /** the test's id (its runs are the sweep of the same id) */
   id: number;
   created_at: string;
   name: string;
+  /** iops, throughput, latency or write-saturation */
   test: string;
+  /** pts or laptop */
   profile: string;
   pts_compliant: boolean;
   status: "running" | "done" | "cancelled" | "stopped" | "failed";

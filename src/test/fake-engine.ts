@@ -1,7 +1,7 @@
 // An in-memory engine for component tests: answers chosen methods, records every call, and
 // lets a test push notifications. Realistic results come from sample-run.ts (a real fio run).
 import { Engine } from '../api/client';
-import type { MethodName, Methods } from '../../contract/contract.gen';
+import type { FieldProblem, MethodName, Methods } from '../../contract/contract.gen';
 import { type EngineApi, type Notification, type Reply, type RpcErrorBody } from '../../contract/engine-api';
 import { ERROR_CODES } from '../../contract/contract.gen';
 
@@ -12,6 +12,11 @@ export class RpcReplyError extends Error {
   constructor(readonly error: RpcErrorBody) {
     super(error.message);
   }
+}
+
+/** The engine's refusal of a request's fields (invalid_params), each problem naming its field. */
+export function invalidParams(problems: FieldProblem[]): RpcReplyError {
+  return new RpcReplyError({ code: ERROR_CODES.invalid_params, message: 'invalid params', data: { problems } });
 }
 
 export interface FakeEngine {

@@ -1,8 +1,8 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import type { SweepRequest, ValidateParams } from '../api';
-import { RpcReplyError, fakeEngine } from '../test/fake-engine';
+import type { FieldProblem, SweepEstimate, SweepRequest, ValidateParams } from '../api';
+import { RpcReplyError, fakeEngine, invalidParams } from '../test/fake-engine';
 import { defaults, info } from '../test/fixtures';
 import { renderWith } from '../test/render';
 import { Designer } from './Designer';
@@ -97,6 +97,23 @@ describe('Designer', () => {
   });
 });
 
+/** A Designer whose every workload is valid and whose estimate refuses the field `refused` names (else
+ *  answers one point of 12 s, changed by `estimate`). */
+function estimating(refused: (p: SweepRequest) => FieldProblem | null, estimate: (p: SweepRequest) => Partial<SweepEstimate>) {
+  const fake = fakeEngine({
+    'presets.list': () => ({ presets: [] }),
+    'workload.validate': () => ({ ok: true, problems: [], workload: defaults, label: 'x', duration_s: 12 }),
+    'sweep.estimate': (p: SweepRequest) => {
+      const problem = refused(p);
+      if (problem) throw invalidParams([problem]);
+      return { name: 'x', points: [], repeats: 1, total_points: 1, estimated_s: 12, layout_bytes: 0, device: null, overwrite_bytes: 0, region: '',
+        cool_down: '', ...estimate(p) };
+    },
+  });
+  renderWith(fake.engine, <Designer info={info} running={false} onStarted={vi.fn()} />);
+  return fake;
+}
+
 describe('Designer with several bad fields', () => {
   it('shows every field the engine named at once, each beside its field, and the unknown engine choice from the list', async () => {
     const found = [
@@ -122,31 +139,15 @@ describe('Designer with several bad fields', () => {
 
   it('sends the tags as typed, so the engine names a bad one in its own words', async () => {
     const tagProblem = { field: 'tags', flag: '--tag', label: 'tags', message: "'=SATA' has no key; allowed key=value, e.g. interface=SATA" };
-    const fake = fakeEngine({
-      'presets.list': () => ({ presets: [] }),
-      'workload.validate': () => ({ ok: true, problems: [], workload: defaults, label: 'x', duration_s: 12 }),
-      'sweep.estimate': (p: SweepRequest) => {
-        if (p.tags === '=SATA') throw new RpcReplyError({ code: -32602, message: 'bad', data: { problems: [tagProblem] } });
-        return { name: 'x', points: [], repeats: 1, total_points: 1, estimated_s: 12, layout_bytes: 0, device: null, overwrite_bytes: 0, region: '', cool_down: '' };
-      },
-    });
-    renderWith(fake.engine, <Designer info={info} running={false} onStarted={vi.fn()} />);
+    estimating((p) => (p.tags === '=SATA' ? tagProblem : null), () => ({}));
     await userEvent.type(screen.getByLabelText('Tags'), '=SATA');
     expect((await screen.findByText(tagProblem.message)).getAttribute('data-field')).toBe('tags');
   });
 
   it('sends the cool-down as typed, shows what it adds to the estimate, and a bad value beside its field', async () => {
     const coolProblem = { field: 'cool_to_c', flag: '--cool-to', label: 'cool down to', message: '5 is out of range; allowed 20–100 °C, e.g. 45' };
-    const fake = fakeEngine({
-      'presets.list': () => ({ presets: [] }),
-      'workload.validate': () => ({ ok: true, problems: [], workload: defaults, label: 'x', duration_s: 12 }),
-      'sweep.estimate': (p: SweepRequest) => {
-        if (p.cool_down?.cool_to_c === '5') throw new RpcReplyError({ code: -32602, message: 'bad', data: { problems: [coolProblem] } });
-        return { name: 'x', points: [], repeats: 3, total_points: 3, estimated_s: 36, layout_bytes: 0, device: null, overwrite_bytes: 0, region: '',
-          cool_down: p.cool_down ? 'plus up to 300 s before each of the 2 point(s) after the first while the drive cools to 45 °C (up to 10m00s more)' : '' };
-      },
-    });
-    renderWith(fake.engine, <Designer info={info} running={false} onStarted={vi.fn()} />);
+    const fake = estimating((p) => (p.cool_down?.cool_to_c === '5' ? coolProblem : null), (p) => ({ repeats: 3, total_points: 3, estimated_s: 36,
+      cool_down: p.cool_down ? 'plus up to 300 s before each of the 2 point(s) after the first while the drive cools to 45 °C (up to 10m00s more)' : '' }));
     const coolTo = screen.getByLabelText('Cool down to (°C)');
     await userEvent.type(coolTo, '5');
     expect((await screen.findByText(coolProblem.message)).getAttribute('data-field')).toBe('cool_to_c');

@@ -91,6 +91,28 @@ export function InlineInput({ id, label, value, onChange, placeholder, size }: I
   );
 }
 
+interface InlineSelectProps<V extends string | number> {
+  id: string;
+  label: string;
+  value: V;
+  onChange: (value: V) => void;
+  /** Each choice's value and the words shown for it. */
+  options: readonly (readonly [V, string])[];
+}
+
+/** A short list of choices in a row of fields, labelled beside it; it answers the chosen value as typed. */
+export function InlineSelect<V extends string | number>({ id, label, value, onChange, options }: InlineSelectProps<V>) {
+  const chosen = (text: string) => options.find(([v]) => String(v) === text)?.[0] ?? value;
+  return (
+    <div className="field inline">
+      <label htmlFor={id}>{label}</label>
+      <select id={id} value={value} onChange={(e) => onChange(chosen(e.target.value))}>
+        {options.map(([v, words]) => <option key={v} value={v}>{words}</option>)}
+      </select>
+    </div>
+  );
+}
+
 /** The engine's problems by field, each message once; `rename` maps an engine field onto a form's own. */
 export function problemsByField(problems: FieldProblem[], rename: Record<string, string> = {}): Map<string, string[]> {
   const byField = new Map<string, string[]>();

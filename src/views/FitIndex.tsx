@@ -13,7 +13,7 @@ export interface FitRow {
   cells: ReactNode[];
 }
 
-interface Props {
+export interface FitIndexProps {
   /** What the rows are, for the words ('series', 'settings'), and the first column's name. */
   what: string;
   column: string;
@@ -26,7 +26,7 @@ interface Props {
   testId: string;
 }
 
-export function FitIndex({ what, column, headers, rows, shown, onShow, page, onPage, testId }: Props) {
+export function FitIndex({ what, column, headers, rows, shown, onShow, page, onPage, testId }: FitIndexProps) {
   const paged = pageOf(rows.map((row, index) => ({ row, index })), page, ROWS_PER_PAGE);
   return (
     <>

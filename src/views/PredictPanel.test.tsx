@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { FitQualityInfo, PredictParams, PredictResult } from '../api';
-import { fakeEngine, RpcReplyError } from '../test/fake-engine';
+import { fakeEngine, invalidParams } from '../test/fake-engine';
 import { studentRuns } from '../test/fixtures';
 import { renderWith } from '../test/render';
 import { PredictPanel } from './PredictPanel';
@@ -36,10 +36,19 @@ function predicted(p: PredictParams, fit: FitQualityInfo = weak): PredictResult 
   };
 }
 
+/** The panel over the student's runs, the engine answering analysis.predict with `answer`. */
+function panel(answer: (p: PredictParams) => PredictResult) {
+  const fake = fakeEngine({ 'analysis.predict': answer });
+  renderWith(fake.engine, <PredictPanel runIds={studentRuns.map((r) => r.id!)} />);
+  return fake;
+}
+
+/** The engine's word on a bad 'at'. */
+const refusingAt = (message: string) => () => { throw invalidParams([{ field: 'at', flag: '-', label: 'at', message }]); };
+
 describe('PredictPanel', () => {
   it('asks for an untested size and a check run, and shows the interval, leave-one-out and the verdict in MB/s', async () => {
-    const fake = fakeEngine({ 'analysis.predict': predicted });
-    renderWith(fake.engine, <PredictPanel runIds={studentRuns.map((r) => r.id!)} />);
+    const fake = panel(predicted);
     await userEvent.type(screen.getByLabelText('Predict at'), '1m');
     await userEvent.type(screen.getByLabelText('Check run'), '#12');
     await userEvent.click(screen.getByRole('button', { name: 'Fit and predict' }));
@@ -55,8 +64,7 @@ describe('PredictPanel', () => {
   });
 
   it('puts the leave-one-out error first and names the metric as the engine does', async () => {
-    const fake = fakeEngine({ 'analysis.predict': predicted });
-    renderWith(fake.engine, <PredictPanel runIds={studentRuns.map((r) => r.id!)} />);
+    panel(predicted);
     expect(screen.getByRole('option', { name: 'bandwidth (MB/s)' })).toBeDefined();
     expect(screen.getByRole('option', { name: 'IOPS' })).toBeDefined();
     expect(screen.queryByText(/bw_bytes_per_s/)).toBeNull();
@@ -75,8 +83,7 @@ describe('PredictPanel', () => {
   });
 
   it('shows no R² for an exact fit, and says why', async () => {
-    const fake = fakeEngine({ 'analysis.predict': (p: PredictParams) => predicted(p, exact) });
-    renderWith(fake.engine, <PredictPanel runIds={studentRuns.map((r) => r.id!)} />);
+    panel((p) => predicted(p, exact));
     await userEvent.click(screen.getByRole('button', { name: 'Fit and predict' }));
     const quality = await screen.findByTestId('fit-quality');
     expect(quality.textContent).toBe(`Fit over the runs, 3 runs at 3 settings: ${EXACT_NOTE}.`);
@@ -85,10 +92,7 @@ describe('PredictPanel', () => {
 
   it('sends the settings as typed and shows the engine\'s message when one is not a size', async () => {
     // The engine's own answer to at: ["1 parsec"] (engine/tests/app/test_service_analysis.py checks it says so).
-    const refusal = { code: -32602, message: 'invalid params', data: { problems: [{ field: 'at', flag: '-', label: 'at',
-      message: "'1 parsec' has an unknown size unit; use k, KiB, M, MiB, G, GiB (1024-based) or KB, MB, GB (1000-based)" }] } };
-    const fake = fakeEngine({ 'analysis.predict': () => { throw new RpcReplyError(refusal); } });
-    renderWith(fake.engine, <PredictPanel runIds={studentRuns.map((r) => r.id!)} />);
+    const fake = panel(refusingAt("'1 parsec' has an unknown size unit; use k, KiB, M, MiB, G, GiB (1024-based) or KB, MB, GB (1000-based)"));
     await userEvent.type(screen.getByLabelText('Predict at'), '1 parsec');
     await userEvent.click(screen.getByRole('button', { name: 'Fit and predict' }));
     expect((await screen.findByRole('alert')).textContent).toMatch(/^Predict at: '1 parsec' has an unknown size unit/);
@@ -96,10 +100,7 @@ describe('PredictPanel', () => {
   });
 
   it('names a bad check run and the engine\'s word on the sizes together, and shows no fit made without the check', async () => {
-    const refusal = { code: -32602, message: 'invalid params', data: { problems: [{ field: 'at', flag: '-', label: 'at',
-      message: "'1 parsec' has an unknown size unit" }] } };
-    const fake = fakeEngine({ 'analysis.predict': () => { throw new RpcReplyError(refusal); } });
-    renderWith(fake.engine, <PredictPanel runIds={studentRuns.map((r) => r.id!)} />);
+    const fake = panel(refusingAt("'1 parsec' has an unknown size unit"));
     await userEvent.type(screen.getByLabelText('Predict at'), '1 parsec');
     await userEvent.type(screen.getByLabelText('Check run'), 'abc');
     await userEvent.click(screen.getByRole('button', { name: 'Fit and predict' }));
@@ -112,10 +113,9 @@ describe('PredictPanel', () => {
   it('says when a tag splits the runs into groups that differ, and fits each group apart when asked', async () => {
     const split = { key: 'tag interface', name: 'interface', groups: ['PCIe', 'SATA'], settings: 144, differing: 144,
       sentence: 'interface splits these runs into groups that differ: SATA against PCIe differs at 144 of the 144 settings both measured' };
-    const fake = fakeEngine({ 'analysis.predict': (p: PredictParams) => (p.split_by
+    const fake = panel((p) => (p.split_by
       ? { ...predicted(p), split_by: p.split_by, split_name: 'interface' }
-      : { ...predicted(p), splits: [split] }) });
-    renderWith(fake.engine, <PredictPanel runIds={studentRuns.map((r) => r.id!)} />);
+      : { ...predicted(p), splits: [split] }));
     await userEvent.click(screen.getByRole('button', { name: 'Fit and predict' }));
     expect((await screen.findByTestId('split-advice')).textContent).toContain('SATA against PCIe differs at 144 of the 144');
     await userEvent.click(screen.getByRole('button', { name: 'Fit each interface apart (PCIe, SATA)' }));
@@ -129,8 +129,7 @@ describe('PredictPanel', () => {
       const one = predicted(p).series[0]!;
       return { ...predicted(p), series: Array.from({ length: 48 }, (_, i) => ({ ...one, label: `series ${i + 1}` })) };
     };
-    const fake = fakeEngine({ 'analysis.predict': many });
-    renderWith(fake.engine, <PredictPanel runIds={studentRuns.map((r) => r.id!)} />);
+    panel(many);
     await userEvent.click(screen.getByRole('button', { name: 'Fit and predict' }));
     const index = await screen.findByTestId('series-index');
     expect(within(index).getAllByRole('row')).toHaveLength(13); // a header and the first 12 of 48

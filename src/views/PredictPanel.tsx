@@ -2,64 +2,40 @@
 // (queueing saturation), each setting predicted without it (leave one out: shown first, as what to
 // expect of a prediction), its fit over the runs as the engine judged it (no R² for an exact fit),
 // untested settings with a prediction interval, and whether one run is an anomaly against the rest.
-import { useMemo } from 'react';
 import type { PredictParams, SeriesFit } from '../api';
 import { ChartFigure, type Series } from '../charts/ChartFigure';
-import {
-  METRICS, engineProblem, fitQualityText, fmt, metricInfo, typedList,
-  type MetricId, type MetricInfo,
-} from '../lib/metrics';
+import { METRICS, fitQualityText, fmt, metricInfo, typedList, type MetricInfo } from '../lib/metrics';
 import { formatSize } from '../lib/units';
-import { useKept } from '../state/kept';
-import { useKeptAnswer } from '../state/kept-answer';
-import { InlineInput } from './Field';
-import { FitIndex, drawnFits } from './FitIndex';
-import { SplitAdvice } from './SplitAdvice';
-import { sameRuns } from './same-runs';
+import { InlineInput, InlineSelect } from './Field';
+import { FitAnswer, FitFields } from './FitPanel';
+import { FIT_FORM, useFitAsk, type FitForm } from './fit-ask';
 
 type Vary = 'block_size' | 'outstanding';
+const VARY = [['block_size', 'access size'], ['outstanding', 'outstanding I/Os (QD × jobs)']] as const;
 
-interface PredictForm {
-  metric: MetricId;
+interface PredictForm extends FitForm {
   vary: Vary;
   degree: number;
-  at: string;
   check: string;
-  /** The split each group of which is fitted apart ('' none). */
-  splitBy: string;
-  /** The series drawn in full, and the index table's page, when there are many. */
-  shown: number;
-  page: number;
 }
 
-const INITIAL: PredictForm = { metric: 'bw_bytes_per_s', vary: 'block_size', degree: 2, at: '', check: '', splitBy: '', shown: 0, page: 0 };
-const FIELDS = { at: 'Predict at', check_run_id: 'Check run', split_by: 'Fit apart' };
+const INITIAL: PredictForm = { ...FIT_FORM, vary: 'block_size', degree: 2, check: '' };
+const FIELDS = { check_run_id: 'Check run' };
 
 export function PredictPanel({ runIds }: { runIds: number[] }) {
-  const [form, setForm] = useKept<PredictForm>('models.predict', INITIAL);
-  const set = (change: Partial<PredictForm>) => setForm((f) => ({ ...f, ...change }));
-  const answer = useKeptAnswer('models.predict', 'analysis.predict');
-  // what was typed wrong at the last ask, kept with the answer it came with
-  const [typed, setTyped] = useKept<string | null>('models.predict.typed', null);
-  // A fit belongs to the runs it was made from: shown only while they are the runs to learn from,
-  // and not when a field was typed wrong (the engine was asked without it, to say what else is wrong).
-  const current = useMemo(() => sameRuns(answer.asked?.run_ids, runIds), [answer.asked, runIds]);
-  const result = current && typed === null ? answer.result : null;
+  const { form, set, busy, result, problem, ask: askFit } = useFitAsk('models.predict', 'analysis.predict', INITIAL, runIds, FIELDS);
 
   function ask(splitBy: string) {
     const check = form.check.trim().replace(/^#/, '');
     const checkId = check ? Number(check) : null;
     const wrong = checkId !== null && (!Number.isInteger(checkId) || checkId <= 0);
-    setTyped(wrong ? `Check run: “${form.check}” is not a run number (e.g. 42)` : null);
-    set({ splitBy, shown: 0, page: 0 });
     const params: PredictParams = {
       run_ids: runIds, metric: form.metric, vary: form.vary, at: typedList(form.at), degree: form.degree, confidence: 0.95,
       check_run_id: wrong ? null : checkId, split_by: splitBy,
     };
-    answer.ask(params);
+    askFit(params, wrong ? `Check run: “${form.check}” is not a run number (e.g. 42)` : null);
   }
 
-  const problem = [typed, current && answer.error ? engineProblem(answer.error, FIELDS) : null].filter(Boolean).join('; ');
   const info = metricInfo(result?.metric ?? form.metric);
   const vary = (result?.vary ?? form.vary) as Vary;
   return (
@@ -70,47 +46,24 @@ export function PredictPanel({ runIds }: { runIds: number[] }) {
         throughput follows queueing saturation X<sub>max</sub>·n/(n+K). Each setting is also predicted from the others (leave one out):
         that error is what to expect for an untested setting.
       </p>
-      <div className="field-row">
-        <div className="field inline">
-          <label htmlFor="predict-metric">Metric</label>
-          <select id="predict-metric" value={form.metric} onChange={(e) => set({ metric: e.target.value as MetricId })}>
-            {METRICS.map((m) => <option key={m.id} value={m.id}>{m.title}</option>)}
-          </select>
-        </div>
-        <div className="field inline">
-          <label htmlFor="predict-vary">Along</label>
-          <select id="predict-vary" value={form.vary} onChange={(e) => set({ vary: e.target.value as Vary })}>
-            <option value="block_size">access size</option>
-            <option value="outstanding">outstanding I/Os (QD × jobs)</option>
-          </select>
-        </div>
+      <FitFields label="Fit and predict" onAsk={() => ask(form.splitBy)} busy={busy} problem={problem}>
+        <InlineSelect id="predict-metric" label="Metric" value={form.metric} onChange={(metric) => set({ metric })}
+          options={METRICS.map((m) => [m.id, m.title] as const)} />
+        <InlineSelect id="predict-vary" label="Along" value={form.vary} onChange={(vary) => set({ vary })} options={VARY} />
         {form.vary === 'block_size' && (
-          <div className="field inline">
-            <label htmlFor="predict-degree">Degree at most</label>
-            <select id="predict-degree" value={form.degree} onChange={(e) => set({ degree: Number(e.target.value) })}>
-              {[1, 2, 3].map((d) => <option key={d} value={d}>{d}</option>)}
-            </select>
-          </div>
+          <InlineSelect id="predict-degree" label="Degree at most" value={form.degree} onChange={(degree) => set({ degree })}
+            options={[1, 2, 3].map((d) => [d, String(d)] as const)} />
         )}
         <InlineInput id="predict-at" label="Predict at" value={form.at} onChange={(v) => set({ at: v })}
           placeholder={form.vary === 'block_size' ? '1m, 2m' : '64, 256'} />
         <InlineInput id="predict-check" label="Check run" value={form.check} onChange={(v) => set({ check: v })}
           placeholder="run number (optional)" size={10} />
-        <button type="button" disabled={answer.busy} onClick={() => ask(form.splitBy)}>{answer.busy ? 'Fitting…' : 'Fit and predict'}</button>
-      </div>
-      {problem && <p role="alert" className="error">{problem}</p>}
+      </FitFields>
       {result && (
-        <>
-          <SplitAdvice splits={result.splits} splitBy={result.split_by} splitName={result.split_name} busy={answer.busy} onSplit={ask} />
-          {result.series.length > 1 && (
-            <FitIndex what="series" column="series" testId="series-index" rows={result.series.map((f) => ({ label: f.label, cells: indexCells(f, info) }))}
-              headers={['runs', 'settings', 'leaving each setting out: mean |error|', 'fit over the runs: R²']}
-              shown={form.shown} onShow={(shown) => set({ shown })} page={form.page} onPage={(page) => set({ page })} />
-          )}
-          {drawnFits(result.series, form.shown).map(({ fit, index }) => (
-            <SeriesView key={index} index={index} fit={fit} info={info} vary={vary} />
-          ))}
-        </>
+        <FitAnswer answer={result} fits={result.series} view={form} onView={set} busy={busy} onSplit={ask}
+          index={{ what: 'series', column: 'series', testId: 'series-index', row: (f) => ({ label: f.label, cells: indexCells(f, info) }),
+            headers: ['runs', 'settings', 'leaving each setting out: mean |error|', 'fit over the runs: R²'] }}
+          draw={(fit, index) => <SeriesView index={index} fit={fit} info={info} vary={vary} />} />
       )}
     </section>
   );

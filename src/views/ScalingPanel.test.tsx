@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { ScalingParams, ScalingResult } from '../api';
-import { fakeEngine, RpcReplyError } from '../test/fake-engine';
+import { fakeEngine, invalidParams } from '../test/fake-engine';
 import { studentRuns } from '../test/fixtures';
 import { renderWith } from '../test/render';
 import { ScalingPanel } from './ScalingPanel';
@@ -27,10 +27,16 @@ function projected(p: ScalingParams): ScalingResult {
   };
 }
 
+/** The panel over the student's runs, the engine answering analysis.scaling with `answer`. */
+function panel(answer: (p: ScalingParams) => ScalingResult) {
+  const fake = fakeEngine({ 'analysis.scaling': answer });
+  renderWith(fake.engine, <ScalingPanel runIds={studentRuns.map((r) => r.id!)} />);
+  return fake;
+}
+
 describe('ScalingPanel', () => {
   it('offers the metrics by the engine\'s names and shows no R² for an exact fit', async () => {
-    const fake = fakeEngine({ 'analysis.scaling': projected });
-    renderWith(fake.engine, <ScalingPanel runIds={studentRuns.map((r) => r.id!)} />);
+    panel(projected);
     const metric = screen.getByLabelText('Metric');
     expect(within(metric).getByRole('option', { name: 'bandwidth (MB/s)' })).toBeDefined();
     expect(within(metric).queryByRole('option', { name: /latency/ })).toBeNull();
@@ -42,10 +48,7 @@ describe('ScalingPanel', () => {
   });
 
   it('names every bad field at once: its own checks and the engine\'s, asked without the fields typed wrong', async () => {
-    const refusal = { code: -32602, message: 'invalid params', data: { problems: [{ field: 'at', flag: '-', label: 'at',
-      message: "'x' is not a number" }] } };
-    const fake = fakeEngine({ 'analysis.scaling': () => { throw new RpcReplyError(refusal); } });
-    renderWith(fake.engine, <ScalingPanel runIds={studentRuns.map((r) => r.id!)} />);
+    const fake = panel(() => { throw invalidParams([{ field: 'at', flag: '-', label: 'at', message: "'x' is not a number" }]); });
     await userEvent.type(screen.getByLabelText('Predict at'), 'x');
     await userEvent.type(screen.getByLabelText('Client link (Gb/s)'), 'fast');
     await userEvent.type(screen.getByLabelText('Node link (Gb/s)'), '-2');

@@ -3,35 +3,25 @@
 // clients' and nodes' links can carry, saying which limit binds. A study's many settings are one
 // table, each drawn in full on demand; a tag whose groups differ at one setting is said, and each
 // group can be fitted apart.
-import { useMemo } from 'react';
 import type { ScalingFit, ScalingParams } from '../api';
 import { ChartFigure, type Series } from '../charts/ChartFigure';
-import {
-  METRICS, engineProblem, fitQualityText, fmt, metricInfo, typedList, type MetricId, type MetricInfo,
-} from '../lib/metrics';
-import { useKept } from '../state/kept';
-import { useKeptAnswer } from '../state/kept-answer';
-import { InlineInput } from './Field';
-import { FitIndex, drawnFits } from './FitIndex';
-import { SplitAdvice } from './SplitAdvice';
-import { sameRuns } from './same-runs';
+import { METRICS, fitQualityText, fmt, metricInfo, typedList, type MetricInfo } from '../lib/metrics';
+import { InlineInput, InlineSelect } from './Field';
+import { FitAnswer, FitFields } from './FitPanel';
+import { FIT_FORM, useFitAsk, type FitForm } from './fit-ask';
 
 type By = 'nodes' | 'clients';
+const BY = [['nodes', 'storage nodes'], ['clients', 'client hosts']] as const;
 
-interface ScalingForm {
-  metric: MetricId;
+interface ScalingForm extends FitForm {
   by: By;
-  at: string;
   clientLink: string;
   nodeLink: string;
   clients: string;
-  splitBy: string;
-  shown: number;
-  page: number;
 }
 
-const INITIAL: ScalingForm = { metric: 'bw_bytes_per_s', by: 'nodes', at: '', clientLink: '', nodeLink: '', clients: '', splitBy: '', shown: 0, page: 0 };
-const FIELDS = { at: 'Predict at', clients: 'Clients', client_link_gbps: 'Client link', node_link_gbps: 'Node link', split_by: 'Fit apart' };
+const INITIAL: ScalingForm = { ...FIT_FORM, by: 'nodes', clientLink: '', nodeLink: '', clients: '' };
+const FIELDS = { clients: 'Clients', client_link_gbps: 'Client link', node_link_gbps: 'Node link' };
 
 /** A typed positive number, or null when blank or wrong (what is wrong is added to `wrong`). */
 function positive(text: string, what: string, wrong: string[], whole = false): number | null {
@@ -44,13 +34,7 @@ function positive(text: string, what: string, wrong: string[], whole = false): n
 }
 
 export function ScalingPanel({ runIds }: { runIds: number[] }) {
-  const [form, setForm] = useKept<ScalingForm>('models.scaling', INITIAL);
-  const set = (change: Partial<ScalingForm>) => setForm((f) => ({ ...f, ...change }));
-  const answer = useKeptAnswer('models.scaling', 'analysis.scaling');
-  // what was typed wrong at the last ask, kept with the answer it came with
-  const [typed, setTyped] = useKept<string | null>('models.scaling.typed', null);
-  const current = useMemo(() => sameRuns(answer.asked?.run_ids, runIds), [answer.asked, runIds]);
-  const result = current && typed === null ? answer.result : null;
+  const { form, set, busy, result, problem, ask: askFit } = useFitAsk('models.scaling', 'analysis.scaling', INITIAL, runIds, FIELDS);
 
   function ask(splitBy: string) {
     // every field typed wrong is said, and the engine is asked without them to say what else is
@@ -60,12 +44,9 @@ export function ScalingPanel({ runIds }: { runIds: number[] }) {
       clients: positive(form.clients, 'Clients', wrong, true), client_link_gbps: positive(form.clientLink, 'Client link', wrong),
       node_link_gbps: positive(form.nodeLink, 'Node link', wrong), split_by: splitBy,
     };
-    setTyped(wrong.length ? wrong.join('; ') : null);
-    set({ splitBy, shown: 0, page: 0 });
-    answer.ask(params);
+    askFit(params, wrong.length ? wrong.join('; ') : null);
   }
 
-  const problem = [typed, current && answer.error ? engineProblem(answer.error, FIELDS) : null].filter(Boolean).join('; ');
   const info = metricInfo(result?.metric ?? form.metric);
   const unitName = (result?.by ?? form.by) === 'nodes' ? 'storage nodes' : 'clients';
   return (
@@ -76,22 +57,10 @@ export function ScalingPanel({ runIds }: { runIds: number[] }) {
         Universal Scalability Law X(N) = λN / (1 + σ(N−1) + κN(N−1)): σ is contention, κ the cost of keeping units in step. Larger
         clusters are predicted, then capped by the network: clients × client link and nodes × node link.
       </p>
-      <div className="field-row">
-        <div className="field inline">
-          <label htmlFor="scaling-metric">Metric</label>
-          <select id="scaling-metric" value={form.metric} onChange={(e) => set({ metric: e.target.value as MetricId })}>
-            {METRICS.filter((m) => !m.id.startsWith('lat')).map((m) => (
-              <option key={m.id} value={m.id}>{m.title}</option>
-            ))}
-          </select>
-        </div>
-        <div className="field inline">
-          <label htmlFor="scaling-by">Across</label>
-          <select id="scaling-by" value={form.by} onChange={(e) => set({ by: e.target.value as By })}>
-            <option value="nodes">storage nodes</option>
-            <option value="clients">client hosts</option>
-          </select>
-        </div>
+      <FitFields label="Fit and project" onAsk={() => ask(form.splitBy)} busy={busy} problem={problem}>
+        <InlineSelect id="scaling-metric" label="Metric" value={form.metric} onChange={(metric) => set({ metric })}
+          options={METRICS.filter((m) => !m.id.startsWith('lat')).map((m) => [m.id, m.title] as const)} />
+        <InlineSelect id="scaling-by" label="Across" value={form.by} onChange={(by) => set({ by })} options={BY} />
         <InlineInput id="scaling-at" label="Predict at" value={form.at} onChange={(v) => set({ at: v })}
           placeholder="8, 16" size={8} />
         <InlineInput id="scaling-client-link" label="Client link (Gb/s)" value={form.clientLink} onChange={(v) => set({ clientLink: v })}
@@ -100,21 +69,12 @@ export function ScalingPanel({ runIds }: { runIds: number[] }) {
           placeholder="hosts per run" size={8} />
         <InlineInput id="scaling-node-link" label="Node link (Gb/s)" value={form.nodeLink} onChange={(v) => set({ nodeLink: v })}
           placeholder="25" size={5} />
-        <button type="button" disabled={answer.busy} onClick={() => ask(form.splitBy)}>{answer.busy ? 'Fitting…' : 'Fit and project'}</button>
-      </div>
-      {problem && <p role="alert" className="error">{problem}</p>}
+      </FitFields>
       {result && (
-        <>
-          <SplitAdvice splits={result.splits} splitBy={result.split_by} splitName={result.split_name} busy={answer.busy} onSplit={ask} />
-          {result.fits.length > 1 && (
-            <FitIndex what="settings" column="setting" testId="scaling-index" rows={result.fits.map((f) => ({ label: f.setting, cells: indexCells(f, info) }))}
-              headers={['runs', `${unitName} measured`, 'fit over the runs: R²', `predicted at ${result.fits[0]?.projections.at(-1)?.units ?? ''} ${unitName}`, 'limited by']}
-              shown={form.shown} onShow={(shown) => set({ shown })} page={form.page} onPage={(page) => set({ page })} />
-          )}
-          {drawnFits(result.fits, form.shown).map(({ fit, index }) => (
-            <FitView key={index} index={index} fit={fit} info={info} unitName={unitName} />
-          ))}
-        </>
+        <FitAnswer answer={result} fits={result.fits} view={form} onView={set} busy={busy} onSplit={ask}
+          index={{ what: 'settings', column: 'setting', testId: 'scaling-index', row: (f) => ({ label: f.setting, cells: indexCells(f, info) }),
+            headers: ['runs', `${unitName} measured`, 'fit over the runs: R²', `predicted at ${result.fits[0]?.projections.at(-1)?.units ?? ''} ${unitName}`, 'limited by'] }}
+          draw={(fit, index) => <FitView index={index} fit={fit} info={info} unitName={unitName} />} />
       )}
     </section>
   );

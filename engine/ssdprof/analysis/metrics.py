@@ -76,7 +76,7 @@ def latency_kind_note(*groups: Sequence[AnyRun]) -> str:
 
 _BANDWIDTH, _LATENCY = ("MB/s", 1e6), ("µs", 1e3)
 
-_OWN: dict[str, tuple[str, tuple[str, float], Callable[[DirectionStats | DirectionSummary], float | None]]] = {
+_PER_DIRECTION: dict[str, tuple[str, tuple[str, float], Callable[[DirectionStats | DirectionSummary], float | None]]] = {
     "iops": ("{} IOPS", ("IOPS", 1.0), lambda d: d.iops),
     "bw_bytes_per_s": ("{} bandwidth", _BANDWIDTH, lambda d: d.bw_bytes_per_s),
     "lat_ns_mean": ("mean {} latency", _LATENCY, lambda d: d.lat_ns.mean),
@@ -88,7 +88,7 @@ place, the unit and scale, and the figure; None where the run did no I/O that wa
 _DIRECTIONS = ("read", "write")
 
 
-def _own(side: str, pick: Callable[[DirectionStats | DirectionSummary], float | None]) -> Callable[[AnyRun], float | None]:
+def _one_direction(side: str, pick: Callable[[DirectionStats | DirectionSummary], float | None]) -> Callable[[AnyRun], float | None]:
     def metric(run: AnyRun) -> float | None:
         stats = run.read if side == "read" else run.write
         return pick(stats) if stats.active else None
@@ -108,7 +108,7 @@ METRICS: dict[str, Callable[[AnyRun], float | None]] = {
     "iops": lambda r: r.read.iops + r.write.iops,
     "bw_bytes_per_s": lambda r: r.read.bw_bytes_per_s + r.write.bw_bytes_per_s,
     **LATENCY_METRICS,
-    **{f"{side}_{name}": _own(side, pick) for name, (_, _, pick) in _OWN.items() for side in _DIRECTIONS},
+    **{f"{side}_{name}": _one_direction(side, pick) for name, (_, _, pick) in _PER_DIRECTION.items() for side in _DIRECTIONS},
 }
 
 
@@ -133,7 +133,7 @@ METRIC_NAMES: dict[str, MetricName] = {
     "lat_ns_p50": MetricName("median latency, all I/Os", *_LATENCY),
     "lat_ns_p99": MetricName("p99 latency, all I/Os", *_LATENCY),
     "lat_ns_p99_9": MetricName("p99.9 latency, all I/Os", *_LATENCY),
-    **{f"{side}_{name}": MetricName(label.format(side), *unit) for name, (label, unit, _) in _OWN.items()
+    **{f"{side}_{name}": MetricName(label.format(side), *unit) for name, (label, unit, _) in _PER_DIRECTION.items()
        for side in _DIRECTIONS},
 }
 """Every metric's display name and unit: the one place the CLI, the PDF and (through the contract) the app

@@ -11,7 +11,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ssdprof.cli.flags import action_parsers, command
+from ssdprof.cli.flags import command, command_actions
 
 if TYPE_CHECKING:
     from ssdprof.model.health import DriveHealth
@@ -20,10 +20,9 @@ __all__ = ["format_drive", "handle", "register"]
 
 
 def register(sub: Any) -> None:
-    drive = command(sub, "drive", "what a drive says of itself: health, temperature, wear, errors",
-                    "ssdprof drive show /dev/nvme0n1\n"
-                    "  ssdprof drive show --host lab-node-3 sda --json")
-    actions = action_parsers(drive, "drive")
+    actions = command_actions(sub, "drive", "what a drive says of itself: health, temperature, wear, errors",
+                              "ssdprof drive show /dev/nvme0n1\n"
+                              "  ssdprof drive show --host lab-node-3 sda --json")
     show = command(actions, "show", "one reading of a drive's own word (nvme-cli, smartctl, hwmon)",
                    "ssdprof drive show nvme0n1")
     show.add_argument("device", metavar="DEVICE", help="the disk, e.g. /dev/nvme0n1 or sda (a "

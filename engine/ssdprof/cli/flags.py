@@ -9,7 +9,7 @@ from typing import Any
 
 from ssdprof.store.location import DB_ENV, Location, default_db_path, location_of
 
-__all__ = ["Formatter", "action_parsers", "breakdown_flag", "command", "common", "positive_int"]
+__all__ = ["Formatter", "breakdown_flag", "command", "command_actions", "common", "positive_int"]
 
 
 class Formatter(argparse.RawDescriptionHelpFormatter):
@@ -24,10 +24,10 @@ def command(sub: Any, name: str, summary: str, example: str) -> argparse.Argumen
     return parser
 
 
-def action_parsers(parser: argparse.ArgumentParser, name: str) -> Any:
-    """The actions of a command that has them (``runs list``, ``hosts add``): one is required, and the
-    one given is ``args.<name>_command``."""
-    return parser.add_subparsers(dest=f"{name}_command", metavar="ACTION", required=True)
+def command_actions(sub: Any, name: str, summary: str, example: str) -> Any:
+    """A command that has actions (``runs list``, ``hosts add``), for :func:`command` to add them to:
+    one is required, and the one given is ``args.<name>_command``."""
+    return command(sub, name, summary, example).add_subparsers(dest=f"{name}_command", metavar="ACTION", required=True)
 
 
 def common(parser: argparse.ArgumentParser) -> None:

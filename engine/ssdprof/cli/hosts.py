@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ssdprof.cli.flags import action_parsers, command, common
+from ssdprof.cli.flags import command, command_actions, common
 
 if TYPE_CHECKING:
     from ssdprof.remote.addresses import HostAddress
@@ -24,9 +24,8 @@ __all__ = ["handle", "register", "ssh_settings"]
 
 def register(sub: Any) -> None:
     """Add the ``hosts`` command; ``command`` and ``common`` are cli.py's helpers."""
-    hosts = command(sub, "hosts", "add, list, test or remove remote hosts (ssh aliases or user@host:port)",
-                    "ssdprof hosts add ceph-client-1\n  ssdprof hosts test ceph-client-1 root@10.0.0.12:2222")
-    actions = action_parsers(hosts, "hosts")
+    actions = command_actions(sub, "hosts", "add, list, test or remove remote hosts (ssh aliases or user@host:port)",
+                              "ssdprof hosts add ceph-client-1\n  ssdprof hosts test ceph-client-1 root@10.0.0.12:2222")
     add = command(actions, "add", "check a host's key and tools, and remember it",
                   "ssdprof hosts add lab-node-3 --accept-fingerprint SHA256:abc...")
     add.add_argument("host")
@@ -124,16 +123,11 @@ def handle(args: argparse.Namespace, store: Store) -> int:
                   + (f"  {link}" if link else "") + watched)
         return 0
     if args.hosts_command == "remove":
-        if not store.remove_host(args.host):
-            raise KeyError(f"host {args.host} is not in the list; see: ssdprof hosts list")
-        print(f"removed {args.host}")
-        return 0
+        return _changed(args.host, store.remove_host(args.host), f"removed {args.host}")
     if args.hosts_command == "set-link":
         speed = None if args.clear else args.link_gbps
-        if not store.set_host_link(args.host, speed):
-            raise KeyError(f"host {args.host} is not in the list; see: ssdprof hosts list")
-        print(f"{args.host}: link speed {'cleared' if speed is None else f'set to {speed:g} Gb/s'}")
-        return 0
+        return _changed(args.host, store.set_host_link(args.host, speed),
+                        f"{args.host}: link speed {'cleared' if speed is None else f'set to {speed:g} Gb/s'}")
     if args.hosts_command in ("set-role", "ceph-osd-hosts"):
         watch = _set_role if args.hosts_command == "set-role" else _ceph_osd_hosts
         return watch(args, store)
@@ -177,10 +171,15 @@ def _add(host: HostAddress, ssh: Ssh, store: Store, args: argparse.Namespace) ->
 
 def _set_role(args: argparse.Namespace, store: Store) -> int:
     role = "monitor" if args.monitor_only else "client"
-    if not store.set_host_role(args.host, role):
-        raise KeyError(f"host {args.host} is not in the list; see: ssdprof hosts list")
     said = "monitor-only: watched during runs, runs no I/O" if role == "monitor" else "client"
-    print(f"{args.host}: {said}")
+    return _changed(args.host, store.set_host_role(args.host, role), f"{args.host}: {said}")
+
+
+def _changed(host: str, found: bool, said: str) -> int:
+    """``said`` once the store changed ``host``; a KeyError (exit 1) when it holds no such host."""
+    if not found:
+        raise KeyError(f"host {host} is not in the list; see: ssdprof hosts list")
+    print(said)
     return 0
 
 

@@ -27,11 +27,22 @@ __all__ = ["COMMANDS", "VARY_NAMES", "WORKLOAD_FLAGS", "handle", "outcome_json",
 
 COMMANDS = commands_of("measure")
 
-# CLI flag -> workload field; the same flags for run and sweep.
-WORKLOAD_FLAGS: dict[str, str] = {
-    "target": "target", "size": "size_bytes", "offset": "offset_bytes", "rw": "pattern", "bs": "block_size_bytes", "read_pct": "read_pct",
-    "qd": "queue_depth", "jobs": "numjobs", "runtime": "runtime_s", "ramp": "ramp_s", "engine": "engine", "rate": "rate_iops",
+WORKLOAD_FLAGS: dict[str, tuple[str, str]] = {
+    "target": ("target", "directory (default: a scratch folder on the local disk), file or block device"),
+    "size": ("size_bytes", "test size, e.g. 256MiB, 1GiB (default 256MiB; on a block device, all of it from --offset)"),
+    "offset": ("offset_bytes", "where the region starts in a file or block device, e.g. 1GiB (default 0)"),
+    "rw": ("pattern", "read, write, randread, randwrite, rw or randrw (default randread)"),
+    "bs": ("block_size_bytes", "access size, e.g. 4k, 128KiB, 1MiB (default 4k)"),
+    "read_pct": ("read_pct", "read share for rw/randrw, 0-100 (default 50)"),
+    "qd": ("queue_depth", "queue depth per job (default 1)"),
+    "jobs": ("numjobs", "parallel jobs (processes per client; default 1)"),
+    "runtime": ("runtime_s", "measured time per point, e.g. 30, 30s, 2m (default 10s)"),
+    "ramp": ("ramp_s", "warm-up before measuring (default 2s)"),
+    "engine": ("engine", "auto (fio if installed), fio or portable (default auto)"),
+    "rate": ("rate_iops", "offered I/O per second in all, Poisson arrivals (default 0: as fast as the queue allows)"),
 }
+"""The workload's flags (``--read-pct`` for ``read_pct``): the field each sets and its help; the same for
+run, sweep, curve and slo."""
 VARY_NAMES = {"bs": "block_size_bytes", "qd": "queue_depth", "jobs": "numjobs", "rw": "pattern", "read-pct": "read_pct",
               "runtime": "runtime_s", "ramp": "ramp_s", "size": "size_bytes"}
 
@@ -59,18 +70,8 @@ def register(sub: Any) -> None:
 
 def workload_flags(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("workload")
-    group.add_argument("--target", help="directory (default: a scratch folder on the local disk), file or block device")
-    group.add_argument("--size", help="test size, e.g. 256MiB, 1GiB (default 256MiB; on a block device, all of it from --offset)")
-    group.add_argument("--offset", help="where the region starts in a file or block device, e.g. 1GiB (default 0)")
-    group.add_argument("--rw", help="read, write, randread, randwrite, rw or randrw (default randread)")
-    group.add_argument("--bs", help="access size, e.g. 4k, 128KiB, 1MiB (default 4k)")
-    group.add_argument("--read-pct", help="read share for rw/randrw, 0-100 (default 50)")
-    group.add_argument("--qd", help="queue depth per job (default 1)")
-    group.add_argument("--jobs", help="parallel jobs (processes per client; default 1)")
-    group.add_argument("--runtime", help="measured time per point, e.g. 30, 30s, 2m (default 10s)")
-    group.add_argument("--ramp", help="warm-up before measuring (default 2s)")
-    group.add_argument("--engine", help="auto (fio if installed), fio or portable (default auto)")
-    group.add_argument("--rate", help="offered I/O per second in all, Poisson arrivals (default 0: as fast as the queue allows)")
+    for flag, (_, text) in WORKLOAD_FLAGS.items():
+        group.add_argument(f"--{flag.replace('_', '-')}", help=text)
     group.add_argument("--buffered", action="store_true", help="measure through the page cache (labelled as not device numbers)")
     group.add_argument("--allow-overwrite", action="store_true",
                        help="allow writes into an existing file or block device (never one mounted, held or used as swap)")
@@ -111,7 +112,7 @@ def request_from_args(args: argparse.Namespace) -> SweepRequest:
     from ssdprof.model.sweep import SweepMode
     from ssdprof.model.workload import WorkloadError
 
-    raw: dict[str, Any] = {field: getattr(args, flag) for flag, field in WORKLOAD_FLAGS.items() if getattr(args, flag) is not None}
+    raw: dict[str, Any] = {field: getattr(args, flag) for flag, (field, _) in WORKLOAD_FLAGS.items() if getattr(args, flag) is not None}
     if args.buffered:
         raw["direct"] = False
     if args.allow_overwrite:

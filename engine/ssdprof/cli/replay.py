@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from ssdprof.cli import hosts as cli_hosts
 from ssdprof.cli.flags import command, common, positive_int
 from ssdprof.cli.measure import per_host
+from ssdprof.cli.terminal import EventLines
 
 if TYPE_CHECKING:
     from ssdprof.app.replay_planner import ReplayRequest
@@ -208,23 +209,15 @@ def _us(ns: float | None) -> str:
     return "–" if ns is None else f"{ns / 1e3:,.0f} µs"
 
 
-class _Printer:
-    def __init__(self) -> None:
-        self._last_s = -10.0
-
+class _Printer(EventLines):
     def handle(self, event: ReplayEvent) -> None:
         from ssdprof.model.replay_events import ReplayFinished, ReplayProgress, ReplayStarted
 
         if isinstance(event, ReplayStarted):
             self._say(f"replay {event.replay_id}: {event.label}; {event.io_count:,} I/Os; {event.engine_reason}")
-        elif isinstance(event, ReplayProgress) and event.elapsed_s - self._last_s >= 5:
-            self._last_s = event.elapsed_s
+        elif isinstance(event, ReplayProgress) and self._due(event.elapsed_s):
             recorded = ("" if event.recorded_read_iops is None else
                         f" (recorded {event.recorded_read_iops + (event.recorded_write_iops or 0):,.0f})")
             self._say(f"{event.elapsed_s:6.0f} s  {event.sample.read_iops + event.sample.write_iops:,.0f} IOPS{recorded}")
         elif isinstance(event, ReplayFinished):
-            self._say(f"{event.status} after {event.wall_s:.1f} s" + (f": {event.reason}" if event.reason else ""))
-
-    @staticmethod
-    def _say(text: str) -> None:
-        print(text, file=sys.stderr, flush=True)
+            self._say_finished(event.status, f"{event.wall_s:.1f} s", event.reason)

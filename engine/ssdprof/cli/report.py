@@ -61,11 +61,8 @@ def register(sub: Any) -> None:
 
 
 def handle(args: argparse.Namespace, store: Store) -> int:
-    if args.command == "report":
-        return _report(args, store)
-    if args.command == "import-table":
-        return _import_table(args, store)
-    return _import_job(args, store)
+    answer = {"report": _report, "import-table": _import_table, "import-job": _import_job}[args.command]
+    return answer(args, store)
 
 
 def _load(store: Store, run_ids: list[int]) -> list[RunResult]:

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ssdprof.cli.commands import commands_of
-from ssdprof.cli.flags import action_parsers, breakdown_flag, command, common, positive_int
+from ssdprof.cli.flags import breakdown_flag, command, command_actions, common, positive_int
 from ssdprof.cli.summary import summary_flags
 
 if TYPE_CHECKING:
@@ -48,9 +48,8 @@ def register(sub: Any) -> None:
 
 
 def _runs_flags(sub: Any) -> None:
-    parser = command(sub, "runs", "list, show, tag or delete stored runs",
-                     "ssdprof runs list --tag interface=NVMe\n  ssdprof runs show 12 --json")
-    actions = action_parsers(parser, "runs")
+    actions = command_actions(sub, "runs", "list, show, tag or delete stored runs",
+                              "ssdprof runs list --tag interface=NVMe\n  ssdprof runs show 12 --json")
     lst = command(actions, "list", "list stored runs",
                   "ssdprof runs list --search Samsung --since 2026-01-01")
     lst.add_argument("--tag", help="key=value, or a bare value matching any tag")
@@ -76,11 +75,8 @@ def _runs_flags(sub: Any) -> None:
 
 
 def handle(args: argparse.Namespace, store: Store) -> int:
-    if args.command == "export":
-        return export(args, store)
-    if args.command == "import":
-        return import_files(args, store)
-    return runs(args, store)
+    answer = {"runs": runs, "export": export, "import": import_files}[args.command]
+    return answer(args, store)
 
 
 def presets(args: argparse.Namespace) -> int:

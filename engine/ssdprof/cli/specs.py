@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from ssdprof.analysis.spec_folders import bundled_spec_dir, default_user_spec_dir
 from ssdprof.cli.analysis import print_json, spec_library
-from ssdprof.cli.flags import action_parsers, command, common
+from ssdprof.cli.flags import command, command_actions, common
 
 if TYPE_CHECKING:
     from ssdprof.analysis.spec_library import SpecLibrary
@@ -121,9 +121,8 @@ def _format_spec(spec: Spec, origin: Path) -> str:
 
 def register(sub: Any) -> None:
     """Add ``specs`` with its actions."""
-    specs = command(sub, "specs", "vendor spec sheets: list, show, match a drive model, add or delete your own",
-                     "ssdprof specs match \"Samsung SSD 870 EVO 1TB\"")
-    specs_sub = action_parsers(specs, "specs")
+    specs_sub = command_actions(sub, "specs", "vendor spec sheets: list, show, match a drive model, add or delete your own",
+                                "ssdprof specs match \"Samsung SSD 870 EVO 1TB\"")
     lst = command(specs_sub, "list", "list the spec library (bundled and your own)", "ssdprof specs list --json")
     show = command(specs_sub, "show", "show one spec sheet with its sources", "ssdprof specs show samsung-870-evo-1tb")
     show.add_argument("spec_id")

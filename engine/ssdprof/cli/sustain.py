@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from ssdprof.cli import hosts as cli_hosts
 from ssdprof.cli.commands import commands_of
 from ssdprof.cli.flags import command, common
+from ssdprof.cli.terminal import EventLines
 
 if TYPE_CHECKING:
     from ssdprof.app.contract.cli import PdfWritten
@@ -156,10 +157,7 @@ def format_sustain(result: SustainResult) -> str:
     return "\n".join(lines + result.notes)
 
 
-class _Printer:
-    def __init__(self) -> None:
-        self._last_s = -10.0
-
+class _Printer(EventLines):
     def handle(self, event: SustainEvent) -> None:
         from ssdprof.model.quantities import format_duration, format_elapsed, format_size
         from ssdprof.model.sustain_events import SustainFinished, SustainIdle, SustainSampled, SustainStarted, SustainStepDone
@@ -167,8 +165,7 @@ class _Printer:
         if isinstance(event, SustainStarted):
             self._say(f"sustained-write test {event.sustain_id}: {event.label}; engine {event.engine}"
                       + "".join(f"; {note}" for note in event.notes))
-        elif isinstance(event, SustainSampled) and event.sample.elapsed_s - self._last_s >= 5:
-            self._last_s = event.sample.elapsed_s
+        elif isinstance(event, SustainSampled) and self._due(event.sample.elapsed_s):
             self._say(f"{event.step} {event.recovery_step or ''}: {format_size(event.sample.bytes_written // 1048576 * 1048576)}"
                       f" of {format_size(event.bytes_total // 1048576 * 1048576)}, {event.sample.bw_bytes_per_s / 1e6:.0f} MB/s")
         elif isinstance(event, SustainStepDone):
@@ -178,8 +175,4 @@ class _Printer:
         elif isinstance(event, SustainIdle) and event.remaining_s >= event.idle_s - 0.5:
             self._say(f"idle {format_duration(event.idle_s)} before recovery write {event.recovery_step}")
         elif isinstance(event, SustainFinished):
-            self._say(f"{event.status} after {format_duration(event.wall_s)}" + (f": {event.reason}" if event.reason else ""))
-
-    @staticmethod
-    def _say(text: str) -> None:
-        print(text, file=sys.stderr, flush=True)
+            self._say_finished(event.status, format_duration(event.wall_s), event.reason)

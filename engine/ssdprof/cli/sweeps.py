@@ -7,7 +7,7 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from ssdprof.cli.commands import commands_of
-from ssdprof.cli.flags import action_parsers, command, common
+from ssdprof.cli.flags import command, command_actions, common
 
 if TYPE_CHECKING:
     from ssdprof.store.db import Store, SweepRow
@@ -18,9 +18,8 @@ COMMANDS = commands_of("sweeps")
 
 
 def register(sub: Any) -> None:
-    parser = command(sub, "sweeps", "list stored sweeps: running, interrupted or ended, who ran them, where",
-                     "ssdprof sweeps list --db postgresql://lab@db.lab/ssdprof")
-    actions = action_parsers(parser, "sweeps")
+    actions = command_actions(sub, "sweeps", "list stored sweeps: running, interrupted or ended, who ran them, where",
+                              "ssdprof sweeps list --db postgresql://lab@db.lab/ssdprof")
     listed = command(actions, "list", "every stored sweep, newest first",
                      "ssdprof sweeps list --mine")
     listed.add_argument("--mine", action="store_true", help="only the sweeps this login last ran on this machine")

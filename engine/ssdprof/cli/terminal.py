@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import shutil
+import sys
 from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:  # the events load with a measurement's progress, not with a table of stored runs
     from ssdprof.model.events import RunEvent
     from ssdprof.model.results import DeviceQueue, DirectionStats, HostResult, ProgressSample, RunResult
 
-__all__ = ["ProgressPrinter", "format_device_queue", "format_iops", "format_latency_ns", "format_run", "format_runs_table"]
+__all__ = ["EventLines", "ProgressPrinter", "format_device_queue", "format_iops", "format_latency_ns", "format_run", "format_runs_table"]
 
 
 def _size(n_bytes: int) -> str:
@@ -33,6 +34,27 @@ def format_latency_ns(value: float | None) -> str:
 
 def format_iops(value: float) -> str:
     return f"{value / 1e3:.1f}k" if value >= 10_000 else f"{value:.0f}"
+
+
+class EventLines:
+    """A long test's events said as lines on standard error, its progress at most every 5 s."""
+
+    def __init__(self) -> None:
+        self._last_s = -10.0
+
+    def _due(self, elapsed_s: float) -> bool:
+        """Whether a progress line is due at ``elapsed_s``: 5 s after the last (which it then is)."""
+        if elapsed_s - self._last_s < 5:
+            return False
+        self._last_s = elapsed_s
+        return True
+
+    def _say_finished(self, status: str, took: str, reason: str | None) -> None:
+        self._say(f"{status} after {took}" + (f": {reason}" if reason else ""))
+
+    @staticmethod
+    def _say(text: str) -> None:
+        print(text, file=sys.stderr, flush=True)
 
 
 class ProgressPrinter:

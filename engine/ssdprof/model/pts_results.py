@@ -9,7 +9,7 @@ from ssdprof.model.drive_state import DriveState
 from ssdprof.model.status import SweepState
 from ssdprof.model.value import Value
 
-__all__ = ["PtsInfo", "PtsMatrixCell", "PtsParameters", "PtsResult", "PtsRound", "SteadyState"]
+__all__ = ["PtsIdentity", "PtsInfo", "PtsMatrixCell", "PtsParameters", "PtsResult", "PtsRound", "SteadyState"]
 
 
 class SteadyState(Value):
@@ -92,21 +92,8 @@ class PtsParameters(Value):
     saturation_multiple: float | None = Field(default=None, description="write saturation: multiple of the region written")
 
 
-class PtsInfo(Value):
-    id: int
-    created_at: str
-    name: str
-    test: str
-    profile: str
-    pts_compliant: bool
-    status: SweepState
-    rounds: int
-    attained: bool
-    target: str
-
-
-class PtsResult(Value):
-    """A PTS test, finished or not: the shape of ``ssdprof pts --json`` and ``pts.get``."""
+class PtsIdentity(Value):
+    """What names a PTS test, first in its listing and in its result."""
 
     id: int = Field(description="the test's id (its runs are the sweep of the same id)")
     created_at: str
@@ -114,6 +101,20 @@ class PtsResult(Value):
     test: str = Field(description="iops, throughput, latency or write-saturation")
     profile: str = Field(description="pts or laptop")
     pts_compliant: bool
+
+
+class PtsInfo(PtsIdentity):
+    """One test in the list of PTS tests (``pts.list``, ``ssdprof pts list``)."""
+
+    status: SweepState
+    rounds: int
+    attained: bool
+    target: str
+
+
+class PtsResult(PtsIdentity):
+    """A PTS test, finished or not: the shape of ``ssdprof pts --json`` and ``pts.get``."""
+
     compliance_note: str
     status: SweepState
     reason: str = Field(default="", description="why the test stopped early, if it did")

@@ -8,12 +8,14 @@ what the chart needs (e.g. no two runs that differ only in access size).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from matplotlib.axes import Axes
 from matplotlib.ticker import FuncFormatter, NullLocator
 
 from ssdprof.report.figure import Chart, format_count, legend_below, log_axis, new_figure, to_page
 from ssdprof.report.groups import RunGroup, Series, repeat_summaries, series_over
+from ssdprof.report.page_drawing import PageDrawing
 
 __all__ = ["access_size_chart", "host_bars_chart", "latency_iops_chart", "queue_depth_chart", "repeat_bars_chart"]
 
@@ -89,57 +91,67 @@ def _settings_axis(axes: Axes, series: Sequence[Series], kind: str) -> None:
         axes.xaxis.set_major_formatter(FuncFormatter(lambda v, _: format_count(v)))
 
 
-def access_size_chart(groups: Sequence[RunGroup]) -> Chart | None:
-    series = series_over(groups, "block_size")
+_STYLES = (("-", "o"), ("--", "s"), (":", "^"))
+"""Line and marker of a panel's first, second and third metric: solid, dashed, dotted."""
+
+
+@dataclass(frozen=True)
+class _Panel:
+    title: str
+    unit: str
+    scale: float
+    lines: dict[str, str]
+    """Each metric drawn, with what its series' labels end in (its legend entry)."""
+    counts: bool = True
+    """Its value axis ticked as counts (1.5k, 20k): IOPS and MB/s; latency keeps matplotlib's ticks."""
+
+
+def _settings_chart(groups: Sequence[RunGroup], over: str, kind: str, xlabel: str,
+                    panels: tuple[_Panel, _Panel]) -> tuple[PageDrawing, str] | None:
+    """Two panels side by side over one setting (access size or queue depth), other settings fixed:
+    the drawing and the notes its caption needs (error bars, intervals cut)."""
+    series = series_over(groups, over)
     if not series:
         return None
-    with new_figure(1, 2, height_in=2.9) as (figure, (iops_ax, bw_ax)):
-        iops_drawn: Drawn = []
-        bw_drawn: Drawn = []
-        errors = _plot(iops_ax, series, "iops", 1.0, drawn=iops_drawn)
-        _plot(bw_ax, series, "bw_bytes_per_s", _MB, drawn=bw_drawn)
-        for axes, title, unit in ((iops_ax, "IOPS vs access size", "IOPS"), (bw_ax, "Bandwidth vs access size", "bandwidth (MB/s)")):
-            _settings_axis(axes, series, "size")
-            axes.set_title(title)
-            axes.set_xlabel("access size (block size)")
-            axes.set_ylabel(unit)
+    errors = cut = False
+    with new_figure(1, 2, height_in=2.9) as (figure, axes_pair):
+        for axes, panel in zip(axes_pair, panels, strict=True):
+            drawn: Drawn = []
+            for (metric, suffix), (style, marker) in zip(panel.lines.items(), _STYLES, strict=False):
+                errors = _plot(axes, series, metric, panel.scale, style=style, marker=marker, suffix=suffix, drawn=drawn) or errors
+            _settings_axis(axes, series, kind)
+            axes.set_title(panel.title)
+            axes.set_xlabel(xlabel)
+            axes.set_ylabel(panel.unit)
             axes.set_ylim(bottom=0)
-            axes.yaxis.set_major_formatter(lambda v, _: format_count(v))
-        cut = _fit_to_means(iops_ax, iops_drawn) | _fit_to_means(bw_ax, bw_drawn)
-        legend_below(figure, iops_ax)
+            if panel.counts:
+                axes.yaxis.set_major_formatter(lambda v, _: format_count(v))
+            cut = _fit_to_means(axes, drawn) or cut
+        legend_below(figure, axes_pair[0])
         drawing = to_page(figure)
+    return drawing, (f" {_CI_NOTE}" if errors else "") + (f" {_CUT_NOTE}" if cut else "")
+
+
+def access_size_chart(groups: Sequence[RunGroup]) -> Chart | None:
+    drawn = _settings_chart(groups, "block_size", "size", "access size (block size)", (
+        _Panel("IOPS vs access size", "IOPS", 1.0, {"iops": ""}),
+        _Panel("Bandwidth vs access size", "bandwidth (MB/s)", _MB, {"bw_bytes_per_s": ""})))
+    if drawn is None:
+        return None
     caption = "IOPS and bandwidth (MB/s, 10^6 bytes/s; reads and writes added) at each access size, other settings fixed."
-    notes = (f" {_CI_NOTE}" if errors else "") + (f" {_CUT_NOTE}" if cut else "")
-    return Chart("access_size", "IOPS and bandwidth vs access size", caption + notes, drawing)
+    return Chart("access_size", "IOPS and bandwidth vs access size", caption + drawn[1], drawn[0])
 
 
 def queue_depth_chart(groups: Sequence[RunGroup]) -> Chart | None:
-    series = series_over(groups, "queue_depth")
-    if not series:
+    drawn = _settings_chart(groups, "queue_depth", "count", "queue depth (I/Os in flight per job)", (
+        _Panel("Latency vs queue depth", "latency (µs)", _US, {"lat_ns_mean": " mean", "lat_ns_p99": " p99"}, counts=False),
+        _Panel("IOPS vs queue depth", "IOPS", 1.0, {"iops": ""})))
+    if drawn is None:
         return None
-    with new_figure(1, 2, height_in=2.9) as (figure, (lat_ax, iops_ax)):
-        lat_drawn: Drawn = []
-        iops_drawn: Drawn = []
-        errors = _plot(lat_ax, series, "lat_ns_mean", _US, suffix=" mean", drawn=lat_drawn)
-        _plot(lat_ax, series, "lat_ns_p99", _US, style="--", marker="s", suffix=" p99", drawn=lat_drawn)
-        _plot(iops_ax, series, "iops", 1.0, drawn=iops_drawn)
-        for axes in (lat_ax, iops_ax):
-            _settings_axis(axes, series, "count")
-            axes.set_xlabel("queue depth (I/Os in flight per job)")
-            axes.set_ylim(bottom=0)
-        lat_ax.set_title("Latency vs queue depth")
-        lat_ax.set_ylabel("latency (µs)")
-        iops_ax.set_title("IOPS vs queue depth")
-        iops_ax.set_ylabel("IOPS")
-        iops_ax.yaxis.set_major_formatter(lambda v, _: format_count(v))
-        cut = _fit_to_means(lat_ax, lat_drawn) | _fit_to_means(iops_ax, iops_drawn)
-        legend_below(figure, lat_ax)
-        drawing = to_page(figure)
     caption = ("Latency of all I/Os, reads and writes together, total from submission to completion (mean, solid; "
                "99th percentile from the merged histogram bins, dashed; of repeats, from their added bins) and IOPS "
                "at each queue depth, other settings fixed.")
-    notes = (f" {_CI_NOTE}" if errors else "") + (f" {_CUT_NOTE}" if cut else "")
-    return Chart("queue_depth", "Latency and IOPS vs queue depth", caption + notes, drawing)
+    return Chart("queue_depth", "Latency and IOPS vs queue depth", caption + drawn[1], drawn[0])
 
 
 def latency_iops_chart(groups: Sequence[RunGroup]) -> Chart | None:
@@ -148,8 +160,8 @@ def latency_iops_chart(groups: Sequence[RunGroup]) -> Chart | None:
     if not series:
         return None
     with new_figure(height_in=3.0) as (figure, (axes,)):
-        for suffix, metric, style, marker in ((" p50", "lat_ns_p50", "-", "o"), (" p99", "lat_ns_p99", "--", "s"),
-                                              (" p99.9", "lat_ns_p99_9", ":", "^")):
+        for (metric, suffix), (style, marker) in zip({"lat_ns_p50": " p50", "lat_ns_p99": " p99", "lat_ns_p99_9": " p99.9"}.items(),
+                                                     _STYLES, strict=True):
             _plot(axes, series, metric, _US, style=style, marker=marker, suffix=suffix, x_metric="iops")
         for i, line in enumerate(series):
             for point in line.points:
@@ -168,6 +180,15 @@ def latency_iops_chart(groups: Sequence[RunGroup]) -> Chart | None:
     caption = ("Each point is one queue depth: how much latency every extra IOPS costs. Percentiles are of all I/Os, "
                "reads and writes together, from the merged histogram bins of each run (of repeats, their added bins).")
     return Chart("latency_iops", "Latency–IOPS curve", caption, drawing)
+
+
+def _bars_axes(axes: Axes, rows: list[str], unit: str) -> None:
+    """Horizontal bars' axes: a row of bars per label, the first on top, values along x as counts."""
+    axes.set_yticks(range(len(rows)), rows)
+    axes.invert_yaxis()
+    axes.set_xlabel(unit)
+    axes.xaxis.set_major_formatter(lambda v, _: format_count(v))
+    axes.grid(axis="y", visible=False)
 
 
 def repeat_bars_chart(groups: Sequence[RunGroup]) -> Chart | None:
@@ -192,11 +213,7 @@ def repeat_bars_chart(groups: Sequence[RunGroup]) -> Chart | None:
                           label=name if len(names) > 1 else None, error_kw={"elinewidth": 0.9, "capsize": 2.5})
                 drawn += [(y, ci.value / scale, (ci.half_width or 0.0) / scale, f"C{gi}") for y, ci in found]
             cut = _fit_to_means(axes, drawn, horizontal=True) or cut
-            axes.set_yticks(range(len(labels)), labels if axes is axes_pair[0] else [""] * len(labels))
-            axes.invert_yaxis()
-            axes.set_xlabel(unit)
-            axes.xaxis.set_major_formatter(lambda v, _: format_count(v))
-            axes.grid(axis="y", visible=False)
+            _bars_axes(axes, labels if axes is axes_pair[0] else [""] * len(labels), unit)
         axes_pair[0].set_title("IOPS per setting")
         axes_pair[1].set_title("Latency per setting")
         if len(names) > 1:
@@ -226,11 +243,7 @@ def host_bars_chart(groups: Sequence[RunGroup]) -> Chart | None:
                         total = host.read.iops + host.write.iops if pick == "iops" else host.read.bw_bytes_per_s + host.write.bw_bytes_per_s
                         values.append(total / scale)
                 axes.barh(ys, values, height=width, color=f"C{hi}", label=name)
-            axes.set_yticks(range(len(runs)), [f"run {r.id}" if r.id else f"#{i + 1}" for i, r in enumerate(runs)])
-            axes.invert_yaxis()
-            axes.set_xlabel(unit)
-            axes.xaxis.set_major_formatter(lambda v, _: format_count(v))
-            axes.grid(axis="y", visible=False)
+            _bars_axes(axes, [f"run {r.id}" if r.id else f"#{i + 1}" for i, r in enumerate(runs)], unit)
         axes_pair[0].set_title("IOPS per host")
         axes_pair[1].set_title("Bandwidth per host")
         axes_pair[0].legend(loc="lower right")

@@ -78,6 +78,12 @@ class _Host:
     def log_path(self) -> Path:
         return self.config_dir / "sshd.log"
 
+    @property
+    def home(self) -> Path:
+        """The host's own home for its sessions, as every lab node has: empty, so a session's shell reads no
+        ~/.bashrc of this machine's (root's here runs pyenv's init: 0.09 s of CPU for every session on every host)."""
+        return self.config_dir.parent / "home"
+
 
 class TestHosts:
     """n SSH hosts `h1`..`hn` reachable from the root namespace with `ssh -F ssh_config_path hN`."""
@@ -131,6 +137,7 @@ class TestHosts:
             self._hosts[alias] = host
             host.config_dir.mkdir(parents=True)
             host.scratch_dir.mkdir()
+            host.home.mkdir()
             _keygen(host.key_path, f"ssdprof-test-{alias}")
             (host.config_dir / "sshd_config").write_text(_sshd_config(host, authorized_keys))
         self._write_known_hosts()
@@ -362,6 +369,7 @@ def _sshd_config(host: _Host, authorized_keys: Path) -> str:
         "StrictModes no",  # the keys live under /var/tmp, which is world-writable
         "UseDNS no", "PrintMotd no", "PrintLastLog no", "AllowTcpForwarding yes", "X11Forwarding no",
         "MaxStartups 100", "MaxSessions 100", "LogLevel INFO", "Subsystem sftp internal-sftp",
+        f"SetEnv HOME={host.home}",
     ]
     return "".join(option + "\n" for option in options)
 
