@@ -76,8 +76,11 @@ def cancel_answer(name: str, id_field: str, noun: str) -> type[Result]:
 
 @dataclass(frozen=True)
 class JobFace:
-    """How a kind that runs as a job looks from outside, in the contract's own models, and its methods."""
+    """How a kind that runs as a job looks from outside, in the contract's own models: its name, its
+    methods, its status, what a cancel answers and its events."""
 
+    kind: str
+    """The kind's one word: ``sweep``, ``pts``."""
     methods: Methods
     events: str
     """The notification its events go out as (``run.event``, ``pts.event``)..."""
@@ -99,7 +102,7 @@ class JobFace:
         status ``<title>Status`` with the fields of ``where``, a cancel's answer ``<title>CancelResult``."""
         id_field = f"{kind}_id"
         notification = create_model(f"{title}EventNotification", __base__=Result, __doc__=doc, event=(events, ...))
-        return cls(Methods.of_job(kind), f"{kind}.event", notification, job_status(f"{title}Status", id_field, where),
+        return cls(kind, Methods.of_job(kind), f"{kind}.event", notification, job_status(f"{title}Status", id_field, where),
                    cancel_answer(f"{title}CancelResult", id_field, noun), id_field, noun)
 
     def idle(self) -> BaseModel:

@@ -25,8 +25,8 @@ class RunEventNotification(Result):
     event: RunEventUnion
 
 
-FACE = JobFace(Methods(estimate="sweep.estimate", start="sweep.start", resume="sweep.resume", cancel="sweep.cancel",
-                       status="sweep.status", list="sweeps.list"),
+FACE = JobFace("sweep", Methods(estimate="sweep.estimate", start="sweep.start", resume="sweep.resume", cancel="sweep.cancel",
+                                status="sweep.status", list="sweeps.list"),
                "run.event", RunEventNotification, SweepStatus, CancelResult, "sweep_id", "sweep")
 """The sweep's place in the job layer: its events go out as ``run.event``."""
 

@@ -121,6 +121,13 @@ class JobKind(TestKind[PlanT], Generic[PlanT, OutcomeT, StatusT]):
     """A kind that runs as a job of its own: what ``app/jobs.py`` asks of it."""
 
     face: ClassVar[JobFace]
+    """Its part of the contract, which also gives its ``name`` and ``methods``."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        face = vars(cls).get("face")
+        if face is not None:
+            cls.name, cls.methods = face.kind, face.methods
 
     @abstractmethod
     def resume(self, params: Any, ctx: Context) -> PlanT:

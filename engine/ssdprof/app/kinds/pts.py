@@ -31,9 +31,8 @@ PtsPlan = StoredPlan[PtsSpec]
 
 
 class PtsKind(RunnerKind[PtsPlan, PtsOutcome, PtsResult]):
-    name = "pts"
     noun = "PTS test"
-    face, methods = FACE, FACE.methods
+    face = FACE
 
     def plan(self, request: PtsRequest, ctx: Context, *, to_run: bool) -> PtsPlan:
         spec = plan_pts(request, check_target=True, default_dir=ctx.default_dir)

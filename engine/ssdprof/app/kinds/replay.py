@@ -30,9 +30,8 @@ ReplayPlan = StoredPlan[ReplayJob]
 
 
 class ReplayKind(RunnerKind[ReplayPlan, ReplayOutcome, ReplayResult]):
-    name = "replay"
     noun = "trace replay"
-    face, methods = FACE, FACE.methods
+    face = FACE
 
     def plan(self, request: ReplayRequest, ctx: Context, *, to_run: bool) -> ReplayPlan:
         job = plan_replay_request(request, check_target=True, default_dir=ctx.default_dir)

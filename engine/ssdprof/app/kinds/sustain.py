@@ -40,9 +40,8 @@ class SustainPlan(StoredPlan[SweepSpec]):
 
 
 class SustainKind(RunnerKind[SustainPlan, SustainOutcome, SustainResult]):
-    name = "sustain"
     noun = "sustained-write test"
-    face, methods = FACE, FACE.methods
+    face = FACE
 
     def plan(self, request: SustainRequest, ctx: Context, *, to_run: bool) -> SustainPlan:
         spec = plan_sustain(request, check_target=True, default_dir=ctx.default_dir)

@@ -43,9 +43,8 @@ def sweep_plan(spec: SweepSpec, tags: dict[str, str], ctx: Context, *, to_run: b
 
 
 class SweepKind(JobKind[SweepPlan, SweepOutcome, JobStatus]):
-    name = "sweep"
     noun = "sweep"
-    face, methods = FACE, FACE.methods
+    face = FACE
 
     def plan(self, request: SweepRequest, ctx: Context, *, to_run: bool) -> SweepPlan:
         if not to_run:

@@ -6,6 +6,7 @@ runs' summaries (the store's figures); a run's latency distribution, and a perce
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 
 from ssdprof.analysis.pooled import Bins, StoredBins
 from ssdprof.analysis.spec_library import SpecLibrary
@@ -20,15 +21,13 @@ from ssdprof.report.series import BarChart, ChartSet, PercentileCurve, bar_chart
 __all__ = ["Charts"]
 
 
+@dataclass
 class Charts:
-    def __init__(self, summaries: Callable[[Sequence[int]], list[RunSummary]],
-                 runs: Callable[[Sequence[int]], list[RunResult]], library: Callable[[], SpecLibrary],
-                 bins: Callable[[Sequence[int]], dict[int, Bins]]):
-        self.summaries = summaries
-        self.runs = runs
-        self.library = library
-        self.bins = bins
-        self.kept = KeptAnswers()
+    summaries: Callable[[Sequence[int]], list[RunSummary]]
+    runs: Callable[[Sequence[int]], list[RunResult]]
+    library: Callable[[], SpecLibrary]
+    bins: Callable[[Sequence[int]], dict[int, Bins]]
+    kept: KeptAnswers = field(default_factory=KeptAnswers, init=False)
 
     @handles("runs.charts")
     def charts(self, params: ChartsParams) -> ChartSet:

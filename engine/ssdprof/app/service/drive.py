@@ -3,6 +3,8 @@ SSH host (the same rule as ``ssdprof drive show``: :func:`ssdprof.remote.drive_w
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ssdprof.app.contract.drive import DriveShowParams
 from ssdprof.app.service.registry import RpcError, handles
 from ssdprof.model.health import DriveHealth
@@ -13,9 +15,9 @@ from ssdprof.remote.ssh import Ssh, SshSettings
 __all__ = ["Drives"]
 
 
+@dataclass
 class Drives:
-    def __init__(self, settings: SshSettings):
-        self.settings = settings
+    settings: SshSettings
 
     @handles("drive.show")
     def show(self, params: DriveShowParams) -> DriveHealth:

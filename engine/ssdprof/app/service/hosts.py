@@ -41,10 +41,10 @@ from ssdprof.store.db import Store
 __all__ = ["Hosts"]
 
 
+@dataclasses.dataclass
 class Hosts:
-    def __init__(self, store: Store, settings: SshSettings):
-        self.store = store
-        self.settings = settings
+    store: Store
+    settings: SshSettings
 
     @handles("hosts.list")
     def list(self, _: Params) -> HostsListResult:

@@ -5,6 +5,7 @@ contract says (``Methods``, under ``app/contract/``; a job kind's are ``<kind>.<
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel
@@ -18,14 +19,14 @@ from ssdprof.app.service.registry import Handler
 __all__ = ["KindMethods", "kind_handlers"]
 
 
+@dataclass
 class KindMethods:
     """One kind's methods; ``job`` is the kind whose job runs its plans (itself, or the one it runs as)."""
 
-    def __init__(self, kind: TestKind[Any], job: JobKind[Any, Any, Any], jobs: Jobs, ctx: Context):
-        self.kind = kind
-        self.job = job
-        self.jobs = jobs
-        self.ctx = ctx
+    kind: TestKind[Any]
+    job: JobKind[Any, Any, Any]
+    jobs: Jobs
+    ctx: Context
 
     def estimate(self, params: Any) -> BaseModel:
         return self.kind.estimate(self.kind.plan(params, self.ctx, to_run=False), self.ctx)

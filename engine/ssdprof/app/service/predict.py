@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import asdict
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -57,16 +57,15 @@ __all__ = ["Models"]
 CURVE_POINTS = 48
 
 
+@dataclass
 class Models:
     """``runs`` resolves run ids to their figures (the store's summaries; KeyError for a missing one); spec
     sheets are saved in ``user_spec_dir``."""
 
-    def __init__(self, runs: Callable[[Sequence[int]], Sequence[AnyRun]], library: Callable[[], SpecLibrary],
-                 user_spec_dir: Path | None):
-        self.runs = runs
-        self.library = library
-        self.user_spec_dir = user_spec_dir
-        self.kept = KeptAnswers()
+    runs: Callable[[Sequence[int]], Sequence[AnyRun]]
+    library: Callable[[], SpecLibrary]
+    user_spec_dir: Path | None
+    kept: KeptAnswers = field(default_factory=KeptAnswers, init=False)
 
     @handles("analysis.predict")
     def predict(self, params: PredictParams) -> PredictResult:

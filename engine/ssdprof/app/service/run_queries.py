@@ -4,6 +4,8 @@ a recorded fact, the grouping the Groups panel draws (one rule, here)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from ssdprof.analysis.groupings import (
     NO_SPLIT,
     comparable_split,
@@ -66,10 +68,10 @@ def group_runs(runs: list[RunSummary], key: str) -> RunsGroupsResult:
                             groups=groups, why=why)
 
 
+@dataclass
 class RunQueries:
-    def __init__(self, store: Store):
-        self.store = store
-        self.kept = KeptAnswers()
+    store: Store
+    kept: KeptAnswers = field(default_factory=KeptAnswers, init=False)
 
     @handles("runs.page")
     def page(self, params: RunsPageParams) -> RunsPageResult:

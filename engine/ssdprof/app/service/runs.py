@@ -3,6 +3,8 @@ written as CSV."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ssdprof.app.contract.runs import (
     DeleteResult,
     ExportParams,
@@ -22,9 +24,9 @@ from ssdprof.store.interchange import export_csv
 __all__ = ["Runs"]
 
 
+@dataclass
 class Runs:
-    def __init__(self, store: Store):
-        self.store = store
+    store: Store
 
     @handles("runs.list")
     def list(self, params: RunsListParams) -> RunsListResult:

@@ -8,6 +8,7 @@ scipy, matplotlib and reportlab load on first use.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from ssdprof.analysis.scale_up_inputs import ScaleUpDesign
 from ssdprof.analysis.scale_up_space import ScaleUpResult
@@ -19,11 +20,11 @@ from ssdprof.model.results import RunResult
 __all__ = ["ScaleUp"]
 
 
+@dataclass
 class ScaleUp:
     """``runs`` resolves run ids (raising KeyError for a missing one)."""
 
-    def __init__(self, runs: Callable[[Sequence[int]], list[RunResult]]):
-        self.runs = runs
+    runs: Callable[[Sequence[int]], list[RunResult]]
 
     @handles("analysis.scale_up")
     def size(self, params: ScaleUpParams) -> ScaleUpResult:

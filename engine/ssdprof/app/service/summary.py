@@ -5,6 +5,7 @@ time, by the app, the CLI and the PDF alike (:func:`spec_for`)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from ssdprof.analysis.spec_choice import device_identity, drive_environment, no_spec
 from ssdprof.analysis.spec_library import SpecLibrary
@@ -39,12 +40,11 @@ def remember_spec(store: Store, library: SpecLibrary, run: RunResult, spec_id: s
     return identity.description
 
 
+@dataclass
 class Summaries:
-    def __init__(self, store: Store, runs: Callable[[Sequence[int]], list[RunResult]],
-                 library: Callable[[], SpecLibrary]):
-        self.store = store
-        self.runs = runs
-        self.library = library
+    store: Store
+    runs: Callable[[Sequence[int]], list[RunResult]]
+    library: Callable[[], SpecLibrary]
 
     @handles("runs.summary")
     def summary(self, params: SummaryParams) -> StudentSummary:
