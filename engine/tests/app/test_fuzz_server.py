@@ -55,7 +55,10 @@ def send_raw(server: BrowserServer, head: bytes, body: bytes) -> tuple[int, dict
             response.begin()
         except (http.client.RemoteDisconnected, ConnectionResetError):
             return 0, {}, b""
-        return response.status, {k.lower(): v for k, v in response.getheaders()}, response.read()
+        headers = {k.lower(): v for k, v in response.getheaders()}
+        if headers.get("content-type", "").startswith("text/event-stream"):
+            return response.status, headers, b""  # the event stream (GET /events, authorised) never ends: its head is the answer
+        return response.status, headers, response.read()
 
 
 TOKENS = st.sampled_from(["right", "wrong", "missing", "empty"])
@@ -175,3 +178,11 @@ def test_rpc_over_http_names_the_field_for_bad_params(server: BrowserServer) -> 
 def test_an_existing_folder_is_never_listed_through_the_static_route(server: BrowserServer, tmp_path: Path) -> None:
     status, _, answer = send_raw(server, build(server, Request("GET", "/assets/", content_length=None), b""), b"")
     assert status == 404 and b"app.js" not in answer
+
+
+def test_the_authorised_event_stream_answers_its_head_without_cors_and_the_server_serves_on_after_it_is_dropped(
+        server: BrowserServer) -> None:
+    status, headers, _ = send_raw(server, build(server, Request("GET", "/events", content_length=None), b""), b"")
+    assert status == 200 and headers["content-type"].startswith("text/event-stream")
+    assert not [h for h in headers if h.startswith("access-control-")], headers
+    assert _post(server, {"jsonrpc": "2.0", "id": 1, "method": "engine.info", "params": {}})[0] == 200
