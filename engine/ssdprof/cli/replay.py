@@ -174,7 +174,8 @@ def format_trace(summary: TraceSummary) -> str:
             lines.append(f"  recorded {name} latency p50 {stats.p50 / 1e3:,.0f} µs, p99 {stats.p99 / 1e3:,.0f} µs "
                          f"({stats.samples:,} I/Os)")
     if summary.peak_in_flight is not None:
-        lines.append(f"  at most {summary.peak_in_flight} I/Os in flight as recorded")
+        peak_in_flight = summary.peak_in_flight
+        lines.append(f"  at most {peak_in_flight} I/O{'' if peak_in_flight == 1 else 's'} in flight as recorded")
     if summary.series:
         peak = max(summary.series, key=lambda s: s.read_iops + s.write_iops)
         lines.append(f"  busiest {peak.span_s:g} s at {peak.start_s:g} s: {peak.read_iops + peak.write_iops:,.0f} IOPS")

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from conftest import requires_fio
-from trace_files import random_ios, write_msr
+from trace_files import Io, random_ios, write_msr
 
 from ssdprof.model.replay_results import ReplayResult
 from ssdprof.model.trace import TraceSummary
@@ -28,6 +28,13 @@ def test_describe_says_what_the_trace_holds_and_writes_nothing(disk_dir: Path) -
     assert "span 2.000 s" in done.stdout and "recorded read latency p50" in done.stdout
     as_json = TraceSummary.model_validate_json(ssdprof(str(trace), "--describe", "--json").stdout)
     assert as_json.io_count == 50 and as_json.duration_s == 2.0
+
+
+def test_describe_counts_one_io_in_flight_in_the_singular(disk_dir: Path) -> None:
+    one_at_a_time = [Io(k * 10_000, False, k * 4096, 4096, 100) for k in range(5)]  # 100 µs each, 10 ms apart
+    done = ssdprof(str(write_msr(disk_dir / "t.csv", one_at_a_time)), "--describe")
+    assert done.returncode == 0, done.stderr
+    assert "  at most 1 I/O in flight as recorded\n" in done.stdout
 
 
 def test_a_malformed_line_is_named_and_the_exit_says_bad_input(disk_dir: Path) -> None:
