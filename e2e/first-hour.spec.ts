@@ -200,3 +200,17 @@ test('the PDF opens with the summary and reports fits honestly', async ({ app: p
   expect(all).not.toContain('bw_bytes_per_s');
   expect(all).not.toMatch(/R² 1\.000/);
 });
+
+test('History in a 900 px window wraps its tabs and its rows instead of scrolling the page sideways', async ({ app: page }) => {
+  const wide = page.viewportSize();
+  await page.setViewportSize({ width: 900, height: 800 });
+  try {
+    await page.getByRole('tab', { name: 'History' }).click();
+    await page.getByLabel('Tag', { exact: true }).fill(TAG);
+    await expect(page.getByTestId('history-table').locator('tbody tr')).toHaveCount(10);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(900);
+    await page.screenshot({ path: join(SCREENSHOTS, 'history-900.png') });
+  } finally {
+    if (wide) await page.setViewportSize(wide);
+  }
+});
