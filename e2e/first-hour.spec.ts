@@ -135,6 +135,8 @@ test('the latency-target search names the depth with the most IOPS within the ta
   const lines = await watchCounts(page);
   expect(lines.some((line) => /of 1 points/.test(line))).toBe(false);
   await expect(page.getByTestId('slo-answer')).toBeVisible({ timeout: 30_000 });
+  // The search is shown while it runs ("Search N: running", its depths so far): its answer comes when it is done.
+  await expect(page.getByTestId('slo-answer')).toContainText('gave the most IOPS', { timeout: 60_000 });
   const rows = page.locator('.slo-points table tbody tr');
   const table = await rows.evaluateAll((trs) => trs.map((tr) => {
     const cells = [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '');
