@@ -5,7 +5,7 @@ so the two cannot disagree.
 
 Each point is one run, a sweep's repeats of one point, or runs pooled because the caller asked
 (``pool``; :mod:`ssdprof.analysis.repeats` is the rule): it carries their mean, the half width of
-their 95 % confidence interval (Student's t, :func:`ssdprof.analysis.stats.mean_ci`), n, the run ids
+their 95 % confidence interval (Student's t, :func:`ssdprof.analysis.welch.mean_ci`), n, the run ids
 and where they came from; a latency percentile of several runs is the percentile of all their I/Os
 from their added bins (:mod:`ssdprof.analysis.pooled`), with no interval. Latency is of all I/Os,
 reads and writes together (``RunResult.mixed``), unless a series names its direction. Runs of one
