@@ -145,7 +145,7 @@ def _run(args: argparse.Namespace, ctx: Context, plan: PtsPlan) -> int:
     result = outcome.result
     print(json.dumps(result.model_dump(mode="json"), indent=2) if args.json else format_pts(result))
     if outcome.status == "cancelled":
-        print(f"cancelled; finished points are kept. Continue with: ssdprof pts resume {outcome.pts_id}", file=sys.stderr)
+        print(f"cancelled; finished points are kept. Continue with: ssdprof pts resume {outcome.test_id}", file=sys.stderr)
         return 130
     return 0
 

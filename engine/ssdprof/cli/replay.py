@@ -135,7 +135,7 @@ def handle(args: argparse.Namespace, store: Store) -> int:
     outcome = run_job(ctx, REPLAY, plan, _Printer().handle)
     if outcome.status == "cancelled":
         print(f"ssdprof: cancelled; finished repeats are kept. Run the rest with: ssdprof replay --resume "
-              f"{outcome.replay_id}", file=sys.stderr)
+              f"{outcome.test_id}", file=sys.stderr)
         return 130
     _print_result(args, outcome.result)
     return 0 if outcome.status == "done" else 1

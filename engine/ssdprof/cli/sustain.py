@@ -112,12 +112,12 @@ def handle(args: argparse.Namespace, store: Store) -> int:
     outcome = run_job(ctx, SUSTAIN, plan, _Printer().handle)
     if outcome.status == "cancelled":
         print("ssdprof: cancelled; finished writes are kept, and so is a folder target's test file "
-              f"(ssdprof-testfile-sustain{outcome.sustain_id}.dat, as large as the fill was) for the fill to go on. "
-              f"Continue with: ssdprof sustain --resume {outcome.sustain_id}; or delete that file to free its space",
+              f"(ssdprof-testfile-sustain{outcome.test_id}.dat, as large as the fill was) for the fill to go on. "
+              f"Continue with: ssdprof sustain --resume {outcome.test_id}; or delete that file to free its space",
               file=sys.stderr)
         return 130
     if args.pdf is not None:
-        _write_pdf(args, ctx, outcome.sustain_id)  # the result is what --json prints; the file is said on stderr
+        _write_pdf(args, ctx, outcome.test_id)  # the result is what --json prints; the file is said on stderr
     print(outcome.result.model_dump_json(indent=2) if args.json else format_sustain(outcome.result))
     return 0 if outcome.status == "done" else 1
 
