@@ -33,3 +33,15 @@ def test_sweeps_list_says_which_are_running_interrupted_or_done_and_whose(tmp_pa
     assert rows["2"].split()[2] == "running" and "bob on lab-pc-2 (pid 4242)" in rows["2"]  # its lease is a minute old at most
     assert rows["1"].split()[2] == "interrupted" and rows["1"].endswith("-> ssdprof sweep --resume 1")
     assert listed[-1] == "your last interrupted sweep: 1; continue it with: ssdprof sweep --resume"
+
+
+def test_each_listing_of_stored_tests_says_when_there_are_none(tmp_path: Path) -> None:
+    db = str(tmp_path / "empty.sqlite3")
+    for args, said in ((["pts", "list"], "no PTS tests stored"), (["sustain", "--list"], "no sustained-write tests stored"),
+                       (["replay", "--list"], "no trace replays stored"), (["sweeps", "list"], "no sweeps stored")):
+        listed = subprocess.run([sys.executable, "-m", "ssdprof", *args, "--db", db], capture_output=True, text=True,
+                                check=True, timeout=120)
+        assert listed.stdout.strip() == said, args
+        as_json = subprocess.run([sys.executable, "-m", "ssdprof", *args, "--db", db, "--json"], capture_output=True,
+                                 text=True, check=True, timeout=120)
+        assert said not in as_json.stdout, args  # --json stays JSON
