@@ -29,6 +29,7 @@ def register(sub: Any) -> None:
 
 def handle(args: argparse.Namespace, store: Store) -> int:
     from ssdprof.app.contract.runs import SweepsResult
+    from ssdprof.model.sweep_info import last_finished
 
     rows = store.list_sweeps()
     me = store.claimant
@@ -39,7 +40,8 @@ def handle(args: argparse.Namespace, store: Store) -> int:
     except KeyError:
         mine = None
     if args.json:
-        print(SweepsResult(sweeps=rows, interrupted=next((r for r in rows if r.id == mine), None)).model_dump_json(indent=2))
+        print(SweepsResult(sweeps=rows, interrupted=next((r for r in rows if r.id == mine), None),
+                           last_finished=last_finished(rows)).model_dump_json(indent=2))
         return 0
     print(format_sweeps(rows))
     if mine is not None:

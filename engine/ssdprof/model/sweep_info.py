@@ -3,12 +3,14 @@ many runs it kept and who holds it. The store lists these and the contract sends
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from pydantic import Field
 
 from ssdprof.model.status import SweepKind, SweepStanding, SweepState
 from ssdprof.model.value import Value
 
-__all__ = ["SweepInfo"]
+__all__ = ["SweepInfo", "last_finished"]
 
 
 class SweepInfo(Value):
@@ -26,3 +28,9 @@ class SweepInfo(Value):
     owner_pid: int = Field(default=0, description="the process that ran it there")
     since: str = Field(default="", description="when that process took it (ISO, the database's clock)")
     renewed_at: str = Field(default="", description="when that process last renewed its lease")
+
+
+def last_finished(sweeps: Iterable[SweepInfo]) -> SweepInfo | None:
+    """The newest sweep (of kind sweep) that ended done or cancelled with runs kept, of ``sweeps``
+    listed newest first: what Results opens."""
+    return next((s for s in sweeps if s.kind == "sweep" and s.status in ("done", "cancelled") and s.runs > 0), None)

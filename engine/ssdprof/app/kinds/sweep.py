@@ -17,7 +17,7 @@ from ssdprof.app.planner import SweepRequest, plan_sweep, preflight
 from ssdprof.app.runner import Runner, SweepOutcome
 from ssdprof.model.events import PointFinished, PointStarted, SweepFinished, SweepStarted
 from ssdprof.model.sweep import SweepSpec, cool_down_words, estimate_s
-from ssdprof.model.sweep_info import SweepInfo
+from ssdprof.model.sweep_info import SweepInfo, last_finished
 from ssdprof.remote.ceph import RbdTarget
 from ssdprof.target.plan import TargetPlan, device_region, plan_target, widest
 
@@ -105,8 +105,7 @@ def _stored(ctx: Context, running_id: int | None) -> tuple[list[SweepInfo], Swee
     except KeyError:
         mine = None
     stopped = (s for s in sweeps if s.id == mine and s.id != running_id)
-    ended = (s for s in sweeps if s.status in ("done", "cancelled") and s.runs > 0 and s.kind == "sweep")
-    return sweeps, next(stopped, None), next(ended, None)
+    return sweeps, next(stopped, None), last_finished(sweeps)
 
 
 SWEEP = register(SweepKind())
