@@ -5,7 +5,7 @@ import type { ChartFigureProps, Point } from './ChartFigure';
 export const TABLE_ROWS = 200;
 
 export function ChartTable(props: ChartFigureProps) {
-  const fx = props.formatX ?? ((x: number) => (props.categories ? (props.categories[x] ?? String(x)) : String(x)));
+  const fx = props.formatX ?? ((x: number) => (props.categories ? (props.categories[x] ?? String(x)) : plain(x)));
   const fy = props.formatY ?? ((y: number) => String(Number(y.toPrecision(4))));
   return (
     <div className="sr-only">{/* a table ignores its own size, so a wrapper hides it */}
@@ -24,6 +24,12 @@ export function ChartTable(props: ChartFigureProps) {
     </table>
     </div>
   );
+}
+
+/** A number as it was meant: 12 significant digits drop a sum's binary noise (3 + 1.001 is
+ *  4.0009999999999994 as a double) and keep every digit a measurement has. */
+function plain(x: number): string {
+  return String(Number(x.toPrecision(12)));
 }
 
 /** The table's rows of a series: its last `last` points, else its first TABLE_ROWS. */
