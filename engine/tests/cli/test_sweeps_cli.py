@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 
 from claimants import another_person, ended_process
+from stored_sweeps import a_sweep
 
-from ssdprof.model.results import DirectionStats, EngineInfo, RunResult
 from ssdprof.model.sweep import SweepSpec
 from ssdprof.model.workload import Workload
 from ssdprof.store.db import Store
@@ -52,15 +52,11 @@ def test_each_listing_of_stored_tests_says_when_there_are_none(tmp_path: Path) -
 def test_sweeps_list_json_names_the_sweep_results_opens_as_the_app_is_told(tmp_path: Path) -> None:
     db = tmp_path / "lab.sqlite3"
     store = Store(db)
-    for status, runs in (("done", 1), ("cancelled", 0), ("failed", 1)):  # the newest ended with runs: the first
-        sweep_id = store.create_sweep(SweepSpec(name=f"{status} sweep", points=[Workload(target="/data")]))
-        for _ in range(runs):
-            store.add_run(RunResult(engine=EngineInfo(name="fio"), workload=Workload(target="/data"), sweep_id=sweep_id,
-                                    read=DirectionStats(io_count=10, iops=5.0), started_at="2026-11-01T00:00:00"),
-                          point_index=0)
-        store.set_sweep_status(sweep_id, status)
+    done = a_sweep(store, "done")
+    a_sweep(store, "cancelled", runs=0)  # cancelled before its first point: nothing to open
+    a_sweep(store, "failed")
     store.close()
     listed = json.loads(subprocess.run([sys.executable, "-m", "ssdprof", "sweeps", "list", "--db", str(db), "--json"],
                                        capture_output=True, text=True, check=True, timeout=120).stdout)
-    assert listed["last_finished"] is not None and listed["last_finished"]["name"] == "done sweep"
+    assert listed["last_finished"] is not None and listed["last_finished"]["id"] == done
     assert listed["interrupted"] is None
