@@ -38,11 +38,11 @@ from ssdprof.remote import DEFAULT_REMOTE_DIR
 from ssdprof.remote.addresses import HostAddress, HostError
 from ssdprof.remote.ceph import RbdTarget, ask_cluster_facts
 from ssdprof.remote.host_results import KnownHosts, host_result, point_warnings
+from ssdprof.remote.host_run import HostRun
 from ssdprof.remote.keeper import Keepers
 from ssdprof.remote.launch import FioCommand, Launch, start_skew_ms
 from ssdprof.remote.leftovers import Leftovers
 from ssdprof.remote.probe import HostProbe
-from ssdprof.remote.session import HostRun
 from ssdprof.remote.ssh import Ssh, SshSettings
 from ssdprof.remote.watch import Watch
 from ssdprof.target.devices import BlockDevice, device_problems, parse_probe, probe_script
