@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 from ssdprof.analysis.prediction import SeriesReport, predict_runs
-from ssdprof.analysis.stats import number
+from ssdprof.model.quantities import format_number as number
 from ssdprof.model.quantities import format_size
 from ssdprof.model.results import RunResult
 from ssdprof.store.db import RunFilter, Store

@@ -2356,6 +2356,8 @@ export interface ScaleUpResult {
   /** the chassis and the enclosures */
   units: number;
   enclosures: number;
+  /** what is sized, as every face heads its answer: '48 SSDs in a chassis and 1 enclosure' */
+  sized: string;
   profile: ScaleUpProfile;
   limits: ScaleUpLimits;
   error_band: ScaleUpErrorBand;

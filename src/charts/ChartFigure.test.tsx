@@ -1,6 +1,8 @@
 import { render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { ChartFigure, MAX_MARKS, TABLE_ROWS, thinned } from './ChartFigure';
+import { ChartFigure } from './ChartFigure';
+import { MAX_MARKS, thinned } from './chart-config';
+import { TABLE_ROWS } from './ChartTable';
 
 describe('ChartFigure', () => {
   it('lists every point it draws in an accessible table', () => {

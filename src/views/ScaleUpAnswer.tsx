@@ -66,7 +66,7 @@ export function ScaleUpAnswer({ result, all, setAll, exportPdf, note }: AnswerPr
   return (
     <div className="scale-up-answer" data-testid="scale-up-answer">
       <h4>
-        {result.target_ssds} SSDs: a chassis and {result.enclosures} enclosures — {result.label}
+        {result.sized} — {result.label}
       </h4>
       {result.summary.map((line) => <p key={line} data-testid="scale-up-summary">{line}</p>)}
       {result.none_fit && (

@@ -37,6 +37,8 @@ describe('ScaleUpPanel', () => {
       ([arrays, iops]) => ({ arrays, enclosures: 0, iops, cpu_cores: null })));
 
     const summary = (await screen.findAllByTestId('scale-up-summary')).map((p) => p.textContent);
+    expect(screen.getByRole('heading', { level: 4 }).textContent)
+      .toBe(`240 SSDs in a chassis and 9 enclosures — ${answer.label}`);  // the engine's words, as the PDF's
     expect(summary[0]).toContain('Daisy chain (chassis + 9 enclosures, 1 PCIe slot): 26,273 IOPS');
     expect(summary[1]).toContain(
       'QoS-uniformity: chassis + 3 enclosures | 3 enclosures | 3 enclosures (3 PCIe slots): '

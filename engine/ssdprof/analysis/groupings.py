@@ -17,11 +17,12 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from statistics import median
 
-from ssdprof.analysis.metrics import SETTING_FIELDS, metric_value, setting_fields
+from ssdprof.analysis.metrics import SETTING_FIELDS, fields_of, metric_value
+from ssdprof.analysis.welch import welch_t_test
 from ssdprof.model.run_summary import AnyRun, R, node_count
 
 __all__ = ["NO_SPLIT", "RECORDED", "Split", "comparable_split", "compare_drop", "differing_splits", "group_label", "key_name",
-           "keys_of", "settings_of", "shared_settings", "split", "telling_apart"]
+           "keys_of", "shared_settings", "split", "telling_apart"]
 
 NO_SPLIT = "none"
 """The key of no split: every run in one group."""
@@ -107,10 +108,10 @@ _NODES = SETTING_FIELDS.index("nodes")
 _COMPARED = tuple(i for i, name in enumerate(SETTING_FIELDS) if name not in _ALWAYS_DROPPED | {"nodes"})
 
 
-def _compared(fields: Mapping[int, tuple[object, ...]]) -> dict[int, tuple[tuple[object, ...], object]]:
+def _compared(runs: Iterable[AnyRun]) -> dict[int, tuple[tuple[object, ...], object]]:
     """Each run's setting as groups are compared (:data:`_ALWAYS_DROPPED` left out) and its node count
     apart, by ``id(run)``: computed once for every split tried."""
-    return {key: (tuple(f[i] for i in _COMPARED), f[_NODES]) for key, f in fields.items()}
+    return {id(r): (tuple(f[i] for i in _COMPARED), f[_NODES]) for r in runs for f in (fields_of(r),)}
 
 
 def _compare_keys(groups: Sequence[Sequence[AnyRun]],
@@ -121,25 +122,19 @@ def _compare_keys(groups: Sequence[Sequence[AnyRun]],
     return [{compared[id(r)] for r in g} for g in groups]
 
 
-def settings_of(runs: Iterable[AnyRun]) -> dict[int, tuple[object, ...]]:
-    """Each run's :func:`~ssdprof.analysis.metrics.setting_fields` by ``id(run)``: read once where a
-    study's runs are keyed several ways."""
-    return {id(r): setting_fields(r) for r in runs}
-
-
-def shared_settings(groups: Sequence[Sequence[AnyRun]], settings: Mapping[int, tuple[object, ...]] | None = None) -> list[int]:
+def shared_settings(groups: Sequence[Sequence[AnyRun]]) -> list[int]:
     """How many settings each group measured that the first group measured too (the first: its own)."""
     if not groups:
         return []
-    keys = _compare_keys(groups, _compared(settings or settings_of(r for g in groups for r in g)))
+    keys = _compare_keys(groups, _compared(r for g in groups for r in g))
     return [len(keys[0] & mine) for mine in keys]
 
 
-def comparable_split(runs: Sequence[AnyRun], settings: Mapping[int, tuple[object, ...]] | None = None) -> tuple[str, str]:
+def comparable_split(runs: Sequence[AnyRun]) -> tuple[str, str]:
     """The split whose groups measured the most settings in common (fewer groups first, then tags
     before recorded facts), and why; :data:`NO_SPLIT` when no split puts two groups side by side."""
     best: tuple[int, int, int, str] | None = None
-    compared = _compared(settings or settings_of(runs))
+    compared = _compared(runs)
     for order, key in enumerate(keys_of(runs)):
         groups = list(split(runs, key).values())
         if len(groups) < 2:
@@ -173,7 +168,7 @@ def differing_splits(runs: Sequence[AnyRun], metric: str, confidence: float = 0.
     """Every key (tags, then recorded facts) that splits runs of one setting into groups whose
     ``metric`` differs significantly at most of the settings measured by several groups; a key that
     splits the runs exactly as an earlier one does is left out."""
-    fields = settings_of(runs)
+    fields = {id(r): fields_of(r) for r in runs}
     values = {id(r): metric_value(r, metric) for r in runs}
     found: list[Split] = []
     seen: list[frozenset[frozenset[int]]] = []
@@ -196,7 +191,6 @@ def differing_splits(runs: Sequence[AnyRun], metric: str, confidence: float = 0.
 
 
 def _split_verdict(key: str, labels: tuple[str, ...], settings: list[dict[str, list[float]]], confidence: float) -> Split:
-    from ssdprof.analysis.stats import welch_t_test  # loaded on first use
 
     differing = 0
     changes: list[float] = []

@@ -23,8 +23,8 @@ if TYPE_CHECKING:  # names only: the command line lists the metrics without load
     from ssdprof.model.run_summary import AnyRun, DirectionSummary, LatencySummary
 
 __all__ = ["FACTORS", "LATENCY_METRICS", "METRICS", "METRIC_NAMES", "SETTING_FIELDS", "MetricName",
-           "factor_value", "latency_kind_note", "metric_name", "metric_value", "overlay_latency_note", "pts_round",
-           "setting_fields", "setting_key", "settings_kept", "values"]
+           "factor_value", "fields_of", "latency_kind_note", "metric_name", "metric_value", "overlay_latency_note",
+           "pts_round", "setting_fields", "setting_key", "settings_kept", "values"]
 
 
 def _nodes(run: AnyRun) -> int | None:
@@ -198,7 +198,7 @@ def setting_key(run: AnyRun, drop: frozenset[str] = frozenset()) -> tuple[object
     round, and where (hosts, storage nodes, drive model). Names: see :data:`SETTING_FIELDS`.
     Inside :func:`settings_kept`, a run's settings are read once for all its keys.
     """
-    full = _fields_of(run)
+    full = fields_of(run)
     return tuple(full[i] for i in _kept(drop))
 
 
@@ -220,7 +220,8 @@ def settings_kept(runs: Sequence[AnyRun]) -> Iterator[None]:
         _kept_settings.reset(token)
 
 
-def _fields_of(run: AnyRun) -> tuple[object, ...]:
+def fields_of(run: AnyRun) -> tuple[object, ...]:
+    """The run's :func:`setting_fields`, read once inside :func:`settings_kept`."""
     kept = (_kept_settings.get() or {}).get(id(run))
     return kept[1] if kept is not None and kept[0] is run else setting_fields(run)
 

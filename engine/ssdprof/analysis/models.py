@@ -32,7 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ssdprof.analysis.fit_quality import FitQuality, fit_quality
-from ssdprof.analysis.stats import t_quantile
+from ssdprof.analysis.student_t import t_quantile
 
 __all__ = ["Anomaly", "Fit", "LooPoint", "Prediction", "Validation", "check_anomaly",
            "fit_log_polynomial", "fit_queueing", "leave_one_setting_out"]

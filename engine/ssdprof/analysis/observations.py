@@ -122,7 +122,7 @@ def _deepest_step(group: Sequence[AnyRun], iops: dict[float, float], latency: di
 def _overlapping(group: Sequence[AnyRun], a: float, b: float) -> str:
     """The two depths' IOPS as mean ± 95 % CI where both have two runs or more and the intervals
     overlap; '' otherwise."""
-    from ssdprof.analysis.stats import mean_ci  # loaded when there are repeats to judge
+    from ssdprof.analysis.welch import mean_ci  # loaded when there are repeats to judge
 
     found = []
     for depth in (a, b):

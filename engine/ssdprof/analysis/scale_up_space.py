@@ -97,6 +97,7 @@ class ScaleUpResult(Value):
     target_ssds: int
     units: int = Field(description="the chassis and the enclosures")
     enclosures: int
+    sized: str = Field(description="what is sized, as every face heads its answer: '48 SSDs in a chassis and 1 enclosure'")
     profile: ScaleUpProfile
     limits: ScaleUpLimits
     error_band: ScaleUpErrorBand
@@ -120,12 +121,13 @@ class ScaleUpResult(Value):
     notes: list[str]
 
 
-def _label(chains: tuple[int, ...]) -> str:
-    def enclosures(n: int) -> str:
-        return f"{n} enclosure" + ("" if n == 1 else "s")
+def _enclosures(n: int) -> str:
+    return f"{n} enclosure" + ("" if n == 1 else "s")
 
-    head = "chassis" + (f" + {enclosures(chains[0] - 1)}" if chains[0] > 1 else "")
-    return " | ".join([head, *(enclosures(n) for n in chains[1:])])
+
+def _label(chains: tuple[int, ...]) -> str:
+    head = "chassis" + (f" + {_enclosures(chains[0] - 1)}" if chains[0] > 1 else "")
+    return " | ".join([head, *(_enclosures(n) for n in chains[1:])])
 
 
 def _drops_text(drops: list[float]) -> str:
@@ -228,6 +230,7 @@ def design_space(inputs: ScaleUpInputs, label: str = "") -> ScaleUpResult:
         target_ssds=inputs.target_ssds,
         units=units,
         enclosures=units - 1,
+        sized=f"{inputs.target_ssds} SSDs in a chassis" + (f" and {_enclosures(units - 1)}" if units > 1 else ""),
         profile=profile,
         limits=limits,
         error_band=ScaleUpErrorBand(),

@@ -47,7 +47,7 @@ class Spread:
 
 def spread(runs: Sequence[RunResult], metric: str) -> Spread | None:
     """The runs' ``metric`` as mean ± 95 % CI; None below two runs (no spread to know)."""
-    from ssdprof.analysis.stats import mean_ci  # loaded when a summary is made
+    from ssdprof.analysis.welch import mean_ci  # loaded when a summary is made
 
     values = [v for r in runs if (v := metric_value(r, metric)) is not None]
     if len(values) < 2:

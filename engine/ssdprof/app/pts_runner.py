@@ -9,12 +9,12 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 from ssdprof.analysis.pts import PtsRecord, pts_result
 from ssdprof.app.engines import LocalEngine, choose_engine
 from ssdprof.app.ledger import TargetLedger
+from ssdprof.app.outcome import TestOutcome
 from ssdprof.app.precondition import precondition
 from ssdprof.app.runner import Clock, Point, Runner
 from ssdprof.app.sites import LocalSite
@@ -45,11 +45,7 @@ __all__ = ["PtsOutcome", "PtsRunner", "pts_parameters", "record_of"]
 Emit = Callable[[RunEvent], None]
 
 
-@dataclass(frozen=True)
-class PtsOutcome:
-    pts_id: int
-    status: SweepEnd
-    result: PtsResult
+PtsOutcome = TestOutcome[PtsResult]
 
 
 def pts_parameters(spec: PtsSpec, engine: str) -> PtsParameters:

@@ -10,11 +10,11 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ssdprof.analysis.replay import replay_label, replay_result
+from ssdprof.app.outcome import TestOutcome
 from ssdprof.app.point import Clock, Point, measure_point
 from ssdprof.app.replay_planner import ReplayJob, host_plans, trace_sha256
 from ssdprof.app.replay_site import ReplayPlace, replay_engine, replay_place
@@ -37,11 +37,7 @@ __all__ = ["ReplayOutcome", "ReplayRunner"]
 Emit = Callable[[ReplayEvent], None]
 
 
-@dataclass(frozen=True)
-class ReplayOutcome:
-    replay_id: int
-    status: SweepEnd
-    result: ReplayResult
+ReplayOutcome = TestOutcome[ReplayResult]
 
 
 class ReplayRunner:

@@ -9,7 +9,6 @@ import os
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 from ssdprof.analysis.sustain import detect
@@ -17,6 +16,7 @@ from ssdprof.analysis.sustain_result import FILL_TAG, STEP_TAG, label_of, planne
 from ssdprof.analysis.sustain_series import recovery_row, samples_of
 from ssdprof.app.engines import choose_engine
 from ssdprof.app.ledger import TargetLedger
+from ssdprof.app.outcome import TestOutcome
 from ssdprof.app.runner import Clock, Point, Runner
 from ssdprof.app.sites import LocalSite, Site
 from ssdprof.fio.runner import FioEngine
@@ -52,11 +52,7 @@ NOT_RUN = SustainVerdict(kind="not_run", sentence="")
 """The fill's verdict before it is known: each recovery write's size then follows the fill's."""
 
 
-@dataclass(frozen=True)
-class SustainOutcome:
-    sustain_id: int
-    status: SweepEnd
-    result: SustainResult
+SustainOutcome = TestOutcome[SustainResult]
 
 
 class SustainRunner:

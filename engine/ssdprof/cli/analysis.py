@@ -215,8 +215,16 @@ def _predict(args: argparse.Namespace, store: Store) -> int:
     scale, unit = _unit(args.metric)
     reports = predict_runs(runs, args.metric, vary=args.vary, at=_settings(args.at, args.vary == "block_size"),
                            degree=args.degree, confidence=args.confidence, check=checked)
-    print("\n\n".join(r.describe(scale, unit) for r in reports))
+    print("\n\n".join([*_splits_said(runs, args.metric, args.confidence), *(r.describe(scale, unit) for r in reports)]))
     return 0
+
+
+def _splits_said(runs: Sequence[AnyRun], metric: str, confidence: float = 0.95) -> list[str]:
+    """Each tag or recorded fact that splits runs of one setting into groups that differ, in words: said
+    before the fits, as the app's Predict and Scale-out panels say it (and --json's splits)."""
+    from ssdprof.analysis.groupings import differing_splits
+
+    return [s.sentence for s in differing_splits(runs, metric, confidence)]
 
 
 def _scale(runs: Sequence[AnyRun], args: argparse.Namespace, store: Store) -> int:
@@ -232,6 +240,8 @@ def _scale(runs: Sequence[AnyRun], args: argparse.Namespace, store: Store) -> in
         print_json(_models(store).scaling(params).model_dump(mode="json"))
         return 0
     scale, unit = _unit(args.metric)
+    for sentence in _splits_said(runs, args.metric):
+        print(sentence + "\n")
     reports = scale_runs(runs, args.metric, by=args.scale, at=_settings(args.at, False), clients=args.clients,
                          client_link_bytes_per_s=args.link_gbps * 1e9 / 8 if args.link_gbps else None,
                          node_link_bytes_per_s=args.node_link_gbps * 1e9 / 8 if args.node_link_gbps else None)

@@ -170,7 +170,8 @@ def _print(summary: CurveSummary | SloSummary, *, as_json: bool) -> None:
         print(f"{summary.label}: maximum {summary.max_iops or 0:,.0f} IOPS ({summary.engine})")
         print(f"{'point':>6} {'offered':>10} {'achieved':>10} {'mean µs':>9} {'p50 µs':>9} {'p99 µs':>9} {'p99.9 µs':>9}")
         for p in summary.points:
-            print(f"{'max' if p.pct is None else f'{p.pct} %':>6} {p.offered_iops or 0:>10,.0f} {p.achieved_iops:>10,.0f} "
+            offered = "-" if p.pct is None else f"{p.offered_iops:,.0f}"  # full speed: no rate was offered
+            print(f"{'max' if p.pct is None else f'{p.pct} %':>6} {offered:>10} {p.achieved_iops:>10,.0f} "
                   f"{_us(p.lat_ns_mean):>9} {_us(p.lat_ns_p50):>9} {_us(p.lat_ns_p99):>9} {_us(p.lat_ns_p99_9):>9}"
                   f"{'  saturated' if p.saturated and p.pct is not None else ''}")
         if summary.knee:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from ssdprof.cli.commands import commands_of
 from ssdprof.cli.flags import command, common
+from ssdprof.cli.terminal import stored_lines
 
 if TYPE_CHECKING:
     from ssdprof.app.kinds.kind import Context
@@ -145,7 +146,7 @@ def _run(args: argparse.Namespace, ctx: Context, plan: PtsPlan) -> int:
     result = outcome.result
     print(json.dumps(result.model_dump(mode="json"), indent=2) if args.json else format_pts(result))
     if outcome.status == "cancelled":
-        print(f"cancelled; finished points are kept. Continue with: ssdprof pts resume {outcome.pts_id}", file=sys.stderr)
+        print(f"cancelled; finished points are kept. Continue with: ssdprof pts resume {outcome.test_id}", file=sys.stderr)
         return 130
     return 0
 
@@ -154,11 +155,14 @@ def _list_tests(args: argparse.Namespace, tests: list[PtsInfo]) -> int:
     if args.json:
         print(json.dumps([t.model_dump(mode="json") for t in tests], indent=2))
         return 0
-    for t in tests:
-        compliant = "" if t.pts_compliant else "  (NOT PTS-compliant)"
-        verdict = "steady state" if t.attained else "steady state not reached"
-        print(f"{t.id:>4}  {t.created_at[:19]}  {t.test:<16} {t.status:<9} {t.rounds:>3} rounds  {verdict}  {t.target}{compliant}")
+    print(stored_lines(tests, _test_line, "PTS tests"))
     return 0
+
+
+def _test_line(t: PtsInfo) -> str:
+    compliant = "" if t.pts_compliant else "  (NOT PTS-compliant)"
+    verdict = "steady state" if t.attained else "steady state not reached"
+    return f"{t.id:>4}  {t.created_at[:19]}  {t.test:<16} {t.status:<9} {t.rounds:>3} rounds  {verdict}  {t.target}{compliant}"
 
 
 class PtsPrinter:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from ssdprof.cli import hosts as cli_hosts
 from ssdprof.cli.flags import command, common, positive_int
 from ssdprof.cli.measure import per_host
-from ssdprof.cli.terminal import EventLines
+from ssdprof.cli.terminal import EventLines, stored_lines
 
 if TYPE_CHECKING:
     from ssdprof.app.replay_planner import ReplayRequest
@@ -111,8 +111,8 @@ def handle(args: argparse.Namespace, store: Store) -> int:
     ctx = Context(store, ssh=cli_hosts.ssh_settings(args))
     if args.list:
         replays = REPLAY.listed(ctx, None).replays
-        print("[" + ",\n".join(r.model_dump_json() for r in replays) + "]" if args.json else "\n".join(
-            f"{r.id}  {r.created_at[:19]}  {r.status:<9} {r.label}" for r in replays))
+        print("[" + ",\n".join(r.model_dump_json() for r in replays) + "]" if args.json else stored_lines(
+            replays, lambda r: f"{r.id}  {r.created_at[:19]}  {r.status:<9} {r.label}", "trace replays"))
         return 0
     if args.show is not None:
         return _print_result(args, REPLAY.result(ReplayIdParams(replay_id=args.show), ctx))
@@ -135,7 +135,7 @@ def handle(args: argparse.Namespace, store: Store) -> int:
     outcome = run_job(ctx, REPLAY, plan, _Printer().handle)
     if outcome.status == "cancelled":
         print(f"ssdprof: cancelled; finished repeats are kept. Run the rest with: ssdprof replay --resume "
-              f"{outcome.replay_id}", file=sys.stderr)
+              f"{outcome.test_id}", file=sys.stderr)
         return 130
     _print_result(args, outcome.result)
     return 0 if outcome.status == "done" else 1

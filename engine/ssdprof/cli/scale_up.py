@@ -187,7 +187,7 @@ def _row(a: ScaleUpArchitecture, key_width: int) -> str:
 def print_result(result: ScaleUpResult, every: bool) -> None:
     p = result.profile
     print(
-        f"Scale-up: {result.target_ssds} SSDs in a chassis and {result.enclosures} enclosures "
+        f"Scale-up: {result.sized} "
         f"of {p.ssds_per_unit} ({result.label})"
     )
     print(f"  chassis IOPS {p.chassis_iops.value:,.0f}: {p.chassis_iops.source}")

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from ssdprof.cli import hosts as cli_hosts
 from ssdprof.cli.commands import commands_of
 from ssdprof.cli.flags import command, common
-from ssdprof.cli.terminal import EventLines
+from ssdprof.cli.terminal import EventLines, stored_lines
 
 if TYPE_CHECKING:
     from ssdprof.app.contract.cli import PdfWritten
@@ -83,10 +83,8 @@ def handle(args: argparse.Namespace, store: Store) -> int:
     ctx = Context(store, ssh=cli_hosts.ssh_settings(args))
     if args.list:
         tests = SUSTAIN.listed(ctx, None).tests
-        if args.json:
-            print("[" + ",\n".join(t.model_dump_json() for t in tests) + "]")
-        for t in [] if args.json else tests:
-            print(f"{t.id}  {t.created_at[:19]}  {t.status:<9} {t.verdict:<10} {t.name}")
+        print("[" + ",\n".join(t.model_dump_json() for t in tests) + "]" if args.json else stored_lines(
+            tests, lambda t: f"{t.id}  {t.created_at[:19]}  {t.status:<9} {t.verdict:<10} {t.name}", "sustained-write tests"))
         return 0
     if args.show is not None:
         if args.pdf is not None:
@@ -112,12 +110,12 @@ def handle(args: argparse.Namespace, store: Store) -> int:
     outcome = run_job(ctx, SUSTAIN, plan, _Printer().handle)
     if outcome.status == "cancelled":
         print("ssdprof: cancelled; finished writes are kept, and so is a folder target's test file "
-              f"(ssdprof-testfile-sustain{outcome.sustain_id}.dat, as large as the fill was) for the fill to go on. "
-              f"Continue with: ssdprof sustain --resume {outcome.sustain_id}; or delete that file to free its space",
+              f"(ssdprof-testfile-sustain{outcome.test_id}.dat, as large as the fill was) for the fill to go on. "
+              f"Continue with: ssdprof sustain --resume {outcome.test_id}; or delete that file to free its space",
               file=sys.stderr)
         return 130
     if args.pdf is not None:
-        _write_pdf(args, ctx, outcome.sustain_id)  # the result is what --json prints; the file is said on stderr
+        _write_pdf(args, ctx, outcome.test_id)  # the result is what --json prints; the file is said on stderr
     print(outcome.result.model_dump_json(indent=2) if args.json else format_sustain(outcome.result))
     return 0 if outcome.status == "done" else 1
 

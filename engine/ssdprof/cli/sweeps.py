@@ -10,7 +10,8 @@ from ssdprof.cli.commands import commands_of
 from ssdprof.cli.flags import command, command_actions, common
 
 if TYPE_CHECKING:
-    from ssdprof.store.db import Store, SweepRow
+    from ssdprof.model.sweep_info import SweepInfo
+    from ssdprof.store.db import Store
 
 __all__ = ["COMMANDS", "handle", "register"]
 
@@ -27,9 +28,8 @@ def register(sub: Any) -> None:
 
 
 def handle(args: argparse.Namespace, store: Store) -> int:
-    from dataclasses import asdict
-
-    from ssdprof.app.contract.runs import SweepInfo, SweepsResult
+    from ssdprof.app.contract.runs import SweepsResult
+    from ssdprof.model.sweep_info import last_finished
 
     rows = store.list_sweeps()
     me = store.claimant
@@ -40,8 +40,8 @@ def handle(args: argparse.Namespace, store: Store) -> int:
     except KeyError:
         mine = None
     if args.json:
-        infos = [SweepInfo(**asdict(r)) for r in rows]
-        print(SweepsResult(sweeps=infos, interrupted=next((i for i in infos if i.id == mine), None)).model_dump_json(indent=2))
+        print(SweepsResult(sweeps=rows, interrupted=next((r for r in rows if r.id == mine), None),
+                           last_finished=last_finished(rows)).model_dump_json(indent=2))
         return 0
     print(format_sweeps(rows))
     if mine is not None:
@@ -49,7 +49,7 @@ def handle(args: argparse.Namespace, store: Store) -> int:
     return 0
 
 
-def format_sweeps(rows: list[SweepRow]) -> str:
+def format_sweeps(rows: list[SweepInfo]) -> str:
     from ssdprof.store.sweeps import RESUME_COMMANDS
 
     if not rows:

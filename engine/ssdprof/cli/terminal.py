@@ -4,13 +4,22 @@ from __future__ import annotations
 
 import shutil
 import sys
-from typing import TYPE_CHECKING, TextIO
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, TextIO, TypeVar
 
 if TYPE_CHECKING:  # the events load with a measurement's progress, not with a table of stored runs
     from ssdprof.model.events import RunEvent
     from ssdprof.model.results import DeviceQueue, DirectionStats, HostResult, ProgressSample, RunResult
 
-__all__ = ["EventLines", "ProgressPrinter", "format_device_queue", "format_iops", "format_latency_ns", "format_run", "format_runs_table"]
+__all__ = ["EventLines", "ProgressPrinter", "format_device_queue", "format_iops", "format_latency_ns", "format_run", "format_runs_table",
+           "stored_lines"]
+
+T = TypeVar("T")
+
+
+def stored_lines(items: Iterable[T], line: Callable[[T], str], plural: str) -> str:
+    """A listing of stored tests, a line each; where there are none, says so (never a silent empty screen)."""
+    return "\n".join(line(item) for item in items) or f"no {plural} stored"
 
 
 def _size(n_bytes: int) -> str:

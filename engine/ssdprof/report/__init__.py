@@ -1,7 +1,7 @@
 """PDF reports of runs, sweeps and comparisons: matplotlib charts (vector) laid out with reportlab.
 
-The PDF side loads on first use: the engine imports ``report.series`` (the charts' numbers, for the
-GUI) at start-up, and matplotlib and reportlab take most of a second to import."""
+The PDF side loads on first use: the engine imports ``report.series`` and ``report.percentiles`` (the
+charts' numbers, for the GUI) at start-up, and matplotlib and reportlab take most of a second to import."""
 
 from typing import TYPE_CHECKING, Any
 

@@ -5,7 +5,7 @@ Runs are one figure only when they are a sweep's repeats of one point, or the gr
 of one setting because the user chose to (:mod:`ssdprof.analysis.repeats`, the one rule); every
 other run stays a figure of its own, its origin in its label where its setting is shown twice.
 Several runs are summarised as mean ± 95 % confidence interval from Student's t distribution
-(:func:`ssdprof.analysis.stats.mean_ci`, the one implementation), and say n and where they came
+(:func:`ssdprof.analysis.welch.mean_ci`, the one implementation), and say n and where they came
 from; a latency percentile of several runs is the percentile of all their I/Os, from their added
 histogram bins (:mod:`ssdprof.analysis.pooled`), never a mean of the runs' percentiles. The PDF's
 charts and the GUI's (``report/series.py``, the ``runs.charts`` RPC) read the same series from here.
@@ -71,7 +71,7 @@ def figure_of(runs: Sequence[AnyRun], metric: str, bins_of: BinsOf = own_bins) -
     """``metric`` of the runs as one figure: a percentile from their added bins, anything else their
     mean ± 95 % CI; None when no run has it."""
     # loaded on first use: importing scipy.stats takes half a second
-    from ssdprof.analysis.stats import mean_ci
+    from ssdprof.analysis.welch import mean_ci
 
     pick = METRICS.get(metric) or (lambda run: metric_value(run, metric))
     found = [v for r in runs if (v := pick(r)) is not None]

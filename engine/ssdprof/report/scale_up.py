@@ -11,6 +11,7 @@ import math
 
 from matplotlib.axes import Axes
 
+from ssdprof.analysis.scale_up import ScaleUpProfile
 from ssdprof.analysis.scale_up_space import ScaleUpArchitecture, ScaleUpResult
 from ssdprof.report.document import render, title_block
 from ssdprof.report.figure import PALETTE, Chart, format_count, new_figure, to_page
@@ -47,37 +48,11 @@ def charted(result: ScaleUpResult) -> list[ScaleUpArchitecture]:
 def scale_up_section(b: Builder, result: ScaleUpResult) -> None:
     """The profile, the picks, the chart and the table of architectures (a page or two)."""
     b.heading(
-        f"Scale-up: {result.target_ssds} SSDs in a chassis and {result.enclosures} enclosures"
+        f"Scale-up: {result.sized}"
     )
-    p = result.profile
-    rows = [
-        ["chassis IOPS", fmt_count(p.chassis_iops.value), p.chassis_iops.source],
-        *[
-            [name, f"{f.value:.1f} %", f.source]
-            for name, f in (
-                ("drop, first enclosure", p.first_drop_pct),
-                ("drop, second enclosure", p.second_drop_pct),
-                ("drop, each farther enclosure", p.farther_drop_pct),
-            )
-        ],
-        [
-            "arrays per chassis or enclosure",
-            f"{p.arrays_per_unit.value:g}",
-            p.arrays_per_unit.source,
-        ],
-    ]
-    if p.cpu_factor is not None:
-        rows.append(
-            [
-                "CPU factor (cores per IOPS)",
-                f"{p.cpu_factor.slope_cores_per_iops_per_array:.3g}·N + "
-                f"{p.cpu_factor.intercept_cores_per_iops:.3g}",
-                f"{p.cpu_factor.source}; {p.cpu_factor.quality.summary()}",
-            ]
-        )
     b.table(
         ["parameter", "value", "from"],
-        rows,
+        _profile_rows(result.profile),
         f"the profile: {result.label}",
         widths=[150, 60, 270],
         numeric_from=1,
@@ -112,6 +87,36 @@ def scale_up_section(b: Builder, result: ScaleUpResult) -> None:
     )
     for note in result.notes:
         b.bullet(note)
+
+
+def _profile_rows(p: ScaleUpProfile) -> list[list[str]]:
+    """Each figure of the profile, its value and where it came from."""
+    rows = [
+        ["chassis IOPS", fmt_count(p.chassis_iops.value), p.chassis_iops.source],
+        *[
+            [name, f"{f.value:.1f} %", f.source]
+            for name, f in (
+                ("drop, first enclosure", p.first_drop_pct),
+                ("drop, second enclosure", p.second_drop_pct),
+                ("drop, each farther enclosure", p.farther_drop_pct),
+            )
+        ],
+        [
+            "arrays per chassis or enclosure",
+            f"{p.arrays_per_unit.value:g}",
+            p.arrays_per_unit.source,
+        ],
+    ]
+    if p.cpu_factor is not None:
+        rows.append(
+            [
+                "CPU factor (cores per IOPS)",
+                f"{p.cpu_factor.slope_cores_per_iops_per_array:.3g}·N + "
+                f"{p.cpu_factor.intercept_cores_per_iops:.3g}",
+                f"{p.cpu_factor.source}; {p.cpu_factor.quality.summary()}",
+            ]
+        )
+    return rows
 
 
 def _per_array(a: ScaleUpArchitecture) -> str:

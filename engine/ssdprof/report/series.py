@@ -1,10 +1,11 @@
-"""The numbers behind every chart, as values a client draws: the GUI's Results view (the ``runs.charts``,
-``runs.bars`` and ``runs.percentiles`` RPC methods) reads them from here, and the PDF's charts read
-the same series (``groups.series_over``, ``groups.repeat_summaries``), so the two cannot disagree.
+"""The numbers behind every chart, as values a client draws: the GUI's Results view (the ``runs.charts``
+and ``runs.bars`` RPC methods; a run's latency distribution is :mod:`.percentiles`) reads them from
+here, and the PDF's charts read the same series (``groups.series_over``, ``groups.repeat_summaries``),
+so the two cannot disagree.
 
 Each point is one run, a sweep's repeats of one point, or runs pooled because the caller asked
 (``pool``; :mod:`ssdprof.analysis.repeats` is the rule): it carries their mean, the half width of
-their 95 % confidence interval (Student's t, :func:`ssdprof.analysis.stats.mean_ci`), n, the run ids
+their 95 % confidence interval (Student's t, :func:`ssdprof.analysis.welch.mean_ci`), n, the run ids
 and where they came from; a latency percentile of several runs is the percentile of all their I/Os
 from their added bins (:mod:`ssdprof.analysis.pooled`), with no interval. Latency is of all I/Os,
 reads and writes together (``RunResult.mixed``), unless a series names its direction. Runs of one
@@ -25,14 +26,11 @@ from ssdprof.analysis.pooled import BinsOf, own_bins
 from ssdprof.analysis.repeats import Pool, PoolKind, context_parts
 from ssdprof.analysis.spec_comparison import comparable_outstanding, run_access
 from ssdprof.analysis.specs import Spec
-from ssdprof.model.histogram import cumulative, merge
-from ssdprof.model.results import RunResult
 from ssdprof.model.run_summary import AnyRun, R
 from ssdprof.model.value import Value
 from ssdprof.report.groups import Point, RunGroup, Series, Summary, repeat_summaries, series_over
 
-__all__ = ["BarChart", "ChartPoint", "ChartSeries", "ChartSet", "MeanValue", "PercentileCurve",
-           "PercentilePoint", "PercentileSeries", "RunPoint", "bar_chart", "chart_set", "percentile_curve",
+__all__ = ["BarChart", "ChartPoint", "ChartSeries", "ChartSet", "MeanValue", "RunPoint", "bar_chart", "chart_set",
            "spec_points"]
 
 _SOURCE = ("n and where the runs came from: 'run 8', 'n = 3 repeats of sweep 12', "
@@ -119,26 +117,6 @@ class ChartSet(Value):
                                                   "request, beyond the repeats a sweep asked for")
     latency_note: str = Field(default="", description="set when the runs drawn (and earlier runs beside them) have "
                                                       "latencies of different kinds, e.g. total vs completion only")
-
-
-class PercentilePoint(Value):
-    lat_ns: int = Field(description="a histogram bucket's value")
-    percentile: float = Field(description="the share of I/Os at or below it, in %")
-
-
-class PercentileSeries(Value):
-    direction: str = Field(description="'read' or 'write'")
-    points: list[PercentilePoint]
-
-
-class PercentileCurve(Value):
-    label: str
-    direction: str = Field(description="whose I/Os: 'all I/Os' (reads and writes together), or 'read' or "
-                                       "'write' where the run did only that")
-    points: list[PercentilePoint] = Field(description="the cumulative distribution of total latency of all the "
-                                                      "run's I/Os, from the merged histogram bins")
-    by_direction: list[PercentileSeries] = Field(default_factory=list, description="each direction's own, "
-                                                                                   "where the run read and wrote")
 
 
 _LATENCY_SERIES = (("lat_ns_p50", " p50"), ("lat_ns_p99", " p99"), ("lat_ns_p99_9", " p99.9"))
@@ -291,23 +269,3 @@ def chart_set(runs: Sequence[R], earlier: Sequence[R] = (),
         pooled_same_setting=pool,
         latency_note=overlay_latency_note(runs, earlier),
     )
-
-
-def _distribution(bins: dict[int, int]) -> list[PercentilePoint]:
-    steps = cumulative(bins)
-    total = steps[-1][1] if steps else 0
-    return [PercentilePoint(lat_ns=value, percentile=100 * seen / total) for value, seen in steps]
-
-
-def percentile_curve(run: RunResult) -> PercentileCurve:
-    """The cumulative distribution of the total latency of all the run's I/Os, step by histogram bucket
-    (fio's own rule: the p-th percentile is the first bucket whose count reaches p/100·N), and each
-    direction's beside it where the run read and wrote. Empty without bins."""
-    sides = [(name, stats) for name, stats in (("read", run.read), ("write", run.write)) if stats.active]
-    if len(sides) != 2:
-        name, stats = sides[0] if sides else ("read", run.read)
-        return PercentileCurve(label=run.workload.label, direction=name, points=_distribution(stats.lat_bins_ns))
-    both = merge([run.read.lat_bins_ns, run.write.lat_bins_ns]) if run.read.lat_bins_ns and run.write.lat_bins_ns else {}
-    return PercentileCurve(label=run.workload.label, direction="all I/Os", points=_distribution(both),
-                           by_direction=[PercentileSeries(direction=name, points=_distribution(stats.lat_bins_ns))
-                                         for name, stats in sides])

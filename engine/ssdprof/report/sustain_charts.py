@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from matplotlib.axes import Axes
 
 from ssdprof.model.quantities import format_duration
-from ssdprof.model.sustain_results import RecoveryRow, SustainResult
+from ssdprof.model.sustain_results import RecoveryRow, SustainResult, SustainSample
 from ssdprof.report.figure import PALETTE, Chart, format_count, new_figure, to_page
 
 __all__ = ["ByteAxis", "byte_axis", "fill_chart", "recovery_chart"]
@@ -44,65 +44,12 @@ def fill_chart(result: SustainResult) -> Chart | None:
         return None
     axis = byte_axis(max(s.bytes_written for s in samples))
     latency = [s for s in samples if s.lat_ns_mean is not None]
+    # few seconds are marked, each: a fill of one second was a line of one point, drawn as nothing
+    marker = "." if len(samples) < 40 else None
     with new_figure(rows=2 if latency else 1, height_in=4.0 if latency else 3.0) as (figure, axes):
-        speed = axes[0]
-        _shade_phases(speed, result, axis, named=True)
-        # few seconds are marked, each: a fill of one second was a line of one point, drawn as nothing
-        marker = "." if len(samples) < 40 else None
-        speed.plot(
-            [axis.of(s.bytes_written) for s in samples],
-            [s.bw_bytes_per_s / 1e6 for s in samples],
-            color=PALETTE[0],
-            linewidth=1.0,
-            marker=marker,
-            label="each second",
-            gid="fill-speed",
-        )
-        if result.per_gib:
-            # each GiB's speed held from its start: the first step begins at 0 bytes
-            gibs = result.per_gib
-            speed.step(
-                [0.0] + [axis.of(g.bytes_written) for g in gibs],
-                [gibs[0].bw_bytes_per_s / 1e6] + [g.bw_bytes_per_s / 1e6 for g in gibs],
-                where="pre",
-                color=PALETTE[1],
-                linewidth=1.2,
-                label="each GiB",
-            )
-        _mark_cache(speed, result, axis)
-        # headroom above the fastest second, so the phases' names sit clear of the line
-        speed.set_ylim(0, max(s.bw_bytes_per_s for s in samples) / 1e6 * 1.3)
-        speed.set_xlim(left=0)  # bytes written from the first (one second's point sat alone mid-axis)
-        speed.set_ylabel("write speed, MB/s")
-        speed.yaxis.set_major_formatter(lambda v, _: format_count(v))
-        speed.set_title(f"Write speed against bytes written: {result.label}")
-        speed.legend(loc="lower left", fontsize=6.5)
+        _speed_panel(axes[0], result, axis, marker)
         if latency:
-            lower = axes[1]
-            _shade_phases(lower, result, axis, named=False)
-            lower.plot(
-                [axis.of(s.bytes_written) for s in latency],
-                [(s.lat_ns_mean or 0) / 1e6 for s in latency],
-                color=PALETTE[3],
-                linewidth=1.0,
-                marker=marker,
-                label="mean",
-            )
-            p99 = [s for s in latency if s.lat_ns_p99 is not None]
-            if p99:
-                lower.plot(
-                    [axis.of(s.bytes_written) for s in p99],
-                    [(s.lat_ns_p99 or 0) / 1e6 for s in p99],
-                    color=PALETTE[4],
-                    linewidth=0.8,
-                    linestyle="--",
-                    marker=marker,
-                    label="p99",
-                )
-            lower.set_ylim(bottom=0)
-            lower.set_xlim(left=0)
-            lower.set_ylabel("total latency, ms")
-            lower.legend(loc="upper left", fontsize=6.5)
+            _latency_panel(axes[1], result, latency, axis, marker)
         axes[-1].set_xlabel(f"bytes written, {axis.unit}")
         drawing = to_page(figure)
     caption = (
@@ -113,6 +60,69 @@ def fill_chart(result: SustainResult) -> Chart | None:
     return Chart(
         f"sustain-{result.id}-fill", f"The fill of sustained-write test {result.id}", caption, drawing
     )
+
+
+def _speed_panel(speed: Axes, result: SustainResult, axis: ByteAxis, marker: str | None) -> None:
+    """Each second's write speed and each GiB's, the phases shaded and named, the cache marked."""
+    samples = result.samples
+    _shade_phases(speed, result, axis, named=True)
+    speed.plot(
+        [axis.of(s.bytes_written) for s in samples],
+        [s.bw_bytes_per_s / 1e6 for s in samples],
+        color=PALETTE[0],
+        linewidth=1.0,
+        marker=marker,
+        label="each second",
+        gid="fill-speed",
+    )
+    if result.per_gib:
+        # each GiB's speed held from its start: the first step begins at 0 bytes
+        gibs = result.per_gib
+        speed.step(
+            [0.0] + [axis.of(g.bytes_written) for g in gibs],
+            [gibs[0].bw_bytes_per_s / 1e6] + [g.bw_bytes_per_s / 1e6 for g in gibs],
+            where="pre",
+            color=PALETTE[1],
+            linewidth=1.2,
+            label="each GiB",
+        )
+    _mark_cache(speed, result, axis)
+    # headroom above the fastest second, so the phases' names sit clear of the line
+    speed.set_ylim(0, max(s.bw_bytes_per_s for s in samples) / 1e6 * 1.3)
+    speed.set_xlim(left=0)  # bytes written from the first (one second's point sat alone mid-axis)
+    speed.set_ylabel("write speed, MB/s")
+    speed.yaxis.set_major_formatter(lambda v, _: format_count(v))
+    speed.set_title(f"Write speed against bytes written: {result.label}")
+    speed.legend(loc="lower left", fontsize=6.5)
+
+
+def _latency_panel(lower: Axes, result: SustainResult, latency: list[SustainSample], axis: ByteAxis,
+                   marker: str | None) -> None:
+    """Each second's mean total latency and, where recorded, its p99, under the same phases."""
+    _shade_phases(lower, result, axis, named=False)
+    lower.plot(
+        [axis.of(s.bytes_written) for s in latency],
+        [(s.lat_ns_mean or 0) / 1e6 for s in latency],
+        color=PALETTE[3],
+        linewidth=1.0,
+        marker=marker,
+        label="mean",
+    )
+    p99 = [s for s in latency if s.lat_ns_p99 is not None]
+    if p99:
+        lower.plot(
+            [axis.of(s.bytes_written) for s in p99],
+            [(s.lat_ns_p99 or 0) / 1e6 for s in p99],
+            color=PALETTE[4],
+            linewidth=0.8,
+            linestyle="--",
+            marker=marker,
+            label="p99",
+        )
+    lower.set_ylim(bottom=0)
+    lower.set_xlim(left=0)
+    lower.set_ylabel("total latency, ms")
+    lower.legend(loc="upper left", fontsize=6.5)
 
 
 def _shade_phases(axes: Axes, result: SustainResult, axis: ByteAxis, *, named: bool) -> None:

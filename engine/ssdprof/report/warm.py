@@ -16,7 +16,7 @@ __all__ = ["warm_up"]
 
 def warm_up() -> None:
     from ssdprof.analysis.models import fit_queueing
-    from ssdprof.analysis.stats import mean_ci
+    from ssdprof.analysis.welch import mean_ci
     from ssdprof.report import pdf  # noqa: F401 - the run report's modules: charts, tables, insights
     from ssdprof.report.document import render
     from ssdprof.report.figure import Chart, legend_below, log_axis, new_figure, to_page

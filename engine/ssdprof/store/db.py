@@ -27,7 +27,7 @@ from ssdprof.store.query import RunFilter
 from ssdprof.store.run_records import RunRecords
 from ssdprof.store.spec_choices import SpecChoiceRecords
 from ssdprof.store.summaries import SummaryReader
-from ssdprof.store.sweeps import StoredSweep, SweepRecords, SweepRow
+from ssdprof.store.sweeps import StoredSweep, SweepRecords
 from ssdprof.store.writes import WritePath
 
 if TYPE_CHECKING:  # the store opens without building pydantic's models: they load with the first run read
@@ -35,7 +35,7 @@ if TYPE_CHECKING:  # the store opens without building pydantic's models: they lo
     from ssdprof.model.run_summary import RunSummary
 
 __all__ = ["MIGRATIONS", "LedgerEntry", "RunFilter", "Store", "StoreError", "StoreUnavailable", "StoredPts",
-           "StoredSweep", "SweepRow"]
+           "StoredSweep"]
 
 _MIGRATION_LOCK = 2_814_028  # PostgreSQL advisory lock: one process migrates, the others wait and see it done
 

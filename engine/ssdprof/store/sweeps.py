@@ -26,8 +26,9 @@ from ssdprof.store.writes import applies
 
 if TYPE_CHECKING:
     from ssdprof.model.sweep import SweepSpec  # loaded when a sweep is read, not with the store
+    from ssdprof.model.sweep_info import SweepInfo
 
-__all__ = ["RESUME_COMMANDS", "StoredSweep", "SweepRecords", "SweepRow"]
+__all__ = ["RESUME_COMMANDS", "StoredSweep", "SweepRecords"]
 
 _WORDS = {"sweep": "sweep", "pts": "PTS test", "sustain": "sustained-write test", "replay": "trace replay"}
 RESUME_COMMANDS = {"sweep": "ssdprof sweep --resume", "pts": "ssdprof pts resume", "sustain": "ssdprof sustain --resume",
@@ -51,24 +52,6 @@ class StoredSweep:
     """running (a live process holds it), interrupted (its process died or a host was lost), or how it ended."""
     holder: Holder | None = field(default=None, compare=False)
     """Who last ran it, where and since when (None: stored before owners were kept)."""
-
-
-@dataclass(frozen=True)
-class SweepRow:
-    """A stored sweep as listed: newest first, with how many runs it kept and who holds it."""
-
-    id: int
-    created_at: str
-    name: str
-    status: SweepState
-    runs: int
-    kind: SweepKind = "sweep"
-    standing: SweepStanding = "done"
-    owner: str = ""
-    owner_host: str = ""
-    owner_pid: int = 0
-    since: str = ""
-    renewed_at: str = ""
 
 
 class SweepRecords(StorePart):
@@ -209,14 +192,16 @@ class SweepRecords(StorePart):
             held.stop()
         self._write(Write("sweep_status", {"sweep_id": sweep_id, "status": status, "lease_id": _lease_id(held)}))
 
-    def list_sweeps(self) -> list[SweepRow]:
+    def list_sweeps(self) -> list[SweepInfo]:
+        from ssdprof.model.sweep_info import SweepInfo  # loaded when sweeps are listed, not with the store
+
         rows = self._db.execute(
             f"SELECT s.id, s.created_at, s.name, s.status, s.kind, {', '.join('s.' + c for c in _HOLDER.split(', '))}, "
             "(SELECT COUNT(*) FROM runs r WHERE r.sweep_id = s.id) AS runs FROM sweeps s ORDER BY s.id DESC").fetchall()
         listed, now = [], self._db.clock_s()
         for row in rows:
             holder = _holder(row)
-            listed.append(SweepRow(id=row["id"], created_at=row["created_at"], name=row["name"], status=row["status"],
+            listed.append(SweepInfo(id=row["id"], created_at=row["created_at"], name=row["name"], status=row["status"],
                                    runs=row["runs"], kind=row["kind"], standing=self._standing(row["status"], holder, now),
                                    owner=holder.user if holder else "", owner_host=holder.host if holder else "",
                                    owner_pid=holder.pid if holder else 0, since=holder.since if holder else "",

@@ -5,7 +5,9 @@ import math
 import pytest
 from analysis_runs import make_run
 
-from ssdprof.analysis.stats import compare_groups, effect_size_label, mean_ci, summarise_repeats, t_quantile, welch_t_test
+from ssdprof.analysis.stats import compare_groups, summarise_repeats
+from ssdprof.analysis.student_t import t_quantile
+from ssdprof.analysis.welch import effect_size_label, mean_ci, welch_t_test
 from ssdprof.model.results import RunResult
 
 # Welch's t-test example 1 (Wikipedia, "Welch's t-test"): t = -2.46, df = 25.0, p = 0.021 for A1 - A2.

@@ -159,3 +159,9 @@ def test_a_pick_on_one_controller_is_said_in_one_pcie_slot_and_whole_iops() -> N
         "QoS-uniformity: chassis + 9 enclosures (1 PCIe slot): 26,273 IOPS, 1.0× the daisy chain; "
         "328 IOPS per array, 3.4 CPU cores."
     )
+
+
+@pytest.mark.parametrize(("ssds", "sized"), [(240, "240 SSDs in a chassis and 9 enclosures"),
+                                             (48, "48 SSDs in a chassis and 1 enclosure"), (24, "24 SSDs in a chassis")])
+def test_what_is_sized_is_said_once_for_every_face_one_enclosure_in_the_singular(ssds: int, sized: str) -> None:
+    assert design_space(ScaleUpInputs(points=write_points(), target_ssds=ssds)).sized == sized

@@ -39,14 +39,14 @@ def test_a_cancelled_test_resumes_after_its_last_committed_point_with_its_file_a
     assert first.status == "cancelled"
     assert [e.round for e in events if isinstance(e, RoundFinished)] == [1]
     assert any(isinstance(e, PreconditionProgress) and e.done for e in events)
-    kept = disk_dir / f"ssdprof-testfile-pts{first.pts_id}.dat"
+    kept = disk_dir / f"ssdprof-testfile-pts{first.test_id}.dat"
     assert kept.exists()  # kept for the resume: the drive state is in it
-    assert store.pts(first.pts_id).status == "cancelled"  # type: ignore[union-attr]
-    assert len(store.runs(RunFilter(sweep_id=first.pts_id, limit=None))) == 3
+    assert store.pts(first.test_id).status == "cancelled"  # type: ignore[union-attr]
+    assert len(store.runs(RunFilter(sweep_id=first.test_id, limit=None))) == 3
 
     resumed: list[RunEvent] = []
-    second = PtsRunner(store).run(None, resume_id=first.pts_id, on_event=resumed.append)
-    assert second.status == "done" and second.pts_id == first.pts_id
+    second = PtsRunner(store).run(None, resume_id=first.test_id, on_event=resumed.append)
+    assert second.status == "done" and second.test_id == first.test_id
     assert not any(isinstance(e, PreconditionProgress) for e in resumed)  # the state carried over: no new preconditioning
     assert sum(isinstance(e, PointFinished) for e in resumed) == 3  # round 2's second point, then round 3
     result = second.result
@@ -78,12 +78,12 @@ def test_a_finished_test_is_not_resumed(disk_dir: Path) -> None:
     store = Store(":memory:")
     done = PtsRunner(store).run(plan_pts(scaled_down(disk_dir, precondition="none", max_rounds=3)))
     with pytest.raises(KeyError, match="is finished"):
-        PtsRunner(store).run(None, resume_id=done.pts_id)
+        PtsRunner(store).run(None, resume_id=done.test_id)
     with pytest.raises(KeyError, match="is a PTS test"):
         from ssdprof.app.runner import Runner
 
-        stored = store.sweep(done.pts_id)
+        stored = store.sweep(done.test_id)
         assert stored is not None and stored.kind == "pts"
-        store.set_sweep_status(done.pts_id, "cancelled")
-        Runner(store).run_sweep(stored.spec, resume_id=done.pts_id)
+        store.set_sweep_status(done.test_id, "cancelled")
+        Runner(store).run_sweep(stored.spec, resume_id=done.test_id)
     store.close()

@@ -58,10 +58,10 @@ def test_a_cancelled_replay_keeps_no_run_and_runs_again_from_its_start_on_resume
     runner = ReplayRunner(fresh_store)
     first = runner.run(job, on_event=stop_after_a_second, cancel=cancel)
     assert first.status == "cancelled" and first.result.run_id is None
-    again = runner.run(resume_id=first.replay_id)
+    again = runner.run(resume_id=first.test_id)
     assert again.status == "done" and again.result.read_io_count + again.result.write_io_count == 200
     with pytest.raises(KeyError, match="is finished"):
-        runner.run(resume_id=first.replay_id)
+        runner.run(resume_id=first.test_id)
 
 
 def test_a_replay_whose_trace_changed_is_not_run_again(disk_dir: Path, fresh_store: Store) -> None:

@@ -17,7 +17,7 @@ from conftest import FIO_DATA
 from pydantic import BaseModel
 
 from ssdprof.analysis.spec_folders import bundled_spec_dir
-from ssdprof.analysis.stats import mean_ci
+from ssdprof.analysis.welch import mean_ci
 from ssdprof.app.rpc import EngineService, handle_message
 from ssdprof.model.histogram import merge, percentile
 from ssdprof.model.results import RunResult

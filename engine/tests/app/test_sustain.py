@@ -53,7 +53,7 @@ def test_a_test_cancelled_while_idle_resumes_with_the_recovery_writes_not_yet_do
     assert [r.status for r in first.result.recovery] == ["pending", "pending"]
     fill_id = first.result.fill_run_id
     events: list[SustainEvent] = []
-    resumed = SustainRunner(fresh_store).run(resume_id=first.sustain_id, on_event=events.append)
+    resumed = SustainRunner(fresh_store).run(resume_id=first.test_id, on_event=events.append)
     assert resumed.status == "done" and resumed.result.fill_run_id == fill_id  # the fill was kept
     assert events[0].kind == "sustain_started" and events[0].fill_done  # type: ignore[union-attr]
     assert [r.status for r in resumed.result.recovery] == ["done", "done"]

@@ -132,6 +132,24 @@ def test_predict_an_untested_access_size_with_leave_one_out_validation(fresh_sto
     assert next(i for i, line in enumerate(lines) if line.startswith(fit)) > 1
 
 
+def test_predict_and_scale_out_say_when_a_tag_splits_the_runs_into_groups_that_differ(
+        fresh_store: Store, capsys: pytest.CaptureFixture[str]) -> None:
+    """As the app's Predict and Scale-out panels do (and --json's splits): the sentence before the fits."""
+    for nodes in (2, 3, 4):
+        for bs in (4096, 131072, 1 << 20):
+            for load, f in (("idle", 1.0), ("busy", 0.3)):
+                for jitter in (0.98, 1.0, 1.02):
+                    fresh_store.add_run(make_run(rw="read", bs=bs, iops=5e4 * nodes * f * jitter / (bs / 4096) ** 0.5,
+                                                 tags={"study": "s", "load": load, "nodes": str(nodes)}))
+    said = "load splits these runs into groups that differ: "
+    code, out = run_cli(fresh_store, capsys, "predict", "--tag", "study=s", "--tag", "nodes=2")
+    assert code == 0 and out.startswith(said) and "Fitted together they mix two populations." in out
+    code, out = run_cli(fresh_store, capsys, "predict", "--tag", "study=s", "--scale", "nodes")
+    assert code == 0 and out.startswith(said)
+    code, out = run_cli(fresh_store, capsys, "predict", "--tag", "load=idle", "--tag", "nodes=2")
+    assert code == 0 and said not in out  # one load: nothing splits
+
+
 def test_predict_scale_out_names_the_binding_limit(fresh_store: Store, capsys: pytest.CaptureFixture[str]) -> None:
     for n in (2, 3, 4, 5):
         fresh_store.add_run(make_run(rw="read", bs=4 << 20, iops=150 * n, hosts=4, tags={"nodes": str(n), "study": "c"}))

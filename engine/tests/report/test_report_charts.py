@@ -10,7 +10,7 @@ from conftest import FIO_DATA
 from scipy import stats
 from student_sweep import measured_again, student_runs
 
-from ssdprof.analysis.stats import mean_ci
+from ssdprof.analysis.welch import mean_ci
 from ssdprof.model import histogram
 from ssdprof.model.histogram import percentile
 from ssdprof.model.results import RunResult

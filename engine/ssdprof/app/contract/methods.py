@@ -91,7 +91,8 @@ from ssdprof.app.contract.specs import (
     SpecsListResult,
 )
 from ssdprof.model.status import STATUS_CHOICES
-from ssdprof.report.series import BarChart, ChartSet, PercentileCurve
+from ssdprof.report.percentiles import PercentileCurve
+from ssdprof.report.series import BarChart, ChartSet
 
 __all__ = ["METHODS", "NOTIFICATIONS", "Method", "schema"]
 

@@ -14,8 +14,8 @@ from ssdprof.model.events import Count
 from ssdprof.model.presets import PRESETS
 from ssdprof.model.problems import Choice
 from ssdprof.model.results import RunResult
-from ssdprof.model.status import SweepKind, SweepStanding, SweepState
 from ssdprof.model.sweep import preset
+from ssdprof.model.sweep_info import SweepInfo
 from ssdprof.model.workload import FieldProblem, Pattern, Workload
 from ssdprof.target.devices import BlockDevice
 
@@ -156,23 +156,6 @@ class SweepWhere(Result):
 CancelResult = cancel_answer("CancelResult", "sweep_id", "sweep")
 SweepStatus = job_status("SweepStatus", "sweep_id", SweepWhere)
 """A sweep's status and what its cancel answers, as every job kind's (``kind.py``)."""
-
-
-class SweepInfo(Result):
-    id: int
-    created_at: str
-    name: str
-    status: SweepState
-    runs: int
-    kind: SweepKind = "sweep"
-    standing: SweepStanding = Field(
-        default="done", description="running (a live process holds it), interrupted (its process died or a host was "
-        "lost: it can be resumed), or how it ended")
-    owner: str = Field(default="", description="who last ran it (login name); '' for sweeps stored before owners were kept")
-    owner_host: str = Field(default="", description="the machine it last ran on")
-    owner_pid: int = Field(default=0, description="the process that ran it there")
-    since: str = Field(default="", description="when that process took it (ISO, the database's clock)")
-    renewed_at: str = Field(default="", description="when that process last renewed its lease")
 
 
 class SweepsResult(Result):

@@ -16,7 +16,8 @@ from ssdprof.app.contract.run_queries import MAX_RUN_IDS
 from ssdprof.model.problems import Choice
 
 if TYPE_CHECKING:
-    from ssdprof.analysis.stats import GroupComparison, GroupSummary, MeanCI
+    from ssdprof.analysis.stats import GroupComparison, GroupSummary
+    from ssdprof.analysis.welch import MeanCI
 
 
 class SpecChoices(Result):

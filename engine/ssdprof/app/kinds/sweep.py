@@ -5,11 +5,11 @@ they run: their kinds plan them and this kind's job runs them (``runs_as = "swee
 from __future__ import annotations
 
 import threading
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 from ssdprof.app.contract.kind import JobStatus
-from ssdprof.app.contract.runs import PlannedPoint, ResumeParams, SweepEstimate, SweepInfo, SweepsResult
+from ssdprof.app.contract.runs import PlannedPoint, ResumeParams, SweepEstimate, SweepsResult
 from ssdprof.app.contract.sweeps import FACE
 from ssdprof.app.kinds import register
 from ssdprof.app.kinds.kind import Context, Emit, JobKind
@@ -17,6 +17,7 @@ from ssdprof.app.planner import SweepRequest, plan_sweep, preflight
 from ssdprof.app.runner import Runner, SweepOutcome
 from ssdprof.model.events import PointFinished, PointStarted, SweepFinished, SweepStarted
 from ssdprof.model.sweep import SweepSpec, cool_down_words, estimate_s
+from ssdprof.model.sweep_info import SweepInfo, last_finished
 from ssdprof.remote.ceph import RbdTarget
 from ssdprof.target.plan import TargetPlan, device_region, plan_target, widest
 
@@ -98,14 +99,13 @@ def _stored(ctx: Context, running_id: int | None) -> tuple[list[SweepInfo], Swee
     """Every stored sweep, newest first, with who holds it and whether it runs; the caller's own
     newest interrupted one (resumed unasked), and the newest that ended done or cancelled with runs
     kept (what Results opens). PTS tests and sustained writes resume in their own views."""
-    sweeps = [SweepInfo(**asdict(s)) for s in ctx.store.list_sweeps()]
+    sweeps = ctx.store.list_sweeps()
     try:
         mine = ctx.store.resumable("sweep").id
     except KeyError:
         mine = None
     stopped = (s for s in sweeps if s.id == mine and s.id != running_id)
-    ended = (s for s in sweeps if s.status in ("done", "cancelled") and s.runs > 0 and s.kind == "sweep")
-    return sweeps, next(stopped, None), next(ended, None)
+    return sweeps, next(stopped, None), last_finished(sweeps)
 
 
 SWEEP = register(SweepKind())

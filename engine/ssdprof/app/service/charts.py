@@ -16,7 +16,8 @@ from ssdprof.app.service.registry import handles
 from ssdprof.model.results import RunResult
 from ssdprof.model.run_summary import RunSummary
 from ssdprof.report.groups import RunGroup
-from ssdprof.report.series import BarChart, ChartSet, PercentileCurve, bar_chart, chart_set, percentile_curve
+from ssdprof.report.percentiles import PercentileCurve, percentile_curve
+from ssdprof.report.series import BarChart, ChartSet, bar_chart, chart_set
 
 __all__ = ["Charts"]
 

@@ -11,10 +11,10 @@ from ssdprof.analysis.groupings import (
     comparable_split,
     key_name,
     keys_of,
-    settings_of,
     shared_settings,
     split,
 )
+from ssdprof.analysis.metrics import settings_kept
 from ssdprof.analysis.repeats import setting_label
 from ssdprof.app.contract.base import Params
 from ssdprof.app.contract.run_queries import (
@@ -58,10 +58,10 @@ def group_runs(runs: list[RunSummary], key: str) -> RunsGroupsResult:
     """The runs split by ``key`` ('tag interface', 'recorded drive', 'none'; '' or one these runs do not
     offer: the split whose groups measured the most settings in common, else none)."""
     keys = [NO_SPLIT, *keys_of(runs)]
-    settings = settings_of(runs)
-    chosen, why = (key, "") if key in keys else comparable_split(runs, settings)
-    parts = split(runs, chosen)
-    shared = shared_settings(list(parts.values()), settings)
+    with settings_kept(runs):  # every split tried keys the same runs
+        chosen, why = (key, "") if key in keys else comparable_split(runs)
+        parts = split(runs, chosen)
+        shared = shared_settings(list(parts.values()))
     groups = [RunGroupInfo(label=label, run_ids=[r.id for r in members if r.id is not None], shared_settings=common)
               for (label, members), common in zip(parts.items(), shared, strict=True)]
     return RunsGroupsResult(key=chosen, name=key_name(chosen), keys=[GroupingKey(key=k, name=key_name(k)) for k in keys],

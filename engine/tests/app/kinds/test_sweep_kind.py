@@ -7,14 +7,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from claimants import another_person, ended_process
+from claimants import another_person
+from stored_sweeps import a_sweep
 
 from ssdprof.app.contract.runs import ResumeParams, SweepsResult
 from ssdprof.app.kinds.kind import Context
 from ssdprof.app.kinds.sweep import SWEEP
 from ssdprof.app.pts_planner import PtsRequest, plan_pts
 from ssdprof.model.pts import PtsTest
-from ssdprof.model.results import DirectionStats, EngineInfo, RunResult
 from ssdprof.model.sweep import SweepSpec
 from ssdprof.model.workload import Workload
 from ssdprof.store.db import Store
@@ -30,25 +30,6 @@ def ctx(tmp_path: Path) -> Iterator[Context]:
 
 def listed(ctx: Context) -> SweepsResult:
     return SWEEP.listed(ctx, running_id=None)
-
-
-def a_sweep(store: Store, status: str, *, runs: int = 1) -> int:
-    """A sweep that ended with ``status``; "running": one whose engine was killed mid-sweep."""
-    if status == "running":
-        killed = Store(store.location, claimant=ended_process())
-        try:
-            sweep_id = killed.create_sweep(SweepSpec(name="killed sweep", points=[Workload(target="/data")]))
-        finally:
-            killed.release_all()  # its process is gone: nothing renews the lease
-            killed.close()
-        return sweep_id
-    sweep_id = store.create_sweep(SweepSpec(name=f"{status} sweep", points=[Workload(target="/data")]))
-    for _ in range(runs):
-        store.add_run(RunResult(engine=EngineInfo(name="fio"), workload=Workload(target="/data"), sweep_id=sweep_id,
-                                read=DirectionStats(io_count=10, iops=5.0), started_at="2026-11-01T00:00:00"),
-                      point_index=0)
-    store.set_sweep_status(sweep_id, status)
-    return sweep_id
 
 
 def test_nothing_is_offered_for_resuming_when_every_sweep_ended(ctx: Context) -> None:
