@@ -28,3 +28,13 @@ export function settingsAxis(xs: readonly number[], log: boolean) {
 export function wholeNumberTicks(xs: readonly number[]): { precision?: number } {
   return xs.length > 0 && xs.every(Number.isInteger) ? { precision: 0 } : {};
 }
+
+/** Whether a log axis of measured values labels this tick: past a decade, only 1, 2 and 5 times a
+ *  power of ten (Chart.js ticks every 1–9 × 10ⁿ, and their labels ran into each other: '600700800
+ *  9001k'); within one decade, every one. */
+export function logLabelled(value: number, ticks: readonly { value: number }[]): boolean {
+  const values = ticks.map((t) => t.value).filter((v) => v > 0);
+  if (values.length === 0 || Math.max(...values) <= 10 * Math.min(...values)) return true;
+  const mantissa = value / 10 ** Math.floor(Math.log10(value) + 1e-9);
+  return [1, 2, 5].some((m) => Math.abs(mantissa - m) < 1e-6);
+}

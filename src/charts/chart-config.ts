@@ -2,7 +2,7 @@
 import Chart from 'chart.js/auto';
 import type { ChartConfiguration, LegendItem } from 'chart.js';
 import { formatCount } from '../lib/units';
-import { settingsAxis, wholeNumberTicks } from './axes';
+import { logLabelled, settingsAxis, wholeNumberTicks } from './axes';
 import { phaseBands } from './bands';
 import type { ChartFigureProps, Series } from './ChartFigure';
 import { errorBars } from './error-bars';
@@ -81,6 +81,12 @@ function axisTicks(theme: Theme, format: (v: number) => string) {
   return { color: theme.fg, maxRotation: 0, callback: (v: number | string) => format(Number(v)) };
 }
 
+/** A log axis of measured values: labelled at 1, 2 and 5 × 10ⁿ once it spans decades. */
+function logTicks(theme: Theme, format: (v: number) => string) {
+  return { color: theme.fg, maxRotation: 0,
+    callback: (v: number | string, _: number, ticks: { value: number }[]) => (logLabelled(Number(v), ticks) ? format(Number(v)) : '') };
+}
+
 /** The x scale: categories, sizes by doubling, or values (ticked at the settings where few). */
 function xScale(props: ChartFigureProps, theme: Theme) {
   const title = { display: true, text: props.xLabel, color: theme.fg };
@@ -95,8 +101,9 @@ function xScale(props: ChartFigureProps, theme: Theme) {
   }
   const xs = props.series.flatMap((s) => s.points.map((p) => p.x));
   if (props.xLog) {
-    const ticks = axisTicks(theme, format);
-    return { ...common, type: 'logarithmic' as const, ...settingsAxis(xs, true), ticks };
+    const settings = settingsAxis(xs, true); // a few settings: ticked and labelled where measured
+    const ticks = ('min' in settings ? axisTicks : logTicks)(theme, format);
+    return { ...common, type: 'logarithmic' as const, ...settings, ticks };
   }
   const whole = props.xWhole ? { precision: 0 } : wholeNumberTicks(xs);
   const ticks = { ...axisTicks(theme, format), ...whole };
@@ -128,7 +135,7 @@ export function config(props: ChartFigureProps): ChartConfiguration {
         x: xScale(props, theme),
         y: { type: props.yLog ? 'logarithmic' : 'linear', beginAtZero: !props.yLog,
           title: { display: true, text: props.yLabel, color: theme.fg },
-          ticks: axisTicks(theme, props.formatY ?? formatCount), grid: { color: theme.grid } },
+          ticks: (props.yLog ? logTicks : axisTicks)(theme, props.formatY ?? formatCount), grid: { color: theme.grid } },
         ...rightScale(props.rightLabel, theme),
       },
     },
