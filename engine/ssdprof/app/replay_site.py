@@ -27,7 +27,7 @@ from ssdprof.portable import PortableUnavailable, portable_engine
 from ssdprof.portable.engine import PortableEngine
 from ssdprof.portable.native import NativeBinary
 from ssdprof.portable.native_replay import NativeReplay
-from ssdprof.remote.multihost import RemoteOptions
+from ssdprof.remote.options import RemoteOptions
 from ssdprof.remote.replay import ReplayOnHosts
 from ssdprof.remote.ssh import SshSettings
 from ssdprof.store.db import Store

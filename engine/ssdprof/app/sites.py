@@ -21,7 +21,8 @@ from ssdprof.portable.proof import disk_of
 from ssdprof.remote import DEFAULT_REMOTE_DIR
 from ssdprof.remote.addresses import parse_host
 from ssdprof.remote.ceph import RbdTarget
-from ssdprof.remote.multihost import MultiHostEngine, RemoteOptions
+from ssdprof.remote.multihost import MultiHostEngine
+from ssdprof.remote.options import RemoteOptions
 from ssdprof.remote.ssh import SshSettings
 from ssdprof.target.environment import capture_environment
 from ssdprof.target.plan import (

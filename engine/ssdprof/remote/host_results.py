@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from ssdprof.model.results import ClusterFacts, HostResult, Severity, ValidityWarning
 from ssdprof.model.workload import Workload
 from ssdprof.remote.drive_word import host_health_warnings
+from ssdprof.remote.host_run import HostRun
 from ssdprof.remote.links import busiest_interface, host_link_limit
 from ssdprof.remote.probe import HostProbe
-from ssdprof.remote.session import HostRun
 from ssdprof.target.device_queue import device_queue, device_queue_warnings, parse_diskstats
 
 __all__ = ["SKEW_WARNING_MS", "KnownHosts", "cluster_warnings", "host_result", "point_warnings", "reader_warnings"]

@@ -29,7 +29,8 @@ from dataclasses import dataclass
 from ssdprof.model.results import ProgressSample
 from ssdprof.remote.addresses import HostAddress, HostError
 from ssdprof.remote.heartbeat import SEND_LOCK, beat, send_line
-from ssdprof.remote.session import HostRun, HostSession, last_error
+from ssdprof.remote.host_run import HostRun, last_error
+from ssdprof.remote.session import HostSession
 from ssdprof.remote.ssh import OPENING_RETRIES_S, Ssh
 
 __all__ = ["FioCommand", "HostRun", "Launch", "start_lead_ns", "start_skew_ms"]

@@ -2,22 +2,19 @@
 test file (or fills an RBD image) on each, runs fio behind one barrier, and cleans up.
 
 Per host, one shared SSH connection carries one keeper session (:mod:`ssdprof.remote.keeper`: probe,
-layout, and the test file's removal) and one session per point (:mod:`ssdprof.remote.launch`). What a
-lost host kept is written down (:mod:`ssdprof.remote.leftovers`) and removed by the next run reaching it.
+layout, and the test file's removal) and one session per point (:mod:`ssdprof.remote.launch`). Each host's
+target, and the test files to remove, in :mod:`ssdprof.remote.host_targets`; what a lost host kept is written
+down (:mod:`ssdprof.remote.leftovers`) and removed by the next run reaching it.
 
 Satisfies the runner's engine interface, plus ``prepare`` and ``cleanup`` for the remote side.
 """
 
 from __future__ import annotations
 
-import os
-import secrets
-import subprocess
 import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from ssdprof import __version__
@@ -33,44 +30,22 @@ from ssdprof.model.results import (
     WatchedHost,
 )
 from ssdprof.model.sweep import SweepSpec
-from ssdprof.model.workload import Workload, WorkloadError
-from ssdprof.remote import DEFAULT_REMOTE_DIR
+from ssdprof.model.workload import Workload
 from ssdprof.remote.addresses import HostAddress, HostError
-from ssdprof.remote.ceph import RbdTarget, ask_cluster_facts
+from ssdprof.remote.ceph import ask_cluster_facts
 from ssdprof.remote.host_results import KnownHosts, host_result, point_warnings
+from ssdprof.remote.host_run import HostRun
+from ssdprof.remote.host_targets import HostTargets
 from ssdprof.remote.keeper import Keepers
 from ssdprof.remote.launch import FioCommand, Launch, start_skew_ms
 from ssdprof.remote.leftovers import Leftovers
+from ssdprof.remote.options import RemoteOptions
 from ssdprof.remote.probe import HostProbe
-from ssdprof.remote.session import HostRun
-from ssdprof.remote.ssh import Ssh, SshSettings
+from ssdprof.remote.ssh import Ssh
 from ssdprof.remote.watch import Watch
-from ssdprof.target.devices import BlockDevice, device_problems, parse_probe, probe_script
 from ssdprof.target.environment import device_environment
-from ssdprof.target.plan import TEST_FILE_PREFIX, widest
 
-__all__ = ["MultiHostEngine", "RemoteOptions"]
-
-_DEVICE_PROBE_TIMEOUT_S = 90.0
-"""The device probe starts dozens of small programs: an emulated host under load took over 30 s."""
-
-
-@dataclass(frozen=True)
-class RemoteOptions:
-    hosts: list[HostAddress]
-    ssh: SshSettings = field(default_factory=SshSettings)
-    target_dir: str = DEFAULT_REMOTE_DIR
-    """Directory on every host for the test file (ignored with ``rbd``)."""
-    target_dirs: dict[str, str] = field(default_factory=dict)
-    """Per-host directories, by host name, overriding ``target_dir``."""
-    devices: dict[str, str] = field(default_factory=dict)
-    """Per-host block devices, by host name: measured in place of a test file (no layout, nothing removed)."""
-    rbd: RbdTarget | None = None
-    link_gbps: dict[str, float] = field(default_factory=dict)
-    """Per-host link speeds the user set, by host name (hosts add --link-gbps): one of the link limits."""
-    watch: list[HostAddress] = field(default_factory=list)
-    """Monitor-only hosts (storage nodes) watched during every point: they run no I/O
-    (remote/watch.py)."""
+__all__ = ["MultiHostEngine"]
 
 
 class MultiHostEngine:
@@ -81,24 +56,26 @@ class MultiHostEngine:
         self.ssh = Ssh(options.ssh)
         self.reason = f"fio on {len(options.hosts)} host(s) over SSH, started behind one barrier"
         self.probes: dict[str, HostProbe] = {}
-        self.targets: dict[str, str] = {}
         self.cluster: ClusterFacts | None = None
         self.counted: dict[str, tuple[int, int]] = {}
         """Per host, (major, minor) of the device whose /proc/diskstats line counts its I/O."""
         self.keepers = Keepers(self.ssh)
         self.leftovers = Leftovers(options.ssh.leftovers)
-        self._created: dict[str, str] = {}
+        self.host_targets = HostTargets(options, self.ssh, self.keepers, self.leftovers)
         self._launch: Launch | None = None
         self.last_runs: list[HostRun] = []
         """Each host's part of the point measured last, as its session read it."""
         self.watch = Watch(self.ssh, options.watch, options.link_gbps) if options.watch else None
 
     @property
+    def targets(self) -> dict[str, str]:
+        """Each host's test file, RBD image or device, by host name."""
+        return self.host_targets.by_host
+
+    @property
     def laid_out(self) -> dict[str, str]:
-        """What prepare wrote before the first point, by host: test files and RBD images, never a
-        device."""
-        devices = self.options.devices
-        return {name: target for name, target in self.targets.items() if name not in devices}
+        """What prepare wrote before the first point, by host (never a device)."""
+        return self.host_targets.laid_out
 
     @property
     def tool_versions(self) -> dict[str, str]:
@@ -111,8 +88,9 @@ class MultiHostEngine:
         self.ssh.wait_masters()
         size = max(p.size_bytes for p in spec.points)
         pending = {h.name: self.leftovers.pending(self.ssh.destination(h)) for h in hosts}
-        keepers = [self.keepers.start(h, leftovers=pending[h.name], target=self._choose_target(h), layout=self._layout_argv(h, size),
-                                      counted=self._counted(h))
+        targets = self.host_targets
+        keepers = [self.keepers.start(h, leftovers=pending[h.name], target=targets.choose(h), layout=targets.layout_argv(h, size),
+                                      counted=targets.counted(h))
                    for h in hosts]  # first: every host's probe is on the way before anything else starts
         if self.watch is not None:
             self.watch.start()  # probed beside the clients; one not reached is named, not fatal
@@ -134,8 +112,8 @@ class MultiHostEngine:
             raise HostError("; ".join(problems))
         if self.watch is not None:
             self.watch.wait_probed()
-        devices = self._check_devices(spec)  # still nothing written anywhere
-        self._created = {k.host.name: k.target for k in keepers if k.target}  # from here on, a file may exist
+        devices = targets.check_devices(spec)  # still nothing written anywhere
+        targets.to_remove = {k.host.name: k.target for k in keepers if k.target}  # from here on, a file may exist
         with ThreadPoolExecutor(max_workers=min(len(hosts), 16)) as pool:
             list(pool.map(lambda k: k.lay_out(), keepers))
         self.counted = {k.host.name: k.counted for k in keepers if k.counted is not None}
@@ -164,7 +142,7 @@ class MultiHostEngine:
         hosts = [host_result(run, known, workload) for run in runs]
         skew_ms = start_skew_ms(runs)
         warnings = [ValidityWarning(code="remote_cleanup", message=problem, concerns=[f"hosts.{h.host}"])
-                    for h in hosts if h.error and (problem := self._remove(h.host))]
+                    for h in hosts if h.error and (problem := self.host_targets.remove(h.host))]
         warnings += point_warnings(hosts, runs, skew_ms, workload)
         watched, watched_seconds = self._watched(runs, asked_ns, workload, warnings)
         plan = self._plan(next(iter(self.probes.values())), workload)
@@ -187,11 +165,9 @@ class MultiHostEngine:
 
     def cleanup(self) -> list[str]:
         """Remove every test file we created, on all hosts at once; returns why that failed where it did."""
-        names = list(self._created)
-        with ThreadPoolExecutor(max_workers=min(len(names), 16) or 1) as pool:
-            problems = list(pool.map(self._remove, names))
+        problems = self.host_targets.remove_all()
         self.keepers.stop()  # the rest (RBD images are kept) end without removing anything
-        return [problem for problem in problems if problem]
+        return problems
 
     def close(self) -> None:
         """End the keepers and the shared SSH connections (after cleanup, which uses them)."""
@@ -202,25 +178,6 @@ class MultiHostEngine:
             self.watch.end()
         self.keepers.stop()
         self.ssh.close_masters()
-
-    def _remove(self, name: str) -> str | None:
-        """The keeper removes the file; when it is gone, a plain rm; when the host is gone too, the next run does it."""
-        path = self._created.pop(name, None)
-        if path is None:
-            return None
-        host = next(h for h in self.options.hosts if h.name == name)
-        keeper = self.keepers.by_host.get(name)
-        if keeper is not None and keeper.remove():
-            return None
-        try:
-            done = self.ssh.run(host, ["rm", "-f", "--", path], timeout_s=20)
-            if done.returncode == 0:
-                return None
-            reason = (done.stderr.strip().splitlines() or [f"rm exit status {done.returncode}"])[-1]
-        except (HostError, OSError, subprocess.TimeoutExpired) as exc:
-            reason = str(exc)
-        self.leftovers.add(self.ssh.destination(host), path)
-        return f"{name}: could not remove its test file {path} ({reason}); the next run that reaches {name} removes it"
 
     # --------------------------------------------------------------------------------------------
 
@@ -236,48 +193,6 @@ class MultiHostEngine:
         watched, seconds, verdicts = self.watch.point(start_ns, time.time_ns())
         warnings += verdicts
         return watched, seconds
-
-    def _check_devices(self, spec: SweepSpec) -> list[BlockDevice]:
-        """Each host's block device described by the host itself (device_probe.sh) and judged by the local rules."""
-        hosts = [host for host in self.options.hosts if host.name in self.options.devices]
-        with ThreadPoolExecutor(max_workers=min(len(hosts), 16) or 1) as pool:  # every host asked at once
-            found = list(pool.map(self._device_of, hosts))
-        region = widest(spec.points)
-        problems = [problem.model_copy(update={"message": f"{host.name}: {problem.message}"})
-                    for host, device in zip(hosts, found, strict=True) for problem in device_problems(device, region)]
-        if problems:
-            raise WorkloadError(problems)
-        return found
-
-    def _device_of(self, host: HostAddress) -> BlockDevice:
-        path = self.options.devices[host.name]
-        done = self.ssh.run(host, ["sh", "-c", probe_script(), "device_probe", path], timeout_s=_DEVICE_PROBE_TIMEOUT_S)
-        return parse_probe(path, done.stdout or f"error={done.stderr.strip()[:300]}")
-
-    def _choose_target(self, host: HostAddress) -> str:
-        """The host's test file (kept and removed by its keeper), or '' for an RBD image or a device (never removed)."""
-        rbd = self.options.rbd
-        if rbd is not None:
-            self.targets[host.name] = f"{rbd.pool}/{rbd.image_for(host.name)}"
-            return ""
-        if host.name in self.options.devices:
-            self.targets[host.name] = self.options.devices[host.name]
-            return ""
-        directory = self.options.target_dirs.get(host.name, self.options.target_dir)
-        path = f"{directory.rstrip('/')}/{TEST_FILE_PREFIX}{os.getpid()}-{secrets.token_hex(4)}.dat"
-        self.targets[host.name] = path
-        return path
-
-    def _layout_argv(self, host: HostAddress, size_bytes: int) -> list[str]:
-        rbd = self.options.rbd
-        if rbd is not None:
-            return ["env", *rbd.env(), "fio", "--name=layout", "--ioengine=rbd", *(f"--{o}" for o in rbd.fio_options(host.name)),
-                    f"--size={size_bytes}", "--rw=write", "--bs=4M", "--iodepth=8", "--output-format=json"]
-        path = self.targets[host.name]
-        if host.name in self.options.devices:
-            return ["true"]  # a device is measured as it is
-        return ["fio", "--name=layout", f"--filename={path.replace(':', chr(92) + ':')}", f"--size={size_bytes}", "--rw=write",
-                "--bs=1M", "--ioengine=psync", "--direct=1", "--refill_buffers=1", "--end_fsync=1", "--output-format=json"]
 
     def _plan(self, probe: HostProbe, workload: Workload) -> FioPlan:
         if self.options.rbd is not None:
@@ -304,6 +219,3 @@ class MultiHostEngine:
         return FioCommand(["env", *(rbd.env() if rbd else []), *options.as_argv()], jobs=plan.numjobs,
                           health=f"{counted[0]}:{counted[1]}" if counted else "")
 
-    def _counted(self, host: HostAddress) -> str:
-        """The file or device whose disk counts this host's I/O: '' for an RBD image (librbd: no block device)."""
-        return "" if self.options.rbd is not None else self.targets[host.name]

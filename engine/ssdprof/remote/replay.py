@@ -22,7 +22,8 @@ from ssdprof.model.results import Measurement, ProgressSample
 from ssdprof.model.workload import Workload
 from ssdprof.remote.addresses import HostAddress
 from ssdprof.remote.launch import FioCommand
-from ssdprof.remote.multihost import MultiHostEngine, RemoteOptions
+from ssdprof.remote.multihost import MultiHostEngine
+from ssdprof.remote.options import RemoteOptions
 from ssdprof.remote.session import HostSession
 from ssdprof.trace.plan import ReplayPlan
 

@@ -21,7 +21,7 @@ from ssdprof.model import histogram
 from ssdprof.model.replay import HostsMode
 from ssdprof.model.sweep import SweepSpec
 from ssdprof.remote.addresses import parse_host
-from ssdprof.remote.multihost import RemoteOptions
+from ssdprof.remote.options import RemoteOptions
 from ssdprof.remote.replay import ReplayOnHosts
 from ssdprof.remote.ssh import SshSettings
 from ssdprof.store.db import Store

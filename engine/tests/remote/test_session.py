@@ -15,7 +15,8 @@ from ssdprof.fio.output import parse_report
 from ssdprof.model.results import ProgressSample
 from ssdprof.remote.addresses import parse_host
 from ssdprof.remote.host_results import reader_warnings
-from ssdprof.remote.session import HostRun, HostSession
+from ssdprof.remote.host_run import HostRun
+from ssdprof.remote.session import HostSession
 
 STATUS = FIO_DATA / "fio-3.33_status_interval.jsonplus.txt"
 
