@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from ssdprof.cli.commands import commands_of
 from ssdprof.cli.flags import command, common
-from ssdprof.cli.terminal import stored_lines
+from ssdprof.cli.terminal import print_stored
 
 if TYPE_CHECKING:
     from ssdprof.app.kinds.kind import Context
@@ -113,7 +113,7 @@ def handle(args: argparse.Namespace, store: Store) -> int:
     ctx = Context(store)
     action = args.pts_command
     if action == "list":
-        return _list_tests(args, PTS.listed(ctx, None).tests)
+        return print_stored(PTS.listed(ctx, None).tests, _test_line, "PTS tests", as_json=args.json)
     if action == "show":
         result = PTS.result(PtsIdParams(pts_id=args.pts_id), ctx)
         print(json.dumps(result.model_dump(mode="json"), indent=2) if args.json else format_pts(result))
@@ -148,14 +148,6 @@ def _run(args: argparse.Namespace, ctx: Context, plan: PtsPlan) -> int:
     if outcome.status == "cancelled":
         print(f"cancelled; finished points are kept. Continue with: ssdprof pts resume {outcome.test_id}", file=sys.stderr)
         return 130
-    return 0
-
-
-def _list_tests(args: argparse.Namespace, tests: list[PtsInfo]) -> int:
-    if args.json:
-        print(json.dumps([t.model_dump(mode="json") for t in tests], indent=2))
-        return 0
-    print(stored_lines(tests, _test_line, "PTS tests"))
     return 0
 
 

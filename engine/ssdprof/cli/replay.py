@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from ssdprof.cli import hosts as cli_hosts
 from ssdprof.cli.flags import command, common, positive_int
 from ssdprof.cli.measure import per_host
-from ssdprof.cli.terminal import EventLines, stored_lines
+from ssdprof.cli.terminal import EventLines, print_stored
 
 if TYPE_CHECKING:
     from ssdprof.app.replay_planner import ReplayRequest
@@ -110,10 +110,8 @@ def handle(args: argparse.Namespace, store: Store) -> int:
 
     ctx = Context(store, ssh=cli_hosts.ssh_settings(args))
     if args.list:
-        replays = REPLAY.listed(ctx, None).replays
-        print("[" + ",\n".join(r.model_dump_json() for r in replays) + "]" if args.json else stored_lines(
-            replays, lambda r: f"{r.id}  {r.created_at[:19]}  {r.status:<9} {r.label}", "trace replays"))
-        return 0
+        return print_stored(REPLAY.listed(ctx, None).replays, lambda r: f"{r.id}  {r.created_at[:19]}  {r.status:<9} {r.label}",
+                            "trace replays", as_json=args.json)
     if args.show is not None:
         return _print_result(args, REPLAY.result(ReplayIdParams(replay_id=args.show), ctx))
     if args.describe:

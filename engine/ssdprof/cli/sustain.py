@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from ssdprof.cli import hosts as cli_hosts
 from ssdprof.cli.commands import commands_of
 from ssdprof.cli.flags import command, common
-from ssdprof.cli.terminal import EventLines, stored_lines
+from ssdprof.cli.terminal import EventLines, print_stored
 
 if TYPE_CHECKING:
     from ssdprof.app.contract.cli import PdfWritten
@@ -82,10 +82,8 @@ def handle(args: argparse.Namespace, store: Store) -> int:
 
     ctx = Context(store, ssh=cli_hosts.ssh_settings(args))
     if args.list:
-        tests = SUSTAIN.listed(ctx, None).tests
-        print("[" + ",\n".join(t.model_dump_json() for t in tests) + "]" if args.json else stored_lines(
-            tests, lambda t: f"{t.id}  {t.created_at[:19]}  {t.status:<9} {t.verdict:<10} {t.name}", "sustained-write tests"))
-        return 0
+        return print_stored(SUSTAIN.listed(ctx, None).tests, lambda t: f"{t.id}  {t.created_at[:19]}  {t.status:<9} "
+                            f"{t.verdict:<10} {t.name}", "sustained-write tests", as_json=args.json)
     if args.show is not None:
         if args.pdf is not None:
             written = _write_pdf(args, ctx, args.show)

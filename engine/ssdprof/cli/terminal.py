@@ -4,22 +4,33 @@ from __future__ import annotations
 
 import shutil
 import sys
-from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, TextIO, TypeVar
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Protocol, TextIO, TypeVar
 
 if TYPE_CHECKING:  # the events load with a measurement's progress, not with a table of stored runs
     from ssdprof.model.events import RunEvent
     from ssdprof.model.results import DeviceQueue, DirectionStats, HostResult, ProgressSample, RunResult
 
 __all__ = ["EventLines", "ProgressPrinter", "format_device_queue", "format_iops", "format_latency_ns", "format_run", "format_runs_table",
-           "stored_lines"]
+           "print_stored"]
 
-T = TypeVar("T")
+class _Model(Protocol):
+    def model_dump(self, *, mode: str) -> dict[str, Any]: ...
 
 
-def stored_lines(items: Iterable[T], line: Callable[[T], str], plural: str) -> str:
-    """A listing of stored tests, a line each; where there are none, says so (never a silent empty screen)."""
-    return "\n".join(line(item) for item in items) or f"no {plural} stored"
+ModelT = TypeVar("ModelT", bound=_Model)
+
+
+def print_stored(items: Sequence[ModelT], line: Callable[[ModelT], str], plural: str, *, as_json: bool) -> int:
+    """A listing of stored tests: with ``--json`` their models as one JSON array, else a line each and,
+    where there are none, a line that says so (never a silent empty screen)."""
+    if as_json:
+        import json
+
+        print(json.dumps([item.model_dump(mode="json") for item in items], indent=2))
+    else:
+        print("\n".join(line(item) for item in items) or f"no {plural} stored")
+    return 0
 
 
 def _size(n_bytes: int) -> str:
