@@ -2,15 +2,17 @@
 
 Only this module exits the process. Exit codes: 0 done, 1 a point failed or ended early (or the
 results store refused or did not answer: said in one line, never a traceback), 2 bad input (a store
-URL that names no server or database too), 130 cancelled. A command imports only its own module (``commands.TABLE``): ``compare`` on a
-big store loads no runner, fio, SSH or PDF code; ``ssdprof --help`` and an unknown command build
-the whole parser, which imports no engine module (``cli.parser``). The engine loads once a command
-runs.
+URL that names no server or database too), 130 cancelled, 141 the output's reader went away
+(``| head``: quietly, as a shell tool stops). A command imports only its own module
+(``commands.TABLE``): ``compare`` on a big store loads no runner, fio, SSH or PDF code; ``ssdprof
+--help`` and an unknown command build the whole parser, which imports no engine module
+(``cli.parser``). The engine loads once a command runs.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sqlite3
 import sys
 from collections.abc import Sequence
@@ -36,6 +38,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         return _dispatch(args)
+    except BrokenPipeError:  # `ssdprof runs list --json | head`: the reader took what it wanted
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nothing left to flush into the pipe at exit
+        return 141  # what a shell reports for a tool the closed pipe stopped (128 + SIGPIPE)
     except Exception as exc:
         workload = sys.modules.get("ssdprof.model.workload")  # not loaded: the error cannot be one of its
         if workload is not None and isinstance(exc, workload.WorkloadError):

@@ -90,3 +90,14 @@ def test_a_file_no_tool_wrote_exits_2_saying_what_import_reads(tmp_path: Path, c
     assert main(["import", str(notes), "--db", str(tmp_path / "r.db")]) == 2
     err = capsys.readouterr().err
     assert "not a result file ssdprof recognises by its content" in err and "CrystalDiskMark text export" in err
+
+
+def test_output_piped_to_a_reader_that_went_away_ends_quietly_with_141(tmp_path: Path) -> None:
+    """``ssdprof runs list --json | head``: head exits after its lines; ssdprof stops as a shell tool does."""
+    listing = subprocess.Popen([sys.executable, "-m", "ssdprof", "sweeps", "list", "--json", "--db", str(tmp_path / "r.db")],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert listing.stdout is not None and listing.stderr is not None
+    listing.stdout.close()  # the reader is gone before a line is written
+    said = listing.stderr.read()
+    assert listing.wait(timeout=120) == 141
+    assert "Traceback" not in said and "BrokenPipeError" not in said, said
