@@ -38,7 +38,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         return _dispatch(args)
-    except BrokenPipeError:  # `ssdprof runs list --json | head`: the reader took what it wanted
+    except BrokenPipeError:
+        if not _reader_gone():
+            raise  # another pipe (a child's, a host's): a fault of ssdprof's own
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nothing left to flush into the pipe at exit
         return 141  # what a shell reports for a tool the closed pipe stopped (128 + SIGPIPE)
     except Exception as exc:
@@ -54,6 +56,19 @@ def main(argv: Sequence[str] | None = None) -> int:
             message = f"the results file failed (SQLite says: {exc})"
         print(f"ssdprof: {' '.join(message.split())}", file=sys.stderr)  # one line, whatever a driver wrote
         return code
+
+
+def _reader_gone() -> bool:
+    """Whether standard output is a pipe whose reader closed it (``ssdprof runs list --json | head``
+    after head took its lines); False where that cannot be told (no poll on Windows)."""
+    import select
+
+    try:
+        poller = select.poll()
+        poller.register(sys.stdout.fileno(), 0)
+        return any(event & (select.POLLERR | select.POLLHUP) for _, event in poller.poll(0))
+    except (AttributeError, OSError, ValueError):
+        return False
 
 
 def _dispatch(args: argparse.Namespace) -> int:

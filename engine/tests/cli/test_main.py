@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -101,3 +102,22 @@ def test_output_piped_to_a_reader_that_went_away_ends_quietly_with_141(tmp_path:
     said = listing.stderr.read()
     assert listing.wait(timeout=120) == 141
     assert "Traceback" not in said and "BrokenPipeError" not in said, said
+
+
+def test_a_broken_pipe_of_its_own_is_not_taken_for_the_reader_going_away(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fake for a fault not caused here for real: a child's or a host's pipe broke while stdout is fine."""
+    import ssdprof.cli.main as cli_main
+
+    def broken(_: object) -> int:
+        raise BrokenPipeError(32, "Broken pipe")
+
+    monkeypatch.setattr(cli_main, "_dispatch", broken)
+    r, w = os.pipe()  # standard output: a pipe whose reader is still there
+    monkeypatch.setattr(sys, "stdout", os.fdopen(w, "w"))
+    try:
+        with pytest.raises(BrokenPipeError):
+            main(["sweeps", "list", "--db", str(tmp_path / "r.db")])
+    finally:
+        sys.stdout.close()
+        os.close(r)
