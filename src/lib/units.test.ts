@@ -1,11 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { chartAnswers, studentRuns } from '../test/fixtures';
 import {
-  formatCount, formatDuration, formatElapsed, formatIops, formatLatencyNs, formatSize, mbPerS, mibPerS,
+  formatCount, formatDuration, formatElapsed, formatIops, formatLatencyNs, formatPercentile, formatSize, mbPerS, mibPerS,
   sizeInput,
 } from './units';
 
 describe('units', () => {
+  it('cuts a percentile to 4 decimals, never rounding it up past 99.9 or 99.99', () => {
+    expect(['0', '50', '100'].map((t) => formatPercentile(Number(t)))).toEqual(['0', '50', '100']);
+    expect(formatPercentile(99.89852642724786)).toBe('99.8985'); // not '99.9': the run's p99.9 is the next bucket
+    expect(formatPercentile(99.98995)).toBe('99.9899');
+    expect(formatPercentile((999 / 1000) * 100)).toBe('99.9'); // 99.899999... as a double: exactly 99.9
+    expect(formatPercentile(0.006618)).toBe('0.0066');
+  });
+
   it('spells sizes in exact binary units', () => {
     expect(formatSize(4096)).toBe('4KiB');
     expect(formatSize(1536)).toBe('1536B');

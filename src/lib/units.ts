@@ -34,6 +34,13 @@ export function formatIops(iops: number): string {
   return iops.toFixed(0);
 }
 
+/** A percentile (share of I/Os at or below, in %) cut, never rounded, to 4 decimals: where the figure
+ *  reaches 99.9 or 99.99 is where the distribution does (four significant digits printed 99.8985 as
+ *  99.9, one bucket before the run's p99.9). */
+export function formatPercentile(pct: number): string {
+  return String(Math.floor(pct * 1e4 + 1e-6) / 1e4);
+}
+
 /** Axis ticks, short and without separators: 1500 -> '1.5k', 2e6 -> '2M' (the PDF's format_count). */
 export function formatCount(value: number): string {
   const tidy = (v: number) => String(Number(v.toPrecision(6)));

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { useEngine, type CdfPoint, type LatencyBeside, type ReplayResult } from '../api';
 import { ChartFigure, type Series } from '../charts/ChartFigure';
 import { saveReport } from '../lib/save-report';
-import { formatBytes, formatIops, formatLatencyNs } from '../lib/units';
+import { formatBytes, formatIops, formatLatencyNs, formatPercentile } from '../lib/units';
 import { ReplayHostsReport } from './ReplayHostsReport';
 import { steppedLine } from './replay-series';
 import { Facts } from './SustainReport';
@@ -40,7 +40,7 @@ export function ReplayReport({ result }: { result: ReplayResult }) {
           ].filter((s) => s.points.some((p) => (p.y ?? 0) > 0))}
           empty="Neither the trace nor the replay has a second to draw." />
         <ChartFigure id="replay-latency" title="Latency as recorded beside as replayed (total latency, µs)"
-          kind="line" xLabel="µs" yLabel="% of I/Os at or below" xLog
+          kind="line" xLabel="µs" yLabel="% of I/Os at or below" xLog formatY={formatPercentile}
           series={result.latency.flatMap(cdfLines)}
           empty="The trace records no latency and the replay has not run." />
       </div>

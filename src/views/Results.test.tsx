@@ -218,6 +218,20 @@ describe('Results', () => {
       .toEqual(points.map((p) => String(p.lat_ns / 1e3))));
   });
 
+  it('prints the percentile curve so that where it reaches 99.9 and 99.99 is the engine\'s own p99.9 and p99.99', async () => {
+    const curve = chartCase('the run in full');
+    renderWith(engine(), <Results title="one" runs={[{ ...studentRuns[0]!, id: curve.params.run_id as number }]} onDesign={vi.fn()} />);
+    const found = (curve.result as { points: { lat_ns: number; percentile: number }[] }).points;
+    const title = 'Latency percentile distribution: all I/Os, and each direction';
+    await waitFor(() => expect(chartPoints(title).length).toBeGreaterThan(found.length));
+    const rows = within(screen.getByRole('table', { name: title })).getAllByRole('row').slice(1)
+      .filter((r) => r.children[0]!.textContent.endsWith('all I/Os'))
+      .map((r) => ({ us: Number(r.getAttribute('data-x')), shown: Number(r.children[2]!.textContent) }));
+    for (const q of [99, 99.9, 99.99]) { // what a reader takes from the table, and what the engine's bins say
+      expect(rows.find((r) => r.shown >= q)!.us).toBe(found.find((p) => p.percentile >= q)!.lat_ns / 1e3);
+    }
+  });
+
   it('shows each host and the aggregate, and the hosts\' CPU, for a multi-host run', async () => {
     const host = (name: string, iops: number) => ({ ...fullRun.read, iops });
     const multi: RunResult = {
