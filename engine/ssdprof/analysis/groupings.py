@@ -21,8 +21,8 @@ from ssdprof.analysis.metrics import SETTING_FIELDS, fields_of, metric_value
 from ssdprof.analysis.welch import welch_t_test
 from ssdprof.model.run_summary import AnyRun, R, node_count
 
-__all__ = ["NO_SPLIT", "RECORDED", "Split", "comparable_split", "compare_drop", "differing_splits", "group_label", "key_name",
-           "keys_of", "shared_settings", "split", "telling_apart"]
+__all__ = ["NO_SPLIT", "RECORDED", "Split", "check_split", "comparable_split", "compare_drop", "differing_splits",
+           "group_label", "key_name", "keys_of", "shared_settings", "split", "splits_besides", "telling_apart"]
 
 NO_SPLIT = "none"
 """The key of no split: every run in one group."""
@@ -188,6 +188,26 @@ def differing_splits(runs: Sequence[AnyRun], metric: str, confidence: float = 0.
         if verdict is not None and verdict.differing * 2 > verdict.settings:
             found.append(verdict)
     return found
+
+
+def splits_besides(runs: Sequence[AnyRun], metric: str, split_by: str, confidence: float = 0.95) -> list[Split]:
+    """The splits whose groups differ, but ``split_by``, already fitted apart, and any that splits as it does."""
+    found = differing_splits(runs, metric, confidence)
+    if not split_by:
+        return found
+    done = {frozenset(id(r) for r in g) for g in split(runs, split_by).values()}
+    return [s for s in found if s.key != split_by
+            and {frozenset(id(r) for r in g) for g in split(runs, s.key).values()} != done]
+
+
+def check_split(runs: Iterable[AnyRun], split_by: str) -> None:
+    """Refuse a split these runs do not offer, naming those they do."""
+    offered = keys_of(runs)
+    if split_by and split_by not in offered:
+        from ssdprof.model.problems import WorkloadError  # pydantic loads for a refusal only
+
+        raise WorkloadError.single("split_by", "--split-by", f"these runs cannot be split by {split_by!r}; "
+                                   f"they offer {', '.join(repr(k) for k in offered)}")
 
 
 def _split_verdict(key: str, labels: tuple[str, ...], settings: list[dict[str, list[float]]], confidence: float) -> Split:

@@ -132,15 +132,20 @@ def test_predict_an_untested_access_size_with_leave_one_out_validation(fresh_sto
     assert next(i for i, line in enumerate(lines) if line.startswith(fit)) > 1
 
 
-def test_predict_and_scale_out_say_when_a_tag_splits_the_runs_into_groups_that_differ(
-        fresh_store: Store, capsys: pytest.CaptureFixture[str]) -> None:
-    """As the app's Predict and Scale-out panels do (and --json's splits): the sentence before the fits."""
+def two_loads(store: Store) -> None:
+    """A study at 2-4 nodes and three access sizes, each setting measured idle and busy (30 % of idle)."""
     for nodes in (2, 3, 4):
         for bs in (4096, 131072, 1 << 20):
             for load, f in (("idle", 1.0), ("busy", 0.3)):
                 for jitter in (0.98, 1.0, 1.02):
-                    fresh_store.add_run(make_run(rw="read", bs=bs, iops=5e4 * nodes * f * jitter / (bs / 4096) ** 0.5,
-                                                 tags={"study": "s", "load": load, "nodes": str(nodes)}))
+                    store.add_run(make_run(rw="read", bs=bs, iops=5e4 * nodes * f * jitter / (bs / 4096) ** 0.5,
+                                           tags={"study": "s", "load": load, "nodes": str(nodes)}))
+
+
+def test_predict_and_scale_out_say_when_a_tag_splits_the_runs_into_groups_that_differ(
+        fresh_store: Store, capsys: pytest.CaptureFixture[str]) -> None:
+    """As the app's Predict and Scale-out panels do (and --json's splits): the sentence before the fits."""
+    two_loads(fresh_store)
     said = "load splits these runs into groups that differ: "
     code, out = run_cli(fresh_store, capsys, "predict", "--tag", "study=s", "--tag", "nodes=2")
     assert code == 0 and out.startswith(said) and "Fitted together they mix two populations." in out
@@ -148,6 +153,31 @@ def test_predict_and_scale_out_say_when_a_tag_splits_the_runs_into_groups_that_d
     assert code == 0 and out.startswith(said)
     code, out = run_cli(fresh_store, capsys, "predict", "--tag", "load=idle", "--tag", "nodes=2")
     assert code == 0 and said not in out  # one load: nothing splits
+    assert "Fit each group apart: --split-by 'tag load'." in out_of(fresh_store, capsys, "--tag", "nodes=2")
+
+
+def out_of(store: Store, capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    code, out = run_cli(store, capsys, "predict", "--tag", "study=s", *argv)
+    assert code == 0
+    return out
+
+
+def test_predict_and_scale_out_fit_each_group_of_a_split_apart_as_the_app_does(
+        fresh_store: Store, capsys: pytest.CaptureFixture[str]) -> None:
+    two_loads(fresh_store)
+    together = out_of(fresh_store, capsys, "--tag", "nodes=2")
+    apart = out_of(fresh_store, capsys, "--tag", "nodes=2", "--split-by", "tag load")
+    assert apart.startswith("Each load group fitted apart (--split-by 'tag load').")
+    assert "splits these runs into groups that differ" not in apart  # the split fitted apart is not offered again
+    assert "nodes=2 load=idle," in apart and "nodes=2 load=busy," in apart  # a fit of each group, named by it
+    assert "load=" not in together
+    answer = json.loads(out_of(fresh_store, capsys, "--tag", "nodes=2", "--split-by", "tag load", "--json"))
+    assert answer["split_by"] == "tag load" and answer["splits"] == [] and len(answer["series"]) == 2
+    scaled = out_of(fresh_store, capsys, "--scale", "nodes", "--split-by", "tag load")
+    assert scaled.startswith("Each load group fitted apart") and "load=idle" in scaled and "load=busy" in scaled
+    with pytest.raises(WorkloadError) as refused:
+        out_of(fresh_store, capsys, "--split-by", "tag colour")
+    assert refused.value.problems[0].flag == "--split-by" and "'tag load'" in str(refused.value)
 
 
 def test_predict_scale_out_names_the_binding_limit(fresh_store: Store, capsys: pytest.CaptureFixture[str]) -> None:

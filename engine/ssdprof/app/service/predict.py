@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ssdprof.analysis.groupings import key_name
+from ssdprof.analysis.groupings import check_split, key_name
 from ssdprof.analysis.spec_library import SpecLibrary
 from ssdprof.app.contract.analysis import (
     CheckInfo,
@@ -75,7 +75,7 @@ class Models:
         check = self.runs([params.check_run_id])[0] if params.check_run_id is not None else None
         if any(x <= 0 or not math.isfinite(x) for x in params.at):
             raise WorkloadError.single("at", "--at", "settings to predict must be positive numbers (bytes or I/O counts)")
-        _check_split(runs, params.split_by)
+        check_split(runs, params.split_by)
         try:
             reports = predict_runs(runs, params.metric, vary=params.vary, at=params.at, degree=params.degree,
                                    confidence=params.confidence, check=check, split_by=params.split_by)
@@ -94,7 +94,7 @@ class Models:
             return gbps * 1e9 / 8 if gbps else None
 
         runs = self.runs(params.run_ids)
-        _check_split(runs, params.split_by)
+        check_split(runs, params.split_by)
         try:
             reports = scale_runs(runs, params.metric, by=params.by, at=[float(n) for n in params.at],
                                  clients=params.clients, client_link_bytes_per_s=link(params.client_link_gbps),
@@ -135,26 +135,11 @@ class Models:
         return self.user_spec_dir
 
 
-def _check_split(runs: Sequence[AnyRun], split_by: str) -> None:
-    from ssdprof.analysis.groupings import keys_of
-
-    offered = keys_of(runs)
-    if split_by and split_by not in offered:
-        raise WorkloadError.single("split_by", "--split-by", f"these runs cannot be split by {split_by!r}; "
-                                   f"they offer {', '.join(offered)}")
-
-
 def _splits(runs: Sequence[AnyRun], metric: str, split_by: str, confidence: float = 0.95) -> list[SplitInfo]:
-    """The splits whose groups differ, but the one already fitted apart (and any that splits as it does)."""
-    from ssdprof.analysis.groupings import differing_splits, split
+    from ssdprof.analysis.groupings import splits_besides
 
-    found = differing_splits(runs, metric, confidence)
-    if split_by:
-        done = {frozenset(id(r) for r in g) for g in split(runs, split_by).values()}
-        found = [s for s in found if s.key != split_by
-                 and {frozenset(id(r) for r in g) for g in split(runs, s.key).values()} != done]
     return [SplitInfo(key=s.key, name=s.name, groups=list(s.groups), settings=s.settings, differing=s.differing,
-                      sentence=s.sentence) for s in found]
+                      sentence=s.sentence) for s in splits_besides(runs, metric, split_by, confidence)]
 
 
 def _span(low: float, high: float, *, linear: bool = False) -> list[float]:
