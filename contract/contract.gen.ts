@@ -2291,7 +2291,7 @@ export interface ScaleUpParams {
   /** one per SAS controller */
   max_pcie_slots?: number | null;
   /** per-array QoS: the IOPS every array must get */
-  min_array_iops?: (number | string) | null;
+  min_array_iops?: number | string | null;
   /** profiling runs, tagged arrays=N and enclosures=K */
   run_ids?: number[];
   metric?: "iops" | "read_iops" | "write_iops";

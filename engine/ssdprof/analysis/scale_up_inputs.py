@@ -8,6 +8,7 @@ and the Models view say the same thing about the same value.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -88,6 +89,10 @@ register(
 )
 
 
+Iops = Annotated[Count, Field(gt=0, le=1e10, allow_inf_nan=False)]
+"""IOPS as typed (155000, 155k): a positive, finite count."""
+
+
 class ScaleUpPoint(BaseModel):
     """One profiling measurement: the chassis (and ``enclosures`` enclosures in its chain) holding
     ``arrays`` software-RAID arrays, all loaded at once."""
@@ -97,7 +102,7 @@ class ScaleUpPoint(BaseModel):
     enclosures: int = Field(
         default=0, ge=0, le=MAX_UNITS - 1, description="enclosures daisy-chained after the chassis"
     )
-    iops: Count = Field(gt=0, le=1e10, allow_inf_nan=False, description="e.g. 155000 or 155k")
+    iops: Iops = Field(description="e.g. 155000 or 155k")
     cpu_cores: float | None = Field(
         default=None,
         ge=0,
@@ -138,13 +143,7 @@ class ScaleUpDesign(BaseModel):
     max_pcie_slots: int | None = Field(
         default=None, ge=1, le=MAX_UNITS, description="one per SAS controller"
     )
-    min_array_iops: Count | None = Field(
-        default=None,
-        gt=0,
-        le=1e10,
-        allow_inf_nan=False,
-        description="per-array QoS: the IOPS every array must get",
-    )
+    min_array_iops: Iops | None = Field(default=None, description="per-array QoS: the IOPS every array must get")
 
 
 class ScaleUpInputs(ScaleUpDesign):
