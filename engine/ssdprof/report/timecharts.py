@@ -48,20 +48,27 @@ def _percentile_line(bins: dict[int, int]) -> tuple[list[float], list[float]]:
 
 
 def percentile_chart(groups: Sequence[RunGroup]) -> Chart | None:
-    lines: list[tuple[str, dict[int, int]]] = []
+    # each setting's line of all its I/Os (a mixed run's, as the tables headline it; else its one
+    # direction's) first, then a mixed run's directions: past MAX_LINES, directions are left out first
+    headline: list[tuple[str, dict[int, int]]] = []
+    parts: list[tuple[str, dict[int, int]]] = []
     for summary in repeat_summaries(groups):
+        prefix = f"{summary.group}: " if len(groups) > 1 else ""
+        sides: list[tuple[str, dict[int, int]]] = []
         for direction in ("read", "write"):
-            sides = [getattr(r, direction) for r in summary.runs]
-            bins, kind = merge(s.lat_bins_ns for s in sides), ""
+            stats = [getattr(r, direction) for r in summary.runs]
+            bins, kind = merge(s.lat_bins_ns for s in stats), ""
             if not bins:  # older runs recorded only completion latency: drawn as such, never as total
-                bins, kind = merge(s.clat_bins_ns for s in sides), " (completion latency only)"
+                bins, kind = merge(s.clat_bins_ns for s in stats), " (completion latency only)"
             if bins:
-                prefix = f"{summary.group}: " if len(groups) > 1 else ""
-                lines.append((f"{prefix}{summary.label} {direction}{kind}", bins))
+                sides.append((f"{prefix}{summary.label} {direction}{kind}", bins))
         every = [b for r in summary.runs for b in (r.read.lat_bins_ns, r.write.lat_bins_ns)]
         if all(r.read.active and r.write.active for r in summary.runs) and all(every):  # all I/Os: added bins
-            prefix = f"{summary.group}: " if len(groups) > 1 else ""
-            lines.append((f"{prefix}{summary.label} all I/Os", merge(every)))
+            headline.append((f"{prefix}{summary.label} all I/Os", merge(every)))
+            parts += sides
+        else:
+            headline += sides
+    lines = headline + parts
     if not lines:
         return None
     shown = lines[:MAX_LINES]
@@ -82,7 +89,8 @@ def percentile_chart(groups: Sequence[RunGroup]) -> Chart | None:
         axes.set_ylabel("latency (µs)")
         legend_below(figure, axes)
         drawing = to_page(figure)
-    more = f" The first {MAX_LINES} of {len(lines)} are shown." if len(lines) > MAX_LINES else ""
+    more = (f" The first {MAX_LINES} of {len(lines)} are shown: each setting's line of all its I/Os before a mixed "
+            "run's directions." if len(lines) > MAX_LINES else "")
     caption = ("The latency below which the given share of I/Os completed, read straight from the histogram bins (repeats "
                f"merged by adding bins, never by averaging percentiles).{more}")
     return Chart("percentiles", "Latency percentile distribution", caption, drawing)

@@ -89,6 +89,18 @@ def test_one_run_gets_distribution_charts_but_no_scaling_charts() -> None:
     assert "Latency percentiles (total, submission to completion)" in texts and "completion latency only" not in texts
 
 
+def test_past_its_most_lines_the_percentile_chart_keeps_each_settings_line_of_all_its_ios_before_any_direction() -> None:
+    """The PDF's tables headline a mixed run by all its I/Os: the chart leaves out directions, never that line."""
+    run = fio_run("fio-3.33_randrw_psync_lat.jsonplus.json")
+    runs = tuple(run.model_copy(update={"id": i + 1, "workload": run.workload.model_copy(update={"block_size_bytes": bs})})
+                 for i, bs in enumerate((4096, 8192, 16384, 32768)))
+    (chart,) = [c for c in report_charts([RunGroup("g", runs)])[0] if c.key == "percentiles"]
+    legend = [t for t in chart.drawing.texts if t.startswith("randrw 70%R")]
+    assert [t for t in legend if t.endswith("all I/Os")] == [f"randrw 70%R {size} QD1 T1 all I/Os"
+                                                            for size in ("4KiB", "8KiB", "16KiB", "32KiB")]
+    assert len(legend) == 6 and "The first 6 of 12 are shown" in chart.caption
+
+
 def test_a_run_without_total_latency_bins_is_drawn_labelled_as_completion_latency() -> None:
     main, _ = report_charts([RunGroup("one", (fio_run("fio-3.33_randread_qd1.jsonplus.json"),))])
     assert [c.key for c in main] == ["percentiles"] and "completion latency only" in " ".join(main[0].drawing.texts)
