@@ -78,3 +78,13 @@ def test_a_bad_flag_value_is_still_said_as_bad_input_with_exit_2(tmp_path: Path)
     done = subprocess.run([sys.executable, "-m", "ssdprof", "run", "--bs", "3q", "--target", str(tmp_path)],
                           capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 2 and "access size (--bs)" in done.stderr
+
+
+@pytest.mark.parametrize(("argv", "option"), [(["compare", "--group", "interface=SATA"], "--group"),
+                                               (["predict", "--bogus", "load", "--tag", "load=idle"], "--bogus")])
+def test_an_unknown_option_is_named_not_its_value_read_as_a_run_id(argv: list[str], option: str) -> None:
+    """argparse sets an unknown option aside and reads its value as the next positional: it said
+    'argument RUN_ID: invalid int value: 'interface=SATA'', never the option mistyped."""
+    done = subprocess.run([sys.executable, "-m", "ssdprof", *argv], capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 2 and f"unrecognized option {option}" in done.stderr, done.stderr
+    assert "invalid int value" not in done.stderr and f"ssdprof {argv[0]} --help" in done.stderr
