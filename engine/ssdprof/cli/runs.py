@@ -103,7 +103,7 @@ def runs(args: argparse.Namespace, store: Store) -> int:
 
         updated = store.set_tags(args.run_id, parse_tags(args.tags))
         print(OneRun(updated).model_dump_json(indent=2) if args.json
-              else f"run {args.run_id}: {updated.tags}")
+              else f"run {args.run_id}: " + ", ".join(f"{k}={v}" for k, v in updated.tags.items()))
         return 0
     if args.runs_command == "delete":
         if not store.delete_run(args.run_id):
