@@ -244,7 +244,8 @@ def _cpu_bound(runs: Sequence[AnyRun], threshold_pct: float) -> list[Observation
         low, high = min(p for _, p in busy), max(p for _, p in busy)
         each = ", ".join(f"run {run.id}: {pct:.0f} %" for run, pct in busy[:_CPU_NAMED])
         more = f", and {len(busy) - _CPU_NAMED} more" if len(busy) > _CPU_NAMED else ""
-        text = f"The CPU was {low:.0f} to {high:.0f} % busy in {len(busy)} runs ({each}{more})"
+        span = f"{low:.0f}" if f"{low:.0f}" == f"{high:.0f}" else f"{low:.0f} to {high:.0f}"  # never '90 to 90'
+        text = f"The CPU was {span} % busy in {len(busy)} runs ({each}{more})"
     return [Observation("cpu_bound", "warning", f"{text} — CPU-bound; the result may understate the drive.",
                         tuple(run.id for run, _ in busy), {"cpu_busy_pct": max(p for _, p in busy)})]
 

@@ -60,6 +60,12 @@ def test_network_bound_and_cpu_bound_runs_are_flagged() -> None:
     assert "network-bound" in found[0].message and "97 % busy" in found[1].message
 
 
+def test_cpu_bound_runs_busy_alike_say_one_figure_not_a_range_from_it_to_itself() -> None:
+    found = observe([make_run(qd=qd, cpu_busy_pct=90.2, run_id=qd) for qd in (1, 4)])
+    assert found[-1].code == "cpu_bound"
+    assert found[-1].message.startswith("The CPU was 90 % busy in 2 runs (run 1: 90 %, run 4: 90 %)"), found[-1].message
+
+
 def test_unrelated_runs_give_no_observations() -> None:
     assert observe([make_run(qd=1), make_run(rw="write", bs=8192)]) == []
 
