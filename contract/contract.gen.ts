@@ -1439,6 +1439,7 @@ export interface PtsInfo {
   profile: string;
   pts_compliant: boolean;
   status: "running" | "done" | "cancelled" | "stopped" | "failed";
+  /** rounds finished (a round a cancel cut short is not counted) */
   rounds: number;
   attained: boolean;
   target: string;

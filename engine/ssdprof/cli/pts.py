@@ -216,7 +216,8 @@ def format_pts(result: PtsResult) -> str:
                      f"{_number(s.data_excursion)} (allowed {_number(s.data_limit)}), slope excursion "
                      f"{_number(s.slope_excursion)} (allowed {_number(s.slope_limit)})")
     lines.append("round  " + s.tracking)
-    lines += [f"{r.round:>5}  {_number(r.tracking_value)} {s.unit}" for r in result.rounds]
+    lines += [f"{r.round:>5}  {_number(r.tracking_value)} {s.unit}" + ("" if r.complete else "  (cut short: not judged)")
+              for r in result.rounds]
     lines.append("access size  mix      IOPS        MB/s   mean lat    max lat   p99.999")
     for c in result.matrix:
         lines.append(f"{format_size(c.block_size_bytes):>11}  {c.mix:<7} {_number(c.iops):>9} {c.bw_bytes_per_s / 1e6:>10.1f} "

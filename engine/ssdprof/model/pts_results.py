@@ -107,7 +107,7 @@ class PtsInfo(PtsIdentity):
     """One test in the list of PTS tests (``pts.list``, ``ssdprof pts list``)."""
 
     status: SweepState
-    rounds: int
+    rounds: int = Field(description="rounds finished (a round a cancel cut short is not counted)")
     attained: bool
     target: str
 
@@ -125,3 +125,8 @@ class PtsResult(PtsIdentity):
     rounds: list[PtsRound]
     matrix: list[PtsMatrixCell] = Field(description="access size x mix, averaged over the measurement window")
     estimated_s: float = Field(default=0.0, description="the estimate given before starting (the maximum rounds)")
+
+    @property
+    def finished_rounds(self) -> int:
+        """Rounds measured to their last point: a round a cancel cut short is begun, not finished, and not counted."""
+        return sum(r.complete for r in self.rounds)

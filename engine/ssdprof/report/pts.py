@@ -71,9 +71,9 @@ def _determination(b: Builder, result: PtsResult) -> None:
             "steady-state determination: measured against allowed excursions over the measurement window",
             widths=[150, 120, 75, 75, 40], numeric_from=2, text_from=4)
     b.table(["round", f"{s.tracking} ({s.unit})", "runs"],
-            [[str(r.round), fmt_count(r.tracking_value), ", ".join(map(str, r.runs)) if len(r.runs) <= 8 else
+            [[str(r.round) if r.complete else f"{r.round} (cut short)", fmt_count(r.tracking_value), ", ".join(map(str, r.runs)) if len(r.runs) <= 8 else
               f"{r.runs[0]}-{r.runs[-1]}"] for r in result.rounds], "the tracking variable, round by round",
-            widths=[40, 200, 240], numeric_from=1, text_from=2)
+            widths=[70, 170, 240], numeric_from=1, text_from=2)
 
 
 def _check_rows(check: SteadyState) -> list[list[str]]:
