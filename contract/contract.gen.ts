@@ -1563,6 +1563,8 @@ export interface PtsResult {
   parameters: PtsParameters;
   /** the target's state when the rounds began */
   drive_state: DriveState | null;
+  /** that state in one line, as every face says it ('not recorded' when none) */
+  drive_state_text: string;
   /** the rule applied to the gating tracking variable */
   steady_state: SteadyState;
   /** the rule applied to every tracking variable, the gating one first */

@@ -120,6 +120,7 @@ class PtsResult(PtsIdentity):
     reason: str = Field(default="", description="why the test stopped early, if it did")
     parameters: PtsParameters
     drive_state: DriveState | None = Field(description="the target's state when the rounds began")
+    drive_state_text: str = Field(description="that state in one line, as every face says it ('not recorded' when none)")
     steady_state: SteadyState = Field(description="the rule applied to the gating tracking variable")
     checks: list[SteadyState] = Field(description="the rule applied to every tracking variable, the gating one first")
     rounds: list[PtsRound]
