@@ -32,7 +32,8 @@ def _setup(b: Builder, result: PtsResult) -> None:
     p = result.parameters
     b.heading("Drive state and test parameters")
     state = result.drive_state
-    rows = [["target", p.target or "(scratch folder)"], ["test region", f"{format_size(p.region_bytes)} from offset {format_size(p.offset_bytes)}"],
+    rows = [["target", p.target or "(scratch folder)"],
+            ["test region", f"{format_size(p.region_bytes)} from offset {format_size(p.offset_bytes)}"],
             ["engine", p.engine], ["profile", f"{result.profile} ({'PTS-compliant' if result.pts_compliant else 'NOT PTS-compliant'})"]]
     if state is not None:
         purge = state.purge
@@ -71,8 +72,9 @@ def _determination(b: Builder, result: PtsResult) -> None:
             "steady-state determination: measured against allowed excursions over the measurement window",
             widths=[150, 120, 75, 75, 40], numeric_from=2, text_from=4)
     b.table(["round", f"{s.tracking} ({s.unit})", "runs"],
-            [[str(r.round) if r.complete else f"{r.round} (cut short)", fmt_count(r.tracking_value), ", ".join(map(str, r.runs)) if len(r.runs) <= 8 else
-              f"{r.runs[0]}-{r.runs[-1]}"] for r in result.rounds], "the tracking variable, round by round",
+            [[str(r.round) if r.complete else f"{r.round} (cut short)", fmt_count(r.tracking_value),
+              ", ".join(map(str, r.runs)) if len(r.runs) <= 8 else f"{r.runs[0]}-{r.runs[-1]}"] for r in result.rounds],
+            "the tracking variable, round by round",
             widths=[70, 170, 240], numeric_from=1, text_from=2)
 
 

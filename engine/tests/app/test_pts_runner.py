@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from conftest import requires_fio
 
+from ssdprof.app.kinds.pts import list_tests
 from ssdprof.app.pts_planner import PtsRequest, plan_pts
 from ssdprof.app.pts_runner import PtsRunner
-from ssdprof.app.kinds.pts import list_tests
 from ssdprof.model.events import PointFinished, PreconditionProgress, PtsFinished, PtsStarted, RoundFinished, RunEvent
 from ssdprof.store.db import RunFilter, Store
 
