@@ -70,6 +70,17 @@ describe('Live', () => {
     expect(cells).toContain(formatLatencyNs(fullRun.write.lat_ns.p99));
   });
 
+  it('numbers a resumed sweep\'s finished points as the sweep does, after those finished before', () => {
+    const resumed: RunEvent[] = [
+      { kind: 'sweep_started', sweep_id: 2, name: 'student', count: of10(2), estimated_s: 13, engine: 'fio', engine_reason: 'fio found' },
+      { kind: 'point_finished', number: 3, count: of10(3), result: { ...fullRun, id: 31 } },
+      { kind: 'point_finished', number: 4, count: of10(4), result: { ...fullRun, id: 32 } },
+    ];
+    render(<Live state={resumed.reduce(liveReducer, idle)} {...noop} />);
+    const rows = within(screen.getByRole('table', { name: /Finished points/ })).getAllByRole('row').slice(1);
+    expect(rows.map((row) => row.querySelector('td')?.textContent)).toEqual(['3', '4']);
+  });
+
   it('says how to start when nothing runs, and offers no resume when nothing was interrupted', () => {
     render(<Live state={idle} {...noop} interrupted={null} />);
     expect(screen.getByText(/Nothing is running/)).toBeDefined();

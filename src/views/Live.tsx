@@ -141,7 +141,7 @@ export function Live(
           <tbody>
             {state.finished.map((run, i) => (
               <tr key={run.id ?? i}>
-                <td>{i + 1}</td><td>{run.workload.label}</td><td className="num">{formatIops(run.mixed.iops)}</td>
+                <td>{state.numbers[i]}</td><td>{run.workload.label}</td><td className="num">{formatIops(run.mixed.iops)}</td>
                 <td className="num">{mbPerS(run.mixed.bw_bytes_per_s).toFixed(1)}</td>
                 <td className="num" data-testid="live-p99">{formatLatencyNs(run.mixed.lat_ns.p99)}</td>
                 {mixedFinished && (
