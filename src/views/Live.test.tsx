@@ -7,7 +7,6 @@ import { idle, liveReducer } from '../state/live';
 import { fullRun } from '../test/fixtures';
 import { formatLatencyNs } from '../lib/units';
 import { Live } from './Live';
-import { sweepInfo } from '../test/sweep-info';
 
 // Chart.js draws on a canvas the test DOM lacks: a stand-in keeps each configuration it is given.
 const drawn = vi.hoisted(() => [] as ChartConfiguration[]);
@@ -81,18 +80,10 @@ describe('Live', () => {
     expect(rows.map((row) => row.querySelector('td')?.textContent)).toEqual(['3', '4']);
   });
 
-  it('says how to start when nothing runs, and offers no resume when nothing was interrupted', () => {
-    render(<Live state={idle} {...noop} interrupted={null} />);
+  it('says how to start when nothing runs', () => {
+    render(<Live state={idle} {...noop} />);
     expect(screen.getByText(/Nothing is running/)).toBeDefined();
     expect(screen.queryByRole('button', { name: /Resume/ })).toBeNull();
-  });
-
-  it('offers to resume the sweep the engine says was interrupted, by its id', async () => {
-    const onResume = vi.fn();
-    render(<Live state={idle} {...noop} onResume={onResume} interrupted={sweepInfo({ id: 7, name: 'student', status: 'running', runs: 4 })} />);
-    expect(screen.getByTestId('interrupted').textContent).toContain('Sweep 7 (student) was interrupted: 4 finished point(s)');
-    await userEvent.click(screen.getByRole('button', { name: 'Resume the last interrupted sweep' }));
-    expect(onResume).toHaveBeenCalledWith(7);
   });
 
   it('counts a curve\'s points against the probe and its rates, from its first event', () => {
