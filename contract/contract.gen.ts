@@ -3029,6 +3029,10 @@ export interface SustainResult {
   recovery: RecoveryRow[];
   wear: SustainWear | null;
   notes: string[];
+  /** a folder target's test file, on this machine, while it is kept (until the test is done, or for good with keep_file); '' when none */
+  test_file: string;
+  /** that file's size: the test region it was laid out to */
+  test_file_bytes: number | null;
 }
 
 export interface SustainResumeParams {

@@ -128,7 +128,9 @@ describe('Sustain', () => {
   });
 
   it('resumes a test that stopped, from its report', async () => {
-    const stopped: SustainResult = { ...cliff, status: 'stopped', reason: 'the engine stopped' };
+    const file = `/var/tmp/ssd/ssdprof-testfile-sustain${cliff.id}.dat`;
+    const stopped: SustainResult = { ...cliff, status: 'stopped', reason: 'the engine stopped', test_file: file,
+      test_file_bytes: cliff.parameters.region_bytes };
     const fake = fakeEngine({ ...handlers, 'sustain.get': () => stopped,
       'sustain.list': () => ({ tests: [{ id: cliff.id, created_at: cliff.created_at,
         name: cliff.name, status: 'stopped', target: '', write_bytes: 1, verdict: 'cliff',
@@ -138,9 +140,10 @@ describe('Sustain', () => {
     await screen.findByRole('option', { name: new RegExp(`^#${cliff.id} `) });
     await userEvent.selectOptions(screen.getByLabelText('Earlier tests'), String(cliff.id));
     const resumeButton = await screen.findByRole('button', { name: `Resume test #${cliff.id}` });
-    // the space the kept test file holds is said where the user decides to resume
+    // the kept test file and the space it holds (the region's, not the fill's) are said where the user decides to resume
     expect(resumeButton.parentElement!.textContent)
-      .toContain(`ssdprof-testfile-sustain${cliff.id}.dat`);
+      .toContain(`${file} (${formatBytes(cliff.parameters.region_bytes)})`);
+    expect(resumeButton.parentElement!.textContent).not.toContain('as large as the fill');
     await userEvent.click(resumeButton);
     await screen.findByTestId('sustain-progress');
     expect(fake.calls.find((c) => c.method === 'sustain.resume')?.params)

@@ -120,9 +120,9 @@ export function Sustain({ busy }: { busy: boolean }) {
         <p className="hint">
           {/* continues a test that stopped: the recovery writes not yet done (a cut fill is run again) */}
           <button type="button" onClick={() => void sustain.resume(shown.id)}>Resume test #{shown.id}</button>
-          {' '}A folder target keeps this test&apos;s file (ssdprof-testfile-sustain{shown.id}.dat, as
-          large as the fill was) until the test is done, for the fill to go on; delete it to give
-          the space back instead.
+          {shown.test_file && <>
+            {' '}This test&apos;s file is kept until the test is done, for the fill to go on: {shown.test_file}
+            {' '}({formatBytes(shown.test_file_bytes)}); delete it to give the space back instead.</>}
         </p>
       )}
       {shown && <SustainReport result={shown} />}

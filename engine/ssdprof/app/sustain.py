@@ -95,8 +95,10 @@ class SustainRunner:
         if stored is None or stored.kind != "sustain" or stored.spec.sustain is None:
             raise KeyError(f"sustained-write test {sustain_id} does not exist")
         runs = self.store.runs(RunFilter(sweep_id=sustain_id, limit=None))
-        return sustain_result(sweep_id=stored.id, created_at=stored.created_at, name=stored.name, status=stored.status,
-                              spec=stored.spec, runs=runs)
+        result = sustain_result(sweep_id=stored.id, created_at=stored.created_at, name=stored.name, status=stored.status,
+                                spec=stored.spec, runs=runs)
+        kept = self._kept_file(stored)
+        return result.model_copy(update={"test_file": str(kept), "test_file_bytes": kept.stat().st_size}) if kept else result
 
     # ------------------------------------------------------------------------------- steps
 
@@ -246,12 +248,18 @@ class SustainRunner:
         return self.store.add_run(_bounded(result, limit_bytes), point_index=number)
 
     def _remove_file(self, stored: StoredSweep) -> None:
-        if stored.spec.remote is not None or stored.spec.points[0].keep_file:
-            return
+        kept = self._kept_file(stored)
+        if kept is not None and not stored.spec.points[0].keep_file:
+            kept.unlink(missing_ok=True)
+
+    def _kept_file(self, stored: StoredSweep) -> Path | None:
+        """A folder target's test file as it is on this machine now; None for a file, a device or a remote test."""
+        if stored.spec.remote is not None:
+            return None
         given = stored.spec.points[0].target
         target = Path(given).expanduser() if given else (self.default_dir or default_target_dir())
-        if target.is_dir():
-            _test_file(target, stored.id).unlink(missing_ok=True)
+        path = _test_file(target, stored.id)
+        return path if target.is_dir() and path.is_file() else None
 
 
 def local_engine(spec: SweepSpec, fio_executable: str = "fio") -> FioEngine:

@@ -106,16 +106,26 @@ def handle(args: argparse.Namespace, store: Store) -> int:
     else:
         plan = SUSTAIN.resume(SustainResumeParams(sustain_id=None if args.resume == -1 else args.resume), ctx)
     outcome = run_job(ctx, SUSTAIN, plan, _Printer().handle)
+    result = outcome.result
     if outcome.status == "cancelled":
-        print("ssdprof: cancelled; finished writes are kept, and so is a folder target's test file "
-              f"(ssdprof-testfile-sustain{outcome.test_id}.dat, as large as the fill was) for the fill to go on. "
-              f"Continue with: ssdprof sustain --resume {outcome.test_id}; or delete that file to free its space",
-              file=sys.stderr)
+        kept = f", and so is its test file {_test_file(result)} for the fill to go on" if result.test_file else ""
+        free = "; or delete that file to free its space" if result.test_file else ""
+        print(f"ssdprof: cancelled; finished writes are kept{kept}. "
+              f"Continue with: ssdprof sustain --resume {outcome.test_id}{free}", file=sys.stderr)
         return 130
     if args.pdf is not None:
         _write_pdf(args, ctx, outcome.test_id)  # the result is what --json prints; the file is said on stderr
-    print(outcome.result.model_dump_json(indent=2) if args.json else format_sustain(outcome.result))
+    print(result.model_dump_json(indent=2) if args.json else format_sustain(result))
+    if result.test_file:
+        print(f"kept the test file {_test_file(result)}", file=sys.stderr)
     return 0 if outcome.status == "done" else 1
+
+
+def _test_file(result: SustainResult) -> str:
+    """The kept test file and its size: '/ssd/ssdprof-testfile-sustain3.dat (64.00 GiB)'."""
+    from ssdprof.model.quantities import format_bytes
+
+    return f"{result.test_file} ({format_bytes(result.test_file_bytes)})"
 
 
 def _write_pdf(args: argparse.Namespace, ctx: Context, sustain_id: int) -> PdfWritten:

@@ -193,3 +193,6 @@ class SustainResult(Value):
     recovery: list[RecoveryRow] = Field(default_factory=list)
     wear: SustainWear | None = None
     notes: list[str] = Field(default_factory=list)
+    test_file: str = Field(default="", description="a folder target's test file, on this machine, while it is kept "
+                                                   "(until the test is done, or for good with keep_file); '' when none")
+    test_file_bytes: int | None = Field(default=None, description="that file's size: the test region it was laid out to")

@@ -35,7 +35,8 @@ def test_the_fill_and_each_recovery_write_are_stored_runs_with_their_seconds(fre
     kinds = [e.kind for e in events]
     assert kinds[0] == "sustain_started" and kinds[-1] == "sustain_finished"
     assert kinds.count("sustain_step_done") == 3 and "sustain_idle" in kinds
-    assert not list(disk_dir.glob("ssdprof-sustain*.dat"))  # the test's own file is removed when it is done
+    assert not list(disk_dir.glob("ssdprof-testfile-sustain*.dat"))  # the test's own file is removed when it is done
+    assert result.test_file == "" and result.test_file_bytes is None
 
 
 @requires_fio
@@ -51,12 +52,15 @@ def test_a_test_cancelled_while_idle_resumes_with_the_recovery_writes_not_yet_do
     first = SustainRunner(fresh_store).run(spec, on_event=on_event, cancel=cancel)
     assert first.status == "cancelled"
     assert [r.status for r in first.result.recovery] == ["pending", "pending"]
+    kept = disk_dir / f"ssdprof-testfile-sustain{first.test_id}.dat"  # the region's size, not the fill's (48 MiB)
+    assert (first.result.test_file, first.result.test_file_bytes) == (str(kept), 32 << 20) == (str(kept), kept.stat().st_size)
     fill_id = first.result.fill_run_id
     events: list[SustainEvent] = []
     resumed = SustainRunner(fresh_store).run(resume_id=first.test_id, on_event=events.append)
     assert resumed.status == "done" and resumed.result.fill_run_id == fill_id  # the fill was kept
     assert events[0].kind == "sustain_started" and events[0].fill_done  # type: ignore[union-attr]
     assert [r.status for r in resumed.result.recovery] == ["done", "done"]
+    assert resumed.result.test_file == "" and not kept.exists()
 
 
 def test_bad_sustain_fields_are_named_all_at_once(client: Client, disk_dir: Path) -> None:

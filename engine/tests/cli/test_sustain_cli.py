@@ -4,6 +4,7 @@ result as JSON, and the stored test read back."""
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -48,6 +49,34 @@ def test_a_small_run_prints_its_result_as_json_and_is_stored(disk_dir: Path) -> 
     shown = ssdprof("--show", str(result.id), "--db", db)
     assert shown.returncode == 0 and shown.stdout.startswith(f"sustained-write test {result.id}: ")
     assert " idle: done" in shown.stdout
+
+
+@requires_fio
+def test_a_kept_test_file_is_named_with_its_size_in_the_text_and_the_json(disk_dir: Path) -> None:
+    done = ssdprof("--target", str(disk_dir), *SMALL, "--keep-file", "--json", "--db", str(disk_dir / "r.db"))
+    assert done.returncode == 0, done.stderr
+    result = SustainResult.model_validate_json(done.stdout)
+    kept = disk_dir / f"ssdprof-testfile-sustain{result.id}.dat"
+    assert kept.stat().st_size == 32 << 20
+    assert (result.test_file, result.test_file_bytes) == (str(kept), 32 << 20)
+    assert f"kept the test file {kept} (32.00 MiB)" in done.stderr
+    kept.unlink()
+
+
+@requires_fio
+def test_a_cancelled_test_names_the_file_it_keeps_and_its_true_size(disk_dir: Path) -> None:
+    sizes = [*SMALL[:2], "--write", "64MiB", "--idle", "60s", *SMALL[6:]]
+    command = [sys.executable, "-m", "ssdprof", "sustain", "--target", str(disk_dir), *sizes, "--db", str(disk_dir / "r.db")]
+    with subprocess.Popen(command, stderr=subprocess.PIPE, text=True) as child:
+        assert child.stderr is not None
+        for line in child.stderr:
+            if line.startswith("idle "):  # the fill is done: cancel in the first idle
+                child.send_signal(signal.SIGINT)
+                break
+        said = child.stderr.read()
+        assert child.wait(timeout=60) == 130, said
+    kept = next(disk_dir.glob("ssdprof-testfile-sustain*.dat"))
+    assert f"its test file {kept} (32.00 MiB)" in said and "as large as the fill" not in said
 
 
 def test_the_portable_engine_is_refused_before_the_estimate_and_nothing_is_stored(disk_dir: Path) -> None:
