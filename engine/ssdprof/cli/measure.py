@@ -203,7 +203,7 @@ def handle(args: argparse.Namespace, store: Store) -> int:
             print(f"  {point.label}  {point.duration_s():g}s")
         return 0
     print(_announcement(spec, estimate), file=sys.stderr)
-    outcome = run_job(ctx, SWEEP, plan, ProgressPrinter(sys.stderr).handle)
+    outcome = run_job(ctx, SWEEP, plan, ProgressPrinter(sys.stderr, keep_file=spec.points[0].keep_file).handle)
     if args.json:
         one = args.command == "run" and spec.total_points() == 1 and outcome.results
         print(OneRun(outcome.results[0]).model_dump_json(indent=2) if one else outcome_json(outcome))

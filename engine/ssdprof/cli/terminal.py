@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, TextIO, TypeVar
 
 if TYPE_CHECKING:  # the events load with a measurement's progress, not with a table of stored runs
-    from ssdprof.model.events import RunEvent
+    from ssdprof.model.events import RunEvent, SweepFinished
     from ssdprof.model.results import DeviceQueue, DirectionStats, HostResult, ProgressSample, RunResult
 
 __all__ = ["EventLines", "ProgressPrinter", "format_device_queue", "format_iops", "format_latency_ns", "format_run", "format_runs_table",
@@ -78,10 +78,13 @@ class EventLines:
 
 
 class ProgressPrinter:
-    """One updating line on a terminal; one line per point when output is not a terminal."""
+    """One updating line on a terminal; one line per point when output is not a terminal. With
+    ``keep_file`` (the sweep keeps its test file), the end names the file laid out and its size."""
 
-    def __init__(self, stream: TextIO):
+    def __init__(self, stream: TextIO, *, keep_file: bool = False):
         self.stream = stream
+        self.keep_file = keep_file
+        self._laid_out: list[tuple[str, int]] = []
         self.tty = stream.isatty()
         self._label = ""
         self._hosts: dict[str, ProgressSample] = {}
@@ -104,6 +107,7 @@ class ProgressPrinter:
             if event.count.done:
                 self._line(f"resuming sweep {event.sweep_id}: {event.count.text} done", final=True)
         elif isinstance(event, LayoutDone):
+            self._laid_out.append((event.path, event.size_bytes))
             self._line(f"laid out {_size(event.size_bytes)} test file in {event.seconds:.1f} s "
                        "(not part of any measurement)", final=True)
         elif isinstance(event, PointStarted):
@@ -135,9 +139,16 @@ class ProgressPrinter:
         elif isinstance(event, Cooling) and (event.done or self.tty):
             self._line(event.text, final=event.done)
         elif isinstance(event, SweepFinished):
-            kept = self._finished - len(event.run_ids)
-            waiting = f" ({kept} kept on this machine until the results database answers)" if kept > 0 else ""
-            self._line(f"{event.status}: {self._finished} point(s) in {_duration(event.wall_s)}{waiting}", final=True)
+            self._sweep_finished(event)
+
+    def _sweep_finished(self, event: SweepFinished) -> None:
+        from ssdprof.model.quantities import format_bytes
+
+        kept = self._finished - len(event.run_ids)
+        waiting = f" ({kept} kept on this machine until the results database answers)" if kept > 0 else ""
+        self._line(f"{event.status}: {self._finished} point(s) in {_duration(event.wall_s)}{waiting}", final=True)
+        for path, size in self._laid_out if self.keep_file else []:
+            self._line(f"kept the test file {path} ({format_bytes(size)})", final=True)
 
     def _live_rates(self) -> str:
         """The last second, per host when there are several."""
