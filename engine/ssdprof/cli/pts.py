@@ -154,7 +154,8 @@ def _run(args: argparse.Namespace, ctx: Context, plan: PtsPlan) -> int:
 def _test_line(t: PtsInfo) -> str:
     compliant = "" if t.pts_compliant else "  (NOT PTS-compliant)"
     verdict = "steady state" if t.attained else "steady state not reached"
-    return f"{t.id:>4}  {t.created_at[:19]}  {t.test:<16} {t.status:<9} {t.rounds:>3} rounds  {verdict}  {t.target}{compliant}"
+    return (f"{t.id:>4}  {t.created_at[:19]}  {t.test:<16} {t.status:<9} {t.rounds:>3} rounds  {verdict}  {t.target}"
+            f"{compliant}  {t.name}")
 
 
 class PtsPrinter:

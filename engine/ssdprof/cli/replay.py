@@ -110,7 +110,7 @@ def handle(args: argparse.Namespace, store: Store) -> int:
 
     ctx = Context(store, ssh=cli_hosts.ssh_settings(args))
     if args.list:
-        return print_stored(REPLAY.listed(ctx, None).replays, lambda r: f"{r.id}  {r.created_at[:19]}  {r.status:<9} {r.label}",
+        return print_stored(REPLAY.listed(ctx, None).replays, lambda r: f"{r.id}  {r.created_at[:19]}  {r.status:<9} {r.label}  {r.name}",
                             "trace replays", as_json=args.json)
     if args.show is not None:
         return _print_result(args, REPLAY.result(ReplayIdParams(replay_id=args.show), ctx))

@@ -119,6 +119,9 @@ def test_pts_iops_and_latency_on_the_portable_engine(folder: Path) -> None:
 def test_the_pts_report_shows_the_drive_state_convergence_window_and_determination(folder: Path) -> None:
     listed = json.loads(ssdprof("pts", "list", "--json", db=folder / "pts.db").stdout)
     test_id = next(t["id"] for t in listed if t["test"] == "iops")
+    lines = ssdprof("pts", "list", db=folder / "pts.db").stdout.splitlines()  # the name --json lists is on each line too
+    assert [line.split()[0] for line in lines] == [str(t["id"]) for t in listed]
+    assert all(line.endswith(f"  {t['name']}") for line, t in zip(lines, listed, strict=True))
     pdf = folder / "pts.pdf"
     done = ssdprof("pts", "report", test_id, "-o", pdf, db=folder / "pts.db")
     assert done.returncode == 0, done.stderr

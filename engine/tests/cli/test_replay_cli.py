@@ -49,13 +49,16 @@ def test_a_malformed_line_is_named_and_the_exit_says_bad_input(disk_dir: Path) -
 def test_a_small_replay_runs_is_stored_and_its_report_page_written(disk_dir: Path) -> None:
     trace = write_msr(disk_dir / "t.csv", random_ios(80, span_s=1, seed=33, region=4 << 20))
     db, pdf = str(disk_dir / "r.db"), disk_dir / "replay.pdf"
-    done = ssdprof(str(trace), "--target", str(disk_dir), "--qd", "4", "--json", "--pdf", str(pdf), "--db", db)
+    done = ssdprof(str(trace), "--target", str(disk_dir), "--qd", "4", "--name", "nightly oltp", "--json", "--pdf", str(pdf),
+                   "--db", db)
     assert done.returncode == 0, done.stderr
     result = ReplayResult.model_validate_json(done.stdout)
     assert result.status == "done" and result.read_io_count + result.write_io_count == 80
     assert pdf.read_bytes().startswith(b"%PDF") and f"replay {result.id}" in done.stderr
     shown = ssdprof("--show", str(result.id), "--db", db)
     assert shown.stdout.startswith(f"replay {result.id}: t.csv as recorded, 4 in flight at most")
+    listed = ssdprof("--list", "--db", db).stdout  # the name --json lists is on the text line too
+    assert listed.startswith(f"{result.id}  ") and listed.rstrip().endswith("  nightly oltp")
 
 
 def test_the_parsers_choices_are_the_engines_own_words() -> None:
