@@ -12,6 +12,7 @@ from ssdprof.cli import hosts as cli_hosts
 from ssdprof.cli.commands import commands_of
 from ssdprof.cli.flags import command
 from ssdprof.cli.measure import parse_tags, request_from_args, run_flags, workload_flags
+from ssdprof.cli.terminal import say_written
 
 if TYPE_CHECKING:
     from ssdprof.app.kinds.kind import Context, Report
@@ -156,7 +157,7 @@ def _write_pdf(args: argparse.Namespace, report: Report, what: str) -> int:
         written = CurvePdfWritten(output=str(args.output), bytes=len(report.pdf), points=report.runs)
         print(written.model_dump_json(indent=2))
     else:
-        print(f"wrote {args.output} ({len(report.pdf) // 1024} KiB, {what} with {report.runs} point(s))", file=sys.stderr)
+        say_written(args.output, len(report.pdf), f"{what} with {report.runs} point(s)")
     return 0
 
 

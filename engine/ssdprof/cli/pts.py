@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from ssdprof.cli.commands import commands_of
 from ssdprof.cli.flags import command, common
-from ssdprof.cli.terminal import print_stored
+from ssdprof.cli.terminal import print_stored, say_written
 
 if TYPE_CHECKING:
     from ssdprof.app.kinds.kind import Context
@@ -106,6 +106,7 @@ def _list(text: str | None) -> list[int | float | str] | None:
 
 
 def handle(args: argparse.Namespace, store: Store) -> int:
+    from ssdprof.app.contract.cli import PdfWritten
     from ssdprof.app.contract.pts import PtsIdParams, PtsReportParams, PtsResumeParams
     from ssdprof.app.kinds.kind import Context
     from ssdprof.app.kinds.pts import PTS
@@ -121,7 +122,9 @@ def handle(args: argparse.Namespace, store: Store) -> int:
     if action == "report":
         report = PTS.report(PtsReportParams(pts_id=args.pts_id, title=args.title), ctx)
         args.output.write_bytes(report.pdf)
-        print(f"wrote {args.output} ({len(report.pdf)} bytes)")
+        say_written(args.output, len(report.pdf), f"PTS test {args.pts_id}")
+        if args.json:
+            print(PdfWritten(output=str(args.output), bytes=len(report.pdf)).model_dump_json(indent=2))
         return 0
     if action == "resume":
         return _run(args, ctx, PTS.resume(PtsResumeParams(pts_id=args.pts_id), ctx))

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from ssdprof.cli import hosts as cli_hosts
 from ssdprof.cli.flags import command, common, positive_int
 from ssdprof.cli.measure import per_host
-from ssdprof.cli.terminal import EventLines, print_stored
+from ssdprof.cli.terminal import EventLines, print_stored, say_written
 
 if TYPE_CHECKING:
     from ssdprof.app.replay_planner import ReplayRequest
@@ -152,7 +152,7 @@ def _print_result(args: argparse.Namespace, result: ReplayResult) -> int:
 
         pdf = build_replay_pdf(result, title=args.title)
         args.pdf.write_bytes(pdf)
-        print(f"wrote {args.pdf} ({len(pdf) // 1024} KiB, replay {result.id})", file=sys.stderr)
+        say_written(args.pdf, len(pdf), f"replay {result.id}")
     print(result.model_dump_json(indent=2) if args.json else format_replay(result))
     return 0
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ssdprof.cli.commands import commands_of
 from ssdprof.cli.flags import command, common
+from ssdprof.cli.terminal import say_written
 
 if TYPE_CHECKING:  # the engine loads in the handlers: matplotlib and reportlab only when a report is written
     from ssdprof.analysis.summary import StudentSummary
@@ -147,7 +148,7 @@ def _write_pdf(request: ReportRequest, output: Path, as_json: bool) -> int:
     if as_json:
         print(ReportWritten(output=str(output), bytes=len(pdf), runs=runs).model_dump_json(indent=2))
     else:
-        print(f"wrote {output} ({len(pdf) // 1024} KiB, {runs} run(s))", file=sys.stderr)
+        say_written(output, len(pdf), f"{runs} run(s)")
     return 0
 
 

@@ -226,13 +226,14 @@ def run(args: argparse.Namespace, runs: Sequence[RunResult]) -> int:
     """``ssdprof predict --scale-up``: print (or --json) the sizing, and write --pdf."""
     result = scale_up(args, runs)
     if args.pdf is not None:
+        from ssdprof.cli.terminal import say_written
         from ssdprof.report.scale_up import build_scale_up_pdf
 
-        args.pdf.write_bytes(build_scale_up_pdf(result))
+        pdf = build_scale_up_pdf(result)
+        args.pdf.write_bytes(pdf)
+        say_written(args.pdf, len(pdf), "scale-up sizing")
     if args.json:
         print(json.dumps(result.model_dump(mode="json"), indent=2))
     else:
         print_result(result, args.all)
-        if args.pdf is not None:
-            print(f"wrote {args.pdf}")
     return 0

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from ssdprof.cli import hosts as cli_hosts
 from ssdprof.cli.commands import commands_of
 from ssdprof.cli.flags import command, common
-from ssdprof.cli.terminal import EventLines, print_stored
+from ssdprof.cli.terminal import EventLines, print_stored, say_written
 
 if TYPE_CHECKING:
     from ssdprof.app.contract.cli import PdfWritten
@@ -135,7 +135,7 @@ def _write_pdf(args: argparse.Namespace, ctx: Context, sustain_id: int) -> PdfWr
 
     report = SUSTAIN.report(SustainReportParams(sustain_id=sustain_id, title=args.title), ctx)
     args.pdf.write_bytes(report.pdf)
-    print(f"wrote {args.pdf} ({len(report.pdf) // 1024} KiB, sustained-write test {sustain_id})", file=sys.stderr)
+    say_written(args.pdf, len(report.pdf), f"sustained-write test {sustain_id}")
     return PdfWritten(output=str(args.pdf), bytes=len(report.pdf))
 
 

@@ -12,7 +12,7 @@ if TYPE_CHECKING:  # the events load with a measurement's progress, not with a t
     from ssdprof.model.results import DeviceQueue, DirectionStats, HostResult, ProgressSample, RunResult
 
 __all__ = ["EventLines", "ProgressPrinter", "format_device_queue", "format_iops", "format_latency_ns", "format_run", "format_runs_table",
-           "print_stored"]
+           "print_stored", "say_written"]
 
 class _Model(Protocol):
     def model_dump(self, *, mode: str) -> dict[str, Any]: ...
@@ -31,6 +31,14 @@ def print_stored(items: Sequence[ModelT], line: Callable[[ModelT], str], plural:
     else:
         print("\n".join(line(item) for item in items) or f"no {plural} stored")
     return 0
+
+
+def say_written(path: object, n_bytes: int, what: str) -> None:
+    """A report file written, said one way by every command, on stderr (stdout keeps the result or --json):
+    'wrote pts.pdf (52.49 KiB, PTS test 1)'."""
+    from ssdprof.model.quantities import format_bytes
+
+    print(f"wrote {path} ({format_bytes(n_bytes)}, {what})", file=sys.stderr)
 
 
 def _size(n_bytes: int) -> str:

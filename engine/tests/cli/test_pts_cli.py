@@ -5,6 +5,7 @@ from the rounds it reports, and the PDF report read back with poppler."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -125,6 +126,8 @@ def test_the_pts_report_shows_the_drive_state_convergence_window_and_determinati
     pdf = folder / "pts.pdf"
     done = ssdprof("pts", "report", test_id, "-o", pdf, db=folder / "pts.db")
     assert done.returncode == 0, done.stderr
+    # said as every report the CLI writes is said (cli.terminal.say_written), on stderr
+    assert done.stdout == "" and re.fullmatch(rf"wrote {re.escape(str(pdf))} \(\d+\.\d\d KiB, PTS test {test_id}\)\n", done.stderr)
     text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
     for expected in ("SNIA PTS IOPS test", "NOT PTS-compliant", "Drive state and test parameters", "preconditioning",
                      "Steady-state convergence", "Measurement window", "steady-state determination", "data excursion",

@@ -1,5 +1,5 @@
 """What the terminal says of a run through the real command line: a test file kept with --keep-file is
-named, with its size, at the end; one removed afterwards is not."""
+named, with its size, at the end; one removed afterwards is not; a report written is said one way."""
 
 from __future__ import annotations
 
@@ -7,7 +7,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from conftest import requires_fio
+
+from ssdprof.cli.terminal import say_written
 
 RUN = ["--size", "16MiB", "--runtime", "1s", "--engine", "fio"]
 
@@ -15,6 +18,12 @@ RUN = ["--size", "16MiB", "--runtime", "1s", "--engine", "fio"]
 def ssdprof(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "ssdprof", "run", *args], capture_output=True, text=True, timeout=300,
                           check=False)
+
+
+def test_a_written_report_is_said_with_its_size_in_units_and_what_it_reports(capsys: pytest.CaptureFixture[str]) -> None:
+    say_written(Path("pts.pdf"), 55534, "PTS test 7")
+    captured = capsys.readouterr()
+    assert (captured.out, captured.err) == ("", "wrote pts.pdf (54.23 KiB, PTS test 7)\n")
 
 
 @requires_fio
