@@ -879,6 +879,14 @@ export interface HostReplay {
   span_change_pct: number | null;
   /** whether the target kept the recorded timing, in words */
   timing_sentence: string;
+  /** as recorded: whether the target kept the recorded timing, by the per-I/O issue log where kept (99 % of I/Os issued within 10 ms of their recorded time), else by the span (within 5 %); null as fast as possible or not replayed yet */
+  timing_kept: boolean | null;
+  /** % of I/Os issued more than 1 ms after their recorded time (null: not logged) */
+  late_over_1ms_pct: number | null;
+  /** % of I/Os issued more than 10 ms late */
+  late_over_10ms_pct: number | null;
+  /** 99 % of I/Os were issued within this of their recorded time */
+  late_p99_ms: number | null;
   read_io_count: number;
   write_io_count: number;
   read_io_bytes: number;
@@ -1040,6 +1048,8 @@ export interface IssueTiming {
   late_max_ms: number | null;
   /** I/Os issued more than 10 ms after their recorded time */
   late_count: number;
+  /** I/Os issued more than 1 ms after their recorded time (null: a replay stored before it was counted) */
+  late_1ms_count: number | null;
 }
 
 /** Where latency turns up, named in words by the engine; the renderer and the PDF only show it. */
@@ -1821,6 +1831,14 @@ export interface ReplayResult {
   span_change_pct: number | null;
   /** whether the target kept the recorded timing, in words */
   timing_sentence: string;
+  /** as recorded: whether the target kept the recorded timing, by the per-I/O issue log where kept (99 % of I/Os issued within 10 ms of their recorded time), else by the span (within 5 %); null as fast as possible or not replayed yet */
+  timing_kept: boolean | null;
+  /** % of I/Os issued more than 1 ms after their recorded time (null: not logged) */
+  late_over_1ms_pct: number | null;
+  /** % of I/Os issued more than 10 ms late */
+  late_over_10ms_pct: number | null;
+  /** 99 % of I/Os were issued within this of their recorded time */
+  late_p99_ms: number | null;
   read_io_count: number;
   write_io_count: number;
   read_io_bytes: number;

@@ -56,6 +56,15 @@ class ReplayedPart(Value):
     replayed_span_s: float | None = Field(default=None, description="how long the replay ran (fio's own job time)")
     span_change_pct: float | None = Field(default=None, description="replayed against recorded span, as recorded only")
     timing_sentence: str = Field(default="", description="whether the target kept the recorded timing, in words")
+    timing_kept: bool | None = Field(
+        default=None, description="as recorded: whether the target kept the recorded timing, by the per-I/O issue "
+        "log where kept (99 % of I/Os issued within 10 ms of their recorded time), else by the span (within 5 %); "
+        "null as fast as possible or not replayed yet")
+    late_over_1ms_pct: float | None = Field(default=None, description="% of I/Os issued more than 1 ms after their "
+                                                                      "recorded time (null: not logged)")
+    late_over_10ms_pct: float | None = Field(default=None, description="% of I/Os issued more than 10 ms late")
+    late_p99_ms: float | None = Field(default=None, description="99 % of I/Os were issued within this of their "
+                                                                "recorded time")
     read_io_count: int = 0
     write_io_count: int = 0
     read_io_bytes: int = 0
