@@ -1065,8 +1065,12 @@ export interface Knee {
 /** One direction's latency as recorded in the trace and as replayed (total latency, from bins). */
 export interface LatencyBeside {
   direction: "read" | "write";
-  /** I/Os whose latency the trace records */
+  /** the trace's I/Os of this direction (× the hosts each replaying the whole trace) */
+  trace_count: number;
+  /** those whose latency the trace records (0: it records none) */
   recorded_count: number;
+  /** how many of them have a recorded latency, in words, where not all ('' where all) */
+  recorded_said: string;
   replayed_count: number;
   recorded_p50_ns: number | null;
   replayed_p50_ns: number | null;

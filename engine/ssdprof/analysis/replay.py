@@ -125,25 +125,32 @@ def _timing(spec: ReplaySpec, issued: IssueTiming | None, recorded_s: float, rep
     kept = p99 <= LATE_MS
     finer = f", {over_1:.1f} % more than 1 ms" if over_1 is not None else ""
     late = (f"{over_10:.1f} % of I/Os were issued more than {LATE_MS:.0f} ms after their recorded time{finer}; 99 % "
-            f"within {p99:.0f} ms")
+            f"within {p99:.3g} ms")
     said = (f"the target kept the recorded timing: {late}" if kept
             else f"{'but ' if abs(change) <= KEPT_TIMING_PCT else ''}the replay {behind}: {late}")
     return _Timing(f"{words}: {said}", kept, over_1, over_10, p99)
 
 
 def _both(recorded: TraceSummary, read: DirectionStats, write: DirectionStats, copies: int) -> list[LatencyBeside]:
-    return [_beside("read", recorded.recorded_read_lat_ns, recorded.recorded_read_bins_ns, read, copies),
-            _beside("write", recorded.recorded_write_lat_ns, recorded.recorded_write_bins_ns, write, copies)]
+    return [_beside("read", recorded.read_count, recorded.recorded_read_lat_ns, recorded.recorded_read_bins_ns, read,
+                    copies=copies),
+            _beside("write", recorded.write_count, recorded.recorded_write_lat_ns, recorded.recorded_write_bins_ns,
+                    write, copies=copies)]
 
 
-def _beside(direction: Literal["read", "write"], recorded: LatencyStats | None, recorded_bins: dict[int, int],
-            replayed: DirectionStats, copies: int) -> LatencyBeside:
+def _beside(direction: Literal["read", "write"], in_trace: int, recorded: LatencyStats | None,
+            recorded_bins: dict[int, int], replayed: DirectionStats, *, copies: int) -> LatencyBeside:
     """``copies``: the recorded I/Os counted that many times (the whole trace on that many hosts): the same
     percentiles, counts that compare with the hosts' together."""
     recorded_bins = {bucket: count * copies for bucket, count in recorded_bins.items()}
     recorded_p50, recorded_p99 = histogram.percentiles(recorded_bins, [_P50, _P99])
+    timed, in_trace = sum(recorded_bins.values()), in_trace * copies
+    ios = f"{in_trace:,} {direction}{'s' if in_trace != 1 else ''}"
+    said = ("" if timed >= in_trace else f"the trace records no latency for its {ios}" if not timed
+            else f"the trace records the latency of {timed:,} of its {ios}")
     return LatencyBeside(
-        direction=direction, recorded_count=sum(recorded_bins.values()), replayed_count=replayed.io_count,
+        direction=direction, trace_count=in_trace, recorded_count=timed, recorded_said=said,
+        replayed_count=replayed.io_count,
         recorded_p50_ns=recorded_p50, recorded_p99_ns=recorded_p99, recorded_mean_ns=recorded.mean if recorded else None,
         replayed_p50_ns=replayed.lat_ns.p50, replayed_p99_ns=replayed.lat_ns.p99, replayed_mean_ns=replayed.lat_ns.mean,
         recorded_cdf=_cdf(recorded_bins), replayed_cdf=_cdf(replayed.lat_bins_ns))

@@ -26,7 +26,11 @@ class LatencyBeside(Value):
     """One direction's latency as recorded in the trace and as replayed (total latency, from bins)."""
 
     direction: Literal["read", "write"]
-    recorded_count: int = Field(description="I/Os whose latency the trace records")
+    trace_count: int = Field(description="the trace's I/Os of this direction (× the hosts each replaying the whole "
+                                         "trace)")
+    recorded_count: int = Field(description="those whose latency the trace records (0: it records none)")
+    recorded_said: str = Field(default="", description="how many of them have a recorded latency, in words, where "
+                                                       "not all ('' where all)")
     replayed_count: int
     recorded_p50_ns: float | None = None
     replayed_p50_ns: float | None = None

@@ -82,3 +82,21 @@ def test_a_replay_as_fast_as_possible_is_not_judged_for_timing(tmp_path: Path) -
     result = replay_result(replay_id=1, created_at="", name="r", status="done", target="/tmp", run=ran_for(500),
                            spec=spec(tmp_path, ReplayTiming.FASTEST))
     assert result.timing_kept is None and result.timing_sentence.startswith("replayed as fast as possible in 0.5 s")
+
+
+def test_a_trace_without_recorded_latency_counts_its_ios_and_says_their_latency_was_not_recorded(tmp_path: Path) -> None:
+    trace = tmp_path / "t.iolog"
+    trace.write_text("fio version 3 iolog\n0 d add\n0 d open\n1000 d read 0 4096\n2000 d read 4096 4096\n"
+                     "3000 d write 8192 4096\n4000 d close\n")
+    timed = spec(tmp_path, ReplayTiming.AS_RECORDED).model_copy(update={"recorded": describe(load_trace(trace))})
+    read, write = replay_result(replay_id=1, created_at="", name="r", status="done", target="/tmp", run=None,
+                                spec=timed).latency
+    assert (read.trace_count, read.recorded_count, read.recorded_p50_ns) == (2, 0, None)
+    assert read.recorded_said == "the trace records no latency for its 2 reads"
+    assert (write.trace_count, write.recorded_said) == (1, "the trace records no latency for its 1 write")
+
+
+def test_a_trace_with_every_latency_recorded_says_nothing_more(tmp_path: Path) -> None:
+    read = replay_result(replay_id=1, created_at="", name="r", status="done", target="/tmp", run=None,
+                         spec=spec(tmp_path, ReplayTiming.AS_RECORDED)).latency[0]
+    assert (read.trace_count, read.recorded_count, read.recorded_said) == (3, 3, "")
