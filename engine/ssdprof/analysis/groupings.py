@@ -21,8 +21,8 @@ from ssdprof.analysis.metrics import SETTING_FIELDS, fields_of, metric_value
 from ssdprof.analysis.welch import welch_t_test
 from ssdprof.model.run_summary import AnyRun, R, node_count
 
-__all__ = ["NO_SPLIT", "RECORDED", "Split", "check_split", "comparable_split", "compare_drop", "differing_splits",
-           "group_label", "key_name", "keys_of", "shared_settings", "split", "splits_besides", "telling_apart"]
+__all__ = ["NO_SPLIT", "RECORDED", "SETTING_TAGS", "Split", "comparable_split", "compare_drop", "differing_splits",
+           "group_label", "key_name", "keys_of", "shared_settings", "split", "split_key", "splits_besides", "telling_apart"]
 
 NO_SPLIT = "none"
 """The key of no split: every run in one group."""
@@ -38,9 +38,15 @@ _ALWAYS_DROPPED = frozenset({"hosts", "device", "target", "drive"})
 the drive's state (a difference in state is said beside the verdict)."""
 
 
+SETTING_TAGS = frozenset({"offered_iops", "curve_pct", "pts_round", "pts_bs", "pts_mix"})
+"""Tags ssdprof writes on its own runs that restate a setting (a curve point's offered rate, a PTS
+round, access size and mix): a split by one only puts different settings apart, so none is offered."""
+
+
 def keys_of(runs: Iterable[AnyRun]) -> list[str]:
-    """Every key ``runs`` can be split by: 'tag KEY' for each tag they carry, then the recorded facts."""
-    return [*(f"tag {k}" for k in sorted({k for r in runs for k in r.tags})), *RECORDED]
+    """Every key ``runs`` can be split by: 'tag KEY' for each tag they carry (but :data:`SETTING_TAGS`),
+    then the recorded facts."""
+    return [*(f"tag {k}" for k in sorted({k for r in runs for k in r.tags} - SETTING_TAGS)), *RECORDED]
 
 
 def key_name(key: str) -> str:
@@ -200,14 +206,20 @@ def splits_besides(runs: Sequence[AnyRun], metric: str, split_by: str, confidenc
             and {frozenset(id(r) for r in g) for g in split(runs, s.key).values()} != done]
 
 
-def check_split(runs: Iterable[AnyRun], split_by: str) -> None:
-    """Refuse a split these runs do not offer, naming those they do."""
+def split_key(runs: Iterable[AnyRun], split_by: str) -> str:
+    """The key ``split_by`` names among those these runs offer: as offered ('tag load', 'recorded drive')
+    or by its name alone ('load', 'drive'); '' stays no split. Anything else is refused, naming them."""
     offered = keys_of(runs)
-    if split_by and split_by not in offered:
-        from ssdprof.model.problems import WorkloadError  # pydantic loads for a refusal only
+    if not split_by or split_by in offered:
+        return split_by
+    named = [key for key in offered if key_name(key) == split_by or key.removeprefix("recorded ") == split_by]
+    if len(named) == 1:
+        return named[0]
+    from ssdprof.model.problems import WorkloadError  # pydantic loads for a refusal only
 
-        raise WorkloadError.single("split_by", "--split-by", f"these runs cannot be split by {split_by!r}; "
-                                   f"they offer {', '.join(repr(k) for k in offered)}")
+    said = (f"{split_by!r} names more than one split of these runs: {' or '.join(repr(k) for k in named)}" if named
+            else f"these runs cannot be split by {split_by!r}; they offer {', '.join(repr(k) for k in offered)}")
+    raise WorkloadError.single("split_by", "--split-by", said)
 
 
 def _split_verdict(key: str, labels: tuple[str, ...], settings: list[dict[str, list[float]]], confidence: float) -> Split:

@@ -6,6 +6,7 @@ The figures come from :mod:`ssdprof.analysis.welch`: Student's t intervals and W
 from __future__ import annotations
 
 import dataclasses
+import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -164,6 +165,6 @@ def comparison_summary(found: Sequence[GroupComparison], labels: tuple[str, str]
     lower = sum(1 for c in found if c.result.diff < 0)
     significant = sum(1 for c in found if c.result.significant)
     alpha = found[0].result.alpha
-    middle = f"; median difference {changes[len(changes) // 2]:+.1f} %" if changes else ""
+    middle = f"; median difference {statistics.median(changes):+.1f} %" if changes else ""
     return (f"{b} against {a} at {len(found)} setting(s): {b} higher at {higher}, lower at {lower}; "
             f"significantly different at {significant} (Welch's t-test at {(1 - alpha) * 100:.0f} %){middle}")

@@ -19,7 +19,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationEr
 from ssdprof.app.cooldown import CoolDownRequest, plan_cool_down
 from ssdprof.model.problems import FieldProblem, FieldRule, Problems, from_validation, problem, register, shown
 from ssdprof.model.sweep import MAX_REPEATS, RemoteSpec, SweepMode, SweepSpec, build_sweep, preset
-from ssdprof.model.workload import FIELD_RULES, Workload, WorkloadError, check_workload
+from ssdprof.model.workload import FIELD_RULES, Pattern, Workload, WorkloadError, check_workload
 from ssdprof.remote.addresses import parse_host
 from ssdprof.remote.ceph import RbdTarget, parse_rbd
 from ssdprof.target.plan import TargetPlan, plan_target, widest, with_whole_device
@@ -200,7 +200,7 @@ def preflight(request: SweepRequest, *, default_dir: Path | None = None) -> Pref
 
 def _plan(request: SweepRequest, *, check_target: bool, default_dir: Path | None) -> Preflight:
     problems = Problems()
-    raw = request.base.raw()
+    raw = _read_share_base(request)
     checked = check_workload(raw if request.hosts else with_whole_device(raw))
     problems.add(*checked.problems)
     if request.preset and request.factors:
@@ -226,6 +226,20 @@ def _plan(request: SweepRequest, *, check_target: bool, default_dir: Path | None
                                              "tags": {**spec.tags, **request.tags},
                                              "remote": remote, "cool_down": cool_down}),
                      target, rbd)
+
+
+def _read_share_base(request: SweepRequest) -> dict[str, Any]:
+    """The base as typed; where every point takes its pattern from the factors (a grid, or the pattern
+    alone varied) and a read share is given, the base is read with the first mixed pattern varied, so
+    the share is the mixed points' (a pure pattern fixes its own): ``--vary rw=randread,randrw
+    --read-pct 70`` is randread and randrw at 70 %, not a refusal of the default pattern's share."""
+    raw = request.base.raw()
+    varied = [str(v) for v in (request.factors or {}).get("pattern", [])]
+    every_point = request.mode is SweepMode.GRID or set(request.factors or {}) == {"pattern"}
+    if not varied or not every_point or "read_pct" not in raw:
+        return raw
+    mixed = [v for v in varied if v in {p.value for p in Pattern} and Pattern(v).fixed_read_pct is None]
+    return {**raw, "pattern": mixed[0]} if mixed else raw
 
 
 def _points(request: SweepRequest, base: Workload) -> SweepSpec:

@@ -193,7 +193,7 @@ def _settings(text: str | None, sizes: bool) -> list[float]:
 
 
 def _predict(args: argparse.Namespace, store: Store) -> int:
-    from ssdprof.analysis.groupings import check_split
+    from ssdprof.analysis.groupings import split_key
     from ssdprof.analysis.prediction import predict_runs
     from ssdprof.model.workload import WorkloadError
 
@@ -207,20 +207,20 @@ def _predict(args: argparse.Namespace, store: Store) -> int:
     checked = store.run(args.check) if args.check is not None else None
     if args.check is not None and checked is None:
         raise KeyError(f"run {args.check} does not exist; see: ssdprof runs list")
-    check_split(runs, args.split_by)
+    split_by = split_key(runs, args.split_by)
     if args.json:
         from ssdprof.app.contract.analysis import PredictParams
         from ssdprof.app.planner import validated
 
         params = validated(PredictParams, run_ids=_ids(runs), metric=args.metric, vary=args.vary,
                            at=_settings(args.at, args.vary == "block_size"), degree=args.degree,
-                           confidence=args.confidence, check_run_id=args.check, split_by=args.split_by)
+                           confidence=args.confidence, check_run_id=args.check, split_by=split_by)
         print_json(_models(store).predict(params).model_dump(mode="json"))
         return 0
     scale, unit = _unit(args.metric)
     reports = predict_runs(runs, args.metric, vary=args.vary, at=_settings(args.at, args.vary == "block_size"),
-                           degree=args.degree, confidence=args.confidence, check=checked, split_by=args.split_by)
-    said = _splits_said(runs, args.metric, args.split_by, args.confidence)
+                           degree=args.degree, confidence=args.confidence, check=checked, split_by=split_by)
+    said = _splits_said(runs, args.metric, split_by, args.confidence)
     print("\n\n".join([*said, *(r.describe(scale, unit) for r in reports)]))
     return 0
 
@@ -229,34 +229,36 @@ def _splits_said(runs: Sequence[AnyRun], metric: str, split_by: str, confidence:
     """Each tag or recorded fact that splits runs of one setting into groups that differ, in words, with
     the key that fits its groups apart: said before the fits, as the app's Predict and Scale-out panels
     say it (and --json's splits); the split fitted apart is said as such."""
-    from ssdprof.analysis.groupings import key_name, splits_besides
+    from ssdprof.analysis.groupings import key_name, split_key, splits_besides
 
-    apart = [f"Each {key_name(split_by)} group fitted apart (--split-by {split_by!r})."] if split_by else []
-    return apart + [f"{s.sentence} Fit each group apart: --split-by {s.key!r}."
-                    for s in splits_besides(runs, metric, split_by, confidence)]
+    def flag(key: str) -> str:  # the shortest that names it: a tag's name alone where that is not ambiguous
+        return f"--split-by {key_name(key) if split_key(runs, key_name(key)) == key else key!r}"
+
+    apart = [f"Each {key_name(split_by)} group fitted apart ({flag(split_by)})."] if split_by else []
+    return apart + [f"{s.sentence} Fit each group apart: {flag(s.key)}." for s in splits_besides(runs, metric, split_by, confidence)]
 
 
 def _scale(runs: Sequence[AnyRun], args: argparse.Namespace, store: Store) -> int:
-    from ssdprof.analysis.groupings import check_split
+    from ssdprof.analysis.groupings import split_key
     from ssdprof.analysis.prediction import scale_runs
 
-    check_split(runs, args.split_by)
+    split_by = split_key(runs, args.split_by)
     if args.json:
         from ssdprof.app.contract.analysis import ScalingParams
         from ssdprof.app.planner import validated
 
         params = validated(ScalingParams, run_ids=_ids(runs), metric=args.metric, by=args.scale,
                            at=[int(n) for n in _settings(args.at, False)], clients=args.clients,
-                           client_link_gbps=args.link_gbps, node_link_gbps=args.node_link_gbps, split_by=args.split_by)
+                           client_link_gbps=args.link_gbps, node_link_gbps=args.node_link_gbps, split_by=split_by)
         print_json(_models(store).scaling(params).model_dump(mode="json"))
         return 0
     scale, unit = _unit(args.metric)
-    for sentence in _splits_said(runs, args.metric, args.split_by):
+    for sentence in _splits_said(runs, args.metric, split_by):
         print(sentence + "\n")
     reports = scale_runs(runs, args.metric, by=args.scale, at=_settings(args.at, False), clients=args.clients,
                          client_link_bytes_per_s=args.link_gbps * 1e9 / 8 if args.link_gbps else None,
                          node_link_bytes_per_s=args.node_link_gbps * 1e9 / 8 if args.node_link_gbps else None,
-                         split_by=args.split_by)
+                         split_by=split_by)
     for r in reports:
         print(f"{r.label}: {r.fit.describe(scale, unit)}")
         if r.client_link_bytes_per_s:

@@ -91,7 +91,7 @@ def host_warnings(hosts: list[HostResult], monitor: list[MonitorSample], *, prog
                 f"{host.host}: CPU {sum(busy) / len(busy):.0f} % busy on average: the client's CPU was the limit")))
     rates = sorted(h.read.iops + h.write.iops for h in hosts if not h.error)
     if len(rates) >= 2:
-        median = rates[len(rates) // 2] if len(rates) % 2 else (rates[len(rates) // 2 - 1] + rates[len(rates) // 2]) / 2
+        median = statistics.median(rates)
         for host in hosts:
             rate = host.read.iops + host.write.iops
             if not host.error and median > 0 and rate < SLOW_HOST_FRACTION * median:

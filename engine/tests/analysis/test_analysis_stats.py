@@ -139,3 +139,15 @@ def test_groups_taken_in_different_drive_states_are_said_to_differ() -> None:
     assert "but different drive states" in found.result.verdict
     assert compare_groups(a, a, "iops")[0].drive_state_note == ""
     assert compare_groups([run(1, None)], [run(2, None)], "iops")[0].drive_state_note == ""
+
+
+def test_the_median_difference_of_an_even_count_of_settings_is_the_mean_of_the_middle_two() -> None:
+    from analysis_runs import make_run
+
+    from ssdprof.analysis.stats import comparison_summary
+
+    a = [make_run(bs=bs, iops=iops, run_id=i) for i, (bs, iops) in enumerate(((4096, 1000.0), (8192, 1000.0)), 1)]
+    b = [make_run(bs=bs, iops=iops, run_id=i) for i, (bs, iops) in enumerate(((4096, 990.0), (8192, 1050.0)), 3)]
+    found = compare_groups(a, b, "iops")
+    assert sorted(round(c.result.diff_pct or 0, 6) for c in found) == [-1.0, 5.0]
+    assert comparison_summary(found, ("SATA", "PCIe")).endswith("median difference +2.0 %")  # was +5.0: the upper middle

@@ -3,6 +3,7 @@ the Groups panel opens with, and the splits whose groups differ at one setting."
 
 from __future__ import annotations
 
+import pytest
 from analysis_runs import make_run
 
 from ssdprof.analysis.groupings import (
@@ -66,3 +67,19 @@ def test_a_tag_whose_groups_differ_at_one_setting_is_said_and_one_that_splits_se
     assert found[0].sentence == ("interface splits these runs into groups that differ: SATA against PCIe differs at 2 of "
                                  "the 2 settings both measured (Welch's t-test at 95 %); typically SATA is 67 % lower than "
                                  "PCIe. Fitted together they mix two populations.")
+
+
+def test_tags_ssdprof_writes_that_restate_a_setting_are_no_split_and_a_split_is_named_by_its_tag_alone() -> None:
+    from ssdprof.analysis.groupings import keys_of, split_key
+    from ssdprof.model.problems import WorkloadError
+
+    runs = [make_run(tags={"curve_pct": "50", "offered_iops": "1000", "pts_round": "2", "pts_bs": "4096",
+                           "pts_mix": "100/0", "interface": "SATA"})]
+    assert keys_of(runs) == ["tag interface", "recorded interface", "recorded drive"]
+    assert [split_key(runs, k) for k in ("", "tag interface", "drive", "recorded interface")] == [
+        "", "tag interface", "recorded drive", "recorded interface"]
+    with pytest.raises(WorkloadError, match="'interface' names more than one split of these runs: 'tag interface' or "
+                                            "'recorded interface'"):
+        split_key(runs, "interface")
+    with pytest.raises(WorkloadError, match="cannot be split by 'pts_round'; they offer 'tag interface'"):
+        split_key(runs, "pts_round")

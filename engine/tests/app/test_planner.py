@@ -41,6 +41,17 @@ def test_a_local_run_plans_alike_from_both_faces(tmp_path: Path) -> None:
     assert plan_sweep(cli) == plan_sweep(rpc)
 
 
+def test_a_read_share_given_while_the_pattern_is_varied_is_the_mixed_points_and_each_pure_pattern_keeps_its_own(
+        tmp_path: Path) -> None:
+    common = ("sweep", "--target", str(tmp_path), "--vary", "rw=randread,randrw,write", "--read-pct", "70")
+    points = plan_sweep(from_cli(*common)).points
+    assert [(p.pattern.value, p.read_pct) for p in points] == [("randread", 100), ("randrw", 70), ("write", 0)]
+    grid = plan_sweep(from_cli(*common, "--vary", "bs=4k,8k", "--grid")).points
+    assert {(p.pattern.value, p.read_pct) for p in grid} == {("randread", 100), ("randrw", 70), ("write", 0)}
+    with pytest.raises(WorkloadError, match="70 % reads conflicts with random read"):  # the bs points take the base's
+        plan_sweep(from_cli(*common, "--vary", "bs=4k,8k"))
+
+
 @pytest.mark.parametrize(("argv", "params", "field"), [
     (["--host", "h1", "--host", "h1"], {"hosts": ["h1", "h1"]}, "hosts"),
     (["--rbd", "rbd/img"], {"rbd": "rbd/img"}, "hosts"),

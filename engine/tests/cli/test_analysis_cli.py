@@ -153,7 +153,7 @@ def test_predict_and_scale_out_say_when_a_tag_splits_the_runs_into_groups_that_d
     assert code == 0 and out.startswith(said)
     code, out = run_cli(fresh_store, capsys, "predict", "--tag", "load=idle", "--tag", "nodes=2")
     assert code == 0 and said not in out  # one load: nothing splits
-    assert "Fit each group apart: --split-by 'tag load'." in out_of(fresh_store, capsys, "--tag", "nodes=2")
+    assert "Fit each group apart: --split-by 'load'." in out_of(fresh_store, capsys, "--tag", "nodes=2")
 
 
 def out_of(store: Store, capsys: pytest.CaptureFixture[str], *argv: str) -> str:
@@ -167,7 +167,8 @@ def test_predict_and_scale_out_fit_each_group_of_a_split_apart_as_the_app_does(
     two_loads(fresh_store)
     together = out_of(fresh_store, capsys, "--tag", "nodes=2")
     apart = out_of(fresh_store, capsys, "--tag", "nodes=2", "--split-by", "tag load")
-    assert apart.startswith("Each load group fitted apart (--split-by 'tag load').")
+    assert apart.startswith("Each load group fitted apart (--split-by 'load').")
+    assert out_of(fresh_store, capsys, "--tag", "nodes=2", "--split-by", "load") == apart  # the tag's name alone
     assert "splits these runs into groups that differ" not in apart  # the split fitted apart is not offered again
     assert "nodes=2 load=idle," in apart and "nodes=2 load=busy," in apart  # a fit of each group, named by it
     assert "load=" not in together

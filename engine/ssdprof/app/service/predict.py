@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ssdprof.analysis.groupings import check_split, key_name
+from ssdprof.analysis.groupings import key_name, split_key
 from ssdprof.analysis.spec_library import SpecLibrary
 from ssdprof.app.contract.analysis import (
     CheckInfo,
@@ -75,16 +75,16 @@ class Models:
         check = self.runs([params.check_run_id])[0] if params.check_run_id is not None else None
         if any(x <= 0 or not math.isfinite(x) for x in params.at):
             raise WorkloadError.single("at", "--at", "settings to predict must be positive numbers (bytes or I/O counts)")
-        check_split(runs, params.split_by)
+        split_by = split_key(runs, params.split_by)
         try:
             reports = predict_runs(runs, params.metric, vary=params.vary, at=params.at, degree=params.degree,
-                                   confidence=params.confidence, check=check, split_by=params.split_by)
+                                   confidence=params.confidence, check=check, split_by=split_by)
         except ValueError as exc:
             raise WorkloadError.single("run_ids", "RUN_ID", str(exc)) from None
         return PredictResult(metric=params.metric, vary=params.vary,
-                             series=[_series_fit(r, params, check) for r in reports], split_by=params.split_by,
-                             split_name=key_name(params.split_by) if params.split_by else "",
-                             splits=_splits(runs, params.metric, params.split_by, params.confidence))
+                             series=[_series_fit(r, params, check) for r in reports], split_by=split_by,
+                             split_name=key_name(split_by) if split_by else "",
+                             splits=_splits(runs, params.metric, split_by, params.confidence))
 
     @handles("analysis.scaling")
     def scaling(self, params: ScalingParams) -> ScalingResult:
@@ -94,17 +94,17 @@ class Models:
             return gbps * 1e9 / 8 if gbps else None
 
         runs = self.runs(params.run_ids)
-        check_split(runs, params.split_by)
+        split_by = split_key(runs, params.split_by)
         try:
             reports = scale_runs(runs, params.metric, by=params.by, at=[float(n) for n in params.at],
                                  clients=params.clients, client_link_bytes_per_s=link(params.client_link_gbps),
-                                 node_link_bytes_per_s=link(params.node_link_gbps), split_by=params.split_by)
+                                 node_link_bytes_per_s=link(params.node_link_gbps), split_by=split_by)
         except ValueError as exc:
             raise WorkloadError.single("run_ids", "RUN_ID", str(exc)) from None
         fits = [_scaling_fit(r) for r in reports]
-        return ScalingResult(metric=params.metric, by=params.by, fits=fits, split_by=params.split_by,
-                             split_name=key_name(params.split_by) if params.split_by else "",
-                             splits=_splits(runs, params.metric, params.split_by))
+        return ScalingResult(metric=params.metric, by=params.by, fits=fits, split_by=split_by,
+                             split_name=key_name(split_by) if split_by else "",
+                             splits=_splits(runs, params.metric, split_by))
 
     @handles("analysis.correlation")
     def correlation(self, params: CorrelationParams) -> CorrelationResult:
