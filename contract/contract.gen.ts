@@ -1439,6 +1439,7 @@ export interface PtsInfo {
   profile: string;
   pts_compliant: boolean;
   status: "running" | "done" | "cancelled" | "stopped" | "failed";
+  /** rounds finished (a round a cancel cut short is not counted) */
   rounds: number;
   attained: boolean;
   target: string;
@@ -1562,6 +1563,8 @@ export interface PtsResult {
   parameters: PtsParameters;
   /** the target's state when the rounds began */
   drive_state: DriveState | null;
+  /** that state in one line, as every face says it ('not recorded' when none) */
+  drive_state_text: string;
   /** the rule applied to the gating tracking variable */
   steady_state: SteadyState;
   /** the rule applied to every tracking variable, the gating one first */
