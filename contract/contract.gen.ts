@@ -879,6 +879,14 @@ export interface HostReplay {
   span_change_pct: number | null;
   /** whether the target kept the recorded timing, in words */
   timing_sentence: string;
+  /** as recorded: whether the target kept the recorded timing, by the per-I/O issue log where kept (99 % of I/Os issued within 10 ms of their recorded time), else by the span (within 5 %); null as fast as possible or not replayed yet */
+  timing_kept: boolean | null;
+  /** % of I/Os issued more than 1 ms after their recorded time (null: not logged) */
+  late_over_1ms_pct: number | null;
+  /** % of I/Os issued more than 10 ms late */
+  late_over_10ms_pct: number | null;
+  /** 99 % of I/Os were issued within this of their recorded time */
+  late_p99_ms: number | null;
   read_io_count: number;
   write_io_count: number;
   read_io_bytes: number;
@@ -1040,6 +1048,8 @@ export interface IssueTiming {
   late_max_ms: number | null;
   /** I/Os issued more than 10 ms after their recorded time */
   late_count: number;
+  /** I/Os issued more than 1 ms after their recorded time (null: a replay stored before it was counted) */
+  late_1ms_count: number | null;
 }
 
 /** Where latency turns up, named in words by the engine; the renderer and the PDF only show it. */
@@ -1055,8 +1065,12 @@ export interface Knee {
 /** One direction's latency as recorded in the trace and as replayed (total latency, from bins). */
 export interface LatencyBeside {
   direction: "read" | "write";
-  /** I/Os whose latency the trace records */
+  /** the trace's I/Os of this direction (× the hosts each replaying the whole trace) */
+  trace_count: number;
+  /** those whose latency the trace records (0: it records none) */
   recorded_count: number;
+  /** how many of them have a recorded latency, in words, where not all ('' where all) */
+  recorded_said: string;
   replayed_count: number;
   recorded_p50_ns: number | null;
   replayed_p50_ns: number | null;
@@ -1439,6 +1453,7 @@ export interface PtsInfo {
   profile: string;
   pts_compliant: boolean;
   status: "running" | "done" | "cancelled" | "stopped" | "failed";
+  /** rounds finished (a round a cancel cut short is not counted) */
   rounds: number;
   attained: boolean;
   target: string;
@@ -1562,6 +1577,8 @@ export interface PtsResult {
   parameters: PtsParameters;
   /** the target's state when the rounds began */
   drive_state: DriveState | null;
+  /** that state in one line, as every face says it ('not recorded' when none) */
+  drive_state_text: string;
   /** the rule applied to the gating tracking variable */
   steady_state: SteadyState;
   /** the rule applied to every tracking variable, the gating one first */
@@ -1821,6 +1838,14 @@ export interface ReplayResult {
   span_change_pct: number | null;
   /** whether the target kept the recorded timing, in words */
   timing_sentence: string;
+  /** as recorded: whether the target kept the recorded timing, by the per-I/O issue log where kept (99 % of I/Os issued within 10 ms of their recorded time), else by the span (within 5 %); null as fast as possible or not replayed yet */
+  timing_kept: boolean | null;
+  /** % of I/Os issued more than 1 ms after their recorded time (null: not logged) */
+  late_over_1ms_pct: number | null;
+  /** % of I/Os issued more than 10 ms late */
+  late_over_10ms_pct: number | null;
+  /** 99 % of I/Os were issued within this of their recorded time */
+  late_p99_ms: number | null;
   read_io_count: number;
   write_io_count: number;
   read_io_bytes: number;

@@ -65,6 +65,25 @@ describe('App', () => {
     expect(await screen.findByText('Overall: 3 of 10 points')).toBeDefined();
   });
 
+  it('offers the interrupted sweep\'s resume on the Designer it opens on, and resumes it by its id', async () => {
+    const fake = fakeEngine({
+      'engine.info': () => info,
+      'sweep.status': () => NOT_RUNNING,
+      'sweeps.list': () => ({ sweeps: [], last_finished: null, interrupted: sweepInfo({ id: 7, name: 'student', status: 'running', runs: 4 }) }),
+      'presets.list': () => ({ presets: [] }),
+      'runs.list': () => ({ runs: [], total: 0 }),
+      'sweep.resume': () => ({ ...student(4), sweep_id: 7 }),
+    });
+    renderWith(fake.engine, <App />);
+    await screen.findByRole('heading', { name: 'Design a measurement' });
+    expect((await screen.findByTestId('interrupted')).textContent).toContain('Sweep 7 (student) was interrupted: 4 finished point(s) are stored.');
+    await userEvent.click(screen.getByRole('button', { name: 'Resume the last interrupted sweep' }));
+    expect(fake.calls.find((c) => c.method === 'sweep.resume')?.params).toEqual({ sweep_id: 7 });
+    expect(await screen.findByText('Overall: 4 of 10 points')).toBeDefined();
+    expect(screen.getByRole('tab', { name: /Live run/ }).getAttribute('aria-selected')).toBe('true');
+    expect(screen.queryByTestId('interrupted')).toBeNull(); // not beside the sweep it resumed, running
+  });
+
   it('follows run events into the live view', async () => {
     const fake = engine();
     renderWith(fake.engine, <App />);
@@ -83,6 +102,8 @@ describe('App', () => {
       'runs.list': () => ({ runs: studentRuns, total: studentRuns.length }),
     });
     renderWith(fake.engine, <App />);
+    await screen.findByRole('heading', { name: 'Design a measurement' });
+    expect(screen.queryByRole('button', { name: /Resume/ })).toBeNull();
     await userEvent.click(screen.getByRole('tab', { name: /Live run/ }));
     expect(screen.queryByRole('button', { name: /Resume/ })).toBeNull();
     await userEvent.click(screen.getByRole('tab', { name: 'Results' }));

@@ -8,6 +8,7 @@ import { Curves } from './views/Curves';
 import { Designer } from './views/Designer';
 import { History } from './views/History';
 import { Hosts } from './views/Hosts';
+import { InterruptedBanner, offersResume } from './views/InterruptedBanner';
 import { Live } from './views/Live';
 import { Models } from './views/Models';
 import { Pts } from './views/Pts';
@@ -141,6 +142,9 @@ export function App() {
         </p>
       </header>
       {notice && <p role="alert" className="banner">{notice}</p>}
+      {offersResume(interrupted, live.status, live.sweep?.sweep_id ?? null) && (
+        <InterruptedBanner sweep={interrupted} onResume={(sweepId) => void resume(sweepId)} />
+      )}
       <main id="view" role="tabpanel" aria-labelledby={`tab-${view}`}>
         {problem && <p role="alert" className="error">The engine is not reachable: {problem}</p>}
         {view === 'designer' && info && <Designer info={info} running={live.status === 'running'} onStarted={started} />}
@@ -149,7 +153,7 @@ export function App() {
             live={origin === 'curves' ? live : null} />
         )}
         {view === 'live' && <Live state={live} onCancel={() => void cancel()} onOpenResults={() => setView('results')} onDesign={() => setView('designer')}
-          interrupted={interrupted} onResume={(sweepId) => void resume(sweepId)} />}
+          onResume={(sweepId) => void resume(sweepId)} />}
         {view === 'results' && (
           <Results title={results.title} runs={results.runs} onDesign={() => setView('designer')}
             onOpen={(title, runs) => setResults({ title, runs })} />

@@ -53,6 +53,10 @@ export interface ChartFigureProps {
   /** Plot x on a base-2 axis with one tick per doubling (access sizes): 4K, 8K, 16K, ... */
   xLog2?: boolean;
   yLog?: boolean;
+  /** The series are distributions (x: latency, y: % of I/Os at or below it), drawn as the PDF's:
+   *  the percentile across on a 'nines' axis (0, 90, 99, 99.9 …), titled yLabel, the latency up a
+   *  log axis, titled xLabel. The table lists the points as given. */
+  nines?: boolean;
   /** Bar charts: the category names, indexed by point x. */
   categories?: string[];
   formatX?: (x: number) => string;

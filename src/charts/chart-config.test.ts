@@ -31,4 +31,21 @@ describe('chart-config', () => {
       series: [{ label: 'a', points: [1, 2, 4, 8, 16, 32].map((x) => ({ x, y: x })) }] };
     expect(labels(depths, 'x', [1, 2, 4, 8, 16, 32])).toEqual(['1', '2', '4', '8', '16', '32']);
   });
+
+  it('draws a latency distribution as the PDF does: the percentile across on nines, 99.9 three steps from 0, the latency up a log axis', () => {
+    const distribution: ChartFigureProps = { id: 'percentiles', title: 'Latency percentile distribution', kind: 'line',
+      xLabel: 'latency (µs)', yLabel: 'percentile', nines: true,
+      series: [{ label: 'all I/Os', points: [[40, 50], [60, 90], [90, 99], [400, 99.9], [1500, 99.99], [3000, 100]]
+        .map(([x, y]) => ({ x: x!, y: y! })) }] };
+    expect(labels(distribution, 'x', [0, 1, 2, 3, 4, 5])).toEqual(['0', '90', '99', '99.9', '99.99', '99.999']);
+    const made = config(distribution);
+    const scales = made.options!.scales! as Record<string, { type?: string; title?: { text?: string } }>;
+    expect([scales.x!.type, scales.x!.title!.text, scales.y!.type, scales.y!.title!.text])
+      .toEqual(['linear', 'percentile', 'logarithmic', 'latency (µs)']);
+    const drawn = made.data.datasets[0]!.data as { x: number; y: number }[];
+    expect(drawn.map((p) => [Number(p.x.toFixed(3)), p.y])).toEqual(
+      [[0, 40], [0.301, 40], [1, 60], [2, 90], [3, 400], [4, 1500], [4.301, 3000]]);
+    const tooltip = made.options!.plugins!.tooltip as unknown as { callbacks: { label: (item: object) => string } };
+    expect(tooltip.callbacks.label({ dataset: { label: 'all I/Os' }, parsed: { x: 3, y: 400 } })).toBe('all I/Os: latency (µs) 400 at 99.9 %');
+  });
 });

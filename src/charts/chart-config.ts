@@ -6,6 +6,7 @@ import { logLabelled, settingsAxis, wholeNumberTicks } from './axes';
 import { phaseBands } from './bands';
 import type { ChartFigureProps, Series } from './ChartFigure';
 import { errorBars } from './error-bars';
+import { ninesPoints, ninesScale, ninesTooltip } from './nines';
 import { axisOf, rightScale } from './right-axis';
 import { coloursByKey, cssVar, DASH_PATTERN, paletteColours } from './palette';
 
@@ -48,7 +49,7 @@ function datasets(props: ChartFigureProps) {
   const bar = props.kind === 'bar';
   return props.series.map(thinned).map((s, i) => ({
     label: s.label,
-    data: bar ? s.points.map((p) => p.y)
+    data: bar ? s.points.map((p) => p.y) : props.nines ? ninesPoints(s.points)
       : s.points.map((p) => ({ x: props.xLog2 ? Math.log2(p.x) : p.x, y: p.y })),
     errors: s.points.some((p) => p.err) ? s.points.map((p) => p.err) : undefined,
     borderColor: colours[i],
@@ -60,7 +61,7 @@ function datasets(props: ChartFigureProps) {
     tension: 0,
     // Chart.js's 'after' draws the segment ending at a point at that point's y (its 'before' holds the previous
     // point's y across it, which drew each second's rate over the second after it)
-    stepped: s.stepped ? ('after' as const) : false,
+    stepped: s.stepped || props.nines ? ('after' as const) : false,
     yAxisID: axisOf(s),
   }));
 }
@@ -110,6 +111,16 @@ function xScale(props: ChartFigureProps, theme: Theme) {
   return { ...common, type: 'linear' as const, ticks, ...(props.xFromZero ? { min: 0 } : {}) };
 }
 
+/** A distribution's axes (props.nines): the percentile across on nines, the latency (the points'
+ *  x) up a log axis. */
+function ninesScales(props: ChartFigureProps, theme: Theme) {
+  return {
+    x: ninesScale(props.yLabel, theme),
+    y: { type: 'logarithmic' as const, title: { display: true, text: props.xLabel, color: theme.fg },
+      ticks: logTicks(theme, props.formatX ?? formatCount), grid: { color: theme.grid } },
+  };
+}
+
 export function config(props: ChartFigureProps): ChartConfiguration {
   const theme = { fg: cssVar('--fg', '#222'), grid: cssVar('--grid', '#ddd') };
   const bar = props.kind === 'bar';
@@ -130,8 +141,9 @@ export function config(props: ChartFigureProps): ChartConfiguration {
         legend: { labels: { color: theme.fg, usePointStyle: !bar, pointStyle: bar ? 'rect' : 'line',
           pointStyleWidth: 28, generateLabels: legendItems, filter: shown } },
         title: { display: false },
+        ...(props.nines ? { tooltip: ninesTooltip(props.xLabel, props.formatX ?? formatCount) } : {}),
       },
-      scales: {
+      scales: props.nines ? ninesScales(props, theme) : {
         x: xScale(props, theme),
         y: { type: props.yLog ? 'logarithmic' : 'linear', beginAtZero: !props.yLog,
           title: { display: true, text: props.yLabel, color: theme.fg },
@@ -146,7 +158,7 @@ export function config(props: ChartFigureProps): ChartConfiguration {
 /** What the picture depends on (the formatters are assumed to follow from the rest), so an unchanged chart is not redrawn. */
 export function drawKey(props: ChartFigureProps): string {
   const { kind, series, xLabel, yLabel, rightLabel, categories, title } = props;
-  const axes = [props.xLog, props.xLog2, props.xWhole, props.xFromZero, props.yLog];
+  const axes = [props.xLog, props.xLog2, props.xWhole, props.xFromZero, props.yLog, props.nines];
   const dark = window.matchMedia?.('(prefers-color-scheme: dark)').matches;
   return JSON.stringify([kind, series, xLabel, yLabel, rightLabel, axes, categories, title,
     props.bands, dark]);

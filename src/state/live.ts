@@ -27,6 +27,9 @@ export interface LiveState {
   /** Sweep time at which the current point started. */
   pointOffsetS: number;
   finished: RunResult[];
+  /** Each finished point's number in the sweep, as the engine numbers it (a resumed sweep's go on
+   *  after the points finished before it). */
+  numbers: number[];
   layout: { seconds: number; sizeBytes: number } | null;
   cancelling: boolean;
   /** Why the sweep stopped before its end (a host was lost); empty when the engine itself stopped. */
@@ -35,7 +38,7 @@ export interface LiveState {
 
 export const idle: LiveState = {
   status: 'idle', sweep: null, count: null, current: null, etaS: null, samples: [], hosts: {},
-  temperatures: [], cooling: null, lastElapsedS: 0, pointOffsetS: 0, finished: [],
+  temperatures: [], cooling: null, lastElapsedS: 0, pointOffsetS: 0, finished: [], numbers: [],
   layout: null, cancelling: false, reason: '',
 };
 
@@ -89,7 +92,7 @@ export function liveReducer(state: LiveState, action: LiveAction): LiveState {
       return { ...state, samples, temperatures, lastElapsedS, current, etaS: action.eta_s };
     }
     case 'point_finished':
-      return { ...state, count: action.count, finished: [...state.finished, action.result] };
+      return { ...state, count: action.count, finished: [...state.finished, action.result], numbers: [...state.numbers, action.number] };
     case 'sweep_finished':
       return {
         ...state, status: statusOf(action.status), current: null, etaS: 0, cancelling: false,

@@ -86,6 +86,14 @@ describe('GroupsPanel', () => {
     expect(screen.queryByTestId('group-verdicts')).toBeNull();
   });
 
+  it('names each metric with its unit once: IOPS, not \'IOPS (IOPS)\'', async () => {
+    renderWith(study().engine, <GroupsPanel runIds={[...SATA, ...PCIE]} />);
+    await screen.findByTestId('group-bars');
+    const names = within(screen.getByLabelText('Metric')).getAllByRole('option').map((o) => o.textContent);
+    expect(names).toEqual(['IOPS', 'bandwidth (MB/s)', 'mean latency, all I/Os (µs)', 'p99 latency, all I/Os (µs)',
+      'p99.9 latency, all I/Os (µs)']);
+  });
+
   it('keeps the split chosen when the view is left and opened again', async () => {
     const fake = study();
     const first = renderWith(fake.engine, <GroupsPanel runIds={[...SATA, ...PCIE]} />);

@@ -108,7 +108,7 @@ export function GroupsPanel({ runIds }: { runIds: number[] }) {
         <div className="field inline">
           <label htmlFor="groups-metric">Metric</label>
           <select id="groups-metric" value={form.metric} onChange={(e) => set({ metric: e.target.value as MetricId })}>
-            {METRICS.map((m) => <option key={m.id} value={m.id}>{m.label} ({m.unit})</option>)}
+            {METRICS.map((m) => <option key={m.id} value={m.id}>{m.title}</option>)}
           </select>
         </div>
         <div className="field inline">

@@ -57,6 +57,14 @@ describe('LatencyTarget', () => {
     expect(screen.getByTestId('slo-answer').textContent).toContain(`QD${best.queue_depth} gave the most IOPS`);
   });
 
+  it('gives every depth\'s latency to one decimal, a whole number of µs too', async () => {
+    show({ ...search, percentile: 99.9 });
+    const table = await screen.findByRole('table', { name: 'Depths tried' });
+    const cells = within(table).getAllByRole('row').slice(1).flatMap((row) => [...row.querySelectorAll('td')].slice(3, 5).map((td) => td.textContent));
+    expect(cells).toContain('428.0');
+    expect(cells.filter((c) => !/^\d{1,3}(,\d{3})*\.\d$/.test(c ?? ''))).toEqual([]);
+  });
+
   it('shows p99 once when the target is at p99, and beside the target percentile otherwise', async () => {
     show(search);
     const headers = (await screen.findAllByRole('columnheader')).map((h) => h.textContent);

@@ -23,7 +23,9 @@ interface Form {
 
 const INITIAL: Form = { percentile: '99', latency: '1ms', max_qd: '256' };
 
-const us = (ns: number | null): string => (ns === null ? '–' : (ns / 1000).toLocaleString('en-US', { maximumFractionDigits: 1 }));
+/** µs to one decimal always, as every latency table gives them ('428.0' beside '456.7', not '428'). */
+const us = (ns: number | null): string => (ns === null ? '–'
+  : (ns / 1000).toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 }));
 
 const CHECK_DELAY_MS = 250;
 

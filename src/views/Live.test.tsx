@@ -7,7 +7,6 @@ import { idle, liveReducer } from '../state/live';
 import { fullRun } from '../test/fixtures';
 import { formatLatencyNs } from '../lib/units';
 import { Live } from './Live';
-import { sweepInfo } from '../test/sweep-info';
 
 // Chart.js draws on a canvas the test DOM lacks: a stand-in keeps each configuration it is given.
 const drawn = vi.hoisted(() => [] as ChartConfiguration[]);
@@ -70,18 +69,21 @@ describe('Live', () => {
     expect(cells).toContain(formatLatencyNs(fullRun.write.lat_ns.p99));
   });
 
-  it('says how to start when nothing runs, and offers no resume when nothing was interrupted', () => {
-    render(<Live state={idle} {...noop} interrupted={null} />);
-    expect(screen.getByText(/Nothing is running/)).toBeDefined();
-    expect(screen.queryByRole('button', { name: /Resume/ })).toBeNull();
+  it('numbers a resumed sweep\'s finished points as the sweep does, after those finished before', () => {
+    const resumed: RunEvent[] = [
+      { kind: 'sweep_started', sweep_id: 2, name: 'student', count: of10(2), estimated_s: 13, engine: 'fio', engine_reason: 'fio found' },
+      { kind: 'point_finished', number: 3, count: of10(3), result: { ...fullRun, id: 31 } },
+      { kind: 'point_finished', number: 4, count: of10(4), result: { ...fullRun, id: 32 } },
+    ];
+    render(<Live state={resumed.reduce(liveReducer, idle)} {...noop} />);
+    const rows = within(screen.getByRole('table', { name: /Finished points/ })).getAllByRole('row').slice(1);
+    expect(rows.map((row) => row.querySelector('td')?.textContent)).toEqual(['3', '4']);
   });
 
-  it('offers to resume the sweep the engine says was interrupted, by its id', async () => {
-    const onResume = vi.fn();
-    render(<Live state={idle} {...noop} onResume={onResume} interrupted={sweepInfo({ id: 7, name: 'student', status: 'running', runs: 4 })} />);
-    expect(screen.getByTestId('interrupted').textContent).toContain('Sweep 7 (student) was interrupted: 4 finished point(s)');
-    await userEvent.click(screen.getByRole('button', { name: 'Resume the last interrupted sweep' }));
-    expect(onResume).toHaveBeenCalledWith(7);
+  it('says how to start when nothing runs', () => {
+    render(<Live state={idle} {...noop} />);
+    expect(screen.getByText(/Nothing is running/)).toBeDefined();
+    expect(screen.queryByRole('button', { name: /Resume/ })).toBeNull();
   });
 
   it('counts a curve\'s points against the probe and its rates, from its first event', () => {

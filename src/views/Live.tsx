@@ -5,7 +5,7 @@ import { TEMPERATURE_AXIS, temperatureSeries } from '../charts/drive-temperature
 import type { LiveState } from '../state/live';
 import { overallFraction } from '../state/live';
 import { formatDuration, formatIops, formatLatencyNs, mbPerS } from '../lib/units';
-import type { ProgressSample, SweepInfo } from '../api';
+import type { ProgressSample } from '../api';
 import type { Series } from '../charts/ChartFigure';
 import { LiveHosts, naturally } from './LiveHosts';
 
@@ -14,33 +14,20 @@ interface Props {
   onCancel: () => void;
   onOpenResults: () => void;
   onDesign: () => void;
-  /** The sweep the engine stopped in the middle of, as the engine names it; null when none was. */
-  interrupted?: SweepInfo | null;
   /** Continue a sweep by its id, skipping its finished points. */
   onResume: (sweepId: number | null) => void;
 }
 
 export function Live(
-  { state, onCancel, onOpenResults, onDesign, interrupted = null, onResume }: Props,
+  { state, onCancel, onOpenResults, onDesign, onResume }: Props,
 ) {
   if (state.status === 'idle') {
     return (
       <section aria-labelledby="live-title">
         <h2 id="live-title">Live run</h2>
         <p className="empty">Nothing is running. Design a measurement and press Start; its progress appears here.</p>
-        {interrupted && (
-          <p role="status" data-testid="interrupted">
-            Sweep {interrupted.id} ({interrupted.name}) was interrupted: {interrupted.runs} finished
-            point(s) are stored.
-          </p>
-        )}
         <div className="actions">
           <button type="button" onClick={onDesign}>Go to the designer</button>
-          {interrupted && (
-            <button type="button" onClick={() => onResume(interrupted.id)}>
-              Resume the last interrupted sweep
-            </button>
-          )}
         </div>
       </section>
     );
@@ -141,7 +128,7 @@ export function Live(
           <tbody>
             {state.finished.map((run, i) => (
               <tr key={run.id ?? i}>
-                <td>{i + 1}</td><td>{run.workload.label}</td><td className="num">{formatIops(run.mixed.iops)}</td>
+                <td>{state.numbers[i]}</td><td>{run.workload.label}</td><td className="num">{formatIops(run.mixed.iops)}</td>
                 <td className="num">{mbPerS(run.mixed.bw_bytes_per_s).toFixed(1)}</td>
                 <td className="num" data-testid="live-p99">{formatLatencyNs(run.mixed.lat_ns.p99)}</td>
                 {mixedFinished && (

@@ -8,6 +8,7 @@ import recordedEstimate from '../test/pts-estimate.json';
 import recordedResult from '../test/pts-latency.json';
 import { renderWith } from '../test/render';
 import { Pts } from './Pts';
+import { PtsReport } from './PtsReport';
 
 // Recorded from the real engine (scripts/gen_pts_fixtures.py): a laptop-profile latency test on real fio.
 const estimate = recordedEstimate as PtsEstimate;
@@ -120,5 +121,14 @@ describe('Pts', () => {
     expect(determination.textContent).toContain(result.checks[0]!.tracking);
     expect(determination.textContent).toContain(result.steady_state.attained ? 'reached' : 'NOT reached');
     expect(within(report).getByTestId('pts-latency').textContent).toContain('p99.999');
+  });
+
+  it('says the drive state in the engine\'s words and its figures with thousands separated, as the CLI and PDF do', () => {
+    const iops: PtsResult = { ...result, test: 'iops' };
+    renderWith(fakeEngine({}).engine, <PtsReport result={iops} />);
+    expect(screen.getByTestId('pts-drive-state').textContent).toBe(result.drive_state_text);
+    const top = Math.max(...result.matrix.map((c) => c.iops));
+    expect(top).toBeGreaterThan(1000);
+    expect(screen.getByTestId('pts-matrix').textContent).toContain(Math.round(top).toLocaleString('en-US'));
   });
 });

@@ -8,8 +8,10 @@ import { useEngine, type PtsMatrixCell, type PtsResult, type SteadyState } from 
 import { formatSize } from '../lib/units';
 import { saveReport } from '../lib/save-report';
 
-const us = (ns: number | null | undefined) => (ns === null || ns === undefined ? '–' : (ns / 1e3).toFixed(1));
-const num = (v: number | null | undefined, digits = 0) => (v === null || v === undefined ? '–' : v.toFixed(digits));
+/** A figure as the rest of the app shows it: thousands separated, a fixed number of decimals. */
+const num = (v: number | null | undefined, digits = 0) => (v === null || v === undefined ? '–'
+  : v.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }));
+const us = (ns: number | null | undefined) => num(ns === null || ns === undefined ? ns : ns / 1e3, 1);
 
 /** The matrix's headline quantity for the test: IOPS, MB/s (10^6 bytes/s) for throughput, mean µs for latency. */
 function cellValue(test: string, cell: PtsMatrixCell): number | null {
@@ -69,13 +71,12 @@ export function PtsReport({ result }: { result: PtsResult }) {
       <button type="button" onClick={() => void exportPdf()}>Export PDF</button>
       {note && <p role={note.ok ? 'status' : 'alert'} className={note.ok ? 'hint' : 'error'}>{note.text}</p>}
       <dl className="pts-parameters" data-testid="pts-parameters">
-        <dt>Target</dt><dd>{p.target} — region {formatSize(p.region_bytes)} at offset {p.offset_bytes}</dd>
+        <dt>Target</dt><dd>{p.target} — region {formatSize(p.region_bytes)} at offset {formatSize(p.offset_bytes)}</dd>
         <dt>Engine</dt><dd>{p.engine}, QD{p.queue_depth} × {p.numjobs} job(s), {p.round_time_s} s per point</dd>
         <dt>Steady-state rule</dt><dd>window {p.window}, data excursion ≤ {p.data_limit_pct} %, slope excursion ≤ {p.slope_limit_pct} %, {p.min_rounds}–{p.max_rounds} rounds</dd>
         <dt>Preparation</dt><dd>{p.purge ? 'purge, ' : ''}{p.precondition === 'auto' ? `preconditioning ${p.precondition_passes}× the region` : 'no preconditioning'}</dd>
-        <dt>Drive state</dt><dd data-testid="pts-drive-state">{result.drive_state
-          ? `${result.drive_state.preparation}; ${formatSize(result.drive_state.bytes_written_since_purge)} written by ssdprof since ${result.drive_state.ledger_since === 'purge' ? 'its last purge' : 'first use'}${result.drive_state.purge ? ` (${result.drive_state.purge.detail})` : ''}`
-          : 'not recorded'}</dd>
+        <dt>Drive state</dt><dd data-testid="pts-drive-state">{result.drive_state_text}
+          {result.drive_state?.purge ? ` (${result.drive_state.purge.detail})` : ''}</dd>
       </dl>
       <div className="chart-grid">
         <ChartFigure id="pts-convergence" title="Steady-state convergence" kind="line" xLabel="round" yLabel={result.steady_state.unit}

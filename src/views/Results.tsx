@@ -150,7 +150,7 @@ export function Results({ title, runs, onDesign, onOpen }: Props) {
       <h3>One run in detail</h3>
       <DetailChoice points={points} selectedId={selectedId} onSelect={setSelectedId} />
       <div className="chart-grid">
-        <ChartFigure id="percentiles" kind="line" xLabel="latency (µs)" yLabel="percentile" xLog formatY={formatPercentile}
+        <ChartFigure id="percentiles" kind="line" xLabel="latency (µs)" yLabel="percentile" nines formatY={formatPercentile}
           title={curve?.by_direction.length ? 'Latency percentile distribution: all I/Os, and each direction' : 'Latency percentile distribution'}
           series={curve?.points.length ? [
             { label: curve.by_direction.length ? `${curve.label}: all I/Os` : curve.label, points: curve.points.map((p) => ({ x: p.lat_ns / US, y: p.percentile })) },

@@ -82,7 +82,8 @@ def pts_result(record: PtsRecord, runs: list[RunResult]) -> PtsResult:
     return PtsResult(
         id=record.pts_id, created_at=record.created_at, name=spec.name, test=spec.test.value, profile=spec.profile.value,
         pts_compliant=spec.pts_compliant, compliance_note=spec.compliance_note(), status=record.status, reason=record.reason,
-        parameters=record.parameters, drive_state=record.drive_state, steady_state=checks[0], checks=checks,
+        parameters=record.parameters, drive_state=record.drive_state,
+        drive_state_text=record.drive_state.sentence() if record.drive_state else "not recorded", steady_state=checks[0], checks=checks,
         rounds=_rounds(spec, rounds, trackings, complete), matrix=_matrix(spec, rounds, window_rounds),
         estimated_s=record.estimated_s)
 

@@ -80,7 +80,7 @@ class PtsRunner:
         engine = choose_engine((spec or self._stored(resume_id).spec).base.engine, self.fio_executable)
         stored = self._open(spec, resume_id)
         spec = stored.spec
-        done_rounds = len({r for _, r in stored.done})
+        done_rounds = self.result(stored.id, engine.name).finished_rounds
         emit(PtsStarted(pts_id=stored.id, test=spec.test.value, profile=spec.profile.value, pts_compliant=spec.pts_compliant,
                         compliance_note=spec.compliance_note(), points_per_round=len(spec.points()),
                         max_rounds=spec.rule.max_rounds, already_rounds=done_rounds,
@@ -112,7 +112,7 @@ class PtsRunner:
             self._finish(stored, status, reason, path)
         outcome = self.result(stored.id, engine.name)
         emit(PtsFinished(pts_id=stored.id, status=status, attained=outcome.steady_state.attained,
-                         rounds=len(outcome.rounds), wall_s=time.monotonic() - started, reason=reason))
+                         rounds=outcome.finished_rounds, wall_s=time.monotonic() - started, reason=reason))
         return PtsOutcome(stored.id, status, outcome)
 
     def result(self, pts_id: int, engine: str = "") -> PtsResult:

@@ -169,7 +169,7 @@ class PtsPrinter:
 
     def handle(self, event: RunEvent) -> None:
         from ssdprof.model.events import PreconditionProgress, PtsFinished, PtsStarted, PurgeDone, RoundFinished
-        from ssdprof.model.quantities import format_duration, format_size
+        from ssdprof.model.quantities import format_bytes, format_duration
 
         if isinstance(event, PtsStarted):
             again = f", resuming after {event.already_rounds} round(s)" if event.already_rounds else ""
@@ -180,8 +180,8 @@ class PtsPrinter:
         elif isinstance(event, PreconditionProgress):
             if event.done or event.elapsed_s - self._last_precondition >= 5:
                 self._last_precondition = event.elapsed_s
-                self._say(f"preconditioning (not measured): {format_size(event.bytes_done // 1048576 * 1048576)} of "
-                          f"{format_size(event.bytes_total // 1048576 * 1048576)}, ETA {format_duration(event.eta_s)}")
+                self._say(f"preconditioning (not measured): {format_bytes(event.bytes_done)} of "
+                          f"{format_bytes(event.bytes_total)}, ETA {format_duration(event.eta_s)}")
         elif isinstance(event, RoundFinished):
             s = event.steady_state
             self._say(f"round {event.round}/{event.max_rounds}: {s.tracking} = {_number(event.tracking_value)} {s.unit}; "
@@ -208,15 +208,15 @@ def format_pts(result: PtsResult) -> str:
 
     s = result.steady_state
     lines = [f"PTS {result.test} test {result.id} ({result.profile}): {result.status}", result.compliance_note]
-    if result.drive_state is not None:
-        lines.append(f"drive state: {result.drive_state.sentence()}")
+    lines.append(f"drive state: {result.drive_state_text}")
     lines.append(f"steady state: {'REACHED' if s.attained else 'NOT REACHED'} — {s.reason}")
     if s.mean is not None:
         lines.append(f"  window rounds {s.window[0]}-{s.window[1]}: mean {_number(s.mean)} {s.unit}, data excursion "
                      f"{_number(s.data_excursion)} (allowed {_number(s.data_limit)}), slope excursion "
                      f"{_number(s.slope_excursion)} (allowed {_number(s.slope_limit)})")
     lines.append("round  " + s.tracking)
-    lines += [f"{r.round:>5}  {_number(r.tracking_value)} {s.unit}" for r in result.rounds]
+    lines += [f"{r.round:>5}  {_number(r.tracking_value)} {s.unit}" + ("" if r.complete else "  (cut short: not judged)")
+              for r in result.rounds]
     lines.append("access size  mix      IOPS        MB/s   mean lat    max lat   p99.999")
     for c in result.matrix:
         lines.append(f"{format_size(c.block_size_bytes):>11}  {c.mix:<7} {_number(c.iops):>9} {c.bw_bytes_per_s / 1e6:>10.1f} "

@@ -10,7 +10,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from ssdprof.model.quantities import format_size
+from ssdprof.model.quantities import format_bytes, format_size
 from ssdprof.model.value import Value
 
 __all__ = ["Condition", "DriveState", "PreconditionRecord", "PurgeRecord", "condition_of", "state_difference"]
@@ -76,7 +76,7 @@ class DriveState(Value):
         return "as-found"
 
     def sentence(self) -> str:
-        """One line for tables and reports, e.g. 'preconditioned (2 x 128 KiB sequential writes); 1.0 GiB written since purge'."""
+        """One line for tables and reports, e.g. 'preconditioned (2 x 128 KiB sequential writes); 1.00 GiB written since purge'."""
         parts = {"steady-state": "steady state reached", "fresh": "fresh (purged)", "preconditioned": "preconditioned",
                  "as-found": "as found"}[self.condition]
         if self.purge is not None and self.preparation.startswith("purge"):
@@ -85,7 +85,7 @@ class DriveState(Value):
             pre = self.preconditioning
             parts += f"; {pre.passes:g} x region of {format_size(pre.block_size_bytes)} sequential writes"
         since = "since purge" if self.ledger_since == "purge" else "by ssdprof (never purged by it)"
-        return f"{parts}; {format_size(self.bytes_written_since_purge)} written {since}"
+        return f"{parts}; {format_bytes(self.bytes_written_since_purge)} written {since}"
 
 
 def condition_of(state: DriveState | None) -> Condition:

@@ -107,7 +107,7 @@ class PtsInfo(PtsIdentity):
     """One test in the list of PTS tests (``pts.list``, ``ssdprof pts list``)."""
 
     status: SweepState
-    rounds: int
+    rounds: int = Field(description="rounds finished (a round a cancel cut short is not counted)")
     attained: bool
     target: str
 
@@ -120,8 +120,14 @@ class PtsResult(PtsIdentity):
     reason: str = Field(default="", description="why the test stopped early, if it did")
     parameters: PtsParameters
     drive_state: DriveState | None = Field(description="the target's state when the rounds began")
+    drive_state_text: str = Field(description="that state in one line, as every face says it ('not recorded' when none)")
     steady_state: SteadyState = Field(description="the rule applied to the gating tracking variable")
     checks: list[SteadyState] = Field(description="the rule applied to every tracking variable, the gating one first")
     rounds: list[PtsRound]
     matrix: list[PtsMatrixCell] = Field(description="access size x mix, averaged over the measurement window")
     estimated_s: float = Field(default=0.0, description="the estimate given before starting (the maximum rounds)")
+
+    @property
+    def finished_rounds(self) -> int:
+        """Rounds measured to their last point: a round a cancel cut short is begun, not finished, and not counted."""
+        return sum(r.complete for r in self.rounds)

@@ -5,7 +5,7 @@ size x mix table, 2-D plot and heat map; latency with max and five nines; write-
 from __future__ import annotations
 
 from ssdprof.model.pts_results import PtsResult, SteadyState
-from ssdprof.model.quantities import format_duration, format_size
+from ssdprof.model.quantities import format_bytes, format_duration, format_size
 from ssdprof.report.document import render, title_block
 from ssdprof.report.layout import Builder, fmt_count, fmt_mb, fmt_us, register_fonts
 from ssdprof.report.pts_charts import convergence_chart, heatmap_chart, matrix_chart, saturation_chart, window_chart
@@ -32,17 +32,18 @@ def _setup(b: Builder, result: PtsResult) -> None:
     p = result.parameters
     b.heading("Drive state and test parameters")
     state = result.drive_state
-    rows = [["target", p.target or "(scratch folder)"], ["test region", f"{format_size(p.region_bytes)} from offset {p.offset_bytes}"],
+    rows = [["target", p.target or "(scratch folder)"],
+            ["test region", f"{format_size(p.region_bytes)} from offset {format_size(p.offset_bytes)}"],
             ["engine", p.engine], ["profile", f"{result.profile} ({'PTS-compliant' if result.pts_compliant else 'NOT PTS-compliant'})"]]
     if state is not None:
         purge = state.purge
-        rows += [["drive state", state.sentence()], ["target identity", state.target_identity],
+        rows += [["drive state", result.drive_state_text], ["target identity", state.target_identity],
                  ["purge", f"{purge.method}: {purge.detail}" + (f" ({purge.limitation})" if purge.limitation else "")
                   if purge else "none"],
                  ["preconditioning", f"sequential {format_size(state.preconditioning.block_size_bytes)} writes, "
-                  f"{state.preconditioning.passes:g} x region = {format_size(state.preconditioning.bytes_written // 1048576 * 1048576)} "
+                  f"{state.preconditioning.passes:g} x region = {format_bytes(state.preconditioning.bytes_written)} "
                   f"written in {format_duration(state.preconditioning.seconds)}" if state.preconditioning else "none (as found)"],
-                 ["written since purge", f"{format_size(state.bytes_written_since_purge // 1048576 * 1048576)} before the rounds "
+                 ["written since purge", f"{format_bytes(state.bytes_written_since_purge)} before the rounds "
                   f"(counted since {'the last purge' if state.ledger_since == 'purge' else 'ssdprof first used the target'})"]]
     else:
         rows.append(["drive state", "not recorded"])
@@ -71,9 +72,10 @@ def _determination(b: Builder, result: PtsResult) -> None:
             "steady-state determination: measured against allowed excursions over the measurement window",
             widths=[150, 120, 75, 75, 40], numeric_from=2, text_from=4)
     b.table(["round", f"{s.tracking} ({s.unit})", "runs"],
-            [[str(r.round), fmt_count(r.tracking_value), ", ".join(map(str, r.runs)) if len(r.runs) <= 8 else
-              f"{r.runs[0]}-{r.runs[-1]}"] for r in result.rounds], "the tracking variable, round by round",
-            widths=[40, 200, 240], numeric_from=1, text_from=2)
+            [[str(r.round) if r.complete else f"{r.round} (cut short)", fmt_count(r.tracking_value),
+              ", ".join(map(str, r.runs)) if len(r.runs) <= 8 else f"{r.runs[0]}-{r.runs[-1]}"] for r in result.rounds],
+            "the tracking variable, round by round",
+            widths=[70, 170, 240], numeric_from=1, text_from=2)
 
 
 def _check_rows(check: SteadyState) -> list[list[str]]:

@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 from conftest import requires_fio
 
+from ssdprof.app.kinds.pts import list_tests
 from ssdprof.app.pts_planner import PtsRequest, plan_pts
 from ssdprof.app.pts_runner import PtsRunner
-from ssdprof.model.events import PointFinished, PreconditionProgress, RoundFinished, RunEvent
+from ssdprof.model.events import PointFinished, PreconditionProgress, PtsFinished, PtsStarted, RoundFinished, RunEvent
 from ssdprof.store.db import RunFilter, Store
 
 pytestmark = requires_fio
@@ -53,6 +54,29 @@ def test_a_cancelled_test_resumes_after_its_last_committed_point_with_its_file_a
     assert [r.round for r in result.rounds] == [1, 2, 3] and all(len(r.runs) == 2 for r in result.rounds)
     assert result.drive_state is not None and result.drive_state.preparation == "precondition"
     assert not kept.exists()
+    store.close()
+
+
+def test_a_round_cut_short_by_a_cancel_is_not_counted_as_finished_on_any_face(disk_dir: Path) -> None:
+    store = Store(disk_dir.with_suffix(".db"))
+    spec = plan_pts(scaled_down(disk_dir, mixes=[100, 0], precondition="none"))
+    cancel = threading.Event()
+    events: list[RunEvent] = []
+
+    def stop_in_round_two(event: RunEvent) -> None:
+        events.append(event)
+        if isinstance(event, PointFinished) and event.number == 3:  # round 2's first point: round 2 begun, 1 finished
+            cancel.set()
+
+    first = PtsRunner(store).run(spec, on_event=stop_in_round_two, cancel=cancel)
+    assert first.status == "cancelled"
+    assert [e.rounds for e in events if isinstance(e, PtsFinished)] == [1]
+    assert first.result.finished_rounds == 1 and [r.complete for r in first.result.rounds] == [True, False]
+    assert [t.rounds for t in list_tests(store)] == [1]
+
+    resumed: list[RunEvent] = []
+    PtsRunner(store).run(None, resume_id=first.test_id, on_event=resumed.append, cancel=threading.Event())
+    assert [e.already_rounds for e in resumed if isinstance(e, PtsStarted)] == [1]
     store.close()
 
 

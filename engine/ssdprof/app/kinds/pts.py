@@ -120,12 +120,13 @@ def list_tests(store: Store) -> list[PtsInfo]:
     for row in store.list_pts():
         spec = row["spec"]
         try:
-            attained = runner.result(row["id"]).steady_state.attained
+            result = runner.result(row["id"])
+            attained, rounds = result.steady_state.attained, result.finished_rounds
         except KeyError:
-            attained = False
+            attained, rounds = False, 0
         tests.append(PtsInfo(id=row["id"], created_at=row["created_at"], name=row["name"], test=row["test"],
                              profile=row["profile"], pts_compliant=spec.pts_compliant, status=row["status"],
-                             rounds=row["rounds"], attained=attained, target=spec.base.target))
+                             rounds=rounds, attained=attained, target=spec.base.target))
     return tests
 
 
