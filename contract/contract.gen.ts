@@ -879,6 +879,14 @@ export interface HostReplay {
   span_change_pct: number | null;
   /** whether the target kept the recorded timing, in words */
   timing_sentence: string;
+  /** as recorded: whether the target kept the recorded timing, by the per-I/O issue log where kept (99 % of I/Os issued within 10 ms of their recorded time), else by the span (within 5 %); null as fast as possible or not replayed yet */
+  timing_kept: boolean | null;
+  /** % of I/Os issued more than 1 ms after their recorded time (null: not logged) */
+  late_over_1ms_pct: number | null;
+  /** % of I/Os issued more than 10 ms late */
+  late_over_10ms_pct: number | null;
+  /** 99 % of I/Os were issued within this of their recorded time */
+  late_p99_ms: number | null;
   read_io_count: number;
   write_io_count: number;
   read_io_bytes: number;
@@ -1040,6 +1048,8 @@ export interface IssueTiming {
   late_max_ms: number | null;
   /** I/Os issued more than 10 ms after their recorded time */
   late_count: number;
+  /** I/Os issued more than 1 ms after their recorded time (null: a replay stored before it was counted) */
+  late_1ms_count: number | null;
 }
 
 /** Where latency turns up, named in words by the engine; the renderer and the PDF only show it. */
@@ -1055,8 +1065,12 @@ export interface Knee {
 /** One direction's latency as recorded in the trace and as replayed (total latency, from bins). */
 export interface LatencyBeside {
   direction: "read" | "write";
-  /** I/Os whose latency the trace records */
+  /** the trace's I/Os of this direction (× the hosts each replaying the whole trace) */
+  trace_count: number;
+  /** those whose latency the trace records (0: it records none) */
   recorded_count: number;
+  /** how many of them have a recorded latency, in words, where not all ('' where all) */
+  recorded_said: string;
   replayed_count: number;
   recorded_p50_ns: number | null;
   replayed_p50_ns: number | null;
@@ -1824,6 +1838,14 @@ export interface ReplayResult {
   span_change_pct: number | null;
   /** whether the target kept the recorded timing, in words */
   timing_sentence: string;
+  /** as recorded: whether the target kept the recorded timing, by the per-I/O issue log where kept (99 % of I/Os issued within 10 ms of their recorded time), else by the span (within 5 %); null as fast as possible or not replayed yet */
+  timing_kept: boolean | null;
+  /** % of I/Os issued more than 1 ms after their recorded time (null: not logged) */
+  late_over_1ms_pct: number | null;
+  /** % of I/Os issued more than 10 ms late */
+  late_over_10ms_pct: number | null;
+  /** 99 % of I/Os were issued within this of their recorded time */
+  late_p99_ms: number | null;
   read_io_count: number;
   write_io_count: number;
   read_io_bytes: number;
@@ -3723,4 +3745,4 @@ export const REFERENCE_STATUS_VALUES = ["matched", "unstated", "mismatch"] as co
 export type ReferenceStatus = (typeof REFERENCE_STATUS_VALUES)[number];
 
 /** Every metric's display name and unit (a value in the metric's own unit is divided by scale), from ssdprof.analysis.metrics.METRIC_NAMES. */
-export const METRIC_NAMES = {"iops": {"label": "IOPS", "unit": "IOPS", "scale": 1.0, "title": "IOPS"}, "bw_bytes_per_s": {"label": "bandwidth", "unit": "MB/s", "scale": 1000000.0, "title": "bandwidth (MB/s)"}, "lat_ns_mean": {"label": "mean latency, all I/Os", "unit": "µs", "scale": 1000.0, "title": "mean latency, all I/Os (µs)"}, "lat_ns_p50": {"label": "median latency, all I/Os", "unit": "µs", "scale": 1000.0, "title": "median latency, all I/Os (µs)"}, "lat_ns_p99": {"label": "p99 latency, all I/Os", "unit": "µs", "scale": 1000.0, "title": "p99 latency, all I/Os (µs)"}, "lat_ns_p99_9": {"label": "p99.9 latency, all I/Os", "unit": "µs", "scale": 1000.0, "title": "p99.9 latency, all I/Os (µs)"}, "read_iops": {"label": "read IOPS", "unit": "IOPS", "scale": 1.0, "title": "read IOPS (IOPS)"}, "write_iops": {"label": "write IOPS", "unit": "IOPS", "scale": 1.0, "title": "write IOPS (IOPS)"}, "read_bw_bytes_per_s": {"label": "read bandwidth", "unit": "MB/s", "scale": 1000000.0, "title": "read bandwidth (MB/s)"}, "write_bw_bytes_per_s": {"label": "write bandwidth", "unit": "MB/s", "scale": 1000000.0, "title": "write bandwidth (MB/s)"}, "read_lat_ns_mean": {"label": "mean read latency", "unit": "µs", "scale": 1000.0, "title": "mean read latency (µs)"}, "write_lat_ns_mean": {"label": "mean write latency", "unit": "µs", "scale": 1000.0, "title": "mean write latency (µs)"}, "read_lat_ns_p99": {"label": "p99 read latency", "unit": "µs", "scale": 1000.0, "title": "p99 read latency (µs)"}, "write_lat_ns_p99": {"label": "p99 write latency", "unit": "µs", "scale": 1000.0, "title": "p99 write latency (µs)"}} as const satisfies Record<string, { label: string; unit: string; scale: number; title: string }>;
+export const METRIC_NAMES = {"iops": {"label": "IOPS", "unit": "IOPS", "scale": 1.0, "title": "IOPS"}, "bw_bytes_per_s": {"label": "bandwidth", "unit": "MB/s", "scale": 1000000.0, "title": "bandwidth (MB/s)"}, "lat_ns_mean": {"label": "mean latency, all I/Os", "unit": "µs", "scale": 1000.0, "title": "mean latency, all I/Os (µs)"}, "lat_ns_p50": {"label": "median latency, all I/Os", "unit": "µs", "scale": 1000.0, "title": "median latency, all I/Os (µs)"}, "lat_ns_p99": {"label": "p99 latency, all I/Os", "unit": "µs", "scale": 1000.0, "title": "p99 latency, all I/Os (µs)"}, "lat_ns_p99_9": {"label": "p99.9 latency, all I/Os", "unit": "µs", "scale": 1000.0, "title": "p99.9 latency, all I/Os (µs)"}, "read_iops": {"label": "read IOPS", "unit": "IOPS", "scale": 1.0, "title": "read IOPS"}, "write_iops": {"label": "write IOPS", "unit": "IOPS", "scale": 1.0, "title": "write IOPS"}, "read_bw_bytes_per_s": {"label": "read bandwidth", "unit": "MB/s", "scale": 1000000.0, "title": "read bandwidth (MB/s)"}, "write_bw_bytes_per_s": {"label": "write bandwidth", "unit": "MB/s", "scale": 1000000.0, "title": "write bandwidth (MB/s)"}, "read_lat_ns_mean": {"label": "mean read latency", "unit": "µs", "scale": 1000.0, "title": "mean read latency (µs)"}, "write_lat_ns_mean": {"label": "mean write latency", "unit": "µs", "scale": 1000.0, "title": "mean write latency (µs)"}, "read_lat_ns_p99": {"label": "p99 read latency", "unit": "µs", "scale": 1000.0, "title": "p99 read latency (µs)"}, "write_lat_ns_p99": {"label": "p99 write latency", "unit": "µs", "scale": 1000.0, "title": "p99 write latency (µs)"}} as const satisfies Record<string, { label: string; unit: string; scale: number; title: string }>;

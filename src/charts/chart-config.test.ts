@@ -45,5 +45,7 @@ describe('chart-config', () => {
     const drawn = made.data.datasets[0]!.data as { x: number; y: number }[];
     expect(drawn.map((p) => [Number(p.x.toFixed(3)), p.y])).toEqual(
       [[0, 40], [0.301, 40], [1, 60], [2, 90], [3, 400], [4, 1500], [4.301, 3000]]);
+    const tooltip = made.options!.plugins!.tooltip as unknown as { callbacks: { label: (item: object) => string } };
+    expect(tooltip.callbacks.label({ dataset: { label: 'all I/Os' }, parsed: { x: 3, y: 400 } })).toBe('all I/Os: latency (µs) 400 at 99.9 %');
   });
 });

@@ -6,7 +6,7 @@ import { logLabelled, settingsAxis, wholeNumberTicks } from './axes';
 import { phaseBands } from './bands';
 import type { ChartFigureProps, Series } from './ChartFigure';
 import { errorBars } from './error-bars';
-import { ninesPoints, ninesScale } from './nines';
+import { ninesPoints, ninesScale, ninesTooltip } from './nines';
 import { axisOf, rightScale } from './right-axis';
 import { coloursByKey, cssVar, DASH_PATTERN, paletteColours } from './palette';
 
@@ -141,6 +141,7 @@ export function config(props: ChartFigureProps): ChartConfiguration {
         legend: { labels: { color: theme.fg, usePointStyle: !bar, pointStyle: bar ? 'rect' : 'line',
           pointStyleWidth: 28, generateLabels: legendItems, filter: shown } },
         title: { display: false },
+        ...(props.nines ? { tooltip: ninesTooltip(props.xLabel, props.formatX ?? formatCount) } : {}),
       },
       scales: props.nines ? ninesScales(props, theme) : {
         x: xScale(props, theme),

@@ -45,3 +45,9 @@ export function ninesScale(title: string, theme: Theme) {
     ticks: { color: theme.fg, maxRotation: 0, stepSize: 1, callback: (v: number | string) => ninesLabel(Number(v)) },
   };
 }
+
+/** A hovered point said as read: '400 µs at 99.9' (the x axis holds nines, not the percentile). */
+export function ninesTooltip(xLabel: string, format: (latency: number) => string) {
+  return { callbacks: { label: (item: { dataset: { label?: string }; parsed: { x: number | null; y: number | null } }) =>
+    `${item.dataset.label ?? ''}: ${xLabel} ${format(item.parsed.y ?? 0)} at ${ninesLabel(item.parsed.x ?? 0)} %` } };
+}

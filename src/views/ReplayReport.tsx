@@ -67,25 +67,30 @@ const where = (result: ReplayResult) => (result.hosts.length
   : result.target || 'the default scratch folder');
 
 function LatencyTable({ rows }: { rows: LatencyBeside[] }) {
-  const shown = rows.filter((r) => r.recorded_count > 0 || r.replayed_count > 0);
+  const shown = rows.filter((r) => r.trace_count > 0 || r.replayed_count > 0);
   if (!shown.length) return null;
   return (
-    <table className="data compact" style={{ width: 'auto' }} data-testid="replay-latency-table">
-      <caption>Total latency as recorded in the trace and as replayed (percentiles from bins on both sides)</caption>
-      <thead><tr><th /><th>I/Os recorded</th><th>I/Os replayed</th><th>p50 recorded</th><th>p50 replayed</th>
-        <th>p99 recorded</th><th>p99 replayed</th><th>mean recorded</th><th>mean replayed</th></tr></thead>
-      <tbody>
-        {shown.map((r) => (
-          <tr key={r.direction}>
-            <th scope="row">{r.direction}</th>
-            <td>{r.recorded_count.toLocaleString('en-US')}</td><td>{r.replayed_count.toLocaleString('en-US')}</td>
-            <td>{formatLatencyNs(r.recorded_p50_ns)}</td><td>{formatLatencyNs(r.replayed_p50_ns)}</td>
-            <td>{formatLatencyNs(r.recorded_p99_ns)}</td><td>{formatLatencyNs(r.replayed_p99_ns)}</td>
-            <td>{formatLatencyNs(r.recorded_mean_ns)}</td><td>{formatLatencyNs(r.replayed_mean_ns)}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <>
+      <table className="data compact" style={{ width: 'auto' }} data-testid="replay-latency-table">
+        <caption>Total latency as recorded in the trace and as replayed (percentiles from bins on both sides)</caption>
+        <thead><tr><th /><th>I/Os in the trace</th><th>I/Os replayed</th><th>p50 recorded</th><th>p50 replayed</th>
+          <th>p99 recorded</th><th>p99 replayed</th><th>mean recorded</th><th>mean replayed</th></tr></thead>
+        <tbody>
+          {shown.map((r) => (
+            <tr key={r.direction}>
+              <th scope="row">{r.direction}</th>
+              <td>{r.trace_count.toLocaleString('en-US')}</td><td>{r.replayed_count.toLocaleString('en-US')}</td>
+              <td>{formatLatencyNs(r.recorded_p50_ns)}</td><td>{formatLatencyNs(r.replayed_p50_ns)}</td>
+              <td>{formatLatencyNs(r.recorded_p99_ns)}</td><td>{formatLatencyNs(r.replayed_p99_ns)}</td>
+              <td>{formatLatencyNs(r.recorded_mean_ns)}</td><td>{formatLatencyNs(r.replayed_mean_ns)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {shown.filter((r) => r.recorded_said).map((r) => (
+        <p key={r.direction} className="hint" data-testid="replay-latency-unrecorded">{sentence(r.recorded_said)}</p>
+      ))}
+    </>
   );
 }
 

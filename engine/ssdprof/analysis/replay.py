@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Literal
 
 from ssdprof.model import histogram
 from ssdprof.model.direction import DirectionStats, LatencyStats
 from ssdprof.model.hosts import HostResult
-from ssdprof.model.replay import HostPart, HostsMode, IssueTiming, ReplaySpec, ReplayTiming
+from ssdprof.model.replay import LATE_MS, HostPart, HostsMode, IssueTiming, ReplaySpec, ReplayTiming
 from ssdprof.model.replay_results import CdfPoint, HostReplay, LatencyBeside, RateStep, ReplayResult
 from ssdprof.model.results import ProgressSample, RunResult
 from ssdprof.model.status import SweepState
@@ -20,7 +21,9 @@ from ssdprof.model.trace import TraceSecond, TraceSummary
 __all__ = ["KEPT_TIMING_PCT", "replay_label", "replay_result"]
 
 KEPT_TIMING_PCT = 5.0
-"""A replay as recorded within this share of the trace's span kept its timing."""
+"""A replay as recorded within this share of the trace's span kept its timing (where no I/O's issue was logged)."""
+_FIO_DRIFT = ("; fio's read_iolog waits out each I/O's gap from its lane's previous issue, so a late I/O makes the "
+              "rest of its lane late: the portable engine times each I/O from the common start")
 _P50, _P99 = histogram.REPORTED_PERCENTILES["p50"], histogram.REPORTED_PERCENTILES["p99"]
 
 
@@ -37,6 +40,7 @@ def replay_result(*, replay_id: int, created_at: str, name: str, status: SweepSt
     recorded_s = spec.recorded.duration_s
     replayed_s = max(run.read.runtime_ms, run.write.runtime_ms) / 1000 if run is not None else None
     change = _change(spec, recorded_s, replayed_s)
+    timing = _timing(spec, spec.issued, recorded_s, replayed_s, change, engine=run.engine.name if run else "")
     step_s = int(spec.recorded.series[0].span_s) if spec.recorded.series else 1
     copies = spec.copies
     recorded, read, write = spec.recorded, run.read if run else DirectionStats(), run.write if run else DirectionStats()
@@ -44,7 +48,8 @@ def replay_result(*, replay_id: int, created_at: str, name: str, status: SweepSt
         id=replay_id, created_at=created_at, name=name, status=status, run_id=run.id if run else None, spec=spec,
         label=replay_label(spec, target), target=target, engine=run.engine.name if run else "",
         recorded_span_s=recorded_s, replayed_span_s=replayed_s, span_change_pct=change,
-        timing_sentence=_timing(spec, spec.issued, recorded_s, replayed_s, change),
+        timing_sentence=timing.sentence, timing_kept=timing.kept, late_over_1ms_pct=timing.late_over_1ms_pct,
+        late_over_10ms_pct=timing.late_over_10ms_pct, late_p99_ms=timing.late_p99_ms,
         read_iops=read.iops, write_iops=write.iops, read_bw_bytes_per_s=read.bw_bytes_per_s,
         write_bw_bytes_per_s=write.bw_bytes_per_s, read_io_count=read.io_count, write_io_count=write.io_count,
         read_io_bytes=read.io_bytes, write_io_bytes=write.io_bytes,
@@ -62,6 +67,7 @@ def _host(spec: ReplaySpec, part: HostPart, run: RunResult | None, step_s: int) 
     result = found or HostResult(host=part.host)
     replayed_s = max(result.read.runtime_ms, result.write.runtime_ms) / 1000 if found else None
     change = _change(spec, part.recorded_end_s, replayed_s)
+    timing = _timing(spec, part.issued, part.recorded_end_s, replayed_s, change, engine=run.engine.name if run else "")
     progress = [p for p in run.progress if p.host == part.host] if run else []
     return HostReplay(
         host=part.host, error=result.error, target=result.target,
@@ -70,7 +76,8 @@ def _host(spec: ReplaySpec, part: HostPart, run: RunResult | None, step_s: int) 
         read_io_count=result.read.io_count, write_io_count=result.write.io_count,
         read_io_bytes=result.read.io_bytes, write_io_bytes=result.write.io_bytes,
         recorded_span_s=part.recorded_end_s, replayed_span_s=replayed_s, span_change_pct=change,
-        timing_sentence=_timing(spec, part.issued, part.recorded_end_s, replayed_s, change),
+        timing_sentence=timing.sentence, timing_kept=timing.kept, late_over_1ms_pct=timing.late_over_1ms_pct,
+        late_over_10ms_pct=timing.late_over_10ms_pct, late_p99_ms=timing.late_p99_ms,
         latency=_both(recorded, result.read, result.write, 1),
         rates=_rates(recorded.series, part.issued, progress, step_s, 1))
 
@@ -81,44 +88,69 @@ def _change(spec: ReplaySpec, recorded_s: float, replayed_s: float | None) -> fl
     return 100 * (replayed_s - recorded_s) / recorded_s
 
 
+@dataclass(frozen=True)
+class _Timing:
+    """Whether the target kept the recorded timing, in words and figures."""
+
+    sentence: str
+    kept: bool | None = None
+    late_over_1ms_pct: float | None = None
+    late_over_10ms_pct: float | None = None
+    late_p99_ms: float | None = None
+
+
 def _timing(spec: ReplaySpec, issued: IssueTiming | None, recorded_s: float, replayed_s: float | None,
-            change: float | None) -> str:
+            change: float | None, *, engine: str) -> _Timing:
+    """As recorded, judged by how late each I/O was issued where the replay logged it (the span alone hides a lane
+    that ran late all along and caught up), else by the span."""
     if replayed_s is None:
-        return "not replayed yet"
+        return _Timing("not replayed yet")
     if spec.timing is ReplayTiming.FASTEST:
         pace = f", {recorded_s / replayed_s:.3g}x the recorded pace" if recorded_s and replayed_s else ""
-        return f"replayed as fast as possible in {replayed_s:.3g} s (the trace spans {recorded_s:.3g} s{pace})"
+        return _Timing(f"replayed as fast as possible in {replayed_s:.3g} s (the trace spans {recorded_s:.3g} s{pace})")
     words = f"replayed in {replayed_s:.3g} s of the trace's {recorded_s:.3g} s"
     if change is None:
-        return words
-    late = _lateness(issued)
-    if abs(change) <= KEPT_TIMING_PCT:
-        return f"{words} ({change:+.1f} %): the target kept the recorded timing{late}"
-    return (f"{words} ({change:+.1f} %): the target fell behind the recorded rate with at most {spec.lanes} I/Os "
-            f"in flight (a larger queue depth lets more overlap){late}")
-
-
-def _lateness(issued: IssueTiming | None) -> str:
-    if issued is None or issued.late_p99_ms is None:
-        return ""
-    share = 100 * issued.late_count / issued.issued if issued.issued else 0.0
-    return (f"; 99 % of I/Os issued within {max(issued.late_p99_ms, 0):.0f} ms of their recorded time, "
-            f"{issued.late_count} ({share:.1f} %) more than 10 ms late")
+        return _Timing(words)
+    words = f"{words} ({change:+.1f} %)"
+    behind = (f"fell behind the recorded timing with at most {spec.lanes} I/Os in flight (a larger queue depth lets "
+              f"more overlap{_FIO_DRIFT if engine == 'fio' else ''})")
+    if issued is None or issued.late_p99_ms is None or not issued.issued:
+        kept = abs(change) <= KEPT_TIMING_PCT
+        said = "kept the recorded timing" if kept else behind
+        return _Timing(f"{words}: the target {said} (judged by the span only: no per-I/O issue times were logged)",
+                       kept)
+    over_10 = 100 * issued.late_count / issued.issued
+    over_1 = 100 * issued.late_1ms_count / issued.issued if issued.late_1ms_count is not None else None
+    p99 = max(issued.late_p99_ms, 0.0)
+    kept = p99 <= LATE_MS
+    finer = f", {over_1:.1f} % more than 1 ms" if over_1 is not None else ""
+    late = (f"{over_10:.1f} % of I/Os were issued more than {LATE_MS:.0f} ms after their recorded time{finer}; 99 % "
+            f"within {p99:.3g} ms")
+    said = (f"the target kept the recorded timing: {late}" if kept
+            else f"{'but ' if abs(change) <= KEPT_TIMING_PCT else ''}the replay {behind}: {late}")
+    return _Timing(f"{words}: {said}", kept, over_1, over_10, p99)
 
 
 def _both(recorded: TraceSummary, read: DirectionStats, write: DirectionStats, copies: int) -> list[LatencyBeside]:
-    return [_beside("read", recorded.recorded_read_lat_ns, recorded.recorded_read_bins_ns, read, copies),
-            _beside("write", recorded.recorded_write_lat_ns, recorded.recorded_write_bins_ns, write, copies)]
+    return [_beside("read", recorded.read_count, recorded.recorded_read_lat_ns, recorded.recorded_read_bins_ns, read,
+                    copies=copies),
+            _beside("write", recorded.write_count, recorded.recorded_write_lat_ns, recorded.recorded_write_bins_ns,
+                    write, copies=copies)]
 
 
-def _beside(direction: Literal["read", "write"], recorded: LatencyStats | None, recorded_bins: dict[int, int],
-            replayed: DirectionStats, copies: int) -> LatencyBeside:
+def _beside(direction: Literal["read", "write"], in_trace: int, recorded: LatencyStats | None,
+            recorded_bins: dict[int, int], replayed: DirectionStats, *, copies: int) -> LatencyBeside:
     """``copies``: the recorded I/Os counted that many times (the whole trace on that many hosts): the same
     percentiles, counts that compare with the hosts' together."""
     recorded_bins = {bucket: count * copies for bucket, count in recorded_bins.items()}
     recorded_p50, recorded_p99 = histogram.percentiles(recorded_bins, [_P50, _P99])
+    timed, in_trace = sum(recorded_bins.values()), in_trace * copies
+    ios = f"{in_trace:,} {direction}{'s' if in_trace != 1 else ''}"
+    said = ("" if timed >= in_trace else f"the trace records no latency for its {ios}" if not timed
+            else f"the trace records the latency of {timed:,} of its {ios}")
     return LatencyBeside(
-        direction=direction, recorded_count=sum(recorded_bins.values()), replayed_count=replayed.io_count,
+        direction=direction, trace_count=in_trace, recorded_count=timed, recorded_said=said,
+        replayed_count=replayed.io_count,
         recorded_p50_ns=recorded_p50, recorded_p99_ns=recorded_p99, recorded_mean_ns=recorded.mean if recorded else None,
         replayed_p50_ns=replayed.lat_ns.p50, replayed_p99_ns=replayed.lat_ns.p99, replayed_mean_ns=replayed.lat_ns.mean,
         recorded_cdf=_cdf(recorded_bins), replayed_cdf=_cdf(replayed.lat_bins_ns))

@@ -185,10 +185,11 @@ def format_trace(summary: TraceSummary) -> str:
 def format_replay(result: ReplayResult) -> str:
     lines = [f"replay {result.id}: {result.label} ({result.status})", result.timing_sentence]
     for b in result.latency:
-        if b.replayed_count or b.recorded_count:
+        if b.replayed_count or b.trace_count:
             lines.append(f"  {b.direction:<5} p50 {_us(b.recorded_p50_ns)} recorded, {_us(b.replayed_p50_ns)} replayed; "
                          f"p99 {_us(b.recorded_p99_ns)} recorded, {_us(b.replayed_p99_ns)} replayed "
-                         f"({b.replayed_count:,} I/Os)")
+                         f"({b.replayed_count:,} of the trace's {b.trace_count:,} I/Os"
+                         + (f"; {b.recorded_said}" if b.recorded_said else "") + ")")
     if result.hosts_mode is not None:
         lines.append(f"  on {len(result.hosts)} hosts: {result.hosts_mode.label}")
     for host in result.hosts:

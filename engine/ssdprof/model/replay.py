@@ -9,8 +9,8 @@ from ssdprof.model.labelled import Labelled
 from ssdprof.model.trace import TraceSummary
 from ssdprof.model.value import Value
 
-__all__ = ["MAX_REPLAY_DEPTH", "HostPart", "HostsMode", "IssueTiming", "OffsetMapping", "ReplaySpec", "ReplayTiming",
-           "TraceSelection"]
+__all__ = ["LATE_MS", "MAX_REPLAY_DEPTH", "SLIGHTLY_LATE_MS", "HostPart", "HostsMode", "IssueTiming", "OffsetMapping",
+           "ReplaySpec", "ReplayTiming", "TraceSelection"]
 
 MAX_REPLAY_DEPTH = 1024
 
@@ -56,6 +56,13 @@ class TraceSelection(BaseModel):
         return not self.hosts and not self.disks and self.start_s == 0 and self.end_s is None
 
 
+LATE_MS = 10.0
+"""An I/O issued more than this after its recorded time counts as late (fio's per-I/O log is in whole ms); a replay
+as recorded kept its timing when 99 % of its I/Os were issued within it."""
+SLIGHTLY_LATE_MS = 1.0
+"""The finer mark the lateness is also counted at."""
+
+
 class IssueTiming(Value):
     """How the replay issued its I/Os, from fio's per-I/O submission log (ms resolution): counted on the trace's
     own steps by issue time, and how late each was against its recorded time (as recorded only)."""
@@ -68,6 +75,8 @@ class IssueTiming(Value):
     late_p99_ms: float | None = None
     late_max_ms: float | None = None
     late_count: int = Field(default=0, description="I/Os issued more than 10 ms after their recorded time")
+    late_1ms_count: int | None = Field(default=None, description="I/Os issued more than 1 ms after their recorded "
+                                                                 "time (null: a replay stored before it was counted)")
 
 
 class HostPart(Value):

@@ -26,7 +26,11 @@ class LatencyBeside(Value):
     """One direction's latency as recorded in the trace and as replayed (total latency, from bins)."""
 
     direction: Literal["read", "write"]
-    recorded_count: int = Field(description="I/Os whose latency the trace records")
+    trace_count: int = Field(description="the trace's I/Os of this direction (× the hosts each replaying the whole "
+                                         "trace)")
+    recorded_count: int = Field(description="those whose latency the trace records (0: it records none)")
+    recorded_said: str = Field(default="", description="how many of them have a recorded latency, in words, where "
+                                                       "not all ('' where all)")
     replayed_count: int
     recorded_p50_ns: float | None = None
     replayed_p50_ns: float | None = None
@@ -56,6 +60,15 @@ class ReplayedPart(Value):
     replayed_span_s: float | None = Field(default=None, description="how long the replay ran (fio's own job time)")
     span_change_pct: float | None = Field(default=None, description="replayed against recorded span, as recorded only")
     timing_sentence: str = Field(default="", description="whether the target kept the recorded timing, in words")
+    timing_kept: bool | None = Field(
+        default=None, description="as recorded: whether the target kept the recorded timing, by the per-I/O issue "
+        "log where kept (99 % of I/Os issued within 10 ms of their recorded time), else by the span (within 5 %); "
+        "null as fast as possible or not replayed yet")
+    late_over_1ms_pct: float | None = Field(default=None, description="% of I/Os issued more than 1 ms after their "
+                                                                      "recorded time (null: not logged)")
+    late_over_10ms_pct: float | None = Field(default=None, description="% of I/Os issued more than 10 ms late")
+    late_p99_ms: float | None = Field(default=None, description="99 % of I/Os were issued within this of their "
+                                                                "recorded time")
     read_io_count: int = 0
     write_io_count: int = 0
     read_io_bytes: int = 0

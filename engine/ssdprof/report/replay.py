@@ -59,16 +59,20 @@ def _settings(b: Builder, result: ReplayResult) -> None:
 
 
 def _latency(b: Builder, result: ReplayResult) -> None:
-    rows = [[beside.direction, f"{beside.recorded_count:,}", f"{beside.replayed_count:,}",
+    shown = [beside for beside in result.latency if beside.trace_count or beside.replayed_count]
+    rows = [[beside.direction, f"{beside.trace_count:,}", f"{beside.replayed_count:,}",
              fmt_us(beside.recorded_p50_ns), fmt_us(beside.replayed_p50_ns), fmt_us(beside.recorded_p99_ns),
              fmt_us(beside.replayed_p99_ns), fmt_us(beside.recorded_mean_ns), fmt_us(beside.replayed_mean_ns)]
-            for beside in result.latency if beside.recorded_count or beside.replayed_count]
+            for beside in shown]
     if rows:
-        b.table(["", "I/Os rec.", "I/Os repl.", "p50 rec. µs", "p50 repl. µs", "p99 rec. µs", "p99 repl. µs",
+        b.table(["", "I/Os in trace", "I/Os repl.", "p50 rec. µs", "p50 repl. µs", "p99 rec. µs", "p99 repl. µs",
                  "mean rec. µs", "mean repl. µs"], rows,
                 "total latency as recorded in the trace and as replayed (percentiles from bins on both sides; – where "
                 "the trace records none)" + (f"; on {result.recorded_copies} hosts each replaying the whole trace, "
                 "its recorded I/Os count once per host" if result.recorded_copies > 1 else ""), numeric_from=1)
+    for beside in shown:
+        if beside.recorded_said:
+            b.para(beside.recorded_said[:1].upper() + beside.recorded_said[1:] + ".")
 
 
 def _where(result: ReplayResult) -> str:

@@ -8,13 +8,10 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from ssdprof.model.replay import IssueTiming, ReplayTiming
+from ssdprof.model.replay import LATE_MS, SLIGHTLY_LATE_MS, IssueTiming, ReplayTiming
 from ssdprof.trace.plan import ReplayPlan
 
-__all__ = ["LATE_MS", "issue_timing", "issue_timing_of"]
-
-LATE_MS = 10.0
-"""An I/O issued more than this after its recorded time counts as late (fio's per-I/O log is in whole ms)."""
+__all__ = ["issue_timing", "issue_timing_of"]
 _NS_PER_MS = 1_000_000
 
 
@@ -42,4 +39,5 @@ def issue_timing_of(parts: Sequence[tuple[ReplayPlan, npt.NDArray[np.int64]]], s
         late_p50_ms=float(np.percentile(late, 50)) if late is not None else None,
         late_p99_ms=float(np.percentile(late, 99)) if late is not None else None,
         late_max_ms=float(late.max()) if late is not None else None,
-        late_count=int((late > LATE_MS).sum()) if late is not None else 0)
+        late_count=int((late > LATE_MS).sum()) if late is not None else 0,
+        late_1ms_count=int((late > SLIGHTLY_LATE_MS).sum()) if late is not None else None)
