@@ -122,8 +122,8 @@ class MetricName:
 
     @property
     def title(self) -> str:
-        """'bandwidth (MB/s)'; 'IOPS' alone where the label is the unit."""
-        return self.label if self.label == self.unit else f"{self.label} ({self.unit})"
+        """'bandwidth (MB/s)'; 'IOPS' and 'read IOPS' alone where the label ends with the unit."""
+        return self.label if self.label.split()[-1] == self.unit else f"{self.label} ({self.unit})"
 
 
 METRIC_NAMES: dict[str, MetricName] = {

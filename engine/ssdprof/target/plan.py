@@ -73,7 +73,7 @@ def plan_target(workload: Workload, default_dir: Path | None = None, *, test_fil
     ``test_file`` reuses a test file laid out earlier in the same sweep.
     """
     raw = workload.target or str(default_dir or default_target_dir())
-    path = Path(raw).expanduser()
+    path = Path(raw).expanduser().absolute()  # fio runs in a scratch folder of its own: a relative path is ours
     if not workload.target:
         path.mkdir(parents=True, exist_ok=True)
     try:

@@ -71,3 +71,11 @@ def test_settings_kept_for_a_block_key_each_run_as_outside_it_and_a_run_not_kept
     with settings_kept(runs[:4]), settings_kept(runs[2:]):
         assert [(setting_key(r), setting_key(r, frozenset({"qd", "jobs"}))) for r in runs] == outside
         assert setting_key(other) != setting_key(runs[0])
+
+
+def test_a_metric_is_titled_with_its_unit_once() -> None:
+    from ssdprof.analysis.metrics import METRIC_NAMES
+
+    titles = {name: METRIC_NAMES[name].title for name in ("iops", "read_iops", "bw_bytes_per_s", "write_lat_ns_p99")}
+    assert titles == {"iops": "IOPS", "read_iops": "read IOPS", "bw_bytes_per_s": "bandwidth (MB/s)",
+                      "write_lat_ns_p99": "p99 write latency (µs)"}
