@@ -21,6 +21,7 @@ describe('ReplayHostsReport', () => {
       expect(cells[0]!.textContent).toBe(`${host.read_io_count} / ${host.recorded_read_count}`);
       expect(cells[1]!.textContent).toBe(`${host.write_io_count} / ${host.recorded_write_count}`);
       expect(cells[3]!.textContent).toBe(`${host.replayed_span_s!.toFixed(2)} / ${host.recorded_span_s.toFixed(2)}`);
+      expect(cells[5]!.textContent).toBe(`${host.late_over_10ms_pct!.toFixed(1)} %`);  // issued > 10 ms late
       expect(screen.getByText(new RegExp(`^${host.host}: replayed in`)).textContent).toContain(host.timing_sentence);
     }
     const shares = result.hosts.reduce((n, h) => n + h.recorded_read_count + h.recorded_write_count, 0);

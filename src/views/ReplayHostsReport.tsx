@@ -23,7 +23,7 @@ export function ReplayHostsReport({ result }: { result: ReplayResult }) {
       <table className="data compact" style={{ width: 'auto' }} data-testid="replay-hosts-table">
         <caption>Replayed / recorded on each host (its span from the hosts&apos; common start; p99 from its own bins)</caption>
         <thead><tr><th>host</th><th>reads</th><th>writes</th><th>bytes</th><th>span (s)</th><th>span change</th>
-          <th>read p99</th><th>write p99</th></tr></thead>
+          <th>issued &gt; 10 ms late</th><th>read p99</th><th>write p99</th></tr></thead>
         <tbody>{result.hosts.map((h) => <HostRow key={h.host} host={h} />)}</tbody>
       </table>
       {result.hosts.map((h) => (
@@ -49,6 +49,7 @@ function HostRow({ host: h }: { host: HostReplay }) {
       <td>{formatBytes(h.read_io_bytes + h.write_io_bytes)} / {formatBytes(h.recorded_read_bytes + h.recorded_write_bytes)}</td>
       <td>{h.replayed_span_s === null ? '–' : h.replayed_span_s.toFixed(2)} / {h.recorded_span_s.toFixed(2)}</td>
       <td>{h.span_change_pct === null ? '–' : `${h.span_change_pct > 0 ? '+' : ''}${h.span_change_pct.toFixed(1)} %`}</td>
+      <td>{h.late_over_10ms_pct === null ? '–' : `${h.late_over_10ms_pct.toFixed(1)} %`}</td>
       <td>{p99(h.latency, 'read')}</td><td>{p99(h.latency, 'write')}</td>
     </tr>
   );

@@ -97,11 +97,13 @@ def _hosts(b: Builder, result: ReplayResult) -> None:
                      f"{host.replayed_span_s:.3g} / {host.recorded_span_s:.3g}" if host.replayed_span_s is not None
                      else f"– / {host.recorded_span_s:.3g}",
                      f"{host.span_change_pct:+.1f} %" if host.span_change_pct is not None else "–",
+                     f"{host.late_over_10ms_pct:.1f} %" if host.late_over_10ms_pct is not None else "–",
                      *(f"{fmt_us(x.replayed_p99_ns)} / {fmt_us(x.recorded_p99_ns)}" if x else "–" for x in (read, write))])
     b.table(["host", "reads repl. / rec.", "writes repl. / rec.", "bytes repl. / rec.", "span s repl. / rec.",
-             "span change", "read p99 µs repl. / rec.", "write p99 µs repl. / rec."], rows,
+             "span change", "> 10 ms late", "read p99 µs repl. / rec.", "write p99 µs repl. / rec."], rows,
             "each host's part as replayed beside as recorded (the whole trace, or its share of a split one; its span "
-            "from the hosts' common start)", numeric_from=1)
+            "from the hosts' common start; the share of its I/Os issued more than 10 ms after their recorded time)",
+            widths=[44, 50, 50, 78, 52, 42, 42, 60, 60], numeric_from=1)
     for host in result.hosts:
         b.bullet(f"{host.host}: {host.timing_sentence}" + (f"; {host.error}" if host.error else ""))
     chart = host_rates_chart(result)

@@ -49,3 +49,17 @@ def test_a_trace_without_latency_counts_its_ios_and_says_their_latency_was_not_r
     assert read.recorded_count == 0 and read.trace_count == read.replayed_count > 0
     assert "I/Os in trace I/Os repl. p50 rec. µs" in text and f"read {read.trace_count:,} {read.replayed_count:,} –" in text
     assert f"The trace records no latency for its {read.trace_count:,} reads." in text
+
+
+def test_each_host_is_said_with_the_share_of_its_ios_issued_more_than_10_ms_late(tmp_path: Path) -> None:
+    """From the renderer's recorded answer of a replay split across the SSH test hosts (src/test/replay-hosts.json)."""
+    recorded = Path(__file__).resolve().parents[3] / "src" / "test" / "replay-hosts.json"
+    result = ReplayResult.model_validate_json(recorded.read_text())
+    pdf = tmp_path / "hosts.pdf"
+    pdf.write_bytes(build_replay_pdf(result, title="hosts"))
+    text = " ".join(subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True,
+                                   check=True).stdout.split())
+    assert "span change > 10 ms late" in text
+    for host in result.hosts:
+        assert host.late_over_10ms_pct is not None
+        assert f"{host.span_change_pct:+.1f} % {host.late_over_10ms_pct:.1f} %" in text, host.host
