@@ -97,3 +97,27 @@ test('a short sustained-write test: estimate, live fill, verdict, phases and rec
   await expect(page.getByLabel('Earlier tests')).toContainText(`#${id} `);
   await page.screenshot({ path: join(SCREENSHOTS, 'sustain.png'), fullPage: true });
 });
+
+test('a sustained-write test cancelled while idle names the test file it keeps and its true size', async ({
+  app: page, scratch,
+}) => {
+  test.setTimeout(120_000);
+  await page.getByRole('tab', { name: 'Sustained writes' }).click();
+  await page.getByLabel('Sustain target').fill(scratch); // the worker's own folder: the kept file goes with it
+  // a 64 MiB fill over a 32 MiB region: the file kept is the region's size, not the fill's
+  await page.getByLabel('Region').fill('32m');
+  await page.getByLabel('Amount to write').fill('64m');
+  await page.getByLabel('Recovery write').fill('8m');
+  await page.getByLabel('Idle intervals').fill('60s');
+  await expect(page.getByRole('button', { name: 'Start sustained writes' })).toBeEnabled();
+  await page.getByRole('button', { name: 'Start sustained writes' }).click();
+  await expect(page.getByTestId('sustain-doing')).toContainText('Idle before', { timeout: 60_000 });
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  const resume = page.getByRole('button', { name: /^Resume test #\d+$/ });
+  await expect(resume).toBeVisible({ timeout: 30_000 });
+  const id = Number((await resume.textContent())?.match(/#(\d+)/)?.[1]);
+  const hint = resume.locator('..');
+  await expect(hint).toContainText(`${join(scratch, `ssdprof-testfile-sustain${id}.dat`)} (32.00 MiB)`);
+  await expect(hint).not.toContainText('as large as the fill');
+  await page.screenshot({ path: join(SCREENSHOTS, 'sustain-resume.png'), fullPage: true });
+});
