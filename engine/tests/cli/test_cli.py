@@ -205,13 +205,12 @@ def test_a_killed_sweep_resumes_without_losing_or_repeating_finished_points(disk
 
 @requires_fio
 @pytest.mark.parametrize("engine", ["fio", "portable"])
-def test_a_target_typed_relative_to_the_folder_the_command_runs_in_is_measured_there(disk_dir: Path, engine: str) -> None:
+def test_a_target_typed_relative_to_the_folder_the_command_runs_in_is_measured_there(disk_dir: Path, engine: str,
+                                                                                     tmp_path: Path) -> None:
     """fio runs in a scratch folder of its own: a relative --target failed every point ('file creation disallowed')."""
-    db = disk_dir.parent / f"{disk_dir.name}-{engine}.db"
-    done = ssdprof("run", "--target", disk_dir.name, "--engine", engine, *SHORT, "--json", db=db, check=True,
-                   cwd=disk_dir.parent)
+    done = ssdprof("run", "--target", disk_dir.name, "--engine", engine, *SHORT, "--json", db=tmp_path / "runs.db",
+                   check=True, cwd=disk_dir.parent)
     assert json.loads(done.stdout)["status"] == "ok"
-    db.unlink()
 
 
 @requires_fio
