@@ -14,14 +14,13 @@ from pathlib import Path
 from ssdprof.analysis.sustain import detect
 from ssdprof.analysis.sustain_result import FILL_TAG, STEP_TAG, label_of, planned_recovery_bytes, recovery_tag, sustain_result
 from ssdprof.analysis.sustain_series import recovery_row, samples_of
-from ssdprof.app.engines import choose_engine
 from ssdprof.app.ledger import TargetLedger
 from ssdprof.app.outcome import TestOutcome
 from ssdprof.app.runner import Clock, Point, Runner
 from ssdprof.app.sites import LocalSite, Site
+from ssdprof.app.sustain_site import local_engine, site_point, sustain_file
 from ssdprof.fio.runner import FioEngine
 from ssdprof.model.events import Count, PointProgress, RunEvent
-from ssdprof.model.problems import FieldProblem, WorkloadError
 from ssdprof.model.results import RunResult
 from ssdprof.model.status import SweepEnd
 from ssdprof.model.sustain import ASSUMED_WRITE_BYTES_PER_S
@@ -40,9 +39,9 @@ from ssdprof.model.sweep import SweepSpec
 from ssdprof.model.workload import Workload
 from ssdprof.remote.ssh import SshSettings
 from ssdprof.store.db import RunFilter, Store, StoredSweep
-from ssdprof.target.plan import TEST_FILE_PREFIX, TargetKind, default_target_dir, plan_target
+from ssdprof.target.plan import TargetKind, default_target_dir, plan_target
 
-__all__ = ["FILL_CUT_SHORT", "NOT_RUN", "SustainOutcome", "SustainRunner", "local_engine"]
+__all__ = ["FILL_CUT_SHORT", "NOT_RUN", "SustainOutcome", "SustainRunner"]
 
 Emit = Callable[[SustainEvent], None]
 FILL_CUT_SHORT = 0.98
@@ -157,7 +156,7 @@ class SustainRunner:
         plan = plan_target(spec.points[0], self.default_dir)
         if plan.kind is not TargetKind.DIRECTORY:
             return spec.points
-        path = _test_file(plan.path.parent, stored.id)
+        path = sustain_file(plan.path.parent, stored.id)
         size = spec.points[0].size_bytes
         if not path.exists() or path.stat().st_size < size:
             with path.open("ab") as handle:
@@ -258,20 +257,8 @@ class SustainRunner:
             return None
         given = stored.spec.points[0].target
         target = Path(given).expanduser() if given else (self.default_dir or default_target_dir())
-        path = _test_file(target, stored.id)
+        path = sustain_file(target, stored.id)
         return path if target.is_dir() and path.is_file() else None
-
-
-def local_engine(spec: SweepSpec, fio_executable: str = "fio") -> FioEngine:
-    """fio, the one engine a test on this machine runs with; raises WorkloadError naming the engine
-    field when the choice (or a missing fio) leaves the portable engine."""
-    engine = choose_engine(spec.points[0].engine, fio_executable)
-    if not isinstance(engine, FioEngine):
-        raise WorkloadError([FieldProblem(field="engine", flag="--engine", message=(
-            "a sustained-write test needs fio (it stops each write after its bytes; the portable "
-            "engine cannot hand back a write stopped early): install fio (apt install fio) or use "
-            "an SSH host with fio"))])
-    return engine
 
 
 def _bounded(result: RunResult, limit_bytes: int) -> RunResult:
@@ -281,16 +268,6 @@ def _bounded(result: RunResult, limit_bytes: int) -> RunResult:
         return result
     kept = [w for w in result.warnings if w.code != "short_run"]
     return result.model_copy(update={"warnings": kept})
-
-
-def site_point(site: Site, spec: SweepSpec, number: int) -> Workload:
-    """The point as this site runs it: on this machine, at the path the site opened (a folder's test file)."""
-    workload = spec.points[number]
-    return workload.model_copy(update={"target": str(site.path)}) if isinstance(site, LocalSite) else workload
-
-
-def _test_file(folder: Path, sustain_id: int) -> Path:
-    return folder / f"{TEST_FILE_PREFIX}sustain{sustain_id}.dat"
 
 
 def _idle(step: int, idle_s: float, emit: Emit, cancel: threading.Event) -> bool:

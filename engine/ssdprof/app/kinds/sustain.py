@@ -18,8 +18,9 @@ from ssdprof.app.contract.kind import JobStatus
 from ssdprof.app.contract.sustain import FACE, SustainEstimate, SustainListResult, SustainResumeParams
 from ssdprof.app.kinds import register
 from ssdprof.app.kinds.kind import Context, RunnerKind, StoredPlan
-from ssdprof.app.sustain import NOT_RUN, SustainOutcome, SustainRunner, local_engine
+from ssdprof.app.sustain import NOT_RUN, SustainOutcome, SustainRunner
 from ssdprof.app.sustain_planner import SustainRequest, plan_sustain
+from ssdprof.app.sustain_site import local_engine
 from ssdprof.model.quantities import format_bytes, format_duration
 from ssdprof.model.sustain import ASSUMED_WRITE_BYTES_PER_S
 from ssdprof.model.sustain_events import SustainFinished, SustainIdle, SustainStarted, SustainStepStarted
