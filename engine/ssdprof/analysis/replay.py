@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Literal
 
 from ssdprof.model import histogram
@@ -48,9 +48,7 @@ def replay_result(*, replay_id: int, created_at: str, name: str, status: SweepSt
         id=replay_id, created_at=created_at, name=name, status=status, run_id=run.id if run else None, spec=spec,
         label=replay_label(spec, target), target=target, engine=run.engine.name if run else "",
         recorded_span_s=recorded_s, replayed_span_s=replayed_s, span_change_pct=change,
-        timing_sentence=timing.sentence, timing_kept=timing.kept, late_over_1ms_pct=timing.late_over_1ms_pct,
-        late_over_10ms_pct=timing.late_over_10ms_pct, late_p99_ms=timing.late_p99_ms,
-        read_iops=read.iops, write_iops=write.iops, read_bw_bytes_per_s=read.bw_bytes_per_s,
+        **asdict(timing), read_iops=read.iops, write_iops=write.iops, read_bw_bytes_per_s=read.bw_bytes_per_s,
         write_bw_bytes_per_s=write.bw_bytes_per_s, read_io_count=read.io_count, write_io_count=write.io_count,
         read_io_bytes=read.io_bytes, write_io_bytes=write.io_bytes,
         latency=_both(recorded, read, write, copies),
@@ -76,9 +74,7 @@ def _host(spec: ReplaySpec, part: HostPart, run: RunResult | None, step_s: int) 
         read_io_count=result.read.io_count, write_io_count=result.write.io_count,
         read_io_bytes=result.read.io_bytes, write_io_bytes=result.write.io_bytes,
         recorded_span_s=part.recorded_end_s, replayed_span_s=replayed_s, span_change_pct=change,
-        timing_sentence=timing.sentence, timing_kept=timing.kept, late_over_1ms_pct=timing.late_over_1ms_pct,
-        late_over_10ms_pct=timing.late_over_10ms_pct, late_p99_ms=timing.late_p99_ms,
-        latency=_both(recorded, result.read, result.write, 1),
+        **asdict(timing), latency=_both(recorded, result.read, result.write, 1),
         rates=_rates(recorded.series, part.issued, progress, step_s, 1))
 
 
@@ -90,10 +86,10 @@ def _change(spec: ReplaySpec, recorded_s: float, replayed_s: float | None) -> fl
 
 @dataclass(frozen=True)
 class _Timing:
-    """Whether the target kept the recorded timing, in words and figures."""
+    """Whether the target kept the recorded timing, in words and figures: :class:`ReplayedPart`'s fields of it."""
 
-    sentence: str
-    kept: bool | None = None
+    timing_sentence: str
+    timing_kept: bool | None = None
     late_over_1ms_pct: float | None = None
     late_over_10ms_pct: float | None = None
     late_p99_ms: float | None = None

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from ssdprof.cli import hosts as cli_hosts
 from ssdprof.cli.commands import commands_of
 from ssdprof.cli.flags import command, common
-from ssdprof.cli.terminal import EventLines, print_stored, say_written
+from ssdprof.cli.terminal import EventLines, file_said, print_stored, say_written
 
 if TYPE_CHECKING:
     from ssdprof.app.contract.cli import PdfWritten
@@ -107,8 +107,9 @@ def handle(args: argparse.Namespace, store: Store) -> int:
         plan = SUSTAIN.resume(SustainResumeParams(sustain_id=None if args.resume == -1 else args.resume), ctx)
     outcome = run_job(ctx, SUSTAIN, plan, _Printer().handle)
     result = outcome.result
+    test_file = file_said(result.test_file, result.test_file_bytes) if result.test_file else ""
     if outcome.status == "cancelled":
-        kept = f", and so is its test file {_test_file(result)} for the fill to go on" if result.test_file else ""
+        kept = f", and so is its test file {test_file} for the fill to go on" if test_file else ""
         free = "; or delete that file to free its space" if result.test_file else ""
         print(f"ssdprof: cancelled; finished writes are kept{kept}. "
               f"Continue with: ssdprof sustain --resume {outcome.test_id}{free}", file=sys.stderr)
@@ -116,16 +117,9 @@ def handle(args: argparse.Namespace, store: Store) -> int:
     if args.pdf is not None:
         _write_pdf(args, ctx, outcome.test_id)  # the result is what --json prints; the file is said on stderr
     print(result.model_dump_json(indent=2) if args.json else format_sustain(result))
-    if result.test_file:
-        print(f"kept the test file {_test_file(result)}", file=sys.stderr)
+    if test_file:
+        print(f"kept the test file {test_file}", file=sys.stderr)
     return 0 if outcome.status == "done" else 1
-
-
-def _test_file(result: SustainResult) -> str:
-    """The kept test file and its size: '/ssd/ssdprof-testfile-sustain3.dat (64.00 GiB)'."""
-    from ssdprof.model.quantities import format_bytes
-
-    return f"{result.test_file} ({format_bytes(result.test_file_bytes)})"
 
 
 def _write_pdf(args: argparse.Namespace, ctx: Context, sustain_id: int) -> PdfWritten:

@@ -11,8 +11,18 @@ if TYPE_CHECKING:  # the events load with a measurement's progress, not with a t
     from ssdprof.model.events import RunEvent, SweepFinished
     from ssdprof.model.results import DeviceQueue, DirectionStats, HostResult, ProgressSample, RunResult
 
-__all__ = ["EventLines", "ProgressPrinter", "format_device_queue", "format_iops", "format_latency_ns", "format_run", "format_runs_table",
-           "print_stored", "say_written"]
+__all__ = [
+    "EventLines",
+    "ProgressPrinter",
+    "file_said",
+    "format_device_queue",
+    "format_iops",
+    "format_latency_ns",
+    "format_run",
+    "format_runs_table",
+    "print_stored",
+    "say_written",
+]
 
 class _Model(Protocol):
     def model_dump(self, *, mode: str) -> dict[str, Any]: ...
@@ -31,6 +41,13 @@ def print_stored(items: Sequence[ModelT], line: Callable[[ModelT], str], plural:
     else:
         print("\n".join(line(item) for item in items) or f"no {plural} stored")
     return 0
+
+
+def file_said(path: object, n_bytes: float | None) -> str:
+    """A test file kept, as every command names it: '/ssd/ssdprof-testfile-sustain3.dat (64.00 GiB)'."""
+    from ssdprof.model.quantities import format_bytes
+
+    return f"{path} ({format_bytes(n_bytes)})"
 
 
 def say_written(path: object, n_bytes: int, what: str) -> None:
@@ -150,13 +167,11 @@ class ProgressPrinter:
             self._sweep_finished(event)
 
     def _sweep_finished(self, event: SweepFinished) -> None:
-        from ssdprof.model.quantities import format_bytes
-
         kept = self._finished - len(event.run_ids)
         waiting = f" ({kept} kept on this machine until the results database answers)" if kept > 0 else ""
         self._line(f"{event.status}: {self._finished} point(s) in {_duration(event.wall_s)}{waiting}", final=True)
         for path, size in self._laid_out if self.keep_file else []:
-            self._line(f"kept the test file {path} ({format_bytes(size)})", final=True)
+            self._line(f"kept the test file {file_said(path, size)}", final=True)
 
     def _live_rates(self) -> str:
         """The last second, per host when there are several."""
